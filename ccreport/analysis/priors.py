@@ -1,0 +1,324 @@
+"""Distributions over the operating condition PC(+) and the exact expected cost under them.
+
+Drummond & Holte 2006, section 3.2 (after Adams & Hand 1999), and Drummond & Holte 2000, Eq. 11:
+the expected normalized cost of a cost curve ``nec(x)`` under a distribution ``prob(x)`` over
+x = PC(+) is
+
+    TEC = integral_0^1 nec(x) prob(x) dx,
+
+which for the uniform distribution is the area under the curve. Cost curves here are piecewise
+linear, ``nec(x) = alpha_k + beta_k x`` on [x_k, x_{k+1}], so
+
+    TEC = sum_k alpha_k [F(x_{k+1}) - F(x_k)] + beta_k [M(x_{k+1}) - M(x_k)]
+
+with F the CDF and M(x) = integral_0^x t prob(t) dt the partial first moment. Both are closed form
+for the uniform (on [low, high]), beta (M(x) = a/(a+b) I_x(a+1, b)) and point priors.
+
+An *induced* prior puts distributions on p(+) and on the cost ratio r = C(-|+)/C(+|-), which
+induce one on PC(+) = p r / (p r + 1 - p). Given p, the inner expectation over r is closed form
+(log-uniform r: PC = sigmoid(log r + logit p), whose integral is a softplus; uniform r: a
+logarithm; fixed r: one point); the outer expectation over p is adaptive Gauss-Kronrod
+quadrature (QUADPACK) in the probability scale u = F_p(p), split at every kink, to 1e-10.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import integrate, special
+
+QUAD_TOLERANCE = 1e-11
+
+
+def _segments(pc, nec):
+    """Line coefficients (alpha, beta) of each segment of a piecewise-linear curve."""
+    pc = np.asarray(pc, dtype=float)
+    nec = np.asarray(nec, dtype=float)
+    beta = np.diff(nec) / np.diff(pc)
+    alpha = nec[:-1] - beta * pc[:-1]
+    return pc, alpha, beta
+
+
+class Prior(ABC):
+    """A distribution over PC(+) in [0, 1]."""
+
+    kind: str
+
+    @abstractmethod
+    def expected(self, pc, nec) -> float:
+        """Exact expected value of the piecewise-linear curve with vertices (pc, nec)."""
+
+    @abstractmethod
+    def cdf(self, x):
+        """P(PC(+) <= x), vectorised."""
+
+    def density(self, x):
+        """Density over PC(+) for drawing (None for a point mass)."""
+        x = np.asarray(x, dtype=float)
+        return np.gradient(self.cdf(x), x)
+
+    @abstractmethod
+    def describe(self) -> str:
+        """A short human description, e.g. 'Beta(2, 8) on PC(+)'."""
+
+
+def _moment_expectation(pc, nec, cdf, partial_moment) -> float:
+    x, alpha, beta = _segments(pc, nec)
+    f, m = cdf(x), partial_moment(x)
+    return float(np.sum(alpha * np.diff(f) + beta * np.diff(m)))
+
+
+@dataclass(frozen=True)
+class UniformPrior(Prior):
+    """Uniform on [low, high] within [0, 1]; on [0, 1] the expectation is the area under the curve."""
+
+    low: float = 0.0
+    high: float = 1.0
+    kind = "uniform"
+
+    def __post_init__(self):
+        if not (0.0 <= self.low < self.high <= 1.0):
+            raise ValueError(f"uniform prior needs 0 <= low < high <= 1, got low={self.low}, high={self.high}")
+
+    def cdf(self, x):
+        return np.clip((np.asarray(x, dtype=float) - self.low) / (self.high - self.low), 0.0, 1.0)
+
+    def partial_moment(self, x):
+        x = np.clip(np.asarray(x, dtype=float), self.low, self.high)
+        return (x**2 - self.low**2) / (2.0 * (self.high - self.low))
+
+    def expected(self, pc, nec) -> float:
+        return _moment_expectation(pc, nec, self.cdf, self.partial_moment)
+
+    def density(self, x):
+        x = np.asarray(x, dtype=float)
+        return np.where((x >= self.low) & (x <= self.high), 1.0 / (self.high - self.low), 0.0)
+
+    def describe(self) -> str:
+        if (self.low, self.high) == (0.0, 1.0):
+            return "Uniform on PC(+) in [0, 1] (area under the cost curve)"
+        return f"Uniform on PC(+) in [{self.low:g}, {self.high:g}]"
+
+
+@dataclass(frozen=True)
+class BetaPrior(Prior):
+    """Beta(a, b) on PC(+); F(x) = I_x(a, b) and M(x) = a / (a + b) I_x(a + 1, b)."""
+
+    a: float
+    b: float
+    kind = "beta"
+
+    def __post_init__(self):
+        if not (self.a > 0 and self.b > 0 and math.isfinite(self.a) and math.isfinite(self.b)):
+            raise ValueError(f"beta prior needs finite a > 0 and b > 0, got a={self.a}, b={self.b}")
+
+    def cdf(self, x):
+        return special.betainc(self.a, self.b, np.clip(np.asarray(x, dtype=float), 0.0, 1.0))
+
+    def partial_moment(self, x):
+        x = np.clip(np.asarray(x, dtype=float), 0.0, 1.0)
+        return self.a / (self.a + self.b) * special.betainc(self.a + 1.0, self.b, x)
+
+    def expected(self, pc, nec) -> float:
+        return _moment_expectation(pc, nec, self.cdf, self.partial_moment)
+
+    def density(self, x):
+        x = np.asarray(x, dtype=float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            log_pdf = (
+                special.xlogy(self.a - 1.0, x) + special.xlog1py(self.b - 1.0, -x) - special.betaln(self.a, self.b)
+            )
+        return np.where((x >= 0) & (x <= 1), np.exp(log_pdf), 0.0)
+
+    def describe(self) -> str:
+        return f"Beta({self.a:g}, {self.b:g}) on PC(+), mean {self.a / (self.a + self.b):.3g}"
+
+
+@dataclass(frozen=True)
+class PointPrior(Prior):
+    """All mass at one operating condition PC(+) = pc: the expectation is the curve's value there."""
+
+    pc: float
+    kind = "point"
+
+    def __post_init__(self):
+        if not (0.0 <= self.pc <= 1.0):
+            raise ValueError(f"point prior needs 0 <= pc <= 1, got {self.pc}")
+
+    def expected(self, pc, nec) -> float:
+        return float(np.interp(self.pc, pc, nec))
+
+    def cdf(self, x):
+        return (np.asarray(x, dtype=float) >= self.pc).astype(float)
+
+    def density(self, x):
+        return None
+
+    def describe(self) -> str:
+        return f"Point mass at PC(+) = {self.pc:.4g}"
+
+
+# --- induced priors: a distribution over p(+) and one over the cost ratio -----------------------
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """A known value (of p(+) or of the cost ratio)."""
+
+    value: float
+
+
+@dataclass(frozen=True)
+class Uniform:
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class LogUniform:
+    """log r uniform on [log low, log high]: equal weight to each order of magnitude of the cost ratio."""
+
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class Beta:
+    a: float
+    b: float
+
+
+def _ratio_bounds(ratio) -> tuple[float, ...]:
+    return (ratio.value,) if isinstance(ratio, Fixed) else (ratio.low, ratio.high)
+
+
+def _inner_expectation(p: float, ratio, x, alpha, beta) -> float:
+    """E_r[nec(PC(p, r))] for one p, in closed form per segment of the curve."""
+    q = 1.0 - p
+    if isinstance(ratio, Fixed):
+        pc = p * ratio.value / (p * ratio.value + q)
+        return _eval(x, alpha, beta, pc)
+    with np.errstate(divide="ignore"):
+        odds_ratio_at_vertex = x / (1.0 - x) * q / p  # the r at which PC(p, r) = x_k
+    if isinstance(ratio, LogUniform):
+        lo, hi = math.log(ratio.low), math.log(ratio.high)
+        with np.errstate(divide="ignore"):
+            u = np.clip(np.log(odds_ratio_at_vertex), lo, hi)
+        c = math.log(p / q)
+        integral = alpha * np.diff(u) + beta * np.diff(np.logaddexp(0.0, u + c))
+        return float(np.sum(integral) / (hi - lo))
+    lo, hi = ratio.low, ratio.high
+    r = np.clip(odds_ratio_at_vertex, lo, hi)
+    antiderivative = r - (q / p) * np.log(p * r + q)  # of p r / (p r + q) in r
+    integral = alpha * np.diff(r) + beta * np.diff(antiderivative)
+    return float(np.sum(integral) / (hi - lo))
+
+
+def _eval(x, alpha, beta, pc) -> float:
+    k = min(max(int(np.searchsorted(x, pc, side="right")) - 1, 0), alpha.size - 1)
+    return float(alpha[k] + beta[k] * pc)
+
+
+@dataclass(frozen=True)
+class InducedPrior(Prior):
+    """The distribution of PC(+) = p r / (p r + 1 - p) for random p(+) and cost ratio r."""
+
+    p_positive: Fixed | Uniform | Beta
+    cost_ratio: Fixed | Uniform | LogUniform
+    kind = "induced"
+
+    def __post_init__(self):
+        p, r = self.p_positive, self.cost_ratio
+        if isinstance(p, Fixed) and not 0.0 < p.value < 1.0:
+            raise ValueError("p_positive must be in (0, 1)")
+        if isinstance(p, Uniform) and not 0.0 <= p.low < p.high <= 1.0:
+            raise ValueError("p_positive uniform needs 0 <= low < high <= 1")
+        if isinstance(p, Beta) and not (p.a > 0 and p.b > 0):
+            raise ValueError("p_positive beta needs a > 0 and b > 0")
+        if isinstance(r, Fixed) and not (0.0 < r.value < math.inf):
+            raise ValueError("cost_ratio must be finite and > 0")
+        if isinstance(r, LogUniform) and not 0.0 < r.low < r.high < math.inf:
+            raise ValueError("cost_ratio loguniform needs 0 < low < high")
+        if isinstance(r, Uniform) and not 0.0 <= r.low < r.high < math.inf:
+            raise ValueError("cost_ratio uniform needs 0 <= low < high")
+
+    # p as a function of the probability scale u in (0, 1), and back
+    def _p_of_u(self, u):
+        p = self.p_positive
+        if isinstance(p, Beta):
+            return special.betaincinv(p.a, p.b, u)
+        return p.low + u * (p.high - p.low)
+
+    def _u_of_p(self, p_value):
+        p = self.p_positive
+        if isinstance(p, Beta):
+            return special.betainc(p.a, p.b, p_value)
+        return np.clip((p_value - p.low) / (p.high - p.low), 0.0, 1.0)
+
+    def expected(self, pc, nec) -> float:
+        x, alpha, beta = _segments(pc, nec)
+        if isinstance(self.p_positive, Fixed):
+            return _inner_expectation(self.p_positive.value, self.cost_ratio, x, alpha, beta)
+        inner_x = x[(x > 0) & (x < 1)]
+        kinks_p = np.concatenate([inner_x / (inner_x + rho * (1.0 - inner_x)) for rho in _ratio_bounds(self.cost_ratio)])
+        kinks_u = np.unique(self._u_of_p(kinks_p))
+        kinks_u = kinks_u[(kinks_u > 0) & (kinks_u < 1)]
+        edges = np.concatenate(([0.0], kinks_u, [1.0]))
+        tiny = 1e-300
+
+        def integrand(u: float) -> float:
+            p = float(np.clip(self._p_of_u(u), tiny, 1.0 - 1e-16))
+            return _inner_expectation(p, self.cost_ratio, x, alpha, beta)
+
+        total = 0.0
+        for lo, hi in zip(edges[:-1], edges[1:]):
+            if hi > lo:
+                value, _ = integrate.quad(integrand, lo, hi, epsabs=QUAD_TOLERANCE, epsrel=1e-10, limit=200)
+                total += value
+        return float(total)
+
+    def cdf(self, x):
+        """P(PC <= x) = E_p[F_r(x (1 - p) / ((1 - x) p))], by Gauss-Legendre in the u scale (for drawing)."""
+        x = np.atleast_1d(np.asarray(x, dtype=float))
+        if isinstance(self.p_positive, Fixed):
+            p = np.array([self.p_positive.value])
+            weights = np.array([1.0])
+        else:
+            nodes, weights = np.polynomial.legendre.leggauss(400)
+            u = (nodes + 1.0) / 2.0
+            weights = weights / 2.0
+            p = np.clip(self._p_of_u(u), 1e-300, 1.0 - 1e-16)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r_needed = (x[:, None] / (1.0 - x[:, None])) * ((1.0 - p) / p)[None, :]
+        return np.clip(_ratio_cdf(self.cost_ratio, r_needed) @ weights, 0.0, 1.0)
+
+    def describe(self) -> str:
+        return f"Induced by p(+) ~ {_describe(self.p_positive)} and cost ratio C(-|+)/C(+|-) ~ {_describe(self.cost_ratio)}"
+
+
+def _ratio_cdf(ratio, r):
+    r = np.nan_to_num(r, nan=np.inf, posinf=np.inf)
+    if isinstance(ratio, Fixed):
+        return (r >= ratio.value).astype(float)
+    if isinstance(ratio, LogUniform):
+        with np.errstate(divide="ignore"):
+            return np.clip((np.log(r) - math.log(ratio.low)) / (math.log(ratio.high) - math.log(ratio.low)), 0, 1)
+    return np.clip((r - ratio.low) / (ratio.high - ratio.low), 0, 1)
+
+
+def _describe(dist) -> str:
+    if isinstance(dist, Fixed):
+        return f"{dist.value:g}"
+    if isinstance(dist, Beta):
+        return f"Beta({dist.a:g}, {dist.b:g})"
+    name = "LogUniform" if isinstance(dist, LogUniform) else "Uniform"
+    return f"{name}[{dist.low:g}, {dist.high:g}]"
+
+
+def expected_cost(curve, prior: Prior) -> float:
+    """Expected normalized cost of a cost curve (an Envelope or ``(pc, nec)``) under ``prior``."""
+    pc, nec = (curve.pc, curve.nec) if hasattr(curve, "pc") else curve
+    return prior.expected(pc, nec)
