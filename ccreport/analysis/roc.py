@@ -120,8 +120,21 @@ def _hull_of_monotone_path(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     if step.size == 0:
         return np.array([0])
     fit = isotonic_regression(dy[step] / w[step], weights=w[step], increasing=False)
-    starts = step[fit.blocks[:-1]]
-    return np.append(starts, step[-1] + 1)
+    keep = np.append(step[fit.blocks[:-1]], step[-1] + 1)
+    return _drop_collinear(x, y, keep)
+
+
+def _drop_collinear(x, y, keep, rtol: float = 1e-12):
+    """Drop vertices that lie on the chord of their neighbours (left by rounding in PAV's means)."""
+    if keep.size < 3:
+        return keep
+    hx, hy = x[keep], y[keep]
+    ax, ay = hx[1:-1] - hx[:-2], hy[1:-1] - hy[:-2]
+    bx, by = hx[2:] - hx[1:-1], hy[2:] - hy[1:-1]
+    cross = ax * by - ay * bx  # < 0 for a strict (concave) turn
+    scale = (np.abs(ax) + np.abs(ay)) * (np.abs(bx) + np.abs(by))
+    strict = np.concatenate(([True], cross < -rtol * scale, [True]))
+    return keep[strict]
 
 
 def convex_hull(fpr, tpr) -> tuple[np.ndarray, np.ndarray]:

@@ -1,0 +1,135 @@
+"""Expected normalized cost under priors over PC(+) (D&H 2006 section 3.2; D&H 2000 Eq. 11)."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import integrate, stats
+
+from ccreport.analysis import priors as pr
+from ccreport.analysis.envelope import lower_envelope
+from ccreport.analysis.roc import roc_points
+
+from test_roc import labelled_scores
+
+FIG1 = lower_envelope(np.array([0.4]), np.array([0.8]))  # vertices (0,0) (1/3,1/3) (3/4,1/4) (1,0)
+
+
+def curve(env):
+    return lambda x: np.interp(x, env.pc, env.nec)
+
+
+def test_uniform_is_area_fig1():
+    # Area by hand: 1/18 + 35/288 + 1/32 = 5/24.
+    assert pr.UniformPrior().expected(FIG1.pc, FIG1.nec) == pytest.approx(5 / 24, abs=1e-15)
+    assert FIG1.area == pytest.approx(5 / 24, abs=1e-15)
+
+
+def test_uniform_sub_range_by_hand():
+    # On [0.25, 0.5]: nec = x up to 1/3 then 1/3 + (x - 1/3) * (-1/5) ...; integrate piecewise by hand.
+    first = (1 / 3 ** 2 - 0.25**2) / 2  # integral of x on [0.25, 1/3]
+    line = lambda x: 1 / 3 + (x - 1 / 3) * ((0.25 - 1 / 3) / (0.75 - 1 / 3))
+    second = (0.5 - 1 / 3) * (line(1 / 3) + line(0.5)) / 2
+    assert pr.UniformPrior(0.25, 0.5).expected(FIG1.pc, FIG1.nec) == pytest.approx((first + second) / 0.25, abs=1e-14)
+
+
+def test_point_prior_is_the_curve_value():
+    assert pr.PointPrior(0.5).expected(FIG1.pc, FIG1.nec) == pytest.approx(FIG1(0.5))
+    assert pr.PointPrior(0.0).expected(FIG1.pc, FIG1.nec) == 0.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(labelled_scores(max_size=30), st.floats(0.2, 20), st.floats(0.2, 20))
+def test_beta_closed_form_matches_quadrature(data, a, b):
+    env = lower_envelope(roc_points(*data))
+    f = curve(env)
+    reference, _ = integrate.quad(lambda x: f(x) * stats.beta.pdf(x, a, b), 0, 1, points=env.pc[1:-1], limit=500, epsabs=1e-13)
+    assert pr.BetaPrior(a, b).expected(env.pc, env.nec) == pytest.approx(reference, abs=1e-8)
+
+
+def test_beta_one_one_is_uniform():
+    env = lower_envelope(roc_points(np.array([1, 0, 1, 1, 0], bool), np.array([0.9, 0.8, 0.6, 0.3, 0.1])))
+    assert pr.BetaPrior(1, 1).expected(env.pc, env.nec) == pytest.approx(env.area, abs=1e-15)
+
+
+def _induced_reference(env, p_pdf, p_range, r_pdf, r_range):
+    """Double integral over p and r of nec(PC(p, r)), independent of the closed forms."""
+    f = curve(env)
+
+    def inner(p):
+        g = lambda r: f(p * r / (p * r + 1 - p)) * r_pdf(r)
+        breaks = [x * (1 - p) / ((1 - x) * p) for x in env.pc[1:-1]]
+        breaks = [t for t in breaks if r_range[0] < t < r_range[1]]
+        return integrate.quad(g, *r_range, points=breaks or None, limit=500, epsabs=1e-13)[0]
+
+    return integrate.quad(lambda p: inner(p) * p_pdf(p), *p_range, limit=500, epsabs=1e-12)[0]
+
+
+@pytest.mark.parametrize(
+    "p_dist, p_pdf, p_range",
+    [
+        (pr.Beta(3, 7), lambda p: stats.beta.pdf(p, 3, 7), (0, 1)),
+        (pr.Uniform(0.2, 0.5), lambda p: 1 / 0.3, (0.2, 0.5)),
+    ],
+)
+@pytest.mark.parametrize(
+    "r_dist, r_pdf, r_range",
+    [
+        (pr.LogUniform(1, 10), lambda r: 1 / (r * np.log(10)), (1, 10)),
+        (pr.Uniform(0.5, 4), lambda r: 1 / 3.5, (0.5, 4)),
+    ],
+)
+def test_induced_prior_matches_double_quadrature(p_dist, p_pdf, p_range, r_dist, r_pdf, r_range):
+    y = np.array([1, 1, 0, 1, 0, 0, 1, 0, 1, 0, 0, 1], bool)
+    env = lower_envelope(roc_points(y, np.array([12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1.0])))
+    value = pr.InducedPrior(p_dist, r_dist).expected(env.pc, env.nec)
+    assert value == pytest.approx(_induced_reference(env, p_pdf, p_range, r_pdf, r_range), abs=1e-9)
+
+
+def test_induced_with_fixed_parts():
+    # Both fixed: a point mass at PC(+) = 0.3 * 5 / (0.3 * 5 + 0.7).
+    point = pr.InducedPrior(pr.Fixed(0.3), pr.Fixed(5.0)).expected(FIG1.pc, FIG1.nec)
+    assert point == pytest.approx(FIG1(1.5 / 2.2))
+    # Fixed cost ratio, beta p: one quadrature over p.
+    value = pr.InducedPrior(pr.Beta(2, 5), pr.Fixed(5.0)).expected(FIG1.pc, FIG1.nec)
+    ref = integrate.quad(lambda p: FIG1(5 * p / (5 * p + 1 - p)) * stats.beta.pdf(p, 2, 5), 0, 1, limit=200)[0]
+    assert value == pytest.approx(ref, abs=1e-9)
+
+
+def test_induced_cdf_is_a_distribution():
+    prior = pr.InducedPrior(pr.Beta(3, 7), pr.LogUniform(1, 10))
+    x = np.linspace(0, 1, 201)
+    F = prior.cdf(x)
+    assert F[0] == pytest.approx(0, abs=1e-9) and F[-1] == pytest.approx(1, abs=1e-9)
+    assert np.all(np.diff(F) >= -1e-12)
+    # median check by simulation-free inversion: P(PC <= 0.5) = P(p r <= 1 - p)
+    ref = integrate.quad(lambda p: stats.beta.pdf(p, 3, 7) * np.clip(np.log((1 - p) / p) / np.log(10), 0, 1), 0, 1)[0]
+    assert prior.cdf(np.array([0.5]))[0] == pytest.approx(ref, abs=1e-6)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: pr.UniformPrior(0.5, 0.5),
+        lambda: pr.UniformPrior(-0.1, 1),
+        lambda: pr.BetaPrior(0, 1),
+        lambda: pr.BetaPrior(1, float("inf")),
+        lambda: pr.PointPrior(1.5),
+        lambda: pr.InducedPrior(pr.Fixed(1.0), pr.Fixed(1.0)),
+        lambda: pr.InducedPrior(pr.Beta(1, 1), pr.LogUniform(0, 1)),
+    ],
+)
+def test_invalid_parameters_are_rejected(make):
+    with pytest.raises(ValueError):
+        make()
+
+
+def test_expected_cost_accepts_envelope_or_arrays():
+    assert pr.expected_cost(FIG1, pr.UniformPrior()) == pr.expected_cost((FIG1.pc, FIG1.nec), pr.UniformPrior())
+
+
+def test_zero_cost_curve():
+    # A perfect classifier costs nothing under every prior.
+    pc, nec = np.array([0.0, 1.0]), np.array([0.0, 0.0])
+    for prior in [pr.UniformPrior(), pr.BetaPrior(0.5, 0.5), pr.PointPrior(0.3), pr.InducedPrior(pr.Beta(2, 2), pr.LogUniform(1, 5))]:
+        assert prior.expected(pc, nec) == pytest.approx(0.0, abs=1e-15)
