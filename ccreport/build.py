@@ -122,6 +122,12 @@ def write_output(results: Results, project: Project, staging: Path, pdf: bool = 
     (staging / "results.json").write_text(results_to_json(results), encoding="utf-8")
 
 
+def _folder_mode() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o777 & ~umask
+
+
 def swap_into_place(staging: Path, target: Path) -> None:
     """Replace ``target`` by ``staging`` with renames, so a reader never sees half an output."""
     if target.exists():
@@ -145,6 +151,7 @@ def build(project_dir: str | Path = ".", out_dir: str | Path | None = None, work
     target = target.resolve()
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".ccreport-build-", dir=target.parent))
+    staging.chmod(_folder_mode())  # mkdtemp makes it private; a site folder is served to others
     try:
         write_output(results, project, staging, pdf=pdf)
     except BaseException:
