@@ -1,0 +1,73 @@
+"""Where the shipped templates and themes are, from a source checkout or an installed wheel.
+
+In the repository they live at the top level (``templates/``, ``themes/``); the wheel maps them to
+the packages ``ccreport.templates`` and ``ccreport.themes`` (see pyproject.toml). Both are found
+through ``importlib.resources``: in an editable install or a wheel the package resolves directly;
+from a bare source checkout (``python -m ccreport`` without installing) we fall back to the folder
+beside the ``ccreport`` package.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+from .errors import Problem, UserInputError
+
+_REPOSITORY = Path(__file__).resolve().parent.parent
+DEFAULT_THEME = "default"
+
+
+def _package_folder(package: str, fallback: str) -> Path:
+    try:
+        found = Path(str(resources.files(package)))
+        if found.is_dir():
+            return found
+    except (ModuleNotFoundError, TypeError):
+        pass
+    return _REPOSITORY / fallback
+
+
+def templates_dir() -> Path:
+    """The base templates shipped with ccreport."""
+    return _package_folder("ccreport.templates", "templates")
+
+
+def themes_dir() -> Path:
+    """The folder holding the shipped themes, one sub-folder each."""
+    return _package_folder("ccreport.themes", "themes")
+
+
+def _is_theme(folder: Path) -> bool:
+    return folder.is_dir() and any((folder / name).is_file() for name in ("style.css", "theme.css"))
+
+
+def available_themes(project_root: Path | None = None) -> list[str]:
+    names = {p.name for p in themes_dir().iterdir() if _is_theme(p)}
+    if project_root is not None and (project_root / "themes").is_dir():
+        names |= {p.name for p in (project_root / "themes").iterdir() if p.is_dir()}
+    return sorted(names)
+
+
+def theme_dir(name: str, project_root: Path | None = None, manifest: str = "ccreport.toml") -> Path:
+    """The folder of theme ``name``: the project's own ``themes/<name>`` first, then the shipped one.
+
+    A theme folder holds ``theme.css`` (loaded after the default ``style.css``) and/or its own
+    ``style.css``, ``print.css``, ``report.css`` (the PDF), other assets, and optionally a
+    ``templates/`` folder whose files override the base templates. Files it lacks come from the
+    default theme.
+    """
+    candidates = []
+    if project_root is not None:
+        candidates.append(project_root / "themes" / name)
+    candidates.append(themes_dir() / name)
+    for folder in candidates:
+        if _is_theme(folder):
+            return folder
+    raise UserInputError(
+        Problem(
+            file=manifest,
+            field="project.theme",
+            expected=f"unknown theme {name!r}; expected one of {', '.join(available_themes(project_root))}",
+        )
+    )

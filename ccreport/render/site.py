@@ -1,0 +1,589 @@
+"""The static HTML site: Results (+ the figure index + the project's theme) -> pages, tables, assets.
+
+Pages sit side by side at the top of the output folder (``index.html``, ``dataset-<name>.html``,
+``methods.html``, ``provenance.html``) so every link is a plain relative one and the site works
+from ``file://`` as well as from any static server. Tables are written beside them as
+``tables/<key>.csv`` and ``tables/<key>.tex``; the theme's stylesheets are copied to ``assets/``.
+
+Templates are found, first match wins, in: the project's ``templates/`` folder, the theme's own
+``templates/`` folder (if it has one), the shipped base templates; the base templates are also
+reachable as ``base/<name>`` so an override can ``{% extends "base/dataset.html" %}`` and call
+``super()`` in a block. ``StrictUndefined`` makes a template typo fail the build;
+:func:`template_error` turns any template failure into a one-line
+:class:`~ccreport.errors.UserInputError` naming the template file and line.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import jinja2
+from markupsafe import Markup
+
+from .. import paths
+from ..errors import Problem, UserInputError
+from ..results import ComparisonResult, DatasetResult, Results
+from . import tables as tb
+from .markdown_text import render_markdown, strip_leading_title
+
+PDF_NAME = "report.pdf"
+
+
+# --- the content model ------------------------------------------------------------------------
+
+
+@dataclass
+class Figure:
+    """One figure of the index (see ccreport.render.figure_files), with its number once assigned."""
+
+    key: str
+    svg: str
+    pdf: str | None
+    caption: str
+    alt: str
+    width: str = "full"  # "column" | "full"
+    number: int | None = None
+
+    @property
+    def id(self) -> str:
+        return "figure-" + slug(self.key)
+
+    @property
+    def svg_href(self) -> str:
+        return quote(self.svg)
+
+    @property
+    def pdf_href(self) -> str | None:
+        return None if self.pdf is None else quote(self.pdf)
+
+
+@dataclass
+class Page:
+    slug: str
+    title: str
+    nav_title: str
+    template: str
+    tables: dict[str, tb.Table] = field(default_factory=dict)
+    figures: dict[str, Figure] = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def filename(self) -> str:
+        return f"{self.slug}.html"
+
+
+def slug(text: str) -> str:
+    """A readable id/file stem: letters, digits, '-', '_' and '.' kept, anything else '-'."""
+    return re.sub(r"[^A-Za-z0-9_.]+", "-", text).strip("-") or "x"
+
+
+def dataset_page_slug(name: str) -> str:
+    return "dataset-" + slug(name)
+
+
+def figures_from_index(index: dict | None) -> dict[str, Figure]:
+    figures = {}
+    for key, entry in (index or {}).items():
+        figures[key] = Figure(
+            key=key,
+            svg=entry["svg"],
+            pdf=entry.get("pdf"),
+            caption=entry.get("caption", ""),
+            alt=entry.get("alt", entry.get("caption", "")),
+            width=entry.get("width", "full"),
+        )
+    return figures
+
+
+# --- tables -----------------------------------------------------------------------------------
+
+
+def _dataset_link(name: str) -> str:
+    return dataset_page_slug(name) + ".html"
+
+
+def datasets_table(results: Results) -> tb.Table:
+    t = tb.Table(
+        "index-datasets",
+        "Datasets: class counts, the positive class and the classifiers evaluated.",
+        ["Dataset", "Positives", "Negatives", "Positive class", "Folds", "Classifiers"],
+    )
+    for d in results.datasets.values():
+        t.rows.append(
+            [
+                tb.text(d.name, href=_dataset_link(d.name)),
+                tb.num(d.n_pos, 0),
+                tb.num(d.n_neg, 0),
+                tb.text(d.positive_label),
+                tb.text(tb.DASH if d.n_folds is None else d.n_folds),
+                tb.text(", ".join(d.classifiers)),
+            ]
+        )
+    return t
+
+
+def priors_table(results: Results) -> tb.Table:
+    t = tb.Table(
+        "index-priors",
+        "Priors: the distributions over the operating condition PC(+) under which expected costs are reported.",
+        ["Prior", "Kind", "Description"],
+    )
+    for p in results.priors.values():
+        t.rows.append([tb.text(p.name), tb.text(p.kind), tb.text(p.description)])
+    return t
+
+
+def _classifier_names(results: Results) -> list[str]:
+    names: list[str] = []
+    for d in results.datasets.values():
+        names += [c for c in d.classifiers if c not in names]
+    return names
+
+
+def classifier_index(results: Results) -> dict[str, dict]:
+    """Each classifier name -> its kind and the datasets it was evaluated on (manifest order)."""
+    out: dict[str, dict] = {}
+    for d in results.datasets.values():
+        for name, c in d.classifiers.items():
+            out.setdefault(name, {"kind": c.kind, "datasets": []})["datasets"].append(d.name)
+    return out
+
+
+def cross_dataset_table(results: Results) -> tb.Table:
+    names = _classifier_names(results)
+    t = tb.Table(
+        "index-expected-cost",
+        "Expected normalized cost of each classifier's lower envelope under each prior, by dataset. "
+        f"The lowest cost in each row is in bold and starred ({tb.BEST_MARK}).",
+        ["Dataset", "Prior"] + names,
+        note=f"{tb.BEST_MARK} lowest expected cost in the row. Costs at {tb.COST_DIGITS} decimals; "
+        "the CSV file has full precision and names the best classifier.",
+        compact=len(names) > 5,
+    )
+    best_names = []
+    for d in results.datasets.values():
+        for p in results.priors:
+            row = [tb.text(d.name, href=_dataset_link(d.name)), tb.text(p)]
+            cells = []
+            for name in names:
+                c = d.classifiers.get(name)
+                cells.append(tb.num(None if c is None else c.expected_cost.get(p), tb.COST_DIGITS))
+            tb.mark_best(cells)
+            best_names.append(" ".join(n for n, c in zip(names, cells) if c.best))
+            t.rows.append(row + cells)
+    t.extra_csv["best"] = best_names
+    return t
+
+
+def summary_table(d: DatasetResult, priors: list[str]) -> tb.Table:
+    t = tb.Table(
+        f"{dataset_page_slug(d.name)}-summary",
+        f"Classifiers on {d.name}: AUC, operating range (the PC(+) interval where the classifier beats "
+        "both trivial classifiers) and expected normalized cost under each prior, with its rank.",
+        ["Classifier", "Kind", "AUC", "Operating range"] + [f"E[cost] {p}" for p in priors] + ["Mean rank"],
+        note=f"Rank in parentheses (1 = cheapest); {tb.BEST_MARK} and bold: the cheapest under that prior. "
+        "Mean rank averages the ranks over the priors.",
+        compact=len(priors) > 3,
+    )
+    by_prior = {p: tb.ranks({n: c.expected_cost.get(p) for n, c in d.classifiers.items()}) for p in priors}
+    prior_cells: dict[str, list[tb.Cell]] = {p: [] for p in priors}
+    for name, c in d.classifiers.items():
+        row = [
+            tb.text(name),
+            tb.text(c.kind),
+            tb.num(c.auc, tb.AUC_DIGITS),
+            tb.Cell(
+                tb.DASH if c.operating_range is None else tb.interval(*c.operating_range),
+                None if c.operating_range is None else list(c.operating_range),
+            ),
+        ]
+        for p in priors:
+            rank = by_prior[p].get(name)
+            cell = tb.num(c.expected_cost.get(p), tb.COST_DIGITS, note="" if rank is None else f"({rank})")
+            prior_cells[p].append(cell)
+            row.append(cell)
+        mine = [by_prior[p][name] for p in priors if name in by_prior[p]]
+        row.append(tb.num(sum(mine) / len(mine) if mine else None, 1))
+        t.rows.append(row)
+    for cells in prior_cells.values():
+        tb.mark_best(cells)
+    return t
+
+
+def comparison_table(d: DatasetResult) -> tb.Table:
+    t = tb.Table(
+        f"{dataset_page_slug(d.name)}-comparisons",
+        f"Pairwise comparisons on {d.name}: where the lower envelopes cross, the PC(+) intervals where "
+        "each classifier is cheaper, and the largest difference in normalized expected cost.",
+        ["A", "B", "Crossovers (PC(+))", "A cheaper on", "B cheaper on", "Largest |A \u2212 B| at PC(+)", "A \u2212 B there"],
+        note="Intervals of PC(+) at 3 decimals; outside them the two envelopes are equal "
+        "(both trivial, or identical). A negative difference means A is cheaper.",
+        compact=True,
+    )
+    for m in d.comparisons.values():
+        t.rows.append(
+            [
+                tb.text(m.a),
+                tb.text(m.b),
+                tb.Cell(", ".join(tb.pc(x) for x in m.crossovers) or tb.DASH, list(m.crossovers)),
+                tb.Cell(tb.intervals(m.a_better), [list(iv) for iv in m.a_better]),
+                tb.Cell(tb.intervals(m.b_better), [list(iv) for iv in m.b_better]),
+                tb.num(m.max_difference[0], tb.PC_DIGITS),
+                tb.num(m.max_difference[1], tb.COST_DIGITS),
+            ]
+        )
+    return t
+
+
+def _difference_cell(m: ComparisonResult, prior: str) -> tb.Cell:
+    value = m.expected_cost_difference.get(prior)
+    cell = tb.num(value, tb.COST_DIGITS)
+    interval = (m.extra.get("expected_cost_difference_interval") or {}).get(prior)
+    if interval:
+        lo, hi, pv = interval.get("lower"), interval.get("upper"), interval.get("p_value")
+        cell.note = f"[{tb.cost(lo)}, {tb.cost(hi)}]" + ("" if pv is None else f" p={tb.fmt(pv, 3)}")
+        cell.best = lo is not None and hi is not None and (lo > 0 or hi < 0)
+    return cell
+
+
+def differences_table(d: DatasetResult, priors: list[str]) -> tb.Table:
+    has_intervals = any("expected_cost_difference_interval" in m.extra for m in d.comparisons.values())
+    has_significance = any("significant" in m.extra for m in d.comparisons.values())
+    columns = ["A", "B"] + [f"E[A] \u2212 E[B] {p}" for p in priors]
+    if has_significance:
+        columns.append("Significant on (PC(+))")
+    note = "Difference of expected normalized costs; negative: A is cheaper under that prior."
+    if has_intervals:
+        note += (
+            f" In brackets: paired bootstrap {_level(d)} interval and p-value; {tb.BEST_MARK} and bold: the interval "
+            "excludes 0."
+        )
+    t = tb.Table(
+        f"{dataset_page_slug(d.name)}-differences",
+        f"Differences in expected cost between each pair on {d.name}, under each prior.",
+        columns,
+        note=note,
+        compact=True,
+    )
+    for m in d.comparisons.values():
+        row = [tb.text(m.a), tb.text(m.b)] + [_difference_cell(m, p) for p in priors]
+        if has_significance:
+            sig = m.extra.get("significant") or []
+            row.append(
+                tb.Cell(
+                    ", ".join(f"{tb.interval(s.get('lo'), s.get('hi'))} {s.get('better', '')}".strip() for s in sig) or tb.DASH,
+                    [[s.get("lo"), s.get("hi"), s.get("better")] for s in sig],
+                )
+            )
+        t.rows.append(row)
+    return t
+
+
+def _level(d: DatasetResult) -> str:
+    for c in d.classifiers.values():
+        band = c.extra.get("band")
+        if band and band.get("level") is not None:
+            return f"{100 * float(band['level']):g}%"
+    return ""
+
+
+def interval_table(d: DatasetResult, priors: list[str]) -> tb.Table | None:
+    if not any("expected_cost_interval" in c.extra for c in d.classifiers.values()):
+        return None
+    t = tb.Table(
+        f"{dataset_page_slug(d.name)}-intervals",
+        f"Bootstrap {_level(d)} confidence intervals of each classifier's expected cost on {d.name}.",
+        ["Classifier"] + [f"E[cost] {p}" for p in priors],
+        note="Expected normalized cost, then its bootstrap confidence interval in brackets.",
+        compact=len(priors) > 3,
+    )
+    for name, c in d.classifiers.items():
+        ivs = c.extra.get("expected_cost_interval") or {}
+        row = [tb.text(name)]
+        for p in priors:
+            cell = tb.num(c.expected_cost.get(p), tb.COST_DIGITS)
+            if p in ivs and ivs[p] is not None:
+                cell.note = f"[{tb.cost(ivs[p][0])}, {tb.cost(ivs[p][1])}]"
+            row.append(cell)
+        t.rows.append(row)
+    return t
+
+
+def band_table(d: DatasetResult) -> tb.Table | None:
+    if not any("band" in c.extra or "fold_average" in c.extra for c in d.classifiers.values()):
+        return None
+    t = tb.Table(
+        f"{dataset_page_slug(d.name)}-bands",
+        f"Confidence bands and fold averages of the cost curves on {d.name}.",
+        ["Classifier", "Band method", "Replicates", "Level", "Simultaneous", "Mean band width", "Folds", "Fold-average mean spread"],
+        compact=True,
+    )
+    for name, c in d.classifiers.items():
+        band = c.extra.get("band") or {}
+        folds = c.extra.get("fold_average") or {}
+        width = _mean_width(band.get("lower"), band.get("upper"))
+        spread = _mean(folds.get("spread"))
+        t.rows.append(
+            [
+                tb.text(name),
+                tb.text(band.get("method", tb.DASH)),
+                tb.text(band.get("replicates", tb.DASH)),
+                tb.text(tb.DASH if band.get("level") is None else f"{100 * float(band['level']):g}%"),
+                tb.text({True: "yes", False: "no"}.get(band.get("simultaneous"), tb.DASH)),
+                tb.num(width, tb.COST_DIGITS),
+                tb.text(folds.get("n_folds", tb.DASH)),
+                tb.num(spread, tb.COST_DIGITS),
+            ]
+        )
+    return t
+
+
+def _mean(values) -> float | None:
+    if values is None:
+        return None
+    try:
+        values = [float(v) for v in values if v is not None]
+    except TypeError:
+        return None
+    return sum(values) / len(values) if values else None
+
+
+def _mean_width(lower, upper) -> float | None:
+    if lower is None or upper is None:
+        return None
+    return _mean([u - lo for lo, u in zip(lower, upper) if lo is not None and u is not None])
+
+
+def inputs_table(results: Results) -> tb.Table:
+    t = tb.Table(
+        "provenance-inputs",
+        "Input files, relative to the project folder, with their SHA-256 digests.",
+        ["File", "Role", "SHA-256"],
+        compact=True,
+    )
+    for f in results.inputs:
+        t.rows.append([tb.text(f.path), tb.text(f.role), tb.text(f.sha256)])
+    return t
+
+
+def versions_table(results: Results) -> tb.Table:
+    t = tb.Table("provenance-versions", "Software versions used for this build.", ["Software", "Version"])
+    t.rows.append([tb.text("ccreport"), tb.text(results.generator.split(" ", 1)[-1])])
+    for name, version in results.versions.items():
+        t.rows.append([tb.text(name), tb.text(version)])
+    return t
+
+
+def settings_table(results: Results) -> tb.Table:
+    t = tb.Table("provenance-settings", "Settings of the analyses.", ["Setting", "Value"])
+    t.rows.append([tb.text("seed"), tb.text(results.seed)])
+    for key, value in results.settings.items():
+        t.rows.append([tb.text(key), tb.text(value)])
+    t.rows.append([tb.text("results.json schema"), tb.text(results.schema_version)])
+    return t
+
+
+# --- pages ------------------------------------------------------------------------------------
+
+
+def build_pages(results: Results, figures: dict[str, Figure]) -> list[Page]:
+    priors = list(results.priors)
+    pages = [
+        Page(
+            "index",
+            results.title,
+            "Overview",
+            "index.html",
+            tables={
+                "datasets": datasets_table(results),
+                "priors": priors_table(results),
+                "expected_cost": cross_dataset_table(results),
+            },
+            figures={k: f for k, f in figures.items() if k == "overview/small-multiples"},
+            data={"narrative": render_markdown(strip_leading_title(results.narrative_markdown, results.title))},
+        )
+    ]
+    for d in results.datasets.values():
+        page_tables = {"summary": summary_table(d, priors)}
+        if (iv := interval_table(d, priors)) is not None:
+            page_tables["intervals"] = iv
+        if (bands := band_table(d)) is not None:
+            page_tables["bands"] = bands
+        page_tables["comparisons"] = comparison_table(d)
+        page_tables["differences"] = differences_table(d, priors)
+        main = {}
+        for kind in ("cost", "roc", "cost-priors"):
+            if f"{d.name}/{kind}" in figures:
+                main[kind] = figures[f"{d.name}/{kind}"]
+        pair_figures = [figures[f"{d.name}/diff/{key}"] for key in d.comparisons if f"{d.name}/diff/{key}" in figures]
+        all_figures = dict(main)
+        all_figures.update({f.key: f for f in pair_figures})
+        pages.append(
+            Page(
+                dataset_page_slug(d.name),
+                f"Dataset: {d.name}",
+                d.name,
+                "dataset.html",
+                tables=page_tables,
+                figures=all_figures,
+                data={
+                    "dataset": d,
+                    "main_figures": list(main.values()),
+                    "pair_figures": pair_figures,
+                    "narrative": render_markdown(d.narrative_markdown, heading_offset=1),
+                },
+            )
+        )
+    pages.append(Page("methods", "Methods", "Methods", "methods.html"))
+    pages.append(
+        Page(
+            "provenance",
+            "Provenance",
+            "Provenance",
+            "provenance.html",
+            tables={"inputs": inputs_table(results), "settings": settings_table(results), "versions": versions_table(results)},
+        )
+    )
+    return pages
+
+
+def number_items(pages: list[Page]) -> None:
+    """Number tables and figures through the whole report, in page order (site and PDF alike)."""
+    n_table = n_figure = 0
+    for page in pages:
+        for figure in page.figures.values():
+            n_figure += 1
+            figure.number = n_figure
+        for table in page.tables.values():
+            n_table += 1
+            table.number = n_table
+
+
+# --- templates --------------------------------------------------------------------------------
+
+
+def make_environment(project_root: Path | None, theme: Path) -> jinja2.Environment:
+    base = jinja2.FileSystemLoader(str(paths.templates_dir()))
+    loaders: list[jinja2.BaseLoader] = []
+    if project_root is not None and (project_root / "templates").is_dir():
+        loaders.append(jinja2.FileSystemLoader(str(project_root / "templates")))
+    if (theme / "templates").is_dir():
+        loaders.append(jinja2.FileSystemLoader(str(theme / "templates")))
+    loaders += [base, jinja2.PrefixLoader({"base": base})]
+    env = jinja2.Environment(
+        loader=jinja2.ChoiceLoader(loaders),
+        undefined=jinja2.StrictUndefined,
+        autoescape=jinja2.select_autoescape(["html", "xml"], default_for_string=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters.update(cost=tb.cost, auc=tb.auc, pc=tb.pc, interval=tb.interval, markdown=render_markdown, slug=slug)
+    return env
+
+
+def _template_frame(exc: BaseException) -> tuple[str | None, int | None]:
+    """The innermost traceback frame that is in a template file (jinja maps frames to templates)."""
+    found = (None, None)
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if frame.filename.endswith((".html", ".xml", ".txt", ".css", ".jinja", ".j2")) and Path(frame.filename).exists():
+            found = (frame.filename, frame.lineno)
+    return found
+
+
+def template_error(exc: Exception, name: str) -> UserInputError:
+    """A one-line UserInputError naming the template file, line and what went wrong."""
+    if isinstance(exc, jinja2.TemplateSyntaxError):
+        file, line = exc.filename or exc.name or name, exc.lineno
+        expected = f"template syntax error: {exc.message}"
+    elif isinstance(exc, jinja2.TemplateNotFound):
+        file, line = _template_frame(exc)
+        file = file or name
+        expected = f"template not found: {exc.name}"
+    else:
+        file, line = _template_frame(exc)
+        file = file or name
+        expected = f"undefined variable: {exc}" if isinstance(exc, jinja2.UndefinedError) else f"template error: {exc}"
+    return UserInputError(Problem(file=str(file), field="template", expected=expected, line=line))
+
+
+def render_template(env: jinja2.Environment, name: str, context: dict) -> str:
+    try:
+        return env.get_template(name).render(context)
+    except (jinja2.TemplateError, TypeError, AttributeError, KeyError, ValueError) as exc:
+        if isinstance(exc, (TypeError, AttributeError, KeyError, ValueError)) and _template_frame(exc)[0] is None:
+            raise
+        raise template_error(exc, name) from exc
+
+
+# --- writing ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Site:
+    """What the PDF renderer needs from a site build."""
+
+    results: Results
+    pages: list[Page]
+    env: jinja2.Environment
+    theme: Path
+    context: dict
+
+
+def copy_theme(theme: Path, out: Path) -> None:
+    """The default theme's assets, overlaid by the chosen theme's (so a theme may ship only style.css)."""
+    assets = out / "assets"
+    assets.mkdir(parents=True, exist_ok=True)
+    for folder in dict.fromkeys([paths.themes_dir() / paths.DEFAULT_THEME, theme]):
+        for f in sorted(folder.rglob("*")):
+            rel = f.relative_to(folder)
+            if f.is_file() and rel.parts[0] != "templates" and f.suffix not in (".py", ".pyc"):
+                (assets / rel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(f, assets / rel)
+
+
+def page_context(site_context: dict, page: Page, print_mode: bool) -> dict:
+    context = dict(site_context)
+    context.update(page.data)
+    context.update(page=page, tables=page.tables, figures=page.figures, print=print_mode)
+    return context
+
+
+def render_site(results: Results, project, out: Path, figures: dict | None = None, pdf: bool = True) -> Site:
+    """Write the HTML pages, the tables (CSV, LaTeX) and the theme assets into ``out``."""
+    out = Path(out)
+    root = getattr(project, "root", None)
+    theme = paths.theme_dir(getattr(project, "theme", paths.DEFAULT_THEME) or paths.DEFAULT_THEME, root)
+    env = make_environment(root, theme)
+    pages = build_pages(results, figures_from_index(figures))
+    number_items(pages)
+    site_context = {
+        "results": results,
+        "pages": pages,
+        "title": results.title,
+        "generator": results.generator,
+        "pdf_href": PDF_NAME if pdf else None,
+        "theme_name": theme.name,
+        "classifiers": classifier_index(results),
+        "attachments": False,
+        "tb": tb,
+    }
+    copy_theme(theme, out)
+    (out / "tables").mkdir(exist_ok=True)
+    for page in pages:
+        html = render_template(env, page.template, page_context(site_context, page, False))
+        (out / page.filename).write_text(html, encoding="utf-8")
+        for table in page.tables.values():
+            (out / table.csv_href).write_text(table.to_csv(), encoding="utf-8")
+            (out / table.tex_href).write_text(table.to_latex(), encoding="utf-8")
+    return Site(results, pages, env, theme, site_context)
+
+
+def as_markup(html: str) -> Markup:
+    return Markup(html)
