@@ -1,0 +1,617 @@
+"""Read a dataset's CSV file into arrays: true classes, scores or crisp predictions, folds, costs.
+
+The file: UTF-8 text (a byte-order mark is fine), comma-separated, a header row naming the
+columns, then one row per instance. Fields may be quoted; whitespace around a field is ignored;
+blank lines are skipped. Only the columns the manifest names are converted, in bulk with numpy,
+a chunk of rows at a time, so files of millions of rows load in seconds.
+
+What the manifest names:
+
+- ``label``: the true class. ``positive`` is the positive class; the negative class is the one
+  other value of the column. A third value, a missing positive class or a single class is an error.
+- a classifier's ``scores``: finite numbers, higher = more positive; its ``predictions``: crisp
+  labels, each one of the two class values. A classifier is evaluated on every dataset whose file
+  has its column; a column in no file at all is an error.
+- ``fold``: non-empty values, coded 0..k-1 in sorted order (numeric order when all are integers).
+- ``costs``: finite numbers >= 0, one per instance.
+
+Every problem names the file, the line, the row and the column::
+
+    data/sonar.csv:9: row 8: logreg: expected a number, got "abc"
+
+``line`` is the physical line where the row starts, as an editor shows it (the header is line 1);
+``row`` is the 1-based data row (the first row after the header is row 1; blank lines count), so
+without quoted line breaks line = row + 1. At most :data:`MAX_REPORTED` problems are reported
+per column, then one line counting the rest.
+"""
+
+from __future__ import annotations
+
+import csv
+import difflib
+import hashlib
+import re
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .errors import Problem, UserInputError
+from .manifest import ClassifierSpec, DatasetSpec, Project
+from .manifest import display_path as path_for_messages
+
+MAX_REPORTED = 5
+CHUNK_ROWS = 1 << 16
+_INTEGER = re.compile(r"[+-]?\d+")
+
+
+@dataclass(frozen=True, eq=False)
+class Dataset:
+    """One dataset's instances: true classes and what each classifier said about them."""
+
+    name: str
+    path: Path
+    sha256: str  # hex digest of the file's bytes
+    labels: np.ndarray  # bool, True = positive
+    positive_label: str
+    negative_label: str
+    scores: dict[str, np.ndarray]  # classifier name -> float64 scores
+    predictions: dict[str, np.ndarray]  # classifier name -> bool, True = predicted positive
+    folds: np.ndarray | None = None  # int codes 0..k-1, in the order of fold_names
+    fold_names: tuple[str, ...] = ()
+    costs: np.ndarray | None = None  # float64 per-instance costs
+
+    @property
+    def n_pos(self) -> int:
+        return int(np.count_nonzero(self.labels))
+
+    @property
+    def n_neg(self) -> int:
+        return int(self.labels.size - self.n_pos)
+
+
+def sha256_file(path: str | Path) -> str:
+    """Hex SHA-256 digest of a file's bytes."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+# --- where rows are --------------------------------------------------------------------------
+
+
+class LineMap:
+    """The physical line where each data row starts.
+
+    Without quoted line breaks a row's line is ``row + offset`` for one offset; each quoted line
+    break shifts the offset for the rows after it, and only those shifts are stored.
+    """
+
+    def __init__(self, offset: int):
+        self._rows = [1]
+        self._offsets = [offset]
+
+    @property
+    def offset(self) -> int:
+        return self._offsets[-1]
+
+    def shift(self, row: int, offset: int) -> None:
+        self._rows.append(row)
+        self._offsets.append(offset)
+
+    def line(self, row: int) -> int:
+        return row + self._offsets[bisect_right(self._rows, row) - 1]
+
+
+@dataclass
+class ColumnProblems:
+    """The problems of one column: the first :data:`MAX_REPORTED` in full, the rest counted."""
+
+    file: str
+    column: str
+    lines: LineMap
+    reported: list[Problem] = field(default_factory=list)
+    more: int = 0
+
+    def add(self, row: int | None, expected: str) -> None:
+        if len(self.reported) >= MAX_REPORTED:
+            self.more += 1
+            return
+        line = None if row is None else self.lines.line(row)
+        self.reported.append(Problem(self.file, self.column, expected, line=line, row=row))
+
+    def add_cells(self, positions: np.ndarray, rows: np.ndarray, expected) -> None:
+        """A problem for each position, ``expected(position)`` saying what is wrong there."""
+        room = max(0, MAX_REPORTED - len(self.reported))
+        for position in positions[:room]:
+            self.add(int(rows[position]), expected(int(position)))
+        self.more += max(0, len(positions) - room)
+
+    def problems(self) -> list[Problem]:
+        if not self.more:
+            return list(self.reported)
+        summary = Problem(self.file, self.column, f"and {self.more} more rows with problems in this column")
+        return [*self.reported, summary]
+
+
+def quoted(value: str) -> str:
+    return '"' + value + '"'
+
+
+# --- columns, accumulated a chunk of rows at a time --------------------------------------------
+
+
+class NumberColumn:
+    """A column of finite numbers, converted in bulk; unreadable and non-finite cells reported."""
+
+    def __init__(self, problems: ColumnProblems):
+        self.problems = problems
+        self._parts: list[np.ndarray] = []
+
+    def add(self, cells: list[str], rows: np.ndarray) -> None:
+        try:
+            values = np.asarray(cells, dtype=np.float64)
+        except ValueError:
+            values = np.array([_float_or_nan(cell) for cell in cells], dtype=np.float64)
+        bad = np.flatnonzero(~np.isfinite(values))
+        if bad.size:
+            self.problems.add_cells(bad, rows, lambda position: _number_problem(cells[position]))
+        self._parts.append(values)
+
+    def values(self) -> np.ndarray:
+        return np.concatenate(self._parts) if self._parts else np.empty(0)
+
+
+def _float_or_nan(cell: str) -> float:
+    try:
+        return float(cell)
+    except ValueError:
+        return float("nan")
+
+
+def _number_problem(cell: str) -> str:
+    """What is wrong with a cell that did not give a finite number."""
+    text = cell.strip()
+    if not text:
+        return "empty cell; expected a number"
+    try:
+        float(text)
+    except ValueError:
+        return f"expected a number, got {quoted(text)}"
+    return f"expected a finite number, got {quoted(text)}"
+
+
+class CategoryColumn:
+    """A column of a few distinct text values (classes, folds), kept as integer codes."""
+
+    def __init__(self, problems: ColumnProblems):
+        self.problems = problems
+        self._index: dict[str, int] = {}
+        self._parts: list[np.ndarray] = []
+
+    def add(self, cells: list[str], rows: np.ndarray) -> None:
+        index = self._index
+        codes = [index.setdefault(cell, len(index)) for cell in cells]
+        self._parts.append(np.asarray(codes, dtype=np.int64))
+
+    def coded(self) -> tuple[tuple[str, ...], np.ndarray]:
+        """The distinct values, whitespace stripped, and each row's code into them."""
+        stripped = [raw.strip() for raw in self._index]
+        values = tuple(dict.fromkeys(stripped))
+        position = {value: code for code, value in enumerate(values)}
+        recode = np.array([position[value] for value in stripped] or [0], dtype=np.int64)
+        codes = np.concatenate(self._parts) if self._parts else np.empty(0, dtype=np.int64)
+        return values, recode[codes]
+
+
+# --- reading the file ------------------------------------------------------------------------
+
+
+@dataclass
+class CsvTable:
+    """The header of a CSV file and a reader positioned at its first data row."""
+
+    file: str
+    header: list[str]
+    header_line: int
+    reader: object
+    lines: LineMap
+    rows: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int64))  # kept rows' numbers
+
+    def positions(self) -> dict[str, list[int]]:
+        """Where each column name occurs in the header."""
+        found: dict[str, list[int]] = {}
+        for position, name in enumerate(self.header):
+            found.setdefault(name, []).append(position)
+        return found
+
+    def read(self, columns: dict[int, list]) -> list[Problem]:
+        """Feed each wanted column's cells to its accumulators; return problems of the rows' shape.
+
+        ``columns`` maps a field's position to the accumulators of that column. Rows go to them a
+        chunk at a time; the kept rows' numbers end up in ``self.rows``.
+        """
+        ragged = ColumnProblems(self.file, "fields", self.lines)
+        unreadable = []
+        width, chunk, chunk_rows, kept = len(self.header), [], [], []
+        last_line = self.header_line
+        try:
+            for row, record in enumerate(self.reader, start=1):
+                line, last_line = last_line + 1, self.reader.line_num
+                if line - row != self.lines.offset:  # a quoted line break came before this row
+                    self.lines.shift(row, line - row)
+                if len(record) == width:
+                    chunk.append(record)
+                    chunk_rows.append(row)
+                    if len(chunk) == CHUNK_ROWS:
+                        kept.append(_feed(columns, chunk, chunk_rows))
+                        chunk, chunk_rows = [], []
+                elif not _blank(record):
+                    ragged.add(row, f"expected {width} fields, as in the header, got {len(record)}")
+        except csv.Error as error:  # the rows before it are still checked
+            unreadable.append(Problem(self.file, "CSV", f"unreadable: {error}", line=self.reader.line_num))
+        if chunk:
+            kept.append(_feed(columns, chunk, chunk_rows))
+        self.rows = np.concatenate(kept) if kept else np.empty(0, dtype=np.int64)
+        if self.rows.size == 0 and not ragged.reported and not unreadable:
+            return [Problem(self.file, "rows", "no data rows after the header", line=self.header_line)]
+        return ragged.problems() + unreadable
+
+
+def _blank(record: list[str]) -> bool:
+    return not record or (len(record) == 1 and not record[0].strip())
+
+
+def _feed(columns: dict[int, list], chunk: list[list[str]], chunk_rows: list[int]) -> np.ndarray:
+    rows = np.asarray(chunk_rows, dtype=np.int64)
+    for position, accumulators in columns.items():
+        cells = [record[position] for record in chunk]
+        for accumulator in accumulators:
+            accumulator.add(cells, rows)
+    return rows
+
+
+def _encoding_problem(path: Path, file: str) -> Problem:
+    """Where a file that is not UTF-8 first fails to decode."""
+    data = path.read_bytes()
+    try:
+        data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        expected = f"expected UTF-8 text, got byte 0x{data[error.start]:02x}; save the file as UTF-8"
+        return Problem(file, "encoding", expected, line=line)
+    return Problem(file, "encoding", "expected UTF-8 text")
+
+
+def open_table(stream, file: str) -> tuple[CsvTable | None, list[Problem]]:
+    """The header of a CSV text stream (leading blank lines skipped), or the problem if there is none."""
+    reader = csv.reader(stream, skipinitialspace=True)
+    try:
+        for header in reader:
+            if any(name.strip() for name in header):
+                names = [name.strip() for name in header]
+                return CsvTable(file, names, reader.line_num, reader, LineMap(reader.line_num)), []
+    except csv.Error as error:
+        return None, [Problem(file, "header", f"unreadable CSV: {error}", line=reader.line_num)]
+    return None, [Problem(file, "header", "the file is empty; expected a header row naming the columns, then data rows")]
+
+
+# --- one dataset -----------------------------------------------------------------------------
+
+
+@dataclass
+class Wanted:
+    """The accumulators for the columns a dataset needs, keyed by column name."""
+
+    table: CsvTable
+    numbers: dict[str, NumberColumn] = field(default_factory=dict)
+    categories: dict[str, CategoryColumn] = field(default_factory=dict)
+
+    def number(self, column: str) -> NumberColumn:
+        if column not in self.numbers:
+            self.numbers[column] = NumberColumn(self._problems_of(column))
+        return self.numbers[column]
+
+    def category(self, column: str) -> CategoryColumn:
+        if column not in self.categories:
+            self.categories[column] = CategoryColumn(self._problems_of(column))
+        return self.categories[column]
+
+    def _problems_of(self, column: str) -> ColumnProblems:
+        for accumulator in (*self.numbers.values(), *self.categories.values()):
+            if accumulator.problems.column == column:
+                return accumulator.problems
+        return ColumnProblems(self.table.file, column, self.table.lines)
+
+    def by_position(self, positions: dict[str, list[int]]) -> dict[int, list]:
+        feeds: dict[int, list] = {}
+        for column, accumulator in (*self.numbers.items(), *self.categories.items()):
+            feeds.setdefault(positions[column][0], []).append(accumulator)
+        return feeds
+
+    def problems(self) -> list[Problem]:
+        """Every column's problems, column by column in the order of the header."""
+        by_column = {a.problems.column: a.problems for a in (*self.numbers.values(), *self.categories.values())}
+        order = self.table.positions()
+        problems = []
+        for column in sorted(by_column, key=lambda column: order[column][0]):
+            problems.extend(by_column[column].problems())
+        return problems
+
+
+def _missing_column(table: CsvTable, column: str, role: str) -> Problem:
+    close = suggestion(column, table.header)
+    hint = f"; did you mean {quoted(close)}?" if close else f"; the header has {_listing(table.header)}"
+    return Problem(table.file, column, f"column not found ({role}){hint}", line=table.header_line)
+
+
+def suggestion(word: str, options: Sequence[str]) -> str | None:
+    """The option the user probably meant: a near spelling, another case, or the same number."""
+    close = difflib.get_close_matches(word, list(options), n=1)
+    if close:
+        return close[0]
+    for option in options:
+        if option.lower() == word.lower() or _same_number(option, word):
+            return option
+    return None
+
+
+def _same_number(a: str, b: str) -> bool:
+    try:
+        return float(a) == float(b)
+    except ValueError:
+        return False
+
+
+def _listing(values: Sequence[str], limit: int = 8) -> str:
+    shown = ", ".join(quoted(value) for value in values[:limit])
+    return shown + (f" and {len(values) - limit} more" if len(values) > limit else "")
+
+
+def _check_columns(table: CsvTable, required: dict[str, str], optional: Sequence[str]) -> tuple[set[str], list[Problem]]:
+    """Which wanted columns the header has exactly once, and problems for the required ones it lacks."""
+    positions = table.positions()
+    problems, present = [], set()
+    for column in dict.fromkeys([*required, *optional]):
+        count = len(positions.get(column, ()))
+        if count == 1:
+            present.add(column)
+        elif count > 1:
+            fields = ", ".join(str(p + 1) for p in positions[column])
+            problems.append(Problem(table.file, column, f"expected one column of this name, got {count} (fields {fields})", line=table.header_line))
+        elif column in required:
+            problems.append(_missing_column(table, column, required[column]))
+    return present, problems
+
+
+def _required_columns(spec: DatasetSpec) -> dict[str, str]:
+    """Column name -> the manifest key that names it, for the columns that must exist."""
+    required = {spec.label: f"the label of dataset {quoted(spec.name)}"}
+    if spec.fold is not None:
+        required.setdefault(spec.fold, f"the fold of dataset {quoted(spec.name)}")
+    if spec.costs is not None:
+        required.setdefault(spec.costs, f"the costs of dataset {quoted(spec.name)}")
+    return required
+
+
+@dataclass
+class Classes:
+    """The two class values of a label column and each row's class."""
+
+    positive: str
+    negative: str
+    labels: np.ndarray
+
+
+def _classes(column: CategoryColumn, positive: str, rows: np.ndarray) -> Classes | None:
+    """Check the label column holds the positive value and exactly one other, and code it."""
+    values, codes = column.coded()
+    counts = np.bincount(codes, minlength=len(values))
+    present = {value: int(count) for value, count in zip(values, counts) if count and value}
+    problems = column.problems
+    if "" in values:
+        empty = np.flatnonzero(codes == values.index(""))
+        problems.add_cells(empty, rows, lambda _: "empty cell; expected a class value")
+    if positive not in present:
+        described = ", ".join(f"{quoted(v)} ({_rows(n)})" for v, n in list(present.items())[:MAX_REPORTED])
+        close = suggestion(positive, list(present)[:100])
+        hint = f"; did you mean {quoted(close)}?" if close else ""
+        problems.add(None, f"the positive class {quoted(positive)} does not occur; the column holds {described or 'no values'}{hint}")
+        return None
+    others = sorted((value for value in present if value != positive), key=lambda value: (-present[value], value))
+    if not others:
+        count = present[positive]
+        problems.add(None, f"only one class present: {_rows(count)} {'is' if count == 1 else 'are'} all {quoted(positive)}; a cost curve needs both classes")
+        return None
+    negative = others[0]
+    if len(others) > 1:
+        stray = np.flatnonzero(np.isin(codes, [values.index(value) for value in others[1:]]))
+        expected = f"expected {quoted(positive)} (positive) or {quoted(negative)} (negative)"
+        third = "a cost curve needs exactly two classes"
+        problems.add_cells(stray, rows, lambda position: f"{expected}, got {quoted(values[codes[position]])}: {third}")
+        return None
+    return Classes(positive, negative, codes == values.index(positive))
+
+
+def _rows(count: int) -> str:
+    return "1 row" if count == 1 else f"{count} rows"
+
+
+def _class_values(label: CategoryColumn | None, classes: Classes | None) -> tuple[str, ...]:
+    """The values crisp predictions may take: the two classes, else whatever the label column holds."""
+    if classes is not None:
+        return (classes.positive, classes.negative)
+    if label is None:
+        return ()
+    values, _ = label.coded()
+    return tuple(value for value in values if value)
+
+
+def _predictions(column: CategoryColumn, allowed: Sequence[str], positive: str, rows: np.ndarray) -> np.ndarray:
+    """Crisp predictions as bool (True = positive); cells that are not a class value are problems."""
+    values, codes = column.coded()
+    wrong = [code for code, value in enumerate(values) if value not in allowed]
+    if wrong:
+        if len(allowed) == 2:
+            expected = f"expected {quoted(allowed[0])} or {quoted(allowed[1])} (the classes of the label column)"
+        else:
+            expected = f"expected one of {_listing(allowed)} (the values of the label column)"
+        bad = np.flatnonzero(np.isin(codes, wrong))
+
+        def describe(position: int) -> str:
+            value = values[codes[position]]
+            return f"empty cell; {expected}" if not value else f"{expected}, got {quoted(value)}"
+
+        column.problems.add_cells(bad, rows, describe)
+    return codes == values.index(positive) if positive in values else np.zeros(codes.size, dtype=bool)
+
+
+def fold_order(values: Sequence[str]) -> list[str]:
+    """Fold values sorted: numerically when all are integers, else as text."""
+    if all(_INTEGER.fullmatch(value) for value in values):
+        return sorted(values, key=lambda value: (int(value), value))
+    return sorted(values)
+
+
+def _folds(column: CategoryColumn, rows: np.ndarray) -> tuple[np.ndarray, tuple[str, ...]]:
+    values, codes = column.coded()
+    if "" in values:
+        empty = np.flatnonzero(codes == values.index(""))
+        column.problems.add_cells(empty, rows, lambda _: "empty cell; expected the row's fold")
+    names = fold_order([value for value in values if value])
+    rank = {name: code for code, name in enumerate(names)}
+    recode = np.array([rank.get(value, -1) for value in values] or [0], dtype=np.int64)
+    return recode[codes], tuple(names)
+
+
+def _costs(column: NumberColumn, rows: np.ndarray) -> np.ndarray:
+    values = column.values()
+    negative = np.flatnonzero(values < 0)
+    column.problems.add_cells(negative, rows, lambda position: f"expected a cost >= 0, got {float(values[position])!r}")
+    return values
+
+
+@dataclass
+class Loaded:
+    """What reading one dataset gave: the Dataset (None if anything is wrong), problems, header."""
+
+    dataset: Dataset | None
+    problems: list[Problem]
+    header: list[str] | None
+
+
+def read_dataset(spec: DatasetSpec, classifiers: Sequence[ClassifierSpec], file: str) -> Loaded:
+    """Read and check one dataset's file, collecting every problem instead of stopping at one.
+
+    The file is streamed, so only the wanted columns of one chunk of rows are held as text.
+    """
+    try:
+        digest = sha256_file(spec.path)
+        with open(spec.path, encoding="utf-8-sig", newline="") as stream:
+            return _read_stream(stream, spec, classifiers, file, digest)
+    except OSError as error:
+        return Loaded(None, [Problem(file, "path", f"cannot read the file: {error.strerror}")], None)
+    except UnicodeDecodeError:
+        return Loaded(None, [_encoding_problem(spec.path, file)], None)
+
+
+def _read_stream(stream, spec: DatasetSpec, classifiers: Sequence[ClassifierSpec], file: str, digest: str) -> Loaded:
+    table, problems = open_table(stream, file)
+    if table is None:
+        return Loaded(None, problems, None)
+    optional = [c.column for c in classifiers]
+    present, problems = _check_columns(table, _required_columns(spec), optional)
+    wanted = Wanted(table)
+    if spec.label in present:
+        wanted.category(spec.label)
+    if spec.fold in present:
+        wanted.category(spec.fold)
+    if spec.costs in present:
+        wanted.number(spec.costs)
+    usable = [c for c in classifiers if c.column in present]
+    for classifier in usable:
+        if classifier.scores is not None:
+            wanted.number(classifier.scores)
+        else:
+            wanted.category(classifier.predictions)
+    problems += table.read(wanted.by_position(table.positions()))
+    dataset = _assemble(spec, usable, wanted, table.rows, digest)
+    problems += wanted.problems()
+    return Loaded(None if problems else dataset, problems, table.header)
+
+
+def _assemble(spec: DatasetSpec, usable: Sequence[ClassifierSpec], wanted: Wanted, rows: np.ndarray, digest: str) -> Dataset | None:
+    """The Dataset from the accumulated columns, recording problems in their ColumnProblems."""
+    classes = None
+    if spec.label in wanted.categories and rows.size:
+        classes = _classes(wanted.categories[spec.label], spec.positive, rows)
+    folds, fold_names = (None, ())
+    if spec.fold in wanted.categories:
+        folds, fold_names = _folds(wanted.categories[spec.fold], rows)
+    costs = _costs(wanted.numbers[spec.costs], rows) if spec.costs in wanted.numbers else None
+    scores = {c.name: wanted.numbers[c.scores].values() for c in usable if c.scores is not None}
+    allowed = _class_values(wanted.categories.get(spec.label), classes)
+    predictions = {}
+    for c in usable:
+        if c.predictions is not None and allowed:
+            predictions[c.name] = _predictions(wanted.categories[c.predictions], allowed, spec.positive, rows)
+    if classes is None:
+        return None
+    return Dataset(
+        name=spec.name,
+        path=spec.path,
+        sha256=digest,
+        labels=classes.labels,
+        positive_label=classes.positive,
+        negative_label=classes.negative,
+        scores=scores,
+        predictions=predictions,
+        folds=folds,
+        fold_names=fold_names,
+        costs=costs,
+    )
+
+
+def load_dataset(spec: DatasetSpec, classifiers: Sequence[ClassifierSpec], display_path: str | None = None) -> Dataset:
+    """Read one dataset; ``display_path`` is how problems name the file (default: relative to cwd).
+
+    Only classifiers whose column is in this file get scores or predictions. Raises
+    UserInputError holding every problem found.
+    """
+    loaded = read_dataset(spec, classifiers, display_path or path_for_messages(spec.path))
+    if loaded.problems:
+        raise UserInputError(loaded.problems)
+    return loaded.dataset
+
+
+def _columns_in_no_file(project: Project, headers: list[list[str]]) -> list[Problem]:
+    """A problem for each classifier whose column is in none of the data files."""
+    columns = set().union(*headers)
+    files = ", ".join(path_for_messages(spec.path) for spec in project.datasets)
+    manifest = path_for_messages(project.manifest_path)
+    problems = []
+    for index, classifier in enumerate(project.classifiers, start=1):
+        if classifier.column not in columns:
+            key = "scores" if classifier.scores is not None else "predictions"
+            expected = f"column {quoted(classifier.column)} is in none of the data files ({files}); expected it in at least one"
+            problems.append(Problem(manifest, f"classifiers[{index}] ({classifier.name}).{key}", expected, line=classifier.line))
+    return problems
+
+
+def load_project_data(project: Project) -> list[Dataset]:
+    """Every dataset of a project, in manifest order; one UserInputError with all problems of all files."""
+    problems, datasets, headers = [], [], []
+    for spec in project.datasets:
+        loaded = read_dataset(spec, project.classifiers, path_for_messages(spec.path))
+        problems += loaded.problems
+        datasets.append(loaded.dataset)
+        headers.append(loaded.header)
+    if all(header is not None for header in headers):
+        problems += _columns_in_no_file(project, headers)
+    if problems:
+        raise UserInputError(problems)
+    return datasets

@@ -1,0 +1,29 @@
+"""Shared fixtures: a temporary project folder to write manifests and data files into."""
+
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture
+def project_dir(tmp_path, monkeypatch) -> Path:
+    """An empty project folder, also the working folder, so problems name files relative to it."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.fixture
+def write(project_dir):
+    """``write("data/a.csv", text)``: write a file into the project folder, making folders."""
+
+    def write(relative: str, text: str | bytes) -> Path:
+        path = project_dir / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(text, bytes):
+            path.write_bytes(text)
+        else:
+            path.write_text(text, encoding="utf-8")
+        return path
+
+    return write
+
