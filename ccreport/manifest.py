@@ -50,6 +50,8 @@ unique within their kind.
     beta:     ``a``, ``b`` required finite numbers > 0.
     point:    either ``pc`` (0 <= pc <= 1), or ``p_positive`` (0 < p < 1) and ``cost_ratio``
               (finite, > 0) = C(-|+) / C(+|-), giving PC(+) = p r / (p r + 1 - p); not both forms.
+    every prior: ``datasets`` optional list of dataset names it applies to (default: all), for a
+              prior that only makes sense for some datasets, such as one dataset's cost matrix.
     induced:  ``p_positive`` and ``cost_ratio``, each a distribution, inducing one over PC(+):
               p_positive = { distribution = "beta", a = 3, b = 7 } -- beta (a, b > 0),
               uniform (0 <= low < high <= 1, default 0 and 1) or point (0 < value < 1);
@@ -136,6 +138,10 @@ class PriorSpec:
     distribution: str
     params: tuple[tuple[str, object], ...]
     line: int | None = None
+    datasets: tuple[str, ...] | None = None  # the datasets it applies to; None: every dataset
+
+    def applies_to(self, dataset: str) -> bool:
+        return self.datasets is None or dataset in self.datasets
 
     def param(self, key: str, default=None):
         """The parameter ``key``, or ``default`` when the prior has none of that name."""
@@ -330,6 +336,7 @@ class Checker:
         self.lines = lines
         self.root = root
         self.problems: list[Problem] = []
+        self.dataset_names: set[str] = set()  # known once the datasets are read
 
     def report(self, where: _Where, keys: tuple[str, ...], expected: str) -> None:
         line = self.lines.line_of(where.section, where.index, where.prefix + keys)
@@ -626,7 +633,7 @@ PRIOR_READERS = {
 
 def _check_prior_keys(check: Checker, table: dict, where: _Where, distribution: str | None) -> None:
     every_parameter = tuple(dict.fromkeys(k for keys in PRIOR_PARAMETERS.values() for k in keys))
-    allowed = ("name", "distribution") + (PRIOR_PARAMETERS[distribution] if distribution else every_parameter)
+    allowed = ("name", "distribution", "datasets") + (PRIOR_PARAMETERS[distribution] if distribution else every_parameter)
     for key in table:
         if key in allowed:
             continue
@@ -644,9 +651,27 @@ def _prior(check: Checker, where: _Where, table: dict, taken: dict[str, int]) ->
     if distribution is None:
         return None
     params = PRIOR_READERS[distribution](check, table, where)
+    datasets = _prior_datasets(check, table, where)
     if where.name is None or params is None:
         return None
-    return PriorSpec(where.name, distribution, params, line=check.lines.line_of(where.section, where.index))
+    line = check.lines.line_of(where.section, where.index)
+    return PriorSpec(where.name, distribution, params, line=line, datasets=datasets)
+
+
+def _prior_datasets(check: Checker, table: dict, where: _Where) -> tuple[str, ...] | None:
+    """The optional ``datasets`` list restricting a prior to some datasets (names must exist)."""
+    if "datasets" not in table:
+        return None
+    value = table["datasets"]
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        check.report(where, ("datasets",), f"expected a non-empty list of dataset names, got {shown(value)}")
+        return None
+    unknown = [v for v in value if v not in check.dataset_names]
+    if unknown:
+        known = ", ".join(sorted(check.dataset_names)) or "none"
+        check.report(where, ("datasets",), f"expected names of datasets in this manifest ({known}), got {shown(unknown[0])}")
+        return None
+    return tuple(value)
 
 
 # --- reading the file ----------------------------------------------------------------------------
@@ -719,6 +744,7 @@ def load_project(path: str | Path) -> Project:
     settings = _project_settings(check, document)
     datasets = _section(check, document, "datasets", _dataset, required=True)
     classifiers = _section(check, document, "classifiers", _classifier, required=True)
+    check.dataset_names = {d.name for d in datasets}
     priors = _section(check, document, "priors", _prior, required=False) or (DEFAULT_PRIOR,)
     if check.problems:
         raise UserInputError(_by_line(check.problems))

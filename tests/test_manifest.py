@@ -535,3 +535,20 @@ def test_problem_strings_are_one_line_each(minimal):
     message = str(pytest.raises(UserInputError, minimal, text).value)
     assert len(message.splitlines()) == 2
     assert all(re.match(r"ccreport\.toml:\d+: project\.\w+: expected ", line) for line in message.splitlines())
+
+
+def test_prior_restricted_to_datasets(minimal):
+    spec = prior(minimal, 'distribution = "uniform"\ndatasets = ["d"]')
+    assert spec.datasets == ("d",) and spec.applies_to("d") and not spec.applies_to("other")
+    assert prior(minimal, 'distribution = "uniform"').datasets is None
+
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [('["nope"]', 'expected names of datasets in this manifest (d), got "nope"'), ("[]", "non-empty list"), ('"d"', "non-empty list")],
+)
+def test_prior_datasets_must_name_datasets(minimal, value, expected):
+    text, problems = prior_problems(minimal, f'distribution = "uniform"\ndatasets = {value}')
+    matching = [p for p in problems if p.field == "priors[1] (p).datasets"]
+    assert len(matching) == 1 and expected in matching[0].expected, [str(p) for p in problems]
+    assert matching[0].line == line_of(text, "datasets = ")
