@@ -198,10 +198,7 @@ def summary_table(d: DatasetResult, priors: list[str]) -> tb.Table:
             tb.text(name),
             tb.text(c.kind),
             tb.num(c.auc, tb.AUC_DIGITS),
-            tb.Cell(
-                tb.DASH if c.operating_range is None else tb.interval(*c.operating_range),
-                None if c.operating_range is None else list(c.operating_range),
-            ),
+            tb.interval_cell([] if c.operating_range is None else [c.operating_range]),
         ]
         for p in priors:
             rank = by_prior[p].get(name)
@@ -231,9 +228,10 @@ def comparison_table(d: DatasetResult) -> tb.Table:
             [
                 tb.text(m.a),
                 tb.text(m.b),
-                tb.Cell(", ".join(tb.pc(x) for x in m.crossovers) or tb.DASH, list(m.crossovers)),
-                tb.Cell(tb.intervals(m.a_better), [list(iv) for iv in m.a_better]),
-                tb.Cell(tb.intervals(m.b_better), [list(iv) for iv in m.b_better]),
+                tb.Cell(", ".join(tb.pc(x) for x in m.crossovers) or tb.DASH, list(m.crossovers),
+                        parts=[tb.pc(x) for x in m.crossovers] or None),
+                tb.interval_cell(m.a_better),
+                tb.interval_cell(m.b_better),
                 tb.num(m.max_difference[0], tb.PC_DIGITS),
                 tb.num(m.max_difference[1], tb.COST_DIGITS),
             ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,6 +54,13 @@ def intervals(ivs, digits: int = PC_DIGITS) -> str:
     return ", ".join(interval(lo, hi, digits) for lo, hi in ivs) if ivs else DASH
 
 
+def interval_cell(ivs, digits: int = PC_DIGITS) -> Cell:
+    """A cell listing PC(+) intervals; the CSV keeps them as [[lo, hi], ...] at full precision."""
+    ivs = [list(iv) for iv in (ivs or [])]
+    parts = [interval(lo, hi, digits) for lo, hi in ivs]
+    return Cell(", ".join(parts) or DASH, ivs, parts=parts or None)
+
+
 @dataclass
 class Cell:
     """One table cell: ``text`` as shown, ``value`` for the CSV (full precision)."""
@@ -63,6 +71,7 @@ class Cell:
     best: bool = False
     href: str | None = None  # a link inside the site (row headers)
     note: str = ""  # small text after the value, e.g. a rank "(2)"
+    parts: list[str] | None = None  # pieces that must not wrap inside (intervals), shown comma-separated
 
     @property
     def csv_value(self):
@@ -71,7 +80,7 @@ class Cell:
         if isinstance(self.value, float):
             return repr(self.value)
         if isinstance(self.value, (list, tuple)):
-            return " ".join(str(v) for v in self.value)
+            return json.dumps(self.value)
         return self.value
 
 
