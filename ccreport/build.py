@@ -70,12 +70,13 @@ def compute_results(project: Project, datasets: list[Dataset], settings: Setting
     priors = {spec.name: make_prior(spec) for spec in project.priors}
     tasks, owners = [], []
     for data in datasets:
+        applicable = {s.name: priors[s.name] for s in project.priors if s.applies_to(data.name)}
         for spec in project.classifiers:
             scores = data.scores.get(spec.name)
             predictions = data.predictions.get(spec.name)
             if scores is None and predictions is None:
                 continue
-            tasks.append((spec.name, data.labels, scores, predictions, priors))
+            tasks.append((spec.name, data.labels, scores, predictions, applicable))
             owners.append(data.name)
     analysed = run_tasks(analyse_classifier, tasks, settings.workers)
 
