@@ -27,6 +27,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+import matplotlib.colors
 import matplotlib.style as mplstyle
 import numpy as np
 from matplotlib.figure import Figure
@@ -189,14 +190,12 @@ def _draw_classifier(ax, c: ClassifierResult, st: Style, index: int, count: int,
             markeredgecolor="white", markeredgewidth=0.5, alpha=alpha, zorder=z + 0.5)
 
 
-def _draw_fold_average(ax, c: ClassifierResult, st: Style, alpha=0.9, spread=False):
+def _draw_fold_average(ax, c: ClassifierResult, st: Style, alpha=0.9):
+    """The vertical average of the per-fold cost curves (D&H 2006 section 4.5), dotted."""
     fa = c.extra.get("fold_average")
     if not fa:
         return False
     pc = _arr(fa["pc"])
-    if spread and fa.get("lower") is not None and fa.get("upper") is not None:
-        ax.fill_between(pc, _arr(fa["lower"]), _arr(fa["upper"]), facecolor="none", edgecolor=st.color,
-                        hatch="////", linewidth=0, alpha=0.5 * alpha, zorder=2)
     ax.plot(pc, _arr(fa["nec"]), color=st.color, linewidth=0.9, linestyle=(0, (0.8, 1.2)), alpha=alpha, zorder=5,
             dash_capstyle="round")
     return True
@@ -257,7 +256,7 @@ def _draw_cost(ax, dataset: DatasetResult, styles, highlight=None, rescaled_y=Fa
             have_simultaneous |= bool(band.get("simultaneous"))
             level = band.get("level", level)
         show_folds = (emphasis == "bold") if folds is None else (bool(folds) and emphasis != "dim")
-        if show_folds and _draw_fold_average(ax, c, st, spread=emphasis == "bold"):
+        if show_folds and _draw_fold_average(ax, c, st):
             have_folds = True
         _draw_classifier(ax, c, st, i, len(classifiers), emphasis)
         handles.append(st.handle(_label(c), linewidth=2.0 if emphasis == "bold" else 1.3, alpha=0.45 if emphasis == "dim" else 1.0))
@@ -355,7 +354,7 @@ def _draw_priors(ax, priors: list[PriorResult]):
             handles.append(Line2D([], [], color=color, linewidth=1.3, marker="^", markersize=3.5, label=f"{p.name} (point mass)"))
         else:
             grid, d = _arr(p.grid), np.clip(np.nan_to_num(_arr(p.density), nan=0.0, posinf=top * 2), 0, top * 2)
-            ax.fill_between(grid, 0, d, color=color, alpha=0.08, linewidth=0)
+            ax.fill_between(grid, 0, d, color=color, alpha=0.05, linewidth=0)
             ax.plot(grid, d, color=color, linestyle=ls, linewidth=1.2)
             handles.append(Line2D([], [], color=color, linestyle=ls, linewidth=1.2, label=p.name))
     ax.set_xlim(0, 1)
@@ -475,6 +474,17 @@ def roc_space(
 # --- differences ----------------------------------------------------------------------------------
 
 
+def _tint(color: str, amount: float):
+    """``color`` mixed with white (amount 0: unchanged, 1: white)."""
+    rgb = np.array(matplotlib.colors.to_rgb(color))
+    return tuple(rgb + (1 - rgb) * amount)
+
+
+def _shade(color: str, factor: float):
+    """``color`` darkened (factor 1: unchanged, 0: black), for text on white."""
+    return tuple(np.array(matplotlib.colors.to_rgb(color)) * factor)
+
+
 def _sig_color(better, m: ComparisonResult, styles):
     if better in (m.a, "a"):
         return styles[m.a].color
@@ -508,15 +518,20 @@ def difference(
         cols = 2 if w <= COLUMN_WIDTH + 0.01 else 3
         fig = _figure(w, 2.05 + 0.17 * math.ceil(n_handles / cols) + 0.45)
         ax = fig.subplots()
-        extent = float(np.max(np.abs(diff))) if diff.size else 0.0
+        lo = min(0.0, float(np.min(diff))) if diff.size else 0.0
+        hi = max(0.0, float(np.max(diff))) if diff.size else 0.0
         if band:
-            extent = max(extent, float(np.nanmax(np.abs(_arr(band["lower"])))), float(np.nanmax(np.abs(_arr(band["upper"])))))
-        extent = max(0.05, extent * 1.15)
+            lo = min(lo, float(np.nanmin(_arr(band["lower"]))))
+            hi = max(hi, float(np.nanmax(_arr(band["upper"]))))
+        span = max(hi - lo, 0.04)
+        # room on both sides of zero (at least a quarter of the span) for the "cheaper" labels
+        lo, hi = min(lo - 0.1 * span, -0.25 * span), max(hi + 0.1 * span, 0.25 * span)
         ax.set_xlim(0, 1)
-        ax.set_ylim(-extent, extent)
+        ax.set_ylim(lo, hi)
         ax.axhline(0, color="#1a1a1a", linewidth=0.8, zorder=2)
         ax.fill_between(pc, diff, 0, where=diff <= 0, interpolate=True, color=sa.color, alpha=0.22, linewidth=0, zorder=1)
-        ax.fill_between(pc, diff, 0, where=diff >= 0, interpolate=True, color=sb.color, alpha=0.22, linewidth=0, zorder=1)
+        ax.fill_between(pc, diff, 0, where=diff >= 0, interpolate=True, facecolor=_tint(sb.color, 0.78), edgecolor=sb.color,
+                        hatch="////", linewidth=0, zorder=1)
         handles = []
         if band:
             ax.fill_between(_arr(band["pc"]), _arr(band["lower"]), _arr(band["upper"]), color="#7f7f7f", alpha=0.3,
@@ -527,13 +542,13 @@ def difference(
         ax.plot(pc, diff, color="#1a1a1a", linewidth=1.5, zorder=4, rasterized=pc.size > DENSE_POINTS)
         handles.insert(0, Line2D([], [], color="#1a1a1a", linewidth=1.5, label=f"{m.a} \u2212 {m.b}"))
         handles.append(Patch(facecolor=sa.color, alpha=0.4, linewidth=0, label=f"{m.a} cheaper"))
-        handles.append(Patch(facecolor=sb.color, alpha=0.4, linewidth=0, label=f"{m.b} cheaper"))
+        handles.append(Patch(facecolor=_tint(sb.color, 0.78), edgecolor=sb.color, hatch="////", linewidth=0, label=f"{m.b} cheaper"))
         for k, x in enumerate(m.crossovers):
             ax.axvline(x, color="#4d4d4d", linewidth=0.6, linestyle=(0, (1.5, 1.5)), zorder=2)
             ax.plot([x], [0], marker="o", markersize=4, markerfacecolor="white", markeredgecolor="#1a1a1a",
                     markeredgewidth=1.0, zorder=5)
             if len(m.crossovers) <= 4:
-                ax.text(x + 0.01, extent * 0.95, f"{x:.3g}", fontsize=6.5, ha="left", va="top", color="#333333")
+                ax.text(x + 0.01, 0.97, f"{x:.3g}", transform=ax.get_xaxis_transform(), fontsize=6.5, ha="left", va="top", color="#333333")
         if m.crossovers:
             handles.append(Line2D([], [], linestyle="none", marker="o", markersize=4, markerfacecolor="white",
                                   markeredgecolor="#1a1a1a", label="crossover"))
@@ -544,8 +559,9 @@ def difference(
                                 color=_sig_color(s.get("better"), m, styles), linewidth=0, zorder=3)
             handles.append(Patch(facecolor="#333333", linewidth=0, label="significant (coloured bar)"))
         ax.text(0.012, 0.03 if not significant else 0.07, f"{m.a} cheaper \u2193", transform=ax.transAxes, fontsize=6.5,
-                ha="left", va="bottom", color=sa.color)
-        ax.text(0.012, 0.97, f"{m.b} cheaper \u2191", transform=ax.transAxes, fontsize=6.5, ha="left", va="top", color=sb.color)
+                ha="left", va="bottom", color=_shade(sa.color, 0.65))
+        ax.text(0.012, 0.97, f"{m.b} cheaper \u2191", transform=ax.transAxes, fontsize=6.5, ha="left", va="top",
+                color=_shade(sb.color, 0.65))
         ax.set_xlabel(PC_LABEL)
         ax.set_ylabel(DIFF_LABEL if w > COLUMN_WIDTH + 0.01 else "Difference in normalized\nexpected cost")
         ax.set_xticks(np.linspace(0, 1, 6))

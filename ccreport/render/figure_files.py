@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import multiprocessing as mp
+import os
 import re
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
 
@@ -79,7 +83,7 @@ def _cost_caption(d: DatasetResult, rescaled: bool, with_priors: bool, highlight
             )
         if c.extra.get("fold_average"):
             fa = c.extra["fold_average"]
-            parts.append(f"The dotted line is the average of the {fa.get('n_folds', '')} per-fold cost curves, hatched between their extremes.")
+            parts.append(f"The dotted line is the vertical average of the {fa.get('n_folds', '')} per-fold cost curves.")
     if with_priors:
         parts.append("The panel underneath shows each prior over PC(+) on the same axis; a point prior is an arrow at its value.")
     else:
@@ -195,23 +199,112 @@ def _shared_font_subsets():
         pdfps.get_glyphs_subset = original
 
 
-class _Writer:
-    def __init__(self, folder: Path, formats):
-        self.folder = Path(folder)
-        self.formats = tuple(formats)
-        self.index: dict[str, dict] = {}
+@dataclass(frozen=True)
+class _Task:
+    key: str
+    stem: str  # path without extension, relative to the output folder
+    width: str  # "column" | "full"
+    kind: str
+    dataset: str | None = None
+    name: str | None = None  # classifier name (focus) or comparison key (diff)
 
-    def add(self, key: str, fig, relstem: str, caption: str, alt: str, width: str):
-        entry = {}
-        for fmt in self.formats:
-            rel = f"{relstem}.{fmt}"
-            path = self.folder / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            kw = {"dpi": PNG_DPI} if fmt == "png" else {}
-            fig.savefig(path, format=fmt, metadata=SAVE_METADATA.get(fmt), **kw)
-            entry[fmt] = rel
-        entry.update(caption=caption, alt=alt, width=width)
-        self.index[key] = entry
+
+def _tasks(results: Results, focus: bool) -> list[_Task]:
+    """Every figure of the report, in report order."""
+    tasks = [_Task("overview/small-multiples", "figures/overview/small-multiples", "full", "small-multiples")]
+    if results.priors:
+        tasks.append(_Task("overview/priors", "figures/overview/priors", "column", "priors"))
+    dataset_slugs = _Slugs()
+    for d in results.datasets.values():
+        base = f"figures/{dataset_slugs(d.name)}"
+        tasks.append(_Task(f"{d.name}/cost", f"{base}/cost", "column", "cost", d.name))
+        tasks.append(_Task(f"{d.name}/cost-rescaled", f"{base}/cost-rescaled", "column", "cost-rescaled", d.name))
+        if results.priors:
+            tasks.append(_Task(f"{d.name}/cost-priors", f"{base}/cost-priors", "column", "cost-priors", d.name))
+        tasks.append(_Task(f"{d.name}/roc", f"{base}/roc", "column", "roc", d.name))
+        names = _Slugs()
+        if focus:
+            for c in d.classifiers:
+                tasks.append(_Task(f"{d.name}/focus/{c}", f"{base}/focus/{names(c)}", "column", "focus", d.name, c))
+        for key, m in d.comparisons.items():
+            stem = f"{base}/diff/{names(m.a)}--vs--{names(m.b)}"
+            tasks.append(_Task(f"{d.name}/diff/{key}", stem, "column", "diff", d.name, key))
+    return tasks
+
+
+def _make(results: Results, styles, t: _Task):
+    """The figure, caption and alt text of one task."""
+    d = results.datasets.get(t.dataset) if t.dataset is not None else None
+    if t.kind == "small-multiples":
+        return (
+            F.small_multiples(results, styles),
+            "Cost curves of every classifier on every dataset (one panel per dataset, same axes): "
+            "normalized expected cost against PC(+); the bold diagonals are the trivial classifiers.",
+            "Small multiples of cost curves, one panel per dataset: " + ", ".join(results.datasets) + ".",
+        )
+    if t.kind == "priors":
+        return (
+            F.prior_densities(results.priors),
+            "The priors over the operating condition PC(+) used for expected costs: each as a density, "
+            "a point prior as an arrow at its value.",
+            _priors_alt(results),
+        )
+    if t.kind == "cost":
+        return F.cost_space(d, styles), _cost_caption(d, False, False), _cost_alt(d, results)
+    if t.kind == "cost-rescaled":
+        return F.cost_space(d, styles, rescaled_y=True), _cost_caption(d, True, False), _cost_alt(d, results)
+    if t.kind == "cost-priors":
+        return (
+            F.cost_priors(d, results.priors, styles),
+            _cost_caption(d, False, True),
+            _cost_alt(d, results) + " " + _priors_alt(results),
+        )
+    if t.kind == "roc":
+        return F.roc_space(d, styles), _roc_caption(d), _roc_alt(d)
+    if t.kind == "focus":
+        return (
+            F.classifier_focus(d, t.name, styles),
+            _cost_caption(d, False, False, highlight=t.name),
+            _focus_alt(d, d.classifiers[t.name]),
+        )
+    if t.kind == "diff":
+        m = d.comparisons[t.name]
+        return F.difference(m, styles), _diff_caption(d, m), _diff_alt(m)
+    raise ValueError(f"unknown figure kind {t.kind!r}")
+
+
+def _render(results: Results, styles, folder: Path, formats, tasks) -> list[tuple[str, dict]]:
+    out = []
+    with F.style(), _shared_font_subsets():
+        for t in tasks:
+            fig, caption, alt = _make(results, styles, t)
+            entry = {}
+            for fmt in formats:
+                rel = f"{t.stem}.{fmt}"
+                path = folder / rel
+                path.parent.mkdir(parents=True, exist_ok=True)
+                kw = {"dpi": PNG_DPI} if fmt == "png" else {}
+                fig.savefig(path, format=fmt, metadata=SAVE_METADATA.get(fmt), **kw)
+                entry[fmt] = rel
+            entry.update(caption=caption, alt=alt, width=t.width)
+            out.append((t.key, entry))
+    return out
+
+
+_FORKED: tuple | None = None  # (results, styles, folder, formats, tasks) inherited by forked workers
+
+
+def _render_share(k: int, n: int):
+    results, styles, folder, formats, tasks = _FORKED
+    return _render(results, styles, folder, formats, tasks[k::n])
+
+
+def _default_workers() -> int:
+    try:
+        available = len(os.sched_getaffinity(0))
+    except AttributeError:
+        available = os.cpu_count() or 1
+    return max(1, min(2, available))
 
 
 def write_figures(
@@ -219,74 +312,59 @@ def write_figures(
     folder: Path,
     formats=("svg", "pdf"),
     *,
-    focus: bool = True,
+    focus: bool | None = None,
     styles: dict | None = None,
+    workers: int | None = None,
 ) -> dict:
     """Write every figure of the report under ``folder/figures/`` and return the index.
 
-    Index keys (names are the real dataset/classifier/prior names; file names are slugs):
+    Index keys (names are the real dataset/classifier names; file names are slugs of them):
 
     * ``"overview/small-multiples"`` - one cost-space panel per dataset, shared legend (full width);
     * ``"overview/priors"`` - every prior as a density over PC(+) (only if there are priors);
-    * ``f"{dataset}/cost"`` - cost space with operating-range strip (column width);
-    * ``f"{dataset}/cost-rescaled"`` - the same with y from 0 to 1, "(Rescaled Y)";
+    * ``f"{dataset}/cost"`` - cost space with the operating-range strip (column width);
+    * ``f"{dataset}/cost-rescaled"`` - the same with y from 0 to 1, captioned "(Rescaled Y)";
     * ``f"{dataset}/cost-priors"`` - cost space with the priors panel underneath (only with priors);
     * ``f"{dataset}/roc"`` - ROC points, curves and hulls;
-    * ``f"{dataset}/focus/{classifier}"`` - one classifier highlighted with its band and fold
-      average when present (only if ``focus``);
-    * ``f"{dataset}/diff/{a} vs {b}"`` - the difference of each pair (keys of ``comparisons``).
+    * ``f"{dataset}/focus/{classifier}"`` - one classifier highlighted over the others, with its
+      confidence band and fold average; by default (``focus=None``) only for classifiers whose
+      results carry ``extra["band"]`` or ``extra["fold_average"]``; ``True`` for all, ``False`` none;
+    * ``f"{dataset}/diff/{a} vs {b}"`` - the difference of each pair (the keys of
+      ``DatasetResult.comparisons``), with its band and significant regions when present.
 
     Each value is ``{fmt: path relative to folder (posix), ..., "caption": str, "alt": str,
     "width": "column" | "full"}`` with one path per requested format, e.g.
-    ``{"svg": "figures/sonar/cost.svg", "pdf": "figures/sonar/cost.pdf", ...}``. The index is in
-    report order: overview, then per dataset cost, cost-rescaled, cost-priors, roc, focus, diff.
-    Files land in ``figures/overview/`` and ``figures/<dataset-slug>/`` (``focus/``, ``diff/``).
+    ``{"svg": "figures/sonar/cost.svg", "pdf": "figures/sonar/cost.pdf", "caption": ..., ...}``.
+    The dict is in report order (overview, then per dataset: cost, cost-rescaled, cost-priors, roc,
+    focus, diff). Files: ``figures/overview/*``, ``figures/<dataset-slug>/{cost,roc,...}``,
+    ``figures/<dataset-slug>/focus/<classifier-slug>``, ``figures/<dataset-slug>/diff/<a>--vs--<b>``.
+    Formats: any of "svg", "pdf", "png" (PNG at ``PNG_DPI``). ``workers`` (default: 2 where two
+    CPUs are available and ``fork`` exists) splits the figures between forked processes; the
+    files are the same bytes either way.
     """
     folder = Path(folder)
     styles = styles or F.classifier_styles(results)
-    w = _Writer(folder, formats)
-    with F.style(), _shared_font_subsets():
-        fig = F.small_multiples(results, styles)
-        w.add(
-            "overview/small-multiples",
-            fig,
-            "figures/overview/small-multiples",
-            "Cost curves of every classifier on every dataset (one panel per dataset, same axes): "
-            "normalized expected cost against PC(+); bold diagonals are the trivial classifiers.",
-            "Small multiples of cost curves, one panel per dataset: " + ", ".join(results.datasets) + ".",
-            "full",
-        )
-        if results.priors:
-            w.add(
-                "overview/priors",
-                F.prior_densities(results.priors),
-                "figures/overview/priors",
-                "The priors over the operating condition PC(+) used for expected costs: each as a density, "
-                "a point prior as an arrow at its value.",
-                _priors_alt(results),
-                "column",
-            )
-        dataset_slugs = _Slugs()
-        for d in results.datasets.values():
-            base = f"figures/{dataset_slugs(d.name)}"
-            w.add(f"{d.name}/cost", F.cost_space(d, styles), f"{base}/cost", _cost_caption(d, False, False),
-                  _cost_alt(d, results), "column")
-            w.add(f"{d.name}/cost-rescaled", F.cost_space(d, styles, rescaled_y=True), f"{base}/cost-rescaled",
-                  _cost_caption(d, True, False), _cost_alt(d, results), "column")
-            if results.priors:
-                w.add(f"{d.name}/cost-priors", F.cost_priors(d, results.priors, styles), f"{base}/cost-priors",
-                      _cost_caption(d, False, True), _cost_alt(d, results) + " " + _priors_alt(results), "column")
-            w.add(f"{d.name}/roc", F.roc_space(d, styles), f"{base}/roc", _roc_caption(d), _roc_alt(d), "column")
-            if focus:
-                names = _Slugs()
-                for c in d.classifiers.values():
-                    w.add(f"{d.name}/focus/{c.name}", F.classifier_focus(d, c.name, styles), f"{base}/focus/{names(c.name)}",
-                          _cost_caption(d, False, False, highlight=c.name), _focus_alt(d, c), "column")
-            names = _Slugs()
-            for key, m in d.comparisons.items():
-                stem = f"{base}/diff/{names(m.a)}--vs--{names(m.b)}"
-                w.add(f"{d.name}/diff/{key}", F.difference(m, styles), stem, _diff_caption(d, m), _diff_alt(m), "column")
-    return w.index
+    tasks = _tasks(results, focus=True if focus is None else focus)
+    if focus is None:
+        tasks = [t for t in tasks if t.kind != "focus" or _has_extras(results.datasets[t.dataset].classifiers[t.name])]
+    workers = _default_workers() if workers is None else max(1, int(workers))
+    workers = min(workers, max(1, len(tasks) // 4))
+    if workers > 1 and "fork" in mp.get_all_start_methods():
+        global _FORKED
+        _FORKED = (results, styles, folder, tuple(formats), tasks)
+        try:
+            with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork")) as pool:
+                shares = list(pool.map(_render_share, range(workers), [workers] * workers))
+        finally:
+            _FORKED = None
+        done = dict(pair for share in shares for pair in share)
+    else:
+        done = dict(_render(results, styles, folder, tuple(formats), tasks))
+    return {t.key: done[t.key] for t in tasks}
+
+
+def _has_extras(c: ClassifierResult) -> bool:
+    return bool(c.extra.get("band") or c.extra.get("fold_average"))
 
 
 def _focus_alt(d: DatasetResult, c: ClassifierResult) -> str:

@@ -1,0 +1,337 @@
+"""Figures: every kind runs on synthetic Results (with and without uncertainty extras), the files
+are complete and byte-identical across runs, PDF fonts are embedded, options do what they say."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
+
+from ccreport import figures as F
+from ccreport.render.figure_files import slug, write_figures
+from tests.synthetic import WORSE_THAN_TRIVIAL, synthetic_dataset, synthetic_results
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def plain():
+    return synthetic_results(datasets=("alpha", "beta"))
+
+
+@pytest.fixture(scope="module")
+def extras():
+    return synthetic_results(datasets=("one",), bands=True, folds=True)
+
+
+def _draw(fig: Figure) -> Figure:
+    fig.draw_without_rendering()  # runs layout and every artist's draw
+    return fig
+
+
+def _lines_with_color(ax, color):
+    return [ln for ln in ax.get_lines() if ln.get_color() == color and len(ln.get_xdata()) > 1]
+
+
+# --- styles ---------------------------------------------------------------------------------------
+
+
+def test_styles_distinct_and_consistent(plain):
+    styles = F.classifier_styles(plain)
+    assert list(styles) == F.classifier_names(plain)
+    triples = {(s.color, str(s.linestyle), s.marker) for s in styles.values()}
+    assert len(triples) == len(styles)
+    assert len({s.color for s in styles.values()}) == len(styles)
+    assert len({str(s.linestyle) for s in styles.values()}) == len(styles)
+    # the same classifier is drawn with the same colour in every figure of every dataset
+    colour = styles["naive_bayes"].color
+    for d in plain.datasets.values():
+        assert _lines_with_color(F.cost_space(d, styles).axes[0], colour)
+        assert _lines_with_color(F.roc_space(d, styles).axes[0], colour)
+    many = F.classifier_styles([f"c{i}" for i in range(42)])
+    assert len({(s.color, str(s.linestyle), s.marker) for s in many.values()}) == 42
+
+
+def test_style_file_is_packaged_and_sets_reproducibility():
+    text = F.STYLE_FILE.read_text()
+    for key in ("svg.hashsalt", "svg.fonttype: path", "pdf.fonttype: 42"):
+        assert key in text
+    assert '"*.mplstyle"' in (ROOT / "pyproject.toml").read_text()
+
+
+# --- each kind of figure --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bands", [False, True])
+def test_every_kind_runs(plain, extras, bands):
+    results = extras if bands else plain
+    styles = F.classifier_styles(results)
+    d = next(iter(results.datasets.values()))
+    figs = [
+        F.cost_space(d, styles),
+        F.cost_space(d, styles, bands=True, folds=True),
+        F.cost_space(d, styles, ranges=False, width="full"),
+        F.roc_space(d, styles),
+        F.prior_densities(results.priors),
+        F.cost_priors(d, results.priors, styles),
+        F.small_multiples(results, styles),
+        *[F.classifier_focus(d, c, styles) for c in d.classifiers],
+        *[F.difference(m, styles) for m in d.comparisons.values()],
+    ]
+    for fig in figs:
+        assert isinstance(fig, Figure)
+        _draw(fig)
+
+
+def test_axis_labels_use_the_papers_names(plain):
+    d = plain.datasets["alpha"]
+    fig = F.cost_space(d)
+    ax, strip = fig.axes[:2]
+    assert ax.get_ylabel() == "Normalized expected cost"
+    assert strip.get_xlabel().startswith("PC(+)")
+    roc = F.roc_space(d).axes[0]
+    assert (roc.get_xlabel(), roc.get_ylabel()) == ("False positive rate", "True positive rate")
+
+
+def test_default_and_rescaled_y(plain):
+    d = plain.datasets["alpha"]
+    assert F.cost_space(d).axes[0].get_ylim() == (0.0, 0.5)
+    assert F.cost_space(d, rescaled_y=True).axes[0].get_ylim() == (0.0, 1.0)
+    assert F.cost_priors(d, plain.priors, rescaled_y=True).axes[0].get_ylim() == (0.0, 1.0)
+
+
+def test_trivial_diagonals_are_bold(plain):
+    ax = F.cost_space(plain.datasets["alpha"]).axes[0]
+    trivial = [ln for ln in ax.get_lines() if ln.get_color() == F.TRIVIAL_COLOUR]
+    assert {(tuple(ln.get_xdata()), tuple(ln.get_ydata())) for ln in trivial} >= {((0, 1), (0, 1)), ((0, 1), (1, 0))}
+    others = [ln.get_linewidth() for ln in ax.get_lines() if ln not in trivial]
+    assert all(ln.get_linewidth() > max(others) for ln in trivial)
+
+
+def test_highlight_draws_one_over_the_others(plain):
+    d = plain.datasets["alpha"]
+    styles = F.classifier_styles(plain)
+    ax = F.cost_space(d, styles, highlight="tree").axes[0]
+    width = {name: max(ln.get_linewidth() for ln in _lines_with_color(ax, st.color)) for name, st in styles.items()}
+    alpha = {name: max(ln.get_alpha() or 1 for ln in _lines_with_color(ax, st.color)) for name, st in styles.items()}
+    z = {name: max(ln.get_zorder() for ln in _lines_with_color(ax, st.color)) for name, st in styles.items()}
+    for name in styles:
+        if name != "tree":
+            assert width["tree"] > width[name] and alpha[name] < 1 and z["tree"] > z[name]
+    with pytest.raises(ValueError):
+        F.cost_space(d, styles, highlight="no such classifier")
+
+
+def test_crisp_classifier_drawn_as_its_cost_line(plain):
+    d = plain.datasets["alpha"]
+    c = d.classifiers["tree_crisp"]
+    st = F.classifier_styles(plain)["tree_crisp"]
+    lines = _lines_with_color(F.cost_space(d).axes[0], st.color)
+    ends = {(tuple(ln.get_xdata()), tuple(np.round(ln.get_ydata(), 12))) for ln in lines}
+    assert ((0.0, 1.0), tuple(np.round(c.cost_line, 12))) in ends
+
+
+def test_worse_than_trivial_and_crisp_only():
+    d = synthetic_dataset("bad", classifiers=("logreg", WORSE_THAN_TRIVIAL))
+    assert d.classifiers[WORSE_THAN_TRIVIAL].operating_range is None
+    fig = _draw(F.cost_space(d))
+    strip_text = [t.get_text() for t in fig.axes[1].texts]
+    assert "no operating range" in strip_text
+    crisp = synthetic_dataset("crisp", classifiers=("tree_crisp",))
+    for fig in (F.cost_space(crisp), F.roc_space(crisp), F.cost_priors(crisp, synthetic_results().priors)):
+        _draw(fig)
+
+
+def test_bands_and_folds_drawn_only_when_present(plain, extras):
+    d = extras.datasets["one"]
+    fig = F.classifier_focus(d, "logreg")
+    ax = fig.axes[0]
+    assert ax.collections, "the band of the highlighted classifier is shaded"
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert any("pointwise band" in t for t in labels) and "fold average" in labels
+    bare = F.classifier_focus(plain.datasets["alpha"], "logreg")
+    assert not bare.axes[0].collections
+    assert not any("band" in t.get_text() for t in bare.legends[0].get_texts())
+
+
+def test_difference_marks_crossovers_band_and_significance(extras, plain):
+    d = extras.datasets["one"]
+    crossing = [m for m in d.comparisons.values() if m.crossovers]
+    assert crossing, "the synthetic data should have a pair whose curves cross"
+    m = crossing[0]
+    fig = _draw(F.difference(m))
+    ax = fig.axes[0]
+    vlines = [ln for ln in ax.get_lines() if len(ln.get_xdata()) == 2 and ln.get_xdata()[0] == ln.get_xdata()[1]]
+    assert sorted(float(ln.get_xdata()[0]) for ln in vlines) == pytest.approx(sorted(m.crossovers))
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert "crossover" in labels and any("band of the difference" in t for t in labels)
+    assert any("significant" in t for t in labels) == bool(m.extra["significant"])
+    lo, hi = ax.get_ylim()
+    assert lo < 0 < hi
+    plain_m = next(iter(plain.datasets["alpha"].comparisons.values()))
+    labels = [t.get_text() for t in _draw(F.difference(plain_m)).legends[0].get_texts()]
+    assert not any("band" in t or "significant" in t for t in labels)
+
+
+def test_point_prior_is_an_arrow_with_its_value(plain):
+    fig = _draw(F.prior_densities(plain.priors))
+    ax = fig.axes[0]
+    assert any(t.get_text() == "0.68" for t in ax.texts)
+    assert len(ax.get_lines()) == sum(p.density is not None for p in plain.priors.values())
+
+
+def test_cost_priors_share_the_x_axis(plain):
+    fig = F.cost_priors(plain.datasets["alpha"], plain.priors)
+    cost, prior = fig.axes[:2]
+    assert cost.get_shared_x_axes().joined(cost, prior)
+    assert prior.get_ylabel() == "Density"
+
+
+def test_small_multiples_one_panel_per_dataset_and_one_legend(plain):
+    fig = F.small_multiples(plain)
+    visible = [ax for ax in fig.axes if ax.get_visible()]
+    assert [ax.get_title() for ax in visible] == list(plain.datasets)
+    assert len(fig.legends) == 1
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert len(labels) == 1 + len(F.classifier_names(plain))
+    three = synthetic_results(datasets=("a", "b", "c"))
+    assert sum(ax.get_visible() for ax in F.small_multiples(three).axes) == 3
+    one = synthetic_results(datasets=("only",))
+    _draw(F.small_multiples(one))
+
+
+def test_dense_rocs_are_rasterized():
+    d = synthetic_dataset("dense", classifiers=("logreg",), dense=True)
+    ax = F.roc_space(d).axes[0]
+    assert any(ln.get_rasterized() for ln in ax.get_lines() if len(ln.get_xdata()) > F.DENSE_POINTS)
+
+
+def test_sizes_are_journal_sizes(plain):
+    d = plain.datasets["alpha"]
+    assert F.cost_space(d).get_size_inches()[0] == pytest.approx(3.5)
+    assert F.cost_space(d, width="full").get_size_inches()[0] == pytest.approx(7.0)
+    assert F.small_multiples(plain).get_size_inches()[0] == pytest.approx(7.0)
+
+
+def test_legends_outside_the_axes(plain):
+    """A legend must not hide curves: every legend box lies outside every axes box."""
+    d = plain.datasets["alpha"]
+    for fig in (F.cost_space(d), F.roc_space(d), F.difference(next(iter(d.comparisons.values()))), F.small_multiples(plain)):
+        fig.draw_without_rendering()
+        renderer = fig._get_renderer()
+        for legend in fig.legends:
+            box = legend.get_window_extent(renderer)
+            for ax in fig.axes:
+                if ax.get_visible():
+                    assert not box.overlaps(ax.get_window_extent(renderer))
+
+
+def test_nothing_clipped(plain):
+    """All text (labels, ticks, legends) lies inside the figure."""
+    d = plain.datasets["alpha"]
+    for fig in (F.cost_space(d), F.cost_priors(d, plain.priors), F.roc_space(d), F.difference(next(iter(d.comparisons.values())))):
+        fig.draw_without_rendering()
+        tight = fig.get_tightbbox()
+        w, h = fig.get_size_inches()
+        assert tight.x0 >= -0.01 and tight.y0 >= -0.01 and tight.x1 <= w + 0.01 and tight.y1 <= h + 0.01
+
+
+# --- files ----------------------------------------------------------------------------------------
+
+
+def test_slug():
+    assert slug("German credit/2") == "german-credit-2"
+    assert slug("../../etc") == "etc"
+    assert slug("ü") == "x"
+
+
+def test_write_figures_index(tmp_path, extras):
+    index = write_figures(extras, tmp_path, formats=("svg", "pdf", "png"), workers=1)
+    d = extras.datasets["one"]
+    expected = {"overview/small-multiples", "overview/priors", "one/cost", "one/cost-rescaled", "one/cost-priors", "one/roc"}
+    expected |= {f"one/focus/{c}" for c in d.classifiers} | {f"one/diff/{k}" for k in d.comparisons}
+    assert set(index) == expected
+    for key, entry in index.items():
+        for fmt in ("svg", "pdf", "png"):
+            path = tmp_path / entry[fmt]
+            assert path.is_file() and path.stat().st_size > 1000, (key, fmt)
+            assert not Path(entry[fmt]).is_absolute() and ".." not in entry[fmt]
+        assert entry["caption"] and entry["alt"] and entry["width"] in ("column", "full")
+    assert index["overview/small-multiples"]["width"] == "full"
+    assert "(Rescaled Y)" in index["one/cost-rescaled"]["caption"]
+    assert "(Rescaled Y)" not in index["one/cost"]["caption"]
+    assert index["one/cost"]["svg"] == "figures/one/cost.svg"
+
+
+def test_write_figures_without_extras_skips_focus_and_escapes_names(tmp_path):
+    results = synthetic_results(datasets=("Sonar / rocks & mines",), classifiers=("logreg", "tree_crisp"))
+    index = write_figures(results, tmp_path, workers=1)
+    assert not any("/focus/" in k for k in index)
+    key = "Sonar / rocks & mines/diff/logreg vs tree_crisp"
+    assert index[key]["svg"] == "figures/sonar-rocks-mines/diff/logreg--vs--tree_crisp.svg"
+    assert (tmp_path / index[key]["pdf"]).is_file()
+
+
+def test_pdf_fonts_embedded(tmp_path, plain):
+    index = write_figures(plain, tmp_path, formats=("pdf",), workers=1)
+    for entry in index.values():
+        data = (tmp_path / entry["pdf"]).read_bytes()
+        assert b"/FontFile2" in data, entry["pdf"]
+        assert b"/FontFile " not in data and b"/Type3" not in data
+
+
+def test_pdf_fonts_embedded_pypdf(tmp_path, plain):
+    pypdf = pytest.importorskip("pypdf")
+    index = write_figures(plain, tmp_path, formats=("pdf",), workers=1)
+    reader = pypdf.PdfReader(tmp_path / index["alpha/cost"]["pdf"])
+    fonts = reader.pages[0]["/Resources"]["/Font"]
+    for ref in fonts.values():
+        font = ref.get_object()
+        descendant = font["/DescendantFonts"][0].get_object()
+        assert "/FontFile2" in descendant["/FontDescriptor"].get_object()
+    assert "Normalized expected cost" in reader.pages[0].extract_text()
+
+
+def test_svg_text_as_paths(tmp_path, plain):
+    index = write_figures(plain, tmp_path, formats=("svg",), workers=1)
+    svg = (tmp_path / index["alpha/cost"]["svg"]).read_text()
+    assert "<text" not in svg and "font-family" not in svg
+    assert not re.search(r"\d{4}-\d\d-\d\dT\d\d:\d\d", svg)
+
+
+_RUN = """
+import sys
+sys.path.insert(0, {root!r})
+from tests.synthetic import synthetic_results
+from ccreport.render.figure_files import write_figures
+write_figures(synthetic_results(datasets=("a", "b"), bands=True, folds=True), {out!r}, formats=("svg", "pdf"), workers={workers})
+"""
+
+
+def test_byte_identical_across_runs(tmp_path):
+    """Two fresh processes (one with worker processes) write the same bytes."""
+    outs = []
+    for k, workers in enumerate((1, 2)):
+        out = tmp_path / f"run{k}"
+        subprocess.run([sys.executable, "-c", _RUN.format(root=str(ROOT), out=str(out), workers=workers)], check=True)
+        outs.append({p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()})
+    assert outs[0].keys() == outs[1].keys() and len(outs[0]) > 20
+    differ = [k for k in outs[0] if outs[0][k] != outs[1][k]]
+    assert not differ
+
+
+def test_write_figures_is_fast_enough(tmp_path):
+    """2 datasets x 6 classifiers, 15 pairs each, svg+pdf: well under the report's time budget."""
+    import time
+
+    results = synthetic_results(classifiers=("logreg", "naive_bayes", "tree", "knn", "stump", "tree_crisp"))
+    start = time.perf_counter()
+    index = write_figures(results, tmp_path)
+    elapsed = time.perf_counter() - start
+    assert len(index) == 2 + 2 * (4 + 15)
+    assert elapsed < 30  # generous for a loaded CI machine; about 4-8 s on an idle 2-core one
