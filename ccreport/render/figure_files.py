@@ -209,7 +209,18 @@ class _Task:
     name: str | None = None  # classifier name (focus) or comparison key (diff)
 
 
-def _tasks(results: Results, focus: bool) -> list[_Task]:
+def _above_half(c: ClassifierResult) -> bool:
+    """Whether part of what the cost figure draws for ``c`` lies above nec = 0.5 (clipped there)."""
+    tops = [max(c.cost_line)] if c.cost_line is not None else []
+    band = c.extra.get("band")
+    if band:
+        tops.append(float(np.nanmax(np.asarray(band["upper"], float))))
+        if band.get("simultaneous"):
+            tops.append(float(np.nanmax(np.asarray(band["simultaneous"]["upper"], float))))
+    return any(t > 0.5 + 1e-9 for t in tops)
+
+
+def _tasks(results: Results, focus: bool, rescaled: bool | None = None) -> list[_Task]:
     """Every figure of the report, in report order."""
     tasks = [_Task("overview/small-multiples", "figures/overview/small-multiples", "full", "small-multiples")]
     if results.priors:
@@ -218,7 +229,8 @@ def _tasks(results: Results, focus: bool) -> list[_Task]:
     for d in results.datasets.values():
         base = f"figures/{dataset_slugs(d.name)}"
         tasks.append(_Task(f"{d.name}/cost", f"{base}/cost", "column", "cost", d.name))
-        tasks.append(_Task(f"{d.name}/cost-rescaled", f"{base}/cost-rescaled", "column", "cost-rescaled", d.name))
+        if rescaled or (rescaled is None and any(_above_half(c) for c in d.classifiers.values())):
+            tasks.append(_Task(f"{d.name}/cost-rescaled", f"{base}/cost-rescaled", "column", "cost-rescaled", d.name))
         if results.priors:
             tasks.append(_Task(f"{d.name}/cost-priors", f"{base}/cost-priors", "column", "cost-priors", d.name))
         tasks.append(_Task(f"{d.name}/roc", f"{base}/roc", "column", "roc", d.name))
@@ -262,9 +274,10 @@ def _make(results: Results, styles, t: _Task):
     if t.kind == "roc":
         return F.roc_space(d, styles), _roc_caption(d), _roc_alt(d)
     if t.kind == "focus":
+        rescale = _above_half(d.classifiers[t.name])
         return (
-            F.classifier_focus(d, t.name, styles),
-            _cost_caption(d, False, False, highlight=t.name),
+            F.classifier_focus(d, t.name, styles, rescaled_y=rescale),
+            _cost_caption(d, rescale, False, highlight=t.name),
             _focus_alt(d, d.classifiers[t.name]),
         )
     if t.kind == "diff":
@@ -313,6 +326,7 @@ def write_figures(
     formats=("svg", "pdf"),
     *,
     focus: bool | None = None,
+    rescaled: bool | None = None,
     styles: dict | None = None,
     workers: int | None = None,
 ) -> dict:
@@ -323,12 +337,15 @@ def write_figures(
     * ``"overview/small-multiples"`` - one cost-space panel per dataset, shared legend (full width);
     * ``"overview/priors"`` - every prior as a density over PC(+) (only if there are priors);
     * ``f"{dataset}/cost"`` - cost space with the operating-range strip (column width);
-    * ``f"{dataset}/cost-rescaled"`` - the same with y from 0 to 1, captioned "(Rescaled Y)";
+    * ``f"{dataset}/cost-rescaled"`` - the same with y from 0 to 1, captioned "(Rescaled Y)"; by
+      default (``rescaled=None``) only when something drawn would be clipped at 0.5 (a crisp
+      cost line or a band above it); ``True`` always, ``False`` never;
     * ``f"{dataset}/cost-priors"`` - cost space with the priors panel underneath (only with priors);
     * ``f"{dataset}/roc"`` - ROC points, curves and hulls;
     * ``f"{dataset}/focus/{classifier}"`` - one classifier highlighted over the others, with its
       confidence band and fold average; by default (``focus=None``) only for classifiers whose
       results carry ``extra["band"]`` or ``extra["fold_average"]``; ``True`` for all, ``False`` none;
+      rescaled (0 to 1, "(Rescaled Y)" in the caption) when its band or cost line passes 0.5;
     * ``f"{dataset}/diff/{a} vs {b}"`` - the difference of each pair (the keys of
       ``DatasetResult.comparisons``), with its band and significant regions when present.
 
@@ -344,7 +361,7 @@ def write_figures(
     """
     folder = Path(folder)
     styles = styles or F.classifier_styles(results)
-    tasks = _tasks(results, focus=True if focus is None else focus)
+    tasks = _tasks(results, focus=True if focus is None else focus, rescaled=rescaled)
     if focus is None:
         tasks = [t for t in tasks if t.kind != "focus" or _has_extras(results.datasets[t.dataset].classifiers[t.name])]
     workers = _default_workers() if workers is None else max(1, int(workers))
