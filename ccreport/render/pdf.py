@@ -24,7 +24,7 @@ from datetime import datetime, timezone
 from html import unescape
 from pathlib import Path
 
-from .site import PDF_NAME, Site, page_context, render_template
+from .site import PDF_NAME, Site, number_items, page_context, render_template
 
 DEFAULT_EPOCH = 1136073600  # 2006-01-01T00:00:00Z, the year of Drummond & Holte's "Cost curves"
 PDF_VARIANT = "pdf/a-3b"
@@ -66,6 +66,7 @@ def _internal_links(html: str) -> str:
 
 
 def chapters(site: Site, attachments: bool) -> list[dict]:
+    number_items(site.pages, print_mode=True)
     out = []
     for number, page in enumerate(site.pages, start=1):
         context = page_context(site.context, page, True)

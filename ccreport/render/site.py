@@ -49,6 +49,7 @@ class Figure:
     alt: str
     width: str = "full"  # "column" | "full"
     number: int | None = None
+    in_print: bool = True  # also in report.pdf (per-pair and per-classifier figures are site-only)
 
     @property
     def id(self) -> str:
@@ -132,10 +133,13 @@ def priors_table(results: Results) -> tb.Table:
     t = tb.Table(
         "index-priors",
         "Priors: the distributions over the operating condition PC(+) under which expected costs are reported.",
-        ["Prior", "Kind", "Description"],
+        ["Prior", "Kind", "Description", "Datasets"],
     )
+    used = prior_datasets(results)
     for p in results.priors.values():
-        t.rows.append([tb.text(p.name), tb.text(p.kind), tb.text(p.description)])
+        names = used.get(p.name) or []
+        shown = "all" if len(names) == len(results.datasets) else (", ".join(names) or tb.DASH)
+        t.rows.append([tb.text(p.name), tb.text(p.kind), tb.text(p.description), tb.Cell(shown, names)])
     return t
 
 
@@ -155,6 +159,15 @@ def classifier_index(results: Results) -> dict[str, dict]:
     return out
 
 
+def dataset_priors(results: Results, d: DatasetResult) -> list[str]:
+    """The priors that apply to dataset ``d`` (a prior may be restricted to some datasets), in manifest order."""
+    return [p for p in results.priors if any(p in c.expected_cost for c in d.classifiers.values())]
+
+
+def prior_datasets(results: Results) -> dict[str, list[str]]:
+    return {p: [d.name for d in results.datasets.values() if p in dataset_priors(results, d)] for p in results.priors}
+
+
 def cross_dataset_table(results: Results) -> tb.Table:
     names = _classifier_names(results)
     t = tb.Table(
@@ -168,7 +181,7 @@ def cross_dataset_table(results: Results) -> tb.Table:
     )
     best_names = []
     for d in results.datasets.values():
-        for p in results.priors:
+        for p in dataset_priors(results, d):
             row = [tb.text(d.name, href=_dataset_link(d.name)), tb.text(p)]
             cells = []
             for name in names:
@@ -390,8 +403,26 @@ def settings_table(results: Results) -> tb.Table:
 # --- pages ------------------------------------------------------------------------------------
 
 
+OVERVIEW_FIGURES = ("overview/priors", "overview/small-multiples")  # page order
+MAIN_FIGURES = ("cost", "roc", "cost-priors", "cost-rescaled")
+
+
+def _dataset_figures(d: DatasetResult, figures: dict[str, Figure]):
+    """A dataset's figures in page order: main (also in the PDF), one per classifier highlighted, one per pair.
+
+    Figures of the index under ``<dataset>/`` that are none of these are shown after the main ones.
+    """
+    main = [figures[f"{d.name}/{k}"] for k in MAIN_FIGURES if f"{d.name}/{k}" in figures]
+    focus = [figures[f"{d.name}/focus/{c}"] for c in d.classifiers if f"{d.name}/focus/{c}" in figures]
+    pairs = [figures[f"{d.name}/diff/{k}"] for k in d.comparisons if f"{d.name}/diff/{k}" in figures]
+    placed = {f.key for f in main + focus + pairs}
+    main += [f for k, f in figures.items() if k.startswith(f"{d.name}/") and k not in placed]
+    for f in focus + pairs:
+        f.in_print = False
+    return main, focus, pairs
+
+
 def build_pages(results: Results, figures: dict[str, Figure]) -> list[Page]:
-    priors = list(results.priors)
     pages = [
         Page(
             "index",
@@ -403,11 +434,12 @@ def build_pages(results: Results, figures: dict[str, Figure]) -> list[Page]:
                 "priors": priors_table(results),
                 "expected_cost": cross_dataset_table(results),
             },
-            figures={k: f for k, f in figures.items() if k == "overview/small-multiples"},
+            figures={k: figures[k] for k in OVERVIEW_FIGURES if k in figures},
             data={"narrative": render_markdown(strip_leading_title(results.narrative_markdown, results.title))},
         )
     ]
     for d in results.datasets.values():
+        priors = dataset_priors(results, d)
         page_tables = {"summary": summary_table(d, priors)}
         if (iv := interval_table(d, priors)) is not None:
             page_tables["intervals"] = iv
@@ -415,13 +447,8 @@ def build_pages(results: Results, figures: dict[str, Figure]) -> list[Page]:
             page_tables["bands"] = bands
         page_tables["comparisons"] = comparison_table(d)
         page_tables["differences"] = differences_table(d, priors)
-        main = {}
-        for kind in ("cost", "roc", "cost-priors"):
-            if f"{d.name}/{kind}" in figures:
-                main[kind] = figures[f"{d.name}/{kind}"]
-        pair_figures = [figures[f"{d.name}/diff/{key}"] for key in d.comparisons if f"{d.name}/diff/{key}" in figures]
-        all_figures = dict(main)
-        all_figures.update({f.key: f for f in pair_figures})
+        main, focus, pair_figures = _dataset_figures(d, figures)
+        all_figures = {f.key: f for f in main + focus + pair_figures}
         pages.append(
             Page(
                 dataset_page_slug(d.name),
@@ -432,7 +459,8 @@ def build_pages(results: Results, figures: dict[str, Figure]) -> list[Page]:
                 figures=all_figures,
                 data={
                     "dataset": d,
-                    "main_figures": list(main.values()),
+                    "main_figures": main,
+                    "focus_figures": focus,
                     "pair_figures": pair_figures,
                     "narrative": render_markdown(d.narrative_markdown, heading_offset=1),
                 },
@@ -451,11 +479,17 @@ def build_pages(results: Results, figures: dict[str, Figure]) -> list[Page]:
     return pages
 
 
-def number_items(pages: list[Page]) -> None:
-    """Number tables and figures through the whole report, in page order (site and PDF alike)."""
+def number_items(pages: list[Page], print_mode: bool = False) -> None:
+    """Number tables and figures through the whole report, in page order.
+
+    The PDF leaves out the site-only figures (``in_print`` false), so it is numbered again for print.
+    """
     n_table = n_figure = 0
     for page in pages:
         for figure in page.figures.values():
+            if print_mode and not figure.in_print:
+                figure.number = None
+                continue
             n_figure += 1
             figure.number = n_figure
         for table in page.tables.values():

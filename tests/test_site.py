@@ -1,0 +1,275 @@
+"""The static site as a whole: links, figures, numbers against results.json, escaping, themes, overrides."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ccreport.build import build, compute_results, settings_for
+from ccreport.errors import UserInputError
+from ccreport.loaders import load_project_data
+from ccreport.manifest import load_project
+from ccreport.render import tables as tb
+from ccreport.render.markdown_text import render_markdown
+from ccreport.render.site import render_site
+from ccreport.results import results_to_json
+
+from site_fixtures import EXAMPLE, check_site, example_build, fake_figure_index, parse_page, synthetic_results, write_tiny_project
+
+
+
+@pytest.fixture(scope="module")
+def example_site():
+    """The example project built, HTML and PDF (shared with test_pdf.py)."""
+    out, _ = example_build()
+    return out, json.loads((out / "results.json").read_text())
+
+
+def _summary_rows(page, dataset):
+    rows = page.tables[f"table-dataset-{dataset}-summary"]
+    header, body = rows[0], rows[1:]
+    return header, {row[0]: dict(zip(header, row)) for row in body}
+
+
+def test_every_page_and_link_resolves_and_nothing_is_outside(example_site):
+    out, data = example_site
+    pages = check_site(out)
+    expected = {"index.html", "methods.html", "provenance.html"} | {f"dataset-{d}.html" for d in data["datasets"]}
+    assert expected <= set(pages)
+    assert "results.json" in pages["provenance.html"].links
+    assert "report.pdf" in pages["index.html"].links
+
+
+def test_every_figure_of_the_index_is_on_a_page_with_its_vector_pdf(example_site):
+    out, data = example_site
+    pages = {p.name: parse_page(p) for p in out.glob("*.html")}
+    images = {link for page in pages.values() for link in page.links if link.endswith(".svg")}
+    pdfs = {link for page in pages.values() for link in page.links if link.endswith(".pdf") and link != "report.pdf"}
+    for d in data["datasets"]:
+        page = pages[f"dataset-{d}.html"]
+        assert any(f"{d}" in link and link.endswith(".svg") for link in page.links)
+    assert images and pdfs
+    assert len(pdfs) == len(images)  # every figure offers its publication-ready PDF
+
+
+def test_tables_carry_the_numbers_of_results_json(example_site):
+    out, data = example_site
+    for name, d in data["datasets"].items():
+        page = parse_page(out / f"dataset-{name}.html")
+        header, rows = _summary_rows(page, name)
+        assert list(rows) == list(d["classifiers"])
+        for cname, c in d["classifiers"].items():
+            row = rows[cname]
+            assert row["AUC"] == f"{c['auc']:.{tb.AUC_DIGITS}f}"
+            lo, hi = c["operating_range"]
+            assert row["Operating range"] == f"[{lo:.3f}, {hi:.3f}]"
+            for prior, value in c["expected_cost"].items():
+                assert row[f"E[cost] {prior}"].split()[0] == tb.cost(value)
+        comparisons = page.tables[f"table-dataset-{name}-comparisons"]
+        for row, (key, m) in zip(comparisons[1:], d["comparisons"].items()):
+            assert [row[0], row[1]] == [m["a"], m["b"]]
+            assert row[2] == (", ".join(tb.pc(x) for x in m["crossovers"]) or tb.DASH)
+            assert row[5] == tb.pc(m["max_difference"]["pc"])
+            assert row[6] == tb.cost(m["max_difference"]["a_minus_b"])
+
+    index = parse_page(out / "index.html")
+    cross = index.tables["table-index-expected-cost"]
+    names = cross[0][2:]
+    for row in cross[1:]:
+        dataset, prior, cells = row[0], row[1], row[2:]
+        values = {n: data["datasets"][dataset]["classifiers"].get(n, {}).get("expected_cost", {}).get(prior) for n in names}
+        best = min(v for v in values.values() if v is not None)
+        for n, cell in zip(names, cells):
+            assert cell.split()[0] == tb.cost(values[n])
+            assert (tb.BEST_MARK in cell) == (values[n] == best)  # best marked by a symbol, not colour alone
+
+
+def test_csv_has_full_precision_and_latex_uses_booktabs(example_site):
+    out, data = example_site
+    name = next(iter(data["datasets"]))
+    with open(out / f"tables/dataset-{name}-summary.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    for row in rows:
+        c = data["datasets"][name]["classifiers"][row["Classifier"]]
+        assert float(row["AUC"]) == c["auc"]
+        for prior, value in c["expected_cost"].items():
+            assert float(row[f"E[cost] {prior}"]) == value
+        assert json.loads(row["Operating range"]) == [c["operating_range"]]
+    with open(out / "tables/index-expected-cost.csv", newline="") as f:
+        assert "best" in next(csv.reader(f))
+    tex = (out / f"tables/dataset-{name}-summary.tex").read_text()
+    for rule in ("\\toprule", "\\midrule", "\\bottomrule"):
+        assert tex.count(rule) == 1
+    assert "naive\\_bayes" in tex and "naive_bayes" not in tex.replace("naive\\_bayes", "")
+    # every table on every page is downloadable as CSV and LaTeX
+    for page_path in out.glob("*.html"):
+        page = parse_page(page_path)
+        for table_id in page.tables:
+            key = table_id.removeprefix("table-")
+            assert f"tables/{key}.csv" in page.links and f"tables/{key}.tex" in page.links
+
+
+def test_provenance_lists_inputs_versions_and_the_manifest(example_site):
+    out, data = example_site
+    html = (out / "provenance.html").read_text()
+    for f in data["inputs"]:
+        assert f["sha256"] in html and f["path"] in html
+    assert data["versions"]["weasyprint"] in html
+    assert "&lt;" not in data.get("title", "")
+    manifest = (EXAMPLE / "ccreport.toml").read_text()
+    assert "german-5to1-uncertain" in manifest and 'name = &#34;german-5to1-uncertain&#34;' in html
+
+
+def test_methods_page_has_formulas_and_references(example_site):
+    out, _ = example_site
+    text = (out / "methods.html").read_text()
+    for needle in ("PC(+) = p(+)", "Eq. 5", "1 / (1 + S)", "Machine Learning</cite> 65", "27(8), 882", "93(1), 71",
+                   "3-D confusion matrix", "vertically", "binomial", "stratified", "induced"):
+        assert needle in text, needle
+
+
+def test_names_and_titles_are_escaped(tmp_path):
+    names = ("<script>alert(1)</script>", 'a&b "q"')
+    results = synthetic_results(names, title="<b>Title</b> & co")
+    (tmp_path / "results.json").write_text(results_to_json(results))
+    render_site(results, None, tmp_path, fake_figure_index(results, tmp_path), pdf=False)
+    check_site(tmp_path)
+    for page in tmp_path.glob("*.html"):
+        html = page.read_text()
+        assert "<script>" not in html and "<b>Title" not in html and "<pos>" not in html
+        assert "alert(2)" not in html or "&lt;script&gt;alert(2)" in html
+    index = (tmp_path / "index.html").read_text()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in index and "a&amp;b &#34;q&#34;" in index
+    assert "&lt;b&gt;Title&lt;/b&gt; &amp; co" in index
+    tex = (tmp_path / "tables/dataset-d1-summary.tex").read_text()
+    assert "a\\&b" in tex and "\\textless{}script\\textgreater{}" in tex
+    assert "https://example.org" not in " ".join(parse_page(tmp_path / "dataset-d1.html").links)
+
+
+def test_markdown_escapes_raw_html_and_unlinks_outside_addresses():
+    html = render_markdown("# T\n\n<img src=x onerror=alert(1)> [a](https://x.org) [b](methods.html) ![i](http://x/i.png)")
+    assert "<img" not in html and "&lt;img" in html
+    assert 'href="https' not in html and "(https://x.org)" in html
+    assert 'href="methods.html"' in html and "<h2>T</h2>" in html
+
+
+def test_uncertainty_tables_appear_when_present(tmp_path):
+    results = synthetic_results(("a1", "b1"))
+    d = results.datasets["d1"]
+    for c in d.classifiers.values():
+        c.extra["band"] = {"level": 0.9, "replicates": 200, "method": "binomial", "target": "envelope",
+                           "pc": [0, 0.5, 1], "lower": [0, 0.1, 0], "upper": [0, 0.3, 0], "simultaneous": False}
+        c.extra["expected_cost_interval"] = {p: [v - 0.01, v + 0.01] for p, v in c.expected_cost.items()}
+    m = next(iter(d.comparisons.values()))
+    m.extra["significant"] = [{"lo": 0.2, "hi": 0.4, "better": "a1"}]
+    m.extra["expected_cost_difference_interval"] = {
+        p: {"difference": v, "lower": v - 0.02, "upper": v + 0.02, "p_value": 0.04} for p, v in m.expected_cost_difference.items()
+    }
+    (tmp_path / "results.json").write_text(results_to_json(results))
+    render_site(results, None, tmp_path, {}, pdf=False)
+    page = parse_page(tmp_path / "dataset-d1.html")
+    assert {"table-dataset-d1-intervals", "table-dataset-d1-bands", "table-dataset-d1-differences"} <= set(page.tables)
+    row = page.tables["table-dataset-d1-intervals"][1]
+    c = d.classifiers["a1"]
+    lo, hi = c.extra["expected_cost_interval"]["uniform"]
+    assert row[1] == f"{tb.cost(c.expected_cost['uniform'])} [{tb.cost(lo)}, {tb.cost(hi)}]"
+    diff_row = page.tables["table-dataset-d1-differences"][1]
+    assert "p=0.040" in diff_row[2] and "[0.200, 0.400] a1" in diff_row[-1]
+    check_site(tmp_path)
+
+
+# --- themes and template overrides ---------------------------------------------------------------
+
+
+def test_project_template_override_by_file_name_and_by_extending_base(tmp_path):
+    project = write_tiny_project(tmp_path / "p")
+    (project / "templates").mkdir()
+    (project / "templates" / "methods.html").write_text(
+        '{% extends "base.html" %}{% block content %}<p id="own-methods">Our own methods for {{ title }}</p>{% endblock %}'
+    )
+    (project / "templates" / "dataset.html").write_text(
+        '{% extends "base/dataset.html" %}\n{% block summary %}<p id="before-summary">Read this first.</p>{{ super() }}{% endblock %}\n'
+    )
+    out = tmp_path / "site"
+    build(project, out, pdf=False)
+    assert 'id="own-methods"' in (out / "methods.html").read_text()
+    dataset = (out / "dataset-tiny.html").read_text()
+    assert 'id="before-summary"' in dataset and 'id="table-dataset-tiny-summary"' in dataset
+    # (no check_site here: the replaced methods page drops the anchors other pages link to)
+
+
+def test_undefined_variable_in_an_override_fails_with_file_and_line(tmp_path):
+    project = write_tiny_project(tmp_path / "p")
+    (project / "templates").mkdir()
+    (project / "templates" / "index.html").write_text(
+        '{% extends "base.html" %}\n{% block content %}\n<p>{{ titel }}</p>\n{% endblock %}\n'
+    )
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / "keep.txt").write_text("previous build")
+    with pytest.raises(UserInputError) as info:
+        build(project, out, pdf=False)
+    (problem,) = info.value.problems
+    assert problem.file.endswith("templates/index.html") and problem.line == 3
+    assert problem.field == "template" and "titel" in problem.expected
+    assert (out / "keep.txt").read_text() == "previous build"  # previous output untouched
+    # the CLI prints it on one line and exits 2
+    run = subprocess.run([sys.executable, "-m", "ccreport", "build", str(project), "-o", str(out), "--no-pdf"],
+                         capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 2
+    assert "index.html:3: template: undefined variable" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_template_syntax_error_names_file_and_line(tmp_path):
+    project = write_tiny_project(tmp_path / "p")
+    (project / "templates").mkdir()
+    (project / "templates" / "provenance.html").write_text('{% extends "base.html" %}\n\n{% block content %}{% if %}{% endblock %}\n')
+    with pytest.raises(UserInputError) as info:
+        build(project, tmp_path / "site", pdf=False)
+    (problem,) = info.value.problems
+    assert problem.file.endswith("provenance.html") and problem.line == 3 and "syntax" in problem.expected
+
+
+def test_theme_choice_and_unknown_theme(tmp_path):
+    project = write_tiny_project(tmp_path / "p", theme="journal")
+    build(project, tmp_path / "site", pdf=False)
+    assert "journal" in (tmp_path / "site" / "assets" / "theme.css").read_text()
+    assert (tmp_path / "site" / "assets" / "style.css").is_file()  # the default theme underneath
+    bad = write_tiny_project(tmp_path / "q", theme="no-such-theme")
+    with pytest.raises(UserInputError) as info:
+        build(bad, tmp_path / "site2", pdf=False)
+    assert "project.theme" in str(info.value) and "journal" in str(info.value)
+
+
+def test_a_project_can_ship_its_own_theme(tmp_path):
+    project = write_tiny_project(tmp_path / "p", theme="house")
+    (project / "themes" / "house" / "templates").mkdir(parents=True)
+    (project / "themes" / "house" / "theme.css").write_text("/* house */ body { color: #222; }\n")
+    (project / "themes" / "house" / "templates" / "index.html").write_text(
+        '{% extends "base/index.html" %}{% block narrative %}<p id="house">House style</p>{% endblock %}'
+    )
+    out = tmp_path / "site"
+    build(project, out, pdf=False)
+    assert "house" in (out / "assets" / "theme.css").read_text()
+    assert 'id="house"' in (out / "index.html").read_text()
+
+
+def test_site_works_without_figures_and_tiny_project_links(tmp_path):
+    project = write_tiny_project(tmp_path / "p", title='Tiny <i>&</i> "quoted"')
+    out = tmp_path / "site"
+    build(project, out, pdf=False)
+    check_site(out)
+    assert "Tiny &lt;i&gt;&amp;&lt;/i&gt; &#34;quoted&#34;" in (out / "index.html").read_text()
+
+
+def test_installed_layout_finds_templates_and_themes():
+    from ccreport import paths
+
+    assert (paths.templates_dir() / "base.html").is_file()
+    assert {"default", "journal"} <= set(paths.available_themes())
