@@ -18,6 +18,7 @@ from .battery import Settings, analyse_classifier, analyse_pair, make_prior, pai
 from .loaders import Dataset, load_project_data, sha256_file
 from .manifest import Project, load_project
 from .results import DatasetResult, InputFile, Results, results_to_json
+from .uncertainty import uncertainty_extras, with_extra
 
 LIBRARIES = ("numpy", "scipy", "matplotlib", "jinja2", "markdown", "weasyprint")
 
@@ -79,13 +80,16 @@ def compute_results(project: Project, datasets: list[Dataset], settings: Setting
             tasks.append((spec.name, data.labels, scores, predictions, applicable))
             owners.append(data.name)
     analysed = run_tasks(analyse_classifier, tasks, settings.workers)
+    by_dataset = {d.name: {c.name: c for o, c in zip(owners, analysed) if o == d.name} for d in datasets}
+    applicable = {d.name: {s.name: priors[s.name] for s in project.priors if s.applies_to(d.name)} for d in datasets}
+    extras = uncertainty_extras(datasets, by_dataset, applicable, settings)  # bands, significance, folds
 
     dataset_results = {}
     for spec, data in zip(project.datasets, datasets):
-        classifiers = {c.name: c for owner, c in zip(owners, analysed) if owner == data.name}
+        classifiers = {n: with_extra(c, extras.get((data.name, n), {})) for n, c in by_dataset[data.name].items()}
         comparisons = {}
         for a, b in pairs(list(classifiers)):
-            m = analyse_pair(classifiers[a], classifiers[b])
+            m = with_extra(analyse_pair(classifiers[a], classifiers[b]), extras.get((data.name, a, b), {}))
             comparisons[m.key] = m
         dataset_results[data.name] = DatasetResult(
             name=data.name,
