@@ -1,0 +1,56 @@
+"""Reduced bootstrap validity simulation (issue 4 acceptance; the full one is benchmarks/validity.py).
+
+Binormal data (d' = 1, p(+) = 0.5), n = 200 and 1000, 150 simulated data sets each, 400 replicates,
+90% bands. The full simulation (250 data sets, 1000 replicates, n up to 10^4) measured 83-89% for
+target (a) and 82-88% for target (b) with the report's band; the thresholds below leave room for the
+Monte Carlo error of this smaller run (about 2.5 points per coverage, 1.5 pooled).
+"""
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytestmark = pytest.mark.slow
+
+_spec = importlib.util.spec_from_file_location(
+    "validity", Path(__file__).resolve().parents[1] / "benchmarks" / "validity.py"
+)
+validity = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(validity)
+
+
+@pytest.fixture(scope="module")
+def tables():
+    return {n: validity.simulate(n, datasets=150, replicates=400, seed=11) for n in (200, 1000)}
+
+
+@pytest.mark.parametrize("n", [200, 1000])
+def test_report_band_covers_the_selected_classifiers_true_cost(tables, n):
+    """Target (a): pooled over PC(+) = 0.3, 0.5, 0.7, near the 85-95% the issue asks for."""
+    cov = tables[n][("a", "optimism")]
+    assert 0.80 <= cov.mean() <= 0.96, cov
+    assert cov.min() >= 0.74, cov
+
+
+@pytest.mark.parametrize("n", [200, 1000])
+def test_report_band_and_the_true_optimal_curve(tables, n):
+    """Target (b): measured, somewhat below nominal at small n (the band's target text says so)."""
+    cov = tables[n][("b", "optimism")]
+    assert cov.mean() >= 0.77, cov
+
+
+@pytest.mark.parametrize("n", [200, 1000])
+def test_correction_is_needed(tables, n):
+    """Plain percentiles of the replicate envelopes under-cover badly: the optimism is real."""
+    plain = tables[n][("a", "percentile")].mean()
+    corrected = tables[n][("a", "optimism")].mean()
+    assert corrected >= plain + 0.08
+    assert np.all(tables[n]["mean_bias"] < 0)  # the empirical envelope is optimistic on average
+
+
+@pytest.mark.parametrize("n", [200, 1000])
+def test_simultaneous_band_covers_the_whole_true_curve(tables, n):
+    assert tables[n][("sim_b", "optimism")] >= 0.85
+    assert tables[n][("sim_a", "optimism")] >= 0.70
