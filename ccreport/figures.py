@@ -104,6 +104,18 @@ def classifier_styles(names_or_results) -> dict[str, Style]:
     return {name: style_for(i) for i, name in enumerate(names)}
 
 
+def dataset_priors(results: Results, dataset: DatasetResult) -> dict[str, PriorResult]:
+    """The priors that apply to a dataset (those its expected costs were computed under), in order.
+
+    A manifest can restrict a prior to some datasets; the battery then leaves it out of that
+    dataset's expected costs. With no expected costs at all, every prior is returned.
+    """
+    used = {p for c in dataset.classifiers.values() for p in c.expected_cost}
+    if not used:
+        return dict(results.priors)
+    return {name: p for name, p in results.priors.items() if name in used}
+
+
 def _styles(styles, names) -> dict[str, Style]:
     if styles is None:
         return classifier_styles(names)
@@ -262,7 +274,8 @@ def _draw_cost(ax, dataset: DatasetResult, styles, highlight=None, rescaled_y=Fa
         handles.append(st.handle(_label(c), linewidth=2.0 if emphasis == "bold" else 1.3, alpha=0.45 if emphasis == "dim" else 1.0))
     level_text = f"{level:.0%} " if isinstance(level, (int, float)) else ""
     if have_band:
-        handles.append(Patch(facecolor="#808080", alpha=0.35, linewidth=0, label=f"{level_text}pointwise band"))
+        band_colour = styles[highlight].color if highlight is not None else "#808080"
+        handles.append(Patch(facecolor=band_colour, alpha=0.35, linewidth=0, label=f"{level_text}pointwise band"))
     if have_simultaneous:
         handles.append(Line2D([], [], color="#606060", linewidth=0.7, linestyle=(0, (3, 2)), label=f"{level_text}simultaneous band"))
     if have_folds:
@@ -331,7 +344,13 @@ def cost_space(
 # --- priors ---------------------------------------------------------------------------------------
 
 
-def _draw_priors(ax, priors: list[PriorResult]):
+def _prior_look(index: int):
+    return PRIOR_PALETTE[index % len(PRIOR_PALETTE)], PRIOR_LINESTYLES[index % len(PRIOR_LINESTYLES)]
+
+
+def _draw_priors(ax, priors: list[PriorResult], order: list[str] | None = None):
+    """Densities; ``order`` (every prior name of the report) fixes each prior's colour and dash."""
+    order = list(order) if order else [p.name for p in priors]
     tops = []
     for p in priors:
         if p.density is not None:
@@ -344,8 +363,7 @@ def _draw_priors(ax, priors: list[PriorResult]):
         top = 1.0
     handles = []
     for i, p in enumerate(priors):
-        color = PRIOR_PALETTE[i % len(PRIOR_PALETTE)]
-        ls = PRIOR_LINESTYLES[i % len(PRIOR_LINESTYLES)]
+        color, ls = _prior_look(order.index(p.name) if p.name in order else len(order) + i)
         if p.density is None and p.point is not None:
             ax.annotate("", xy=(p.point, top * 0.93), xytext=(p.point, 0), annotation_clip=False,
                         arrowprops=dict(arrowstyle="-|>", color=color, linewidth=1.3, mutation_scale=7, shrinkA=0, shrinkB=0))
@@ -387,8 +405,13 @@ def cost_priors(
     bands: bool | None = None,
     folds: bool | None = None,
     width: str | float = "column",
+    prior_order: list[str] | None = None,
 ) -> Figure:
-    """Cost curves with the priors over PC(+) in a short panel underneath, on the same x-axis."""
+    """Cost curves with the priors over PC(+) in a short panel underneath, on the same x-axis.
+
+    ``prior_order``: every prior name of the report, so a prior keeps its colour and dash in every
+    figure when a dataset uses only some of them (default: the order of ``priors``).
+    """
     styles = _styles(styles, dataset.classifiers)
     priors = list(priors.values()) if isinstance(priors, dict) else list(priors)
     with style():
@@ -401,7 +424,7 @@ def cost_priors(
         ax, pax = fig.subplots(2, 1, sharex=True, height_ratios=[main_h, prior_h])
         handles = _draw_cost(ax, dataset, styles, highlight, rescaled_y, bands, folds)
         ax.tick_params(labelbottom=False)
-        prior_handles = _draw_priors(pax, priors)
+        prior_handles = _draw_priors(pax, priors, prior_order)
         pax.set_xlabel(PC_LABEL)
         pax.set_title("Priors over PC(+)", fontsize=6.5, loc="left", pad=2, color="#333333")
         _top_legend(fig, handles, w)
@@ -543,12 +566,16 @@ def difference(
         handles.insert(0, Line2D([], [], color="#1a1a1a", linewidth=1.5, label=f"{m.a} \u2212 {m.b}"))
         handles.append(Patch(facecolor=sa.color, alpha=0.4, linewidth=0, label=f"{m.a} cheaper"))
         handles.append(Patch(facecolor=_tint(sb.color, 0.78), edgecolor=sb.color, hatch="////", linewidth=0, label=f"{m.b} cheaper"))
-        for k, x in enumerate(m.crossovers):
+        labelled = []
+        for x in m.crossovers:
             ax.axvline(x, color="#4d4d4d", linewidth=0.6, linestyle=(0, (1.5, 1.5)), zorder=2)
             ax.plot([x], [0], marker="o", markersize=4, markerfacecolor="white", markeredgecolor="#1a1a1a",
                     markeredgewidth=1.0, zorder=5)
-            if len(m.crossovers) <= 4:
-                ax.text(x + 0.01, 0.97, f"{x:.3g}", transform=ax.get_xaxis_transform(), fontsize=6.5, ha="left", va="top", color="#333333")
+            # the value just above the frame, like a tick label, skipping any that would collide
+            if len(m.crossovers) <= 6 and all(abs(x - y) > 0.09 for y in labelled):
+                ax.text(x, 1.015, f"{x:.2f}", transform=ax.get_xaxis_transform(), fontsize=6.5, ha="center",
+                        va="bottom", color="#333333")
+                labelled.append(x)
         if m.crossovers:
             handles.append(Line2D([], [], linestyle="none", marker="o", markersize=4, markerfacecolor="white",
                                   markeredgecolor="#1a1a1a", label="crossover"))

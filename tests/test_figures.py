@@ -3,6 +3,7 @@ are complete and byte-identical across runs, PDF fonts are embedded, options do 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import subprocess
 import sys
@@ -362,3 +363,26 @@ def test_write_figures_is_fast_enough(tmp_path):
     elapsed = time.perf_counter() - start
     assert len(index) >= 2 + 2 * (3 + 15)
     assert elapsed < 30  # generous for a loaded CI machine; about 4-8 s on an idle 2-core one
+
+
+def test_cost_priors_only_the_priors_of_the_dataset(tmp_path):
+    from tests.synthetic import default_priors
+
+    results = synthetic_results(datasets=("a",), classifiers=("logreg", "stump"))
+    some = {k: v for k, v in default_priors().items() if k in ("uniform", "sceptic")}
+    d = synthetic_dataset("b", classifiers=("logreg", "stump"), priors=some)
+    results = dataclasses.replace(results, datasets={**results.datasets, "b": d})
+    assert list(F.dataset_priors(results, d)) == ["uniform", "sceptic"]
+    assert list(F.dataset_priors(results, results.datasets["a"])) == list(results.priors)
+    index = write_figures(results, tmp_path, formats=("svg",), workers=1)
+    assert "german-5to1" not in index["b/cost-priors"]["alt"] and "german-5to1" in index["a/cost-priors"]["alt"]
+
+
+def test_a_prior_keeps_its_look_when_a_dataset_uses_some(plain):
+    d = plain.datasets["alpha"]
+    order = list(plain.priors)
+    subset = {k: plain.priors[k] for k in ("around-5to1",)}
+    full = F.cost_priors(d, plain.priors).axes[1]
+    part = F.cost_priors(d, subset, prior_order=order).axes[1]
+    colour = lambda ax: {ln.get_color() for ln in ax.get_lines()}  # noqa: E731
+    assert colour(part) <= colour(full)

@@ -95,7 +95,7 @@ def _cost_caption(d: DatasetResult, rescaled: bool, with_priors: bool, highlight
 
 def _cost_alt(d: DatasetResult, results: Results) -> str:
     ranges = "; ".join(f"{c.name} {_fmt_range(c.operating_range)}" for c in d.classifiers.values())
-    first_prior = next(iter(results.priors), None)
+    first_prior = next(iter(F.dataset_priors(results, d)), None)
     best = _best_under(d, first_prior) if first_prior else ""
     return f"Line chart of cost curves for {len(d.classifiers)} classifiers on {d.name}. Operating ranges: {ranges}. {best}".strip()
 
@@ -147,8 +147,9 @@ def _diff_alt(m: ComparisonResult) -> str:
     )
 
 
-def _priors_alt(results: Results) -> str:
-    return "Densities over PC(+) of the priors: " + "; ".join(p.description for p in results.priors.values()) + "."
+def _priors_alt(priors) -> str:
+    priors = priors.priors if isinstance(priors, Results) else priors
+    return "Densities over PC(+) of the priors: " + "; ".join(f"{p.name}, {p.description}" for p in priors.values()) + "."
 
 
 # Characters every PDF font subset includes, so that most figures ask fontTools for the same subset
@@ -231,7 +232,7 @@ def _tasks(results: Results, focus: bool, rescaled: bool | None = None) -> list[
         tasks.append(_Task(f"{d.name}/cost", f"{base}/cost", "column", "cost", d.name))
         if rescaled or (rescaled is None and any(_above_half(c) for c in d.classifiers.values())):
             tasks.append(_Task(f"{d.name}/cost-rescaled", f"{base}/cost-rescaled", "column", "cost-rescaled", d.name))
-        if results.priors:
+        if F.dataset_priors(results, d):
             tasks.append(_Task(f"{d.name}/cost-priors", f"{base}/cost-priors", "column", "cost-priors", d.name))
         tasks.append(_Task(f"{d.name}/roc", f"{base}/roc", "column", "roc", d.name))
         names = _Slugs()
@@ -266,10 +267,11 @@ def _make(results: Results, styles, t: _Task):
     if t.kind == "cost-rescaled":
         return F.cost_space(d, styles, rescaled_y=True), _cost_caption(d, True, False), _cost_alt(d, results)
     if t.kind == "cost-priors":
+        priors = F.dataset_priors(results, d)
         return (
-            F.cost_priors(d, results.priors, styles),
+            F.cost_priors(d, priors, styles, prior_order=list(results.priors)),
             _cost_caption(d, False, True),
-            _cost_alt(d, results) + " " + _priors_alt(results),
+            _cost_alt(d, results) + " " + _priors_alt(priors),
         )
     if t.kind == "roc":
         return F.roc_space(d, styles), _roc_caption(d), _roc_alt(d)
