@@ -191,10 +191,12 @@ class Hulls:
         return np.repeat(np.arange(self.replicates), np.diff(self.indptr))
 
 
-def _flat_hull_mask(x: np.ndarray, y: np.ndarray, rep: np.ndarray) -> np.ndarray:
+def _flat_hull_mask(x: np.ndarray, y: np.ndarray, rep: np.ndarray, first: np.ndarray) -> np.ndarray:
     """Which points of many monotone paths (flat, replicate ids non-decreasing) are hull vertices.
 
-    The upper-left hull of each path is the least concave majorant in the sheared frame
+    ``first``: index of each replicate's first point. Every path runs from (0, 0) to its end, so the
+    step from one replicate's end to the next one's start has negative length and drops out with the
+    empty steps. The upper-left hull of each path is the least concave majorant in the sheared frame
     ``(x + y, y)``: a decreasing isotonic fit of the step slopes ``dy / (dx + dy)`` weighted by
     ``dx + dy`` (see :func:`ccreport.analysis.roc._hull_of_monotone_path`). We fit the increasing
     sequence ``2 r - slope`` so that replicate r's values all exceed replicate r-1's: PAV never pools
@@ -204,16 +206,16 @@ def _flat_hull_mask(x: np.ndarray, y: np.ndarray, rep: np.ndarray) -> np.ndarray
     dx = np.diff(x)
     dy = np.diff(y)
     w = dx + dy
-    step = np.flatnonzero((rep[1:] == rep[:-1]) & (w > 0))
+    step = np.flatnonzero(w > 0)
     keep = np.zeros(x.size, dtype=bool)
-    first = np.flatnonzero(np.diff(rep, prepend=-1))
     keep[first] = True
-    keep[np.append(first[1:] - 1, x.size - 1)] = True
+    keep[first[1:] - 1] = True
+    keep[-1] = True
     if step.size:
-        values = 2.0 * rep[step] - dy[step] / w[step]
-        weights = w[step].astype(float)
+        ws = w[step]
+        values = 2.0 * rep[step] - dy[step] / ws
         r = np.full(step.size + 1, -1, dtype=np.intp)
-        _, _, r, b = pava(values, weights, r)
+        _, _, r, b = pava(values, ws.astype(float), r)
         keep[step[r[:b]]] = True
     return keep
 
@@ -259,10 +261,12 @@ def _replicate_hulls(layout: PathLayout, cp: np.ndarray, cn: np.ndarray, block: 
     seg_start = np.cumsum(lengths) - lengths
     seg = np.repeat(np.arange(lengths.size), lengths)
     k = first_point[seg] + (np.arange(seg.size) - seg_start[seg])
-    rep = seg // (nb + 1)
+    per_rep = lengths.reshape(reps, nb + 1).sum(axis=1)
+    rep = np.repeat(np.arange(reps), per_rep)
+    first = np.concatenate(([0], np.cumsum(per_rep)[:-1]))
     px = cn.ravel()[rep * cn.shape[1] + layout.neg_at[k]]
     py = cp.ravel()[rep * cp.shape[1] + layout.pos_at[k]]
-    mask = _flat_hull_mask(px, py, rep)
+    mask = _flat_hull_mask(px, py, rep, first)
     counts = np.bincount(rep[mask], minlength=reps)
     kv = k[mask]
     return Hulls(
