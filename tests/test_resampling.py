@@ -383,3 +383,20 @@ def test_induced_prior_rule_matches_adaptive_quadrature():
             alpha = h.x[sl] / h.n_neg
             pc, nec = rs._vertex_curve(lo[sl], hi[sl], alpha, (1 - h.y[sl] / h.n_pos) - alpha)
             assert got[r] == pytest.approx(prior.expected(pc, nec), abs=1e-6)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_large_replicates_match_brute_force_with_default_blocks(seed):
+    rng = np.random.default_rng(100 + seed)
+    y, s = binormal(rng, 6000, d=2.0 if seed else 0.7)
+    if seed:
+        s = np.round(s, 2)
+    layout = rs.path_layout(y, s)
+    cp = rs.cumulative(rs.multinomial_counts(rng, layout.n_pos, 4))
+    cn = rs.cumulative(rs.multinomial_counts(rng, layout.n_neg, 4))
+    hulls = rs._replicate_hulls(layout, cp, cn)
+    values = rs.hulls_on_grid(hulls, np.linspace(0, 1, 1001))
+    for r in range(4):
+        env = envelope_from_hull(*convex_hull(cn[r, layout.neg_at] / layout.n_neg, cp[r, layout.pos_at] / layout.n_pos))
+        np.testing.assert_allclose(values[r], env(np.linspace(0, 1, 1001)), atol=1e-12)
+        np.testing.assert_allclose(np.sort(env.pc), env.pc)

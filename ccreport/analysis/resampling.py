@@ -61,7 +61,7 @@ from .priors import Fixed, InducedPrior, LogUniform, PointPrior, Prior
 from .roc import _hull_of_monotone_path, crisp_roc, roc_points
 
 GRID = np.linspace(0.0, 1.0, 101)  # PC(+) grid of the bands (0.3, 0.5, 0.7 are on it)
-BLOCK = 16  # points per block in the hull pruning (see the module docstring)
+BLOCK = 32  # points per block in the hull pruning (see the module docstring)
 CHUNK_ELEMENTS = 4_000_000  # replicates x instances per chunk: about 150 MB of working arrays
 MIN_REPLICATES = 1
 
@@ -224,44 +224,53 @@ def _replicate_hulls(layout: PathLayout, cp: np.ndarray, cn: np.ndarray, block: 
     """Exact ROC convex hulls of a chunk of replicates from their cumulative class counts.
 
     ``cp``/``cn``: (R, n_pos + 1) / (R, n_neg + 1) cumulative counts in the layout's class-rank order.
-    Two-stage pruning, exact (module docstring): a block of path points can hold a vertex only if the
-    upper-left corner of its bounding box is strictly above the hull of the block end points; the
-    hull is then the hull of the end points that are vertices of that coarse hull and of the points
-    of those blocks (the other end points lie inside it).
+    Pruning, exact (module docstring): all points of a run of path points lie in the box spanned by
+    its end points, so the run can hold a hull vertex only if the box's upper-left corner is strictly
+    above the hull of the block end points (the coarse hull, itself a hull of path points). Blocks
+    that fail the test are split in two halves, tested the same way; the hull is the hull of the
+    coarse-hull vertices and of the points of the halves that pass (every other point lies inside
+    the coarse hull).
     """
     reps = cp.shape[0]
     g = layout.n_points - 1  # last point index
-    ends = np.unique(np.append(np.arange(0, g, block), g))
+    ends = np.append(np.arange(0, g, block), g)
     nb = ends.size - 1
     ex = np.take(cn, layout.neg_at[ends], axis=1)  # (R, nb + 1)
     ey = np.take(cp, layout.pos_at[ends], axis=1)
     coarse = _grid_hull_mask(ex, ey)
-    # the coarse hull in the sheared frame u = x + y, flat, replicate r offset by r * span
     span = layout.n_pos + layout.n_neg + 1
-    offset = (np.arange(reps, dtype=np.int64) * span)[:, None]
-    hu = (ex + ey + offset)[coarse]
-    hy = ey[coarse]
-    # upper-left corner of block b: (x at its start, y at its end)
-    cy = ey[:, 1:].ravel()
-    cu = (ex[:, :-1] + ey[:, 1:] + offset).ravel()
-    v = np.searchsorted(hu, cu, side="right") - 1
-    v1 = np.minimum(v + 1, hu.size - 1)
-    du = hu[v1] - hu[v]
-    hyv = hy[v]
-    # strictly above the chord from vertex v to v + 1:  (cy - hy_v) du > (cu - hu_v) (hy_v1 - hy_v)
-    above = (cy - hyv) * du > (cu - hu[v]) * (hy[v1] - hyv)
-    examined = above.reshape(reps, nb)
-    # candidates in path order: coarse-hull end points, and every point of the examined blocks
-    inner = np.diff(ends) - 1
-    take_end = coarse[:, :-1] | examined
-    lengths = take_end.astype(np.int64) + np.where(examined, inner[None, :], 0)
+    offset = np.arange(reps, dtype=np.int64) * span
+    hull = ((ex + ey + offset[:, None])[coarse], ey[coarse])  # sheared frame u = x + y, flat, offset
+    examined = _above(hull, ex[:, :-1], ey[:, 1:], offset[:, None])
+    # halves of the examined blocks: [start, mid] and [mid, end]
+    r_idx, b_idx = np.nonzero(examined)
+    mid_pt = np.minimum(ends[b_idx] + block // 2, ends[b_idx + 1])
+    mx = cn[r_idx, layout.neg_at[mid_pt]]
+    my = cp[r_idx, layout.pos_at[mid_pt]]
+    first_half = np.zeros((reps, nb), dtype=bool)
+    second_half = np.zeros((reps, nb), dtype=bool)
+    first_half[r_idx, b_idx] = _above(hull, ex[r_idx, b_idx], my, offset[r_idx])
+    second_half[r_idx, b_idx] = _above(hull, mx, ey[r_idx, b_idx + 1], offset[r_idx])
+    mid = np.broadcast_to(np.minimum(ends[:-1] + block // 2, ends[1:]), (reps, nb))
+    # candidates in path order, four runs per block: its start if a coarse vertex, the inside of the
+    # first half, the midpoint, the inside of the second half; then the last point
+    starts = np.stack((np.broadcast_to(ends[:-1], (reps, nb)), ends[:-1] + 1 + 0 * mid, mid, mid + 1), axis=2)
+    lengths = np.stack(
+        (
+            coarse[:, :-1].astype(np.int64),
+            np.where(first_half, mid - ends[:-1] - 1, 0),
+            (first_half | second_half).astype(np.int64),
+            np.where(second_half, np.maximum(ends[1:] - mid - 1, 0), 0),
+        ),
+        axis=2,
+    ).reshape(reps, 4 * nb)
+    starts = starts.reshape(reps, 4 * nb)
     lengths = np.concatenate((lengths, np.ones((reps, 1), dtype=np.int64)), axis=1).ravel()
-    first_point = np.concatenate((np.broadcast_to(ends[:-1], (reps, nb)), np.full((reps, 1), g)), axis=1).ravel()
-    first_point = first_point + np.concatenate((~take_end, np.zeros((reps, 1), bool)), axis=1).ravel()
+    starts = np.concatenate((starts, np.full((reps, 1), g)), axis=1).ravel()
     seg_start = np.cumsum(lengths) - lengths
     seg = np.repeat(np.arange(lengths.size), lengths)
-    k = first_point[seg] + (np.arange(seg.size) - seg_start[seg])
-    per_rep = lengths.reshape(reps, nb + 1).sum(axis=1)
+    k = starts[seg] + (np.arange(seg.size) - seg_start[seg])
+    per_rep = lengths.reshape(reps, 4 * nb + 1).sum(axis=1)
     rep = np.repeat(np.arange(reps), per_rep)
     first = np.concatenate(([0], np.cumsum(per_rep)[:-1]))
     px = cn.ravel()[rep * cn.shape[1] + layout.neg_at[k]]
@@ -278,6 +287,19 @@ def _replicate_hulls(layout: PathLayout, cp: np.ndarray, cn: np.ndarray, block: 
         x0=layout.neg_at[kv].astype(float),
         y0=layout.pos_at[kv].astype(float),
     )
+
+
+def _above(hull, cx, cy, offset) -> np.ndarray:
+    """Whether points (cx, cy) (counts; ``offset`` = their replicate's offset in the flat sheared
+    hull) lie strictly above the coarse hull ``(hu, hy)`` of their replicate. Exact, in integers."""
+    hu, hy = hull
+    cu = cx + cy + offset
+    v = np.searchsorted(hu, cu.ravel(), side="right").reshape(cu.shape) - 1
+    v1 = np.minimum(v + 1, hu.size - 1)
+    du = hu[v1] - hu[v]
+    hyv = hy[v]
+    # strictly above the chord from vertex v to v + 1:  (cy - hy_v) du > (cu - hu_v) (hy_v1 - hy_v)
+    return (cy - hyv) * du > (cu - hu[v]) * (hy[v1] - hyv)
 
 
 def _grid_hull_mask(x: np.ndarray, y: np.ndarray) -> np.ndarray:
