@@ -37,6 +37,7 @@ def write_tiny_project(root: Path, title: str = "Tiny project", theme: str | Non
 [project]
 title = {toml_string(title)}
 seed = 3
+bootstrap = 100
 narrative = "narrative.md"
 {theme_line}
 [[datasets]]

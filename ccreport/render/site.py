@@ -260,6 +260,7 @@ def _difference_cell(m: ComparisonResult, prior: str) -> tb.Cell:
         lo, hi, pv = interval.get("lower"), interval.get("upper"), interval.get("p_value")
         cell.note = f"[{tb.cost(lo)}, {tb.cost(hi)}]" + ("" if pv is None else f" p={tb.fmt(pv, 3)}")
         cell.best = lo is not None and hi is not None and (lo > 0 or hi < 0)
+        cell.mark, cell.mark_label = tb.SIGNIFICANT_MARK, "interval excludes 0"
     return cell
 
 
@@ -268,12 +269,12 @@ def differences_table(d: DatasetResult, priors: list[str]) -> tb.Table:
     has_significance = any("significant" in m.extra for m in d.comparisons.values())
     columns = ["A", "B"] + [f"E[A] \u2212 E[B] {p}" for p in priors]
     if has_significance:
-        columns.append("Significant on (PC(+))")
+        columns.append("Significantly cheaper on (PC(+))")
     note = "Difference of expected normalized costs; negative: A is cheaper under that prior."
     if has_intervals:
         note += (
-            f" In brackets: paired bootstrap {_level(d)} interval and p-value; {tb.BEST_MARK} and bold: the interval "
-            "excludes 0."
+            f" In brackets: paired bootstrap {_level(d)} interval and p-value; {tb.SIGNIFICANT_MARK} and bold: the "
+            "interval excludes 0."
         )
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-differences",
@@ -286,12 +287,9 @@ def differences_table(d: DatasetResult, priors: list[str]) -> tb.Table:
         row = [tb.text(m.a), tb.text(m.b)] + [_difference_cell(m, p) for p in priors]
         if has_significance:
             sig = m.extra.get("significant") or []
-            row.append(
-                tb.Cell(
-                    ", ".join(f"{tb.interval(s.get('lo'), s.get('hi'))} {s.get('better', '')}".strip() for s in sig) or tb.DASH,
-                    [[s.get("lo"), s.get("hi"), s.get("better")] for s in sig],
-                )
-            )
+            parts = [f"{tb.interval(s.get('lo'), s.get('hi'))} {s.get('better', '')}".strip() for s in sig]
+            row.append(tb.Cell(", ".join(parts) or tb.DASH, [[s.get("lo"), s.get("hi"), s.get("better")] for s in sig],
+                               parts=parts or None))
         t.rows.append(row)
     return t
 
@@ -327,48 +325,72 @@ def interval_table(d: DatasetResult, priors: list[str]) -> tb.Table | None:
 
 
 def band_table(d: DatasetResult) -> tb.Table | None:
-    if not any("band" in c.extra or "fold_average" in c.extra for c in d.classifiers.values()):
+    bands = {n: c.extra["band"] for n, c in d.classifiers.items() if c.extra.get("band")}
+    if not bands:
         return None
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-bands",
-        f"Confidence bands and fold averages of the cost curves on {d.name}.",
-        ["Classifier", "Band method", "Replicates", "Level", "Simultaneous", "Mean band width", "Folds", "Fold-average mean spread"],
+        f"Bootstrap confidence bands around the cost curves on {d.name}.",
+        ["Classifier", "Band", "Method", "Replicates", "Level", "Mean width", "Largest width"],
+        note=_band_note(bands),
         compact=True,
     )
-    for name, c in d.classifiers.items():
-        band = c.extra.get("band") or {}
-        folds = c.extra.get("fold_average") or {}
-        width = _mean_width(band.get("lower"), band.get("upper"))
-        spread = _mean(folds.get("spread"))
+    for name, band in bands.items():
+        widths = _widths(band.get("lower"), band.get("upper"))
+        kind = band.get("type") or ("simultaneous" if band.get("simultaneous") else "pointwise")
         t.rows.append(
             [
                 tb.text(name),
+                tb.text(kind),
                 tb.text(band.get("method", tb.DASH)),
-                tb.text(band.get("replicates", tb.DASH)),
+                tb.num(band.get("replicates"), 0),
                 tb.text(tb.DASH if band.get("level") is None else f"{100 * float(band['level']):g}%"),
-                tb.text({True: "yes", False: "no"}.get(band.get("simultaneous"), tb.DASH)),
-                tb.num(width, tb.COST_DIGITS),
-                tb.text(folds.get("n_folds", tb.DASH)),
-                tb.num(spread, tb.COST_DIGITS),
+                tb.num(sum(widths) / len(widths) if widths else None, tb.COST_DIGITS),
+                tb.num(max(widths) if widths else None, tb.COST_DIGITS),
             ]
         )
     return t
 
 
-def _mean(values) -> float | None:
-    if values is None:
-        return None
-    try:
-        values = [float(v) for v in values if v is not None]
-    except TypeError:
-        return None
-    return sum(values) / len(values) if values else None
+def _band_note(bands: dict) -> str:
+    band = next(iter(bands.values()))
+    parts = ["Width: upper minus lower bound of normalized expected cost, over the PC(+) grid of the band."]
+    if band.get("correction"):
+        parts.append(f"Bounds: {band['correction']}.")
+    if band.get("target"):
+        parts.append(f"What the band covers: {band['target']}.")
+    return " ".join(parts)
 
 
-def _mean_width(lower, upper) -> float | None:
+def fold_table(d: DatasetResult, priors: list[str]) -> tb.Table | None:
+    folds = {n: c.extra["fold_average"] for n, c in d.classifiers.items() if c.extra.get("fold_average")}
+    if not folds:
+        return None
+    t = tb.Table(
+        f"{dataset_page_slug(d.name)}-folds",
+        f"Fold averages on {d.name}: the expected cost of the cost curves averaged vertically over the folds, "
+        "with the range over the folds.",
+        ["Classifier", "Folds"] + [f"E[cost] {p}" for p in priors],
+        note="Each fold's lower envelope is built from its own examples, so a fold-average cost is not the cost of the pooled "
+        "curve in the summary table. In brackets: the smallest and largest fold's expected cost.",
+        compact=len(priors) > 3,
+    )
+    for name, f in folds.items():
+        row = [tb.text(name), tb.num(f.get("n_folds"), 0)]
+        for p in priors:
+            cell = tb.num((f.get("expected_cost") or {}).get(p), tb.COST_DIGITS)
+            per_fold = [v for v in (f.get("fold_expected_cost") or {}).get(p) or [] if v is not None]
+            if per_fold:
+                cell.note = f"[{tb.cost(min(per_fold))}, {tb.cost(max(per_fold))}]"
+            row.append(cell)
+        t.rows.append(row)
+    return t
+
+
+def _widths(lower, upper) -> list[float]:
     if lower is None or upper is None:
-        return None
-    return _mean([u - lo for lo, u in zip(lower, upper) if lo is not None and u is not None])
+        return []
+    return [float(u) - float(lo) for lo, u in zip(lower, upper) if lo is not None and u is not None]
 
 
 def inputs_table(results: Results) -> tb.Table:
@@ -445,6 +467,8 @@ def build_pages(results: Results, figures: dict[str, Figure]) -> list[Page]:
             page_tables["intervals"] = iv
         if (bands := band_table(d)) is not None:
             page_tables["bands"] = bands
+        if (fold := fold_table(d, priors)) is not None:
+            page_tables["folds"] = fold
         page_tables["comparisons"] = comparison_table(d)
         page_tables["differences"] = differences_table(d, priors)
         main, focus, pair_figures = _dataset_figures(d, figures)

@@ -20,6 +20,7 @@ AUC_DIGITS = 3
 PC_DIGITS = 3
 DASH = "\u2014"
 BEST_MARK = "\u2605"  # a star beside the bold best value: not colour alone
+SIGNIFICANT_MARK = "*"  # beside a bold difference whose interval excludes 0
 
 
 def fmt(value: float | None, digits: int) -> str:
@@ -72,6 +73,8 @@ class Cell:
     href: str | None = None  # a link inside the site (row headers)
     note: str = ""  # small text after the value, e.g. a rank "(2)"
     parts: list[str] | None = None  # pieces that must not wrap inside (intervals), shown comma-separated
+    mark: str = BEST_MARK  # the symbol shown beside a marked (``best``) value, and what it says
+    mark_label: str = "lowest"
 
     @property
     def csv_value(self):
@@ -144,10 +147,11 @@ class Table:
             cells = []
             for c in row:
                 body = latex_escape(c.text)
+                if c.best:
+                    mark = "$^{*}$" if c.mark == SIGNIFICANT_MARK else latex_escape(c.mark)
+                    body = f"\\textbf{{{body}}}{mark}"
                 if c.note:
                     body += " " + latex_escape(c.note)
-                if c.best:
-                    body = f"\\textbf{{{body}}}$^\\ast$"
                 cells.append(body)
             lines.append(" & ".join(cells) + " \\\\")
         lines += ["\\bottomrule", "\\end{tabular}"]
@@ -173,7 +177,7 @@ _LATEX_SPECIALS = {
     "\u2014": "---",
     "\u2013": "--",
     "\u2212": "$-$",
-    "\u2605": "$^\\ast$",
+    "\u2605": "$^\\star$",
     "\u2264": "$\\le$",
     "\u2265": "$\\ge$",
     "\u00b1": "$\\pm$",
