@@ -23,8 +23,10 @@ exactly, for a whole chunk of replicates at once and without a loop over instanc
 
 1. the path is cut into blocks of ``BLOCK`` consecutive points; all points of a block lie in the box
    spanned by its end points, so a block can hold a hull vertex only if the box's upper-left corner
-   lies strictly above the hull of the block end points (which are themselves path points);
-2. the exact hull is the hull of the end points plus the points of those few blocks.
+   lies strictly above the hull of the block end points (the "coarse hull", itself a hull of path
+   points); blocks that pass are split in two halves and the halves tested the same way;
+2. the exact hull is the hull of the coarse hull's vertices plus the points of the halves that pass
+   (a few per cent of the path at n = 10^5). The test is done in integers, so it is exact.
 
 Both hulls are pool-adjacent-violators fits (as in :mod:`ccreport.analysis.roc`), done for all
 replicates of a chunk in one call by offsetting each replicate's slopes so that no block is pooled
@@ -63,7 +65,6 @@ from .roc import _hull_of_monotone_path, crisp_roc, roc_points
 GRID = np.linspace(0.0, 1.0, 101)  # PC(+) grid of the bands (0.3, 0.5, 0.7 are on it)
 BLOCK = 32  # points per block in the hull pruning (see the module docstring)
 CHUNK_ELEMENTS = 4_000_000  # replicates x instances per chunk: about 150 MB of working arrays
-MIN_REPLICATES = 1
 
 
 # --- the layout of one scoring classifier: sorted once -------------------------------------------
