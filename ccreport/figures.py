@@ -537,8 +537,9 @@ def difference(
     significant = m.extra.get("significant") or []
     with style():
         w = width_inches(width)
-        n_handles = 3 + bool(band) + bool(m.crossovers) + bool(significant)
-        cols = 2 if w <= COLUMN_WIDTH + 0.01 else 3
+        # the shaded sides are labelled in the plot ("x cheaper"); the legend has the rest
+        n_handles = 1 + bool(band) + bool(m.crossovers) + bool(significant)
+        cols = 2 if w <= COLUMN_WIDTH + 0.01 else 4
         fig = _figure(w, 2.05 + 0.17 * math.ceil(n_handles / cols) + 0.45)
         ax = fig.subplots()
         lo = min(0.0, float(np.min(diff))) if diff.size else 0.0
@@ -564,8 +565,6 @@ def difference(
             handles.append(Patch(facecolor="#7f7f7f", alpha=0.45, linewidth=0, label=f"{lt}band of the difference"))
         ax.plot(pc, diff, color="#1a1a1a", linewidth=1.5, zorder=4, rasterized=pc.size > DENSE_POINTS)
         handles.insert(0, Line2D([], [], color="#1a1a1a", linewidth=1.5, label=f"{m.a} \u2212 {m.b}"))
-        handles.append(Patch(facecolor=sa.color, alpha=0.4, linewidth=0, label=f"{m.a} cheaper"))
-        handles.append(Patch(facecolor=_tint(sb.color, 0.78), edgecolor=sb.color, hatch="////", linewidth=0, label=f"{m.b} cheaper"))
         labelled = []
         for x in m.crossovers:
             ax.axvline(x, color="#4d4d4d", linewidth=0.6, linestyle=(0, (1.5, 1.5)), zorder=2)
@@ -605,8 +604,11 @@ def classifier_focus(
     dataset: DatasetResult, name: str, styles: dict[str, Style] | None = None, *, rescaled_y: bool = False,
     width: str | float = "column",
 ) -> Figure:
-    """One classifier highlighted over the others with its band and fold average (Fig. 16 style)."""
-    return cost_space(dataset, styles, highlight=name, rescaled_y=rescaled_y, width=width)
+    """One classifier highlighted over the others with its band and fold average (Fig. 16 style).
+
+    No operating-range strip: the dataset's cost figure has it, and the band needs the room.
+    """
+    return cost_space(dataset, styles, highlight=name, rescaled_y=rescaled_y, width=width, ranges=False)
 
 
 # --- small multiples ------------------------------------------------------------------------------

@@ -86,6 +86,8 @@ def _cost_caption(d: DatasetResult, rescaled: bool, with_priors: bool, highlight
             parts.append(f"The dotted line is the vertical average of the {fa.get('n_folds', '')} per-fold cost curves.")
     if with_priors:
         parts.append("The panel underneath shows each prior over PC(+) on the same axis; a point prior is an arrow at its value.")
+    elif highlight:
+        parts.append("The other classifiers are drawn faint for reference.")
     else:
         parts.append("The strip underneath shows each classifier's operating range, where it beats both trivial classifiers.")
     if rescaled:
@@ -294,13 +296,15 @@ def _render(results: Results, styles, folder: Path, formats, tasks) -> list[tupl
         for t in tasks:
             fig, caption, alt = _make(results, styles, t)
             entry = {}
-            for fmt in formats:
+            for k, fmt in enumerate(formats):
                 rel = f"{t.stem}.{fmt}"
                 path = folder / rel
                 path.parent.mkdir(parents=True, exist_ok=True)
                 kw = {"dpi": PNG_DPI} if fmt == "png" else {}
                 fig.savefig(path, format=fmt, metadata=SAVE_METADATA.get(fmt), **kw)
                 entry[fmt] = rel
+                if k == 0:  # the layout is done: keep it for the other formats instead of redoing it
+                    fig.set_layout_engine("none")
             entry.update(caption=caption, alt=alt, width=t.width)
             out.append((t.key, entry))
     return out
