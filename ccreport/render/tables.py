@@ -20,6 +20,7 @@ AUC_DIGITS = 3
 PC_DIGITS = 3
 DASH = "\u2014"
 BEST_MARK = "\u2605"  # a star beside the bold best value: not colour alone
+WIDE_TABLE_CHARS = 150  # compact 7.2pt type on A4 portrait holds about this many characters
 SIGNIFICANT_MARK = "*"  # beside a bold difference whose interval excludes 0
 
 
@@ -112,6 +113,31 @@ class Table:
     @property
     def id(self) -> str:
         return f"table-{self.key}"
+
+    @property
+    def long_notes(self) -> bool:
+        """Cells carry long notes (intervals, p-values): print puts them on their own line."""
+        return any(len(c.note) > 8 for row in self.rows for c in row)
+
+    def print_width(self) -> int:
+        """A rough width in characters as printed (notes on their own line when long)."""
+        long_notes = self.long_notes
+        total = 0
+        for j, header in enumerate(self.columns):
+            widest = max((len(w) for w in header.split()), default=0)
+            for row in self.rows:
+                c = row[j]
+                width = len(max(c.parts, key=len) if c.parts else c.text) + (2 if c.best else 0)
+                if c.note:
+                    width = max(width, len(c.note)) if long_notes else width + len(c.note) + 1
+                widest = max(widest, width)
+            total += widest + 3
+        return total
+
+    @property
+    def wide(self) -> bool:
+        """Too wide for a portrait page of the PDF: printed on a landscape page."""
+        return self.print_width() > WIDE_TABLE_CHARS
 
     @property
     def csv_href(self) -> str:
