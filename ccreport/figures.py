@@ -213,6 +213,11 @@ def _draw_fold_average(ax, c: ClassifierResult, st: Style, alpha=0.9):
     return True
 
 
+def _short(name: str, limit: int = 16) -> str:
+    """A row label that cannot squeeze the plot (the legend has the full name)."""
+    return name if len(name) <= limit else name[: limit - 1] + "\u2026"
+
+
 def _draw_ranges(ax, classifiers: list[ClassifierResult], styles, highlight):
     """Operating ranges (D&H 2006 section 4.2) as one bracketed bar per classifier."""
     n = len(classifiers)
@@ -230,7 +235,7 @@ def _draw_ranges(ax, classifiers: list[ClassifierResult], styles, highlight):
         ax.plot([lo + (hi - lo) * (0.15 + 0.7 * row / max(n - 1, 1))], [y], linestyle="none", marker=st.marker, markersize=3.3, color=st.color,
                 markeredgecolor="white", markeredgewidth=0.4, alpha=alpha)
     ax.set_ylim(-0.7, n - 0.3)
-    ax.set_yticks(range(n), [c.name for c in reversed(classifiers)], fontsize=6)
+    ax.set_yticks(range(n), [_short(c.name) for c in reversed(classifiers)], fontsize=6)
     ax.tick_params(axis="y", length=0, pad=2)
     ax.grid(axis="y", visible=False)
     ax.set_xlim(0, 1)
@@ -649,8 +654,8 @@ def small_multiples(
         for k, ax in enumerate(axes[: len(datasets)]):
             if k % ncols:
                 ax.set_ylabel("")
-            if k + ncols < len(datasets):
-                ax.tick_params(labelbottom=True)
-            ax.set_xlabel(PC_LABEL if k >= len(datasets) - ncols else "")
+            bottom = k + ncols >= len(datasets)  # nothing drawn below this panel
+            ax.tick_params(labelbottom=bottom)
+            ax.set_xlabel(PC_LABEL if bottom else "")
         fig.legend(handles=handles_all, loc="outside lower center", ncols=cols)
     return fig

@@ -386,3 +386,18 @@ def test_a_prior_keeps_its_look_when_a_dataset_uses_some(plain):
     part = F.cost_priors(d, subset, prior_order=order).axes[1]
     colour = lambda ax: {ln.get_color() for ln in ax.get_lines()}  # noqa: E731
     assert colour(part) <= colour(full)
+
+
+def test_long_names_do_not_squeeze_the_plot(plain):
+    import dataclasses as dc
+
+    d = plain.datasets["alpha"]
+    long = "a_classifier_with_a_very_long_descriptive_name"
+    c = dc.replace(d.classifiers["logreg"], name=long)
+    d2 = dc.replace(d, classifiers={long: c, **{k: v for k, v in d.classifiers.items() if k != "logreg"}})
+    fig = F.cost_space(d2)
+    fig.draw_without_rendering()
+    labels = [t.get_text() for t in fig.axes[1].get_yticklabels()]
+    assert all(len(t) <= 16 for t in labels)
+    assert any(t.get_text() == long for t in fig.legends[0].get_texts())
+    assert fig.axes[0].get_position().width > 0.6  # the plot keeps most of the width
