@@ -558,7 +558,9 @@ def difference(
         ax.set_xlim(0, 1)
         ax.set_ylim(lo, hi)
         ax.axhline(0, color="#1a1a1a", linewidth=0.8, zorder=2)
-        ax.fill_between(pc, diff, 0, where=diff <= 0, interpolate=True, color=sa.color, alpha=0.22, linewidth=0, zorder=1)
+        # the two sides are hatched in opposite directions, so they stay apart in greyscale print
+        ax.fill_between(pc, diff, 0, where=diff <= 0, interpolate=True, facecolor=_tint(sa.color, 0.78), edgecolor=sa.color,
+                        hatch="\\\\\\", linewidth=0, zorder=1)
         ax.fill_between(pc, diff, 0, where=diff >= 0, interpolate=True, facecolor=_tint(sb.color, 0.78), edgecolor=sb.color,
                         hatch="////", linewidth=0, zorder=1)
         handles = []
