@@ -401,7 +401,7 @@ def inputs_table(results: Results) -> tb.Table:
         compact=True,
     )
     for f in results.inputs:
-        t.rows.append([tb.text(f.path), tb.text(f.role), tb.text(f.sha256)])
+        t.rows.append([tb.text(f.path), tb.text(f.role), tb.text(f.sha256, mono=True)])
     return t
 
 

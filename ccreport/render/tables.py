@@ -76,6 +76,7 @@ class Cell:
     parts: list[str] | None = None  # pieces that must not wrap inside (intervals), shown comma-separated
     mark: str = BEST_MARK  # the symbol shown beside a marked (``best``) value, and what it says
     mark_label: str = "lowest"
+    mono: bool = False  # digests, file names: monospace
 
     @property
     def csv_value(self):
