@@ -401,3 +401,11 @@ def test_long_names_do_not_squeeze_the_plot(plain):
     assert all(len(t) <= 16 for t in labels)
     assert any(t.get_text() == long for t in fig.legends[0].get_texts())
     assert fig.axes[0].get_position().width > 0.6  # the plot keeps most of the width
+
+
+def test_one_classifier_and_no_priors(tmp_path):
+    results = synthetic_results(datasets=("solo",), classifiers=("tree_crisp",), priors={})
+    index = write_figures(results, tmp_path, workers=1)
+    assert set(index) == {"overview/small-multiples", "solo/cost", "solo/roc"}
+    for entry in index.values():
+        assert (tmp_path / entry["svg"]).is_file() and (tmp_path / entry["pdf"]).is_file()
