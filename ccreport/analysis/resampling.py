@@ -46,8 +46,9 @@ curves' optimal points (D&H 2006, Fig. 14). Averaging cost curves vertically put
 correspondence by their operating condition PC(+): the mean normalized expected cost at each PC(+)
 is exactly the average performance at that condition, and, because expectation over a prior is
 linear, the expected cost of the average curve under any prior equals the average of the folds'
-expected costs (D&H 2006, section 4.5, Fig. 15). Translated back to ROC space, the averaged cost
-curve's vertices lie on the iso-performance lines between the folds' optimal points.
+expected costs (D&H 2006, section 4.5, Fig. 15). Translated back to ROC space, the average of two
+one-point classifiers' cost curves has its central vertex midway between their ROC points, on the
+iso-performance line that joins them (Fig. 15b), where both ROC averages fall below it (Fig. 14).
 """
 
 from __future__ import annotations
@@ -61,6 +62,15 @@ from scipy.optimize._pava_pybind import pava
 from .envelope import lower_envelope
 from .priors import Fixed, InducedPrior, LogUniform, PointPrior, Prior
 from .roc import _hull_of_monotone_path, crisp_roc, roc_points
+
+def _docstring_section(title: str) -> str:
+    text = __doc__.split(title, 1)[1].split("\n", 2)[2]  # skip the title's underline
+    return " ".join(text.split())
+
+
+# The methods page's explanation of section 4.5 (why cost curves are averaged vertically in cost
+# space, not in ROC space), as one paragraph of plain text.
+FOLD_AVERAGING_NOTE = _docstring_section("Averaging over folds: why cost space and not ROC space")
 
 GRID = np.linspace(0.0, 1.0, 101)  # PC(+) grid of the bands (0.3, 0.5, 0.7 are on it)
 BLOCK = 32  # points per block in the hull pruning (see the module docstring)
