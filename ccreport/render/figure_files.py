@@ -77,7 +77,7 @@ def _cost_caption(d: DatasetResult, rescaled: bool, with_priors: bool, highlight
             lt = f"{level:.0%} " if isinstance(level, (int, float)) else ""
             parts.append(
                 f"The shaded region is the {lt}pointwise confidence band of {highlight}"
-                + (f" ({b.get('method')}, {b.get('replicates')} replicates)" if b.get("method") else "")
+                + (f"; method: {b.get('method')}, {b.get('replicates')} replicates" if b.get("method") else "")
                 + ("; dashed lines, the simultaneous band" if b.get("simultaneous") else "")
                 + "."
             )
@@ -128,7 +128,7 @@ def _diff_caption(d: DatasetResult, m: ComparisonResult) -> str:
     if band:
         level = band.get("level")
         lt = f"{level:.0%} " if isinstance(level, (int, float)) else ""
-        parts.append(f"The grey region is the {lt}confidence band of the difference ({band.get('method', 'paired resampling')}).")
+        parts.append(f"The grey region is the {lt}confidence band of the difference; method: {band.get('method', 'paired resampling')}.")
     if m.extra.get("significant") is not None and band:
         parts.append("Bars along the bottom mark where the difference is significant, coloured by the cheaper classifier.")
     return " ".join(parts)
