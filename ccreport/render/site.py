@@ -540,7 +540,8 @@ def make_environment(project_root: Path | None, theme: Path) -> jinja2.Environme
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters.update(cost=tb.cost, auc=tb.auc, pc=tb.pc, interval=tb.interval, markdown=render_markdown, slug=slug)
+    env.filters.update(cost=tb.cost, auc=tb.auc, pc=tb.pc, interval=tb.interval, markdown=render_markdown, slug=slug,
+                       dataset_href=_dataset_link)
     return env
 
 
