@@ -278,9 +278,14 @@ def _replicate_hulls(layout: PathLayout, cp: np.ndarray, cn: np.ndarray, block: 
     starts = starts.reshape(reps, 4 * nb)
     lengths = np.concatenate((lengths, np.ones((reps, 1), dtype=np.int64)), axis=1).ravel()
     starts = np.concatenate((starts, np.full((reps, 1), g)), axis=1).ravel()
-    seg_start = np.cumsum(lengths) - lengths
-    seg = np.repeat(np.arange(lengths.size), lengths)
-    k = starts[seg] + (np.arange(seg.size) - seg_start[seg])
+    # point indices: +1 inside a run, a jump to the run's start at its first point (one cumsum)
+    live_runs = np.flatnonzero(lengths)
+    run_start, run_len = starts[live_runs], lengths[live_runs]
+    jumps = np.ones(int(run_len.sum()), dtype=np.int64)
+    first_of_run = np.cumsum(run_len) - run_len
+    jumps[first_of_run] = run_start - np.concatenate(([1], run_start[:-1] + run_len[:-1])) + 1
+    jumps[0] = run_start[0]
+    k = np.cumsum(jumps)
     per_rep = lengths.reshape(reps, 4 * nb + 1).sum(axis=1)
     rep = np.repeat(np.arange(reps), per_rep)
     first = np.concatenate(([0], np.cumsum(per_rep)[:-1]))
