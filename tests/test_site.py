@@ -90,6 +90,33 @@ def test_tables_carry_the_numbers_of_results_json(example_site):
             assert (tb.BEST_MARK in cell) == (values[n] == best)  # best marked by a symbol, not colour alone
 
 
+def test_uncertainty_tables_carry_the_intervals_of_results_json(example_site):
+    out, data = example_site
+    for name, d in data["datasets"].items():
+        page = parse_page(out / f"dataset-{name}.html")
+        if not any("expected_cost_interval" in c for c in d["classifiers"].values()):
+            continue
+        rows = page.tables[f"table-dataset-{name}-intervals"]
+        header = rows[0]
+        for row in rows[1:]:
+            c = d["classifiers"][row[0]]
+            for column, cell in zip(header[1:], row[1:]):
+                prior = column.removeprefix("E[cost] ")
+                lo, hi = c["expected_cost_interval"][prior]
+                assert cell == f"{tb.cost(c['expected_cost'][prior])} [{tb.cost(lo)}, {tb.cost(hi)}]"
+        rows = page.tables[f"table-dataset-{name}-differences"]
+        header = rows[0]
+        for row, m in zip(rows[1:], d["comparisons"].values()):
+            for column, cell in zip(header[2:], row[2:]):
+                if not column.startswith("E[A]"):
+                    continue
+                prior = column.split()[-1]
+                iv = m["expected_cost_difference_interval"][prior]
+                expected = f"{tb.cost(iv['lower'])}, {tb.cost(iv['upper'])}] p={iv['p_value']:.3f}"
+                assert cell.split()[0] == tb.cost(m["expected_cost_difference"][prior]) and expected in cell
+                assert (tb.SIGNIFICANT_MARK in cell) == (iv["lower"] > 0 or iv["upper"] < 0)
+
+
 def test_csv_has_full_precision_and_latex_uses_booktabs(example_site):
     out, data = example_site
     name = next(iter(data["datasets"]))
