@@ -125,14 +125,10 @@ def default_output(project: Project) -> Path:
 def write_output(results: Results, project: Project, staging: Path, pdf: bool = True) -> None:
     """Everything a build writes, into ``staging``: results.json, figures, the site, report.pdf."""
     (staging / "results.json").write_text(results_to_json(results), encoding="utf-8")
+    from .render.figure_files import write_figures
     from .render.site import render_site
 
-    try:
-        from .render.figure_files import write_figures
-    except ImportError:  # the figures module is optional while it is being written
-        figures = {}
-    else:
-        figures = write_figures(results, staging)
+    figures = write_figures(results, staging)
     site = render_site(results, project, staging, figures, pdf=pdf)
     if pdf:
         from .render.pdf import render_pdf

@@ -352,19 +352,6 @@ def test_byte_identical_across_runs(tmp_path):
     assert not differ
 
 
-@pytest.mark.slow
-def test_write_figures_is_fast_enough(tmp_path):
-    """2 datasets x 6 classifiers, 15 pairs each, svg+pdf: well under the report's time budget."""
-    import time
-
-    results = synthetic_results(classifiers=("logreg", "naive_bayes", "tree", "knn", "stump", "tree_crisp"))
-    start = time.perf_counter()
-    index = write_figures(results, tmp_path)
-    elapsed = time.perf_counter() - start
-    assert len(index) >= 2 + 2 * (3 + 15)
-    assert elapsed < 30  # generous for a loaded CI machine; about 4-8 s on an idle 2-core one
-
-
 def test_cost_priors_only_the_priors_of_the_dataset(tmp_path):
     from tests.synthetic import default_priors
 

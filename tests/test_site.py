@@ -27,7 +27,7 @@ from site_fixtures import EXAMPLE, check_site, example_build, fake_figure_index,
 @pytest.fixture(scope="module")
 def example_site():
     """The example project built, HTML and PDF (shared with test_pdf.py)."""
-    out, _ = example_build()
+    out = example_build()
     return out, json.loads((out / "results.json").read_text())
 
 
