@@ -7,6 +7,7 @@ worker count or which tasks ran before: the same inputs and seed give the same R
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 from concurrent.futures import ProcessPoolExecutor
@@ -126,19 +127,12 @@ def envelope_of(c: ClassifierResult) -> Envelope:
 def analyse_pair(a: ClassifierResult, b: ClassifierResult) -> ComparisonResult:
     """Crossovers, where each is better, and the largest difference (D&H 2006, sections 4.3-4.4)."""
     m = compare(envelope_of(a), envelope_of(b))
+    comparison = {f.name: getattr(m, f.name) for f in dataclasses.fields(m)}
     return ComparisonResult(
         a=a.name,
         b=b.name,
-        difference_pc=m.difference_pc,
-        difference=m.difference,
-        crossovers=m.crossovers,
-        a_better=m.a_better,
-        b_better=m.b_better,
-        ties=m.ties,
-        max_difference=m.max_difference,
-        a_max_advantage=m.a_max_advantage,
-        b_max_advantage=m.b_max_advantage,
         expected_cost_difference={p: a.expected_cost[p] - b.expected_cost[p] for p in a.expected_cost},
+        **comparison,
     )
 
 
