@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import html.parser
 import re
-import textwrap
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -20,31 +19,62 @@ from ccreport.analysis import priors as pr
 from ccreport.results import DatasetResult, InputFile, Results
 
 
-def write_tiny_project(root: Path, title: str = "Tiny project", theme: str | None = None, n: int = 60) -> Path:
-    """A small valid project: one dataset, two scoring classifiers and a crisp one, two priors."""
+SCEPTIC_PRIOR = """
+[[priors]]
+name = "sceptic"
+distribution = "beta"
+a = 2
+b = 8
+"""
+
+
+def write_tiny_project(
+    root: Path,
+    title: str = "Tiny project",
+    theme: str | None = None,
+    n: int = 60,
+    *,
+    folds: int | None = None,
+    settings: str = "bootstrap = 100",
+    extra_priors: str = SCEPTIC_PRIOR,
+    seed: int = 7,
+) -> Path:
+    """A small valid project: one dataset, two scoring classifiers and a crisp one, a uniform prior.
+
+    ``folds`` adds a fold column; ``settings`` are extra ``[project]`` lines; ``extra_priors`` is TOML
+    appended after the uniform prior (a beta prior by default).
+    """
     root.mkdir(parents=True, exist_ok=True)
-    rng = np.random.default_rng(7)
+    rng = np.random.default_rng(seed)
     labels = np.array(["pos"] * (n // 2) + ["neg"] * (n - n // 2))
     y = labels == "pos"
-    good = np.round(rng.normal(size=n) + 1.5 * y, 3)
-    weak = np.round(rng.normal(size=n) + 0.5 * y, 1)
-    crisp = np.where(rng.normal(size=n) + 1.2 * y > 0.6, "pos", "neg")
-    lines = ["label,good,weak,rule"] + [f"{l},{g},{w},{c}" for l, g, w, c in zip(labels, good, weak, crisp)]
+    columns = {
+        "label": labels,
+        "good": np.round(rng.normal(size=n) + 1.5 * y, 3),
+        "weak": np.round(rng.normal(size=n) + 0.5 * y, 1),
+        "rule": np.where(rng.normal(size=n) + 1.2 * y > 0.6, "pos", "neg"),
+    }
+    if folds:
+        columns["fold"] = np.array([f"f{i % folds}" for i in range(n)])
+    rows = zip(*columns.values())
+    lines = [",".join(columns)] + [",".join(str(v) for v in row) for row in rows]
     (root / "data.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
     (root / "narrative.md").write_text("# Tiny\n\nSome *narrative* text.\n", encoding="utf-8")
-    theme_line = f'theme = "{theme}"\n' if theme else ""
-    manifest = f'''
+    theme_line = f'theme = "{theme}"' if theme else ""
+    fold_line = 'fold = "fold"' if folds else ""
+    manifest = f"""
 [project]
 title = {toml_string(title)}
 seed = 3
-bootstrap = 100
 narrative = "narrative.md"
+{settings}
 {theme_line}
 [[datasets]]
 name = "tiny"
 path = "data.csv"
 label = "label"
 positive = "pos"
+{fold_line}
 
 [[classifiers]]
 name = "good"
@@ -61,14 +91,8 @@ predictions = "rule"
 [[priors]]
 name = "uniform"
 distribution = "uniform"
-
-[[priors]]
-name = "sceptic"
-distribution = "beta"
-a = 2
-b = 8
-'''
-    (root / "ccreport.toml").write_text(textwrap.dedent(manifest).lstrip(), encoding="utf-8")
+{extra_priors}"""
+    (root / "ccreport.toml").write_text(manifest.lstrip(), encoding="utf-8")
     return root
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
 
 import numpy as np
 import pytest
@@ -97,56 +96,18 @@ def test_chunk_sizes_depend_on_data_only():
 
 
 def _tiny_project(root):
-    rng = np.random.default_rng(11)
-    n = 160
-    y = rng.random(n) < 0.4
-    good = np.round(rng.normal(size=n) + 1.5 * y, 3)
-    weak = np.round(rng.normal(size=n) + 0.5 * y, 1)
-    rule = np.where(rng.normal(size=n) + 1.2 * y > 0.6, "pos", "neg")
-    fold = np.arange(n) % 4
-    lines = ["label,good,weak,rule,fold"] + [
-        f"{'pos' if l else 'neg'},{g},{w},{r},f{f}" for l, g, w, r, f in zip(y, good, weak, rule, fold)
-    ]
-    (root / "data.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    manifest = """
-        [project]
-        title = "Determinism"
-        seed = 5
-        confidence = 0.9
-        bootstrap = 200
-        band = "both"
+    """The shared tiny project with folds, 'both' bands and an induced prior."""
+    from site_fixtures import write_tiny_project
 
-        [[datasets]]
-        name = "tiny"
-        path = "data.csv"
-        label = "label"
-        positive = "pos"
-        fold = "fold"
-
-        [[classifiers]]
-        name = "good"
-        scores = "good"
-
-        [[classifiers]]
-        name = "weak"
-        scores = "weak"
-
-        [[classifiers]]
-        name = "rule"
-        predictions = "rule"
-
-        [[priors]]
-        name = "uniform"
-        distribution = "uniform"
-
-        [[priors]]
-        name = "induced"
-        distribution = "induced"
-        p_positive = { distribution = "beta", a = 3, b = 7 }
-        cost_ratio = { distribution = "loguniform", low = 1, high = 10 }
-    """
-    (root / "ccreport.toml").write_text(textwrap.dedent(manifest).lstrip(), encoding="utf-8")
-    return root
+    induced = """
+[[priors]]
+name = "induced"
+distribution = "induced"
+p_positive = { distribution = "beta", a = 3, b = 7 }
+cost_ratio = { distribution = "loguniform", low = 1, high = 10 }
+"""
+    settings = 'confidence = 0.9\nbootstrap = 200\nband = "both"'
+    return write_tiny_project(root, "Determinism", n=160, folds=4, settings=settings, extra_priors=induced, seed=11)
 
 
 def test_one_or_two_workers_give_identical_results_json(tmp_path):
