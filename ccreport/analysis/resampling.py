@@ -832,12 +832,13 @@ def pointwise_band(values, level: float):
     return percentile_interval(values, level, axis=0)
 
 
-def simultaneous_band(values, level: float, center=None):
+def simultaneous_band(values, level: float, center=None, scale: float = 1.0):
     """Sup-norm (simultaneous) bootstrap band over the whole grid.
 
     Studentized: ``c`` is the ``level`` quantile over replicates of ``max_j |v*_j - mean*_j| / sd*_j``
     (grid points where every replicate agrees, sd* = 0, are left out of the max and get width 0), and
-    the band is ``center_j +- c sd*_j``; ``center`` defaults to the replicates' mean ``mean*``.
+    the band is ``center_j +- scale c sd*_j``; ``center`` defaults to the replicates' mean ``mean*``;
+    ``scale`` is a calibration factor (:mod:`ccreport.analysis.calibration`), 1 for the plain band.
     """
     v = np.asarray(values, dtype=float)
     mean = v.mean(axis=0)
@@ -847,7 +848,7 @@ def simultaneous_band(values, level: float, center=None):
     if not np.any(live):
         return center_curve.copy(), center_curve.copy()
     dev = np.abs(v[:, live] - mean[live]) / sd[live]
-    c = float(np.quantile(dev.max(axis=1), level))
+    c = scale * float(np.quantile(dev.max(axis=1), level))
     width = np.where(live, c * sd, 0.0)
     return center_curve - width, center_curve + width
 

@@ -1,0 +1,295 @@
+"""Double-bootstrap calibration of a scoring classifier's optimism-corrected band (prepivoting).
+
+Why
+---
+The band of :func:`ccreport.analysis.resampling.bootstrap_scores` is read from optimism-corrected
+replicates ``c* = t + C(v*) - t*`` (Efron 1983's optimism bootstrap applied to D&H 2006 section 5.2:
+an envelope selected on the data is an optimistic estimate of its own cost). The bootstrap sees the
+*spread* of "true cost of the selected thresholds minus apparent cost" about right but under-estimates
+its *mean*: choosing the cheapest threshold is an argmin of an empirical process, a cube-root problem
+(Kim & Pollard 1990) for which the plain bootstrap is not consistent. Its "population", the sample,
+has a sharp minimum at the sample's own thresholds, so replicates stay near them and look less
+optimistic than the sample really is. Measured on binormal data at n = 200 (benchmarks/README.md):
+the true optimism is 0.024-0.028 where the bootstrap sees 0.018, and the true cost of the selected
+classifier lies *above* the 90% band in 9-13% of data sets and below it in 3-5% (nominal: 5 and 5).
+
+How
+---
+Beran (1987) prepivoting, as a calibration of the band's upper quantile level (Hall & Martin 1988).
+In the bootstrap world the sample is the population: for outer replicate b the "truth" is
+``C(v*_b)``, the sample cost of the thresholds b selected, and inner replicates drawn *from
+replicate b* give ``c**_bk = t*_b + C_b(v**_bk) - t**_bk``, made from b exactly as ``c*`` is made
+from the sample (``C_b`` counts in replicate b). The mid-rank of the truth among b's inner
+replicates, ``u_b``, would be uniform if the band were right; the band's upper edge is read at the
+``(1 + level)/2`` quantile of ``u`` instead of at ``(1 + level)/2`` itself. ``u`` is pooled over a
+window of PC(+) (``window``) so that a 5% tail is estimated from many outer replicates (the
+miscalibration changes slowly with PC(+)). Each prior's expected-cost interval gets its own upper
+level the same way. The simultaneous band's critical value is multiplied by the ``level`` quantile,
+over outer replicates, of "the truth's studentized sup statistic / the inner band's critical value"
+(a scale calibration: a level calibration would saturate at the largest replicate).
+
+Only the upper edge is calibrated because the defect is one-sided: selection makes the apparent
+cost too low, and the bootstrap under-states by how much, so the truth escapes above the band. The
+lower edge is already at its nominal miss rate (3-5% measured), while the bootstrap world, whose
+population has duplicated instances, misses below more often (6-7%); calibrating the lower edge too
+made the band conservative (coverage 92-96% at n = 200, measured) for no gain.
+
+The inner bootstrap under-estimates the optimism of the outer one as the outer under-estimates the
+sample's, so the calibration moves the band the right way but, for the same cube-root reason, need
+not move it exactly far enough; its coverage is measured in ``benchmarks/validity.py``.
+
+Cost: ``outer x inner`` extra replicates of n instances each (20x the band's own 1000 at the
+defaults), so ``calibration="auto"`` runs it only while ``n x outer x inner <= AUTO_BUDGET``
+(n <= 10,000 at the defaults). Above that the optimism is small next to the band (it shrinks like
+n^(-2/3)) and the uncalibrated band's coverage was measured to be 87-89% at n = 10,000.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import resampling as rs
+
+OUTER = 200  # outer replicates whose inner bootstraps calibrate the band
+INNER = 100  # inner replicates per outer replicate
+WINDOW = 0.1  # u is pooled over grid points within this distance in PC(+)
+AUTO_BUDGET = 200_000_000  # n x OUTER x INNER at most, for calibration="auto"
+MODES = ("auto", "double", "off")
+METHOD = "double bootstrap (Beran 1987 prepivoting) of the upper edge and the sup-norm critical value"
+
+
+@dataclass(frozen=True, eq=False)
+class Calibration:
+    """Calibrated levels of a band (see the module docstring); nominal when ``outer == 0``.
+
+    ``upper`` (m,): the quantile level at which to read the replicates for the band's upper edge at
+    each grid PC(+) (nominal: (1 + level)/2; the lower edge stays at (1 - level)/2);
+    ``sup_scale``: factor on the simultaneous band's critical value (nominal 1); ``expected_upper``:
+    prior -> the upper level of its expected-cost interval.
+    """
+
+    level: float
+    upper: np.ndarray
+    sup_scale: float = 1.0
+    expected_upper: dict = field(default_factory=dict)
+    outer: int = 0
+    inner: int = 0
+    window: float = 0.0
+
+    @property
+    def lower_level(self) -> float:
+        return (1.0 - self.level) / 2.0
+
+    def expected_levels(self, prior: str) -> tuple[float, float]:
+        return self.lower_level, self.expected_upper.get(prior, 1.0 - self.lower_level)
+
+    def describe(self) -> dict | None:
+        """The ``calibration`` entry of a band in results.json (None when not calibrated)."""
+        if not self.outer:
+            return None
+        return {
+            "method": METHOD,
+            "outer": self.outer,
+            "inner": self.inner,
+            "window": self.window,
+            "upper_level": self.upper,
+            "lower_level": self.lower_level,
+            "sup_scale": self.sup_scale,
+            "expected_upper_level": dict(self.expected_upper),
+        }
+
+
+def nominal(level: float, m: int) -> Calibration:
+    """The levels of an uncalibrated band."""
+    return Calibration(level=level, upper=np.full(m, (1.0 + level) / 2.0))
+
+
+def wanted(mode: str, n: int, outer: int = OUTER, inner: int = INNER) -> bool:
+    """Whether to calibrate: ``mode`` is "double" (always), "off" (never) or "auto" (within budget)."""
+    if mode not in MODES:
+        raise ValueError(f"calibration must be one of {MODES}, got {mode!r}")
+    return mode == "double" or (mode == "auto" and n * outer * inner <= AUTO_BUDGET)
+
+
+def resample_counts(rng: np.random.Generator, counts: np.ndarray, inner: int) -> np.ndarray:
+    """Inner resamples of outer resamples: (g, size) counts -> (g * inner, size) counts.
+
+    Row ``b * inner + k`` is a uniform resample, with replacement, of the ``size`` instances of outer
+    row b (each instance i present ``counts[b, i]`` times): Multinomial(size, counts[b] / size), drawn
+    as positions in b's instance list and counted with one bincount.
+    """
+    g, size = counts.shape
+    if size == 0:
+        return np.zeros((g * inner, 0), dtype=np.int64)
+    lists = np.repeat(np.tile(np.arange(size), g), counts.ravel()).reshape(g, size)
+    picks = rng.integers(0, size, size=(g, inner, size))
+    drawn = np.take_along_axis(lists[:, None, :], picks, axis=2).reshape(g * inner, size)
+    drawn += (np.arange(g * inner) * size)[:, None]
+    return np.bincount(drawn.ravel(), minlength=g * inner * size).reshape(g * inner, size)
+
+
+def mid_rank(truth: np.ndarray, samples: np.ndarray) -> np.ndarray:
+    """The probability level of ``truth`` (g, ...) among ``samples`` (g, k, ...), as one of k + 1
+    exchangeable values: ``(#below + #equal / 2 + 1/2) / (k + 1)``, in [1/(2k+2), 1 - 1/(2k+2)].
+
+    NaN where the samples have no spread and equal the truth (nothing to calibrate there).
+    """
+    t = truth[:, None]
+    k = samples.shape[1]
+    below = np.count_nonzero(samples < t, axis=1)
+    equal = np.count_nonzero(samples == t, axis=1)
+    u = (below + 0.5 * equal + 0.5) / (k + 1)
+    flat = np.ptp(samples, axis=1) <= 1e-12
+    return np.where(flat & (equal == k), np.nan, u)
+
+
+def sup_ratios(inner_values: np.ndarray, truth: np.ndarray, level: float) -> np.ndarray:
+    """Per outer replicate: the truth's studentized sup statistic over the inner band's critical value.
+
+    As :func:`ccreport.analysis.resampling.simultaneous_band` on each outer replicate's inner
+    replicates (g, k, m): statistic ``max_j |v_j - mean_j| / sd_j`` over grid points with sd > 0,
+    critical value its ``level`` quantile. A truth off a zero-sd point's value is never covered (inf);
+    an outer replicate whose inner replicates all agree everywhere has nothing to scale (NaN).
+    """
+    mean = inner_values.mean(axis=1)
+    sd = inner_values.std(axis=1, ddof=1)
+    live = sd > 1e-12
+    safe = np.where(live, sd, 1.0)
+    dev = np.where(live[:, None], np.abs(inner_values - mean[:, None]) / safe[:, None], 0.0)
+    critical = np.quantile(dev.max(axis=2), level, axis=1)
+    stat = np.where(live, np.abs(truth - mean) / safe, 0.0).max(axis=1)
+    stat = np.where(((~live) & (np.abs(truth - mean) > 1e-12)).any(axis=1), np.inf, stat)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(critical > 0, stat / np.where(critical > 0, critical, 1.0), np.nan)
+
+
+def _recounted(h: rs.Hulls, cp_outer: np.ndarray, cn_outer: np.ndarray, inner: int) -> rs.Hulls:
+    """Inner hulls whose ``x0, y0`` are the selected thresholds' counts in their *outer* replicate."""
+    outer_of = h.replicate_ids() // inner
+    return rs.Hulls(
+        x=h.x,
+        y=h.y,
+        indptr=h.indptr,
+        n_pos=h.n_pos,
+        n_neg=h.n_neg,
+        x0=cn_outer[outer_of, h.x0.astype(np.int64)].astype(float),
+        y0=cp_outer[outer_of, h.y0.astype(np.int64)].astype(float),
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class World:
+    """One chunk of the bootstrap world: g outer replicates, k inner replicates of each.
+
+    ``truth`` (g, m): ``C(v*_b)``, the sample cost of the thresholds outer replicate b selected at
+    each grid PC(+); ``inner`` (g, k, m): the inner optimism-corrected replicates
+    ``c**_bk = t*_b + C_b(v**_bk) - t**_bk``; ``truth_expected``/``inner_expected``: the same for
+    each prior's expected cost, prior -> (g,) / (g, k).
+    """
+
+    truth: np.ndarray
+    inner: np.ndarray
+    truth_expected: dict
+    inner_expected: dict
+
+
+def bootstrap_world(layout, counts_pos, counts_neg, inner_pos, inner_neg, grid, priors) -> World:
+    """Outer replicates (counts, (g, n_pos) and (g, n_neg), in the layout's class-rank order) and
+    their inner replicates ((g k, ...), row ``b k + j`` drawn from outer row b) -> :class:`World`."""
+    g = counts_pos.shape[0]
+    inner = inner_pos.shape[0] // g
+    cp_o, cn_o = rs.cumulative(counts_pos), rs.cumulative(counts_neg)
+    t_b, truth_b, t_e, truth_e = rs._curves(rs._replicate_hulls(layout, cp_o, cn_o), grid, priors)
+    hulls = _recounted(rs._replicate_hulls(layout, rs.cumulative(inner_pos), rs.cumulative(inner_neg)), cp_o, cn_o, inner)
+    raw, ins, raw_e, ins_e = rs._curves(hulls, grid, priors)
+    return World(
+        truth=truth_b,
+        inner=t_b[:, None, :] + (ins - raw).reshape(g, inner, grid.size),
+        truth_expected=truth_e,
+        inner_expected={p: t_e[p][:, None] + (ins_e[p] - raw_e[p]).reshape(g, inner) for p in priors},
+    )
+
+
+def pooled_quantile(u: np.ndarray, grid: np.ndarray, q: float, window: float) -> np.ndarray:
+    """The q quantile of u (M, m) pooled over grid points within ``window`` of each; q where empty."""
+    near = np.abs(grid[:, None] - grid[None, :]) <= window + 1e-12  # (m, m)
+    pooled = np.where(near[:, None, :], u[None, :, :], np.nan).reshape(grid.size, -1)
+    empty = np.all(np.isnan(pooled), axis=1)
+    pooled[empty] = q
+    return np.nanquantile(pooled, q, axis=1)
+
+
+def _finite_quantile(x: np.ndarray, q: float, default: float) -> float:
+    """q quantile of x without NaNs; inf values count, but an infinite result falls back to the
+    largest finite value (the band cannot be infinitely wide)."""
+    x = x[~np.isnan(x)]
+    finite = x[np.isfinite(x)]
+    if not finite.size:
+        return default
+    largest = float(finite.max())
+    return min(float(np.quantile(np.minimum(x, largest), q)), largest)
+
+
+def calibrate(
+    rng: np.random.Generator,
+    labels,
+    scores,
+    level: float,
+    priors: dict | None = None,
+    grid=rs.GRID,
+    outer: int = OUTER,
+    inner: int = INNER,
+    window: float = WINDOW,
+) -> Calibration:
+    """Prepivoting (Beran 1987) of a scoring classifier's optimism-corrected band: the module docstring."""
+    priors = priors or {}
+    grid = np.asarray(grid, dtype=float)
+    layout = rs.path_layout(labels, scores)
+    n = layout.n_pos + layout.n_neg
+    q = (1.0 + level) / 2.0
+    u_grid, ratios, u_exp = [], [], {p: [] for p in priors}
+    for g in rs.chunk_sizes(outer, n * inner):
+        counts_pos = rs.multinomial_counts(rng, layout.n_pos, g)
+        counts_neg = rs.multinomial_counts(rng, layout.n_neg, g)
+        inner_pos = resample_counts(rng, counts_pos, inner)
+        inner_neg = resample_counts(rng, counts_neg, inner)
+        world = bootstrap_world(layout, counts_pos, counts_neg, inner_pos, inner_neg, grid, priors)
+        u_grid.append(mid_rank(world.truth, world.inner))
+        ratios.append(sup_ratios(world.inner, world.truth, level))
+        for p in priors:
+            u_exp[p].append(mid_rank(world.truth_expected[p], world.inner_expected[p]))
+    return Calibration(
+        level=level,
+        upper=pooled_quantile(np.concatenate(u_grid), grid, q, window),
+        sup_scale=_finite_quantile(np.concatenate(ratios), level, 1.0),
+        expected_upper={p: _finite_quantile(np.concatenate(u_exp[p]), q, q) for p in priors},
+        outer=outer,
+        inner=inner,
+        window=window,
+    )
+
+
+def quantiles_by_column(values: np.ndarray, levels) -> np.ndarray:
+    """The ``levels[j]`` quantile of column j of ``values`` (R, m), interpolated as numpy's default
+    (position ``levels[j] (R - 1)`` in the sorted column)."""
+    v = np.sort(np.asarray(values, dtype=float), axis=0)
+    r, m = v.shape
+    pos = np.clip(np.broadcast_to(np.asarray(levels, dtype=float), (m,)), 0.0, 1.0) * (r - 1)
+    lo = np.floor(pos).astype(np.int64)
+    hi = np.minimum(lo + 1, r - 1)
+    cols = np.arange(m)
+    frac = pos - lo
+    return v[lo, cols] * (1.0 - frac) + v[hi, cols] * frac
+
+
+def calibrated_band(values: np.ndarray, cal: Calibration) -> tuple[np.ndarray, np.ndarray]:
+    """Pointwise band of replicate curves (R, m): lower edge at the nominal level, upper calibrated."""
+    return quantiles_by_column(values, cal.lower_level), quantiles_by_column(values, cal.upper)
+
+
+def calibrated_interval(samples, levels: tuple[float, float]) -> list[float]:
+    """Interval of one statistic's replicates at (lower, upper) quantile levels."""
+    lo, hi = np.quantile(np.asarray(samples, dtype=float), [levels[0], levels[1]])
+    return [float(lo), float(hi)]

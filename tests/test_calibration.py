@@ -1,0 +1,240 @@
+"""Double-bootstrap calibration of the scoring classifiers' bands (ccreport.analysis.calibration)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from ccreport.analysis import calibration as cb
+from ccreport.analysis import resampling as rs
+from ccreport.analysis.priors import BetaPrior, PointPrior, UniformPrior
+
+PRIORS = {"uniform": UniformPrior(), "beta": BetaPrior(2.0, 5.0), "point": PointPrior(0.37)}
+
+
+def binormal(rng, n, d=1.0):
+    y = rng.random(n) < 0.5
+    y[:2] = [True, False]
+    return y, rng.normal(size=n) + d * y
+
+
+# --- inner resamples ---------------------------------------------------------------------------------
+
+
+def test_inner_resamples_draw_only_what_the_outer_replicate_holds():
+    rng = np.random.default_rng(3)
+    outer = rs.multinomial_counts(rng, 30, 4)
+    inner = cb.resample_counts(rng, outer, 500)
+    assert inner.shape == (2000, 30)
+    assert np.all(inner.sum(axis=1) == 30)
+    by_outer = inner.reshape(4, 500, 30)
+    assert np.all(by_outer[outer[:, None, :].repeat(500, axis=1) == 0] == 0)
+    # Multinomial(30, outer / 30): mean = outer, so the average of 500 draws is close to it
+    np.testing.assert_allclose(by_outer.mean(axis=1), outer, atol=0.6)
+
+
+def test_inner_resamples_are_reproducible():
+    outer = rs.multinomial_counts(np.random.default_rng(0), 12, 3)
+    a = cb.resample_counts(np.random.default_rng(9), outer, 7)
+    b = cb.resample_counts(np.random.default_rng(9), outer, 7)
+    np.testing.assert_array_equal(a, b)
+
+
+# --- the bootstrap world against brute force -------------------------------------------------------
+
+
+def _brute_cost(counts_pos, counts_neg, layout, k, pc):
+    """Cost at pc of path point k (first k score groups positive) in a sample with these counts."""
+    tp = counts_pos[: layout.pos_at[k]].sum()
+    fp = counts_neg[: layout.neg_at[k]].sum()
+    return pc * (1.0 - tp / layout.n_pos) + (1.0 - pc) * fp / layout.n_neg
+
+
+def _brute_selection(counts_pos, counts_neg, layout, pc):
+    """The path point a sample with these counts selects at pc, and its cost; None if two different
+    ROC points tie (then the choice is a convention). Among path points that are the same ROC point
+    in this sample the engine keeps the last (lowest threshold), so does this."""
+    costs = np.array([_brute_cost(counts_pos, counts_neg, layout, k, pc) for k in range(layout.n_points)])
+    best = np.flatnonzero(costs <= costs.min() + 1e-12)
+    points = {(counts_pos[: layout.pos_at[k]].sum(), counts_neg[: layout.neg_at[k]].sum()) for k in best}
+    if len(points) > 1:
+        return None
+    return int(best.max()), float(costs.min())
+
+
+@pytest.mark.parametrize("case", range(6))
+def test_bootstrap_world_matches_brute_force(case):
+    """truth = C(v*_b) and c**_bk = t*_b + C_b(v**_bk) - t**_bk, each by enumerating every threshold."""
+    rng = np.random.default_rng(100 + case)
+    n = int(rng.integers(8, 30))
+    y, s = binormal(rng, n)
+    if case % 2:
+        s = np.round(s)  # ties
+    layout = rs.path_layout(y, s)
+    g, k = 2, 3
+    cpos = rs.multinomial_counts(rng, layout.n_pos, g)
+    cneg = rs.multinomial_counts(rng, layout.n_neg, g)
+    ipos, ineg = cb.resample_counts(rng, cpos, k), cb.resample_counts(rng, cneg, k)
+    grid = np.array([0.13, 0.3, 0.5, 0.71, 0.9])
+    world = cb.bootstrap_world(layout, cpos, cneg, ipos, ineg, grid, {})
+    ones_p, ones_n = np.ones(layout.n_pos, int), np.ones(layout.n_neg, int)
+    checked = 0
+    for b in range(g):
+        for j, pc in enumerate(grid):
+            outer = _brute_selection(cpos[b], cneg[b], layout, pc)
+            if outer is None:
+                continue
+            v_b, t_b = outer
+            assert world.truth[b, j] == pytest.approx(_brute_cost(ones_p, ones_n, layout, v_b, pc), abs=1e-12)
+            for i in range(k):
+                row = b * k + i
+                inner = _brute_selection(ipos[row], ineg[row], layout, pc)
+                if inner is None:
+                    continue
+                v, t2 = inner
+                want = t_b + _brute_cost(cpos[b], cneg[b], layout, v, pc) - t2
+                assert world.inner[b, i, j] == pytest.approx(want, abs=1e-12)
+                checked += 1
+    assert checked >= 10
+
+
+def test_bootstrap_world_expected_costs_are_those_of_the_grid_curves():
+    """Under a point prior the expected cost is the curve's value there."""
+    rng = np.random.default_rng(5)
+    y, s = binormal(rng, 60)
+    layout = rs.path_layout(y, s)
+    cpos, cneg = rs.multinomial_counts(rng, layout.n_pos, 3), rs.multinomial_counts(rng, layout.n_neg, 3)
+    ipos, ineg = cb.resample_counts(rng, cpos, 4), cb.resample_counts(rng, cneg, 4)
+    grid = np.array([0.2, 0.37, 0.8])
+    world = cb.bootstrap_world(layout, cpos, cneg, ipos, ineg, grid, {"point": PointPrior(0.37)})
+    np.testing.assert_allclose(world.truth_expected["point"], world.truth[:, 1], atol=1e-12)
+    np.testing.assert_allclose(world.inner_expected["point"], world.inner[:, :, 1], atol=1e-12)
+
+
+# --- ranks, quantiles, ratios --------------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    arrays(np.int8, (3, 9), elements=st.integers(-3, 3)),
+    arrays(np.int8, 3, elements=st.integers(-4, 4)),
+)
+def test_mid_rank_is_the_level_among_k_plus_one_values(samples, truth):
+    u = cb.mid_rank(truth.astype(float), samples[:, :, None].astype(float).squeeze(-1))
+    for b in range(3):
+        flat_and_equal = np.all(samples[b] == samples[b, 0]) and samples[b, 0] == truth[b]
+        if flat_and_equal:
+            assert np.isnan(u[b])
+            continue
+        below = np.sum(samples[b] < truth[b])
+        equal = np.sum(samples[b] == truth[b])
+        assert u[b] == pytest.approx((below + equal / 2 + 0.5) / 10)
+        assert 0.05 <= u[b] <= 0.95
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    arrays(np.float64, (13, 4), elements=st.floats(-5, 5, allow_nan=False)),
+    arrays(np.float64, 4, elements=st.floats(0, 1)),
+)
+def test_quantiles_by_column_agree_with_numpy(values, levels):
+    got = cb.quantiles_by_column(values, levels)
+    want = [np.quantile(values[:, j], levels[j]) for j in range(4)]
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+def test_pooled_quantile_without_a_window_is_each_columns_quantile():
+    rng = np.random.default_rng(2)
+    u = rng.random((50, 5))
+    u[:, 3] = np.nan
+    grid = np.linspace(0, 1, 5)
+    got = cb.pooled_quantile(u, grid, 0.95, window=0.0)
+    np.testing.assert_allclose(got[[0, 1, 2, 4]], np.quantile(u[:, [0, 1, 2, 4]], 0.95, axis=0))
+    assert got[3] == 0.95  # nothing to calibrate there: the nominal level
+    wide = cb.pooled_quantile(u, grid, 0.95, window=1.0)
+    np.testing.assert_allclose(wide, np.nanquantile(u, 0.95))
+
+
+def test_sup_ratio_is_one_on_the_edge_of_the_inner_band():
+    """A truth on the edge of the band simultaneous_band would draw from the inner replicates."""
+    rng = np.random.default_rng(4)
+    inner = rng.normal(size=(1, 400, 7)) * np.linspace(0.5, 2, 7)
+    lo, hi = rs.simultaneous_band(inner[0], 0.9)
+    edge = hi.copy()
+    edge[2] = 0.5 * (lo[2] + hi[2])  # inside elsewhere: the sup is attained at the edge points
+    ratio = cb.sup_ratios(inner, edge[None, :], 0.9)
+    assert ratio[0] == pytest.approx(1.0)
+    centre = cb.sup_ratios(inner, inner.mean(axis=1), 0.9)
+    assert centre[0] == pytest.approx(0.0)
+
+
+def test_sup_ratio_marks_a_truth_off_a_point_without_spread():
+    inner = np.zeros((1, 5, 3))
+    inner[0, :, 1] = np.arange(5.0)
+    truth = np.array([[0.0, 2.0, 0.1]])  # grid point 2 has no spread and the truth is off it
+    assert np.isinf(cb.sup_ratios(inner, truth, 0.9)[0])
+
+
+# --- calibrate -------------------------------------------------------------------------------------------
+
+
+def test_calibration_widens_the_upper_edge_on_small_samples():
+    """The bootstrap under-states the selection optimism (module docstring): the calibrated upper
+    level moves above (1 + level)/2 and the simultaneous band widens."""
+    rng = np.random.default_rng(11)
+    y, s = binormal(rng, 200)
+    cal = cb.calibrate(rng, y, s, 0.9, PRIORS, outer=100, inner=50)
+    interior = (rs.GRID > 0.1) & (rs.GRID < 0.9)
+    assert cal.upper[interior].mean() > 0.955
+    assert np.all((cal.upper > 0) & (cal.upper < 1))
+    assert cal.sup_scale > 1.0
+    assert set(cal.expected_upper) == set(PRIORS)
+    assert cal.expected_levels("uniform")[0] == pytest.approx(0.05)
+    rep = rs.bootstrap_scores(rng, y, s, 400, PRIORS)
+    lo, hi = cb.calibrated_band(rep.values, cal)
+    plo, phi = rs.pointwise_band(rep.values, 0.9)
+    np.testing.assert_allclose(lo, plo)
+    assert np.all(hi >= phi - 1e-12) and np.any(hi > phi)
+
+
+def test_calibration_is_reproducible():
+    y, s = binormal(np.random.default_rng(1), 120)
+    a = cb.calibrate(np.random.default_rng(7), y, s, 0.9, PRIORS, outer=40, inner=20)
+    b = cb.calibrate(np.random.default_rng(7), y, s, 0.9, PRIORS, outer=40, inner=20)
+    np.testing.assert_array_equal(a.upper, b.upper)
+    assert a.sup_scale == b.sup_scale and a.expected_upper == b.expected_upper
+
+
+@pytest.mark.parametrize("kind", ["separable", "constant"])
+def test_nothing_to_calibrate_gives_the_nominal_band(kind):
+    """Perfect separation (every replicate's curve is 0) or constant scores (every replicate is the
+    trivial classifiers' min(pc, 1 - pc)): no spread anywhere, so the levels stay nominal."""
+    y = np.array([True] * 20 + [False] * 25)
+    s = y.astype(float) if kind == "separable" else np.ones(y.size)
+    cal = cb.calibrate(np.random.default_rng(0), y, s, 0.9, PRIORS, outer=30, inner=10)
+    np.testing.assert_allclose(cal.upper, 0.95)
+    assert cal.sup_scale == 1.0
+    assert all(v == pytest.approx(0.95) for v in cal.expected_upper.values())
+
+
+def test_nominal_calibration_is_the_plain_percentile_band():
+    rng = np.random.default_rng(8)
+    values = rng.normal(size=(300, 11))
+    lo, hi = cb.calibrated_band(values, cb.nominal(0.8, 11))
+    plo, phi = rs.pointwise_band(values, 0.8)
+    np.testing.assert_allclose(lo, plo)
+    np.testing.assert_allclose(hi, phi)
+    assert cb.nominal(0.8, 11).describe() is None
+
+
+def test_when_to_calibrate():
+    assert cb.wanted("auto", 1000)
+    assert cb.wanted("auto", cb.AUTO_BUDGET // (cb.OUTER * cb.INNER))
+    assert not cb.wanted("auto", cb.AUTO_BUDGET // (cb.OUTER * cb.INNER) + 1)
+    assert cb.wanted("double", 10**7)
+    assert not cb.wanted("off", 100)
+    with pytest.raises(ValueError):
+        cb.wanted("sometimes", 100)
