@@ -31,6 +31,7 @@ class Settings:
     confidence: float = 0.9
     bootstrap: int = 1000
     band: str = "pointwise"
+    calibration: str = "auto"
     workers: int = 1
 
 

@@ -51,6 +51,7 @@ def settings_for(project: Project, workers: int | None = None) -> Settings:
         confidence=project.confidence,
         bootstrap=project.bootstrap,
         band=project.band,
+        calibration=project.calibration,
         workers=max(1, int(chosen)),
     )
 
@@ -109,7 +110,12 @@ def compute_results(project: Project, datasets: list[Dataset], settings: Setting
         seed=project.seed,
         generator=f"ccreport {__version__}",
         versions=library_versions(),
-        settings={"confidence": settings.confidence, "bootstrap": settings.bootstrap, "band": settings.band},
+        settings={
+            "confidence": settings.confidence,
+            "bootstrap": settings.bootstrap,
+            "band": settings.band,
+            "calibration": settings.calibration,
+        },
         inputs=_input_files(project, datasets),
         priors={spec.name: prior_result(spec.name, priors[spec.name], spec.params) for spec in project.priors},
         datasets=dataset_results,

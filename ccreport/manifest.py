@@ -23,6 +23,9 @@ unique within their kind.
                     bootstrap intervals and bands.
     ``bootstrap``   optional integer >= 100, default 1000: bootstrap replicates.
     ``band``        optional, default "pointwise": "pointwise", "simultaneous" or "both".
+    ``calibration`` optional, default "auto": "auto", "double" or "off": double-bootstrap
+                    calibration of a scoring classifier's band ("auto": while n <= 10,000;
+                    :mod:`ccreport.analysis.calibration`).
     ``workers``     optional integer >= 1: worker processes (``ccreport build -j`` overrides it).
 
 ``[[datasets]]`` (one or more)
@@ -84,10 +87,11 @@ from .errors import Problem, UserInputError
 MANIFEST_NAME = "ccreport.toml"
 DEFAULT_SEED = 2006
 BANDS = ("pointwise", "simultaneous", "both")
+CALIBRATIONS = ("auto", "double", "off")
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_.-]+")
 
 TOP_KEYS = ("project", "datasets", "classifiers", "priors")
-PROJECT_KEYS = ("title", "seed", "narrative", "theme", "confidence", "bootstrap", "band", "workers")
+PROJECT_KEYS = ("title", "seed", "narrative", "theme", "confidence", "bootstrap", "band", "calibration", "workers")
 DATASET_KEYS = ("name", "path", "label", "positive", "fold", "costs", "narrative")
 CLASSIFIER_KEYS = ("name", "scores", "predictions")
 PRIOR_PARAMETERS = {
@@ -168,6 +172,7 @@ class Project:
     confidence: float = 0.9
     bootstrap: int = 1000
     band: str = "pointwise"
+    calibration: str = "auto"
     workers: int | None = None
 
 
@@ -466,6 +471,7 @@ def _project_settings(check: Checker, document: dict) -> dict | None:
         "confidence": _as_float(check.number(table, "confidence", where, OPEN_PROBABILITY, default=0.9)),
         "bootstrap": check.number(table, "bootstrap", where, REPLICATES, default=1000),
         "band": check.choice(table, "band", where, BANDS, default="pointwise"),
+        "calibration": check.choice(table, "calibration", where, CALIBRATIONS, default="auto"),
         "workers": check.number(table, "workers", where, WORKERS),
     }
 

@@ -11,15 +11,21 @@ from __future__ import annotations
 
 import dataclasses
 
+from .analysis import calibration as cb
 from .analysis import resampling as rs
 from .battery import Settings, pairs, run_tasks, task_rng
 
 TARGET_SCORES = (
     "the true cost, at each PC(+), of the classifier as selected on this data (the score thresholds "
-    "of its lower envelope; D&H 2006 section 5.2), optimism-corrected; at small n it covers the best "
-    "achievable (true optimal) curve less often than the stated level, and never says how the "
-    "classifier would do at thresholds chosen on other data"
+    "of its lower envelope; D&H 2006 section 5.2); it does not say how the classifier would do at "
+    "thresholds chosen on other data, and the best achievable (true optimal) curve lies at or below "
+    "that cost, so the band covers it at least as often only where the selection is near-optimal"
 )
+CORRECTION = (
+    "optimism-corrected percentiles (Efron 1983): estimate + in-sample cost of the replicate's selection "
+    "- replicate's own cost"
+)
+CALIBRATED = "; upper edge and sup-norm critical value calibrated by a double bootstrap (Beran 1987 prepivoting)"
 TARGET_CRISP = (
     "the true cost of this classifier's cost line, where it is cheaper than the trivial classifiers "
     "(elsewhere the trivial classifiers' known cost; D&H 2006 section 4.6)"
@@ -31,34 +37,35 @@ def _band_kinds(settings: Settings) -> tuple[bool, bool]:
     return settings.band in ("pointwise", "both", "simultaneous"), settings.band in ("simultaneous", "both")
 
 
-def _interval(samples, level):
-    lo, hi = rs.percentile_interval(samples, level)
-    return [float(lo), float(hi)]
-
-
 def classifier_task(dataset: str, name: str, labels, scores, predictions, folds, fold_names, priors, settings: Settings):
     """Band, expected-cost intervals and fold average of one classifier: its ``extra`` entries."""
     extra = {}
     if settings.bootstrap > 0:
         rng = task_rng(settings.seed, "bootstrap", dataset, name)
+        level = settings.confidence
         if scores is not None:
             rep = rs.bootstrap_scores(rng, labels, scores, settings.bootstrap, priors)
             method, target = "stratified instance bootstrap", TARGET_SCORES
+            if cb.wanted(settings.calibration, len(labels)):
+                cal = cb.calibrate(rng, labels, scores, level, priors, rep.grid)
+            else:
+                cal = cb.nominal(level, rep.grid.size)
         else:
             rep = rs.bootstrap_crisp(rng, labels, predictions, settings.bootstrap, priors)
             method, target = "binomial (row marginals)", TARGET_CRISP
-        lower, upper = rs.pointwise_band(rep.values, settings.confidence)
+            cal = cb.nominal(level, rep.grid.size)
+        lower, upper = cb.calibrated_band(rep.values, cal)
         _, simultaneous = _band_kinds(settings)
         sim = None
         if simultaneous:
-            slo, shi = rs.simultaneous_band(rep.values, settings.confidence)
+            slo, shi = rs.simultaneous_band(rep.values, level, scale=cal.sup_scale)
             sim = {"lower": slo, "upper": shi, "method": "studentized sup-norm over 0 <= PC(+) <= 1"}
         extra["band"] = {
-            "level": settings.confidence,
+            "level": level,
             "replicates": settings.bootstrap,
             "method": method,
-            "correction": "optimism-corrected percentiles (Efron 1983): estimate + in-sample cost of the "
-            "replicate's selection - replicate's own cost",
+            "correction": CORRECTION + (CALIBRATED if cal.outer else ""),
+            "calibration": cal.describe(),
             "target": target,
             "type": settings.band,
             "pc": rep.grid,
@@ -67,7 +74,9 @@ def classifier_task(dataset: str, name: str, labels, scores, predictions, folds,
             "upper": upper,
             "simultaneous": sim,
         }
-        extra["expected_cost_interval"] = {p: _interval(rep.expected[p], settings.confidence) for p in priors}
+        extra["expected_cost_interval"] = {
+            p: cb.calibrated_interval(rep.expected[p], cal.expected_levels(p)) for p in priors
+        }
     if folds is not None:
         avg = rs.fold_average(labels, folds, fold_names, scores=scores, predictions=predictions, priors=priors)
         extra["fold_average"] = {

@@ -25,6 +25,7 @@ theme = "default"                # optional
 confidence = 0.9                 # optional, 0<c<1
 bootstrap = 1000                 # optional int >= 100 (replicates)
 band = "pointwise"               # optional: pointwise | simultaneous | both
+calibration = "auto"             # optional: auto | double | off
 [[datasets]]                     # at least one
 name = "sonar"
 path = "data/sonar.csv"
@@ -162,6 +163,7 @@ def test_project_is_found_from_its_folder_or_its_file(example, project_dir):
 def test_defaults(minimal):
     project = minimal()
     assert (project.seed, project.theme, project.confidence, project.bootstrap, project.band) == (2006, "default", 0.9, 1000, "pointwise")
+    assert project.calibration == "auto"
     assert project.narrative is None and project.workers is None
     assert project.priors == (DEFAULT_PRIOR,) and DEFAULT_PRIOR.name == "uniform"
     (dataset,) = project.datasets
@@ -169,8 +171,9 @@ def test_defaults(minimal):
 
 
 def test_settings_are_read(minimal):
-    project = minimal(MINIMAL.replace('title = "t"', 'title = "t"\nseed = 7\nconfidence = 0.95\nbootstrap = 100\nband = "both"\nworkers = 4\ntheme = "dark"'))
+    project = minimal(MINIMAL.replace('title = "t"', 'title = "t"\nseed = 7\nconfidence = 0.95\nbootstrap = 100\nband = "both"\nworkers = 4\ntheme = "dark"\ncalibration = "off"'))
     assert (project.seed, project.confidence, project.bootstrap, project.band, project.workers, project.theme) == (7, 0.95, 100, "both", 4, "dark")
+    assert project.calibration == "off"
 
 
 def test_integer_positive_class_becomes_its_text(minimal):
@@ -292,6 +295,7 @@ def test_every_mistake_is_reported_once_at_its_line(minimal, chosen):
         ("bootstrap = 1000.0", "expected an integer >= 100, got 1000.0"),
         ("workers = 0", "expected an integer >= 1, got 0"),
         ('band = "pointwize"', 'expected one of "pointwise", "simultaneous", "both", got "pointwize" (a string); did you mean "pointwise"?'),
+        ('calibration = "dubble"', 'expected one of "auto", "double", "off", got "dubble" (a string); did you mean "double"?'),
         ('theme = ""', 'expected the name of a theme, got "" (a string)'),
         ("title = 5", "expected the report's title, a non-empty string, got 5"),
         ("narrative = [1]", "expected a markdown file, relative to the manifest, got an array"),

@@ -129,6 +129,12 @@ def test_one_or_two_workers_give_identical_results_json(tmp_path):
     assert len(band["pc"]) == len(band["lower"]) == len(band["upper"]) == len(band["simultaneous"]["lower"])
     assert all(lo <= hi + 1e-12 for lo, hi in zip(band["lower"], band["upper"]))
     assert d["classifiers"]["rule"]["band"]["method"] == "binomial (row marginals)"
+    # n = 160: calibrated ("auto"); the crisp rule has nothing to calibrate
+    cal = band["calibration"]
+    assert cal["outer"] == 200 and cal["inner"] == 100 and cal["lower_level"] == pytest.approx(0.05)
+    assert len(cal["upper_level"]) == len(band["pc"]) and set(cal["expected_upper_level"]) == {"uniform", "induced"}
+    assert "double bootstrap" in band["correction"]
+    assert d["classifiers"]["rule"]["band"]["calibration"] is None
     assert set(good["expected_cost_interval"]) == {"uniform", "induced"}
     fa = good["fold_average"]
     assert fa["n_folds"] == 4 and fa["spread"] == "min-max across folds"
