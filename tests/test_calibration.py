@@ -122,17 +122,22 @@ def test_bootstrap_world_expected_costs_are_those_of_the_grid_curves():
     arrays(np.int8, (3, 9), elements=st.integers(-3, 3)),
     arrays(np.int8, 3, elements=st.integers(-4, 4)),
 )
-def test_mid_rank_is_the_level_among_k_plus_one_values(samples, truth):
-    u = cb.mid_rank(truth.astype(float), samples[:, :, None].astype(float).squeeze(-1))
+def test_upper_rank_is_the_level_an_upper_edge_needs(samples, truth):
+    u = cb.upper_rank(truth.astype(float), samples.astype(float))
     for b in range(3):
-        flat_and_equal = np.all(samples[b] == samples[b, 0]) and samples[b, 0] == truth[b]
-        if flat_and_equal:
+        if np.all(samples[b] == truth[b]):
             assert np.isnan(u[b])
             continue
         below = np.sum(samples[b] < truth[b])
-        equal = np.sum(samples[b] == truth[b])
-        assert u[b] == pytest.approx((below + equal / 2 + 0.5) / 10)
+        assert u[b] == pytest.approx((below + 0.5) / 10)
         assert 0.05 <= u[b] <= 0.95
+
+
+def test_ties_with_the_truth_do_not_narrow_the_band():
+    """Most replicates equal to the truth (a trivial classifier chosen in most of them): the truth is
+    covered by any upper edge, and its rank is low, not 1/2."""
+    samples = np.r_[np.zeros(70), np.linspace(-1, 1, 30)][None, :]
+    assert cb.upper_rank(np.zeros(1), samples)[0] < 0.2
 
 
 @settings(max_examples=60, deadline=None)
@@ -171,11 +176,13 @@ def test_sup_ratio_is_one_on_the_edge_of_the_inner_band():
     assert centre[0] == pytest.approx(0.0)
 
 
-def test_sup_ratio_marks_a_truth_off_a_point_without_spread():
+def test_sup_ratio_leaves_out_points_without_spread():
+    """The band has width 0 where the inner replicates all agree, whatever its scale."""
     inner = np.zeros((1, 5, 3))
     inner[0, :, 1] = np.arange(5.0)
     truth = np.array([[0.0, 2.0, 0.1]])  # grid point 2 has no spread and the truth is off it
-    assert np.isinf(cb.sup_ratios(inner, truth, 0.9)[0])
+    assert cb.sup_ratios(inner, truth, 0.9)[0] == pytest.approx(0.0)
+    assert np.isnan(cb.sup_ratios(np.zeros((1, 5, 3)), truth, 0.9)[0])
 
 
 # --- calibrate -------------------------------------------------------------------------------------------
@@ -238,3 +245,13 @@ def test_when_to_calibrate():
     assert not cb.wanted("off", 100)
     with pytest.raises(ValueError):
         cb.wanted("sometimes", 100)
+
+
+def test_calibration_never_narrows_a_band_with_few_distinct_scores():
+    """A three-level score: most replicates tie (module docstring); levels stay at or above nominal."""
+    rng = np.random.default_rng(12)
+    y, s = binormal(rng, 150)
+    s = np.digitize(s, [0.0, 1.0]).astype(float)
+    cal = cb.calibrate(rng, y, s, 0.9, PRIORS, outer=60, inner=30)
+    assert np.all(cal.upper >= 0.95) and cal.sup_scale >= 1.0
+    assert all(v >= 0.95 for v in cal.expected_upper.values())

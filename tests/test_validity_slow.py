@@ -1,9 +1,9 @@
 """Reduced bootstrap validity simulation (issue 4 acceptance; the full one is benchmarks/validity.py).
 
-Binormal data (d' = 1, p(+) = 0.5), n = 200 and 1000, 150 simulated data sets each, 400 replicates,
-90% bands. The full simulation (250 data sets, 1000 replicates, n up to 10^4) measured 83-89% for
-target (a) and 82-88% for target (b) with the report's band; the thresholds below leave room for the
-Monte Carlo error of this smaller run (about 2.5 points per coverage, 1.5 pooled).
+Binormal data (d' = 1, p(+) = 0.5), n = 200 and 1000, 120 simulated data sets each, 400 replicates,
+90% bands, the report's band double-bootstrap calibrated as with ``calibration = "auto"``. The full
+simulation (benchmarks/README.md, 600 data sets per n) is the measurement; the thresholds below leave
+room for the Monte Carlo error of this smaller run (about 2.7 points per coverage, 1.6 pooled).
 """
 
 import importlib.util
@@ -23,21 +23,30 @@ _spec.loader.exec_module(validity)
 
 @pytest.fixture(scope="module")
 def tables():
-    return {n: validity.simulate(n, datasets=150, replicates=400, seed=11) for n in (200, 1000)}
+    return {n: validity.simulate(n, datasets=120, replicates=400, seed=11) for n in (200, 1000)}
 
 
 @pytest.mark.parametrize("n", [200, 1000])
 def test_report_band_covers_the_selected_classifiers_true_cost(tables, n):
-    """Target (a): pooled over PC(+) = 0.3, 0.5, 0.7, near the 85-95% the issue asks for."""
-    cov = tables[n][("a", "optimism")]
-    assert 0.80 <= cov.mean() <= 0.96, cov
-    assert cov.min() >= 0.74, cov
+    """Target (a): pooled over PC(+) = 0.3, 0.5, 0.7, in the 85-95% the issue asks for."""
+    cov = tables[n][("a", "report")]
+    assert 0.85 <= cov.mean() <= 0.96, cov
+    assert cov.min() >= 0.80, cov
+
+
+@pytest.mark.parametrize("n", [200, 1000])
+def test_calibration_moves_the_upper_misses_towards_nominal(tables, n):
+    """Without calibration the truth escapes above the band more often than the 5% it should; the
+    calibrated band brings that down without changing the lower edge."""
+    above = tables[n][("a_above", "report")].mean()
+    assert above <= 0.075, above
+    assert tables[n][("a", "report")].mean() >= tables[n][("a", "optimism")].mean()
 
 
 @pytest.mark.parametrize("n", [200, 1000])
 def test_report_band_and_the_true_optimal_curve(tables, n):
     """Target (b): measured, somewhat below nominal at small n (the band's target text says so)."""
-    cov = tables[n][("b", "optimism")]
+    cov = tables[n][("b", "report")]
     assert cov.mean() >= 0.77, cov
 
 
@@ -45,12 +54,12 @@ def test_report_band_and_the_true_optimal_curve(tables, n):
 def test_correction_is_needed(tables, n):
     """Plain percentiles of the replicate envelopes under-cover badly: the optimism is real."""
     plain = tables[n][("a", "percentile")].mean()
-    corrected = tables[n][("a", "optimism")].mean()
+    corrected = tables[n][("a", "report")].mean()
     assert corrected >= plain + 0.08
     assert np.all(tables[n]["mean_bias"] < 0)  # the empirical envelope is optimistic on average
 
 
 @pytest.mark.parametrize("n", [200, 1000])
 def test_simultaneous_band_covers_the_whole_true_curve(tables, n):
-    assert tables[n][("sim_b", "optimism")] >= 0.85
-    assert tables[n][("sim_a", "optimism")] >= 0.70
+    assert tables[n][("sim_b", "report")] >= 0.85
+    assert tables[n][("sim_a", "report")] >= 0.82

@@ -19,14 +19,20 @@ Beran (1987) prepivoting, as a calibration of the band's upper quantile level (H
 In the bootstrap world the sample is the population: for outer replicate b the "truth" is
 ``C(v*_b)``, the sample cost of the thresholds b selected, and inner replicates drawn *from
 replicate b* give ``c**_bk = t*_b + C_b(v**_bk) - t**_bk``, made from b exactly as ``c*`` is made
-from the sample (``C_b`` counts in replicate b). The mid-rank of the truth among b's inner
-replicates, ``u_b``, would be uniform if the band were right; the band's upper edge is read at the
-``(1 + level)/2`` quantile of ``u`` instead of at ``(1 + level)/2`` itself. ``u`` is pooled over a
+from the sample (``C_b`` counts in replicate b). The rank of the truth among b's inner
+replicates (:func:`upper_rank`), ``u_b``, would be uniform if the band were right; the band's upper
+edge is read at the ``(1 + level)/2`` quantile of ``u`` instead of at ``(1 + level)/2`` itself. ``u`` is pooled over a
 window of PC(+) (``window``) so that a 5% tail is estimated from many outer replicates (the
 miscalibration changes slowly with PC(+)). Each prior's expected-cost interval gets its own upper
 level the same way. The simultaneous band's critical value is multiplied by the ``level`` quantile,
 over outer replicates, of "the truth's studentized sup statistic / the inner band's critical value"
 (a scale calibration: a level calibration would saturate at the largest replicate).
+
+The calibration only ever widens the band (levels below nominal are raised to it). Where the
+bootstrap world looks *over*-covered it is because of ties, not precision: at the ends of an
+operating range, or for a classifier with few distinct scores, most replicates choose the same
+(trivial) classifier and tie with the truth, and narrowing the band there would trust the inner
+replicates' tie pattern to match the sample's, which it does not.
 
 Only the upper edge is calibrated because the defect is one-sided: selection makes the apparent
 cost too low, and the bootstrap under-states by how much, so the truth escapes above the band. The
@@ -54,7 +60,7 @@ from . import resampling as rs
 
 OUTER = 200  # outer replicates whose inner bootstraps calibrate the band
 INNER = 100  # inner replicates per outer replicate
-WINDOW = 0.1  # u is pooled over grid points within this distance in PC(+)
+WINDOW = 0.05  # u is pooled over grid points within this distance in PC(+)
 AUTO_BUDGET = 200_000_000  # n x OUTER x INNER at most, for calibration="auto"
 MODES = ("auto", "double", "off")
 METHOD = "double bootstrap (Beran 1987 prepivoting) of the upper edge and the sup-norm critical value"
@@ -130,37 +136,42 @@ def resample_counts(rng: np.random.Generator, counts: np.ndarray, inner: int) ->
     return np.bincount(drawn.ravel(), minlength=g * inner * size).reshape(g * inner, size)
 
 
-def mid_rank(truth: np.ndarray, samples: np.ndarray) -> np.ndarray:
-    """The probability level of ``truth`` (g, ...) among ``samples`` (g, k, ...), as one of k + 1
-    exchangeable values: ``(#below + #equal / 2 + 1/2) / (k + 1)``, in [1/(2k+2), 1 - 1/(2k+2)].
+def upper_rank(truth: np.ndarray, samples: np.ndarray) -> np.ndarray:
+    """The quantile level of ``truth`` (g, ...) among ``samples`` (g, k, ...) as an upper bound:
+    ``(#samples strictly below + 1/2) / (k + 1)``, in [1/(2k+2), 1 - 1/(2k+2)].
 
-    NaN where the samples have no spread and equal the truth (nothing to calibrate there).
+    An upper edge read at level a covers the truth when about a fraction a or more of the samples
+    lie below it, so the level a band needs is the fraction strictly below: samples *equal* to the
+    truth count as covering it. (A mid-rank would put a truth tied with most samples at 1/2 and
+    calibrate such a band down to its median.) The 1/2 and k + 1 treat the truth as one of k + 1
+    exchangeable values. NaN where the samples have no spread and equal the truth (nothing to
+    calibrate there).
     """
     t = truth[:, None]
     k = samples.shape[1]
     below = np.count_nonzero(samples < t, axis=1)
-    equal = np.count_nonzero(samples == t, axis=1)
-    u = (below + 0.5 * equal + 0.5) / (k + 1)
-    flat = np.ptp(samples, axis=1) <= 1e-12
-    return np.where(flat & (equal == k), np.nan, u)
+    u = (below + 0.5) / (k + 1)
+    flat = (np.ptp(samples, axis=1) <= 1e-12) & np.all(np.abs(samples - t) <= 1e-12, axis=1)
+    return np.where(flat, np.nan, u)
 
 
 def sup_ratios(inner_values: np.ndarray, truth: np.ndarray, level: float) -> np.ndarray:
     """Per outer replicate: the truth's studentized sup statistic over the inner band's critical value.
 
     As :func:`ccreport.analysis.resampling.simultaneous_band` on each outer replicate's inner
-    replicates (g, k, m): statistic ``max_j |v_j - mean_j| / sd_j`` over grid points with sd > 0,
-    critical value its ``level`` quantile. A truth off a zero-sd point's value is never covered (inf);
-    an outer replicate whose inner replicates all agree everywhere has nothing to scale (NaN).
+    replicates (g, k, m): statistic ``max_j |v_j - mean_j| / s_j`` over grid points with sd > 0 (s:
+    :func:`~ccreport.analysis.resampling.studentizing_sd`), critical value its ``level`` quantile.
+    Points where the inner replicates all agree are left out: the band has width 0 there whatever
+    its scale, so they say nothing about the scale. An outer replicate whose inner replicates all
+    agree everywhere has nothing to scale (NaN).
     """
     mean = inner_values.mean(axis=1)
-    sd = inner_values.std(axis=1, ddof=1)
-    live = sd > 1e-12
+    sd = rs.studentizing_sd(inner_values.std(axis=1, ddof=1))
+    live = sd > 0
     safe = np.where(live, sd, 1.0)
     dev = np.where(live[:, None], np.abs(inner_values - mean[:, None]) / safe[:, None], 0.0)
     critical = np.quantile(dev.max(axis=2), level, axis=1)
     stat = np.where(live, np.abs(truth - mean) / safe, 0.0).max(axis=1)
-    stat = np.where(((~live) & (np.abs(truth - mean) > 1e-12)).any(axis=1), np.inf, stat)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(critical > 0, stat / np.where(critical > 0, critical, 1.0), np.nan)
 
@@ -221,15 +232,10 @@ def pooled_quantile(u: np.ndarray, grid: np.ndarray, q: float, window: float) ->
     return np.nanquantile(pooled, q, axis=1)
 
 
-def _finite_quantile(x: np.ndarray, q: float, default: float) -> float:
-    """q quantile of x without NaNs; inf values count, but an infinite result falls back to the
-    largest finite value (the band cannot be infinitely wide)."""
+def _widening(x: np.ndarray, q: float, nominal_value: float) -> float:
+    """The q quantile of x (NaNs dropped), never below the nominal value: calibration only widens."""
     x = x[~np.isnan(x)]
-    finite = x[np.isfinite(x)]
-    if not finite.size:
-        return default
-    largest = float(finite.max())
-    return min(float(np.quantile(np.minimum(x, largest), q)), largest)
+    return max(nominal_value, float(np.quantile(x, q))) if x.size else nominal_value
 
 
 def calibrate(
@@ -256,15 +262,15 @@ def calibrate(
         inner_pos = resample_counts(rng, counts_pos, inner)
         inner_neg = resample_counts(rng, counts_neg, inner)
         world = bootstrap_world(layout, counts_pos, counts_neg, inner_pos, inner_neg, grid, priors)
-        u_grid.append(mid_rank(world.truth, world.inner))
+        u_grid.append(upper_rank(world.truth, world.inner))
         ratios.append(sup_ratios(world.inner, world.truth, level))
         for p in priors:
-            u_exp[p].append(mid_rank(world.truth_expected[p], world.inner_expected[p]))
+            u_exp[p].append(upper_rank(world.truth_expected[p], world.inner_expected[p]))
     return Calibration(
         level=level,
-        upper=pooled_quantile(np.concatenate(u_grid), grid, q, window),
-        sup_scale=_finite_quantile(np.concatenate(ratios), level, 1.0),
-        expected_upper={p: _finite_quantile(np.concatenate(u_exp[p]), q, q) for p in priors},
+        upper=np.maximum(q, pooled_quantile(np.concatenate(u_grid), grid, q, window)),
+        sup_scale=_widening(np.concatenate(ratios), level, 1.0),
+        expected_upper={p: _widening(np.concatenate(u_exp[p]), q, q) for p in priors},
         outer=outer,
         inner=inner,
         window=window,

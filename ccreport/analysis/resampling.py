@@ -832,19 +832,39 @@ def pointwise_band(values, level: float):
     return percentile_interval(values, level, axis=0)
 
 
+SD_FLOOR = 0.1  # a simultaneous band studentizes by at least this fraction of its largest sd
+
+
+def studentizing_sd(sd: np.ndarray) -> np.ndarray:
+    """The scale a sup-norm band studentizes by: ``max(sd_j, SD_FLOOR max_j sd_j)``, and 0 where
+    sd_j = 0 (every replicate agrees; such points are left out of the max and get width 0).
+
+    Without the floor, grid points where nearly all replicates agree (a classifier with few distinct
+    scores, or the ends of an operating range, where most replicates pick a trivial classifier) have
+    a tiny but non-zero sd, and one replicate that disagrees there makes the studentized sup
+    statistic, and so the band everywhere, arbitrarily wide.
+    """
+    sd = np.asarray(sd, dtype=float)
+    live = sd > 1e-12
+    if not np.any(live):
+        return np.zeros_like(sd)
+    return np.where(live, np.maximum(sd, SD_FLOOR * sd.max(axis=-1, keepdims=True)), 0.0)
+
+
 def simultaneous_band(values, level: float, center=None, scale: float = 1.0):
     """Sup-norm (simultaneous) bootstrap band over the whole grid.
 
-    Studentized: ``c`` is the ``level`` quantile over replicates of ``max_j |v*_j - mean*_j| / sd*_j``
-    (grid points where every replicate agrees, sd* = 0, are left out of the max and get width 0), and
-    the band is ``center_j +- scale c sd*_j``; ``center`` defaults to the replicates' mean ``mean*``;
-    ``scale`` is a calibration factor (:mod:`ccreport.analysis.calibration`), 1 for the plain band.
+    Studentized: ``c`` is the ``level`` quantile over replicates of ``max_j |v*_j - mean*_j| / s_j``
+    with ``s`` = :func:`studentizing_sd` of the replicates' sd (points with sd = 0 are left out of
+    the max and get width 0), and the band is ``center_j +- scale c s_j``; ``center`` defaults to
+    the replicates' mean ``mean*``; ``scale`` is a calibration factor
+    (:mod:`ccreport.analysis.calibration`), 1 for the plain band.
     """
     v = np.asarray(values, dtype=float)
     mean = v.mean(axis=0)
     center_curve = mean if center is None else np.asarray(center, dtype=float)
-    sd = v.std(axis=0, ddof=1) if v.shape[0] > 1 else np.zeros(v.shape[1])
-    live = sd > 1e-12
+    sd = studentizing_sd(v.std(axis=0, ddof=1) if v.shape[0] > 1 else np.zeros(v.shape[1]))
+    live = sd > 0
     if not np.any(live):
         return center_curve.copy(), center_curve.copy()
     dev = np.abs(v[:, live] - mean[live]) / sd[live]
