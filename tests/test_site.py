@@ -193,6 +193,7 @@ def test_uncertainty_tables_appear_when_present(tmp_path):
         c.extra["band"] = {"level": 0.9, "replicates": 200, "method": "binomial", "target": "envelope",
                            "pc": [0, 0.5, 1], "lower": [0, 0.1, 0], "upper": [0, 0.3, 0], "simultaneous": False}
         c.extra["expected_cost_interval"] = {p: [v - 0.01, v + 0.01] for p, v in c.expected_cost.items()}
+    d.classifiers["a1"].extra["band"]["calibration"] = {"upper_level": [0.95, 0.987, 0.95], "sup_scale": 1.2}
     m = next(iter(d.comparisons.values()))
     m.extra["significant"] = [{"lo": 0.2, "hi": 0.4, "better": "a1"}]
     m.extra["expected_cost_difference_interval"] = {
@@ -206,6 +207,8 @@ def test_uncertainty_tables_appear_when_present(tmp_path):
     c = d.classifiers["a1"]
     lo, hi = c.extra["expected_cost_interval"]["uniform"]
     assert row[1] == f"{tb.cost(c.expected_cost['uniform'])} [{tb.cost(lo)}, {tb.cost(hi)}]"
+    bands = {r[0]: r for r in page.tables["table-dataset-d1-bands"][1:]}
+    assert bands["a1"][5] == "upper edge at the 95.0–98.7% quantile" and bands["b1"][5] == tb.DASH
     diff_row = page.tables["table-dataset-d1-differences"][1]
     assert "p=0.040" in diff_row[2] and "[0.200, 0.400] a1" in diff_row[-1]
     check_site(tmp_path)

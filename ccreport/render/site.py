@@ -331,7 +331,7 @@ def band_table(d: DatasetResult) -> tb.Table | None:
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-bands",
         f"Bootstrap confidence bands around the cost curves on {d.name}.",
-        ["Classifier", "Band", "Method", "Replicates", "Level", "Mean width", "Largest width"],
+        ["Classifier", "Band", "Method", "Replicates", "Level", "Calibration", "Mean width", "Largest width"],
         note=_band_note(bands),
         compact=True,
     )
@@ -345,6 +345,7 @@ def band_table(d: DatasetResult) -> tb.Table | None:
                 tb.text(band.get("method", tb.DASH)),
                 tb.num(band.get("replicates"), 0),
                 tb.text(tb.DASH if band.get("level") is None else f"{100 * float(band['level']):g}%"),
+                tb.text(_calibration_text(band)),
                 tb.num(sum(widths) / len(widths) if widths else None, tb.COST_DIGITS),
                 tb.num(max(widths) if widths else None, tb.COST_DIGITS),
             ]
@@ -352,8 +353,24 @@ def band_table(d: DatasetResult) -> tb.Table | None:
     return t
 
 
+def _calibration_text(band: dict) -> str:
+    """What the double bootstrap did to a band: the range of its upper edge's quantile level and,
+    with a simultaneous band, the factor on its critical value."""
+    cal = band.get("calibration")
+    if not cal:
+        return tb.DASH
+    levels = [float(v) for v in cal["upper_level"]]
+    lo, hi = 100 * min(levels), 100 * max(levels)
+    span = f"{lo:.1f}%" if hi - lo < 0.05 else f"{lo:.1f}–{hi:.1f}%"
+    text = f"upper edge at the {span} quantile"
+    if band.get("simultaneous"):
+        text += f"; sup-norm ×{float(cal['sup_scale']):.2f}"
+    return text
+
+
 def _band_note(bands: dict) -> str:
-    band = next(iter(bands.values()))
+    calibrated = [b for b in bands.values() if b.get("calibration")]
+    band = calibrated[0] if calibrated else next(iter(bands.values()))
     parts = ["Width: upper minus lower bound of normalized expected cost, over the PC(+) grid of the band."]
     if band.get("correction"):
         parts.append(f"Bounds: {band['correction']}.")
