@@ -456,7 +456,7 @@ def hulls_expected(h: Hulls, prior: Prior, switches: np.ndarray | None = None, w
     return out
 
 
-def vertex_weights(prior: Prior, lo, hi, rep):
+def vertex_weights(prior: Prior, lo, hi, rep, nodes: int | None = None):
     """Weights (wa, wb) with E[alpha_v + beta_v PC ; PC in [lo_v, hi_v]] = alpha_v wa_v + beta_v wb_v.
 
     Point prior: the first interval holding the point gets (1, pc). Priors with a CDF F and partial
@@ -472,7 +472,7 @@ def vertex_weights(prior: Prior, lo, hi, rep):
     if hasattr(prior, "partial_moment"):
         return prior.cdf(hi) - prior.cdf(lo), prior.partial_moment(hi) - prior.partial_moment(lo)
     if isinstance(prior, InducedPrior):
-        return _induced_weights(prior, lo, hi)
+        return _induced_weights(prior, lo, hi, nodes or INDUCED_NODES)
     return None
 
 
@@ -514,12 +514,13 @@ def _gauss_legendre(n: int):
     return np.polynomial.legendre.leggauss(n)
 
 
-def _induced_weights(prior, lo, hi):
+def _induced_weights(prior, lo, hi, nodes: int):
     """Vertex weights under an induced prior (see :func:`vertex_weights`).
 
     The inner expectation over the cost ratio is closed form per vertex interval (as in
     :class:`ccreport.analysis.priors.InducedPrior`); the outer one over a random p(+) is a fixed
-    ``INDUCED_NODES``-point Gauss-Legendre rule in the probability scale u = F_p(p) instead of the
+    ``nodes``-point (``INDUCED_NODES`` for the reported intervals) Gauss-Legendre rule in the
+    probability scale u = F_p(p) instead of the
     adaptive quadrature the single-curve method uses. The integrand is C^1 in u (C^0 for a fixed
     cost ratio); the rule agrees with ``prior.expected`` to about 1e-6 or better (tested), far below
     the bootstrap's Monte Carlo error. Being one fixed linear functional of the curve, it keeps
@@ -527,7 +528,7 @@ def _induced_weights(prior, lo, hi):
     """
     if isinstance(prior.p_positive, Fixed):
         return _induced_inner(prior.p_positive.value, prior.cost_ratio, lo, hi)
-    nodes, weights = _gauss_legendre(INDUCED_NODES)
+    nodes, weights = _gauss_legendre(nodes)
     ps = np.clip(prior._p_of_u((nodes + 1.0) / 2.0), 1e-300, 1.0 - 1e-16)
     logit_lo, logit_hi = _logit(lo), _logit(hi)
     wa, wb = np.zeros(lo.size), np.zeros(lo.size)
@@ -602,8 +603,9 @@ def _sample_hull(layout: PathLayout) -> Hulls:
     return Hulls(x=x, y=y, indptr=np.array([0, x.size]), n_pos=layout.n_pos, n_neg=layout.n_neg, x0=x, y0=y)
 
 
-def _curves(h: Hulls, grid, priors, switches=None):
-    """Raw and in-sample (original counts, replicate's selection) grid values and expected costs."""
+def _curves(h: Hulls, grid, priors, switches=None, nodes: int | None = None):
+    """Raw and in-sample (original counts, replicate's selection) grid values and expected costs
+    (``nodes``: the Gauss-Legendre rule for induced priors, default ``INDUCED_NODES``)."""
     sw = _switches(h) if switches is None else switches
     orig = h.original()
     raw = hulls_on_grid(h, grid, sw)
@@ -613,7 +615,7 @@ def _curves(h: Hulls, grid, priors, switches=None):
         lo, hi = _vertex_intervals(h, sw)
         rep = h.replicate_ids()
         for p, prior in priors.items():
-            w = vertex_weights(prior, lo, hi, rep)  # shared: same switching points
+            w = vertex_weights(prior, lo, hi, rep, nodes)  # shared: same switching points
             raw_e[p] = hulls_expected(h, prior, sw, w)
             ins_e[p] = hulls_expected(orig, prior, sw, w)
     return raw, ins, raw_e, ins_e
