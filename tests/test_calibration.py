@@ -255,3 +255,32 @@ def test_calibration_never_narrows_a_band_with_few_distinct_scores():
     cal = cb.calibrate(rng, y, s, 0.9, PRIORS, outer=60, inner=30)
     assert np.all(cal.upper >= 0.95) and cal.sup_scale >= 1.0
     assert all(v >= 0.95 for v in cal.expected_upper.values())
+
+
+def test_inner_replicates_in_pieces_make_the_same_world():
+    """At large n the inner replicates are drawn in pieces (memory): the same draws split into pieces
+    give exactly the world of the whole."""
+    rng = np.random.default_rng(2)
+    y, s = binormal(rng, 90)
+    layout = rs.path_layout(y, s)
+    g, k = 3, 12
+    cpos, cneg = rs.multinomial_counts(rng, layout.n_pos, g), rs.multinomial_counts(rng, layout.n_neg, g)
+    ipos, ineg = cb.resample_counts(rng, cpos, k), cb.resample_counts(rng, cneg, k)
+    whole = cb.bootstrap_world(layout, cpos, cneg, ipos, ineg, rs.GRID, PRIORS)
+
+    def piece(counts, j0, j1):
+        return counts.reshape(g, k, -1)[:, j0:j1].reshape(g * (j1 - j0), -1)
+
+    outer = cb._outer_world(layout, cpos, cneg, rs.GRID, PRIORS)
+    cuts = [(0, 5), (5, 10), (10, 12)]
+    split = cb._world(layout, outer, [(piece(ipos, a, b), piece(ineg, a, b)) for a, b in cuts], rs.GRID, PRIORS)
+    np.testing.assert_array_equal(split.inner, whole.inner)
+    np.testing.assert_array_equal(split.truth, whole.truth)
+    for p in PRIORS:
+        np.testing.assert_array_equal(split.inner_expected[p], whole.inner_expected[p])
+
+
+def test_modes_are_the_manifests():
+    from ccreport.manifest import CALIBRATIONS
+
+    assert cb.MODES == CALIBRATIONS

@@ -209,20 +209,50 @@ class World:
     inner_expected: dict
 
 
+@dataclass(frozen=True, eq=False)
+class _Outer:
+    """Outer replicates: cumulative counts, own envelopes t*_b and truths C(v*_b), on the grid and
+    under each prior."""
+
+    cp: np.ndarray
+    cn: np.ndarray
+    t: np.ndarray
+    truth: np.ndarray
+    t_expected: dict
+    truth_expected: dict
+
+
+def _outer_world(layout, counts_pos, counts_neg, grid, priors) -> _Outer:
+    cp, cn = rs.cumulative(counts_pos), rs.cumulative(counts_neg)
+    t, truth, t_e, truth_e = rs._curves(rs._replicate_hulls(layout, cp, cn), grid, priors, nodes=INDUCED_NODES)
+    return _Outer(cp=cp, cn=cn, t=t, truth=truth, t_expected=t_e, truth_expected=truth_e)
+
+
+def _inner_world(layout, outer: _Outer, inner_pos, inner_neg, grid, priors) -> tuple[np.ndarray, dict]:
+    """Inner optimism-corrected replicates (g, k, m) and expected costs prior -> (g, k)."""
+    g = outer.cp.shape[0]
+    k = inner_pos.shape[0] // g
+    hulls = rs._replicate_hulls(layout, rs.cumulative(inner_pos), rs.cumulative(inner_neg))
+    raw, ins, raw_e, ins_e = rs._curves(_recounted(hulls, outer.cp, outer.cn, k), grid, priors, nodes=INDUCED_NODES)
+    values = outer.t[:, None, :] + (ins - raw).reshape(g, k, grid.size)
+    expected = {p: outer.t_expected[p][:, None] + (ins_e[p] - raw_e[p]).reshape(g, k) for p in priors}
+    return values, expected
+
+
 def bootstrap_world(layout, counts_pos, counts_neg, inner_pos, inner_neg, grid, priors) -> World:
     """Outer replicates (counts, (g, n_pos) and (g, n_neg), in the layout's class-rank order) and
     their inner replicates ((g k, ...), row ``b k + j`` drawn from outer row b) -> :class:`World`."""
-    g = counts_pos.shape[0]
-    inner = inner_pos.shape[0] // g
-    cp_o, cn_o = rs.cumulative(counts_pos), rs.cumulative(counts_neg)
-    t_b, truth_b, t_e, truth_e = rs._curves(rs._replicate_hulls(layout, cp_o, cn_o), grid, priors, nodes=INDUCED_NODES)
-    hulls = _recounted(rs._replicate_hulls(layout, rs.cumulative(inner_pos), rs.cumulative(inner_neg)), cp_o, cn_o, inner)
-    raw, ins, raw_e, ins_e = rs._curves(hulls, grid, priors, nodes=INDUCED_NODES)
+    return _world(layout, _outer_world(layout, counts_pos, counts_neg, grid, priors), [(inner_pos, inner_neg)], grid, priors)
+
+
+def _world(layout, outer: _Outer, inner_pieces, grid, priors) -> World:
+    """The world of outer replicates and their inner replicates, drawn in pieces (each (g k_i, ...))."""
+    pieces = [_inner_world(layout, outer, pos, neg, grid, priors) for pos, neg in inner_pieces]
     return World(
-        truth=truth_b,
-        inner=t_b[:, None, :] + (ins - raw).reshape(g, inner, grid.size),
-        truth_expected=truth_e,
-        inner_expected={p: t_e[p][:, None] + (ins_e[p] - raw_e[p]).reshape(g, inner) for p in priors},
+        truth=outer.truth,
+        inner=np.concatenate([values for values, _ in pieces], axis=1),
+        truth_expected=outer.truth_expected,
+        inner_expected={p: np.concatenate([e[p] for _, e in pieces], axis=1) for p in priors},
     )
 
 
@@ -262,9 +292,11 @@ def calibrate(
     for g in rs.chunk_sizes(outer, n * inner):
         counts_pos = rs.multinomial_counts(rng, layout.n_pos, g)
         counts_neg = rs.multinomial_counts(rng, layout.n_neg, g)
-        inner_pos = resample_counts(rng, counts_pos, inner)
-        inner_neg = resample_counts(rng, counts_neg, inner)
-        world = bootstrap_world(layout, counts_pos, counts_neg, inner_pos, inner_neg, grid, priors)
+        pieces = (  # inner replicates in pieces of at most CHUNK_ELEMENTS instances (only at large n)
+            (resample_counts(rng, counts_pos, k), resample_counts(rng, counts_neg, k))
+            for k in rs.chunk_sizes(inner, n * g)
+        )
+        world = _world(layout, _outer_world(layout, counts_pos, counts_neg, grid, priors), pieces, grid, priors)
         u_grid.append(upper_rank(world.truth, world.inner))
         ratios.append(sup_ratios(world.inner, world.truth, level))
         for p in priors:
