@@ -61,5 +61,7 @@ def test_correction_is_needed(tables, n):
 
 @pytest.mark.parametrize("n", [200, 1000])
 def test_simultaneous_band_covers_the_whole_true_curve(tables, n):
+    """The full run measured 87-91% for (a) and 98-100% for (b); this one has 120 data sets and 400
+    replicates per band, about 3 points of Monte Carlo error."""
     assert tables[n][("sim_b", "report")] >= 0.85
-    assert tables[n][("sim_a", "report")] >= 0.82
+    assert tables[n][("sim_a", "report")] >= 0.78
