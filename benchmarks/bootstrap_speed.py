@@ -29,6 +29,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from ccreport.analysis import calibration as cb  # noqa: E402
 from ccreport.analysis import resampling as rs  # noqa: E402
 
 
@@ -51,9 +52,16 @@ def floor(y, s, replicates, seed):
 
 
 def band(y, s, replicates, seed, priors=None):
-    rep = rs.bootstrap_scores(np.random.default_rng(seed), y, s, replicates, priors)
-    lo, hi = rs.pointwise_band(rep.values, 0.9)
-    slo, shi = rs.simultaneous_band(rep.values, 0.9)
+    """As a report computes it (``ccreport.uncertainty.classifier_task``); at n > 10,000 the default
+    ``calibration = "auto"`` does not calibrate (``ccreport.analysis.calibration``)."""
+    rng = np.random.default_rng(seed)
+    rep = rs.bootstrap_scores(rng, y, s, replicates, priors)
+    if cb.wanted("auto", y.size):
+        cal = cb.calibrate(rng, y, s, 0.9, priors, rep.grid)
+    else:
+        cal = cb.nominal(0.9, rep.grid.size)
+    lo, hi = cb.calibrated_band(rep.values, cal)
+    slo, shi = rs.simultaneous_band(rep.values, 0.9, scale=cal.sup_scale)
     return lo, hi, slo, shi
 
 

@@ -26,6 +26,11 @@ TARGET_CRISP = (
     "(elsewhere the trivial classifiers' known cost; D&H 2006 section 4.6)"
 )
 TARGET_DIFFERENCE = "the difference a - b of the two classifiers' true costs, as in their own bands"
+CORRECTION = (
+    "optimism-corrected percentiles (Efron 1983): estimate + in-sample cost of the replicate's selection "
+    "- replicate's own cost"
+)
+CALIBRATED = "; upper edge and sup-norm critical value calibrated by a double bootstrap (Beran 1987 prepivoting)"
 
 
 def _band_kinds(settings: Settings) -> tuple[bool, bool]:

@@ -88,7 +88,7 @@ def _bootstrap_band(name, labels, scores, predictions, level=0.9, replicates=60,
 def _fold_average(name, labels, scores, predictions, n_folds=5, seed=0):
     rng = np.random.default_rng(seed)
     folds = rng.permutation(labels.size) % n_folds
-    curves, costs = [], []
+    curves = []
     for k in range(n_folds):
         m = folds == k
         c = analyse_classifier(name, labels[m], None if scores is None else scores[m], None if predictions is None else predictions[m], {})

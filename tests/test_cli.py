@@ -1,12 +1,10 @@
 """The ccreport command end to end: build, check, new; bad input exits 2 with one line per problem."""
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from ccreport.cli import main

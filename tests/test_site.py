@@ -4,17 +4,13 @@ from __future__ import annotations
 
 import csv
 import json
-import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from ccreport.build import build, compute_results, settings_for
+from ccreport.build import build
 from ccreport.errors import UserInputError
-from ccreport.loaders import load_project_data
-from ccreport.manifest import load_project
 from ccreport.render import tables as tb
 from ccreport.render.markdown_text import render_markdown
 from ccreport.render.site import render_site
