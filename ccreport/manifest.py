@@ -21,7 +21,8 @@ unique within their kind.
     ``theme``       optional string, default "default": the report's theme.
     ``confidence``  optional number strictly between 0 and 1, default 0.9: confidence level of
                     bootstrap intervals and bands.
-    ``bootstrap``   optional integer >= 100, default 1000: bootstrap replicates.
+    ``bootstrap``   optional integer >= 500, default 1000: bootstrap replicates (fewer leave the
+                    5% tails of a 90% band to a handful of replicates).
     ``band``        optional, default "pointwise": "pointwise", "simultaneous" or "both".
     ``calibration`` optional, default "auto": "auto", "double" or "off": double-bootstrap
                     calibration of a scoring classifier's band ("auto": while n <= 10,000;
@@ -300,7 +301,7 @@ NON_NEGATIVE = Bound("a number >= 0", lambda x: x >= 0)
 PROBABILITY = Bound("a number in [0, 1]", lambda x: 0 <= x <= 1)
 OPEN_PROBABILITY = Bound("a number strictly between 0 and 1", lambda x: 0 < x < 1)
 SEED = Bound("an integer >= 0", lambda x: x >= 0, integer=True)
-REPLICATES = Bound("an integer >= 100", lambda x: x >= 100, integer=True)
+REPLICATES = Bound("an integer >= 500", lambda x: x >= 500, integer=True)
 WORKERS = Bound("an integer >= 1", lambda x: x >= 1, integer=True)
 
 

@@ -35,7 +35,7 @@ def write_tiny_project(
     n: int = 60,
     *,
     folds: int | None = None,
-    settings: str = "bootstrap = 100",
+    settings: str = "bootstrap = 500",
     extra_priors: str = SCEPTIC_PRIOR,
     seed: int = 7,
 ) -> Path:

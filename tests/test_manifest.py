@@ -23,7 +23,7 @@ seed = 2006                      # optional int, default 2006
 narrative = "narrative.md"       # optional markdown file, must exist
 theme = "default"                # optional
 confidence = 0.9                 # optional, 0<c<1
-bootstrap = 1000                 # optional int >= 100 (replicates)
+bootstrap = 1000                 # optional int >= 500 (replicates)
 band = "pointwise"               # optional: pointwise | simultaneous | both
 calibration = "auto"             # optional: auto | double | off
 [[datasets]]                     # at least one
@@ -171,8 +171,8 @@ def test_defaults(minimal):
 
 
 def test_settings_are_read(minimal):
-    project = minimal(MINIMAL.replace('title = "t"', 'title = "t"\nseed = 7\nconfidence = 0.95\nbootstrap = 100\nband = "both"\nworkers = 4\ntheme = "dark"\ncalibration = "off"'))
-    assert (project.seed, project.confidence, project.bootstrap, project.band, project.workers, project.theme) == (7, 0.95, 100, "both", 4, "dark")
+    project = minimal(MINIMAL.replace('title = "t"', 'title = "t"\nseed = 7\nconfidence = 0.95\nbootstrap = 500\nband = "both"\nworkers = 4\ntheme = "dark"\ncalibration = "off"'))
+    assert (project.seed, project.confidence, project.bootstrap, project.band, project.workers, project.theme) == (7, 0.95, 500, "both", 4, "dark")
     assert project.calibration == "off"
 
 
@@ -291,8 +291,8 @@ def test_every_mistake_is_reported_once_at_its_line(minimal, chosen):
         ("confidence = 1", "expected a number strictly between 0 and 1, got 1"),
         ("confidence = 0.0", "expected a number strictly between 0 and 1, got 0.0"),
         ("confidence = nan", "expected a number strictly between 0 and 1, got nan"),
-        ("bootstrap = 99", "expected an integer >= 100, got 99"),
-        ("bootstrap = 1000.0", "expected an integer >= 100, got 1000.0"),
+        ("bootstrap = 499", "expected an integer >= 500, got 499"),
+        ("bootstrap = 1000.0", "expected an integer >= 500, got 1000.0"),
         ("workers = 0", "expected an integer >= 1, got 0"),
         ('band = "pointwize"', 'expected one of "pointwise", "simultaneous", "both", got "pointwize" (a string); did you mean "pointwise"?'),
         ('calibration = "dubble"', 'expected one of "auto", "double", "off", got "dubble" (a string); did you mean "double"?'),

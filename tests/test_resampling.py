@@ -106,7 +106,7 @@ distribution = "induced"
 p_positive = { distribution = "beta", a = 3, b = 7 }
 cost_ratio = { distribution = "loguniform", low = 1, high = 10 }
 """
-    settings = 'confidence = 0.9\nbootstrap = 200\nband = "both"'
+    settings = 'confidence = 0.9\nbootstrap = 500\nband = "both"'
     return write_tiny_project(root, "Determinism", n=160, folds=4, settings=settings, extra_priors=induced, seed=11)
 
 
@@ -124,7 +124,7 @@ def test_one_or_two_workers_give_identical_results_json(tmp_path):
     d = results_to_dict(compute_results(project, data, settings_for(project, 1)))["datasets"]["tiny"]
     good = d["classifiers"]["good"]
     band = good["band"]
-    assert band["level"] == 0.9 and band["replicates"] == 200
+    assert band["level"] == 0.9 and band["replicates"] == 500
     assert band["method"] == "stratified instance bootstrap"
     assert len(band["pc"]) == len(band["lower"]) == len(band["upper"]) == len(band["simultaneous"]["lower"])
     assert all(lo <= hi + 1e-12 for lo, hi in zip(band["lower"], band["upper"]))
