@@ -57,7 +57,7 @@ def band(y, s, replicates, seed, priors=None):
     rng = np.random.default_rng(seed)
     rep = rs.bootstrap_scores(rng, y, s, replicates, priors)
     if cb.wanted("auto", y.size):
-        cal = cb.calibrate(rng, y, s, 0.9, priors, rep.grid)
+        cal = cb.calibrate(rng, rep.layout, 0.9, priors, rep.grid)
     else:
         cal = cb.nominal(0.9, rep.grid.size)
     lo, hi = cb.calibrated_band(rep.values, cal)

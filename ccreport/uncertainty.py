@@ -47,7 +47,7 @@ def classifier_task(dataset: str, name: str, labels, scores, predictions, folds,
             rep = rs.bootstrap_scores(rng, labels, scores, settings.bootstrap, priors)
             method, target = "stratified instance bootstrap", TARGET_SCORES
             if cb.wanted(settings.calibration, len(labels)):
-                cal = cb.calibrate(rng, labels, scores, level, priors, rep.grid)
+                cal = cb.calibrate(rng, rep.layout, level, priors, rep.grid)
             else:
                 cal = cb.nominal(level, rep.grid.size)
         else:

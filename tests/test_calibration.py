@@ -193,7 +193,7 @@ def test_calibration_widens_the_upper_edge_on_small_samples():
     level moves above (1 + level)/2 and the simultaneous band widens."""
     rng = np.random.default_rng(11)
     y, s = binormal(rng, 200)
-    cal = cb.calibrate(rng, y, s, 0.9, PRIORS, outer=100, inner=50)
+    cal = cb.calibrate(rng, rs.path_layout(y, s), 0.9, PRIORS, outer=100, inner=50)
     interior = (rs.GRID > 0.1) & (rs.GRID < 0.9)
     assert cal.upper[interior].mean() > 0.955
     assert np.all((cal.upper > 0) & (cal.upper < 1))
@@ -209,8 +209,8 @@ def test_calibration_widens_the_upper_edge_on_small_samples():
 
 def test_calibration_is_reproducible():
     y, s = binormal(np.random.default_rng(1), 120)
-    a = cb.calibrate(np.random.default_rng(7), y, s, 0.9, PRIORS, outer=40, inner=20)
-    b = cb.calibrate(np.random.default_rng(7), y, s, 0.9, PRIORS, outer=40, inner=20)
+    a = cb.calibrate(np.random.default_rng(7), rs.path_layout(y, s), 0.9, PRIORS, outer=40, inner=20)
+    b = cb.calibrate(np.random.default_rng(7), rs.path_layout(y, s), 0.9, PRIORS, outer=40, inner=20)
     np.testing.assert_array_equal(a.upper, b.upper)
     assert a.sup_scale == b.sup_scale and a.expected_upper == b.expected_upper
 
@@ -221,7 +221,7 @@ def test_nothing_to_calibrate_gives_the_nominal_band(kind):
     trivial classifiers' min(pc, 1 - pc)): no spread anywhere, so the levels stay nominal."""
     y = np.array([True] * 20 + [False] * 25)
     s = y.astype(float) if kind == "separable" else np.ones(y.size)
-    cal = cb.calibrate(np.random.default_rng(0), y, s, 0.9, PRIORS, outer=30, inner=10)
+    cal = cb.calibrate(np.random.default_rng(0), rs.path_layout(y, s), 0.9, PRIORS, outer=30, inner=10)
     np.testing.assert_allclose(cal.upper, 0.95)
     assert cal.sup_scale == 1.0
     assert all(v == pytest.approx(0.95) for v in cal.expected_upper.values())
@@ -252,7 +252,7 @@ def test_calibration_never_narrows_a_band_with_few_distinct_scores():
     rng = np.random.default_rng(12)
     y, s = binormal(rng, 150)
     s = np.digitize(s, [0.0, 1.0]).astype(float)
-    cal = cb.calibrate(rng, y, s, 0.9, PRIORS, outer=60, inner=30)
+    cal = cb.calibrate(rng, rs.path_layout(y, s), 0.9, PRIORS, outer=60, inner=30)
     assert np.all(cal.upper >= 0.95) and cal.sup_scale >= 1.0
     assert all(v >= 0.95 for v in cal.expected_upper.values())
 

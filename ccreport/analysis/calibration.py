@@ -154,8 +154,8 @@ def upper_rank(truth: np.ndarray, samples: np.ndarray) -> np.ndarray:
     k = samples.shape[1]
     below = np.count_nonzero(samples < t, axis=1)
     u = (below + 0.5) / (k + 1)
-    flat = (np.ptp(samples, axis=1) <= 1e-12) & np.all(np.abs(samples - t) <= 1e-12, axis=1)
-    return np.where(flat, np.nan, u)
+    all_equal_truth = np.all(np.abs(samples - t) <= 1e-12, axis=1)
+    return np.where(all_equal_truth, np.nan, u)
 
 
 def sup_ratios(inner_values: np.ndarray, truth: np.ndarray, level: float) -> np.ndarray:
@@ -273,8 +273,7 @@ def _widening(x: np.ndarray, q: float, nominal_value: float) -> float:
 
 def calibrate(
     rng: np.random.Generator,
-    labels,
-    scores,
+    layout: rs.PathLayout,
     level: float,
     priors: dict | None = None,
     grid=rs.GRID,
@@ -282,10 +281,13 @@ def calibrate(
     inner: int = INNER,
     window: float = WINDOW,
 ) -> Calibration:
-    """Prepivoting (Beran 1987) of a scoring classifier's optimism-corrected band: the module docstring."""
+    """Prepivoting (Beran 1987) of a scoring classifier's optimism-corrected band: the module docstring.
+
+    ``layout``: the classifier's sorted path, :func:`~ccreport.analysis.resampling.path_layout` (the
+    band's ``Replicates.layout``, so the scores are sorted once for both).
+    """
     priors = priors or {}
     grid = np.asarray(grid, dtype=float)
-    layout = rs.path_layout(labels, scores)
     n = layout.n_pos + layout.n_neg
     q = (1.0 + level) / 2.0
     u_grid, ratios, u_exp = [], [], {p: [] for p in priors}

@@ -584,7 +584,8 @@ class Replicates:
     classifier selected on the data (issue 4 target (a)).
 
     ``estimate``: the sample envelope on the grid; ``expected``/``raw_expected``: prior name -> (R,)
-    expected costs of the corrected / raw replicates; ``expected_estimate``: prior -> the sample's.
+    expected costs of the corrected / raw replicates; ``expected_estimate``: prior -> the sample's;
+    ``layout``: a scoring classifier's sorted path (reused by the calibration), None when crisp.
     """
 
     grid: np.ndarray
@@ -595,6 +596,7 @@ class Replicates:
     raw_expected: dict
     expected_estimate: dict
     method: str
+    layout: PathLayout | None = None
 
 
 def _sample_hull(layout: PathLayout) -> Hulls:
@@ -621,7 +623,7 @@ def _curves(h: Hulls, grid, priors, switches=None, nodes: int | None = None):
     return raw, ins, raw_e, ins_e
 
 
-def _collect(parts, priors, grid, estimate_hull, method):
+def _collect(parts, priors, grid, estimate_hull, method, layout=None):
     raw = np.concatenate([p[0] for p in parts], axis=0)
     ins = np.concatenate([p[1] for p in parts], axis=0)
     est = hulls_on_grid(estimate_hull, grid)[0]
@@ -637,6 +639,7 @@ def _collect(parts, priors, grid, estimate_hull, method):
         raw_expected=raw_e,
         expected_estimate=est_e,
         method=method,
+        layout=layout,
     )
 
 
@@ -668,7 +671,8 @@ def bootstrap_scores(
         cp = cumulative(multinomial_counts(rng, layout.n_pos, reps))
         cn = cumulative(multinomial_counts(rng, layout.n_neg, reps))
         parts.append(_chunk_curves(layout, cp, cn, grid, priors, selection))
-    return _collect(parts, priors, grid, _sample_hull(layout), _method("stratified instance bootstrap", selection))
+    method = _method("stratified instance bootstrap", selection)
+    return _collect(parts, priors, grid, _sample_hull(layout), method, layout)
 
 
 def _method(base: str, selection: str) -> str:
