@@ -317,7 +317,11 @@ def calibrate(
 def quantiles_by_column(values: np.ndarray, levels) -> np.ndarray:
     """The ``levels[j]`` quantile of column j of ``values`` (R, m), interpolated as numpy's default
     (position ``levels[j] (R - 1)`` in the sorted column)."""
-    v = np.sort(np.asarray(values, dtype=float), axis=0)
+    return _sorted_quantiles(np.sort(np.asarray(values, dtype=float), axis=0), levels)
+
+
+def _sorted_quantiles(v: np.ndarray, levels) -> np.ndarray:
+    """:func:`quantiles_by_column` of columns already sorted."""
     r, m = v.shape
     pos = np.clip(np.broadcast_to(np.asarray(levels, dtype=float), (m,)), 0.0, 1.0) * (r - 1)
     lo = np.floor(pos).astype(np.int64)
@@ -329,7 +333,8 @@ def quantiles_by_column(values: np.ndarray, levels) -> np.ndarray:
 
 def calibrated_band(values: np.ndarray, cal: Calibration) -> tuple[np.ndarray, np.ndarray]:
     """Pointwise band of replicate curves (R, m): lower edge at the nominal level, upper calibrated."""
-    return quantiles_by_column(values, cal.lower_level), quantiles_by_column(values, cal.upper)
+    v = np.sort(np.asarray(values, dtype=float), axis=0)
+    return _sorted_quantiles(v, cal.lower_level), _sorted_quantiles(v, cal.upper)
 
 
 def calibrated_interval(samples, levels: tuple[float, float]) -> list[float]:

@@ -63,15 +63,6 @@ from .envelope import lower_envelope
 from .priors import Fixed, InducedPrior, LogUniform, PointPrior, Prior
 from .roc import _hull_of_monotone_path, crisp_roc, roc_points
 
-def _docstring_section(title: str) -> str:
-    text = __doc__.split(title, 1)[1].split("\n", 2)[2]  # skip the title's underline
-    return " ".join(text.split())
-
-
-# The methods page's explanation of section 4.5 (why cost curves are averaged vertically in cost
-# space, not in ROC space), as one paragraph of plain text.
-FOLD_AVERAGING_NOTE = _docstring_section("Averaging over folds: why cost space and not ROC space")
-
 GRID = np.linspace(0.0, 1.0, 101)  # PC(+) grid of the bands (0.3, 0.5, 0.7 are on it)
 BLOCK = 32  # points per block in the hull pruning (see the module docstring)
 CHUNK_ELEMENTS = 4_000_000  # replicates x instances per chunk: about 150 MB of working arrays
@@ -321,31 +312,15 @@ def _above(hull, cx, cy, offset) -> np.ndarray:
 def _grid_hull_mask(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """:func:`_flat_hull_mask` for R paths of the same length, given as (R, m) arrays."""
     reps, m = x.shape
-    dx = np.diff(x, axis=1)
-    dy = np.diff(y, axis=1)
-    w = dx + dy
-    values = (2.0 * np.arange(reps))[:, None] - dy / np.maximum(w, 1)
-    keep = np.zeros((reps, m), dtype=bool)
-    keep[:, 0] = True
-    keep[:, -1] = True
-    live = (w > 0).ravel()
-    step = np.flatnonzero(live) if not live.all() else None
-    vals = values.ravel() if step is None else values.ravel()[step]
-    weights = w.ravel().astype(float) if step is None else w.ravel()[step].astype(float)
-    r = np.full(vals.size + 1, -1, dtype=np.intp)
-    _, _, r, b = pava(vals, weights, r)
-    starts = r[:b] if step is None else step[r[:b]]
-    # step index s of replicate q starts at point (q, s % (m - 1))
-    q, s = np.divmod(starts, m - 1)
-    keep[q, s] = True
-    return keep
+    rep = np.repeat(np.arange(reps), m)
+    return _flat_hull_mask(x.ravel(), y.ravel(), rep, np.arange(reps) * m).reshape(reps, m)
 
 
 def _fixed_vertices(layout: PathLayout, cp: np.ndarray, cn: np.ndarray) -> Hulls:
     """The replicates' costs of the sample's own hull vertices (thresholds fixed, D&H 2006 section 5.2).
 
     Not a hull of the replicate: the same ROC points (score thresholds) the sample's envelope selected,
-    re-counted in each replicate. Evaluated with the sample's own switching points (``hull_switches``).
+    re-counted in each replicate. Evaluated with the sample's own switching points (:func:`_tiled_switches`).
     """
     reps = cp.shape[0]
     rows = np.arange(reps)[:, None]
@@ -408,13 +383,12 @@ def _vertex_intervals(h: Hulls, switches: np.ndarray | None = None) -> tuple[np.
     return lo, hi
 
 
-def hulls_on_grid(h: Hulls, grid=GRID, switches: np.ndarray | None = None, in_sample: bool = False) -> np.ndarray:
-    """Normalized expected cost of each replicate's envelope at each grid PC(+): shape (R, m).
+def optimal_vertices(h: Hulls, grid, switches: np.ndarray | None = None) -> np.ndarray:
+    """Flat index of each replicate's optimal hull vertex at each grid PC(+): shape (R, m).
 
-    Exact: at pc the envelope is the cost line of the hull vertex after all edges with switch < pc
+    At pc the envelope is the cost line of the hull vertex after all edges with switch < pc
     (D&H 2006, Eq. 2 and 3), found by one binary search for all replicates.
     """
-    grid = np.asarray(grid, dtype=float)
     sw = _switches(h) if switches is None else switches
     reps = h.replicates
     edges_per = np.diff(h.indptr) - 1
@@ -424,11 +398,23 @@ def hulls_on_grid(h: Hulls, grid=GRID, switches: np.ndarray | None = None, in_sa
     keys = sw + 2.0 * edge_rep
     queries = grid[None, :] + 2.0 * np.arange(reps)[:, None]
     v = np.searchsorted(keys, queries, side="left") - edge_start[:reps, None]  # vertex number in replicate
-    j = h.indptr[:-1, None] + v
+    return h.indptr[:-1, None] + v
+
+
+def _costs_at(h: Hulls, j: np.ndarray, grid: np.ndarray, in_sample: bool = False) -> np.ndarray:
+    """Normalized expected cost of vertices ``j`` (R, m) at the grid PC(+), counted in the replicate
+    or (``in_sample``) in the original sample."""
     x, y = (h.x0, h.y0) if in_sample else (h.x, h.y)
     fpr = x[j] / h.n_neg
     fnr = 1.0 - y[j] / h.n_pos
     return fnr * grid + fpr * (1.0 - grid)
+
+
+def hulls_on_grid(h: Hulls, grid=GRID, switches: np.ndarray | None = None, in_sample: bool = False) -> np.ndarray:
+    """Normalized expected cost of each replicate's envelope at each grid PC(+): shape (R, m), exact
+    (:func:`optimal_vertices`)."""
+    grid = np.asarray(grid, dtype=float)
+    return _costs_at(h, optimal_vertices(h, grid, switches), grid, in_sample)
 
 
 def hulls_expected(h: Hulls, prior: Prior, switches: np.ndarray | None = None, weights=None) -> np.ndarray:
@@ -441,13 +427,14 @@ def hulls_expected(h: Hulls, prior: Prior, switches: np.ndarray | None = None, w
     :func:`vertex_weights` can be shared by curves with the same switching points. Priors without a
     vectorised form are integrated by their own ``expected`` per replicate.
     """
-    lo, hi = _vertex_intervals(h, switches)
     alpha = h.x / h.n_neg
     beta = (1.0 - h.y / h.n_pos) - alpha
     rep = h.replicate_ids()
-    w = vertex_weights(prior, lo, hi, rep) if weights is None else weights
-    if w is not None:
-        return np.bincount(rep, weights=alpha * w[0] + beta * w[1], minlength=h.replicates)
+    if weights is None:
+        lo, hi = _vertex_intervals(h, switches)
+        weights = vertex_weights(prior, lo, hi, rep)
+    if weights is not None:
+        return np.bincount(rep, weights=alpha * weights[0] + beta * weights[1], minlength=h.replicates)
     out = np.empty(h.replicates)
     for r in range(h.replicates):
         sl = slice(h.indptr[r], h.indptr[r + 1])
@@ -610,8 +597,9 @@ def _curves(h: Hulls, grid, priors, switches=None, nodes: int | None = None):
     (``nodes``: the Gauss-Legendre rule for induced priors, default ``INDUCED_NODES``)."""
     sw = _switches(h) if switches is None else switches
     orig = h.original()
-    raw = hulls_on_grid(h, grid, sw)
-    ins = hulls_on_grid(h, grid, sw, in_sample=True)
+    j = optimal_vertices(h, grid, sw)  # the replicate's selection, costed twice
+    raw = _costs_at(h, j, grid)
+    ins = _costs_at(h, j, grid, in_sample=True)
     raw_e, ins_e = {}, {}
     if priors:
         lo, hi = _vertex_intervals(h, sw)
@@ -723,9 +711,14 @@ def bootstrap_crisp(
     n_pos, n_neg = roc.n_pos, roc.n_neg
     tp = rng.binomial(n_pos, roc.tp[1] / n_pos, size=replicates)
     fp = rng.binomial(n_neg, roc.fp[1] / n_neg, size=replicates)
-    h = _crisp_hulls(tp, fp, n_pos, n_neg, roc.tp[1], roc.fp[1])
-    est = _crisp_hulls(roc.tp[1:2], roc.fp[1:2], n_pos, n_neg, roc.tp[1], roc.fp[1])
-    return _collect([_curves(h, grid, priors)], priors, grid, est, "binomial (row marginals)")
+    return _crisp_replicates(tp, fp, n_pos, n_neg, roc.tp[1], roc.fp[1], grid, priors, "binomial (row marginals)")
+
+
+def _crisp_replicates(tp, fp, n_pos, n_neg, tp0, fp0, grid, priors, method) -> Replicates:
+    """Replicates of a crisp classifier from its replicate counts (tp, fp) and its sample's (tp0, fp0)."""
+    h = _crisp_hulls(tp, fp, n_pos, n_neg, tp0, fp0)
+    est = _crisp_hulls([tp0], [fp0], n_pos, n_neg, tp0, fp0)
+    return _collect([_curves(h, grid, priors)], priors, grid, est, method)
 
 
 def crisp_line_replicates(rng: np.random.Generator, n_pos: int, n_neg: int, tp: int, fp: int, replicates: int, grid=GRID):
@@ -806,11 +799,10 @@ def _pair_crisp(rng, y, pa, pb, replicates, priors, grid):
     fp_a = draws[False][:, 0] + draws[False][:, 1]
     tp_b = draws[True][:, 0] + draws[True][:, 2]
     fp_b = draws[False][:, 0] + draws[False][:, 2]
+    method = "paired multinomial (3-D confusion matrix)"
     for tp, fp, pred in ((tp_a, fp_a, pa), (tp_b, fp_b, pb)):
         tp0, fp0 = np.count_nonzero(pred & y), np.count_nonzero(pred & ~y)
-        h = _crisp_hulls(tp, fp, n_pos, n_neg, tp0, fp0)
-        est = _crisp_hulls([tp0], [fp0], n_pos, n_neg, tp0, fp0)
-        results.append(_collect([_curves(h, grid, priors)], priors, grid, est, "paired multinomial (3-D confusion matrix)"))
+        results.append(_crisp_replicates(tp, fp, n_pos, n_neg, tp0, fp0, grid, priors, method))
     return tuple(results)
 
 
