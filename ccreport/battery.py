@@ -45,7 +45,7 @@ def task_rng(seed: int, *key: str) -> np.random.Generator:
 # --- priors -----------------------------------------------------------------------------------
 
 
-def _ratio_or_p(spec, is_ratio: bool):
+def _ratio_or_p(spec):
     params = dict(spec)
     kind = params["distribution"]
     if kind == "point":
@@ -68,7 +68,7 @@ def make_prior(spec) -> pr.Prior:
         return pr.PointPrior(float(spec.param("pc")))
     if kind == "induced":
         return pr.InducedPrior(
-            _ratio_or_p(spec.param("p_positive"), False), _ratio_or_p(spec.param("cost_ratio"), True)
+            _ratio_or_p(spec.param("p_positive")), _ratio_or_p(spec.param("cost_ratio"))
         )
     raise ValueError(f"unknown prior distribution {kind!r}")
 

@@ -33,8 +33,12 @@ CORRECTION = (
 CALIBRATED = "; upper edge and sup-norm critical value calibrated by a double bootstrap (Beran 1987 prepivoting)"
 
 
-def _band_kinds(settings: Settings) -> tuple[bool, bool]:
-    return settings.band in ("pointwise", "both", "simultaneous"), settings.band in ("simultaneous", "both")
+def _simultaneous(values, settings: Settings, scale: float = 1.0) -> dict | None:
+    """The sup-norm band entry when the manifest's ``band`` asks for one, else None."""
+    if settings.band not in ("simultaneous", "both"):
+        return None
+    lower, upper = rs.simultaneous_band(values, settings.confidence, scale=scale)
+    return {"lower": lower, "upper": upper, "method": "studentized sup-norm over 0 <= PC(+) <= 1"}
 
 
 def classifier_task(dataset: str, name: str, labels, scores, predictions, folds, fold_names, priors, settings: Settings):
@@ -45,25 +49,20 @@ def classifier_task(dataset: str, name: str, labels, scores, predictions, folds,
         level = settings.confidence
         if scores is not None:
             rep = rs.bootstrap_scores(rng, labels, scores, settings.bootstrap, priors)
-            method, target = "stratified instance bootstrap", TARGET_SCORES
+            target = TARGET_SCORES
             if cb.wanted(settings.calibration, len(labels)):
                 cal = cb.calibrate(rng, rep.layout, level, priors, rep.grid)
             else:
                 cal = cb.nominal(level, rep.grid.size)
         else:
             rep = rs.bootstrap_crisp(rng, labels, predictions, settings.bootstrap, priors)
-            method, target = "binomial (row marginals)", TARGET_CRISP
+            target = TARGET_CRISP
             cal = cb.nominal(level, rep.grid.size)
         lower, upper = cb.calibrated_band(rep.values, cal)
-        _, simultaneous = _band_kinds(settings)
-        sim = None
-        if simultaneous:
-            slo, shi = rs.simultaneous_band(rep.values, level, scale=cal.sup_scale)
-            sim = {"lower": slo, "upper": shi, "method": "studentized sup-norm over 0 <= PC(+) <= 1"}
         extra["band"] = {
             "level": level,
             "replicates": settings.bootstrap,
-            "method": method,
+            "method": rep.method,
             "correction": CORRECTION + (CALIBRATED if cal.outer else ""),
             "calibration": cal.describe(),
             "target": target,
@@ -72,7 +71,7 @@ def classifier_task(dataset: str, name: str, labels, scores, predictions, folds,
             "estimate": rep.estimate,
             "lower": lower,
             "upper": upper,
-            "simultaneous": sim,
+            "simultaneous": _simultaneous(rep.values, settings, cal.sup_scale),
         }
         extra["expected_cost_interval"] = {
             p: cb.calibrated_interval(rep.expected[p], cal.expected_levels(p)) for p in priors
@@ -101,11 +100,7 @@ def pair_task(dataset: str, a: str, b: str, labels, a_scores, a_pred, b_scores, 
     diff = ra.values - rb.values
     level = settings.confidence
     lower, upper = rs.pointwise_band(diff, level)
-    _, simultaneous = _band_kinds(settings)
-    sim = None
-    if simultaneous:
-        slo, shi = rs.simultaneous_band(diff, level)
-        sim = {"lower": slo, "upper": shi, "method": "studentized sup-norm over 0 <= PC(+) <= 1"}
+    sim = _simultaneous(diff, settings)
     use_sim = settings.band == "simultaneous"
     band_lo, band_hi = (sim["lower"], sim["upper"]) if use_sim else (lower, upper)
     extra = {
