@@ -195,31 +195,44 @@ def _ratio_bounds(ratio) -> tuple[float, ...]:
     return (ratio.value,) if isinstance(ratio, Fixed) else (ratio.low, ratio.high)
 
 
-def _inner_expectation(p: float, ratio, x, alpha, beta) -> float:
-    """E_r[nec(PC(p, r))] for one p, in closed form per segment of the curve."""
+def _logit(x):
+    with np.errstate(divide="ignore"):
+        return np.log(x) - np.log1p(-x)
+
+
+def interval_weights(p: float, ratio, lo, hi, logit_lo=None, logit_hi=None):
+    """Weights (wa, wb) with E_r[(alpha + beta PC(p, r)) 1{PC in [lo, hi]}] = alpha wa + beta wb, for
+    one p(+) and each interval [lo, hi] of PC(+), in closed form: the interval is the cost ratios r in
+    [rho(lo), rho(hi)], rho(x) = x / (1 - x) (1 - p) / p. A fixed r is a point mass at PC(p, r); for a
+    log-uniform r, PC is a logistic function of log r and the integral a softplus; for a uniform r,
+    p r / (p r + 1 - p) integrates to a logarithm. ``logit_lo``/``logit_hi``: logit(lo), logit(hi)
+    when already known."""
     q = 1.0 - p
     if isinstance(ratio, Fixed):
         pc = p * ratio.value / (p * ratio.value + q)
-        return _eval(x, alpha, beta, pc)
-    with np.errstate(divide="ignore"):
-        odds_ratio_at_vertex = x / (1.0 - x) * q / p  # the r at which PC(p, r) = x_k
+        inside = ((lo <= pc) & (pc < hi) | ((hi == 1.0) & (pc == 1.0))).astype(float)
+        return inside, inside * pc
     if isinstance(ratio, LogUniform):
-        lo, hi = math.log(ratio.low), math.log(ratio.high)
-        with np.errstate(divide="ignore"):
-            u = np.clip(np.log(odds_ratio_at_vertex), lo, hi)
-        c = math.log(p / q)
-        integral = alpha * np.diff(u) + beta * np.diff(np.logaddexp(0.0, u + c))
-        return float(np.sum(integral) / (hi - lo))
-    lo, hi = ratio.low, ratio.high
-    r = np.clip(odds_ratio_at_vertex, lo, hi)
-    antiderivative = r - (q / p) * np.log(p * r + q)  # of p r / (p r + q) in r
-    integral = alpha * np.diff(r) + beta * np.diff(antiderivative)
-    return float(np.sum(integral) / (hi - lo))
+        a, b = np.log(ratio.low), np.log(ratio.high)
+        c = np.log(p / q)  # log r = logit(PC) - c
+        s_lo = np.clip((_logit(lo) if logit_lo is None else logit_lo) - c, a, b)
+        s_hi = np.clip((_logit(hi) if logit_hi is None else logit_hi) - c, a, b)
+        return (s_hi - s_lo) / (b - a), (np.logaddexp(0.0, s_hi + c) - np.logaddexp(0.0, s_lo + c)) / (b - a)
+    with np.errstate(divide="ignore"):
+        r_lo = lo / (1.0 - lo) * q / p
+        r_hi = hi / (1.0 - hi) * q / p
+    a, b = ratio.low, ratio.high
+    r0 = np.clip(np.nan_to_num(r_lo, posinf=b), a, b)
+    r1 = np.clip(np.nan_to_num(r_hi, posinf=b), a, b)
+    anti = lambda r: r - (q / p) * np.log(p * r + q)  # noqa: E731  (antiderivative of p r / (p r + q))
+    return (r1 - r0) / (b - a), (anti(r1) - anti(r0)) / (b - a)
 
 
-def _eval(x, alpha, beta, pc) -> float:
-    k = min(max(int(np.searchsorted(x, pc, side="right")) - 1, 0), alpha.size - 1)
-    return float(alpha[k] + beta[k] * pc)
+
+def _inner_expectation(p: float, ratio, x, alpha, beta) -> float:
+    """E_r[nec(PC(p, r))] for one p: the curve's segments [x_k, x_k+1] with :func:`interval_weights`."""
+    wa, wb = interval_weights(p, ratio, x[:-1], x[1:])
+    return float(np.sum(alpha * wa + beta * wb))
 
 
 @dataclass(frozen=True)

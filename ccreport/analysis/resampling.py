@@ -60,7 +60,7 @@ import numpy as np
 from scipy.optimize._pava_pybind import pava
 
 from .envelope import lower_envelope
-from .priors import Fixed, InducedPrior, LogUniform, PointPrior, Prior
+from .priors import Fixed, InducedPrior, PointPrior, Prior, _logit, interval_weights
 from .roc import _hull_of_monotone_path, crisp_roc, roc_points
 
 GRID = np.linspace(0.0, 1.0, 101)  # PC(+) grid of the bands (0.3, 0.5, 0.7 are on it)
@@ -466,36 +466,6 @@ def vertex_weights(prior: Prior, lo, hi, rep, nodes: int | None = None):
 INDUCED_NODES = 128  # Gauss-Legendre nodes over p(+) for induced priors with a random p(+)
 
 
-def _logit(x):
-    with np.errstate(divide="ignore"):
-        return np.log(x) - np.log1p(-x)
-
-
-def _induced_inner(p: float, ratio, lo, hi, logit_lo=None, logit_hi=None):
-    """Per-vertex weights (wa, wb) of E_r[alpha + beta PC(p, r)] for one p(+), closed form as in
-    ``priors._inner_expectation``: vertex v's line holds for PC in [lo_v, hi_v], i.e. for cost ratios
-    r in [rho(lo_v), rho(hi_v)], rho(x) = x / (1 - x) (1 - p) / p."""
-    q = 1.0 - p
-    if isinstance(ratio, Fixed):
-        pc = p * ratio.value / (p * ratio.value + q)
-        inside = ((lo <= pc) & (pc < hi) | ((hi == 1.0) & (pc == 1.0))).astype(float)
-        return inside, inside * pc
-    if isinstance(ratio, LogUniform):
-        a, b = np.log(ratio.low), np.log(ratio.high)
-        c = np.log(p / q)  # log r = logit(PC) - c
-        s_lo = np.clip((_logit(lo) if logit_lo is None else logit_lo) - c, a, b)
-        s_hi = np.clip((_logit(hi) if logit_hi is None else logit_hi) - c, a, b)
-        return (s_hi - s_lo) / (b - a), (np.logaddexp(0.0, s_hi + c) - np.logaddexp(0.0, s_lo + c)) / (b - a)
-    with np.errstate(divide="ignore"):
-        r_lo = lo / (1.0 - lo) * q / p
-        r_hi = hi / (1.0 - hi) * q / p
-    a, b = ratio.low, ratio.high
-    r0 = np.clip(np.nan_to_num(r_lo, posinf=b), a, b)
-    r1 = np.clip(np.nan_to_num(r_hi, posinf=b), a, b)
-    anti = lambda r: r - (q / p) * np.log(p * r + q)  # noqa: E731  (antiderivative of p r / (p r + q))
-    return (r1 - r0) / (b - a), (anti(r1) - anti(r0)) / (b - a)
-
-
 @functools.lru_cache(maxsize=4)
 def _gauss_legendre(n: int):
     return np.polynomial.legendre.leggauss(n)
@@ -514,13 +484,13 @@ def _induced_weights(prior, lo, hi, nodes: int):
     "expected cost of the average = average of the expected costs" exact.
     """
     if isinstance(prior.p_positive, Fixed):
-        return _induced_inner(prior.p_positive.value, prior.cost_ratio, lo, hi)
+        return interval_weights(prior.p_positive.value, prior.cost_ratio, lo, hi)
     nodes, weights = _gauss_legendre(nodes)
     ps = np.clip(prior._p_of_u((nodes + 1.0) / 2.0), 1e-300, 1.0 - 1e-16)
     logit_lo, logit_hi = _logit(lo), _logit(hi)
     wa, wb = np.zeros(lo.size), np.zeros(lo.size)
     for p, w in zip(ps, weights / 2.0):  # a loop over quadrature nodes, each vectorised over all curves
-        a, b = _induced_inner(float(p), prior.cost_ratio, lo, hi, logit_lo, logit_hi)
+        a, b = interval_weights(float(p), prior.cost_ratio, lo, hi, logit_lo, logit_hi)
         wa += w * a
         wb += w * b
     return wa, wb
