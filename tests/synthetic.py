@@ -35,6 +35,13 @@ WORSE_THAN_TRIVIAL = "inverted"  # scores that rank backwards: no operating rang
 GRID = np.linspace(0.0, 1.0, 201)
 
 
+def binormal(rng, n, d=1.0, prevalence=0.5):
+    """Labels (both classes present) and binormal scores: negatives N(0, 1), positives N(d, 1)."""
+    y = rng.random(n) < prevalence
+    y[:2] = [True, False]
+    return y, rng.normal(size=n) + d * y
+
+
 def default_priors() -> dict:
     return {
         "uniform": (UniformPrior(), {"distribution": "uniform"}),

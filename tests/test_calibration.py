@@ -11,14 +11,9 @@ from hypothesis.extra.numpy import arrays
 from ccreport.analysis import calibration as cb
 from ccreport.analysis import resampling as rs
 from ccreport.analysis.priors import BetaPrior, PointPrior, UniformPrior
+from synthetic import binormal
 
 PRIORS = {"uniform": UniformPrior(), "beta": BetaPrior(2.0, 5.0), "point": PointPrior(0.37)}
-
-
-def binormal(rng, n, d=1.0):
-    y = rng.random(n) < 0.5
-    y[:2] = [True, False]
-    return y, rng.normal(size=n) + d * y
 
 
 # --- inner resamples ---------------------------------------------------------------------------------

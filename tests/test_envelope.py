@@ -31,6 +31,9 @@ def test_fig14_points_envelope_vertices():
     for point, slopes in [((0.04, 0.4), [0.4 / 0.04, 0.6 / 0.96]), ((0.3, 0.8), [0.8 / 0.3, 0.2 / 0.7])]:
         env = lower_envelope(np.array([point[0]]), np.array([point[1]]))
         assert env.pc[1:-1] == pytest.approx([1 / (1 + s) for s in slopes])
+    # both points together: hull (0,0), (0.04,0.4), (0.3,0.8), (1,1), slopes 10, 0.4/0.26, 0.2/0.7
+    env = lower_envelope(np.array([0.04, 0.3]), np.array([0.4, 0.8]))
+    assert env.pc[1:-1] == pytest.approx([1 / 11, 1 / (1 + 0.4 / 0.26), 1 / (1 + 0.2 / 0.7)])
 
 
 def test_envelope_of_ranking_is_brute_force_minimum():

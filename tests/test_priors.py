@@ -34,7 +34,8 @@ def test_uniform_sub_range_by_hand():
 
 
 def test_point_prior_is_the_curve_value():
-    assert pr.PointPrior(0.5).expected(FIG1.pc, FIG1.nec) == pytest.approx(FIG1(0.5))
+    # Fig. 1's line at PC(+) = 0.5: FNR pc + FPR (1 - pc) = 0.2 * 0.5 + 0.4 * 0.5, under both trivial lines
+    assert pr.PointPrior(0.5).expected(FIG1.pc, FIG1.nec) == pytest.approx(0.3)
     assert pr.PointPrior(0.0).expected(FIG1.pc, FIG1.nec) == 0.0
 
 
@@ -126,6 +127,7 @@ def test_invalid_parameters_are_rejected(make):
 
 def test_expected_cost_accepts_envelope_or_arrays():
     assert pr.expected_cost(FIG1, pr.UniformPrior()) == pr.expected_cost((FIG1.pc, FIG1.nec), pr.UniformPrior())
+    assert pr.expected_cost(FIG1, pr.UniformPrior()) == pytest.approx(5 / 24, abs=1e-15)  # area, worked above
 
 
 def test_zero_cost_curve():

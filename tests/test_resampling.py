@@ -10,6 +10,7 @@ from ccreport.analysis import resampling as rs
 from ccreport.analysis.envelope import envelope_from_hull
 from ccreport.analysis.priors import Beta, BetaPrior, Fixed, InducedPrior, LogUniform, PointPrior, Uniform, UniformPrior
 from ccreport.analysis.roc import convex_hull
+from synthetic import binormal
 
 PRIORS = {
     "uniform": UniformPrior(),
@@ -17,12 +18,6 @@ PRIORS = {
     "point": PointPrior(0.37),
     "induced": InducedPrior(Beta(3.0, 7.0), LogUniform(1.0, 10.0)),
 }
-
-
-def binormal(rng, n, d=1.0, prevalence=0.5):
-    y = rng.random(n) < prevalence
-    y[:2] = [True, False]
-    return y, rng.normal(size=n) + d * y
 
 
 # --- the hull engine is exact ---------------------------------------------------------------------
@@ -289,7 +284,8 @@ def test_constant_scores_give_the_trivial_curve_exactly():
     trivial = np.minimum(rs.GRID, 1 - rs.GRID)
     np.testing.assert_array_equal(rep.raw, np.broadcast_to(trivial, rep.raw.shape))
     lo, hi = rs.pointwise_band(rep.values, 0.9)
-    np.testing.assert_allclose(lo, trivial) and np.testing.assert_allclose(hi, trivial)
+    np.testing.assert_allclose(lo, trivial)
+    np.testing.assert_allclose(hi, trivial)
     assert np.ptp(rep.expected["uniform"]) == 0 and rep.expected["uniform"][0] == pytest.approx(0.25)
 
 
