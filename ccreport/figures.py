@@ -514,11 +514,7 @@ def _shade(color: str, factor: float):
 
 
 def _sig_color(better, m: ComparisonResult, styles):
-    if better in (m.a, "a"):
-        return styles[m.a].color
-    if better in (m.b, "b"):
-        return styles[m.b].color
-    return "#555555"
+    return styles[better].color if better in (m.a, m.b) else "#555555"
 
 
 def difference(

@@ -179,6 +179,16 @@ def test_difference_marks_crossovers_band_and_significance(extras, plain):
     assert not any("band" in t or "significant" in t for t in labels)
 
 
+def test_significance_bar_coloured_by_the_better_classifiers_name(plain):
+    # regression: a classifier named "a" that is the comparison's b took a's colour
+    m = dataclasses.replace(next(iter(plain.datasets["alpha"].comparisons.values())), a="b", b="a")
+    styles = F.classifier_styles(["b", "a"])
+    assert styles["a"].color != styles["b"].color
+    assert F._sig_color("a", m, styles) == styles["a"].color
+    assert F._sig_color("b", m, styles) == styles["b"].color
+    assert F._sig_color(None, m, styles) == "#555555"
+
+
 def test_point_prior_is_an_arrow_with_its_value(plain):
     fig = _draw(F.prior_densities(plain.priors))
     ax = fig.axes[0]
