@@ -16,7 +16,7 @@ from pathlib import Path
 from . import __version__
 from .battery import Settings, analyse_classifier, analyse_pair, make_prior, pairs, prior_result, run_tasks
 from .loaders import Dataset, load_project_data, sha256_file
-from .manifest import Project, load_project
+from .manifest import Project, load_project, manifest_path_of
 from .results import DatasetResult, InputFile, Results, results_to_json
 from .uncertainty import uncertainty_extras, with_extra
 
@@ -124,8 +124,14 @@ def compute_results(project: Project, datasets: list[Dataset], settings: Setting
     )
 
 
-def default_output(project: Project) -> Path:
-    return project.root / "site"
+def output_folder(project: str | Path, out_dir: str | Path | None = None) -> Path:
+    """Where a build writes: ``out_dir`` if given, else ``site`` beside the manifest.
+
+    ``project`` is what :func:`load_project` accepts: a project folder or its ``ccreport.toml``.
+    """
+    if out_dir is not None:
+        return Path(out_dir)
+    return manifest_path_of(project).parent / "site"
 
 
 def write_output(results: Results, project: Project, staging: Path, pdf: bool = True) -> None:
@@ -167,8 +173,7 @@ def build(project_dir: str | Path = ".", out_dir: str | Path | None = None, work
     project = load_project(project_dir)
     datasets = load_project_data(project)
     results = compute_results(project, datasets, settings_for(project, workers))
-    target = Path(out_dir) if out_dir is not None else default_output(project)
-    target = target.resolve()
+    target = output_folder(project.manifest_path, out_dir).resolve()
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".ccreport-build-", dir=target.parent))
     staging.chmod(_folder_mode())  # mkdtemp makes it private; a site folder is served to others

@@ -61,12 +61,21 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _output(args) -> Path:
+    """The output folder: ``-o`` as given, else ``site`` beside the manifest (as :func:`build` picks
+    it), relative to the working folder when inside it."""
+    from .build import output_folder
+    from .manifest import display_path
+
+    return Path(args.output) if args.output else Path(display_path(output_folder(args.project)))
+
+
 def _build(args) -> int:
     from .build import build
 
     started = time.perf_counter()
     results = build(args.project, args.output, workers=args.workers, pdf=not args.no_pdf)
-    out = Path(args.output) if args.output else Path(args.project) / "site"
+    out = _output(args)
     n_classifiers = sum(len(d.classifiers) for d in results.datasets.values())
     print(
         f"built {out} in {time.perf_counter() - started:.1f} s: {len(results.datasets)} datasets, "
@@ -94,7 +103,7 @@ def _new(args) -> int:
 
 
 def _serve(args) -> int:
-    root = Path(args.output) if args.output else Path(args.project) / "site"
+    root = _output(args)
     if not (root / "index.html").is_file():
         from .errors import Problem
 

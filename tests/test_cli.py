@@ -107,3 +107,39 @@ def test_same_inputs_same_bytes_any_worker_count(starter, tmp_path):
     assert main(["build", str(starter), "-o", str(a), "--no-pdf", "-j", "1"]) == 0
     assert main(["build", str(starter), "-o", str(b), "--no-pdf", "-j", "2"]) == 0
     assert (a / "results.json").read_bytes() == (b / "results.json").read_bytes()
+
+
+def test_build_and_serve_take_the_manifest_path_too(starter, tmp_path, capsys, monkeypatch):
+    # regression: with PROJECT_DIR/ccreport.toml, build wrote PROJECT_DIR/site but printed
+    # PROJECT_DIR/ccreport.toml/site, and serve looked there and exited 2
+    import shutil
+
+    import ccreport.cli as cli
+
+    proj = tmp_path / "proj"
+    shutil.copytree(starter, proj)
+    manifest = proj / "ccreport.toml"
+    site = (proj / "site").resolve()
+    assert main(["build", str(manifest), "--no-pdf"]) == 0
+    assert (site / "index.html").is_file()
+    assert capsys.readouterr().out.startswith(f"built {site} in ")
+
+    served = {}
+
+    class Server:
+        def __init__(self, address, handler):
+            served["directory"] = handler.keywords["directory"]
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def serve_forever(self):
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli.http.server, "ThreadingHTTPServer", Server)
+    for given in (manifest, proj):
+        assert main(["serve", str(given)]) == 0
+        assert Path(served.pop("directory")).resolve() == site
