@@ -70,19 +70,18 @@ def _input_files(project: Project, datasets: list[Dataset]) -> tuple[InputFile, 
 def compute_results(project: Project, datasets: list[Dataset], settings: Settings) -> Results:
     """Run the whole battery on loaded data. Pure: no files are written."""
     priors = {spec.name: make_prior(spec) for spec in project.priors}
+    applicable = {d.name: {s.name: priors[s.name] for s in project.priors if s.applies_to(d.name)} for d in datasets}
     tasks, owners = [], []
     for data in datasets:
-        applicable = {s.name: priors[s.name] for s in project.priors if s.applies_to(data.name)}
         for spec in project.classifiers:
             scores = data.scores.get(spec.name)
             predictions = data.predictions.get(spec.name)
             if scores is None and predictions is None:
                 continue
-            tasks.append((spec.name, data.labels, scores, predictions, applicable))
+            tasks.append((spec.name, data.labels, scores, predictions, applicable[data.name]))
             owners.append(data.name)
     analysed = run_tasks(analyse_classifier, tasks, settings.workers)
     by_dataset = {d.name: {c.name: c for o, c in zip(owners, analysed) if o == d.name} for d in datasets}
-    applicable = {d.name: {s.name: priors[s.name] for s in project.priors if s.applies_to(d.name)} for d in datasets}
     extras = uncertainty_extras(datasets, by_dataset, applicable, settings)  # bands, significance, folds
 
     dataset_results = {}
