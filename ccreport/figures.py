@@ -34,7 +34,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from .results import ClassifierResult, ComparisonResult, DatasetResult, PriorResult, Results
+from .results import ClassifierResult, ComparisonResult, DatasetResult, PriorResult, Results, classifier_names
 
 STYLE_FILE = Path(__file__).with_name("ccreport.mplstyle")
 
@@ -89,31 +89,10 @@ def style_for(index: int) -> Style:
     return Style(PALETTE[index % len(PALETTE)], LINESTYLES[index % len(LINESTYLES)], MARKERS[index % len(MARKERS)])
 
 
-def classifier_names(results: Results) -> list[str]:
-    """The union of classifier names in Results order (first dataset first, then new names)."""
-    names: dict[str, None] = {}
-    for d in results.datasets.values():
-        for name in d.classifiers:
-            names.setdefault(name, None)
-    return list(names)
-
-
 def classifier_styles(names_or_results) -> dict[str, Style]:
     """One Style per classifier, assigned by order (manifest order when given Results)."""
     names = classifier_names(names_or_results) if isinstance(names_or_results, Results) else list(names_or_results)
     return {name: style_for(i) for i, name in enumerate(names)}
-
-
-def dataset_priors(results: Results, dataset: DatasetResult) -> dict[str, PriorResult]:
-    """The priors that apply to a dataset (those its expected costs were computed under), in order.
-
-    A manifest can restrict a prior to some datasets; the battery then leaves it out of that
-    dataset's expected costs. With no expected costs at all, every prior is returned.
-    """
-    used = {p for c in dataset.classifiers.values() for p in c.expected_cost}
-    if not used:
-        return dict(results.priors)
-    return {name: p for name, p in results.priors.items() if name in used}
 
 
 def _styles(styles, names) -> dict[str, Style]:

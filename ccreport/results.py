@@ -110,6 +110,25 @@ class Results:
     schema_version: str = SCHEMA_VERSION
 
 
+def classifier_names(results: Results) -> list[str]:
+    """The union of classifier names in Results order (first dataset first, then new names)."""
+    names: dict[str, None] = {}
+    for d in results.datasets.values():
+        for name in d.classifiers:
+            names.setdefault(name, None)
+    return list(names)
+
+
+def dataset_priors(results: Results, dataset: DatasetResult) -> dict[str, PriorResult]:
+    """The priors that apply to a dataset (those its expected costs were computed under), in order.
+
+    A manifest can restrict a prior to some datasets; the battery then leaves it out of that
+    dataset's expected costs.
+    """
+    used = {p for c in dataset.classifiers.values() for p in c.expected_cost}
+    return {name: p for name, p in results.priors.items() if name in used}
+
+
 # --- JSON -------------------------------------------------------------------------------------
 
 

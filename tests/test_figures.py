@@ -15,6 +15,7 @@ from matplotlib.figure import Figure
 
 from ccreport import figures as F
 from ccreport.render.figure_files import slug, write_figures
+from ccreport.results import dataset_priors
 from tests.synthetic import WORSE_THAN_TRIVIAL, synthetic_dataset, synthetic_results
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -369,8 +370,8 @@ def test_cost_priors_only_the_priors_of_the_dataset(tmp_path):
     some = {k: v for k, v in default_priors().items() if k in ("uniform", "sceptic")}
     d = synthetic_dataset("b", classifiers=("logreg", "stump"), priors=some)
     results = dataclasses.replace(results, datasets={**results.datasets, "b": d})
-    assert list(F.dataset_priors(results, d)) == ["uniform", "sceptic"]
-    assert list(F.dataset_priors(results, results.datasets["a"])) == list(results.priors)
+    assert list(dataset_priors(results, d)) == ["uniform", "sceptic"]
+    assert list(dataset_priors(results, results.datasets["a"])) == list(results.priors)
     index = write_figures(results, tmp_path, formats=("svg",), workers=1)
     assert "german-5to1" not in index["b/cost-priors"]["alt"] and "german-5to1" in index["a/cost-priors"]["alt"]
 

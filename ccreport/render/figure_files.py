@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import figures as F
-from ..results import ClassifierResult, ComparisonResult, DatasetResult, Results
+from ..results import ClassifierResult, ComparisonResult, DatasetResult, Results, dataset_priors
 
 SAVE_METADATA = {"svg": {"Date": None}, "pdf": {"CreationDate": None}, "png": {"Software": None}}
 PNG_DPI = 150
@@ -97,7 +97,7 @@ def _cost_caption(d: DatasetResult, rescaled: bool, with_priors: bool, highlight
 
 def _cost_alt(d: DatasetResult, results: Results) -> str:
     ranges = "; ".join(f"{c.name} {_fmt_range(c.operating_range)}" for c in d.classifiers.values())
-    first_prior = next(iter(F.dataset_priors(results, d)), None)
+    first_prior = next(iter(dataset_priors(results, d)), None)
     best = _best_under(d, first_prior) if first_prior else ""
     return f"Line chart of cost curves for {len(d.classifiers)} classifiers on {d.name}. Operating ranges: {ranges}. {best}".strip()
 
@@ -234,7 +234,7 @@ def _tasks(results: Results, focus: bool, rescaled: bool | None = None) -> list[
         tasks.append(_Task(f"{d.name}/cost", f"{base}/cost", "column", "cost", d.name))
         if rescaled or (rescaled is None and any(_above_half(c) for c in d.classifiers.values())):
             tasks.append(_Task(f"{d.name}/cost-rescaled", f"{base}/cost-rescaled", "column", "cost-rescaled", d.name))
-        if F.dataset_priors(results, d):
+        if dataset_priors(results, d):
             tasks.append(_Task(f"{d.name}/cost-priors", f"{base}/cost-priors", "column", "cost-priors", d.name))
         tasks.append(_Task(f"{d.name}/roc", f"{base}/roc", "column", "roc", d.name))
         names = _Slugs()
@@ -269,7 +269,7 @@ def _make(results: Results, styles, t: _Task):
     if t.kind == "cost-rescaled":
         return F.cost_space(d, styles, rescaled_y=True), _cost_caption(d, True, False), _cost_alt(d, results)
     if t.kind == "cost-priors":
-        priors = F.dataset_priors(results, d)
+        priors = dataset_priors(results, d)
         return (
             F.cost_priors(d, priors, styles, prior_order=list(results.priors)),
             _cost_caption(d, False, True),

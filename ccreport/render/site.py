@@ -28,7 +28,7 @@ from markupsafe import Markup
 
 from .. import paths
 from ..errors import Problem, UserInputError
-from ..results import ComparisonResult, DatasetResult, Results
+from ..results import ComparisonResult, DatasetResult, Results, classifier_names, dataset_priors
 from . import tables as tb
 from .markdown_text import render_markdown, strip_leading_title
 
@@ -143,13 +143,6 @@ def priors_table(results: Results) -> tb.Table:
     return t
 
 
-def _classifier_names(results: Results) -> list[str]:
-    names: list[str] = []
-    for d in results.datasets.values():
-        names += [c for c in d.classifiers if c not in names]
-    return names
-
-
 def classifier_index(results: Results) -> dict[str, dict]:
     """Each classifier name -> its kind and the datasets it was evaluated on (manifest order)."""
     out: dict[str, dict] = {}
@@ -159,17 +152,12 @@ def classifier_index(results: Results) -> dict[str, dict]:
     return out
 
 
-def dataset_priors(results: Results, d: DatasetResult) -> list[str]:
-    """The priors that apply to dataset ``d`` (a prior may be restricted to some datasets), in manifest order."""
-    return [p for p in results.priors if any(p in c.expected_cost for c in d.classifiers.values())]
-
-
 def prior_datasets(results: Results) -> dict[str, list[str]]:
     return {p: [d.name for d in results.datasets.values() if p in dataset_priors(results, d)] for p in results.priors}
 
 
 def cross_dataset_table(results: Results) -> tb.Table:
-    names = _classifier_names(results)
+    names = classifier_names(results)
     t = tb.Table(
         "index-expected-cost",
         "Expected normalized cost of each classifier's lower envelope under each prior, by dataset. "
@@ -478,7 +466,7 @@ def build_pages(results: Results, figures: dict[str, Figure]) -> list[Page]:
         )
     ]
     for d in results.datasets.values():
-        priors = dataset_priors(results, d)
+        priors = list(dataset_priors(results, d))
         page_tables = {"summary": summary_table(d, priors)}
         if (iv := interval_table(d, priors)) is not None:
             page_tables["intervals"] = iv
