@@ -65,13 +65,15 @@ def union_hull(fp, tp, owner, n_pos: int, n_neg: int) -> np.ndarray:
     return order[v]
 
 
-def edge_pc(hull_fpr, hull_tpr) -> np.ndarray:
+def edge_pc(fp, tp, n_pos, n_neg) -> np.ndarray:
     """PC(+) of the envelope vertex dual to each hull edge: ``dF / (dF + dT)`` (D&H 2006, Eq. 3).
 
-    0 for a vertical edge (dF = 0), 1 for a horizontal one (dT = 0); increasing along a hull.
+    Takes the hull in counts: ``pc = dfp P / (dfp P + dtp N)`` is a ratio of exact integers
+    rounded once, so equal rationals (the same switch point seen from two folds) give equal
+    floats. 0 for a vertical edge (dF = 0), 1 for a horizontal one (dT = 0); increasing.
     """
-    d_f, d_t = np.diff(hull_fpr), np.diff(hull_tpr)
-    return d_f / (d_f + d_t)
+    num = np.diff(fp) * float(n_pos)
+    return num / (num + np.diff(tp) * float(n_neg))
 
 
 @dataclass(frozen=True)
@@ -151,7 +153,7 @@ def dataset_hybrid(rocs: Mapping[str, RocCurve]) -> Hybrid:
     v = union_hull(fp, tp, owner, n_pos, n_neg)
     h_fp, h_tp = fp[v], tp[v]
     fpr, tpr = h_fp / n_neg, h_tp / n_pos
-    pcs = edge_pc(fpr, tpr)
+    pcs = edge_pc(h_fp, h_tp, n_pos, n_neg)
     env = replace(envelope_from_hull(fpr, tpr), hull_thresholds=thr[v])
     ties = _ties(curves, names, h_fp, h_tp, pcs)
     return Hybrid(

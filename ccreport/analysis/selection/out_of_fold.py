@@ -44,10 +44,12 @@ PLACEMENTS = ("midpoint", "ge_score")
 
 @dataclass(frozen=True, eq=False)
 class FoldSelection:
-    """Fold k: the hull of S_k (rates ``fpr``, ``tpr``; ``owner`` classifier; candidate
+    """Fold k: the hull of S_k (counts ``fp``, ``tp``, rates ``fpr``, ``tpr``; ``owner`` classifier; candidate
     ``threshold``) and each vertex's counts on the held-out fold (``held_fp``, ``held_tp``)."""
 
     fold: object
+    fp: np.ndarray
+    tp: np.ndarray
     fpr: np.ndarray
     tpr: np.ndarray
     owner: np.ndarray
@@ -208,6 +210,8 @@ def _fold_hull(parts, label) -> FoldSelection:
     v = union_hull(fp, tp, owner, roc0.n_pos, roc0.n_neg)
     return FoldSelection(
         fold=label,
+        fp=fp[v],
+        tp=tp[v],
         fpr=fp[v] / roc0.n_neg,
         tpr=tp[v] / roc0.n_pos,
         owner=owner[v],
@@ -223,7 +227,10 @@ def _fold_hull(parts, label) -> FoldSelection:
 
 def _pooled_curve(selections, n_pos, n_neg) -> HybridCurve:
     """Pool the folds' piecewise-constant held-out counts on the union of their switch points."""
-    highs = [np.append(edge_pc(f.fpr, f.tpr), 1.0) for f in selections]
+    highs = [
+        np.append(edge_pc(f.fp, f.tp, f.n_pos_selection, f.n_neg_selection), 1.0)
+        for f in selections
+    ]
     high = np.unique(np.concatenate(highs + [np.zeros(1)]))
     low = np.concatenate(([0.0], high[:-1]))
     fp = np.zeros(high.size)
