@@ -16,9 +16,9 @@ import numpy as np
 from ..envelope import Envelope, envelope_from_hull
 from ..roc import RocCurve, hull_indices
 from .criteria import NeymanPearsonChoice, WorkforceChoice, neyman_pearson, workforce
-from .hull import Hybrid, dataset_hybrid, roc_from_sorted
+from .hull import Hybrid, dataset_hybrid, roc_from_sorted, threshold_table
 from .independent import RULES, IndependentSelection, performance_independent
-from .out_of_fold import OutOfFold, out_of_fold, out_of_fold_presorted
+from .out_of_fold import OutOfFold, fold_index, out_of_fold, out_of_fold_presorted
 
 
 @dataclass(frozen=True)
@@ -84,13 +84,14 @@ def select_classifier(
     envelope: Envelope | None = None,
     oof: OutOfFold | None = None,
     name: str = "",
+    keep=None,
 ) -> ClassifierSelection:
     """Evaluate every criterion on one classifier's ROC points.
 
     With ``oof`` (from :func:`out_of_fold` on this classifier), Neyman-Pearson and workforce
-    choices also carry their held-out rates.
+    choices also carry their held-out rates. ``keep``: the curve's hull indices, if known.
     """
-    keep = hull_indices(roc)
+    keep = hull_indices(roc) if keep is None else keep
     if envelope is None:
         envelope = envelope_from_hull(roc.fp[keep] / roc.n_neg, roc.tp[keep] / roc.n_pos)
     choices: dict[str, Choice] = {}
@@ -112,7 +113,7 @@ def select_classifier(
     return ClassifierSelection(
         roc=roc,
         envelope=envelope,
-        table=dataset_hybrid({name: roc}),
+        table=threshold_table(roc, name, keep),
         criteria=choices,
         out_of_fold=oof,
     )
@@ -140,12 +141,12 @@ def select_scores(
     env = envelope_from_hull(roc.fp[keep] / roc.n_neg, roc.tp[keep] / roc.n_pos)
     oof = None
     if folds is not None:
-        labels, fold = np.unique(np.asarray(folds), return_inverse=True)
+        labels, fold = fold_index(folds)
         if fold.shape != y.shape:
             raise ValueError(f"folds has shape {fold.shape}, y_true has shape {y.shape}")
         columns = [(s_sorted, y_sorted, fold[order])]
         oof = out_of_fold_presorted((name,), columns, labels, in_sample_area=env.area)
-    return select_classifier(roc, criteria, envelope=env, oof=oof, name=name)
+    return select_classifier(roc, criteria, envelope=env, oof=oof, name=name, keep=keep)
 
 
 @dataclass(frozen=True, eq=False)

@@ -127,12 +127,13 @@ class Hybrid:
         }
 
 
-def dataset_hybrid(rocs: Mapping[str, RocCurve]) -> Hybrid:
+def dataset_hybrid(rocs: Mapping[str, RocCurve], keeps=None) -> Hybrid:
     """The cost-minimizing hybrid of several classifiers scored on the same instances.
 
     The lower envelope over all their thresholds (D&H 2006 section 5.1.2), each segment labelled
     by classifier and threshold, with the ties at its vertices. One classifier gives its
     threshold table. All curves must have the same class counts (same instances).
+    ``keeps`` (optional): each curve's :func:`ccreport.analysis.roc.hull_indices`, if known.
     """
     names = tuple(rocs)
     if not names:
@@ -145,7 +146,7 @@ def dataset_hybrid(rocs: Mapping[str, RocCurve]) -> Hybrid:
                 f"classifier {name!r} has {roc.n_pos} positives and {roc.n_neg} negatives, "
                 f"{names[0]!r} has {n_pos} and {n_neg}: a hybrid needs the same instances"
             )
-    keeps = [hull_indices(roc) for roc in curves]
+    keeps = [hull_indices(roc) for roc in curves] if keeps is None else list(keeps)
     fp = np.concatenate([roc.fp[k] for roc, k in zip(curves, keeps)])
     tp = np.concatenate([roc.tp[k] for roc, k in zip(curves, keeps)])
     thr = np.concatenate([roc.thresholds[k] for roc, k in zip(curves, keeps)])
@@ -169,9 +170,9 @@ def dataset_hybrid(rocs: Mapping[str, RocCurve]) -> Hybrid:
     )
 
 
-def threshold_table(roc: RocCurve, name: str = "") -> Hybrid:
+def threshold_table(roc: RocCurve, name: str = "", keep=None) -> Hybrid:
     """Per hull vertex of one classifier: its threshold and the PC(+) interval where it is optimal."""
-    return dataset_hybrid({name: roc})
+    return dataset_hybrid({name: roc}, None if keep is None else [keep])
 
 
 def _ties(curves, names, h_fp, h_tp, pcs) -> tuple[Tie, ...]:

@@ -124,7 +124,7 @@ def out_of_fold(
     columns = scores if isinstance(scores, Mapping) else {"": scores}
     names = tuple(columns)
     y = np.asarray(y_true).astype(bool)
-    labels, fold = np.unique(np.asarray(folds), return_inverse=True)
+    labels, fold = fold_index(folds)
     if labels.size < 2:
         raise ValueError("the out-of-fold procedure needs at least two folds")
     n_pos = int(np.count_nonzero(y))
@@ -139,6 +139,21 @@ def out_of_fold(
         order = np.argsort(-s)  # order within ties is irrelevant
         sorted_columns.append((s[order], y[order], fold[order]))
     return out_of_fold_presorted(names, sorted_columns, labels, placement, in_sample_area)
+
+
+def fold_index(folds) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct fold labels (sorted) and each row's index into them.
+
+    Small non-negative integer labels are indexed by a lookup table (no sort), others by
+    ``np.unique``.
+    """
+    f = np.asarray(folds)
+    if f.dtype.kind in "iu" and f.size and f.min() >= 0 and f.max() < 4 * f.size + 1024:
+        present = np.bincount(f) > 0
+        labels = np.flatnonzero(present)
+        lookup = np.cumsum(present) - 1
+        return labels, lookup[f]
+    return np.unique(f, return_inverse=True)
 
 
 def out_of_fold_presorted(
