@@ -369,3 +369,47 @@ def test_rociv_hull_is_the_roc_hull_of_the_cost_weighted_counts():
     f, t = roc_hull(roc_points(np.repeat(y, reps), np.repeat(s, reps)))
     assert result.envelope.hull_fpr == pytest.approx(f, abs=1e-12)
     assert result.envelope.hull_tpr == pytest.approx(t, abs=1e-12)
+
+
+# --- the instance bootstrap --------------------------------------------------------------------------
+
+
+def stratified_counts(rng, y, replicates):
+    """Multinomial counts within each class: each class keeps its size (D&H 2006 section 4.6)."""
+    counts = np.zeros((replicates, y.size), dtype=np.int64)
+    for cls in (True, False):
+        members = np.flatnonzero(y == cls)
+        counts[:, members] = rng.multinomial(members.size, np.full(members.size, 1.0 / members.size), size=replicates)
+    return counts
+
+
+@settings(max_examples=60, deadline=None)
+@given(costed_scores(zero_costs=False), st.integers(0, 2**32 - 1))
+def test_each_replicate_is_the_analysis_of_its_drawn_instances(data, seed):
+    y, s, c = data
+    counts = stratified_counts(np.random.default_rng(seed), y, 5)
+    reps = ic.rociv_replicates(y, s, c, counts)
+    aucs = reps.auciv()
+    thresholds, totals = reps.min_total_cost()
+    grid = np.linspace(0, 1, 11)
+    envelopes = reps.envelope_on(grid, chunk=3)
+    for b in range(counts.shape[0]):
+        drawn = np.repeat(np.arange(y.size), counts[b])  # costs travel with their instances
+        one = ic.analyse_instance_costs(y[drawn], s[drawn], c[drawn])
+        assert reps.own_pc[b] == pytest.approx(one.own_pc, abs=1e-12)
+        assert aucs[b] == pytest.approx(one.auciv, abs=1e-12)
+        assert totals[b] == pytest.approx(one.min_total_cost.total, abs=1e-9 * c[drawn].sum())
+        assert envelopes[b] == pytest.approx(one.envelope(grid), abs=1e-12)
+        # the replicate's points include the drawn data's own ROCIV points (plus repeats)
+        keep = np.isin(reps.thresholds, one.rociv.thresholds)
+        assert reps.fpr[b, keep] == pytest.approx(one.rociv.fpr, abs=1e-12)
+        assert reps.tpr[b, keep] == pytest.approx(one.rociv.tpr, abs=1e-12)
+        if np.isfinite(one.min_total_cost.threshold):
+            assert thresholds[b] >= one.min_total_cost.threshold  # the same total; the sample's grid may tie higher
+
+
+def test_replicates_with_a_costless_class_are_an_error():
+    y = np.array([1, 1, 0, 0], bool)
+    counts = np.array([[2, 0, 1, 1]])  # only the zero-cost positive drawn
+    with pytest.raises(ValueError, match="cost 0 in total"):
+        ic.rociv_replicates(y, np.arange(4.0), np.array([0.0, 1.0, 1.0, 1.0]), counts)
