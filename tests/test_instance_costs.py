@@ -231,7 +231,8 @@ def test_min_total_cost_by_brute_force(data):
     thresholds, totals = total_costs_by_thresholds(y, s, c)
     best, scale = totals.min(), c.sum()
     tolerance = 1e-12 * scale  # summation order
-    assert result.min_total_cost.total == pytest.approx(best, abs=tolerance)
+    # ties within ic.TIE_RTOL of all costs go to the highest threshold, so the total may exceed the least by that
+    assert best - tolerance <= result.min_total_cost.total <= best + ic.TIE_RTOL * scale
     # the highest threshold among the cheapest ones (equal up to rounding: ic.TIE_RTOL)
     assert result.min_total_cost.threshold == thresholds[totals <= best + ic.TIE_RTOL * scale][0]
     # the exact dual: (P_total + N_total) * envelope(own_pc) is the least total cost of errors
