@@ -71,8 +71,11 @@ EOF
 if [ -n "$stale" ]; then
     read -r stamp wanted <<<"$stale"
     echo "install.sh: installing ccreport with its dev extras into $("$python" -c 'import sys; print(sys.prefix)')"
-    if ! "$python" -m pip install --quiet --disable-pip-version-check -e ".[dev]"; then
-        if [ -z "${VIRTUAL_ENV:-}" ] && [ -n "$(compgen -G "$("$python" -c 'import sysconfig; print(sysconfig.get_path("stdlib"))')/EXTERNALLY-MANAGED")" ]; then
+    # pip's output is shown only when it fails (a local index may warn about every package).
+    if ! log=$("$python" -m pip install --quiet --disable-pip-version-check -e ".[dev]" 2>&1); then
+        echo "$log" >&2
+        stdlib=$("$python" -c 'import sysconfig; print(sysconfig.get_path("stdlib"))')
+        if [ -z "${VIRTUAL_ENV:-}" ] && [ -f "$stdlib/EXTERNALLY-MANAGED" ]; then
             echo "install.sh: this python3 is managed by the system; make a virtual environment first:" >&2
             echo "    python3 -m venv .venv && . .venv/bin/activate" >&2
         fi
