@@ -1,9 +1,13 @@
-"""Read a dataset's CSV file into arrays: true classes, scores or crisp predictions, folds, costs.
+"""Read a dataset's CSV or Parquet file into arrays: true classes, scores or crisp predictions, folds, costs.
 
-The file: UTF-8 text (a byte-order mark is fine), comma-separated, a header row naming the
+A CSV file: UTF-8 text (a byte-order mark is fine), comma-separated, a header row naming the
 columns, then one row per instance. Fields may be quoted; whitespace around a field is ignored;
-blank lines are skipped. Only the columns the manifest names are converted, in bulk with numpy,
-a chunk of rows at a time, so files of millions of rows load in seconds.
+blank lines are skipped. Only the columns the manifest names are converted. A well-formed file is
+read by Arrow's multi-threaded CSV reader (:mod:`ccreport.columnar`); any other is streamed line
+by line, converted in bulk with numpy a chunk of rows at a time, and that reader words every
+problem. A Parquet file (``.parquet``, ``.pq``): its schema's names are the header; numbers come
+from numeric columns, classes and folds from columns of any type as text; problems name the row
+(1-based) and no line.
 
 What the manifest names:
 
