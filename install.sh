@@ -1,29 +1,87 @@
 #!/usr/bin/env bash
-# Install ccreport with everything it needs, on a fresh Debian/Ubuntu machine:
-#   - system libraries WeasyPrint needs to lay out the PDF (Pango, HarfBuzz) and the report's
-#     fonts (DejaVu), installed with apt-get only when missing;
+# Install what ccreport needs and is missing; the one place that knows its system packages and
+# Python extras. `./run example` and `./run test` call it first; it can also be run on its own.
+#
+#   - Debian packages WeasyPrint needs to lay out the PDF (Pango, HarfBuzz) and the report's
+#     fonts (DejaVu): checked with one dpkg-query, installed with apt-get (sudo when not root)
+#     only when missing;
 #   - the package itself, editable, with its development extras (pytest, hypothesis, pypdf,
-#     scikit-learn for regenerating the example predictions).
-# Usage: bash install.sh
+#     scikit-learn for regenerating the example predictions): `pip install -e ".[dev]"` into the
+#     active virtual environment's Python, else the system's python3; skipped when a stamp says
+#     this checkout's pyproject.toml was installed into this Python and it still imports from here.
+#
+# Idempotent; prints nothing when nothing was missing. Usage: bash install.sh
 set -euo pipefail
 cd "$(dirname "$0")"
 
 system_packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core)
-missing=()
-for package in "${system_packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-if ((${#missing[@]})); then
-    if command -v apt-get >/dev/null 2>&1; then
+
+if command -v dpkg-query >/dev/null 2>&1; then
+    installed=$(dpkg-query -W -f='${Status} ${Package}\n' "${system_packages[@]}" 2>/dev/null || true)
+    missing=()
+    for package in "${system_packages[@]}"; do
+        grep -qx "install ok installed $package" <<<"$installed" || missing+=("$package")
+    done
+    if ((${#missing[@]})); then
+        echo "install.sh: installing system packages: ${missing[*]}"
         sudo_if_needed=()
         [ "$(id -u)" -eq 0 ] || sudo_if_needed=(sudo)
         "${sudo_if_needed[@]}" apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive "${sudo_if_needed[@]}" apt-get install -y -qq "${missing[@]}"
-    else
-        echo "install.sh: please install with your system's package manager: ${missing[*]}" >&2
-        exit 1
+        DEBIAN_FRONTEND=noninteractive "${sudo_if_needed[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
     fi
 fi
 
-python3 -m pip install --quiet --disable-pip-version-check -e ".[dev]"
-echo "ccreport installed: $(python3 -m ccreport --version)"
+if [ -n "${VIRTUAL_ENV:-}" ]; then python="$VIRTUAL_ENV/bin/python"; else python=python3; fi
+
+# Up to date when this Python's stamp holds the hash of pyproject.toml, ccreport imports from
+# this checkout (not the working folder) and every requirement of ccreport[dev] is installed.
+# Prints the stamp file's path when pip must run.
+stale=$("$python" - <<'EOF'
+import hashlib, os, re, sys
+from importlib import metadata, util
+
+root = os.getcwd()
+sys.path[:] = [p for p in sys.path if p not in ("", ".", root)]
+key = hashlib.sha256(sys.prefix.encode()).hexdigest()[:16]
+stamp = os.path.join(root, ".setup-stamps", key)
+wanted = hashlib.sha256(open("pyproject.toml", "rb").read()).hexdigest()
+
+
+def up_to_date():
+    try:
+        if open(stamp).read().strip() != wanted:
+            return False
+        spec = util.find_spec("ccreport")
+        if spec is None or not spec.origin or not spec.origin.startswith(os.path.join(root, "ccreport", "")):
+            return False
+        for requirement in metadata.requires("ccreport") or ():
+            metadata.version(re.match(r"[A-Za-z0-9._-]+", requirement).group())
+        return True
+    except (OSError, ValueError, metadata.PackageNotFoundError):
+        return False
+
+
+if sys.version_info < (3, 11):
+    sys.exit(f"install.sh: ccreport needs Python 3.11 or newer; {sys.executable} is {sys.version.split()[0]}")
+if not up_to_date():
+    print(stamp, wanted)
+EOF
+)
+
+if [ -n "$stale" ]; then
+    read -r stamp wanted <<<"$stale"
+    echo "install.sh: installing ccreport with its dev extras into $("$python" -c 'import sys; print(sys.prefix)')"
+    # pip's output is shown only when it fails (a local index may warn about every package).
+    if ! log=$("$python" -m pip install --quiet --disable-pip-version-check -e ".[dev]" 2>&1); then
+        echo "$log" >&2
+        stdlib=$("$python" -c 'import sysconfig; print(sysconfig.get_path("stdlib"))')
+        if [ -z "${VIRTUAL_ENV:-}" ] && [ -f "$stdlib/EXTERNALLY-MANAGED" ]; then
+            echo "install.sh: this python3 is managed by the system; make a virtual environment first:" >&2
+            echo "    python3 -m venv .venv && . .venv/bin/activate" >&2
+        fi
+        exit 1
+    fi
+    mkdir -p "$(dirname "$stamp")"
+    echo "$wanted" >"$stamp"
+    echo "install.sh: ccreport $("$python" -m ccreport --version | awk '{print $NF}') installed"
+fi

@@ -1,9 +1,13 @@
-"""Read a dataset's CSV file into arrays: true classes, scores or crisp predictions, folds, costs.
+"""Read a dataset's CSV or Parquet file into arrays: true classes, scores or crisp predictions, folds, costs.
 
-The file: UTF-8 text (a byte-order mark is fine), comma-separated, a header row naming the
+A CSV file: UTF-8 text (a byte-order mark is fine), comma-separated, a header row naming the
 columns, then one row per instance. Fields may be quoted; whitespace around a field is ignored;
-blank lines are skipped. Only the columns the manifest names are converted, in bulk with numpy,
-a chunk of rows at a time, so files of millions of rows load in seconds.
+blank lines are skipped. Only the columns the manifest names are converted. A well-formed file is
+read by Arrow's multi-threaded CSV reader (:mod:`ccreport.columnar`); any other is streamed line
+by line, converted in bulk with numpy a chunk of rows at a time, and that reader words every
+problem. A Parquet file (``.parquet``, ``.pq``): its schema's names are the header; numbers come
+from numeric columns, classes and folds from columns of any type as text; problems name the row
+(1-based) and no line.
 
 What the manifest names:
 
@@ -42,6 +46,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import columnar
 from .analysis.instance_costs import transformed_costs
 from .errors import Problem, UserInputError
 from .manifest import ClassifierSpec, CostSpec, DatasetSpec, Project
@@ -112,13 +117,22 @@ class LineMap:
         return row + self._offsets[bisect_right(self._rows, row) - 1]
 
 
+class NoLines:
+    """Rows of a file that has no lines (Parquet): problems name the row only."""
+
+    offset = 0
+
+    def line(self, row: int) -> None:
+        return None
+
+
 @dataclass
 class ColumnProblems:
     """The problems of one column: the first :data:`MAX_REPORTED` in full, the rest counted."""
 
     file: str
     column: str
-    lines: LineMap
+    lines: LineMap | NoLines
     reported: list[Problem] = field(default_factory=list)
     more: int = 0
 
@@ -167,6 +181,13 @@ class NumberColumn:
             self.problems.add_cells(bad, rows, lambda position: _number_problem(cells[position]))
         self._parts.append(values)
 
+    def add_values(self, values: np.ndarray, rows: np.ndarray, text) -> None:
+        """Numbers converted already (Parquet); ``text(position)`` is the cell as text, for problems."""
+        bad = np.flatnonzero(~np.isfinite(values))
+        if bad.size:
+            self.problems.add_cells(bad, rows, lambda position: _number_problem(text(position)))
+        self._parts.append(values)
+
     def values(self) -> np.ndarray:
         return np.concatenate(self._parts) if self._parts else np.empty(0)
 
@@ -203,6 +224,12 @@ class CategoryColumn:
         codes = [index.setdefault(cell, len(index)) for cell in cells]
         self._parts.append(np.asarray(codes, dtype=np.int64))
 
+    def add_coded(self, texts: Sequence[str], codes: np.ndarray) -> None:
+        """Cells given as their distinct texts and each row's index into them (Arrow's reading)."""
+        index = self._index
+        recode = np.array([index.setdefault(text, len(index)) for text in texts] or [0], dtype=np.int64)
+        self._parts.append(recode[codes])
+
     def coded(self) -> tuple[tuple[str, ...], np.ndarray]:
         """The distinct values, whitespace stripped, and each row's code into them."""
         stripped = [raw.strip() for raw in self._index]
@@ -218,13 +245,14 @@ class CategoryColumn:
 
 @dataclass
 class CsvTable:
-    """The header of a CSV file and a reader positioned at its first data row."""
+    """The header of a CSV file and a reader positioned at its first data row (for Arrow's reading
+    and Parquet, no reader; a Parquet file's header is its schema's names, on no line)."""
 
     file: str
     header: list[str]
-    header_line: int
+    header_line: int | None
     reader: object
-    lines: LineMap
+    lines: LineMap | NoLines
     rows: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int64))  # kept rows' numbers
 
     def positions(self) -> dict[str, list[int]]:
@@ -535,10 +563,18 @@ class Loaded:
 def read_dataset(spec: DatasetSpec, classifiers: Sequence[ClassifierSpec], file: str) -> Loaded:
     """Read and check one dataset's file, collecting every problem instead of stopping at one.
 
-    The file is streamed, so only the wanted columns of one chunk of rows are held as text.
+    Parquet is read by Arrow. A CSV file is read by Arrow's multi-threaded reader when that reader
+    can take the file as it is and nothing in it is wrong; otherwise, and so for every problem's
+    words, line and row, it is streamed line by line, only the wanted columns of one chunk of rows
+    held as text (see :mod:`ccreport.columnar`).
     """
     try:
-        digest = sha256_file(spec.path)
+        if columnar.is_parquet(spec.path):
+            return _read_parquet(spec, classifiers, file, sha256_file(spec.path))
+        digest, utf8 = columnar.file_digest(spec.path)
+        fast = _read_csv_fast(spec, classifiers, file, digest) if utf8 else None
+        if fast is not None:
+            return fast
         with open(spec.path, encoding="utf-8-sig", newline="") as stream:
             return _read_stream(stream, spec, classifiers, file, digest)
     except OSError as error:
@@ -551,6 +587,79 @@ def _read_stream(stream, spec: DatasetSpec, classifiers: Sequence[ClassifierSpec
     table, problems = open_table(stream, file)
     if table is None:
         return Loaded(None, problems, None)
+    return _read_table(table, spec, classifiers, digest, lambda wanted: table.read(wanted.by_position(table.positions())))
+
+
+def _read_csv_fast(spec: DatasetSpec, classifiers: Sequence[ClassifierSpec], file: str, digest: str) -> Loaded | None:
+    """The dataset read by Arrow's CSV reader, or None when the line-by-line reader must read the
+    file: Arrow cannot take it as it is, or something in it is wrong (that reader words it)."""
+    header = columnar.csv_header(spec.path)
+    if header is None:
+        return None
+    table = CsvTable(file, header.names, header.line, None, LineMap(header.line))
+    try:
+        loaded = _read_table(table, spec, classifiers, digest, lambda wanted: _fill_from_csv(spec.path, header, wanted))
+    except columnar.NotFast:
+        return None
+    return None if loaded.problems else loaded
+
+
+def _fill_from_csv(path: Path, header: columnar.CsvHeader, wanted: Wanted) -> list[Problem]:
+    """Feed the wanted columns from Arrow's CSV reader; raises columnar.NotFast."""
+    table = wanted.table
+    positions = table.positions()
+    numbers = {positions[column][0]: accumulator for column, accumulator in wanted.numbers.items()}
+    texts = {positions[column][0]: accumulator for column, accumulator in wanted.categories.items()}
+    n, columns = columnar.read_csv_columns(path, header, list(numbers), list(texts))
+    table.rows = np.arange(1, n + 1, dtype=np.int64)
+    for position, accumulator in numbers.items():
+        accumulator.add_values(columnar.finite_floats(columns[position]), table.rows, str)
+    for position, accumulator in texts.items():
+        values, codes = columnar.coded_texts(columns[position])
+        if any('"' in value for value in values):  # csv's skipinitialspace unquotes ' "M"'; Arrow does not
+            raise columnar.NotFast("a quote inside a cell")
+        accumulator.add_coded(values, codes)
+    return []
+
+
+def _read_parquet(spec: DatasetSpec, classifiers: Sequence[ClassifierSpec], file: str, digest: str) -> Loaded:
+    """A Parquet file's dataset: its schema's names are the header; a problem names the row only."""
+    try:
+        names = columnar.parquet_names(spec.path)
+    except columnar.Unreadable as error:
+        return Loaded(None, [Problem(file, "Parquet", f"unreadable: {error}")], None)
+    table = CsvTable(file, names, None, None, NoLines())
+    try:
+        return _read_table(table, spec, classifiers, digest, lambda wanted: _fill_from_parquet(spec.path, wanted))
+    except columnar.Unreadable as error:
+        return Loaded(None, [Problem(file, "Parquet", f"unreadable: {error}")], names)
+
+
+def _fill_from_parquet(path: Path, wanted: Wanted) -> list[Problem]:
+    """Feed the wanted columns from a Parquet file: numbers from numeric (or text) columns, classes
+    and folds from columns of any type, as text."""
+    table = wanted.table
+    data = columnar.read_parquet_columns(path, list(dict.fromkeys([*wanted.numbers, *wanted.categories])))
+    table.rows = np.arange(1, data.num_rows + 1, dtype=np.int64)
+    if data.num_rows == 0:
+        return [Problem(table.file, "rows", "no data rows")]
+    for column, accumulator in wanted.numbers.items():
+        cells = data.column(column)
+        if columnar.is_numeric(cells):
+            values, missing = columnar.numeric_floats(cells)
+            accumulator.add_values(values, table.rows, lambda position: "" if missing[position] else str(values[position]))
+        elif columnar.is_text(cells):
+            accumulator.add(columnar.text_cells(cells), table.rows)
+        else:
+            accumulator.problems.add(None, f"expected a column of numbers, got Parquet type {cells.type}")
+    for column, accumulator in wanted.categories.items():
+        accumulator.add_coded(*columnar.coded_texts(data.column(column)))
+    return []
+
+
+def _read_table(table: CsvTable, spec: DatasetSpec, classifiers: Sequence[ClassifierSpec], digest: str, fill) -> Loaded:
+    """Check the header's columns, read the wanted ones with ``fill(wanted)`` (which sets
+    ``table.rows`` and returns the problems of the rows' shape), and assemble the Dataset."""
     optional = [c.column for c in classifiers]
     present, problems = _check_columns(table, _required_columns(spec), optional)
     wanted = Wanted(table)
@@ -568,7 +677,7 @@ def _read_stream(stream, spec: DatasetSpec, classifiers: Sequence[ClassifierSpec
             wanted.number(classifier.scores)
         else:
             wanted.category(classifier.predictions)
-    problems += table.read(wanted.by_position(table.positions()))
+    problems += fill(wanted)
     dataset = _assemble(spec, usable, wanted, table.rows, digest)
     problems += wanted.problems()
     return Loaded(None if problems else dataset, problems, table.header)
