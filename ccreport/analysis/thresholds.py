@@ -67,8 +67,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .piecewise import DRAW_TOLERANCE, Piecewise, linear, parabolic
-from .roc import RocCurve, auc, crisp_roc, roc_hull, roc_points
+from .piecewise import DRAW_TOLERANCE, Piecewise, dot, linear, parabolic
+from .roc import RocCurve, crisp_roc, roc_hull, roc_points
 
 AXES = ("pc", "cost_proportion")
 METHODS = ("optimal", "score_driven", "rate_driven", "perfect_ranker", "kendall", "skull", "kendall_skull")
@@ -126,7 +126,11 @@ def rate_driven_curve(fpr, tpr, w0: float) -> Piecewise:
     derivative -4 on every piece.
     """
     r = rates(fpr, tpr, w0)
-    return parabolic(r, split_loss(r, fpr, tpr, w0), -4.0)
+    y = w0 - r  # Eq. 9: RD(r) = 2 [r (w0 - r) + w1 F1], in place
+    y *= r
+    y += (1.0 - w0) * np.asarray(fpr, dtype=float)
+    y *= 2.0
+    return parabolic(r, y, -4.0)
 
 
 def kendall_curve(fpr, tpr, w0: float) -> Piecewise:
@@ -138,13 +142,14 @@ def kendall_curve(fpr, tpr, w0: float) -> Piecewise:
     fpr = np.asarray(fpr, dtype=float)
     tpr = np.asarray(tpr, dtype=float)
     r = rates(fpr, tpr, w0)
-    if not np.any(r == w0):
-        at = int(np.searchsorted(r, w0))
-        fpr = np.insert(fpr, at, np.interp(w0, r, fpr))
-        tpr = np.insert(tpr, at, np.interp(w0, r, tpr))
-        r = np.insert(r, at, w0)
-    y = np.where(r <= w0, 2.0 * (1.0 - w0) * fpr, 2.0 * w0 * (1.0 - tpr))
-    return linear(r, y)
+    at = int(np.searchsorted(r, w0, side="right"))  # r[:at] <= w0 < r[at:]
+    left = 2.0 * (1.0 - w0) * fpr[:at]
+    right = 1.0 - tpr[at:]
+    right *= 2.0 * w0
+    if r[at - 1] == w0:
+        return linear(r, np.concatenate((left, right)))
+    switch = 2.0 * (1.0 - w0) * np.interp(w0, r[at - 1 : at + 1], fpr[at - 1 : at + 1])
+    return linear(np.concatenate((r[:at], [w0], r[at:])), np.concatenate((left, [switch], right)))
 
 
 def perfect_ranker_curve(w0: float) -> Piecewise:
@@ -175,30 +180,37 @@ def scores_are_probabilities(roc: RocCurve) -> bool:
     return bool(s.size == 0 or (s[-1] >= 0.0 and s[0] <= 1.0))
 
 
-def score_driven_curve(roc: RocCurve, w0: float) -> Piecewise:
+def score_driven_curve(scores, fpr, tpr, w0: float) -> Piecewise:
     """Brier curve (HFF section 3, spec E13): predict positive iff ``score >= 1 - x``.
 
-    The distinct scores s_0 > ... > s_{m-1} (``roc.thresholds[1:]``) switch the deployed split at
-    ``x = 1 - s_g``: split g+1 (the first g+1 score groups positive) holds on ``[1 - s_g, 1 - s_{g+1})``.
-    Each piece is that split's cost line; the curve jumps between pieces (right-continuous).
+    ``scores``: the distinct scores s_0 > ... > s_{m-1} (``roc.thresholds[1:]``), all in [0, 1];
+    ``fpr``/``tpr``: the m + 1 splits (``roc.fpr``, ``roc.tpr``). Score s_g switches the deployed
+    split at ``x = 1 - s_g``: split g+1 (the first g+1 score groups positive) holds on
+    ``[1 - s_g, 1 - s_{g+1})``. Each piece is that split's cost line; the curve jumps between pieces
+    (right-continuous).
     """
-    if not scores_are_probabilities(roc):
+    scores = np.asarray(scores, dtype=float)
+    if scores.size and (scores.min() < 0.0 or scores.max() > 1.0):
         raise ValueError(NOT_PROBABILITIES)
-    fpr, tpr = roc.fpr, roc.tpr
-    knots = np.concatenate(([0.0], 1.0 - roc.thresholds[1:], [1.0]))
-    return Piecewise(
-        x=knots,
-        start=split_loss(knots[:-1], fpr, tpr, w0),
-        end=split_loss(knots[1:], fpr, tpr, w0),
-        kappa=np.zeros(knots.size - 1),
-    )
+    knots = np.concatenate(([0.0], 1.0 - scores, [1.0]))
+    at_0 = 2.0 * (1.0 - w0) * np.asarray(fpr, dtype=float)  # each split's line: at_0 + rise * x
+    rise = 1.0 - np.asarray(tpr, dtype=float)
+    rise *= 2.0 * w0
+    rise -= at_0
+    start = rise * knots[:-1]
+    start += at_0
+    end = rise * knots[1:]
+    end += at_0
+    return Piecewise(x=knots, start=start, end=end, kappa=np.array(0.0))
 
 
 def hull_auc(hull_fpr, hull_tpr) -> float:
-    """Area under the ROC convex hull (AUCH; spec section 7)."""
+    """Area under ROC points by trapezoids: AUCH for hull vertices (spec section 7), AUC for the
+    ROC points (a tied positive/negative pair counts one half, as ``roc.auc``)."""
     f = np.asarray(hull_fpr, dtype=float)
     t = np.asarray(hull_tpr, dtype=float)
-    return float(np.sum(np.diff(f) * (t[1:] + t[:-1])) / 2.0)
+    d = np.diff(f)
+    return float((dot(d, t[1:]) + dot(d, t[:-1])) / 2.0)
 
 
 # --- results --------------------------------------------------------------------------------------
@@ -327,7 +339,7 @@ def threshold_choice_from_roc(roc: RocCurve, *, axes=AXES, partial_ranges=(), hu
         w0, _ = class_weights(axis, roc.n_pos, roc.n_neg)
         curves = {
             "optimal": optimal_curve(hull_fpr, hull_tpr, w0),
-            "score_driven": score_driven_curve(roc, w0) if probabilities else None,
+            "score_driven": score_driven_curve(roc.thresholds[1:], fpr, tpr, w0) if probabilities else None,
             "rate_driven": rate_driven_curve(fpr, tpr, w0),
             "perfect_ranker": perfect_ranker_curve(w0),
             "kendall": kendall_curve(fpr, tpr, w0),
@@ -346,7 +358,7 @@ def threshold_choice_from_roc(roc: RocCurve, *, axes=AXES, partial_ranges=(), hu
     return ThresholdChoice(
         methods=methods,
         w0=weights,
-        auc=auc(roc),
+        auc=hull_auc(fpr, tpr),
         auc_hull=hull_auc(hull_fpr, hull_tpr),
         n_pos=roc.n_pos,
         n_neg=roc.n_neg,
