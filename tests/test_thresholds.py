@@ -570,3 +570,27 @@ def test_piecewise_integrals_and_argument_checks():
         threshold_choice(MODEL_A, RANKED, axes=("nec",))
     only_pc = threshold_choice(MODEL_A, RANKED, axes=("pc",))
     assert set(only_pc.methods) == {"pc"}
+
+
+def test_replicate_areas_with_class_counts_varying_by_row():
+    """An unstratified resample changes pi0 per replicate: the cost-proportion weights follow each row."""
+    rng = np.random.default_rng(11)
+    y = rng.random(30) < 0.4
+    y[:2] = [True, False]
+    s = np.round(rng.random(30), 1)
+    order = np.argsort(-s, kind="stable")
+    ends = np.append(np.flatnonzero(np.diff(s[order])), s.size - 1)
+    counts = rng.multinomial(30, np.full(30, 1 / 30), size=20)  # (R, n) over all instances
+    counts[:, :2] = np.maximum(counts[:, :2], 1)  # keep both classes in every row
+    sorted_counts = counts[:, order]
+    tp = np.concatenate((np.zeros((20, 1)), np.cumsum(sorted_counts * y[order], axis=1)[:, ends]), axis=1)
+    fp = np.concatenate((np.zeros((20, 1)), np.cumsum(sorted_counts * ~y[order], axis=1)[:, ends]), axis=1)
+    roc = roc_points(y, s)
+    ra = replicate_areas(tp, fp, scores=roc.thresholds[1:], partial_ranges=[(0.2, 0.7)])
+    for r in range(20):
+        tc = threshold_choice(np.repeat(y, counts[r]), np.repeat(s, counts[r]), partial_ranges=[(0.2, 0.7)])
+        for axis in AXES:
+            for method in METHODS:
+                assert ra.area[axis][method][r] == pytest.approx(tc[axis, method].area, abs=1e-11), (axis, method)
+                assert ra.partial[axis][method][r, 0] == pytest.approx(tc[axis, method].partial[0].area, abs=1e-11)
+    assert np.ptp(tp[:, -1]) > 0  # the class counts did vary
