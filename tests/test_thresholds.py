@@ -187,7 +187,7 @@ def test_partial_kendall_and_partial_aoc_rows_18_to_20(model_a, model_b):
 
 
 def test_skull_meets_envelope_only_at_row_24(model_a):
-    gap = lambda c: model_a[COST, "skull"].curve(c) - model_a[COST, "optimal"].curve(c)  # noqa: E731
+    gap = lambda c: model_a[COST, "skull"].curve(c) - model_a[COST, "optimal"].curve(c)
     assert gap(np.array([0.0, 0.2, 0.25, 1.0])) == pytest.approx(np.zeros(4), abs=1e-12)
     assert model_a[COST, "skull"].curve(0.2) == pytest.approx(0.2, abs=1e-12)
     grid = np.linspace(0, 1, 2001)
@@ -222,7 +222,9 @@ def test_w2_cost_curve_is_not_remapped_to_pc(model_a):
     assert w2 == pytest.approx(0.282239, abs=1e-5)
     assert abs(model_a["pc", "rate_driven"].area - w2) > 8e-3
     # the optimal curve, unlike the rate-driven one, does map pointwise: Q_cost(c) = K(c) NEC(z(c))
-    assert model_a[COST, "optimal"].curve(c) == pytest.approx(k * model_a["pc", "optimal"].curve(pc_from_cost_proportion(c, 0.7)), abs=1e-12)
+    assert model_a[COST, "optimal"].curve(c) == pytest.approx(
+        k * model_a["pc", "optimal"].curve(pc_from_cost_proportion(c, 0.7)), abs=1e-12
+    )
 
 
 def test_w3_loss_keeps_the_factor_b_equal_2(model_a):
@@ -369,7 +371,7 @@ def test_every_curve_equals_brute_force_and_every_area_its_integral(data, rnd):
         for method in METHODS:
             mc = tc[axis, method]
             assert mc.curve(x) == pytest.approx(brute[method], abs=1e-12), (axis, method)
-            f = lambda v, m=method: brute_curves(y, s, w0, v)[m]  # noqa: E731
+            f = lambda v, m=method, w=w0: brute_curves(y, s, w, v)[m]
             knots = brute_knots(y, s, w0, method)
             assert mc.area == pytest.approx(gauss_integral(f, knots), abs=1e-12), (axis, method)
             assert mc.partial[0].area == pytest.approx(gauss_integral(f, knots, a, b), abs=1e-12), (axis, method)
@@ -385,7 +387,12 @@ def test_brier_curve_not_applicable_outside_0_1(data):
         if s.min() < 0 or s.max() > 1:
             assert mc.curve is None and mc.area is None and mc.not_applicable == NOT_PROBABILITIES
             d = mc.to_dict()
-            assert d == {"area": None, "partial": [{"low": rng_[0], "high": rng_[1], "area": None}], "curve": None, "not_applicable": NOT_PROBABILITIES}
+            assert d == {
+                "area": None,
+                "partial": [{"low": rng_[0], "high": rng_[1], "area": None}],
+                "curve": None,
+                "not_applicable": NOT_PROBABILITIES,
+            }
 
 
 @settings(max_examples=80, deadline=None)

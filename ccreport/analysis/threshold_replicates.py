@@ -111,6 +111,16 @@ def ragged_integral(x, y, indptr, at) -> np.ndarray:
     return out.reshape(shape)
 
 
+def parabola_antiderivative(x, w0) -> np.ndarray:
+    """``int_0^x 2u (w0 - u) du = w0 x^2 - 2x^3/3`` per row (``x`` (R, J), ``w0`` (R,))."""
+    return w0[:, None] * x**2 - 2.0 * x**3 / 3.0
+
+
+def hinge_antiderivative(x, w0) -> np.ndarray:
+    """``int_0^x 2 (u - w0)+ du = ((x - w0)+)^2`` per row."""
+    return np.maximum(x - w0[:, None], 0.0) ** 2
+
+
 @dataclass(frozen=True, eq=False)
 class ReplicateAreas:
     """Areas of R replicates: ``area[axis][method]`` (R,), ``partial[axis][method]`` (R, K) for the
@@ -191,18 +201,18 @@ def replicate_areas(tp, fp, *, scores=None, axes=AXES, partial_ranges=()) -> Rep
         env_indptr = np.concatenate(([0], last + 1))
         a_["optimal"] = ragged_integral(env_x, env_y, env_indptr, np.ones(reps))
 
-        quad = lambda v: w0[:, None] * v**2 - 2.0 * v**3 / 3.0  # noqa: E731  int 2x(w0 - x)
-        hinge = lambda v: np.maximum(v - w0[:, None], 0.0) ** 2  # noqa: E731  int 2(x - w0)+
         if ranges:
+            quad = parabola_antiderivative(ends, w0)
+            hinge = hinge_antiderivative(ends, w0)
             g = ragged_integral((w0[:, None] * f0 + w1[:, None] * f1).ravel(), f1.ravel(), roc_indptr, ends)
             hull_rate = w0[hulls.row] * hf0 + w1[hulls.row] * hf1
             gh = ragged_integral(hull_rate, hf1, hulls.indptr, ends)
             twice = 2.0 * w1[:, None]
-            p_["rate_driven"] = span(quad(ends) + twice * g)
-            p_["perfect_ranker"] = span(quad(ends) + hinge(ends))
-            p_["kendall"] = span(twice * g - hinge(ends))
-            p_["skull"] = span(quad(ends) + twice * gh)
-            p_["kendall_skull"] = span(twice * gh - hinge(ends))
+            p_["rate_driven"] = span(quad + twice * g)
+            p_["perfect_ranker"] = span(quad + hinge)
+            p_["kendall"] = span(twice * g - hinge)
+            p_["skull"] = span(quad + twice * gh)
+            p_["kendall_skull"] = span(twice * gh - hinge)
             p_["optimal"] = span(ragged_integral(env_x, env_y, env_indptr, ends))
         else:
             for method in ("rate_driven", "perfect_ranker", "kendall", "skull", "kendall_skull", "optimal"):
