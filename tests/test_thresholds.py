@@ -14,7 +14,7 @@ from sklearn.isotonic import IsotonicRegression
 from ccreport.analysis.envelope import lower_envelope
 from ccreport.analysis.piecewise import DRAW_TOLERANCE, linear, parabolic
 from ccreport.analysis.resampling import cumulative, multinomial_counts, path_layout
-from ccreport.analysis.roc import roc_points
+from ccreport.analysis.roc import roc_hull, roc_points
 from ccreport.analysis.threshold_replicates import replicate_areas, replicate_hulls
 from ccreport.analysis.thresholds import (
     AXES,
@@ -601,3 +601,26 @@ def test_replicate_areas_with_class_counts_varying_by_row():
                 assert ra.area[axis][method][r] == pytest.approx(tc[axis, method].area, abs=1e-11), (axis, method)
                 assert ra.partial[axis][method][r, 0] == pytest.approx(tc[axis, method].partial[0].area, abs=1e-11)
     assert np.ptp(tp[:, -1]) > 0  # the class counts did vary
+
+
+def roc_space_partial_aoc(fpr, tpr, w0, low, high, nodes=200_001):
+    """HFF section 8 by geometry: the ROC-space area above the curve, below TPR = 1, between the
+    rate isometrics w0 TPR + w1 FPR = low and = high (midpoint rule over FPR)."""
+    f = (np.arange(nodes) + 0.5) / nodes
+    roc = np.interp(f, fpr, tpr)
+    bottom = np.maximum(roc, (low - (1 - w0) * f) / w0)
+    top = np.minimum(1.0, (high - (1 - w0) * f) / w0)
+    return float(np.mean(np.maximum(top - bottom, 0.0)))
+
+
+@settings(max_examples=25, deadline=None)
+@given(ranked_data())
+def test_partial_aoc_is_the_roc_space_area_between_isometrics(data):
+    y, s, (a, b) = data
+    roc = roc_points(y, s)
+    tc = threshold_choice_from_roc(roc, partial_ranges=[(a, b)])
+    hf, ht = roc_hull(roc)
+    for axis in AXES:
+        w0 = tc.w0[axis]
+        assert tc[axis, "kendall"].partial[0].aoc == pytest.approx(roc_space_partial_aoc(roc.fpr, roc.tpr, w0, a, b), abs=2e-6)
+        assert tc[axis, "kendall_skull"].partial[0].aoc == pytest.approx(roc_space_partial_aoc(hf, ht, w0, a, b), abs=2e-6)
