@@ -145,7 +145,7 @@ class Piecewise:
         discontinuity both the left and the right value are points (same x), so a drawing shows the
         jump. Exact values, not interpolated ones, at every point.
         """
-        h = np.diff(self.x)
+        h = self.widths
         sub = np.maximum(1, np.ceil(h * np.sqrt(np.abs(self._kappa()) / (8.0 * tolerance)))).astype(np.int64)
         jump = np.ones(self.pieces, dtype=bool)  # the piece's own end is a point: last piece or a jump
         jump[:-1] = self.end[:-1] != self.start[1:]

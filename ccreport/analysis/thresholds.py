@@ -204,11 +204,11 @@ def score_driven_curve(scores, fpr, tpr, w0: float) -> Piecewise:
     return Piecewise(x=knots, start=start, end=end, kappa=np.array(0.0))
 
 
-def hull_auc(hull_fpr, hull_tpr) -> float:
+def roc_area(fpr, tpr) -> float:
     """Area under ROC points by trapezoids: AUCH for hull vertices (spec section 7), AUC for the
     ROC points (a tied positive/negative pair counts one half, as ``roc.auc``)."""
-    f = np.asarray(hull_fpr, dtype=float)
-    t = np.asarray(hull_tpr, dtype=float)
+    f = np.asarray(fpr, dtype=float)
+    t = np.asarray(tpr, dtype=float)
     d = np.diff(f)
     return float((dot(d, t[1:]) + dot(d, t[:-1])) / 2.0)
 
@@ -358,8 +358,8 @@ def threshold_choice_from_roc(roc: RocCurve, *, axes=AXES, partial_ranges=(), hu
     return ThresholdChoice(
         methods=methods,
         w0=weights,
-        auc=hull_auc(fpr, tpr),
-        auc_hull=hull_auc(hull_fpr, hull_tpr),
+        auc=roc_area(fpr, tpr),
+        auc_hull=roc_area(hull_fpr, hull_tpr),
         n_pos=roc.n_pos,
         n_neg=roc.n_neg,
         ranges=ranges,
@@ -398,4 +398,4 @@ def crisp_threshold_choice(labels, predictions, *, axes=AXES, partial_ranges=())
         w0, _ = class_weights(axis, roc.n_pos, roc.n_neg)
         line = linear([0.0, 1.0], split_loss(np.array([0.0, 1.0]), f, t, w0))
         lines[axis] = method_curve("score_fixed", axis, line, ranges, w0)
-    return CrispThresholdChoice(lines=lines, auc_hull=hull_auc(*roc_hull(roc)))
+    return CrispThresholdChoice(lines=lines, auc_hull=roc_area(*roc_hull(roc)))
