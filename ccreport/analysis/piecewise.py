@@ -29,7 +29,7 @@ DRAW_TOLERANCE = 1e-5  # largest vertical gap between a drawn polyline and the e
 
 
 def dot(a, b) -> float:
-    """Inner product without BLAS: a threaded BLAS dot is 50-200x slower on a busy 2-core machine."""
+    """Inner product without BLAS: OpenBLAS's threaded dot stalls on a busy 2-core machine (benchmarks/README.md)."""
     return float(np.einsum("i,i->", a, b))
 
 
