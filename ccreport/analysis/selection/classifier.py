@@ -145,7 +145,9 @@ def select_scores(
         if fold.shape != y.shape:
             raise ValueError(f"folds has shape {fold.shape}, y_true has shape {y.shape}")
         columns = [(s_sorted, y_sorted, fold[order])]
-        oof = out_of_fold_presorted((name,), columns, labels, in_sample_area=env.area)
+        oof = out_of_fold_presorted(
+            (name,), columns, labels, in_sample_area=env.area, rocs=[roc]
+        )
     return select_classifier(roc, criteria, envelope=env, oof=oof, name=name, keep=keep)
 
 
