@@ -36,11 +36,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..envelope import envelope_from_hull
-from ..roc import hull_indices
 from .criteria import check_max_fpr, mix_indices, workforce_capacity
 from .curves import HybridCurve
 from .hull import edge_pc, roc_from_sorted, union_hull
-from .pruning import pruned_hull
+from .pruning import pruned_hull, roc_hull_indices
 
 PLACEMENTS = ("midpoint", "ge_score")
 
@@ -308,7 +307,7 @@ def _pooled_curve(selections, n_pos, n_neg) -> HybridCurve:
 
 def _in_sample_area(rocs, n_pos, n_neg) -> float:
     """Area of the pooled in-sample lower envelope over all the classifiers."""
-    keeps = [hull_indices(roc) for roc in rocs]
+    keeps = [roc_hull_indices(roc) for roc in rocs]
     fp = np.concatenate([roc.fp[k] for roc, k in zip(rocs, keeps)])
     tp = np.concatenate([roc.tp[k] for roc, k in zip(rocs, keeps)])
     owner = np.concatenate([np.full(k.size, c) for c, k in enumerate(keeps)])

@@ -55,6 +55,13 @@ def path_hull(fp, tp) -> np.ndarray:
     return hull_indices(path)
 
 
+def roc_hull_indices(roc: RocCurve) -> np.ndarray:
+    """:func:`ccreport.analysis.roc.hull_indices` of ROC points without repeated points (as
+    :func:`.hull.roc_from_sorted` gives), by :func:`pruned_hull`. With repeated points the
+    vertex may be another repeat than ``hull_indices`` returns."""
+    return pruned_hull(lambda a: (roc.fp[a], roc.tp[a]), roc.fp.size)
+
+
 def block_ends(n_points: int, block: int = BLOCK) -> np.ndarray:
     """Indices ``0, block, 2 block, ..., n_points - 1`` cutting a path into blocks."""
     return np.unique(np.append(np.arange(0, n_points, block), n_points - 1))
