@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from ccreport.analysis.roc import hull_indices, roc_points
 from ccreport.analysis.selection import out_of_fold
-from ccreport.analysis.selection.pruning import near_hull, path_hull, pruned_hull, spans
+from ccreport.analysis.selection.pruning import near_hull, path_hull, pruned_hull
 
 
 @st.composite
@@ -63,11 +63,6 @@ def test_pruning_evaluates_few_points_of_a_long_path():
     assert sum(seen) < roc.fp.size / 10
     near = near_hull(roc.fp, roc.tp, roc.fp[v], roc.tp[v])
     assert near.size < roc.fp.size / 10 and set(v) <= set(near)
-
-
-def test_spans():
-    assert spans(np.array([2, 10]), np.array([5, 12])).tolist() == [2, 3, 4, 10, 11]
-    assert spans(np.array([], int), np.array([], int)).size == 0
 
 
 def test_a_vertex_of_a_selection_set_can_lie_under_the_global_hull():

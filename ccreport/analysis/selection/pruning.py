@@ -98,6 +98,8 @@ def pruned_hull(counts_at, n_points: int, block: int = BLOCK) -> np.ndarray:
     lo, hi, x_lo, y_hi = _blocks(idx, fp, tp)
     while True:
         h = path_hull(fp, tp)
+        if h.size < 2:  # all evaluated points coincide: so do those between them
+            return idx[h]
         hull_fp, hull_tp = fp[h], tp[h]
         split = above(hull_fp, hull_tp, x_lo, y_hi, strict=True)
         if not split.any():
@@ -141,12 +143,3 @@ def _blocks(idx, fp, tp):
     """Blocks between consecutive evaluated points with interior points: ends and corner."""
     wide = np.diff(idx) > 1
     return idx[:-1][wide], idx[1:][wide], fp[:-1][wide], tp[1:][wide]
-
-
-def spans(starts, stops) -> np.ndarray:
-    """Concatenated ``arange(starts[i], stops[i])`` (non-empty spans) without a Python loop."""
-    lengths = stops - starts
-    if lengths.size == 0:
-        return np.zeros(0, dtype=np.intp)
-    offsets = np.repeat(starts - np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths)
-    return np.arange(lengths.sum(), dtype=np.intp) + offsets
