@@ -5,6 +5,7 @@
 * :mod:`.independent`: performance-independent selection (threshold rules, parameter-based);
 * :mod:`.out_of_fold`: honest (out-of-fold) evaluation of empirical selection;
 * :mod:`.curves`: the piecewise, possibly discontinuous hybrid cost curve;
+* :mod:`.pruning`: ROC hulls of long paths from few of their points (block pruning);
 * :mod:`.classifier`: everything for one classifier or one dataset, as results.json wants it.
 """
 

@@ -19,6 +19,7 @@ from .criteria import NeymanPearsonChoice, WorkforceChoice, neyman_pearson, work
 from .hull import Hybrid, dataset_hybrid, roc_from_sorted, threshold_table
 from .independent import RULES, IndependentSelection, performance_independent
 from .out_of_fold import OutOfFold, fold_index, out_of_fold, out_of_fold_presorted
+from .pruning import roc_hull_indices
 
 
 @dataclass(frozen=True)
@@ -137,7 +138,7 @@ def select_scores(
     order = np.argsort(-s)
     s_sorted, y_sorted = s[order], y[order]
     roc = roc_from_sorted(y_sorted, s_sorted)
-    keep = hull_indices(roc)
+    keep = roc_hull_indices(roc)  # no repeated points: the same as hull_indices
     env = envelope_from_hull(roc.fp[keep] / roc.n_neg, roc.tp[keep] / roc.n_pos)
     oof = None
     if folds is not None:
@@ -145,7 +146,9 @@ def select_scores(
         if fold.shape != y.shape:
             raise ValueError(f"folds has shape {fold.shape}, y_true has shape {y.shape}")
         columns = [(s_sorted, y_sorted, fold[order])]
-        oof = out_of_fold_presorted((name,), columns, labels, in_sample_area=env.area)
+        oof = out_of_fold_presorted(
+            (name,), columns, labels, in_sample_area=env.area, rocs=[roc]
+        )
     return select_classifier(roc, criteria, envelope=env, oof=oof, name=name, keep=keep)
 
 

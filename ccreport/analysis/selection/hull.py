@@ -22,6 +22,7 @@ import numpy as np
 
 from ..envelope import Envelope, envelope_from_hull
 from ..roc import RocCurve, hull_indices
+from .pruning import near_hull
 
 
 def roc_from_sorted(y_sorted: np.ndarray, s_sorted: np.ndarray) -> RocCurve:
@@ -178,13 +179,16 @@ def threshold_table(roc: RocCurve, name: str = "", keep=None) -> Hybrid:
 def _ties(curves, names, h_fp, h_tp, pcs) -> tuple[Tie, ...]:
     """Every ROC point on each hull edge (exact test in counts), grouped by edge.
 
-    The trivial points (0, 0) and (N, P) are taken from the first classifier only.
+    The trivial points (0, 0) and (N, P) are taken from the first classifier only. Only points
+    that may lie on the hull (:func:`.pruning.near_hull`) are tested.
     """
     n_pos, n_neg = curves[0].n_pos, curves[0].n_neg
     parts = []
     for c, roc in enumerate(curves):
-        sl = slice(None) if c == 0 else slice(1, -1)
-        parts.append((roc.fp[sl], roc.tp[sl], roc.thresholds[sl], np.full(roc.fp[sl].size, c)))
+        idx = near_hull(roc.fp, roc.tp, h_fp, h_tp)  # the others are strictly under the hull
+        if c > 0:
+            idx = idx[(idx > 0) & (idx < roc.fp.size - 1)]
+        parts.append((roc.fp[idx], roc.tp[idx], roc.thresholds[idx], np.full(idx.size, c)))
     fp, tp, thr, owner = (np.concatenate(p) for p in zip(*parts))
     last_edge = h_fp.size - 2
     # the edge (e, e+1) with h_fp[e] < fp <= h_fp[e+1]; fp = 0 belongs to edge 0

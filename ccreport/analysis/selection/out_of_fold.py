@@ -22,8 +22,10 @@ compete on S_k (the dataset hybrid; coinciding points go to the first classifier
 and workforce choices are made the same way on S_k and applied to fold k with their expected
 counts ``w counts(i) + (1 - w) counts(j)``.
 
-Each classifier's scores are sorted once; a fold's selection and held-out rows are subsets of that
-order. The loop is over folds and classifiers, never over instances or thresholds.
+Each classifier's scores are sorted once; a fold's selection set is never materialised: its
+counts at any point of the global order are all rows' counts minus fold k's, and its hull is
+found from few such points (:mod:`.pruning`). The loop is over folds and classifiers, never over
+instances or thresholds.
 """
 
 from __future__ import annotations
@@ -34,10 +36,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..envelope import envelope_from_hull
-from ..roc import hull_indices
 from .criteria import check_max_fpr, mix_indices, workforce_capacity
 from .curves import HybridCurve
 from .hull import edge_pc, roc_from_sorted, union_hull
+from .pruning import pruned_hull, roc_hull_indices
 
 PLACEMENTS = ("midpoint", "ge_score")
 
@@ -157,27 +159,29 @@ def fold_index(folds) -> tuple[np.ndarray, np.ndarray]:
 
 
 def out_of_fold_presorted(
-    names, sorted_columns, labels, placement: str = "midpoint", in_sample_area=None
+    names, sorted_columns, labels, placement: str = "midpoint", in_sample_area=None, rocs=None
 ) -> OutOfFold:
     """:func:`out_of_fold` on columns already sorted by decreasing score.
 
     ``sorted_columns``: per classifier ``(scores, labels, fold index)`` in that order, fold
-    indices ``0..len(labels)-1`` (as ``np.unique(..., return_inverse=True)`` gives).
+    indices ``0..len(labels)-1`` (as ``np.unique(..., return_inverse=True)`` gives). ``rocs``
+    (optional): each column's ROC points on all rows (:func:`.hull.roc_from_sorted`), if known.
     """
     if placement not in PLACEMENTS:
         raise ValueError(f"unknown threshold placement {placement!r}; expected one of {PLACEMENTS}")
     if len(labels) < 2:
         raise ValueError("the out-of-fold procedure needs at least two folds")
-    y0 = sorted_columns[0][1]
-    n_pos = int(np.count_nonzero(y0))
-    n_neg = y0.size - n_pos
+    if rocs is None:
+        rocs = [roc_from_sorted(yy, s) for s, yy, _ in sorted_columns]
+    n_pos, n_neg = rocs[0].n_pos, rocs[0].n_neg
+    columns = [(s, yy, ff, roc, -s) for (s, yy, ff), roc in zip(sorted_columns, rocs)]
     selections = []
     for k, label in enumerate(labels):
-        parts = [_candidates(s, yy, ff, k, placement, label) for s, yy, ff in sorted_columns]
+        parts = [_candidates(*column, k, placement, label) for column in columns]
         selections.append(_fold_hull(parts, label))
     curve = _pooled_curve(selections, n_pos, n_neg)
     if in_sample_area is None:
-        in_sample_area = _in_sample_area(sorted_columns, n_pos, n_neg)
+        in_sample_area = _in_sample_area(rocs, n_pos, n_neg)
     return OutOfFold(
         names=tuple(names),
         curve=curve,
@@ -190,53 +194,97 @@ def out_of_fold_presorted(
     )
 
 
-def _candidates(s, y, fold, k, placement, label):
-    """S_k's hull vertices of one classifier, their thresholds and held-out counts."""
-    sel = fold != k
-    ys, ss = y[sel], s[sel]
-    if ys.all() or not ys.any():
+def _candidates(s, y, fold, roc, neg_s, k, placement, label):
+    """S_k's hull vertices of one classifier, their thresholds and held-out counts.
+
+    From the one global order: the rows of fold k are ``held`` (positions in score order), and
+    S_k's ROC point after the first ``c`` rows is ``(FP, TP)`` of all rows minus fold k's among
+    them. Along the global ROC points (``c = fp + tp``) this is S_k's ROC path, each S_k point
+    repeated for every global point in between (groups without S_k rows). Its hull is taken by
+    :func:`.pruning.pruned_hull`, which evaluates the path at few points. A vertex's threshold
+    is read off S_k's rows next to its cut: ``u``, S_k's lowest score predicted positive (the
+    last S_k row before the cut), and the next lower S_k score (the first S_k row after it) --
+    the same for every repeat of the point.
+    """
+    held = np.flatnonzero(fold == k)
+    held_pos_before = np.concatenate(([0], np.cumsum(y[held])))
+    n_pos_held = int(held_pos_before[-1])
+    n_neg_held = held.size - n_pos_held
+    n_pos, n_neg = roc.n_pos - n_pos_held, roc.n_neg - n_neg_held
+    if n_pos == 0 or n_neg == 0:
         raise ValueError(f"the selection set without fold {label!r} has only one class")
-    roc = roc_from_sorted(ys, ss)
-    keep = hull_indices(roc)
-    u = roc.thresholds  # +inf, then the distinct scores decreasing
+
+    def held_before(rows):
+        """Fold k's (FP, TP) among the first ``rows`` rows."""
+        j = np.searchsorted(held, rows, side="left")
+        tp = held_pos_before[j]
+        return (j - tp).astype(float), tp.astype(float)
+
+    cut = roc.fp + roc.tp  # rows predicted positive at each global ROC point
+
+    def counts_at(a):
+        held_fp, held_tp = held_before(cut[a].astype(np.intp))
+        return roc.fp[a] - held_fp, roc.tp[a] - held_tp
+
+    v = pruned_hull(counts_at, roc.fp.size)
+    fp, tp = counts_at(v)
+    c = cut[v].astype(np.intp)
+    last, first = _selection_rows_around(held, c, s.size)
+    u = np.where(last >= 0, s[np.maximum(last, 0)], np.inf)
     if placement == "midpoint":
-        nxt = np.append(u[2:], -np.inf)  # the next lower distinct score of point a >= 1
-        mid = (u[1:] + nxt) / 2.0
-        mid = np.where(mid >= u[1:], nxt, mid)  # adjacent floats: s > u_{a+1} is s >= u_a
-        mid[-1] = -np.inf
-        theta = np.concatenate(([np.inf], mid))[keep]
+        nxt = np.where(first < s.size, s[np.minimum(first, s.size - 1)], -np.inf)
+        with np.errstate(invalid="ignore"):
+            mid = (u + nxt) / 2.0
+        mid = np.where(mid >= u, nxt, mid)  # adjacent floats: s > u_{a+1} is s >= u_a
+        theta = np.where(last < 0, np.inf, np.where(first >= s.size, -np.inf, mid))
+        rows = np.searchsorted(neg_s, -theta, side="left")  # s > theta
     else:
-        theta = u[keep]
-    held = ~sel
-    yh, sh = y[held], s[held]
-    pos_up, neg_up = sh[yh][::-1], sh[~yh][::-1]  # ascending
-    side = "right" if placement == "midpoint" else "left"  # s > theta, or s >= u
-    held_tp = pos_up.size - np.searchsorted(pos_up, theta, side=side)
-    held_fp = neg_up.size - np.searchsorted(neg_up, theta, side=side)
-    return roc, keep, theta, held_fp.astype(float), held_tp.astype(float), pos_up.size, neg_up.size
+        theta = u
+        rows = np.searchsorted(neg_s, -theta, side="right")  # s >= u
+    held_fp, held_tp = held_before(rows)
+    return fp, tp, theta, held_fp, held_tp, n_pos, n_neg, n_pos_held, n_neg_held
+
+
+def _selection_rows_around(held, cut, n_rows):
+    """Per cut c: the last row before c and the first row from c on that are not ``held``.
+
+    ``held``: sorted row positions. -1 / ``n_rows`` where there is none. Held rows form runs of
+    consecutive positions, on which ``held - arange`` is constant: a run is found by a search.
+    """
+    key = held - np.arange(held.size)
+    r = cut - 1
+    j = np.searchsorted(held, r, side="right") - 1
+    inside = (j >= 0) & (held[np.maximum(j, 0)] == r)
+    run_start = np.searchsorted(key, key[np.maximum(j, 0)], side="left")
+    last = np.where(inside, held[run_start] - 1, r)
+    j = np.searchsorted(held, cut, side="left")
+    jc = np.minimum(j, held.size - 1)
+    inside = (j < held.size) & (held[jc] == cut)
+    run_end = np.searchsorted(key, key[jc], side="right") - 1
+    first = np.where(inside, held[run_end] + 1, cut)
+    return last, first
 
 
 def _fold_hull(parts, label) -> FoldSelection:
     """Union hull of the classifiers' candidates on S_k (same rows for all)."""
-    roc0 = parts[0][0]
-    fp = np.concatenate([p[0].fp[p[1]] for p in parts])
-    tp = np.concatenate([p[0].tp[p[1]] for p in parts])
-    owner = np.concatenate([np.full(p[1].size, c) for c, p in enumerate(parts)])
-    v = union_hull(fp, tp, owner, roc0.n_pos, roc0.n_neg)
+    n_pos, n_neg, n_pos_held, n_neg_held = parts[0][5:]
+    fp, tp, theta, held_fp, held_tp = (np.concatenate(p) for p in list(zip(*parts))[:5])
+    owner = np.concatenate([np.full(p[0].size, c) for c, p in enumerate(parts)])
+    v = union_hull(fp, tp, owner, n_pos, n_neg)
     return FoldSelection(
         fold=label,
         fp=fp[v],
         tp=tp[v],
-        fpr=fp[v] / roc0.n_neg,
-        tpr=tp[v] / roc0.n_pos,
+        fpr=fp[v] / n_neg,
+        tpr=tp[v] / n_pos,
         owner=owner[v],
-        threshold=np.concatenate([p[2] for p in parts])[v],
-        held_fp=np.concatenate([p[3] for p in parts])[v],
-        held_tp=np.concatenate([p[4] for p in parts])[v],
-        n_pos_selection=roc0.n_pos,
-        n_neg_selection=roc0.n_neg,
-        n_pos_held=parts[0][5],
-        n_neg_held=parts[0][6],
+        threshold=theta[v],
+        held_fp=held_fp[v],
+        held_tp=held_tp[v],
+        n_pos_selection=n_pos,
+        n_neg_selection=n_neg,
+        n_pos_held=n_pos_held,
+        n_neg_held=n_neg_held,
     )
 
 
@@ -257,10 +305,9 @@ def _pooled_curve(selections, n_pos, n_neg) -> HybridCurve:
     return HybridCurve(low=low, high=high, start=fp / n_neg, end=fn / n_pos, closed="right")
 
 
-def _in_sample_area(sorted_columns, n_pos, n_neg) -> float:
+def _in_sample_area(rocs, n_pos, n_neg) -> float:
     """Area of the pooled in-sample lower envelope over all the classifiers."""
-    rocs = [roc_from_sorted(yy, s) for s, yy, _ in sorted_columns]
-    keeps = [hull_indices(roc) for roc in rocs]
+    keeps = [roc_hull_indices(roc) for roc in rocs]
     fp = np.concatenate([roc.fp[k] for roc, k in zip(rocs, keeps)])
     tp = np.concatenate([roc.tp[k] for roc, k in zip(rocs, keeps)])
     owner = np.concatenate([np.full(k.size, c) for c, k in enumerate(keeps)])
