@@ -135,3 +135,59 @@ def test_zero_cost_curve():
     pc, nec = np.array([0.0, 1.0]), np.array([0.0, 0.0])
     for prior in [pr.UniformPrior(), pr.BetaPrior(0.5, 0.5), pr.PointPrior(0.3), pr.InducedPrior(pr.Beta(2, 2), pr.LogUniform(1, 5))]:
         assert prior.expected(pc, nec) == pytest.approx(0.0, abs=1e-15)
+
+
+# --- vertex weights: every prior integrates many curves at once ---------------------------------------
+
+VERTEX_PRIORS = [
+    pr.UniformPrior(),
+    pr.UniformPrior(0.2, 0.7),
+    pr.BetaPrior(2.0, 5.0),
+    pr.PointPrior(0.37),
+    pr.PointPrior(1 / 3),  # on a vertex of Fig. 1's curve: counted once
+    pr.InducedPrior(pr.Fixed(0.3), pr.LogUniform(0.2, 5.0)),
+    pr.InducedPrior(pr.Fixed(0.3), pr.Fixed(2.0)),
+    pr.InducedPrior(pr.Beta(3.0, 7.0), pr.LogUniform(1.0, 10.0)),
+    pr.InducedPrior(pr.Uniform(0.1, 0.6), pr.Uniform(0.5, 3.0)),
+]
+
+
+@pytest.mark.parametrize("prior", VERTEX_PRIORS, ids=lambda p: p.describe())
+def test_vertex_weights_give_each_curves_expected_cost(prior):
+    """sum_v alpha_v wa_v + beta_v wb_v over one curve's segments is ``prior.expected`` of the curve,
+    for several curves in one call (the segments of curve c tagged ``rep = c``)."""
+    rng = np.random.default_rng(3)
+    curves = [(FIG1.pc, FIG1.nec)]
+    for _ in range(3):
+        pc = np.concatenate(([0.0], np.sort(rng.uniform(size=int(rng.integers(1, 6)))), [1.0]))
+        curves.append((pc, rng.uniform(0, 0.5, size=pc.size)))
+    lo = np.concatenate([pc[:-1] for pc, _ in curves])
+    hi = np.concatenate([pc[1:] for pc, _ in curves])
+    beta = np.concatenate([np.diff(nec) / np.diff(pc) for pc, nec in curves])
+    alpha = np.concatenate([nec[:-1] for _, nec in curves]) - beta * lo
+    rep = np.repeat(np.arange(len(curves)), [pc.size - 1 for pc, _ in curves])
+    wa, wb = prior.vertex_weights(lo, hi, rep)
+    got = np.bincount(rep, weights=alpha * wa + beta * wb)
+    tol = 1e-6 if isinstance(prior, pr.InducedPrior) and not isinstance(prior.p_positive, pr.Fixed) else 1e-12
+    for c, (pc, nec) in enumerate(curves):
+        assert got[c] == pytest.approx(prior.expected(pc, nec), abs=tol)
+
+
+def test_a_prior_kind_must_give_its_vertex_weights():
+    """A new kind of prior is incomplete without ``vertex_weights`` (the bootstrap and the fold
+    averages integrate through it), so it cannot be created."""
+
+    class NoWeights(pr.Prior):
+        kind = "incomplete"
+
+        def expected(self, pc, nec):
+            return 0.0
+
+        def cdf(self, x):
+            return np.zeros_like(x)
+
+        def describe(self):
+            return "incomplete"
+
+    with pytest.raises(TypeError, match="vertex_weights"):
+        NoWeights()

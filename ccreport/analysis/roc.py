@@ -105,7 +105,7 @@ def crisp_roc(y_true, predictions) -> RocCurve:
     )
 
 
-def _hull_of_monotone_path(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def hull_of_monotone_path(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Indices of the upper-left convex hull vertices of a path with non-decreasing x and y.
 
     The path (x_k, y_k) is mapped by the shear (x, y) -> (x + y, y), which keeps convexity and
@@ -149,13 +149,13 @@ def convex_hull(fpr, tpr) -> tuple[np.ndarray, np.ndarray]:
     tpr = np.concatenate(([0.0], np.asarray(tpr, dtype=float).ravel(), [1.0]))
     order = np.lexsort((tpr, fpr))
     x, y = fpr[order], np.maximum.accumulate(tpr[order])
-    keep = _hull_of_monotone_path(x, y)
+    keep = hull_of_monotone_path(x, y)
     return x[keep], y[keep]
 
 
 def roc_hull(roc: RocCurve) -> tuple[np.ndarray, np.ndarray]:
     """Convex hull vertices (fpr, tpr) of a RocCurve, computed exactly in counts (no sort needed)."""
-    keep = _hull_of_monotone_path(roc.fp, roc.tp)
+    keep = hull_of_monotone_path(roc.fp, roc.tp)
     return roc.fp[keep] / roc.n_neg, roc.tp[keep] / roc.n_pos
 
 
