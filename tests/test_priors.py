@@ -191,3 +191,40 @@ def test_a_prior_kind_must_give_its_vertex_weights():
 
     with pytest.raises(TypeError, match="vertex_weights"):
         NoWeights()
+
+
+@pytest.mark.parametrize(
+    "prior",
+    [
+        pr.InducedPrior(pr.Beta(3.0, 7.0), pr.LogUniform(1.0, 10.0)),
+        pr.InducedPrior(pr.Uniform(0.1, 0.6), pr.Uniform(0.5, 3.0)),
+        pr.InducedPrior(pr.Uniform(0.0, 1.0), pr.Fixed(2.0)),
+    ],
+    ids=lambda p: p.describe(),
+)
+@pytest.mark.parametrize("nodes", [None, 32])
+def test_induced_vertex_weights_are_the_node_by_node_sum_bit_for_bit(prior, nodes, monkeypatch):
+    """All nodes at once, each distinct interval once, in blocks: the same numbers, to the last bit, as
+    summing one :func:`interval_weights` call per Gauss-Legendre node, node after node."""
+    from scipy import special
+
+    rng = np.random.default_rng(5)
+    grid = np.round(rng.uniform(size=40), 2)  # few distinct end points, shared by many intervals
+    cuts = np.sort(rng.choice(np.concatenate((grid, [0.0, 1.0])), size=(3000, 2)), axis=1)
+    lo, hi = cuts[:, 0], cuts[:, 1]
+    k = nodes or pr.INDUCED_NODES
+    u, weights = np.polynomial.legendre.leggauss(k)
+    p_dist = prior.p_positive
+    if isinstance(p_dist, pr.Beta):
+        ps = special.betaincinv(p_dist.a, p_dist.b, (u + 1.0) / 2.0)
+    else:
+        ps = p_dist.low + (u + 1.0) / 2.0 * (p_dist.high - p_dist.low)
+    ps = np.clip(ps, 1e-300, 1.0 - 1e-16)
+    want_a, want_b = np.zeros(lo.size), np.zeros(lo.size)
+    for p, w in zip(ps, weights / 2.0):
+        a, b = pr.interval_weights(float(p), prior.cost_ratio, lo, hi)
+        want_a += w * a
+        want_b += w * b
+    monkeypatch.setattr(pr, "INDUCED_BLOCK", 4096)  # several blocks
+    got_a, got_b = prior.vertex_weights(lo, hi, np.zeros(lo.size, dtype=np.int64), nodes)
+    assert got_a.tobytes() == want_a.tobytes() and got_b.tobytes() == want_b.tobytes()
