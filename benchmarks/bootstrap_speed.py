@@ -30,7 +30,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ccreport.analysis import calibration as cb  # noqa: E402
-from ccreport.analysis import resampling as rs  # noqa: E402
+from ccreport.analysis import bands  # noqa: E402
+from ccreport.analysis import bootstrap  # noqa: E402
 
 
 def data(n, seed=0):
@@ -42,11 +43,11 @@ def data(n, seed=0):
 def floor(y, s, replicates, seed):
     """Counts and cumulative sums only: what any stratified bootstrap of a ROC path must do."""
     rng = np.random.default_rng(seed)
-    layout = rs.path_layout(y, s)
+    layout = bootstrap.path_layout(y, s)
     total = 0
-    for reps in rs.chunk_sizes(replicates, y.size):
-        cp = rs.cumulative(rs.multinomial_counts(rng, layout.n_pos, reps))
-        cn = rs.cumulative(rs.multinomial_counts(rng, layout.n_neg, reps))
+    for reps in bootstrap.chunk_sizes(replicates, y.size):
+        cp = bootstrap.cumulative(bootstrap.multinomial_counts(rng, layout.n_pos, reps))
+        cn = bootstrap.cumulative(bootstrap.multinomial_counts(rng, layout.n_neg, reps))
         total += int(cp[0, -1] + cn[0, -1])
     return total
 
@@ -55,13 +56,13 @@ def band(y, s, replicates, seed, priors=None):
     """As a report computes it (``ccreport.uncertainty.classifier_task``); at n > 10,000 the default
     ``calibration = "auto"`` does not calibrate (``ccreport.analysis.calibration``)."""
     rng = np.random.default_rng(seed)
-    rep = rs.bootstrap_scores(rng, y, s, replicates, priors)
+    rep = bootstrap.bootstrap_scores(rng, y, s, replicates, priors)
     if cb.wanted("auto", y.size):
         cal = cb.calibrate(rng, rep.layout, 0.9, priors, rep.grid)
     else:
         cal = cb.nominal(0.9, rep.grid.size)
     lo, hi = cb.calibrated_band(rep.values, cal)
-    slo, shi = rs.simultaneous_band(rep.values, 0.9, scale=cal.sup_scale)
+    slo, shi = bands.simultaneous_band(rep.values, 0.9, scale=cal.sup_scale)
     return lo, hi, slo, shi
 
 
@@ -105,15 +106,15 @@ MEMORY_CHILD = r"""
 import json, resource, sys, time
 sys.path.insert(0, {root!r})
 import numpy as np
-from ccreport.analysis import resampling as rs
+from ccreport.analysis import bands, bootstrap
 n, reps = {n}, {reps}
 rng = np.random.default_rng(0)
 y = rng.random(n) < 0.5
 s = rng.normal(size=n) + y
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 t = time.perf_counter()
-rep = rs.bootstrap_scores(np.random.default_rng(1), y, s, reps)
-lo, hi = rs.pointwise_band(rep.values, 0.9)
+rep = bootstrap.bootstrap_scores(np.random.default_rng(1), y, s, reps)
+lo, hi = bands.pointwise_band(rep.values, 0.9)
 seconds = time.perf_counter() - t
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(json.dumps({{"peak_mb": peak / 1024, "before_mb": base / 1024, "seconds": seconds}}))

@@ -20,7 +20,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ccreport.analysis import calibration as cb  # noqa: E402
-from ccreport.analysis import resampling as rs  # noqa: E402
+from ccreport.analysis import bootstrap  # noqa: E402
 from ccreport.analysis.priors import BetaPrior, PointPrior, UniformPrior  # noqa: E402
 
 PRIORS = {"uniform": UniformPrior(), "beta": BetaPrior(2.0, 5.0), "point": PointPrior(0.3)}
@@ -46,8 +46,8 @@ def main(argv=None):
         rng = np.random.default_rng(n)
         y = rng.random(n) < 0.5
         s = rng.normal(size=n) + y
-        band = best_of(args.repeat, lambda: rs.bootstrap_scores(rng, y, s, 1000, PRIORS))
-        layout = rs.path_layout(y, s)
+        band = best_of(args.repeat, lambda: bootstrap.bootstrap_scores(rng, y, s, 1000, PRIORS))
+        layout = bootstrap.path_layout(y, s)
         cal = best_of(args.repeat, lambda: cb.calibrate(rng, layout, 0.9, PRIORS))
         auto = "yes" if cb.wanted("auto", n) else "no"
         print(f"| {n} | {band:.3f} s | {cal:.3f} s | {cal / band:.1f}x | {auto} |", flush=True)

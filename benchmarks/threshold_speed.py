@@ -17,7 +17,7 @@ import time
 
 import numpy as np
 
-from ccreport.analysis.resampling import cumulative, multinomial_counts, path_layout
+from ccreport.analysis.bootstrap import cumulative, multinomial_counts, path_layout
 from ccreport.analysis.roc import roc_points
 from ccreport.analysis.threshold_replicates import replicate_areas
 from ccreport.analysis.thresholds import threshold_choice

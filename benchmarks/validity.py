@@ -1,7 +1,7 @@
 """Bootstrap validity by simulation: coverage of the cost-curve bands on binormal data.
 
 Binormal data with known true curves (negatives N(0, 1), positives N(d', 1)); for each simulated data
-set we build the bands exactly as a report does (``ccreport.analysis.resampling``) and check whether
+set we build the bands exactly as a report does (``ccreport.analysis.bootstrap`` and ``bands``) and check whether
 they cover two targets (issue 4):
 
 (a) the true cost of the classifier *as selected on the data*: at each PC(+) the sample's lower
@@ -31,7 +31,9 @@ from scipy.special import ndtr
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ccreport.analysis import calibration as cb  # noqa: E402
-from ccreport.analysis import resampling as rs  # noqa: E402
+from ccreport.analysis import bands  # noqa: E402
+from ccreport.analysis import bootstrap  # noqa: E402
+from ccreport.analysis import hull_costs  # noqa: E402
 from ccreport.analysis.roc import roc_points  # noqa: E402
 
 POINTS = (0.3, 0.5, 0.7)
@@ -59,36 +61,36 @@ def one_dataset(rng, n, d, prevalence, replicates, level, grid):
     while y.all() or not y.any():
         y = rng.random(n) < prevalence
     s = rng.normal(size=n) + d * y
-    res = rs.bootstrap_scores(rng, y, s, replicates, grid=grid)
+    res = bootstrap.bootstrap_scores(rng, y, s, replicates, grid=grid)
     layout = res.layout
     roc = roc_points(y, s)
-    sample = rs._sample_hull(layout)
-    switches = rs._switches(sample)
+    sample = bootstrap.sample_hull(layout)
+    switches = hull_costs.switches(sample)
     vertex = np.searchsorted(switches, grid, side="left")
     thresholds = roc.thresholds[layout.hull[vertex]]
     thresholds = np.where(layout.hull[vertex] == layout.n_points - 1, -np.inf, thresholds)  # all positive
     target_a = np.where(np.isinf(thresholds), grid, true_cost(thresholds, grid, d))
     target_b = true_optimal(grid, d)
-    fixed = rs.bootstrap_scores(rng, y, s, replicates, grid=grid, selection="fixed")
+    fixed = bootstrap.bootstrap_scores(rng, y, s, replicates, grid=grid, selection="fixed")
     if cb.wanted("auto", n):
         cal = cb.calibrate(rng, res.layout, level, grid=grid)
     else:
         cal = cb.nominal(level, grid.size)
-    bands = {
+    pointwise = {
         "report": cb.calibrated_band(res.values, cal),
-        "optimism": rs.pointwise_band(res.values, level),
-        "percentile": rs.pointwise_band(res.raw, level),
-        "basic": rs.basic_interval(res.raw, res.estimate, level),
-        "fixed": rs.pointwise_band(fixed.raw, level),
+        "optimism": bands.pointwise_band(res.values, level),
+        "percentile": bands.pointwise_band(res.raw, level),
+        "basic": bands.basic_interval(res.raw, res.estimate, level),
+        "fixed": bands.pointwise_band(fixed.raw, level),
     }
     simultaneous = {
-        "report": rs.simultaneous_band(res.values, level, scale=cal.sup_scale),
-        "optimism": rs.simultaneous_band(res.values, level),
-        "basic": rs.simultaneous_band(res.raw, level, center=2 * res.estimate - res.raw.mean(axis=0)),
+        "report": bands.simultaneous_band(res.values, level, scale=cal.sup_scale),
+        "optimism": bands.simultaneous_band(res.values, level),
+        "basic": bands.simultaneous_band(res.raw, level, center=2 * res.estimate - res.raw.mean(axis=0)),
     }
     tol = 1e-12
     out = {}
-    for name, (lo, hi) in bands.items():
+    for name, (lo, hi) in pointwise.items():
         out[("a", name)] = (lo - tol <= target_a) & (target_a <= hi + tol)
         out[("b", name)] = (lo - tol <= target_b) & (target_b <= hi + tol)
     inner = (grid > 0) & (grid < 1)  # at PC(+) = 0 and 1 every curve is a trivial classifier's 0
@@ -97,7 +99,7 @@ def one_dataset(rng, n, d, prevalence, replicates, level, grid):
         ok_b = (lo - tol <= target_b) & (target_b <= hi + tol)
         out[("sim_a", name)] = bool(np.all(ok_a[inner]))
         out[("sim_b", name)] = bool(np.all(ok_b[inner]))
-    lo, hi = bands["report"]
+    lo, hi = pointwise["report"]
     out[("a_above", "report")] = target_a > hi + tol
     out[("a_below", "report")] = target_a < lo - tol
     out["bias"] = res.estimate - target_b
@@ -107,7 +109,7 @@ def one_dataset(rng, n, d, prevalence, replicates, level, grid):
 
 def simulate(n, datasets, replicates=1000, level=0.9, d=1.0, prevalence=0.5, seed=2006):
     """Coverage table for one sample size: {target: {method: coverage at each of POINTS (or overall)}}."""
-    grid = rs.GRID
+    grid = hull_costs.GRID
     at = np.array([int(np.argmin(np.abs(grid - p))) for p in POINTS])
     rng = np.random.default_rng([seed, n])
     acc = {}

@@ -12,7 +12,15 @@ from __future__ import annotations
 import dataclasses
 
 from .analysis import calibration as cb
-from .analysis import resampling as rs
+from .analysis.bands import (
+    bootstrap_p_value,
+    percentile_interval,
+    pointwise_band,
+    significant_intervals,
+    simultaneous_band,
+)
+from .analysis.bootstrap import bootstrap_crisp, bootstrap_pair, bootstrap_scores
+from .analysis.folds import fold_average
 from .battery import Settings, pairs, run_tasks, task_rng
 
 TARGET_SCORES = (
@@ -37,7 +45,7 @@ def _simultaneous(values, settings: Settings, scale: float = 1.0) -> dict | None
     """The sup-norm band entry when the manifest's ``band`` asks for one, else None."""
     if settings.band not in ("simultaneous", "both"):
         return None
-    lower, upper = rs.simultaneous_band(values, settings.confidence, scale=scale)
+    lower, upper = simultaneous_band(values, settings.confidence, scale=scale)
     return {"lower": lower, "upper": upper, "method": "studentized sup-norm over 0 <= PC(+) <= 1"}
 
 
@@ -48,14 +56,14 @@ def classifier_task(dataset: str, name: str, labels, scores, predictions, folds,
         rng = task_rng(settings.seed, "bootstrap", dataset, name)
         level = settings.confidence
         if scores is not None:
-            rep = rs.bootstrap_scores(rng, labels, scores, settings.bootstrap, priors)
+            rep = bootstrap_scores(rng, labels, scores, settings.bootstrap, priors)
             target = TARGET_SCORES
             if cb.wanted(settings.calibration, len(labels)):
                 cal = cb.calibrate(rng, rep.layout, level, priors, rep.grid)
             else:
                 cal = cb.nominal(level, rep.grid.size)
         else:
-            rep = rs.bootstrap_crisp(rng, labels, predictions, settings.bootstrap, priors)
+            rep = bootstrap_crisp(rng, labels, predictions, settings.bootstrap, priors)
             target = TARGET_CRISP
             cal = cb.nominal(level, rep.grid.size)
         lower, upper = cb.calibrated_band(rep.values, cal)
@@ -77,7 +85,7 @@ def classifier_task(dataset: str, name: str, labels, scores, predictions, folds,
             p: cb.calibrated_interval(rep.expected[p], cal.expected_levels(p)) for p in priors
         }
     if folds is not None:
-        avg = rs.fold_average(labels, folds, fold_names, scores=scores, predictions=predictions, priors=priors)
+        avg = fold_average(labels, folds, fold_names, scores=scores, predictions=predictions, priors=priors)
         extra["fold_average"] = {
             "n_folds": len(avg.folds),
             "folds": list(avg.folds),
@@ -96,10 +104,10 @@ def classifier_task(dataset: str, name: str, labels, scores, predictions, folds,
 def pair_task(dataset: str, a: str, b: str, labels, a_scores, a_pred, b_scores, b_pred, priors, expected_difference, settings: Settings):
     """Paired difference band, significant PC(+) intervals and expected-cost differences of a pair."""
     rng = task_rng(settings.seed, "bootstrap", dataset, a, b)
-    ra, rb = rs.bootstrap_pair(rng, labels, a_scores, a_pred, b_scores, b_pred, settings.bootstrap, priors)
+    ra, rb = bootstrap_pair(rng, labels, a_scores, a_pred, b_scores, b_pred, settings.bootstrap, priors)
     diff = ra.values - rb.values
     level = settings.confidence
-    lower, upper = rs.pointwise_band(diff, level)
+    lower, upper = pointwise_band(diff, level)
     sim = _simultaneous(diff, settings)
     use_sim = settings.band == "simultaneous"
     band_lo, band_hi = (sim["lower"], sim["upper"]) if use_sim else (lower, upper)
@@ -116,19 +124,19 @@ def pair_task(dataset: str, a: str, b: str, labels, a_scores, a_pred, b_scores, 
             "simultaneous": sim,
             "significance_band": "simultaneous" if use_sim else "pointwise",
         },
-        "significant": rs.significant_intervals(ra.grid, band_lo, band_hi, a, b),
+        "significant": significant_intervals(ra.grid, band_lo, band_hi, a, b),
         "expected_cost_difference_interval": {},
     }
     if settings.band == "both":
-        extra["significant_simultaneous"] = rs.significant_intervals(ra.grid, sim["lower"], sim["upper"], a, b)
+        extra["significant_simultaneous"] = significant_intervals(ra.grid, sim["lower"], sim["upper"], a, b)
     for p in priors:
         d = ra.expected[p] - rb.expected[p]
-        lo, hi = rs.percentile_interval(d, level)
+        lo, hi = percentile_interval(d, level)
         extra["expected_cost_difference_interval"][p] = {
             "difference": float(expected_difference[p]),
             "lower": float(lo),
             "upper": float(hi),
-            "p_value": rs.bootstrap_p_value(d),
+            "p_value": bootstrap_p_value(d),
             "p_value_method": "two-sided bootstrap: 2 min(#(d* <= 0) + 1, #(d* >= 0) + 1) / (R + 1)",
         }
     return extra

@@ -5,7 +5,7 @@
 the invariants a real build gives. Options add the uncertainty extras of the contract (bands,
 fold averages, difference bands, significant regions); their numbers come from a small stratified
 bootstrap and from per-fold envelopes of the synthetic data, so they are plausible but they are
-NOT the analyses of ``ccreport.analysis.resampling``: use them to exercise drawing code only.
+NOT the analyses of ``ccreport.analysis.bootstrap``: use them to exercise drawing code only.
 
     from tests.synthetic import synthetic_results
     results = synthetic_results()                       # 2 datasets x 5 classifiers, 4 priors

@@ -7,11 +7,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
+from synthetic import binormal
 
 from ccreport.analysis import calibration as cb
-from ccreport.analysis import resampling as rs
+from ccreport.analysis.bands import pointwise_band, simultaneous_band
+from ccreport.analysis.bootstrap import bootstrap_scores, multinomial_counts, path_layout
+from ccreport.analysis.hull_costs import GRID
 from ccreport.analysis.priors import BetaPrior, PointPrior, UniformPrior
-from synthetic import binormal
 
 PRIORS = {"uniform": UniformPrior(), "beta": BetaPrior(2.0, 5.0), "point": PointPrior(0.37)}
 
@@ -21,7 +23,7 @@ PRIORS = {"uniform": UniformPrior(), "beta": BetaPrior(2.0, 5.0), "point": Point
 
 def test_inner_resamples_draw_only_what_the_outer_replicate_holds():
     rng = np.random.default_rng(3)
-    outer = rs.multinomial_counts(rng, 30, 4)
+    outer = multinomial_counts(rng, 30, 4)
     inner = cb.resample_counts(rng, outer, 500)
     assert inner.shape == (2000, 30)
     assert np.all(inner.sum(axis=1) == 30)
@@ -32,7 +34,7 @@ def test_inner_resamples_draw_only_what_the_outer_replicate_holds():
 
 
 def test_inner_resamples_are_reproducible():
-    outer = rs.multinomial_counts(np.random.default_rng(0), 12, 3)
+    outer = multinomial_counts(np.random.default_rng(0), 12, 3)
     a = cb.resample_counts(np.random.default_rng(9), outer, 7)
     b = cb.resample_counts(np.random.default_rng(9), outer, 7)
     np.testing.assert_array_equal(a, b)
@@ -68,10 +70,10 @@ def test_bootstrap_world_matches_brute_force(case):
     y, s = binormal(rng, n)
     if case % 2:
         s = np.round(s)  # ties
-    layout = rs.path_layout(y, s)
+    layout = path_layout(y, s)
     g, k = 2, 3
-    cpos = rs.multinomial_counts(rng, layout.n_pos, g)
-    cneg = rs.multinomial_counts(rng, layout.n_neg, g)
+    cpos = multinomial_counts(rng, layout.n_pos, g)
+    cneg = multinomial_counts(rng, layout.n_neg, g)
     ipos, ineg = cb.resample_counts(rng, cpos, k), cb.resample_counts(rng, cneg, k)
     grid = np.array([0.13, 0.3, 0.5, 0.71, 0.9])
     world = cb.bootstrap_world(layout, cpos, cneg, ipos, ineg, grid, {})
@@ -100,8 +102,8 @@ def test_bootstrap_world_expected_costs_are_those_of_the_grid_curves():
     """Under a point prior the expected cost is the curve's value there."""
     rng = np.random.default_rng(5)
     y, s = binormal(rng, 60)
-    layout = rs.path_layout(y, s)
-    cpos, cneg = rs.multinomial_counts(rng, layout.n_pos, 3), rs.multinomial_counts(rng, layout.n_neg, 3)
+    layout = path_layout(y, s)
+    cpos, cneg = multinomial_counts(rng, layout.n_pos, 3), multinomial_counts(rng, layout.n_neg, 3)
     ipos, ineg = cb.resample_counts(rng, cpos, 4), cb.resample_counts(rng, cneg, 4)
     grid = np.array([0.2, 0.37, 0.8])
     world = cb.bootstrap_world(layout, cpos, cneg, ipos, ineg, grid, {"point": PointPrior(0.37)})
@@ -162,7 +164,7 @@ def test_sup_ratio_is_one_on_the_edge_of_the_inner_band():
     """A truth on the edge of the band simultaneous_band would draw from the inner replicates."""
     rng = np.random.default_rng(4)
     inner = rng.normal(size=(1, 400, 7)) * np.linspace(0.5, 2, 7)
-    lo, hi = rs.simultaneous_band(inner[0], 0.9)
+    lo, hi = simultaneous_band(inner[0], 0.9)
     edge = hi.copy()
     edge[2] = 0.5 * (lo[2] + hi[2])  # inside elsewhere: the sup is attained at the edge points
     ratio = cb.sup_ratios(inner, edge[None, :], 0.9)
@@ -188,24 +190,24 @@ def test_calibration_widens_the_upper_edge_on_small_samples():
     level moves above (1 + level)/2 and the simultaneous band widens."""
     rng = np.random.default_rng(11)
     y, s = binormal(rng, 200)
-    cal = cb.calibrate(rng, rs.path_layout(y, s), 0.9, PRIORS, outer=100, inner=50)
-    interior = (rs.GRID > 0.1) & (rs.GRID < 0.9)
+    cal = cb.calibrate(rng, path_layout(y, s), 0.9, PRIORS, outer=100, inner=50)
+    interior = (GRID > 0.1) & (GRID < 0.9)
     assert cal.upper[interior].mean() > 0.955
     assert np.all((cal.upper > 0) & (cal.upper < 1))
     assert cal.sup_scale > 1.0
     assert set(cal.expected_upper) == set(PRIORS)
     assert cal.expected_levels("uniform")[0] == pytest.approx(0.05)
-    rep = rs.bootstrap_scores(rng, y, s, 400, PRIORS)
+    rep = bootstrap_scores(rng, y, s, 400, PRIORS)
     lo, hi = cb.calibrated_band(rep.values, cal)
-    plo, phi = rs.pointwise_band(rep.values, 0.9)
+    plo, phi = pointwise_band(rep.values, 0.9)
     np.testing.assert_allclose(lo, plo)
     assert np.all(hi >= phi - 1e-12) and np.any(hi > phi)
 
 
 def test_calibration_is_reproducible():
     y, s = binormal(np.random.default_rng(1), 120)
-    a = cb.calibrate(np.random.default_rng(7), rs.path_layout(y, s), 0.9, PRIORS, outer=40, inner=20)
-    b = cb.calibrate(np.random.default_rng(7), rs.path_layout(y, s), 0.9, PRIORS, outer=40, inner=20)
+    a = cb.calibrate(np.random.default_rng(7), path_layout(y, s), 0.9, PRIORS, outer=40, inner=20)
+    b = cb.calibrate(np.random.default_rng(7), path_layout(y, s), 0.9, PRIORS, outer=40, inner=20)
     np.testing.assert_array_equal(a.upper, b.upper)
     assert a.sup_scale == b.sup_scale and a.expected_upper == b.expected_upper
 
@@ -216,7 +218,7 @@ def test_nothing_to_calibrate_gives_the_nominal_band(kind):
     trivial classifiers' min(pc, 1 - pc)): no spread anywhere, so the levels stay nominal."""
     y = np.array([True] * 20 + [False] * 25)
     s = y.astype(float) if kind == "separable" else np.ones(y.size)
-    cal = cb.calibrate(np.random.default_rng(0), rs.path_layout(y, s), 0.9, PRIORS, outer=30, inner=10)
+    cal = cb.calibrate(np.random.default_rng(0), path_layout(y, s), 0.9, PRIORS, outer=30, inner=10)
     np.testing.assert_allclose(cal.upper, 0.95)
     assert cal.sup_scale == 1.0
     assert all(v == pytest.approx(0.95) for v in cal.expected_upper.values())
@@ -226,7 +228,7 @@ def test_nominal_calibration_is_the_plain_percentile_band():
     rng = np.random.default_rng(8)
     values = rng.normal(size=(300, 11))
     lo, hi = cb.calibrated_band(values, cb.nominal(0.8, 11))
-    plo, phi = rs.pointwise_band(values, 0.8)
+    plo, phi = pointwise_band(values, 0.8)
     np.testing.assert_allclose(lo, plo)
     np.testing.assert_allclose(hi, phi)
     assert cb.nominal(0.8, 11).describe() is None
@@ -247,7 +249,7 @@ def test_calibration_never_narrows_a_band_with_few_distinct_scores():
     rng = np.random.default_rng(12)
     y, s = binormal(rng, 150)
     s = np.digitize(s, [0.0, 1.0]).astype(float)
-    cal = cb.calibrate(rng, rs.path_layout(y, s), 0.9, PRIORS, outer=60, inner=30)
+    cal = cb.calibrate(rng, path_layout(y, s), 0.9, PRIORS, outer=60, inner=30)
     assert np.all(cal.upper >= 0.95) and cal.sup_scale >= 1.0
     assert all(v >= 0.95 for v in cal.expected_upper.values())
 
@@ -257,18 +259,18 @@ def test_inner_replicates_in_pieces_make_the_same_world():
     give exactly the world of the whole."""
     rng = np.random.default_rng(2)
     y, s = binormal(rng, 90)
-    layout = rs.path_layout(y, s)
+    layout = path_layout(y, s)
     g, k = 3, 12
-    cpos, cneg = rs.multinomial_counts(rng, layout.n_pos, g), rs.multinomial_counts(rng, layout.n_neg, g)
+    cpos, cneg = multinomial_counts(rng, layout.n_pos, g), multinomial_counts(rng, layout.n_neg, g)
     ipos, ineg = cb.resample_counts(rng, cpos, k), cb.resample_counts(rng, cneg, k)
-    whole = cb.bootstrap_world(layout, cpos, cneg, ipos, ineg, rs.GRID, PRIORS)
+    whole = cb.bootstrap_world(layout, cpos, cneg, ipos, ineg, GRID, PRIORS)
 
     def piece(counts, j0, j1):
         return counts.reshape(g, k, -1)[:, j0:j1].reshape(g * (j1 - j0), -1)
 
-    outer = cb._outer_world(layout, cpos, cneg, rs.GRID, PRIORS)
+    outer = cb.outer_world(layout, cpos, cneg, GRID, PRIORS)
     cuts = [(0, 5), (5, 10), (10, 12)]
-    split = cb._world(layout, outer, [(piece(ipos, a, b), piece(ineg, a, b)) for a, b in cuts], rs.GRID, PRIORS)
+    split = cb.world_in_pieces(layout, outer, [(piece(ipos, a, b), piece(ineg, a, b)) for a, b in cuts], GRID, PRIORS)
     np.testing.assert_array_equal(split.inner, whole.inner)
     np.testing.assert_array_equal(split.truth, whole.truth)
     for p in PRIORS:

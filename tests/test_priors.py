@@ -135,3 +135,96 @@ def test_zero_cost_curve():
     pc, nec = np.array([0.0, 1.0]), np.array([0.0, 0.0])
     for prior in [pr.UniformPrior(), pr.BetaPrior(0.5, 0.5), pr.PointPrior(0.3), pr.InducedPrior(pr.Beta(2, 2), pr.LogUniform(1, 5))]:
         assert prior.expected(pc, nec) == pytest.approx(0.0, abs=1e-15)
+
+
+# --- vertex weights: every prior integrates many curves at once ---------------------------------------
+
+VERTEX_PRIORS = [
+    pr.UniformPrior(),
+    pr.UniformPrior(0.2, 0.7),
+    pr.BetaPrior(2.0, 5.0),
+    pr.PointPrior(0.37),
+    pr.PointPrior(1 / 3),  # on a vertex of Fig. 1's curve: counted once
+    pr.InducedPrior(pr.Fixed(0.3), pr.LogUniform(0.2, 5.0)),
+    pr.InducedPrior(pr.Fixed(0.3), pr.Fixed(2.0)),
+    pr.InducedPrior(pr.Beta(3.0, 7.0), pr.LogUniform(1.0, 10.0)),
+    pr.InducedPrior(pr.Uniform(0.1, 0.6), pr.Uniform(0.5, 3.0)),
+]
+
+
+@pytest.mark.parametrize("prior", VERTEX_PRIORS, ids=lambda p: p.describe())
+def test_vertex_weights_give_each_curves_expected_cost(prior):
+    """sum_v alpha_v wa_v + beta_v wb_v over one curve's segments is ``prior.expected`` of the curve,
+    for several curves in one call (the segments of curve c tagged ``rep = c``)."""
+    rng = np.random.default_rng(3)
+    curves = [(FIG1.pc, FIG1.nec)]
+    for _ in range(3):
+        pc = np.concatenate(([0.0], np.sort(rng.uniform(size=int(rng.integers(1, 6)))), [1.0]))
+        curves.append((pc, rng.uniform(0, 0.5, size=pc.size)))
+    lo = np.concatenate([pc[:-1] for pc, _ in curves])
+    hi = np.concatenate([pc[1:] for pc, _ in curves])
+    beta = np.concatenate([np.diff(nec) / np.diff(pc) for pc, nec in curves])
+    alpha = np.concatenate([nec[:-1] for _, nec in curves]) - beta * lo
+    rep = np.repeat(np.arange(len(curves)), [pc.size - 1 for pc, _ in curves])
+    wa, wb = prior.vertex_weights(lo, hi, rep)
+    got = np.bincount(rep, weights=alpha * wa + beta * wb)
+    tol = 1e-6 if isinstance(prior, pr.InducedPrior) and not isinstance(prior.p_positive, pr.Fixed) else 1e-12
+    for c, (pc, nec) in enumerate(curves):
+        assert got[c] == pytest.approx(prior.expected(pc, nec), abs=tol)
+
+
+def test_a_prior_kind_must_give_its_vertex_weights():
+    """A new kind of prior is incomplete without ``vertex_weights`` (the bootstrap and the fold
+    averages integrate through it), so it cannot be created."""
+
+    class NoWeights(pr.Prior):
+        kind = "incomplete"
+
+        def expected(self, pc, nec):
+            return 0.0
+
+        def cdf(self, x):
+            return np.zeros_like(x)
+
+        def describe(self):
+            return "incomplete"
+
+    with pytest.raises(TypeError, match="vertex_weights"):
+        NoWeights()
+
+
+@pytest.mark.parametrize(
+    "prior",
+    [
+        pr.InducedPrior(pr.Beta(3.0, 7.0), pr.LogUniform(1.0, 10.0)),
+        pr.InducedPrior(pr.Uniform(0.1, 0.6), pr.Uniform(0.5, 3.0)),
+        pr.InducedPrior(pr.Uniform(0.0, 1.0), pr.Fixed(2.0)),
+    ],
+    ids=lambda p: p.describe(),
+)
+@pytest.mark.parametrize("nodes", [None, 32])
+def test_induced_vertex_weights_are_the_node_by_node_sum_bit_for_bit(prior, nodes, monkeypatch):
+    """All nodes at once, each distinct interval once, in blocks: the same numbers, to the last bit, as
+    summing one :func:`interval_weights` call per Gauss-Legendre node, node after node."""
+    from scipy import special
+
+    rng = np.random.default_rng(5)
+    grid = np.round(rng.uniform(size=40), 2)  # few distinct end points, shared by many intervals
+    cuts = np.sort(rng.choice(np.concatenate((grid, [0.0, 1.0])), size=(3000, 2)), axis=1)
+    lo, hi = cuts[:, 0], cuts[:, 1]
+    k = nodes or pr.INDUCED_NODES
+    u, weights = np.polynomial.legendre.leggauss(k)
+    p_dist = prior.p_positive
+    if isinstance(p_dist, pr.Beta):
+        ps = special.betaincinv(p_dist.a, p_dist.b, (u + 1.0) / 2.0)
+    else:
+        ps = p_dist.low + (u + 1.0) / 2.0 * (p_dist.high - p_dist.low)
+    ps = np.clip(ps, 1e-300, 1.0 - 1e-16)
+    want_a, want_b = np.zeros(lo.size), np.zeros(lo.size)
+    for p, w in zip(ps, weights / 2.0):
+        a, b = pr.interval_weights(float(p), prior.cost_ratio, lo, hi)
+        want_a += w * a
+        want_b += w * b
+    monkeypatch.setattr(pr, "INDUCED_BLOCK", 4096)  # several blocks
+    got_a, got_b = prior.vertex_weights(lo, hi, np.zeros(lo.size, dtype=np.int64), nodes)
+    assert got_a.tobytes() == want_a.tobytes() and got_b.tobytes() == want_b.tobytes()

@@ -2,15 +2,34 @@
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
+from synthetic import binormal
 
-from ccreport.analysis import resampling as rs
+from ccreport.analysis.bands import (
+    bootstrap_p_value,
+    percentile_interval,
+    pointwise_band,
+    significant_intervals,
+    simultaneous_band,
+)
+from ccreport.analysis.bootstrap import (
+    binomial_sd,
+    bootstrap_crisp,
+    bootstrap_pair,
+    bootstrap_scores,
+    chunk_sizes,
+    crisp_line_replicates,
+    cumulative,
+    multinomial_counts,
+    path_layout,
+)
 from ccreport.analysis.envelope import envelope_from_hull
+from ccreport.analysis.folds import fold_average
+from ccreport.analysis.hull_costs import GRID, hulls_expected, hulls_on_grid, vertex_curve, vertex_intervals
+from ccreport.analysis.hulls import replicate_hulls
 from ccreport.analysis.priors import Beta, BetaPrior, Fixed, InducedPrior, LogUniform, PointPrior, Uniform, UniformPrior
 from ccreport.analysis.roc import convex_hull
-from synthetic import binormal
 
 PRIORS = {
     "uniform": UniformPrior(),
@@ -35,16 +54,16 @@ def test_replicate_envelopes_match_brute_force(case):
         s = np.round(s, 1)  # ties
     elif case % 3 == 2:
         s = rng.integers(0, 3, n).astype(float)  # few distinct scores
-    layout = rs.path_layout(y, s)
-    cp = rs.cumulative(rs.multinomial_counts(rng, layout.n_pos, 6))
-    cn = rs.cumulative(rs.multinomial_counts(rng, layout.n_neg, 6))
-    hulls = rs._replicate_hulls(layout, cp, cn, block=int(rng.integers(2, 20)))
-    grid_values = rs.hulls_on_grid(hulls)
-    expected = {k: rs.hulls_expected(hulls, p) for k, p in PRIORS.items()}
+    layout = path_layout(y, s)
+    cp = cumulative(multinomial_counts(rng, layout.n_pos, 6))
+    cn = cumulative(multinomial_counts(rng, layout.n_neg, 6))
+    hulls = replicate_hulls(layout, cp, cn, block=int(rng.integers(2, 20)))
+    grid_values = hulls_on_grid(hulls)
+    expected = {k: hulls_expected(hulls, p) for k, p in PRIORS.items()}
     for r in range(6):
         x, t = cn[r, layout.neg_at], cp[r, layout.pos_at]
         env = envelope_from_hull(*convex_hull(x / layout.n_neg, t / layout.n_pos))
-        np.testing.assert_allclose(grid_values[r], env(rs.GRID), atol=1e-12)
+        np.testing.assert_allclose(grid_values[r], env(GRID), atol=1e-12)
         for k, prior in PRIORS.items():
             tol = 1e-6 if k == "induced" else 1e-10  # induced: fixed Gauss-Legendre rule (documented)
             assert expected[k][r] == pytest.approx(prior.expected(env.pc, env.nec), abs=tol)
@@ -53,11 +72,11 @@ def test_replicate_envelopes_match_brute_force(case):
 def test_bootstrap_scores_shapes_and_estimate():
     rng = np.random.default_rng(1)
     y, s = binormal(rng, 400)
-    rep = rs.bootstrap_scores(np.random.default_rng(2), y, s, 250, PRIORS)
-    assert rep.values.shape == rep.raw.shape == (250, rs.GRID.size)
+    rep = bootstrap_scores(np.random.default_rng(2), y, s, 250, PRIORS)
+    assert rep.values.shape == rep.raw.shape == (250, GRID.size)
     assert set(rep.expected) == set(PRIORS)
     env = envelope_from_hull(*convex_hull(*_rates(y, s)))
-    np.testing.assert_allclose(rep.estimate, env(rs.GRID), atol=1e-12)
+    np.testing.assert_allclose(rep.estimate, env(GRID), atol=1e-12)
     assert rep.expected_estimate["uniform"] == pytest.approx(env.area, abs=1e-12)
     # the replicates' own envelopes are optimistic; the corrected ones are not, on average
     assert rep.raw.mean(axis=0)[50] < rep.estimate[50] <= rep.values.mean(axis=0)[50] + 1e-12
@@ -76,18 +95,18 @@ def _rates(y, s):
 def test_same_seed_same_bytes():
     rng = np.random.default_rng(3)
     y, s = binormal(rng, 300)
-    a = rs.bootstrap_scores(np.random.default_rng(9), y, s, 120, PRIORS)
-    b = rs.bootstrap_scores(np.random.default_rng(9), y, s, 120, PRIORS)
-    c = rs.bootstrap_scores(np.random.default_rng(10), y, s, 120, PRIORS)
+    a = bootstrap_scores(np.random.default_rng(9), y, s, 120, PRIORS)
+    b = bootstrap_scores(np.random.default_rng(9), y, s, 120, PRIORS)
+    c = bootstrap_scores(np.random.default_rng(10), y, s, 120, PRIORS)
     assert a.values.tobytes() == b.values.tobytes()
     assert all(a.expected[k].tobytes() == b.expected[k].tobytes() for k in PRIORS)
     assert a.values.tobytes() != c.values.tobytes()
 
 
 def test_chunk_sizes_depend_on_data_only():
-    assert rs.chunk_sizes(1000, 100_000) == [40] * 25
-    assert sum(rs.chunk_sizes(1000, 10**6)) == 1000
-    assert rs.chunk_sizes(7, 10) == [7]
+    assert chunk_sizes(1000, 100_000) == [40] * 25
+    assert sum(chunk_sizes(1000, 10**6)) == 1000
+    assert chunk_sizes(7, 10) == [7]
 
 
 def _tiny_project(root):
@@ -150,9 +169,9 @@ def test_binomial_band_matches_equation_8():
     """Replicate cost lines have the standard deviation of D&H 2006 Eq. 8 at every PC(+)."""
     rng = np.random.default_rng(4)
     n_pos, n_neg, tp, fp = 20, 10, 16, 4  # Fig. 16(a)
-    lines = rs.crisp_line_replicates(rng, n_pos, n_neg, tp, fp, 40_000)
+    lines = crisp_line_replicates(rng, n_pos, n_neg, tp, fp, 40_000)
     sd = lines.std(axis=0)
-    np.testing.assert_allclose(sd, rs.binomial_sd(n_pos, n_neg, tp, fp), rtol=0.03)
+    np.testing.assert_allclose(sd, binomial_sd(n_pos, n_neg, tp, fp), rtol=0.03)
     # values on the y-axes are multiples of 1/10 at PC(+) = 0 and 1/20 at PC(+) = 1 (section 4.6)
     assert np.allclose(lines[:, 0] * 10, np.round(lines[:, 0] * 10))
     assert np.allclose(lines[:, -1] * 20, np.round(lines[:, -1] * 20))
@@ -162,24 +181,24 @@ def test_band_narrowest_near_test_class_distribution():
     """Equal binomial proportions: the band is narrowest at p(+) = m / (m + n) (section 4.6)."""
     rng = np.random.default_rng(5)
     n_pos, n_neg = 40, 20  # class distribution 2/3
-    lines = rs.crisp_line_replicates(rng, n_pos, n_neg, 32, 4, 40_000)  # FNR = FPR = 0.2
-    lo, hi = rs.percentile_interval(lines, 0.9)
-    assert abs(rs.GRID[np.argmin(lines.std(axis=0))] - 2 / 3) <= 0.03
-    assert abs(rs.GRID[np.argmin(hi - lo)] - 2 / 3) <= 0.08
+    lines = crisp_line_replicates(rng, n_pos, n_neg, 32, 4, 40_000)  # FNR = FPR = 0.2
+    lo, hi = percentile_interval(lines, 0.9)
+    assert abs(GRID[np.argmin(lines.std(axis=0))] - 2 / 3) <= 0.03
+    assert abs(GRID[np.argmin(hi - lo)] - 2 / 3) <= 0.08
     # Fig. 16's proportions differ: the minimum moves from 2/3 towards the smaller-variance side (FN)
-    sd = rs.binomial_sd(20, 10, 16, 4)
-    assert 2 / 3 < rs.GRID[np.argmin(sd)] < 1.0
+    sd = binomial_sd(20, 10, 16, 4)
+    assert 2 / 3 < GRID[np.argmin(sd)] < 1.0
 
 
 def test_crisp_band_is_the_envelope_with_trivial_classifiers():
     rng = np.random.default_rng(6)
     y = np.r_[np.ones(20, bool), np.zeros(10, bool)]
     pred = np.r_[np.ones(16, bool), np.zeros(4, bool), np.ones(4, bool), np.zeros(6, bool)]  # Fig. 1 / 16
-    rep = rs.bootstrap_crisp(rng, y, pred, 2000, PRIORS)
-    line = 0.2 * rs.GRID + 0.4 * (1 - rs.GRID)
-    np.testing.assert_allclose(rep.estimate, np.minimum(line, np.minimum(rs.GRID, 1 - rs.GRID)), atol=1e-15)
-    assert np.all(rep.raw <= np.minimum(rs.GRID, 1 - rs.GRID) + 1e-15)
-    lo, hi = rs.pointwise_band(rep.values, 0.9)
+    rep = bootstrap_crisp(rng, y, pred, 2000, PRIORS)
+    line = 0.2 * GRID + 0.4 * (1 - GRID)
+    np.testing.assert_allclose(rep.estimate, np.minimum(line, np.minimum(GRID, 1 - GRID)), atol=1e-15)
+    assert np.all(rep.raw <= np.minimum(GRID, 1 - GRID) + 1e-15)
+    lo, hi = pointwise_band(rep.values, 0.9)
     assert np.all(lo <= rep.estimate + 1e-12) and np.all(rep.estimate <= hi + 1e-12)
 
 
@@ -192,16 +211,16 @@ def test_paired_band_narrower_than_unpaired_for_correlated_classifiers():
     rng = np.random.default_rng(7)
     y, a = binormal(rng, 600, d=1.2)
     b = a + rng.normal(scale=0.25, size=a.size) - 0.3 * y  # a noisier, weaker copy of a
-    ra, rb = rs.bootstrap_pair(np.random.default_rng(8), y, a_scores=a, b_scores=b, replicates=600)
-    paired = np.subtract(*rs.pointwise_band(ra.values - rb.values, 0.9)[::-1])
-    wa = np.subtract(*rs.pointwise_band(ra.values, 0.9)[::-1])
-    wb = np.subtract(*rs.pointwise_band(rb.values, 0.9)[::-1])
+    ra, rb = bootstrap_pair(np.random.default_rng(8), y, a_scores=a, b_scores=b, replicates=600)
+    paired = np.subtract(*pointwise_band(ra.values - rb.values, 0.9)[::-1])
+    wa = np.subtract(*pointwise_band(ra.values, 0.9)[::-1])
+    wb = np.subtract(*pointwise_band(rb.values, 0.9)[::-1])
     unpaired = np.sqrt(wa**2 + wb**2)
-    mid = (rs.GRID > 0.2) & (rs.GRID < 0.8)
+    mid = (GRID > 0.2) & (GRID < 0.8)
     assert np.all(paired[mid] < 0.8 * unpaired[mid])
     # separately bootstrapped curves are the same as the pair's marginals in distribution
-    single = rs.bootstrap_scores(np.random.default_rng(9), y, a, 600)
-    w_single = np.subtract(*rs.pointwise_band(single.values, 0.9)[::-1])
+    single = bootstrap_scores(np.random.default_rng(9), y, a, 600)
+    w_single = np.subtract(*pointwise_band(single.values, 0.9)[::-1])
     assert np.median(w_single[mid] / wa[mid]) == pytest.approx(1.0, abs=0.15)
 
 
@@ -213,10 +232,10 @@ def test_crisp_pair_three_d_matrix():
     pb = pa.copy()
     flip = rng.random(n) < 0.08
     pb[flip] = ~pb[flip]  # b agrees with a on 92% of the instances
-    ra, rb = rs.bootstrap_pair(np.random.default_rng(11), y, a_predictions=pa, b_predictions=pb, replicates=3000)
+    ra, rb = bootstrap_pair(np.random.default_rng(11), y, a_predictions=pa, b_predictions=pb, replicates=3000)
     assert ra.method.startswith("paired multinomial")
     # projections are each classifier's own binomial resampling: same spread as a crisp bootstrap
-    solo = rs.bootstrap_crisp(np.random.default_rng(12), y, pa, 3000)
+    solo = bootstrap_crisp(np.random.default_rng(12), y, pa, 3000)
     np.testing.assert_allclose(ra.raw.std(axis=0)[30:71], solo.raw.std(axis=0)[30:71], rtol=0.1)
     d = ra.values - rb.values
     sd_paired = d.std(axis=0)[50]
@@ -227,24 +246,24 @@ def test_crisp_pair_three_d_matrix():
 def test_identical_classifiers_never_differ_significantly():
     rng = np.random.default_rng(13)
     y, s = binormal(rng, 200)
-    ra, rb = rs.bootstrap_pair(np.random.default_rng(1), y, a_scores=s, b_scores=s.copy(), replicates=200, priors=PRIORS)
+    ra, rb = bootstrap_pair(np.random.default_rng(1), y, a_scores=s, b_scores=s.copy(), replicates=200, priors=PRIORS)
     d = ra.values - rb.values
     assert np.all(d == 0)
-    lo, hi = rs.pointwise_band(d, 0.9)
-    assert rs.significant_intervals(rs.GRID, lo, hi, "a", "b") == []
-    assert rs.bootstrap_p_value(ra.expected["uniform"] - rb.expected["uniform"]) == 1.0
+    lo, hi = pointwise_band(d, 0.9)
+    assert significant_intervals(GRID, lo, hi, "a", "b") == []
+    assert bootstrap_p_value(ra.expected["uniform"] - rb.expected["uniform"]) == 1.0
 
 
 def test_significant_intervals_and_p_values():
     grid = np.linspace(0, 1, 11)
     lower = np.array([-1, -1, 0.5, 1, 0.5, -1, -1, -1, -1, -1, -1.0])
     upper = np.array([1, 1, 2, 2, 2, 1, 1, -0.5, -1, 1, 1.0])
-    out = rs.significant_intervals(grid, lower, upper, "A", "B")
+    out = significant_intervals(grid, lower, upper, "A", "B")
     assert [d["better"] for d in out] == ["B", "A"]
     assert out[0]["lo"] == pytest.approx(0.1 + 0.1 * 1 / 1.5) and out[0]["hi"] == pytest.approx(0.4 + 0.1 * 0.5 / 1.5)
     assert out[1]["lo"] == pytest.approx(0.6 + 0.1 * 1 / 1.5) and out[1]["hi"] == pytest.approx(0.8 + 0.1 * 1 / 2)
-    assert rs.bootstrap_p_value(np.full(999, 0.3)) == pytest.approx(2 / 1000)
-    assert rs.bootstrap_p_value(np.linspace(-1, 1, 1001)) == 1.0
+    assert bootstrap_p_value(np.full(999, 0.3)) == pytest.approx(2 / 1000)
+    assert bootstrap_p_value(np.linspace(-1, 1, 1001)) == 1.0
 
 
 # --- fold averaging: D&H 2006 section 4.5 ----------------------------------------------------------------
@@ -257,7 +276,7 @@ def test_expected_cost_of_average_is_average_of_expected_costs(crisp):
     folds = rng.permutation(y.size) % 5
     names = tuple(f"f{k}" for k in range(5))
     kw = {"predictions": s > 0.5} if crisp else {"scores": s}
-    avg = rs.fold_average(y, folds, names, priors=PRIORS, **kw)
+    avg = fold_average(y, folds, names, priors=PRIORS, **kw)
     assert avg.folds == names and avg.skipped == ()
     for name in PRIORS:
         assert avg.expected[name] == pytest.approx(np.mean(avg.fold_expected[name]), abs=1e-9)
@@ -271,7 +290,7 @@ def test_fold_without_a_class_is_skipped():
     y = np.array([1, 0, 1, 0, 1, 1, 0, 0], bool)
     s = np.arange(8.0)
     folds = np.array([0, 0, 0, 0, 1, 1, 2, 2])
-    avg = rs.fold_average(y, folds, ("a", "b", "c"), scores=s)
+    avg = fold_average(y, folds, ("a", "b", "c"), scores=s)
     assert avg.folds == ("a",) and avg.skipped == ("b", "c")
 
 
@@ -280,10 +299,10 @@ def test_fold_without_a_class_is_skipped():
 
 def test_constant_scores_give_the_trivial_curve_exactly():
     y = np.r_[np.ones(30, bool), np.zeros(50, bool)]
-    rep = rs.bootstrap_scores(np.random.default_rng(0), y, np.zeros(80), 100, PRIORS)
-    trivial = np.minimum(rs.GRID, 1 - rs.GRID)
+    rep = bootstrap_scores(np.random.default_rng(0), y, np.zeros(80), 100, PRIORS)
+    trivial = np.minimum(GRID, 1 - GRID)
     np.testing.assert_array_equal(rep.raw, np.broadcast_to(trivial, rep.raw.shape))
-    lo, hi = rs.pointwise_band(rep.values, 0.9)
+    lo, hi = pointwise_band(rep.values, 0.9)
     np.testing.assert_allclose(lo, trivial)
     np.testing.assert_allclose(hi, trivial)
     assert np.ptp(rep.expected["uniform"]) == 0 and rep.expected["uniform"][0] == pytest.approx(0.25)
@@ -292,36 +311,36 @@ def test_constant_scores_give_the_trivial_curve_exactly():
 def test_perfect_classifier_has_zero_cost_in_every_replicate():
     y = np.r_[np.ones(30, bool), np.zeros(50, bool)]
     s = y.astype(float) + np.linspace(0, 0.5, 80)
-    rep = rs.bootstrap_scores(np.random.default_rng(0), y, s, 100, PRIORS)
+    rep = bootstrap_scores(np.random.default_rng(0), y, s, 100, PRIORS)
     assert np.all(rep.raw == 0) and np.all(rep.estimate == 0)
     assert all(np.all(np.abs(v) < 1e-15) for v in rep.raw_expected.values())
     # a threshold chosen on a resample can miss positives it never saw: the corrected band is not
     # degenerate at 0 but starts there and stays small
-    lo, hi = rs.pointwise_band(rep.values, 0.9)
+    lo, hi = pointwise_band(rep.values, 0.9)
     assert np.all(rep.values >= 0) and np.all(lo == 0) and np.all(hi < 0.05)
 
 
 def test_tiny_classes():
     y = np.array([True, False, False, False, False])
     s = np.array([0.9, 0.1, 0.5, 0.95, 0.2])
-    rep = rs.bootstrap_scores(np.random.default_rng(0), y, s, 200, PRIORS)
+    rep = bootstrap_scores(np.random.default_rng(0), y, s, 200, PRIORS)
     assert np.all(np.isfinite(rep.values)) and np.all(rep.raw >= 0)
-    assert np.all(rep.raw <= np.minimum(rs.GRID, 1 - rs.GRID) + 1e-15)
-    crisp = rs.bootstrap_crisp(np.random.default_rng(0), y, s > 0.3, 200, PRIORS)
+    assert np.all(rep.raw <= np.minimum(GRID, 1 - GRID) + 1e-15)
+    crisp = bootstrap_crisp(np.random.default_rng(0), y, s > 0.3, 200, PRIORS)
     assert np.all(np.isfinite(crisp.values))
-    ra, rb = rs.bootstrap_pair(np.random.default_rng(0), y, a_scores=s, b_predictions=s > 0.3, replicates=50)
-    assert ra.values.shape == rb.values.shape == (50, rs.GRID.size)
+    ra, rb = bootstrap_pair(np.random.default_rng(0), y, a_scores=s, b_predictions=s > 0.3, replicates=50)
+    assert ra.values.shape == rb.values.shape == (50, GRID.size)
     with pytest.raises(ValueError):
-        rs.bootstrap_scores(np.random.default_rng(0), np.ones(4, bool), np.arange(4.0), 10)
+        bootstrap_scores(np.random.default_rng(0), np.ones(4, bool), np.arange(4.0), 10)
 
 
 def test_simultaneous_band_contains_pointwise_band():
     rng = np.random.default_rng(15)
     y, s = binormal(rng, 300)
-    rep = rs.bootstrap_scores(np.random.default_rng(16), y, s, 400)
-    plo, phi = rs.pointwise_band(rep.values, 0.9)
-    slo, shi = rs.simultaneous_band(rep.values, 0.9)
-    inner = (rs.GRID > 0.05) & (rs.GRID < 0.95)
+    rep = bootstrap_scores(np.random.default_rng(16), y, s, 400)
+    plo, phi = pointwise_band(rep.values, 0.9)
+    slo, shi = simultaneous_band(rep.values, 0.9)
+    inner = (GRID > 0.05) & (GRID < 0.95)
     assert np.mean(shi[inner] - slo[inner]) > np.mean(phi[inner] - plo[inner])
     inside = np.all((rep.values >= slo - 1e-12) & (rep.values <= shi + 1e-12), axis=1)
     assert inside.mean() >= 0.88  # the sup-norm band holds whole replicate curves at about the level
@@ -330,21 +349,21 @@ def test_simultaneous_band_contains_pointwise_band():
 def test_induced_prior_rule_matches_adaptive_quadrature():
     rng = np.random.default_rng(17)
     y, s = binormal(rng, 300)
-    layout = rs.path_layout(y, s)
-    cp = rs.cumulative(rs.multinomial_counts(rng, layout.n_pos, 5))
-    cn = rs.cumulative(rs.multinomial_counts(rng, layout.n_neg, 5))
-    h = rs._replicate_hulls(layout, cp, cn)
-    lo, hi = rs._vertex_intervals(h)
+    layout = path_layout(y, s)
+    cp = cumulative(multinomial_counts(rng, layout.n_pos, 5))
+    cn = cumulative(multinomial_counts(rng, layout.n_neg, 5))
+    h = replicate_hulls(layout, cp, cn)
+    lo, hi = vertex_intervals(h)
     for prior in (
         InducedPrior(Beta(3, 7), LogUniform(1, 10)),
         InducedPrior(Uniform(0.1, 0.6), Uniform(0.5, 3.0)),
         InducedPrior(Fixed(0.3), LogUniform(0.2, 5.0)),
     ):
-        got = rs.hulls_expected(h, prior)
+        got = hulls_expected(h, prior)
         for r in range(5):
             sl = slice(h.indptr[r], h.indptr[r + 1])
             alpha = h.x[sl] / h.n_neg
-            pc, nec = rs._vertex_curve(lo[sl], hi[sl], alpha, (1 - h.y[sl] / h.n_pos) - alpha)
+            pc, nec = vertex_curve(lo[sl], hi[sl], alpha, (1 - h.y[sl] / h.n_pos) - alpha)
             assert got[r] == pytest.approx(prior.expected(pc, nec), abs=1e-6)
 
 
@@ -354,11 +373,11 @@ def test_large_replicates_match_brute_force_with_default_blocks(seed):
     y, s = binormal(rng, 6000, d=2.0 if seed else 0.7)
     if seed:
         s = np.round(s, 2)
-    layout = rs.path_layout(y, s)
-    cp = rs.cumulative(rs.multinomial_counts(rng, layout.n_pos, 4))
-    cn = rs.cumulative(rs.multinomial_counts(rng, layout.n_neg, 4))
-    hulls = rs._replicate_hulls(layout, cp, cn)
-    values = rs.hulls_on_grid(hulls, np.linspace(0, 1, 1001))
+    layout = path_layout(y, s)
+    cp = cumulative(multinomial_counts(rng, layout.n_pos, 4))
+    cn = cumulative(multinomial_counts(rng, layout.n_neg, 4))
+    hulls = replicate_hulls(layout, cp, cn)
+    values = hulls_on_grid(hulls, np.linspace(0, 1, 1001))
     for r in range(4):
         env = envelope_from_hull(*convex_hull(cn[r, layout.neg_at] / layout.n_neg, cp[r, layout.pos_at] / layout.n_pos))
         np.testing.assert_allclose(values[r], env(np.linspace(0, 1, 1001)), atol=1e-12)

@@ -13,7 +13,7 @@ from sklearn.isotonic import IsotonicRegression
 
 from ccreport.analysis.envelope import lower_envelope
 from ccreport.analysis.piecewise import DRAW_TOLERANCE, linear, parabolic
-from ccreport.analysis.resampling import cumulative, multinomial_counts, path_layout
+from ccreport.analysis.bootstrap import cumulative, multinomial_counts, path_layout
 from ccreport.analysis.roc import roc_hull, roc_points
 from ccreport.analysis.threshold_replicates import replicate_areas, replicate_hulls
 from ccreport.analysis.thresholds import (

@@ -2,7 +2,7 @@
 
 Why
 ---
-The band of :func:`ccreport.analysis.resampling.bootstrap_scores` is read from optimism-corrected
+The band of :func:`ccreport.analysis.bootstrap.bootstrap_scores` is read from optimism-corrected
 replicates ``c* = t + C(v*) - t*`` (Efron 1983's optimism bootstrap applied to D&H 2006 section 5.2:
 an envelope selected on the data is an optimistic estimate of its own cost). The bootstrap sees the
 *spread* of "true cost of the selected thresholds minus apparent cost" about right but under-estimates
@@ -56,7 +56,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import resampling as rs
+from .bands import studentizing_sd
+from .bootstrap import PathLayout, chunk_sizes, cumulative, multinomial_counts
+from .hull_costs import GRID, hull_curves
+from .hulls import Hulls, replicate_hulls
 
 OUTER = 200  # outer replicates whose inner bootstraps calibrate the band
 INNER = 100  # inner replicates per outer replicate
@@ -161,15 +164,15 @@ def upper_rank(truth: np.ndarray, samples: np.ndarray) -> np.ndarray:
 def sup_ratios(inner_values: np.ndarray, truth: np.ndarray, level: float) -> np.ndarray:
     """Per outer replicate: the truth's studentized sup statistic over the inner band's critical value.
 
-    As :func:`ccreport.analysis.resampling.simultaneous_band` on each outer replicate's inner
+    As :func:`ccreport.analysis.bands.simultaneous_band` on each outer replicate's inner
     replicates (g, k, m): statistic ``max_j |v_j - mean_j| / s_j`` over grid points with sd > 0 (s:
-    :func:`~ccreport.analysis.resampling.studentizing_sd`), critical value its ``level`` quantile.
+    :func:`~ccreport.analysis.bands.studentizing_sd`), critical value its ``level`` quantile.
     Points where the inner replicates all agree are left out: the band has width 0 there whatever
     its scale, so they say nothing about the scale. An outer replicate whose inner replicates all
     agree everywhere has nothing to scale (NaN).
     """
     mean = inner_values.mean(axis=1)
-    sd = rs.studentizing_sd(inner_values.std(axis=1, ddof=1))
+    sd = studentizing_sd(inner_values.std(axis=1, ddof=1))
     live = sd > 0
     safe = np.where(live, sd, 1.0)
     dev = np.where(live[:, None], np.abs(inner_values - mean[:, None]) / safe[:, None], 0.0)
@@ -179,10 +182,10 @@ def sup_ratios(inner_values: np.ndarray, truth: np.ndarray, level: float) -> np.
         return np.where(critical > 0, stat / np.where(critical > 0, critical, 1.0), np.nan)
 
 
-def _recounted(h: rs.Hulls, cp_outer: np.ndarray, cn_outer: np.ndarray, inner: int) -> rs.Hulls:
+def _recounted(h: Hulls, cp_outer: np.ndarray, cn_outer: np.ndarray, inner: int) -> Hulls:
     """Inner hulls whose ``x0, y0`` are the selected thresholds' counts in their *outer* replicate."""
     outer_of = h.replicate_ids() // inner
-    return rs.Hulls(
+    return Hulls(
         x=h.x,
         y=h.y,
         indptr=h.indptr,
@@ -210,7 +213,7 @@ class World:
 
 
 @dataclass(frozen=True, eq=False)
-class _Outer:
+class Outer:
     """Outer replicates: cumulative counts, own envelopes t*_b and truths C(v*_b), on the grid and
     under each prior."""
 
@@ -222,18 +225,20 @@ class _Outer:
     truth_expected: dict
 
 
-def _outer_world(layout, counts_pos, counts_neg, grid, priors) -> _Outer:
-    cp, cn = rs.cumulative(counts_pos), rs.cumulative(counts_neg)
-    t, truth, t_e, truth_e = rs._curves(rs._replicate_hulls(layout, cp, cn), grid, priors, nodes=INDUCED_NODES)
-    return _Outer(cp=cp, cn=cn, t=t, truth=truth, t_expected=t_e, truth_expected=truth_e)
+def outer_world(layout, counts_pos, counts_neg, grid, priors) -> Outer:
+    """Outer replicates from their counts ((g, n_pos) and (g, n_neg), in the layout's class-rank
+    order): each one's own envelope t*_b and the truth C(v*_b), on the grid and under each prior."""
+    cp, cn = cumulative(counts_pos), cumulative(counts_neg)
+    t, truth, t_e, truth_e = hull_curves(replicate_hulls(layout, cp, cn), grid, priors, nodes=INDUCED_NODES)
+    return Outer(cp=cp, cn=cn, t=t, truth=truth, t_expected=t_e, truth_expected=truth_e)
 
 
-def _inner_world(layout, outer: _Outer, inner_pos, inner_neg, grid, priors) -> tuple[np.ndarray, dict]:
+def _inner_world(layout, outer: Outer, inner_pos, inner_neg, grid, priors) -> tuple[np.ndarray, dict]:
     """Inner optimism-corrected replicates (g, k, m) and expected costs prior -> (g, k)."""
     g = outer.cp.shape[0]
     k = inner_pos.shape[0] // g
-    hulls = rs._replicate_hulls(layout, rs.cumulative(inner_pos), rs.cumulative(inner_neg))
-    raw, ins, raw_e, ins_e = rs._curves(_recounted(hulls, outer.cp, outer.cn, k), grid, priors, nodes=INDUCED_NODES)
+    hulls = replicate_hulls(layout, cumulative(inner_pos), cumulative(inner_neg))
+    raw, ins, raw_e, ins_e = hull_curves(_recounted(hulls, outer.cp, outer.cn, k), grid, priors, nodes=INDUCED_NODES)
     values = outer.t[:, None, :] + (ins - raw).reshape(g, k, grid.size)
     expected = {p: outer.t_expected[p][:, None] + (ins_e[p] - raw_e[p]).reshape(g, k) for p in priors}
     return values, expected
@@ -242,10 +247,10 @@ def _inner_world(layout, outer: _Outer, inner_pos, inner_neg, grid, priors) -> t
 def bootstrap_world(layout, counts_pos, counts_neg, inner_pos, inner_neg, grid, priors) -> World:
     """Outer replicates (counts, (g, n_pos) and (g, n_neg), in the layout's class-rank order) and
     their inner replicates ((g k, ...), row ``b k + j`` drawn from outer row b) -> :class:`World`."""
-    return _world(layout, _outer_world(layout, counts_pos, counts_neg, grid, priors), [(inner_pos, inner_neg)], grid, priors)
+    return world_in_pieces(layout, outer_world(layout, counts_pos, counts_neg, grid, priors), [(inner_pos, inner_neg)], grid, priors)
 
 
-def _world(layout, outer: _Outer, inner_pieces, grid, priors) -> World:
+def world_in_pieces(layout, outer: Outer, inner_pieces, grid, priors) -> World:
     """The world of outer replicates and their inner replicates, drawn in pieces (each (g k_i, ...))."""
     pieces = [_inner_world(layout, outer, pos, neg, grid, priors) for pos, neg in inner_pieces]
     return World(
@@ -273,17 +278,17 @@ def _widening(x: np.ndarray, q: float, nominal_value: float) -> float:
 
 def calibrate(
     rng: np.random.Generator,
-    layout: rs.PathLayout,
+    layout: PathLayout,
     level: float,
     priors: dict | None = None,
-    grid=rs.GRID,
+    grid=GRID,
     outer: int = OUTER,
     inner: int = INNER,
     window: float = WINDOW,
 ) -> Calibration:
     """Prepivoting (Beran 1987) of a scoring classifier's optimism-corrected band: the module docstring.
 
-    ``layout``: the classifier's sorted path, :func:`~ccreport.analysis.resampling.path_layout` (the
+    ``layout``: the classifier's sorted path, :func:`~ccreport.analysis.bootstrap.path_layout` (the
     band's ``Replicates.layout``, so the scores are sorted once for both).
     """
     priors = priors or {}
@@ -291,14 +296,14 @@ def calibrate(
     n = layout.n_pos + layout.n_neg
     q = (1.0 + level) / 2.0
     u_grid, ratios, u_exp = [], [], {p: [] for p in priors}
-    for g in rs.chunk_sizes(outer, n * inner):
-        counts_pos = rs.multinomial_counts(rng, layout.n_pos, g)
-        counts_neg = rs.multinomial_counts(rng, layout.n_neg, g)
+    for g in chunk_sizes(outer, n * inner):
+        counts_pos = multinomial_counts(rng, layout.n_pos, g)
+        counts_neg = multinomial_counts(rng, layout.n_neg, g)
         pieces = (  # inner replicates in pieces of at most CHUNK_ELEMENTS instances (only at large n)
             (resample_counts(rng, counts_pos, k), resample_counts(rng, counts_neg, k))
-            for k in rs.chunk_sizes(inner, n * g)
+            for k in chunk_sizes(inner, n * g)
         )
-        world = _world(layout, _outer_world(layout, counts_pos, counts_neg, grid, priors), pieces, grid, priors)
+        world = world_in_pieces(layout, outer_world(layout, counts_pos, counts_neg, grid, priors), pieces, grid, priors)
         u_grid.append(upper_rank(world.truth, world.inner))
         ratios.append(sup_ratios(world.inner, world.truth, level))
         for p in priors:

@@ -105,7 +105,7 @@ def crisp_roc(y_true, predictions) -> RocCurve:
     )
 
 
-def _hull_of_monotone_path(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def hull_of_monotone_path(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Indices of the upper-left convex hull vertices of a path with non-decreasing x and y.
 
     The path (x_k, y_k) is mapped by the shear (x, y) -> (x + y, y), which keeps convexity and
@@ -149,7 +149,7 @@ def convex_hull(fpr, tpr) -> tuple[np.ndarray, np.ndarray]:
     tpr = np.concatenate(([0.0], np.asarray(tpr, dtype=float).ravel(), [1.0]))
     order = np.lexsort((tpr, fpr))
     x, y = fpr[order], np.maximum.accumulate(tpr[order])
-    keep = _hull_of_monotone_path(x, y)
+    keep = hull_of_monotone_path(x, y)
     return x[keep], y[keep]
 
 
@@ -159,7 +159,7 @@ def hull_indices(roc: RocCurve) -> np.ndarray:
     ``roc.thresholds[hull_indices(roc)]`` are the vertices' score thresholds (+inf first, the
     lowest score last). Computed exactly in counts; no sort needed.
     """
-    return _hull_of_monotone_path(roc.fp, roc.tp)
+    return hull_of_monotone_path(roc.fp, roc.tp)
 
 
 def roc_hull(roc: RocCurve) -> tuple[np.ndarray, np.ndarray]:

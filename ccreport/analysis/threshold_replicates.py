@@ -8,7 +8,7 @@ instances for two classifiers: subtract their arrays) are cheap.
 Input: the cumulative counts of each replicate at the sample's split points, ``tp``/``fp`` of shape
 (R, m + 1) with ``tp[:, 0] = fp[:, 0] = 0`` and the class totals in the last column; a resampled
 instance with count k counts k times. From the stratified engine of
-:mod:`ccreport.analysis.resampling` that is ``tp = cp[:, layout.pos_at]``, ``fp = cn[:, layout.neg_at]``
+:mod:`ccreport.analysis.bootstrap` that is ``tp = cp[:, layout.pos_at]``, ``fp = cn[:, layout.neg_at]``
 for its cumulative class counts ``cp``/``cn``. A score group that a replicate did not draw is a
 zero-width step; nothing else changes. Rows must have both classes.
 

@@ -1,0 +1,382 @@
+"""Bootstrap replicates of cost curves: one classifier, a crisp one, or a pair on the same instances.
+
+Drummond & Holte 2006, *Cost curves* (MLJ 65):
+
+* section 4.6 (Fig. 16, Eq. 8): confidence intervals on a cost line by resampling the confusion
+  matrix conditioned on its row marginals (two binomials: the class counts are fixed, because the
+  deployment class frequency is an operating condition, not a sample statistic);
+* section 4.7 (Figs. 17-20, Eqs. 9-10): significance of a difference from the 3-D confusion matrix,
+  two 4-valued multinomials (one per class) that keep how both classifiers label the same instances,
+  so the correlation of the two is taken into account without estimating it;
+* section 5.2: for a hybrid (a lower envelope built piecewise from many cost lines) the same
+  resampling applies piecewise; for a scoring classifier we resample instances, stratified by class
+  (the instance-level form of conditioning on the row marginals), and recompute its lower envelope.
+
+Engine
+------
+A stratified bootstrap replicate of a scoring classifier is a vector of multinomial counts, one per
+instance, drawn separately within each class. With the scores sorted once (:class:`PathLayout`), the
+replicate's ROC path is the cumulative sum of those counts in the presorted order (the "bare floor"
+of the computation); its hull is :func:`ccreport.analysis.hulls.replicate_hulls`, and its costs are
+read off the hull by :mod:`ccreport.analysis.hull_costs`. Replicates are drawn in chunks of at most
+``CHUNK_ELEMENTS`` instances (:func:`chunk_sizes`, a function of the data only, never of workers),
+in one loop that serves one classifier and a pair alike (as SciPy's ``bootstrap(paired=True)``
+resamples shared indices rather than running a second engine). Bands and tests read the resulting
+:class:`Replicates` (:mod:`ccreport.analysis.bands`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .hull_costs import GRID, HullCurves, hull_curves, hulls_expected, hulls_on_grid, switches
+from .hulls import Hulls, crisp_hulls, replicate_hulls
+from .roc import crisp_roc, hull_of_monotone_path
+
+CHUNK_ELEMENTS = 4_000_000  # replicates x instances per chunk: about 150 MB of working arrays
+SELECTIONS = ("resample", "fixed")
+
+
+# --- the layout of one scoring classifier: sorted once -------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class PathLayout:
+    """A scoring classifier's instances sorted by decreasing score, grouped by distinct score.
+
+    Path point k (k = 0..G, G distinct scores) is reached after the first k score groups; ``pos_at[k]``
+    and ``neg_at[k]`` are the numbers of positives/negatives (in class-rank order) before it, so a
+    replicate's path point is ``(CN[neg_at[k]], CP[pos_at[k]])`` for its cumulative class counts.
+    ``pos_order``/``neg_order`` give, for each class rank, the index of the instance within its class
+    (positions in ``labels[labels]`` / ``labels[~labels]``), for paired resampling.
+    """
+
+    pos_at: np.ndarray
+    neg_at: np.ndarray
+    pos_order: np.ndarray
+    neg_order: np.ndarray
+    n_pos: int
+    n_neg: int
+    hull: np.ndarray  # point indices of the sample's own ROC convex hull vertices
+
+    @property
+    def n_points(self) -> int:
+        return self.pos_at.size
+
+
+def path_layout(labels, scores) -> PathLayout:
+    """Sort once and record the class ranks at every distinct-score boundary (Fawcett 2006, Alg. 1)."""
+    y = np.asarray(labels, dtype=bool)
+    s = np.asarray(scores, dtype=float)
+    if s.shape != y.shape or y.ndim != 1:
+        raise ValueError("labels and scores must be one-dimensional arrays of the same length")
+    n_pos = int(np.count_nonzero(y))
+    if n_pos == 0 or n_pos == y.size:
+        raise ValueError("resampling needs both classes")
+    if not np.all(np.isfinite(s)):
+        raise ValueError("scores must be finite")
+    order = np.argsort(-s, kind="stable")
+    ys = y[order]
+    ends = np.append(np.flatnonzero(np.diff(s[order])), y.size - 1)
+    tp = np.cumsum(ys, dtype=np.int64)
+    pos_at = np.concatenate(([0], tp[ends]))
+    neg_at = np.concatenate(([0], ends + 1 - tp[ends]))
+    within_class = np.empty(y.size, dtype=np.int64)
+    within_class[y] = np.arange(n_pos)
+    within_class[~y] = np.arange(y.size - n_pos)
+    return PathLayout(
+        pos_at=pos_at,
+        neg_at=neg_at,
+        pos_order=within_class[order[ys]],
+        neg_order=within_class[order[~ys]],
+        n_pos=n_pos,
+        n_neg=y.size - n_pos,
+        hull=hull_of_monotone_path(neg_at.astype(float), pos_at.astype(float)),
+    )
+
+
+def sample_hull(layout: PathLayout) -> Hulls:
+    """The sample's own ROC convex hull as a one-replicate :class:`~ccreport.analysis.hulls.Hulls`."""
+    x = layout.neg_at[layout.hull].astype(float)
+    y = layout.pos_at[layout.hull].astype(float)
+    return Hulls(x=x, y=y, indptr=np.array([0, x.size]), n_pos=layout.n_pos, n_neg=layout.n_neg, x0=x, y0=y)
+
+
+def fixed_vertices(layout: PathLayout, cp: np.ndarray, cn: np.ndarray) -> Hulls:
+    """The replicates' costs of the sample's own hull vertices (thresholds fixed, D&H 2006 section 5.2).
+
+    Not a hull of the replicate: the same ROC points (score thresholds) the sample's envelope selected,
+    re-counted in each replicate; evaluated with the sample's own switching points.
+    """
+    reps = cp.shape[0]
+    rows = np.arange(reps)[:, None]
+    x = cn[rows, layout.neg_at[layout.hull]].astype(float)
+    y = cp[rows, layout.pos_at[layout.hull]].astype(float)
+    return Hulls(
+        x=x.ravel(),
+        y=y.ravel(),
+        indptr=np.arange(reps + 1) * layout.hull.size,
+        n_pos=layout.n_pos,
+        n_neg=layout.n_neg,
+        x0=np.tile(layout.neg_at[layout.hull].astype(float), reps),
+        y0=np.tile(layout.pos_at[layout.hull].astype(float), reps),
+    )
+
+
+# --- drawing stratified resamples -----------------------------------------------------------------
+
+
+def chunk_sizes(replicates: int, n: int, elements: int = CHUNK_ELEMENTS) -> list[int]:
+    """Replicates per chunk: a deterministic function of (replicates, n) only, never of workers."""
+    per = max(1, min(replicates, elements // max(n, 1)))
+    sizes = [per] * (replicates // per)
+    if replicates % per:
+        sizes.append(replicates % per)
+    return sizes
+
+
+def multinomial_counts(rng: np.random.Generator, size: int, replicates: int) -> np.ndarray:
+    """Counts of each of ``size`` items in ``replicates`` uniform resamples of ``size`` with replacement.
+
+    Returns int64 of shape (replicates, size): each row is Multinomial(size, uniform). Drawn as
+    indices and counted with one bincount for the whole chunk.
+    """
+    if size <= 0:
+        return np.zeros((replicates, 0), dtype=np.int64)
+    dtype = np.int32 if replicates * size < 2**31 else np.int64
+    idx = rng.integers(0, size, size=(replicates, size), dtype=dtype)
+    idx += (np.arange(replicates, dtype=dtype) * dtype(size))[:, None]
+    return np.bincount(idx.ravel(), minlength=replicates * size).reshape(replicates, size)
+
+
+def cumulative(counts: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """Cumulative counts with a leading zero column: ``out[:, k]`` = sum of the first k counts."""
+    r, m = counts.shape
+    if out is None or out.shape != (r, m + 1):
+        out = np.empty((r, m + 1), dtype=np.int64)
+    out[:, 0] = 0
+    np.cumsum(counts, axis=1, out=out[:, 1:])
+    return out
+
+
+# --- replicate sets --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Replicates:
+    """Bootstrap replicates of one classifier's cost curve on a PC(+) grid, and expected costs.
+
+    ``raw`` (R, m): each replicate's own lower envelope (thresholds re-selected on the replicate).
+    ``values`` (R, m): the optimism-corrected replicates the bands are read from (Efron 1983's
+    optimism bootstrap, applied to D&H 2006 section 5.2's point that an envelope selected on the data
+    is an optimistic estimate of its own cost):
+
+        c*_j = t_j + (C(v*_j) - t*_j),
+
+    where t_j is the sample envelope at pc_j, t*_j the replicate's envelope, and C(v*_j) the cost *in
+    the original sample* of the hull vertex (score threshold) the replicate selected at pc_j. In the
+    bootstrap world the original sample plays the population, so ``C(v*) - t*`` is a draw of
+    "true cost of the selected classifier minus its apparent cost"; its spread is the sampling noise
+    and its mean the optimism. Percentiles of ``c*`` are intervals for the true cost of the
+    classifier selected on the data (issue 4 target (a)).
+
+    ``estimate``: the sample envelope on the grid; ``expected``/``raw_expected``: prior name -> (R,)
+    expected costs of the corrected / raw replicates; ``expected_estimate``: prior -> the sample's;
+    ``layout``: a scoring classifier's sorted path (reused by the calibration), None when crisp.
+    """
+
+    grid: np.ndarray
+    values: np.ndarray
+    raw: np.ndarray
+    estimate: np.ndarray
+    expected: dict
+    raw_expected: dict
+    expected_estimate: dict
+    method: str
+    layout: PathLayout | None = None
+
+
+def _collect(parts: list[HullCurves], priors, grid, estimate_hull: Hulls, method, layout=None) -> Replicates:
+    """The chunks' curves and the sample's own, as optimism-corrected :class:`Replicates`."""
+    raw = np.concatenate([p.raw for p in parts], axis=0)
+    ins = np.concatenate([p.in_sample for p in parts], axis=0)
+    est = hulls_on_grid(estimate_hull, grid)[0]
+    est_e = {p: float(hulls_expected(estimate_hull, prior)[0]) for p, prior in priors.items()}
+    raw_e = {p: np.concatenate([q.raw_expected[p] for q in parts]) for p in priors}
+    ins_e = {p: np.concatenate([q.in_sample_expected[p] for q in parts]) for p in priors}
+    return Replicates(
+        grid=grid,
+        values=est[None, :] + ins - raw,
+        raw=raw,
+        estimate=est,
+        expected={p: est_e[p] + ins_e[p] - raw_e[p] for p in priors},
+        raw_expected=raw_e,
+        expected_estimate=est_e,
+        method=method,
+        layout=layout,
+    )
+
+
+# --- scoring classifiers: one chunk loop for one classifier and for a pair ---------------------------
+
+
+def _chunk_curves(layout: PathLayout, cp, cn, grid, priors, selection: str) -> HullCurves:
+    if selection == "fixed":
+        sample_switches = np.tile(switches(sample_hull(layout)), cp.shape[0])
+        return hull_curves(fixed_vertices(layout, cp, cn), grid, priors, sample_switches)
+    return hull_curves(replicate_hulls(layout, cp, cn), grid, priors)
+
+
+def _stratified_curves(rng, layouts: list[PathLayout], replicates: int, grid, priors, selection: str):
+    """The one resampling loop, for one classifier or for several on the same instances.
+
+    Each chunk draws the multinomial counts of each class once. One classifier reads them as the
+    counts of its class ranks directly (instances of a class are exchangeable); several read them as
+    counts of instances, each in its own rank order (``pos_order``/``neg_order``), so all curves of
+    a replicate come from the same resampled instances. Returns, per layout, its chunks' curves.
+    """
+    n_pos, n_neg = layouts[0].n_pos, layouts[0].n_neg
+    paired = len(layouts) > 1
+    parts = [[] for _ in layouts]
+    for reps in chunk_sizes(replicates, len(layouts) * (n_pos + n_neg)):
+        counts_pos = multinomial_counts(rng, n_pos, reps)
+        counts_neg = multinomial_counts(rng, n_neg, reps)
+        for out, lay in zip(parts, layouts):
+            cp = cumulative(counts_pos[:, lay.pos_order] if paired else counts_pos)
+            cn = cumulative(counts_neg[:, lay.neg_order] if paired else counts_neg)
+            out.append(_chunk_curves(lay, cp, cn, grid, priors, selection))
+    return parts
+
+
+def bootstrap_scores(
+    rng: np.random.Generator,
+    labels,
+    scores,
+    replicates: int,
+    priors: dict | None = None,
+    grid=GRID,
+    selection: str = "resample",
+) -> Replicates:
+    """Stratified instance bootstrap of a scoring classifier's lower envelope (D&H 2006 sections 4.6, 5.2).
+
+    Each replicate draws n_pos positives and n_neg negatives with replacement (class counts fixed,
+    as conditioning on the row marginals). ``selection="resample"`` recomputes the envelope (the
+    hybrid's thresholds re-selected in each replicate); ``"fixed"`` keeps the sample's own selected
+    thresholds (its hull vertices and switching points) and re-counts their costs.
+    """
+    if selection not in SELECTIONS:
+        raise ValueError(f"selection must be 'resample' or 'fixed', got {selection!r}")
+    priors = priors or {}
+    grid = np.asarray(grid, dtype=float)
+    layout = path_layout(labels, scores)
+    (parts,) = _stratified_curves(rng, [layout], replicates, grid, priors, selection)
+    method = "stratified instance bootstrap" + ("" if selection == "resample" else ", thresholds fixed")
+    return _collect(parts, priors, grid, sample_hull(layout), method, layout)
+
+
+# --- crisp classifiers: binomials on the row marginals (section 4.6) ----------------------------------
+
+
+def bootstrap_crisp(
+    rng: np.random.Generator, labels, predictions, replicates: int, priors: dict | None = None, grid=GRID
+) -> Replicates:
+    """Binomial resampling of a crisp classifier conditioned on the row marginals (D&H 2006 section 4.6).
+
+    TP ~ Binomial(n_pos, tpr), FP ~ Binomial(n_neg, fpr). The curve of each replicate is its lower
+    envelope with the trivial classifiers, min(cost line, PC(+), 1 - PC(+)), the same curve the report
+    analyses; :func:`crisp_line_replicates` gives the bare cost lines of Fig. 16.
+    """
+    priors = priors or {}
+    grid = np.asarray(grid, dtype=float)
+    roc = crisp_roc(labels, predictions)
+    n_pos, n_neg = roc.n_pos, roc.n_neg
+    tp = rng.binomial(n_pos, roc.tp[1] / n_pos, size=replicates)
+    fp = rng.binomial(n_neg, roc.fp[1] / n_neg, size=replicates)
+    return _crisp_replicates(tp, fp, n_pos, n_neg, roc.tp[1], roc.fp[1], grid, priors, "binomial (row marginals)")
+
+
+def _crisp_replicates(tp, fp, n_pos, n_neg, tp0, fp0, grid, priors, method) -> Replicates:
+    """Replicates of a crisp classifier from its replicate counts (tp, fp) and its sample's (tp0, fp0)."""
+    h = crisp_hulls(tp, fp, n_pos, n_neg, tp0, fp0)
+    est = crisp_hulls([tp0], [fp0], n_pos, n_neg, tp0, fp0)
+    return _collect([hull_curves(h, grid, priors)], priors, grid, est, method)
+
+
+def crisp_line_replicates(rng: np.random.Generator, n_pos: int, n_neg: int, tp: int, fp: int, replicates: int, grid=GRID):
+    """Replicate cost lines ``fnr pc + fpr (1 - pc)`` of a crisp classifier (D&H 2006 Fig. 16): (R, m)."""
+    grid = np.asarray(grid, dtype=float)
+    tpr = rng.binomial(n_pos, tp / n_pos, size=replicates) / n_pos
+    fpr = rng.binomial(n_neg, fp / n_neg, size=replicates) / n_neg
+    return (1.0 - tpr)[:, None] * grid + fpr[:, None] * (1.0 - grid)
+
+
+def binomial_sd(n_pos: int, n_neg: int, tp: int, fp: int, grid=GRID) -> np.ndarray:
+    """Analytic standard deviation of a cost line (D&H 2006, Eq. 8, with PC(+) in place of p(+)).
+
+    sigma_NEC^2 = pc^2 sigma_FN^2 + (1 - pc)^2 sigma_FP^2, sigma_FN^2 = P1 (1 - P1) / m,
+    sigma_FP^2 = P2 (1 - P2) / n, with m, n the class counts and P1, P2 the row proportions.
+    """
+    grid = np.asarray(grid, dtype=float)
+    p1 = tp / n_pos
+    p2 = fp / n_neg
+    var_fn = p1 * (1.0 - p1) / n_pos
+    var_fp = p2 * (1.0 - p2) / n_neg
+    return np.sqrt(grid**2 * var_fn + (1.0 - grid) ** 2 * var_fp)
+
+
+# --- pairs: the same resampled instances for both (section 4.7) ---------------------------------------
+
+
+def bootstrap_pair(
+    rng: np.random.Generator,
+    labels,
+    a_scores=None,
+    a_predictions=None,
+    b_scores=None,
+    b_predictions=None,
+    replicates: int = 1000,
+    priors: dict | None = None,
+    grid=GRID,
+) -> tuple[Replicates, Replicates]:
+    """Paired replicates of two classifiers on the same data (D&H 2006 section 4.7).
+
+    Two crisp classifiers: the 3-D confusion matrix, one 4-valued multinomial per class (the counts
+    of each (a's label, b's label) cell are resampled with the class counts fixed), projected to each
+    classifier's confusion matrix. Otherwise: the stratified instance bootstrap's one loop with both
+    classifiers (a crisp one is a scoring one with two score values), so both curves of a replicate
+    come from the same resampled instances.
+    """
+    priors = priors or {}
+    grid = np.asarray(grid, dtype=float)
+    y = np.asarray(labels, dtype=bool)
+    if a_scores is None and b_scores is None:
+        return _pair_crisp(rng, y, np.asarray(a_predictions, bool), np.asarray(b_predictions, bool), replicates, priors, grid)
+    a = np.asarray(a_scores if a_scores is not None else np.asarray(a_predictions, dtype=float), dtype=float)
+    b = np.asarray(b_scores if b_scores is not None else np.asarray(b_predictions, dtype=float), dtype=float)
+    layouts = [path_layout(y, a), path_layout(y, b)]
+    parts = _stratified_curves(rng, layouts, replicates, grid, priors, "resample")
+    method = "paired stratified instance bootstrap (same resampled instances for both)"
+    return tuple(_collect(p, priors, grid, sample_hull(lay), method) for p, lay in zip(parts, layouts))
+
+
+def _pair_crisp(rng, y, pa, pb, replicates, priors, grid):
+    n_pos, n_neg = int(y.sum()), int((~y).sum())
+    results = []
+    draws = {}
+    for cls, n in ((True, n_pos), (False, n_neg)):
+        mask = y == cls
+        cells = np.array(
+            [np.count_nonzero(mask & (pa == i) & (pb == j)) for i in (True, False) for j in (True, False)], dtype=float
+        )
+        draws[cls] = rng.multinomial(n, cells / n, size=replicates)  # columns: (1,1) (1,0) (0,1) (0,0)
+    tp_a = draws[True][:, 0] + draws[True][:, 1]
+    fp_a = draws[False][:, 0] + draws[False][:, 1]
+    tp_b = draws[True][:, 0] + draws[True][:, 2]
+    fp_b = draws[False][:, 0] + draws[False][:, 2]
+    method = "paired multinomial (3-D confusion matrix)"
+    for tp, fp, pred in ((tp_a, fp_a, pa), (tp_b, fp_b, pb)):
+        tp0, fp0 = np.count_nonzero(pred & y), np.count_nonzero(pred & ~y)
+        results.append(_crisp_replicates(tp, fp, n_pos, n_neg, tp0, fp0, grid, priors, method))
+    return tuple(results)

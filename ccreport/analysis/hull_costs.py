@@ -1,0 +1,181 @@
+"""Reading costs off many ROC hulls at once: the vectorised twin of :mod:`ccreport.analysis.envelope`.
+
+Drummond & Holte 2006, sections 2-3.2. A hull vertex (FP, TP) is the cost line
+``nec(pc) = fnr pc + fpr (1 - pc)`` (Eq. 2); a hull's lower envelope follows vertex v between the
+switching points of its two edges, ``pc = dF / (dF + dT)`` in rates (Eq. 3). :mod:`envelope` builds
+one envelope's vertices; here the same facts are read, exactly, for every replicate of a
+:class:`~ccreport.analysis.hulls.Hulls` at once:
+
+* on a PC(+) grid, each replicate's optimal vertex by one binary search over all switching points
+  (:func:`optimal_vertices`), and its cost there (:func:`hulls_on_grid`);
+* the expected cost under a prior as the closed form ``sum_v alpha_v [F]_v + beta_v [M]_v`` over the
+  vertices' cost lines on the intervals where each is optimal (:func:`hulls_expected`, section 3.2),
+  with the per-interval weights from the prior itself (:meth:`ccreport.analysis.priors.Prior.vertex_weights`);
+* both costs of a replicate's selection at once, counted in the replicate and in the original sample
+  (:func:`hull_curves`), which the optimism-corrected bootstrap needs.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .hulls import Hulls
+from .priors import Prior
+
+GRID = np.linspace(0.0, 1.0, 101)  # PC(+) grid of the bands (0.3, 0.5, 0.7 are on it)
+
+
+def switches(h: Hulls) -> np.ndarray:
+    """PC(+) at which the envelope moves from vertex v to v + 1 of each replicate (D&H 2006, Eq. 3).
+
+    ``pc = dF / (dF + dT)`` in rates; one value per hull edge, flat (edges of replicate r are
+    ``indptr[r] - r .. indptr[r+1] - r - 1``).
+    """
+    same = np.ones(h.x.size - 1, dtype=bool)
+    same[h.indptr[1:-1] - 1] = False
+    df = np.diff(h.x)[same] / h.n_neg
+    dt = np.diff(h.y)[same] / h.n_pos
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pc = df / (df + dt)
+    return np.nan_to_num(pc, nan=0.0)
+
+
+def vertex_intervals(h: Hulls, switch_pc: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The PC(+) interval [lo, hi] on which each hull vertex is the optimal one (flat, per vertex).
+
+    ``switch_pc``: :func:`switches` of ``h`` when already known. The intervals of one replicate tile
+    [0, 1] in vertex order (some may have zero width).
+    """
+    sw = switches(h) if switch_pc is None else switch_pc
+    reps = h.replicates
+    per = np.diff(h.indptr)
+    edges_per = per - 1
+    edge_start = np.concatenate(([0], np.cumsum(edges_per)))
+    lo = np.empty(h.x.size)
+    hi = np.empty(h.x.size)
+    first = h.indptr[:-1]
+    last = h.indptr[1:] - 1
+    is_first = np.zeros(h.x.size, dtype=bool)
+    is_first[first] = True
+    is_last = np.zeros(h.x.size, dtype=bool)
+    is_last[last] = True
+    lo[is_first] = 0.0
+    hi[is_last] = 1.0
+    # vertex j (not first) starts at the switch of the edge before it; (not last) ends at its own edge
+    vert_rep = np.repeat(np.arange(reps), per)
+    local = np.arange(h.x.size) - h.indptr[vert_rep]
+    edge_of = edge_start[vert_rep] + local  # edge leaving vertex j
+    lo[~is_first] = sw[edge_of[~is_first] - 1]
+    hi[~is_last] = sw[edge_of[~is_last]]
+    lo = np.clip(lo, 0.0, 1.0)
+    hi = np.clip(np.maximum(hi, lo), 0.0, 1.0)
+    return lo, hi
+
+
+def optimal_vertices(h: Hulls, grid, switch_pc: np.ndarray | None = None) -> np.ndarray:
+    """Flat index of each replicate's optimal hull vertex at each grid PC(+): shape (R, m).
+
+    At pc the envelope is the cost line of the hull vertex after all edges with switch < pc
+    (D&H 2006, Eq. 2 and 3), found by one binary search for all replicates.
+    """
+    sw = switches(h) if switch_pc is None else switch_pc
+    reps = h.replicates
+    edges_per = np.diff(h.indptr) - 1
+    edge_start = np.concatenate(([0], np.cumsum(edges_per)))
+    edge_rep = np.repeat(np.arange(reps), edges_per)
+    # switches are non-decreasing within a replicate and lie in [0, 1]: offset replicate r by 2r
+    keys = sw + 2.0 * edge_rep
+    queries = grid[None, :] + 2.0 * np.arange(reps)[:, None]
+    v = np.searchsorted(keys, queries, side="left") - edge_start[:reps, None]  # vertex number in replicate
+    return h.indptr[:-1, None] + v
+
+
+def costs_at(h: Hulls, j: np.ndarray, grid: np.ndarray, in_sample: bool = False) -> np.ndarray:
+    """Normalized expected cost of vertices ``j`` (R, m) at the grid PC(+), counted in the replicate
+    or (``in_sample``) in the original sample (``h.x0, h.y0``)."""
+    x, y = (h.x0, h.y0) if in_sample else (h.x, h.y)
+    fpr = x[j] / h.n_neg
+    fnr = 1.0 - y[j] / h.n_pos
+    return fnr * grid + fpr * (1.0 - grid)
+
+
+def hulls_on_grid(h: Hulls, grid=GRID, switch_pc: np.ndarray | None = None, in_sample: bool = False) -> np.ndarray:
+    """Normalized expected cost of each replicate's envelope at each grid PC(+): shape (R, m), exact
+    (:func:`optimal_vertices`)."""
+    grid = np.asarray(grid, dtype=float)
+    return costs_at(h, optimal_vertices(h, grid, switch_pc), grid, in_sample)
+
+
+def hulls_expected(h: Hulls, prior: Prior, switch_pc: np.ndarray | None = None, weights=None) -> np.ndarray:
+    """Exact expected normalized cost of each replicate's envelope under ``prior``: shape (R,).
+
+    On the interval where hull vertex v is optimal the envelope is its cost line
+    ``fpr_v + (fnr_v - fpr_v) pc``, so E = sum_v fpr_v [F]_v + (fnr_v - fpr_v) [M]_v with F the CDF and
+    M the partial first moment of the prior (D&H 2006 section 3.2; :mod:`ccreport.analysis.priors`).
+    The per-vertex weights ([F]_v, [M]_v) depend only on the intervals, so ``weights`` from
+    :meth:`~ccreport.analysis.priors.Prior.vertex_weights` can be shared by curves with the same
+    switching points.
+    """
+    alpha = h.x / h.n_neg
+    beta = (1.0 - h.y / h.n_pos) - alpha
+    rep = h.replicate_ids()
+    if weights is None:
+        lo, hi = vertex_intervals(h, switch_pc)
+        weights = prior.vertex_weights(lo, hi, rep)
+    return np.bincount(rep, weights=alpha * weights[0] + beta * weights[1], minlength=h.replicates)
+
+
+def curves_expected(curves, prior: Prior) -> np.ndarray:
+    """Expected cost of several piecewise-linear curves ``[(pc, nec), ...]`` under ``prior``, vectorised
+    (the same closed forms and induced-prior rule as :func:`hulls_expected`)."""
+    lo = np.concatenate([np.asarray(pc, float)[:-1] for pc, _ in curves])
+    hi = np.concatenate([np.asarray(pc, float)[1:] for pc, _ in curves])
+    slope = np.concatenate([np.diff(np.asarray(nec, float)) / np.diff(np.asarray(pc, float)) for pc, nec in curves])
+    alpha = np.concatenate([np.asarray(nec, float)[:-1] for _, nec in curves]) - slope * lo
+    rep = np.repeat(np.arange(len(curves)), [len(pc) - 1 for pc, _ in curves])
+    w = prior.vertex_weights(lo, hi, rep)
+    return np.bincount(rep, weights=alpha * w[0] + slope * w[1], minlength=len(curves))
+
+
+def vertex_curve(lo, hi, alpha, beta):
+    """Vertices (pc, nec) of the curve made of cost lines ``alpha + beta pc`` on intervals [lo, hi]
+    (one replicate's :func:`vertex_intervals`; zero-width intervals dropped): the envelope as
+    :mod:`ccreport.analysis.envelope` would give it, for checking against ``Prior.expected``."""
+    wide = hi > lo
+    lo, hi, alpha, beta = lo[wide], hi[wide], alpha[wide], beta[wide]
+    pc = np.append(lo, hi[-1])
+    nec = np.append(alpha + beta * lo, alpha[-1] + beta[-1] * hi[-1])
+    return pc, nec
+
+
+class HullCurves(NamedTuple):
+    """A replicate's selection costed twice (:func:`hull_curves`): grid values (R, m) and, per prior
+    name, expected costs (R,), counted in the replicate (``raw``) and in the original sample."""
+
+    raw: np.ndarray
+    in_sample: np.ndarray
+    raw_expected: dict
+    in_sample_expected: dict
+
+
+def hull_curves(h: Hulls, grid, priors: dict, switch_pc=None, nodes: int | None = None) -> HullCurves:
+    """Raw and in-sample (original counts ``x0, y0``, replicate's selection) grid values and expected
+    costs of every replicate of ``h``. ``switch_pc``: the switching points to select with (default
+    the hulls' own; the sample's for fixed thresholds); ``nodes``: the quadrature rule of priors that
+    need one (:meth:`~ccreport.analysis.priors.Prior.vertex_weights`)."""
+    sw = switches(h) if switch_pc is None else switch_pc
+    orig = h.original()
+    j = optimal_vertices(h, grid, sw)  # the replicate's selection, costed twice
+    raw = costs_at(h, j, grid)
+    ins = costs_at(h, j, grid, in_sample=True)
+    raw_e, ins_e = {}, {}
+    if priors:
+        lo, hi = vertex_intervals(h, sw)
+        rep = h.replicate_ids()
+        for p, prior in priors.items():
+            w = prior.vertex_weights(lo, hi, rep, nodes)  # shared: same switching points
+            raw_e[p] = hulls_expected(h, prior, sw, w)
+            ins_e[p] = hulls_expected(orig, prior, sw, w)
+    return HullCurves(raw, ins, raw_e, ins_e)

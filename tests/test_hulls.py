@@ -1,0 +1,66 @@
+"""Many ROC hulls at once (ccreport.analysis.hulls) and the SciPy PAV kernel it wraps."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.optimize import isotonic_regression
+
+from ccreport.analysis.hulls import crisp_hulls, flat_hull_mask, pav_block_starts
+from ccreport.analysis.roc import hull_of_monotone_path
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_pav_kernel_matches_scipys_public_isotonic_regression(seed):
+    """The private kernel (scipy.optimize._pava_pybind) gives the public function's blocks. If a SciPy
+    release moves it, importing ccreport.analysis.hulls fails with a message naming the wrapper; if it
+    changes what the kernel returns, this test fails."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 60))
+    values = rng.normal(size=n)
+    if seed % 2:
+        values = np.round(values, 1)  # ties, so equal neighbours must be pooled or not as SciPy does
+    weights = rng.uniform(0.1, 5.0, size=n)
+    before = (values.copy(), weights.copy())
+    got = pav_block_starts(values, weights)
+    want = isotonic_regression(values, weights=weights, increasing=True).blocks[:-1]
+    np.testing.assert_array_equal(got, want)
+    # the kernel overwrites its arguments; the wrapper must not
+    np.testing.assert_array_equal(values, before[0])
+    np.testing.assert_array_equal(weights, before[1])
+
+
+def _path(rng, n):
+    steps = rng.integers(0, 2, size=n).astype(bool)  # True: a positive (up), False: a negative (right)
+    x = np.concatenate(([0], np.cumsum(~steps)))
+    y = np.concatenate(([0], np.cumsum(steps)))
+    return x, y
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_flat_hull_mask_never_pools_across_replicates(seed):
+    """Several paths in one call: each keeps exactly the points on its own hull (in the sheared frame
+    (x + y, y) the hull is a concave function), and keeps every vertex of its own hull."""
+    rng = np.random.default_rng(seed)
+    paths = [_path(rng, int(rng.integers(1, 40))) for _ in range(int(rng.integers(1, 6)))]
+    x = np.concatenate([p[0] for p in paths])
+    y = np.concatenate([p[1] for p in paths])
+    rep = np.repeat(np.arange(len(paths)), [p[0].size for p in paths])
+    first = np.concatenate(([0], np.cumsum([p[0].size for p in paths])[:-1]))
+    keep = flat_hull_mask(x, y, rep, first)
+    for r, (px, py) in enumerate(paths):
+        mine = keep[rep == r]
+        vertices = hull_of_monotone_path(px.astype(float), py.astype(float))
+        assert np.all(mine[vertices])
+        u, hu, hy = px + py, (px + py)[vertices], py[vertices]
+        np.testing.assert_allclose(py[mine], np.interp(u[mine], hu, hy), atol=1e-12)
+
+
+def test_crisp_hull_under_the_diagonal_moves_onto_it():
+    """A crisp replicate no better than chance is placed at (N/2, P/2), on the diagonal."""
+    h = crisp_hulls([2, 8], [6, 1], n_pos=10, n_neg=8, tp0=8, fp0=1)
+    np.testing.assert_array_equal(h.indptr, [0, 3, 6])
+    np.testing.assert_array_equal(h.x, [0, 4, 8, 0, 1, 8])
+    np.testing.assert_array_equal(h.y, [0, 5, 10, 0, 8, 10])
+    np.testing.assert_array_equal(h.original().x, [0, 1, 8, 0, 1, 8])
+    np.testing.assert_array_equal(h.replicate_ids(), [0, 0, 0, 1, 1, 1])
