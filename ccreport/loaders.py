@@ -572,7 +572,7 @@ def read_dataset(spec: DatasetSpec, classifiers: Sequence[ClassifierSpec], file:
         if columnar.is_parquet(spec.path):
             return _read_parquet(spec, classifiers, file, sha256_file(spec.path))
         digest, utf8 = columnar.file_digest(spec.path)
-        fast = _read_csv_fast(spec, classifiers, file, digest) if utf8 else None
+        fast = read_csv_fast(spec, classifiers, file, digest) if utf8 else None
         if fast is not None:
             return fast
         with open(spec.path, encoding="utf-8-sig", newline="") as stream:
@@ -590,7 +590,7 @@ def _read_stream(stream, spec: DatasetSpec, classifiers: Sequence[ClassifierSpec
     return _read_table(table, spec, classifiers, digest, lambda wanted: table.read(wanted.by_position(table.positions())))
 
 
-def _read_csv_fast(spec: DatasetSpec, classifiers: Sequence[ClassifierSpec], file: str, digest: str) -> Loaded | None:
+def read_csv_fast(spec: DatasetSpec, classifiers: Sequence[ClassifierSpec], file: str, digest: str) -> Loaded | None:
     """The dataset read by Arrow's CSV reader, or None when the line-by-line reader must read the
     file: Arrow cannot take it as it is, or something in it is wrong (that reader words it)."""
     header = columnar.csv_header(spec.path)

@@ -41,7 +41,7 @@ def outcome(loaded) -> tuple:
 
 def slow_outcome(monkeypatch, dataset_spec, classifiers):
     with monkeypatch.context() as patched:
-        patched.setattr(loaders, "_read_csv_fast", lambda *args: None)
+        patched.setattr(loaders, "read_csv_fast", lambda *args: None)
         return outcome(read_dataset(dataset_spec, classifiers, "data.csv"))
 
 
@@ -60,7 +60,7 @@ R,2,1,.4,R
 def test_a_clean_file_is_read_by_arrow_and_gives_the_same_dataset(write, monkeypatch):
     path = write("data.csv", GOOD)
     keys = {"fold": "fold", "costs": "Amount"}
-    fast = loaders._read_csv_fast(spec(path, **keys), [SCORES, CRISP], "data.csv", columnar.file_digest(path)[0])
+    fast = loaders.read_csv_fast(spec(path, **keys), [SCORES, CRISP], "data.csv", columnar.file_digest(path)[0])
     assert fast is not None and not fast.problems  # Arrow read it
     assert outcome(read_dataset(spec(path, **keys), [SCORES, CRISP], "data.csv")) == slow_outcome(monkeypatch, spec(path, **keys), [SCORES, CRISP])
     assert fast.dataset.scores["logreg"].tolist() == [0.9, 0.2, 0.6, -1000.0, 0.4]
