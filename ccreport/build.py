@@ -6,6 +6,7 @@ end, so a failed build (bad input, a template error, a crash) leaves the previou
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import platform
 import shutil
@@ -18,7 +19,7 @@ from .battery import Settings, analyse_classifier, analyse_pair, make_prior, pai
 from .loaders import Dataset, load_project_data, sha256_file
 from .manifest import Project, load_project, manifest_path_of
 from .results import DatasetResult, InputFile, Results, results_to_json
-from .uncertainty import uncertainty_extras, with_extra
+from .uncertainty import uncertainty_extras
 
 LIBRARIES = ("numpy", "scipy", "matplotlib", "jinja2", "markdown", "weasyprint")
 
@@ -86,10 +87,12 @@ def compute_results(project: Project, datasets: list[Dataset], settings: Setting
 
     dataset_results = {}
     for spec, data in zip(project.datasets, datasets):
-        classifiers = {n: with_extra(c, extras.get((data.name, n), {})) for n, c in by_dataset[data.name].items()}
+        classifiers = {
+            n: dataclasses.replace(c, **extras.get((data.name, n), {})) for n, c in by_dataset[data.name].items()
+        }
         comparisons = {}
         for a, b in pairs(list(classifiers)):
-            m = with_extra(analyse_pair(classifiers[a], classifiers[b]), extras.get((data.name, a, b), {}))
+            m = dataclasses.replace(analyse_pair(classifiers[a], classifiers[b]), **extras.get((data.name, a, b), {}))
             comparisons[m.key] = m
         dataset_results[data.name] = DatasetResult(
             name=data.name,
@@ -102,6 +105,7 @@ def compute_results(project: Project, datasets: list[Dataset], settings: Setting
             n_folds=None if data.folds is None else len(data.fold_names),
             classifiers=classifiers,
             comparisons=comparisons,
+            priors=tuple(applicable[data.name]),
             narrative_markdown=_read_text(spec.narrative),
         )
     return Results(

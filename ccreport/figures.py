@@ -154,12 +154,12 @@ def _draw_trivial(ax, label=True):
 
 
 def _draw_band(ax, band, color, alpha, zorder):
-    pc, lo, hi = _arr(band["pc"]), _arr(band["lower"]), _arr(band["upper"])
+    pc, lo, hi = _arr(band.pc), _arr(band.lower), _arr(band.upper)
     ax.fill_between(pc, lo, hi, color=color, alpha=alpha, linewidth=0, zorder=zorder)
-    simultaneous = band.get("simultaneous")
-    if simultaneous:
-        for key in ("lower", "upper"):
-            ax.plot(pc, _arr(simultaneous[key]), color=color, linewidth=0.7, linestyle=(0, (3, 2)), alpha=0.9, zorder=zorder)
+    simultaneous = band.simultaneous
+    if simultaneous is not None:
+        for edge in (simultaneous.lower, simultaneous.upper):
+            ax.plot(pc, _arr(edge), color=color, linewidth=0.7, linestyle=(0, (3, 2)), alpha=0.9, zorder=zorder)
 
 
 def _draw_classifier(ax, c: ClassifierResult, st: Style, index: int, count: int, emphasis: str):
@@ -183,11 +183,11 @@ def _draw_classifier(ax, c: ClassifierResult, st: Style, index: int, count: int,
 
 def _draw_fold_average(ax, c: ClassifierResult, st: Style, alpha=0.9):
     """The vertical average of the per-fold cost curves (D&H 2006 section 4.5), dotted."""
-    fa = c.extra.get("fold_average")
-    if not fa:
+    fa = c.fold_average
+    if fa is None:
         return False
-    pc = _arr(fa["pc"])
-    ax.plot(pc, _arr(fa["nec"]), color=st.color, linewidth=0.9, linestyle=(0, (0.8, 1.2)), alpha=alpha, zorder=5,
+    pc = _arr(fa.pc)
+    ax.plot(pc, _arr(fa.nec), color=st.color, linewidth=0.9, linestyle=(0, (0.8, 1.2)), alpha=alpha, zorder=5,
             dash_capstyle="round")
     return True
 
@@ -242,15 +242,15 @@ def _draw_cost(ax, dataset: DatasetResult, styles, highlight=None, rescaled_y=Fa
     for i, c in enumerate(classifiers):
         st = styles[c.name]
         emphasis = "normal" if highlight is None else ("bold" if c.name == highlight else "dim")
-        band = c.extra.get("band")
+        band = c.band
         show = emphasis == "bold" if highlight is not None else False
         if bands is not None:
             show = bool(bands) and emphasis != "dim"
         if show and band:
             _draw_band(ax, band, st.color, 0.28 if highlight else 0.14, zorder=1)
             have_band = True
-            have_simultaneous |= bool(band.get("simultaneous"))
-            level = band.get("level", level)
+            have_simultaneous |= band.simultaneous is not None
+            level = band.level
         show_folds = (emphasis == "bold") if folds is None else (bool(folds) and emphasis != "dim")
         if show_folds and _draw_fold_average(ax, c, st):
             have_folds = True
@@ -513,8 +513,8 @@ def difference(
     styles = _styles(styles, [m.a, m.b])
     sa, sb = styles[m.a], styles[m.b]
     pc, diff = _arr(m.difference_pc), _arr(m.difference)
-    band = m.extra.get("difference_band")
-    significant = m.extra.get("significant") or []
+    band = m.difference_band
+    significant = m.significant or ()
     with style():
         w = width_inches(width)
         # the shaded sides are labelled in the plot ("x cheaper"); the legend has the rest
@@ -525,8 +525,8 @@ def difference(
         lo = min(0.0, float(np.min(diff))) if diff.size else 0.0
         hi = max(0.0, float(np.max(diff))) if diff.size else 0.0
         if band:
-            lo = min(lo, float(np.nanmin(_arr(band["lower"]))))
-            hi = max(hi, float(np.nanmax(_arr(band["upper"]))))
+            lo = min(lo, float(np.nanmin(_arr(band.lower))))
+            hi = max(hi, float(np.nanmax(_arr(band.upper))))
         span = max(hi - lo, 0.04)
         # room on both sides of zero (at least a quarter of the span) for the "cheaper" labels
         lo, hi = min(lo - 0.1 * span, -0.25 * span), max(hi + 0.1 * span, 0.25 * span)
@@ -540,9 +540,9 @@ def difference(
                         hatch="////", linewidth=0, zorder=1)
         handles = []
         if band:
-            ax.fill_between(_arr(band["pc"]), _arr(band["lower"]), _arr(band["upper"]), color="#7f7f7f", alpha=0.3,
+            ax.fill_between(_arr(band.pc), _arr(band.lower), _arr(band.upper), color="#7f7f7f", alpha=0.3,
                             linewidth=0, zorder=1.5)
-            level = band.get("level")
+            level = band.level
             lt = f"{level:.0%} " if isinstance(level, (int, float)) else ""
             handles.append(Patch(facecolor="#7f7f7f", alpha=0.45, linewidth=0, label=f"{lt}band of the difference"))
         ax.plot(pc, diff, color="#1a1a1a", linewidth=1.5, zorder=4, rasterized=pc.size > DENSE_POINTS)
@@ -563,8 +563,8 @@ def difference(
         if significant:
             trans = ax.get_xaxis_transform()
             for s in significant:
-                ax.fill_between([float(s["lo"]), float(s["hi"])], 0, 0.045, transform=trans,
-                                color=_sig_color(s.get("better"), m, styles), linewidth=0, zorder=3)
+                ax.fill_between([float(s.lo), float(s.hi)], 0, 0.045, transform=trans,
+                                color=_sig_color(s.better, m, styles), linewidth=0, zorder=3)
             handles.append(Patch(facecolor="#333333", linewidth=0, label="significant (coloured bar)"))
         ax.text(0.012, 0.03 if not significant else 0.07, f"{m.a} cheaper \u2193", transform=ax.transAxes, fontsize=6.5,
                 ha="left", va="bottom", color=_shade(sa.color, 0.65))

@@ -118,6 +118,7 @@ def synthetic_results(classifier_names=("alpha", "beta"), dataset="d1", title="S
     d = DatasetResult(
         name=dataset, path="data.csv", sha256="0" * 64, n_pos=40, n_neg=60, positive_label="<pos>",
         negative_label="neg & co", n_folds=None, classifiers=classifiers, comparisons=comparisons,
+        priors=tuple(priors),
         narrative_markdown="Text with <script>alert(2)</script> and a [link](https://example.org).",
     )
     return Results(

@@ -71,19 +71,17 @@ def _cost_caption(d: DatasetResult, rescaled: bool, with_priors: bool, highlight
     ]
     if highlight:
         c = d.classifiers[highlight]
-        if c.extra.get("band"):
-            b = c.extra["band"]
-            level = b.get("level")
-            lt = f"{level:.0%} " if isinstance(level, (int, float)) else ""
+        if c.band is not None:
+            b = c.band
+            lt = f"{b.level:.0%} " if isinstance(b.level, (int, float)) else ""
             parts.append(
                 f"The shaded region is the {lt}pointwise confidence band of {highlight}"
-                + (f"; method: {b.get('method')}, {b.get('replicates')} replicates" if b.get("method") else "")
-                + ("; dashed lines, the simultaneous band" if b.get("simultaneous") else "")
+                + (f"; method: {b.method}, {b.replicates} replicates" if b.method else "")
+                + ("; dashed lines, the simultaneous band" if b.simultaneous is not None else "")
                 + "."
             )
-        if c.extra.get("fold_average"):
-            fa = c.extra["fold_average"]
-            parts.append(f"The dotted line is the vertical average of the {fa.get('n_folds', '')} per-fold cost curves.")
+        if c.fold_average is not None:
+            parts.append(f"The dotted line is the vertical average of the {c.fold_average.n_folds} per-fold cost curves.")
     if with_priors:
         parts.append("The panel underneath shows each prior over PC(+) on the same axis; a point prior is an arrow at its value.")
     elif highlight:
@@ -124,12 +122,11 @@ def _diff_caption(d: DatasetResult, m: ComparisonResult) -> str:
         parts.append("Circles mark the crossovers, at PC(+) = " + ", ".join(f"{x:.3f}" for x in m.crossovers) + ".")
     else:
         parts.append("The curves do not cross.")
-    band = m.extra.get("difference_band")
-    if band:
-        level = band.get("level")
-        lt = f"{level:.0%} " if isinstance(level, (int, float)) else ""
-        parts.append(f"The grey region is the {lt}confidence band of the difference; method: {band.get('method', 'paired resampling')}.")
-    if m.extra.get("significant") is not None and band:
+    band = m.difference_band
+    if band is not None:
+        lt = f"{band.level:.0%} " if isinstance(band.level, (int, float)) else ""
+        parts.append(f"The grey region is the {lt}confidence band of the difference; method: {band.method or 'paired resampling'}.")
+    if m.significant is not None and band is not None:
         parts.append("Bars along the bottom mark where the difference is significant, coloured by the cheaper classifier.")
     return " ".join(parts)
 
@@ -139,10 +136,10 @@ def _diff_alt(m: ComparisonResult) -> str:
         return ", ".join(f"{lo:.2f}-{hi:.2f}" for lo, hi in xs) or "nowhere"
 
     pc, v = m.max_difference
-    sig = m.extra.get("significant")
+    sig = m.significant
     sig_text = ""
     if sig is not None:
-        sig_text = " Significant: " + (", ".join(f"{s['better']} better on {float(s['lo']):.2f}-{float(s['hi']):.2f}" for s in sig) or "nowhere") + "."
+        sig_text = " Significant: " + (", ".join(f"{s.better} better on {float(s.lo):.2f}-{float(s.hi):.2f}" for s in sig) or "nowhere") + "."
     return (
         f"Difference {m.a} minus {m.b} in normalized expected cost across PC(+). {m.a} cheaper on {ivs(m.a_better)}; "
         f"{m.b} cheaper on {ivs(m.b_better)}. Largest difference {v:+.3f} at PC(+) = {pc:.2f}.{sig_text}"
@@ -215,11 +212,11 @@ class _Task:
 def _above_half(c: ClassifierResult) -> bool:
     """Whether part of what the cost figure draws for ``c`` lies above nec = 0.5 (clipped there)."""
     tops = [max(c.cost_line)] if c.cost_line is not None else []
-    band = c.extra.get("band")
-    if band:
-        tops.append(float(np.nanmax(np.asarray(band["upper"], float))))
-        if band.get("simultaneous"):
-            tops.append(float(np.nanmax(np.asarray(band["simultaneous"]["upper"], float))))
+    band = c.band
+    if band is not None:
+        tops.append(float(np.nanmax(np.asarray(band.upper, float))))
+        if band.simultaneous is not None:
+            tops.append(float(np.nanmax(np.asarray(band.simultaneous.upper, float))))
     return any(t > 0.5 + 1e-9 for t in tops)
 
 
@@ -350,7 +347,7 @@ def write_figures(
     * ``f"{dataset}/roc"`` - ROC points, curves and hulls;
     * ``f"{dataset}/focus/{classifier}"`` - one classifier highlighted over the others, with its
       confidence band and fold average; by default (``focus=None``) only for classifiers whose
-      results carry ``extra["band"]`` or ``extra["fold_average"]``; ``True`` for all, ``False`` none;
+      results carry a ``band`` or a ``fold_average``; ``True`` for all, ``False`` none;
       rescaled (0 to 1, "(Rescaled Y)" in the caption) when its band or cost line passes 0.5;
     * ``f"{dataset}/diff/{a} vs {b}"`` - the difference of each pair (the keys of
       ``DatasetResult.comparisons``), with its band and significant regions when present.
@@ -387,13 +384,13 @@ def write_figures(
 
 
 def _has_extras(c: ClassifierResult) -> bool:
-    return bool(c.extra.get("band") or c.extra.get("fold_average"))
+    return c.band is not None or c.fold_average is not None
 
 
 def _focus_alt(d: DatasetResult, c: ClassifierResult) -> str:
     text = f"Cost curve of {c.name} on {d.name} over the others; operating range {_fmt_range(c.operating_range)}."
-    band = c.extra.get("band")
-    if band:
-        width = np.asarray(band["upper"], float) - np.asarray(band["lower"], float)
+    band = c.band
+    if band is not None:
+        width = np.asarray(band.upper, float) - np.asarray(band.lower, float)
         text += f" Confidence band width from {np.nanmin(width):.3f} to {np.nanmax(width):.3f}."
     return text

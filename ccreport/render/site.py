@@ -28,7 +28,7 @@ from markupsafe import Markup
 
 from .. import paths
 from ..errors import Problem, UserInputError
-from ..results import ComparisonResult, DatasetResult, Results, classifier_names, dataset_priors
+from ..results import Band, ComparisonResult, DatasetResult, Results, classifier_names, dataset_priors
 from . import tables as tb
 from .markdown_text import render_markdown, strip_leading_title
 
@@ -243,9 +243,9 @@ def comparison_table(d: DatasetResult) -> tb.Table:
 def _difference_cell(m: ComparisonResult, prior: str) -> tb.Cell:
     value = m.expected_cost_difference.get(prior)
     cell = tb.num(value, tb.COST_DIGITS)
-    interval = (m.extra.get("expected_cost_difference_interval") or {}).get(prior)
-    if interval:
-        lo, hi, pv = interval.get("lower"), interval.get("upper"), interval.get("p_value")
+    interval = (m.expected_cost_difference_interval or {}).get(prior)
+    if interval is not None:
+        lo, hi, pv = interval.lower, interval.upper, interval.p_value
         cell.note = f"[{tb.cost(lo)}, {tb.cost(hi)}]" + ("" if pv is None else f" p={tb.fmt(pv, 3)}")
         cell.best = lo is not None and hi is not None and (lo > 0 or hi < 0)
         cell.mark, cell.mark_label = tb.SIGNIFICANT_MARK, "interval excludes 0"
@@ -253,8 +253,8 @@ def _difference_cell(m: ComparisonResult, prior: str) -> tb.Cell:
 
 
 def differences_table(d: DatasetResult, priors: list[str]) -> tb.Table:
-    has_intervals = any("expected_cost_difference_interval" in m.extra for m in d.comparisons.values())
-    has_significance = any("significant" in m.extra for m in d.comparisons.values())
+    has_intervals = any(m.expected_cost_difference_interval is not None for m in d.comparisons.values())
+    has_significance = any(m.significant is not None for m in d.comparisons.values())
     columns = ["A", "B"] + [f"E[A] \u2212 E[B] {p}" for p in priors]
     if has_significance:
         columns.append("Significantly cheaper on (PC(+))")
@@ -274,9 +274,9 @@ def differences_table(d: DatasetResult, priors: list[str]) -> tb.Table:
     for m in d.comparisons.values():
         row = [tb.text(m.a), tb.text(m.b)] + [_difference_cell(m, p) for p in priors]
         if has_significance:
-            sig = m.extra.get("significant") or []
-            parts = [f"{tb.interval(s.get('lo'), s.get('hi'))} {s.get('better', '')}".strip() for s in sig]
-            row.append(tb.Cell(", ".join(parts) or tb.DASH, [[s.get("lo"), s.get("hi"), s.get("better")] for s in sig],
+            sig = m.significant or ()
+            parts = [f"{tb.interval(s.lo, s.hi)} {s.better}".strip() for s in sig]
+            row.append(tb.Cell(", ".join(parts) or tb.DASH, [[s.lo, s.hi, s.better] for s in sig],
                                parts=parts or None))
         t.rows.append(row)
     return t
@@ -284,14 +284,13 @@ def differences_table(d: DatasetResult, priors: list[str]) -> tb.Table:
 
 def _level(d: DatasetResult) -> str:
     for c in d.classifiers.values():
-        band = c.extra.get("band")
-        if band and band.get("level") is not None:
-            return f"{100 * float(band['level']):g}%"
+        if c.band is not None and c.band.level is not None:
+            return f"{100 * float(c.band.level):g}%"
     return ""
 
 
 def interval_table(d: DatasetResult, priors: list[str]) -> tb.Table | None:
-    if not any("expected_cost_interval" in c.extra for c in d.classifiers.values()):
+    if not any(c.expected_cost_interval is not None for c in d.classifiers.values()):
         return None
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-intervals",
@@ -301,19 +300,19 @@ def interval_table(d: DatasetResult, priors: list[str]) -> tb.Table | None:
         compact=len(priors) > 3,
     )
     for name, c in d.classifiers.items():
-        ivs = c.extra.get("expected_cost_interval") or {}
+        ivs = c.expected_cost_interval or {}
         row = [tb.text(name)]
         for p in priors:
             cell = tb.num(c.expected_cost.get(p), tb.COST_DIGITS)
-            if p in ivs and ivs[p] is not None:
-                cell.note = f"[{tb.cost(ivs[p][0])}, {tb.cost(ivs[p][1])}]"
+            if ivs.get(p) is not None:
+                cell.note = f"[{tb.cost(ivs[p].lower)}, {tb.cost(ivs[p].upper)}]"
             row.append(cell)
         t.rows.append(row)
     return t
 
 
 def band_table(d: DatasetResult) -> tb.Table | None:
-    bands = {n: c.extra["band"] for n, c in d.classifiers.items() if c.extra.get("band")}
+    bands = {n: c.band for n, c in d.classifiers.items() if c.band is not None}
     if not bands:
         return None
     t = tb.Table(
@@ -324,15 +323,15 @@ def band_table(d: DatasetResult) -> tb.Table | None:
         compact=True,
     )
     for name, band in bands.items():
-        widths = _widths(band.get("lower"), band.get("upper"))
-        kind = band.get("type") or ("simultaneous" if band.get("simultaneous") else "pointwise")
+        widths = _widths(band.lower, band.upper)
+        kind = band.type or ("simultaneous" if band.simultaneous is not None else "pointwise")
         t.rows.append(
             [
                 tb.text(name),
                 tb.text(kind),
-                tb.text(band.get("method", tb.DASH)),
-                tb.num(band.get("replicates"), 0),
-                tb.text(tb.DASH if band.get("level") is None else f"{100 * float(band['level']):g}%"),
+                tb.text(band.method or tb.DASH),
+                tb.num(band.replicates, 0),
+                tb.text(tb.DASH if band.level is None else f"{100 * float(band.level):g}%"),
                 tb.text(_calibration_text(band)),
                 tb.num(sum(widths) / len(widths) if widths else None, tb.COST_DIGITS),
                 tb.num(max(widths) if widths else None, tb.COST_DIGITS),
@@ -341,34 +340,34 @@ def band_table(d: DatasetResult) -> tb.Table | None:
     return t
 
 
-def _calibration_text(band: dict) -> str:
+def _calibration_text(band: Band) -> str:
     """What the double bootstrap did to a band: the range of its upper edge's quantile level and,
     with a simultaneous band, the factor on its critical value."""
-    cal = band.get("calibration")
-    if not cal:
+    cal = band.calibration
+    if cal is None:
         return tb.DASH
-    levels = [float(v) for v in cal["upper_level"]]
+    levels = [float(v) for v in cal.upper_level]
     lo, hi = 100 * min(levels), 100 * max(levels)
     span = f"{lo:.1f}%" if hi - lo < 0.05 else f"{lo:.1f}–{hi:.1f}%"
     text = f"upper edge at the {span} quantile"
-    if band.get("simultaneous"):
-        text += f"; sup-norm ×{float(cal['sup_scale']):.2f}"
+    if band.simultaneous is not None:
+        text += f"; sup-norm ×{float(cal.sup_scale):.2f}"
     return text
 
 
 def _band_note(bands: dict) -> str:
-    calibrated = [b for b in bands.values() if b.get("calibration")]
+    calibrated = [b for b in bands.values() if b.calibration is not None]
     band = calibrated[0] if calibrated else next(iter(bands.values()))
     parts = ["Width: upper minus lower bound of normalized expected cost, over the PC(+) grid of the band."]
-    if band.get("correction"):
-        parts.append(f"Bounds: {band['correction']}.")
-    if band.get("target"):
-        parts.append(f"What the band covers: {band['target']}.")
+    if band.correction:
+        parts.append(f"Bounds: {band.correction}.")
+    if band.target:
+        parts.append(f"What the band covers: {band.target}.")
     return " ".join(parts)
 
 
 def fold_table(d: DatasetResult, priors: list[str]) -> tb.Table | None:
-    folds = {n: c.extra["fold_average"] for n, c in d.classifiers.items() if c.extra.get("fold_average")}
+    folds = {n: c.fold_average for n, c in d.classifiers.items() if c.fold_average is not None}
     if not folds:
         return None
     t = tb.Table(
@@ -381,10 +380,10 @@ def fold_table(d: DatasetResult, priors: list[str]) -> tb.Table | None:
         compact=len(priors) > 3,
     )
     for name, f in folds.items():
-        row = [tb.text(name), tb.num(f.get("n_folds"), 0)]
+        row = [tb.text(name), tb.num(f.n_folds, 0)]
         for p in priors:
-            cell = tb.num((f.get("expected_cost") or {}).get(p), tb.COST_DIGITS)
-            per_fold = [v for v in (f.get("fold_expected_cost") or {}).get(p) or [] if v is not None]
+            cell = tb.num(f.expected_cost.get(p), tb.COST_DIGITS)
+            per_fold = [v for v in f.fold_expected_cost.get(p) or [] if v is not None]
             if per_fold:
                 cell.note = f"[{tb.cost(min(per_fold))}, {tb.cost(max(per_fold))}]"
             row.append(cell)
