@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from .settings import AnalysisSettings
+
 SCHEMA_VERSION = "1.0"
 
 
@@ -363,16 +365,19 @@ class InputFile:
 @dataclass(frozen=True, eq=False)
 class Results:
     title: str
-    seed: int
     generator: str  # "ccreport X.Y.Z"
     versions: dict[str, str]  # library versions used
-    settings: dict[str, Any]  # confidence, bootstrap, band, ...
+    settings: AnalysisSettings  # seed, confidence, bootstrap, band, calibration
     inputs: tuple[InputFile, ...]
     priors: dict[str, PriorResult]
     datasets: dict[str, DatasetResult]
     manifest_text: str
     narrative_markdown: str | None = None
     schema_version: str = SCHEMA_VERSION
+
+    @property
+    def seed(self) -> int:
+        return self.settings.seed
 
 
 def classifier_names(results: Results) -> list[str]:
@@ -429,7 +434,7 @@ def results_to_dict(r: Results) -> dict:
             "generator": r.generator,
             "title": r.title,
             "seed": r.seed,
-            "settings": r.settings,
+            "settings": r.settings.to_dict(),
             "versions": r.versions,
             "inputs": [{"path": i.path, "sha256": i.sha256, "role": i.role} for i in r.inputs],
             "priors": {

@@ -1,8 +1,9 @@
 """The uncertainty part of the battery: bootstrap bands, paired significance, fold averages.
 
-Plans one task per (dataset, classifier) and one per (dataset, pair), each with its own generator
-``task_rng(seed, "bootstrap", dataset, classifier[, other])``, runs them (in worker processes when
-asked) and returns the typed results (:class:`~ccreport.results.Band`,
+Two task functions of the battery's plan (:mod:`ccreport.battery`): :func:`classifier_task` for
+each (dataset, classifier) and :func:`pair_task` for each (dataset, pair), each with its own
+generator ``task_rng(seed, "bootstrap", dataset, classifier[, other])``. They return the typed
+results (:class:`~ccreport.results.Band`,
 :class:`~ccreport.results.FoldAverageResult`, :class:`~ccreport.results.DifferenceBand`, ...) as
 the fields of the classifier and comparison results they belong to. Which band each is, and what
 it covers, is written into the result itself (``method``, ``target``); the maths is in
@@ -11,9 +12,10 @@ it covers, is written into the result itself (``method``, ``target``); the maths
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .analysis import calibration as cb
 from .analysis import resampling as rs
-from .battery import Settings, pairs, run_tasks, task_rng
 from .results import (
     Band,
     CalibrationDescription,
@@ -24,6 +26,10 @@ from .results import (
     SignificantRegion,
     SimultaneousBand,
 )
+from .settings import AnalysisSettings, task_rng
+
+if TYPE_CHECKING:  # the battery imports this module for its task kinds
+    from .battery import TaskInputs
 
 TARGET_SCORES = (
     "the true cost, at each PC(+), of the classifier as selected on this data (the score thresholds "
@@ -43,7 +49,7 @@ CORRECTION = (
 CALIBRATED = "; upper edge and sup-norm critical value calibrated by a double bootstrap (Beran 1987 prepivoting)"
 
 
-def _simultaneous(values, settings: Settings, scale: float = 1.0) -> SimultaneousBand | None:
+def _simultaneous(values, settings: AnalysisSettings, scale: float = 1.0) -> SimultaneousBand | None:
     """The sup-norm band when the manifest's ``band`` asks for one, else None."""
     if settings.band not in ("simultaneous", "both"):
         return None
@@ -60,11 +66,16 @@ def _regions(found) -> tuple[SignificantRegion, ...]:
     return tuple(SignificantRegion(lo=r["lo"], hi=r["hi"], better=r["better"]) for r in found)
 
 
-def classifier_task(dataset: str, name: str, labels, scores, predictions, folds, fold_names, priors, settings: Settings):
-    """Band, expected-cost intervals and fold average of one classifier: {ClassifierResult field: result}."""
+def classifier_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
+    """Band, expected-cost intervals and fold average of one classifier: {ClassifierResult field: result}.
+
+    The band and intervals with ``bootstrap`` > 0; the fold average when the dataset has folds.
+    """
+    (c,) = inputs.classifiers
+    labels, scores, predictions, priors = inputs.labels, c.scores, c.predictions, inputs.priors
     found = {}
     if settings.bootstrap > 0:
-        rng = task_rng(settings.seed, "bootstrap", dataset, name)
+        rng = task_rng(settings.seed, "bootstrap", inputs.dataset, c.name)
         level = settings.confidence
         if scores is not None:
             rep = rs.bootstrap_scores(rng, labels, scores, settings.bootstrap, priors)
@@ -95,8 +106,8 @@ def classifier_task(dataset: str, name: str, labels, scores, predictions, folds,
         found["expected_cost_interval"] = {
             p: ExpectedCostInterval(*cb.calibrated_interval(rep.expected[p], cal.expected_levels(p))) for p in priors
         }
-    if folds is not None:
-        avg = rs.fold_average(labels, folds, fold_names, scores=scores, predictions=predictions, priors=priors)
+    if inputs.folds is not None:
+        avg = rs.fold_average(labels, inputs.folds, inputs.fold_names, scores=scores, predictions=predictions, priors=priors)
         found["fold_average"] = FoldAverageResult(
             n_folds=len(avg.folds),
             folds=tuple(avg.folds),
@@ -112,10 +123,18 @@ def classifier_task(dataset: str, name: str, labels, scores, predictions, folds,
     return found
 
 
-def pair_task(dataset: str, a: str, b: str, labels, a_scores, a_pred, b_scores, b_pred, priors, expected_difference, settings: Settings):
-    """Paired difference band, significant PC(+) intervals and expected-cost differences of a pair."""
-    rng = task_rng(settings.seed, "bootstrap", dataset, a, b)
-    ra, rb = rs.bootstrap_pair(rng, labels, a_scores, a_pred, b_scores, b_pred, settings.bootstrap, priors)
+def pair_task(inputs: TaskInputs, expected_difference: dict, settings: AnalysisSettings) -> dict:
+    """Paired difference band, significant PC(+) intervals and expected-cost differences of a pair
+    (``inputs.classifiers`` = (a, b)): {ComparisonResult field: result}.
+
+    ``expected_difference``: prior -> E[a] - E[b] of the point comparison, written beside each
+    interval so the two agree exactly.
+    """
+    ca, cb_ = inputs.classifiers
+    a, b, priors = ca.name, cb_.name, inputs.priors
+    rng = task_rng(settings.seed, "bootstrap", inputs.dataset, a, b)
+    ra, rb = rs.bootstrap_pair(rng, inputs.labels, ca.scores, ca.predictions, cb_.scores, cb_.predictions,
+                               settings.bootstrap, priors)
     diff = ra.values - rb.values
     level = settings.confidence
     lower, upper = rs.pointwise_band(diff, level)
@@ -152,34 +171,3 @@ def pair_task(dataset: str, a: str, b: str, labels, a_scores, a_pred, b_scores, 
             _regions(rs.significant_intervals(ra.grid, sim.lower, sim.upper, a, b)) if settings.band == "both" else None
         ),
     }
-
-
-def _run(kind, args):
-    return classifier_task(*args) if kind == "classifier" else pair_task(*args)
-
-
-def uncertainty_extras(datasets, classifier_results, priors_by_dataset, settings: Settings) -> dict:
-    """Typed results for every classifier and pair: {(dataset, name) or (dataset, a, b): dict}.
-
-    ``classifier_results``: {dataset name: {classifier name: ClassifierResult}} (for the pairs' point
-    differences of expected cost, so they match the comparisons exactly).
-    """
-    tasks, keys = [], []
-    for data in datasets:
-        priors = priors_by_dataset[data.name]
-        present = classifier_results.get(data.name, {})
-        for name in present:
-            args = (data.name, name, data.labels, data.scores.get(name), data.predictions.get(name), data.folds,
-                    tuple(data.fold_names), priors, settings)
-            tasks.append(("classifier", args))
-            keys.append((data.name, name))
-        if settings.bootstrap <= 0:
-            continue
-        for a, b in pairs(list(present)):
-            ea, eb = present[a].expected_cost, present[b].expected_cost
-            args = (data.name, a, b, data.labels, data.scores.get(a), data.predictions.get(a), data.scores.get(b),
-                    data.predictions.get(b), priors, {p: ea[p] - eb[p] for p in priors}, settings)
-            tasks.append(("pair", args))
-            keys.append((data.name, a, b))
-    results = run_tasks(_run, tasks, settings.workers)
-    return dict(zip(keys, results))

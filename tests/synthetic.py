@@ -21,6 +21,7 @@ import numpy as np
 
 from ccreport.analysis.priors import BetaPrior, PointPrior, UniformPrior
 from ccreport.battery import analyse_classifier, analyse_pair, pairs, prior_result
+from ccreport.settings import AnalysisSettings
 from ccreport.results import (
     Band,
     ClassifierResult,
@@ -213,10 +214,9 @@ def synthetic_results(
     }
     return Results(
         title=title,
-        seed=2006,
         generator="ccreport test",
         versions={},
-        settings={"confidence": 0.9, "bootstrap": 60, "band": "pointwise"},
+        settings=AnalysisSettings(seed=2006, confidence=0.9, bootstrap=60, band="pointwise"),
         inputs=(),
         priors={p: prior_result(p, prior, tuple(params.items())) for p, (prior, params) in priors.items()},
         datasets=data,

@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from ccreport.build import compute_results, settings_for
+from ccreport.build import compute_results
 from ccreport.loaders import load_project_data
 from ccreport.manifest import load_project
+from ccreport.project_files import read_project_files
 from ccreport.results import results_to_json
 
 from site_fixtures import write_tiny_project
@@ -31,7 +32,8 @@ CASES = {
 
 def results_json(root: Path) -> str:
     project = load_project(root)
-    results = compute_results(project, load_project_data(project), settings_for(project, 1))
+    data = load_project_data(project)
+    results = compute_results(project, data, read_project_files(project, data))
     return results_to_json(dataclasses.replace(results, versions={}, generator="ccreport"))
 
 

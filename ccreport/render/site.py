@@ -420,7 +420,7 @@ def versions_table(results: Results) -> tb.Table:
 def settings_table(results: Results) -> tb.Table:
     t = tb.Table("provenance-settings", "Settings of the analyses.", ["Setting", "Value"])
     t.rows.append([tb.text("seed"), tb.text(results.seed)])
-    for key, value in results.settings.items():
+    for key, value in results.settings.to_dict().items():
         t.rows.append([tb.text(key), tb.text(value)])
     t.rows.append([tb.text("results.json schema"), tb.text(results.schema_version)])
     return t
