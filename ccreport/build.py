@@ -6,7 +6,6 @@ end, so a failed build (bad input, a template error, a crash) leaves the previou
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import platform
 import shutil

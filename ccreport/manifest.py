@@ -70,7 +70,6 @@ import difflib
 import math
 import re
 import tomllib
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time
 from pathlib import Path

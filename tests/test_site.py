@@ -238,13 +238,19 @@ def test_project_template_override_by_file_name_and_by_extending_base(tmp_path):
         '{% extends "base.html" %}{% block content %}<p id="own-methods">Our own methods for {{ title }}</p>{% endblock %}'
     )
     (project / "templates" / "dataset.html").write_text(
-        '{% extends "base/dataset.html" %}\n{% block summary %}<p id="before-summary">Read this first.</p>{{ super() }}{% endblock %}\n'
+        '{% extends "base/dataset.html" %}\n{% block facts %}<p id="before-facts">Read this first.</p>{{ super() }}{% endblock %}\n'
+    )
+    (project / "templates" / "sections").mkdir()
+    (project / "templates" / "sections" / "summary.html").write_text(
+        '<p id="before-summary">Read this first.</p>\n{% include "base/sections/summary.html" %}'
     )
     out = tmp_path / "site"
     build(project, out, pdf=False)
     assert 'id="own-methods"' in (out / "methods.html").read_text()
     dataset = (out / "dataset-tiny.html").read_text()
+    assert 'id="before-facts"' in dataset and 'class="facts"' in dataset
     assert 'id="before-summary"' in dataset and 'id="table-dataset-tiny-summary"' in dataset
+    assert dataset.index('id="before-summary"') < dataset.index('id="table-dataset-tiny-summary"')
     # (no check_site here: the replaced methods page drops the anchors other pages link to)
 
 
