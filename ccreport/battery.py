@@ -226,7 +226,12 @@ def classifier_point_task(inputs: TaskInputs, settings: AnalysisSettings) -> dic
 
 
 def pair_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
-    """The point comparison of a pair and, with ``bootstrap`` > 0, its paired bootstrap."""
+    """The point comparison of a pair and, with ``bootstrap`` > 0, its paired bootstrap.
+
+    Both classifiers' envelopes are recomputed here from the same arrays (the same function, so the
+    same floats as their classifier tasks give): a task depends on no other task's output, and the
+    recomputation (a sort and a hull) is small beside the bootstrap.
+    """
     a, b = inputs.point(0), inputs.point(1)
     found = comparison_fields(a, b)
     if settings.bootstrap > 0:
