@@ -13,9 +13,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from ccreport.build import compute_results, settings_for
+from ccreport.build import compute_results, workers_for
+from ccreport.executors import executor_for
 from ccreport.loaders import load_project_data
 from ccreport.manifest import load_project
+from ccreport.project_files import read_project_files
 from ccreport.render.figure_files import write_figures
 from ccreport.render.pdf import render_pdf
 from ccreport.render.site import render_site
@@ -37,7 +39,7 @@ def one_build(project_dir: Path) -> dict[str, float]:
     project = load_project(project_dir)
     datasets = load_project_data(project)
     lap("manifest + data")
-    results = compute_results(project, datasets, settings_for(project))
+    results = compute_results(project, datasets, read_project_files(project, datasets), executor_for(workers_for(project)))
     lap("analyses (incl. bootstrap)")
     out = Path(tempfile.mkdtemp(prefix="ccreport-bench-"))
     (out / "results.json").write_text(results_to_json(results), encoding="utf-8")

@@ -12,7 +12,7 @@ The public API does what ``ccreport build`` does, piece by piece, for notebook u
     results = build("example_project")        # the whole battery + results.json + site + PDF
 """
 
-__version__ = "0.1.0"
+from .version import __version__  # noqa: E402,F401
 
 from .analysis.conditions import normalized_expected_cost, probability_cost  # noqa: E402
 from .analysis.envelope import Envelope, compare, cost_lines, lower_envelope, operating_range  # noqa: E402

@@ -1,45 +1,42 @@
-"""The analysis battery: which analyses run for which dataset, classifier and pair, and running them.
+"""The analysis battery: which analyses run for which dataset, classifier and pair, as one plan.
 
-Every task is a pure function of arrays. Tasks that draw random numbers get a generator derived from
-the project seed and the task's stable key (``task_rng``), so results do not depend on task order,
-worker count or which tasks ran before: the same inputs and seed give the same Results.
+A build is plan -> run -> assemble:
+
+* :func:`plan` turns the loaded data into a list of :class:`Task`: for every dataset, one task per
+  :class:`TaskKind` of each scope ("dataset": the whole dataset, "classifier": each classifier
+  evaluated on it, "pair": each unordered pair of those, in manifest order), each with a stable key
+  ``(kind, dataset, *classifier names)``, the function to run and its inputs
+  (:class:`TaskInputs` and the :class:`~ccreport.settings.AnalysisSettings`, whole);
+* an executor (:mod:`ccreport.executors`) runs every task with :func:`run_task`, in this process
+  or in worker processes: the same bytes either way;
+* :func:`assemble` merges the tasks' outputs, each a dict of result fields, into the
+  ClassifierResult, ComparisonResult and DatasetResult fields of each scope.
+
+Every task is a pure function of its inputs. Tasks that draw random numbers take a generator from
+:func:`~ccreport.settings.task_rng` (the project seed and their names), so results depend neither on
+task order nor on the number of worker processes. A new analysis is one more :class:`TaskKind` in
+:data:`TASK_KINDS`, filling one more (optional) field of a result type.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import itertools
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from . import uncertainty
 from .analysis import priors as pr
 from .analysis.envelope import Envelope, compare, lower_envelope, operating_range
 from .analysis.roc import auc, crisp_roc, roc_points
 from .results import ClassifierResult, ComparisonResult, PriorResult
+from .settings import AnalysisSettings
 
 PRIOR_GRID = np.linspace(0.0, 1.0, 401)
-
-
-@dataclass(frozen=True)
-class Settings:
-    """What the manifest asks of the uncertainty analyses, and how many worker processes to use."""
-
-    seed: int = 2006
-    confidence: float = 0.9
-    bootstrap: int = 1000
-    band: str = "pointwise"
-    calibration: str = "auto"
-    workers: int = 1
-
-
-def task_rng(seed: int, *key: str) -> np.random.Generator:
-    """A generator for one task, from the project seed and the task's stable key (its names)."""
-    digest = hashlib.sha256("\x1f".join(key).encode()).digest()
-    spawn_key = tuple(int.from_bytes(digest[i : i + 4], "little") for i in range(0, 16, 4))
-    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=spawn_key))
+SCOPES = ("dataset", "classifier", "pair")
 
 
 # --- priors -----------------------------------------------------------------------------------
@@ -95,17 +92,18 @@ def prior_result(name: str, prior: pr.Prior, params) -> PriorResult:
 # --- per classifier and per pair ----------------------------------------------------------------
 
 
-def analyse_classifier(
+def classifier_fields(
     name: str, labels: np.ndarray, scores: np.ndarray | None, predictions: np.ndarray | None, priors: dict
-) -> ClassifierResult:
-    """ROC points, hull, AUC, lower envelope, operating range and expected costs of one classifier."""
+) -> dict[str, Any]:
+    """ROC points, hull, AUC, lower envelope, operating range and expected costs of one classifier,
+    as the fields of its :class:`ClassifierResult` (D&H 2006 sections 3-4.2)."""
     roc = roc_points(labels, scores) if scores is not None else crisp_roc(labels, predictions)
     env = lower_envelope(roc)
     cost_line = None
     if scores is None:
         fpr, tpr = roc.fpr[1], roc.tpr[1]
         cost_line = (float(fpr), float(1.0 - tpr))
-    return ClassifierResult(
+    return dict(
         name=name,
         kind="scores" if scores is not None else "crisp",
         auc=auc(roc),
@@ -121,20 +119,32 @@ def analyse_classifier(
     )
 
 
+def analyse_classifier(
+    name: str, labels: np.ndarray, scores: np.ndarray | None, predictions: np.ndarray | None, priors: dict
+) -> ClassifierResult:
+    """The point analyses of one classifier (:func:`classifier_fields`) as a ClassifierResult."""
+    return ClassifierResult(**classifier_fields(name, labels, scores, predictions, priors))
+
+
 def envelope_of(c: ClassifierResult) -> Envelope:
     return Envelope(pc=c.envelope_pc, nec=c.envelope_nec, hull_fpr=c.hull_fpr, hull_tpr=c.hull_tpr)
 
 
-def analyse_pair(a: ClassifierResult, b: ClassifierResult) -> ComparisonResult:
-    """Crossovers, where each is better, and the largest difference (D&H 2006, sections 4.3-4.4)."""
+def comparison_fields(a: ClassifierResult, b: ClassifierResult) -> dict[str, Any]:
+    """Crossovers, where each is better, the largest difference and the expected-cost differences
+    of a pair, as the fields of its :class:`ComparisonResult` (D&H 2006 sections 4.3-4.4)."""
     m = compare(envelope_of(a), envelope_of(b))
-    comparison = {f.name: getattr(m, f.name) for f in dataclasses.fields(m)}
-    return ComparisonResult(
+    return dict(
         a=a.name,
         b=b.name,
         expected_cost_difference={p: a.expected_cost[p] - b.expected_cost[p] for p in a.expected_cost},
-        **comparison,
+        **{f.name: getattr(m, f.name) for f in dataclasses.fields(m)},
     )
+
+
+def analyse_pair(a: ClassifierResult, b: ClassifierResult) -> ComparisonResult:
+    """The point comparison of two classifiers (:func:`comparison_fields`) as a ComparisonResult."""
+    return ComparisonResult(**comparison_fields(a, b))
 
 
 def pairs(names):
@@ -142,9 +152,164 @@ def pairs(names):
     return list(itertools.combinations(names, 2))
 
 
-def run_tasks(function, argument_tuples, workers: int):
-    """Run ``function(*args)`` for each tuple, in order; in worker processes when workers > 1."""
-    if workers <= 1 or len(argument_tuples) <= 1:
-        return [function(*args) for args in argument_tuples]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(function, *zip(*argument_tuples)))
+# --- the plan -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class ClassifierData:
+    """One classifier's outputs on one dataset: scores, or crisp predictions (True = positive)."""
+
+    name: str
+    scores: np.ndarray | None
+    predictions: np.ndarray | None
+
+
+@dataclass(frozen=True, eq=False)
+class TaskInputs:
+    """What one task reads: its dataset's arrays, the priors that apply there, and the classifiers
+    of its scope (one for a classifier task, two (a, b) for a pair, all of them for a dataset)."""
+
+    dataset: str
+    labels: np.ndarray  # bool, True = positive
+    folds: np.ndarray | None  # fold codes, or None without a fold column
+    fold_names: tuple[str, ...]
+    priors: dict[str, pr.Prior]
+    classifiers: tuple[ClassifierData, ...]
+
+    def point(self, k: int = 0) -> ClassifierResult:
+        """The point analyses of the scope's ``k``-th classifier."""
+        c = self.classifiers[k]
+        return analyse_classifier(c.name, self.labels, c.scores, c.predictions, self.priors)
+
+
+TaskFunction = Callable[[TaskInputs, AnalysisSettings], dict]
+
+
+@dataclass(frozen=True)
+class TaskKind:
+    """One analysis of the battery: its name, its scope and the function computing it.
+
+    ``function(inputs, settings)`` returns a dict of fields of the scope's result type
+    (ClassifierResult, ComparisonResult or DatasetResult); an empty dict when it has nothing to
+    add (for instance no bootstrap asked for).
+    """
+
+    name: str
+    scope: str  # one of SCOPES
+    function: TaskFunction
+
+
+@dataclass(frozen=True, eq=False)
+class Task:
+    """One unit of work: a stable key ``(kind, dataset, *classifier names)``, the function, its inputs."""
+
+    key: tuple[str, ...]
+    function: TaskFunction
+    inputs: TaskInputs
+    settings: AnalysisSettings
+
+    @property
+    def scope_key(self) -> tuple[str, ...]:
+        """Which result the output belongs to: ``(dataset, *classifier names)``."""
+        return self.key[1:]
+
+
+def run_task(task: Task) -> dict:
+    """Run one task: the one place a task's function is called (executors and caches wrap this)."""
+    return task.function(task.inputs, task.settings)
+
+
+def classifier_point_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
+    """The point analyses of one classifier (:func:`classifier_fields`)."""
+    (c,) = inputs.classifiers
+    return classifier_fields(c.name, inputs.labels, c.scores, c.predictions, inputs.priors)
+
+
+def pair_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
+    """The point comparison of a pair and, with ``bootstrap`` > 0, its paired bootstrap.
+
+    Both classifiers' envelopes are recomputed here from the same arrays (the same function, so the
+    same floats as their classifier tasks give): a task depends on no other task's output, and the
+    recomputation (a sort and a hull) is small beside the bootstrap.
+    """
+    a, b = inputs.point(0), inputs.point(1)
+    found = comparison_fields(a, b)
+    if settings.bootstrap > 0:
+        found.update(uncertainty.pair_task(inputs, found["expected_cost_difference"], settings))
+    return found
+
+
+TASK_KINDS: tuple[TaskKind, ...] = (
+    TaskKind("classifier", "classifier", classifier_point_task),
+    TaskKind("uncertainty", "classifier", uncertainty.classifier_task),
+    TaskKind("pair", "pair", pair_task),
+)
+
+
+def scope_members(scope: str, names: Sequence[str]) -> list[tuple[str, ...]]:
+    """The classifier-name tuples of a scope on one dataset: (), each name, or each pair."""
+    if scope == "dataset":
+        return [()]
+    if scope == "classifier":
+        return [(n,) for n in names]
+    if scope == "pair":
+        return pairs(names)
+    raise ValueError(f"unknown scope {scope!r}; expected one of {SCOPES}")
+
+
+def plan(datasets, classifier_names: Sequence[str], priors_by_dataset: dict, settings: AnalysisSettings,
+         kinds: Sequence[TaskKind] = TASK_KINDS) -> list[Task]:
+    """Every task of a build, in a stable order (dataset, then scope, kind and names).
+
+    ``datasets``: loaded :class:`~ccreport.loaders.Dataset` objects; ``classifier_names``: the
+    manifest's, in order (a classifier is evaluated on a dataset whose file has its column);
+    ``priors_by_dataset``: dataset name -> {prior name: Prior} of the priors that apply there.
+    """
+    unknown = [k.scope for k in kinds if k.scope not in SCOPES]
+    if unknown:
+        raise ValueError(f"unknown scope {unknown[0]!r}; expected one of {SCOPES}")
+    tasks = []
+    for data in datasets:
+        present = [n for n in classifier_names if n in data.scores or n in data.predictions]
+        by_name = {n: ClassifierData(n, data.scores.get(n), data.predictions.get(n)) for n in present}
+        for scope in SCOPES:
+            for names in scope_members(scope, present):
+                members = tuple(by_name[n] for n in (present if scope == "dataset" else names))
+                inputs = TaskInputs(data.name, data.labels, data.folds, tuple(data.fold_names),
+                                    priors_by_dataset[data.name], members)
+                for kind in kinds:
+                    if kind.scope == scope:
+                        tasks.append(Task((kind.name, data.name, *names), kind.function, inputs, settings))
+    return tasks
+
+
+@dataclass(frozen=True, eq=False)
+class Assembled:
+    """The outputs of a plan, per dataset: its classifiers, its pairs and its own fields."""
+
+    classifiers: dict[str, ClassifierResult]
+    comparisons: dict[str, ComparisonResult]
+    fields: dict[str, Any]
+
+
+def assemble(tasks: Sequence[Task], outputs: Sequence[dict]) -> dict[str, Assembled]:
+    """Merge the tasks' outputs into result objects: dataset name -> :class:`Assembled`.
+
+    Classifiers and pairs keep the plan's order (manifest order); a later task's fields are added
+    to an earlier one's of the same scope.
+    """
+    merged: dict[tuple[str, ...], dict] = {}
+    for task, output in zip(tasks, outputs, strict=True):
+        merged.setdefault(task.scope_key, {}).update(output)
+    out: dict[str, Assembled] = {}
+    for key, fields in merged.items():
+        dataset, names = key[0], key[1:]
+        entry = out.setdefault(dataset, Assembled({}, {}, {}))
+        if len(names) == 1:
+            entry.classifiers[names[0]] = ClassifierResult(**fields)
+        elif len(names) == 2:
+            m = ComparisonResult(**fields)
+            entry.comparisons[m.key] = m
+        else:
+            entry.fields.update(fields)
+    return out

@@ -13,12 +13,13 @@ import tempfile
 from importlib import metadata
 from pathlib import Path
 
-from . import __version__
-from .battery import Settings, analyse_classifier, analyse_pair, make_prior, pairs, prior_result, run_tasks
-from .loaders import Dataset, load_project_data, sha256_file
+from .battery import assemble, make_prior, plan, prior_result
+from .executors import Executor, SerialExecutor, executor_for
+from .loaders import Dataset, load_project_data
 from .manifest import Project, load_project, manifest_path_of
-from .results import DatasetResult, InputFile, Results, results_to_json
-from .uncertainty import uncertainty_extras, with_extra
+from .project_files import ProjectFiles, read_project_files
+from .results import DatasetResult, Results, results_to_json
+from .version import __version__
 
 LIBRARIES = ("numpy", "scipy", "matplotlib", "jinja2", "markdown", "weasyprint")
 
@@ -33,93 +34,55 @@ def library_versions() -> dict[str, str]:
     return versions
 
 
-def _relative(path: Path, root: Path) -> str:
-    try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return str(path)
-
-
-def _read_text(path: Path | None) -> str | None:
-    return None if path is None else path.read_text(encoding="utf-8")
-
-
-def settings_for(project: Project, workers: int | None = None) -> Settings:
+def workers_for(project: Project, workers: int | None = None) -> int:
+    """How many processes run the tasks: the command line's ``-j``, else the manifest's, else 1."""
     chosen = workers if workers is not None else (project.workers or 1)
-    return Settings(
-        seed=project.seed,
-        confidence=project.confidence,
-        bootstrap=project.bootstrap,
-        band=project.band,
-        calibration=project.calibration,
-        workers=max(1, int(chosen)),
-    )
+    return max(1, int(chosen))
 
 
-def _input_files(project: Project, datasets: list[Dataset]) -> tuple[InputFile, ...]:
-    files = [InputFile(_relative(project.manifest_path, project.root), sha256_file(project.manifest_path), "manifest")]
-    if project.narrative is not None:
-        files.append(InputFile(_relative(project.narrative, project.root), sha256_file(project.narrative), "narrative"))
-    for spec, data in zip(project.datasets, datasets):
-        files.append(InputFile(_relative(spec.path, project.root), data.sha256, "data"))
-        if spec.narrative is not None:
-            files.append(InputFile(_relative(spec.narrative, project.root), sha256_file(spec.narrative), "narrative"))
-    return tuple(files)
+def compute_results(
+    project: Project, datasets: list[Dataset], files: ProjectFiles, executor: Executor | None = None
+) -> Results:
+    """Run the whole battery on loaded data: plan -> run -> assemble. Pure: reads and writes no file.
 
-
-def compute_results(project: Project, datasets: list[Dataset], settings: Settings) -> Results:
-    """Run the whole battery on loaded data. Pure: no files are written."""
+    ``files``: the project's files as :func:`ccreport.project_files.read_project_files` read them;
+    ``executor``: how to run the tasks (default: in this process, one after another).
+    """
+    settings = project.settings
     priors = {spec.name: make_prior(spec) for spec in project.priors}
     applicable = {d.name: {s.name: priors[s.name] for s in project.priors if s.applies_to(d.name)} for d in datasets}
-    tasks, owners = [], []
-    for data in datasets:
-        for spec in project.classifiers:
-            scores = data.scores.get(spec.name)
-            predictions = data.predictions.get(spec.name)
-            if scores is None and predictions is None:
-                continue
-            tasks.append((spec.name, data.labels, scores, predictions, applicable[data.name]))
-            owners.append(data.name)
-    analysed = run_tasks(analyse_classifier, tasks, settings.workers)
-    by_dataset = {d.name: {c.name: c for o, c in zip(owners, analysed) if o == d.name} for d in datasets}
-    extras = uncertainty_extras(datasets, by_dataset, applicable, settings)  # bands, significance, folds
+    tasks = plan(datasets, [c.name for c in project.classifiers], applicable, settings)
+    outputs = (executor or SerialExecutor()).map(tasks)
+    assembled = assemble(tasks, outputs)
 
     dataset_results = {}
-    for spec, data in zip(project.datasets, datasets):
-        classifiers = {n: with_extra(c, extras.get((data.name, n), {})) for n, c in by_dataset[data.name].items()}
-        comparisons = {}
-        for a, b in pairs(list(classifiers)):
-            m = with_extra(analyse_pair(classifiers[a], classifiers[b]), extras.get((data.name, a, b), {}))
-            comparisons[m.key] = m
+    for data in datasets:
+        found = assembled.get(data.name)
         dataset_results[data.name] = DatasetResult(
             name=data.name,
-            path=_relative(spec.path, project.root),
+            path=files.dataset_paths[data.name],
             sha256=data.sha256,
             n_pos=data.n_pos,
             n_neg=data.n_neg,
             positive_label=data.positive_label,
             negative_label=data.negative_label,
             n_folds=None if data.folds is None else len(data.fold_names),
-            classifiers=classifiers,
-            comparisons=comparisons,
-            narrative_markdown=_read_text(spec.narrative),
+            classifiers=found.classifiers if found else {},
+            comparisons=found.comparisons if found else {},
+            priors=tuple(applicable[data.name]),
+            narrative_markdown=files.dataset_narratives[data.name],
+            **(found.fields if found else {}),
         )
     return Results(
         title=project.title,
-        seed=project.seed,
         generator=f"ccreport {__version__}",
         versions=library_versions(),
-        settings={
-            "confidence": settings.confidence,
-            "bootstrap": settings.bootstrap,
-            "band": settings.band,
-            "calibration": settings.calibration,
-        },
-        inputs=_input_files(project, datasets),
+        settings=settings,
+        inputs=files.inputs,
         priors={spec.name: prior_result(spec.name, priors[spec.name], spec.params) for spec in project.priors},
         datasets=dataset_results,
         manifest_text=project.manifest_text,
-        narrative_markdown=_read_text(project.narrative),
+        narrative_markdown=files.narrative,
     )
 
 
@@ -133,13 +96,16 @@ def output_folder(project: str | Path, out_dir: str | Path | None = None) -> Pat
     return manifest_path_of(project).parent / "site"
 
 
-def write_output(results: Results, project: Project, staging: Path, pdf: bool = True) -> None:
-    """Everything a build writes, into ``staging``: results.json, figures, the site, report.pdf."""
+def write_output(results: Results, project: Project, staging: Path, pdf: bool = True, workers: int | None = None) -> None:
+    """Everything a build writes, into ``staging``: results.json, figures, the site, report.pdf.
+
+    ``workers``: processes for the figures (None: their own default); 1 draws them in this process.
+    """
     (staging / "results.json").write_text(results_to_json(results), encoding="utf-8")
     from .render.figure_files import write_figures
     from .render.site import render_site
 
-    figures = write_figures(results, staging)
+    figures = write_figures(results, staging, workers=workers)
     site = render_site(results, project, staging, figures, pdf=pdf)
     if pdf:
         from .render.pdf import render_pdf
@@ -171,13 +137,15 @@ def build(project_dir: str | Path = ".", out_dir: str | Path | None = None, work
     """
     project = load_project(project_dir)
     datasets = load_project_data(project)
-    results = compute_results(project, datasets, settings_for(project, workers))
+    chosen = workers_for(project, workers)
+    results = compute_results(project, datasets, read_project_files(project, datasets), executor_for(chosen))
     target = output_folder(project.manifest_path, out_dir).resolve()
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".ccreport-build-", dir=target.parent))
     staging.chmod(_folder_mode())  # mkdtemp makes it private; a site folder is served to others
     try:
-        write_output(results, project, staging, pdf=pdf)
+        given = workers is not None or project.workers is not None
+        write_output(results, project, staging, pdf=pdf, workers=chosen if given else None)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import __version__
+from .version import __version__
 from .errors import CCReportError, UserInputError
 
 DESCRIPTION = """\

@@ -16,18 +16,11 @@ unique within their kind.
 
 ``[project]`` (required)
     ``title``       required string: the report's title.
-    ``seed``        optional integer >= 0, default 2006: seeds every resampling task.
     ``narrative``   optional path of a markdown file (must exist) shown on the index page.
     ``theme``       optional string, default "default": the report's theme.
-    ``confidence``  optional number strictly between 0 and 1, default 0.9: confidence level of
-                    bootstrap intervals and bands.
-    ``bootstrap``   optional integer >= 500, default 1000: bootstrap replicates (fewer leave the
-                    5% tails of a 90% band to a handful of replicates).
-    ``band``        optional, default "pointwise": "pointwise", "simultaneous" or "both".
-    ``calibration`` optional, default "auto": "auto", "double" or "off": double-bootstrap
-                    calibration of a scoring classifier's band ("auto": while n <= 10,000;
-                    :mod:`ccreport.analysis.calibration`).
     ``workers``     optional integer >= 1: worker processes (``ccreport build -j`` overrides it).
+    The settings of the analyses (:class:`ccreport.settings.AnalysisSettings`, which declares them):
+@ANALYSIS SETTINGS@
 
 ``[[datasets]]`` (one or more)
     ``name``        required name.
@@ -87,22 +80,34 @@ import difflib
 import math
 import re
 import tomllib
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time
 from pathlib import Path
 
 from .analysis.conditions import probability_cost
 from .errors import Problem, UserInputError
+from .settings import (
+    BANDS,  # noqa: F401 (the manifest's allowed values, declared with the settings)
+    CALIBRATIONS,  # noqa: F401
+    OPEN_PROBABILITY,
+    SETTING_KEYS,
+    SETTINGS,
+    AnalysisSettings,
+    Bound,
+    describe_setting,
+)
+
+__doc__ = __doc__.replace(
+    "@ANALYSIS SETTINGS@",
+    "\n".join(f"    ``{f.name}``{' ' * max(1, 12 - len(f.name))}{describe_setting(f)}" for f in SETTINGS),
+)
 
 MANIFEST_NAME = "ccreport.toml"
-DEFAULT_SEED = 2006
-BANDS = ("pointwise", "simultaneous", "both")
-CALIBRATIONS = ("auto", "double", "off")
+DEFAULT_SEED = AnalysisSettings().seed
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_.-]+")
 
 TOP_KEYS = ("project", "datasets", "classifiers", "priors")
-PROJECT_KEYS = ("title", "seed", "narrative", "theme", "confidence", "bootstrap", "band", "calibration", "workers")
+PROJECT_KEYS = ("title", "narrative", "theme", *SETTING_KEYS, "workers")
 DATASET_KEYS = ("name", "path", "label", "positive", "fold", "costs", "narrative")
 CLASSIFIER_KEYS = ("name", "scores", "predictions")
 PRIOR_PARAMETERS = {
@@ -209,14 +214,10 @@ class Project:
     datasets: tuple[DatasetSpec, ...]
     classifiers: tuple[ClassifierSpec, ...]
     priors: tuple[PriorSpec, ...]
-    seed: int = DEFAULT_SEED
+    settings: AnalysisSettings = AnalysisSettings()  # what the analyses compute with
     narrative: Path | None = None
     theme: str = "default"
-    confidence: float = 0.9
-    bootstrap: int = 1000
-    band: str = "pointwise"
-    calibration: str = "auto"
-    workers: int | None = None
+    workers: int | None = None  # how to run: worker processes (None: not given)
 
 
 def display_path(path: str | Path) -> str:
@@ -329,21 +330,9 @@ class _Where:
         return replace(self, name=name)
 
 
-@dataclass(frozen=True)
-class Bound:
-    """What a number must be: its description for messages and the test it must pass."""
-
-    text: str
-    accepts: Callable[[float], bool]
-    integer: bool = False
-
-
 POSITIVE = Bound("a number > 0", lambda x: x > 0)
 NON_NEGATIVE = Bound("a number >= 0", lambda x: x >= 0)
 PROBABILITY = Bound("a number in [0, 1]", lambda x: 0 <= x <= 1)
-OPEN_PROBABILITY = Bound("a number strictly between 0 and 1", lambda x: 0 < x < 1)
-SEED = Bound("an integer >= 0", lambda x: x >= 0, integer=True)
-REPLICATES = Bound("an integer >= 500", lambda x: x >= 500, integer=True)
 WORKERS = Bound("an integer >= 1", lambda x: x >= 1, integer=True)
 
 
@@ -508,19 +497,24 @@ def _project_settings(check: Checker, document: dict) -> dict | None:
     check.unknown_keys(table, PROJECT_KEYS, where)
     return {
         "title": check.string(table, "title", where, "the report's title, a non-empty string", required=True),
-        "seed": check.number(table, "seed", where, SEED, default=DEFAULT_SEED),
+        "settings": _analysis_settings(check, table, where),
         "narrative": check.existing_file(table, "narrative", where, "a markdown file, relative to the manifest"),
         "theme": check.string(table, "theme", where, "the name of a theme") or "default",
-        "confidence": _as_float(check.number(table, "confidence", where, OPEN_PROBABILITY, default=0.9)),
-        "bootstrap": check.number(table, "bootstrap", where, REPLICATES, default=1000),
-        "band": check.choice(table, "band", where, BANDS, default="pointwise"),
-        "calibration": check.choice(table, "calibration", where, CALIBRATIONS, default="auto"),
         "workers": check.number(table, "workers", where, WORKERS),
     }
 
 
-def _as_float(value):
-    return None if value is None else float(value)
+def _analysis_settings(check: Checker, table: dict, where: _Where) -> AnalysisSettings:
+    """Each setting of :class:`AnalysisSettings` read as its declaration says (bound or choices, default)."""
+    values = {}
+    for f in SETTINGS:
+        bound, choices = f.metadata["bound"], f.metadata["choices"]
+        if bound is not None:
+            value = check.number(table, f.name, where, bound, default=f.default)
+            values[f.name] = value if value is None or bound.integer else float(value)
+        else:
+            values[f.name] = check.choice(table, f.name, where, choices, default=f.default)
+    return AnalysisSettings(**values)
 
 
 def _class_value(check: Checker, table: dict, where: _Where) -> str | None:

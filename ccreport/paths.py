@@ -2,9 +2,10 @@
 
 In the repository they live at the top level (``templates/``, ``themes/``); the wheel maps them to
 the packages ``ccreport.templates`` and ``ccreport.themes`` (see pyproject.toml). Both are found
-through ``importlib.resources``: in an editable install or a wheel the package resolves directly;
-from a bare source checkout (``python -m ccreport`` without installing) we fall back to the folder
-beside the ``ccreport`` package.
+through ``importlib.resources`` in a wheel; from a source checkout (``python -m ccreport`` in a
+repository that has ``pyproject.toml`` beside the ``ccreport`` package) the folders beside the
+package come first, so that a second checkout does not take the templates of the one an editable
+install points to.
 """
 
 from __future__ import annotations
@@ -19,6 +20,11 @@ DEFAULT_THEME = "default"
 
 
 def _package_folder(package: str, fallback: str) -> Path:
+    beside = _REPOSITORY / fallback
+    if (_REPOSITORY / "pyproject.toml").is_file() and beside.is_dir():
+        # a source checkout (a git worktree, say) uses its own folders, even when an editable
+        # install of another checkout maps the package names to that one's
+        return beside
     try:
         found = Path(str(resources.files(package)))
         if found.is_dir():

@@ -17,6 +17,7 @@ import numpy as np
 from ccreport.battery import analyse_classifier, analyse_pair, prior_result
 from ccreport.analysis import priors as pr
 from ccreport.results import DatasetResult, InputFile, Results
+from ccreport.settings import AnalysisSettings
 
 
 SCEPTIC_PRIOR = """
@@ -118,11 +119,12 @@ def synthetic_results(classifier_names=("alpha", "beta"), dataset="d1", title="S
     d = DatasetResult(
         name=dataset, path="data.csv", sha256="0" * 64, n_pos=40, n_neg=60, positive_label="<pos>",
         negative_label="neg & co", n_folds=None, classifiers=classifiers, comparisons=comparisons,
+        priors=tuple(priors),
         narrative_markdown="Text with <script>alert(2)</script> and a [link](https://example.org).",
     )
     return Results(
-        title=title, seed=seed, generator="ccreport test", versions={"python": "3"},
-        settings={"confidence": 0.9, "bootstrap": 1000, "band": "pointwise"},
+        title=title, generator="ccreport test", versions={"python": "3"},
+        settings=AnalysisSettings(seed=seed, confidence=0.9, bootstrap=1000, band="pointwise"),
         inputs=(InputFile("ccreport.toml", "1" * 64, "manifest"),),
         priors={
             "uniform": prior_result("uniform", priors["uniform"], (("high", 1.0), ("low", 0.0))),

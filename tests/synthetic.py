@@ -14,13 +14,25 @@ NOT the analyses of ``ccreport.analysis.bootstrap``: use them to exercise drawin
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 
 import numpy as np
 
 from ccreport.analysis.priors import BetaPrior, PointPrior, UniformPrior
 from ccreport.battery import analyse_classifier, analyse_pair, pairs, prior_result
-from ccreport.results import ClassifierResult, ComparisonResult, DatasetResult, Results
+from ccreport.settings import AnalysisSettings
+from ccreport.results import (
+    Band,
+    ClassifierResult,
+    ComparisonResult,
+    DatasetResult,
+    DifferenceBand,
+    FoldAverageResult,
+    Results,
+    SignificantRegion,
+    SimultaneousBand,
+)
 
 # name -> (binormal separation d', spread ratio of positives, crisp?)
 CLASSIFIERS = {
@@ -80,16 +92,16 @@ def _bootstrap_band(name, labels, scores, predictions, level=0.9, replicates=60,
     alpha = (1 - level) / 2
     lower, upper = np.quantile(curves, [alpha, 1 - alpha], axis=0)
     widen = 0.6 * (upper - lower)
-    return {
-        "level": level,
-        "replicates": replicates,
-        "method": "synthetic stratified bootstrap (test data)",
-        "target": "lower envelope",
-        "pc": GRID,
-        "lower": lower,
-        "upper": upper,
-        "simultaneous": {"lower": np.clip(lower - widen, 0, None), "upper": upper + widen},
-    }
+    return Band(
+        level=level,
+        replicates=replicates,
+        method="synthetic stratified bootstrap (test data)",
+        target="lower envelope",
+        pc=GRID,
+        lower=lower,
+        upper=upper,
+        simultaneous=SimultaneousBand(np.clip(lower - widen, 0, None), upper + widen, "synthetic (test data)"),
+    )
 
 
 def _fold_average(name, labels, scores, predictions, n_folds=5, seed=0):
@@ -102,32 +114,31 @@ def _fold_average(name, labels, scores, predictions, n_folds=5, seed=0):
         curves.append(_on_grid(c))
     curves = np.array(curves)
     mean = curves.mean(axis=0)
-    return {
-        "n_folds": n_folds,
-        "pc": GRID,
-        "nec": mean,
-        "lower": curves.min(axis=0),
-        "upper": curves.max(axis=0),
-        "spread": curves.std(axis=0),
-        "expected_cost": {"uniform": float(np.trapezoid(mean, GRID))},
-    }
+    return FoldAverageResult(
+        n_folds=n_folds,
+        pc=GRID,
+        nec=mean,
+        lower=curves.min(axis=0),
+        upper=curves.max(axis=0),
+        expected_cost={"uniform": float(np.trapezoid(mean, GRID))},
+    )
 
 
 def _difference_extras(m: ComparisonResult, band_a, band_b):
     diff = np.interp(GRID, m.difference_pc, m.difference)
-    half = 0.5 * np.sqrt((band_a["upper"] - band_a["lower"]) ** 2 + (band_b["upper"] - band_b["lower"]) ** 2) / 2
+    half = 0.5 * np.sqrt((band_a.upper - band_a.lower) ** 2 + (band_b.upper - band_b.lower) ** 2) / 2
     lower, upper = diff - half, diff + half
     significant, start = [], None
     sign = np.where(upper < 0, -1, np.where(lower > 0, 1, 0))
     for i in range(GRID.size + 1):
         s = sign[i] if i < GRID.size else 0
         if start is not None and (i == GRID.size or s != sign[start]):
-            significant.append({"lo": float(GRID[start]), "hi": float(GRID[i - 1]), "better": m.a if sign[start] < 0 else m.b})
+            significant.append(SignificantRegion(float(GRID[start]), float(GRID[i - 1]), m.a if sign[start] < 0 else m.b))
             start = None
         if start is None and i < GRID.size and s != 0:
             start = i
-    band = {"level": 0.9, "replicates": 60, "pc": GRID, "lower": lower, "upper": upper, "method": "synthetic (test data)"}
-    return band, significant
+    band = DifferenceBand(level=0.9, replicates=60, pc=GRID, lower=lower, upper=upper, method="synthetic (test data)")
+    return band, tuple(significant)
 
 
 def synthetic_dataset(
@@ -159,20 +170,18 @@ def synthetic_dataset(
         if crisp:
             predictions, scores = (scores > 0.5 * d).astype(int), None
         c = analyse_classifier(cname, labels, scores, predictions, analysis_priors)
-        extra = {}
         if bands:
-            extra["band"] = band_of[cname] = _bootstrap_band(cname, labels, scores, predictions, seed=_seed(name, cname))
+            band_of[cname] = _bootstrap_band(cname, labels, scores, predictions, seed=_seed(name, cname))
+            c = dataclasses.replace(c, band=band_of[cname])
         if folds:
-            extra["fold_average"] = _fold_average(cname, labels, scores, predictions, seed=_seed(name, cname, "f"))
-        if extra:
-            c = ClassifierResult(**{**c.__dict__, "extra": extra})
+            c = dataclasses.replace(c, fold_average=_fold_average(cname, labels, scores, predictions, seed=_seed(name, cname, "f")))
         results[cname] = c
     comparisons = {}
     for a, b in pairs(list(results)):
         m = analyse_pair(results[a], results[b])
         if bands:
             band, significant = _difference_extras(m, band_of[a], band_of[b])
-            m = ComparisonResult(**{**m.__dict__, "extra": {"difference_band": band, "significant": significant}})
+            m = dataclasses.replace(m, difference_band=band, significant=significant)
         comparisons[m.key] = m
     return DatasetResult(
         name=name,
@@ -185,6 +194,7 @@ def synthetic_dataset(
         n_folds=5 if folds else None,
         classifiers=results,
         comparisons=comparisons,
+        priors=tuple(priors),
     )
 
 
@@ -204,10 +214,9 @@ def synthetic_results(
     }
     return Results(
         title=title,
-        seed=2006,
         generator="ccreport test",
         versions={},
-        settings={"confidence": 0.9, "bootstrap": 60, "band": "pointwise"},
+        settings=AnalysisSettings(seed=2006, confidence=0.9, bootstrap=60, band="pointwise"),
         inputs=(),
         priors={p: prior_result(p, prior, tuple(params.items())) for p, (prior, params) in priors.items()},
         datasets=data,

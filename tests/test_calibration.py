@@ -278,6 +278,6 @@ def test_inner_replicates_in_pieces_make_the_same_world():
 
 
 def test_modes_are_the_manifests():
-    from ccreport.manifest import CALIBRATIONS
+    from ccreport.settings import CALIBRATIONS
 
     assert cb.MODES == CALIBRATIONS

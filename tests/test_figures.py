@@ -14,8 +14,9 @@ import pytest
 from matplotlib.figure import Figure
 
 from ccreport import figures as F
+from ccreport.figures import significance_color
 from ccreport.render.figure_files import slug, write_figures
-from ccreport.results import dataset_priors
+from ccreport.results import Band, dataset_priors
 from tests.synthetic import WORSE_THAN_TRIVIAL, synthetic_dataset, synthetic_results
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -172,7 +173,7 @@ def test_difference_marks_crossovers_band_and_significance(extras, plain):
     assert sorted(float(ln.get_xdata()[0]) for ln in vlines) == pytest.approx(sorted(m.crossovers))
     labels = [t.get_text() for t in fig.legends[0].get_texts()]
     assert "crossover" in labels and any("band of the difference" in t for t in labels)
-    assert any("significant" in t for t in labels) == bool(m.extra["significant"])
+    assert any("significant" in t for t in labels) == bool(m.significant)
     lo, hi = ax.get_ylim()
     assert lo < 0 < hi
     plain_m = next(iter(plain.datasets["alpha"].comparisons.values()))
@@ -185,9 +186,9 @@ def test_significance_bar_coloured_by_the_better_classifiers_name(plain):
     m = dataclasses.replace(next(iter(plain.datasets["alpha"].comparisons.values())), a="b", b="a")
     styles = F.classifier_styles(["b", "a"])
     assert styles["a"].color != styles["b"].color
-    assert F._sig_color("a", m, styles) == styles["a"].color
-    assert F._sig_color("b", m, styles) == styles["b"].color
-    assert F._sig_color(None, m, styles) == "#555555"
+    assert significance_color("a", m, styles) == styles["a"].color
+    assert significance_color("b", m, styles) == styles["b"].color
+    assert significance_color(None, m, styles) == "#555555"
 
 
 def test_point_prior_is_an_arrow_with_its_value(plain):
@@ -294,14 +295,15 @@ def test_write_figures_index(written):
 def test_rescaled_figure_only_when_something_passes_half():
     import dataclasses
 
-    from ccreport.render.figure_files import _above_half
+    from ccreport.figures.cost_space import above_half
 
     c = synthetic_dataset("x", classifiers=("logreg", "tree_crisp")).classifiers
-    assert not _above_half(c["logreg"])
+    assert not above_half(c["logreg"])
     high = dataclasses.replace(c["tree_crisp"], cost_line=(0.2, 0.7))
-    assert _above_half(high) and not _above_half(dataclasses.replace(high, cost_line=(0.2, 0.4)))
-    band = {"pc": [0, 1], "lower": [0, 0], "upper": [0.3, 0.6], "simultaneous": None}
-    assert _above_half(dataclasses.replace(c["logreg"], extra={"band": band}))
+    assert above_half(high) and not above_half(dataclasses.replace(high, cost_line=(0.2, 0.4)))
+    band = Band(level=0.9, replicates=10, method="test", pc=np.array([0, 1]), lower=np.array([0, 0]),
+                upper=np.array([0.3, 0.6]))
+    assert above_half(dataclasses.replace(c["logreg"], band=band))
 
 
 def test_write_figures_without_extras_skips_focus_and_escapes_names(tmp_path):

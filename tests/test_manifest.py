@@ -122,7 +122,8 @@ def one_problem(load, text: str):
 def test_example_manifest_loads_with_every_key(example, project_dir):
     project = load_project(project_dir)
     assert project.title == "Sonar: mines versus rocks"
-    assert (project.seed, project.theme, project.confidence, project.bootstrap, project.band) == (2006, "default", 0.9, 1000, "pointwise")
+    settings = project.settings
+    assert (settings.seed, project.theme, settings.confidence, settings.bootstrap, settings.band) == (2006, "default", 0.9, 1000, "pointwise")
     assert project.workers is None
     assert project.root == project_dir.resolve()
     assert project.manifest_path == example.resolve()
@@ -164,8 +165,9 @@ def test_project_is_found_from_its_folder_or_its_file(example, project_dir):
 
 def test_defaults(minimal):
     project = minimal()
-    assert (project.seed, project.theme, project.confidence, project.bootstrap, project.band) == (2006, "default", 0.9, 1000, "pointwise")
-    assert project.calibration == "auto"
+    settings = project.settings
+    assert (settings.seed, project.theme, settings.confidence, settings.bootstrap, settings.band) == (2006, "default", 0.9, 1000, "pointwise")
+    assert settings.calibration == "auto"
     assert project.narrative is None and project.workers is None
     assert project.priors == (DEFAULT_PRIOR,) and DEFAULT_PRIOR.name == "uniform"
     (dataset,) = project.datasets
@@ -174,8 +176,9 @@ def test_defaults(minimal):
 
 def test_settings_are_read(minimal):
     project = minimal(MINIMAL.replace('title = "t"', 'title = "t"\nseed = 7\nconfidence = 0.95\nbootstrap = 500\nband = "both"\nworkers = 4\ntheme = "dark"\ncalibration = "off"'))
-    assert (project.seed, project.confidence, project.bootstrap, project.band, project.workers, project.theme) == (7, 0.95, 500, "both", 4, "dark")
-    assert project.calibration == "off"
+    settings = project.settings
+    assert (settings.seed, settings.confidence, settings.bootstrap, settings.band, project.workers, project.theme) == (7, 0.95, 500, "both", 4, "dark")
+    assert settings.calibration == "off"
 
 
 def test_integer_positive_class_becomes_its_text(minimal):

@@ -125,17 +125,21 @@ cost_ratio = { distribution = "loguniform", low = 1, high = 10 }
 
 
 def test_one_or_two_workers_give_identical_results_json(tmp_path):
-    from ccreport.build import compute_results, settings_for
+    from ccreport.build import compute_results
+    from ccreport.executors import ProcessPoolExecutor, SerialExecutor
     from ccreport.loaders import load_project_data
     from ccreport.manifest import load_project
+    from ccreport.project_files import read_project_files
     from ccreport.results import results_to_dict, results_to_json
 
     project = load_project(_tiny_project(tmp_path))
     data = load_project_data(project)
-    one = results_to_json(compute_results(project, data, settings_for(project, 1)))
-    two = results_to_json(compute_results(project, data, settings_for(project, 2)))
+    files = read_project_files(project, data)
+    serial = compute_results(project, data, files, SerialExecutor())
+    one = results_to_json(serial)
+    two = results_to_json(compute_results(project, data, files, ProcessPoolExecutor(2)))
     assert one == two
-    d = results_to_dict(compute_results(project, data, settings_for(project, 1)))["datasets"]["tiny"]
+    d = results_to_dict(serial)["datasets"]["tiny"]
     good = d["classifiers"]["good"]
     band = good["band"]
     assert band["level"] == 0.9 and band["replicates"] == 500

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from ccreport.build import build
@@ -14,7 +16,14 @@ from ccreport.errors import UserInputError
 from ccreport.render import tables as tb
 from ccreport.render.markdown_text import render_markdown
 from ccreport.render.site import render_site
-from ccreport.results import results_to_json
+from ccreport.results import (
+    Band,
+    CalibrationDescription,
+    ExpectedCostDifferenceInterval,
+    ExpectedCostInterval,
+    SignificantRegion,
+    results_to_json,
+)
 
 from site_fixtures import EXAMPLE, check_site, example_build, fake_figure_index, parse_page, synthetic_results, write_tiny_project
 
@@ -185,23 +194,32 @@ def test_markdown_escapes_raw_html_and_unlinks_outside_addresses():
 def test_uncertainty_tables_appear_when_present(tmp_path):
     results = synthetic_results(("a1", "b1"))
     d = results.datasets["d1"]
-    for c in d.classifiers.values():
-        c.extra["band"] = {"level": 0.9, "replicates": 200, "method": "binomial", "target": "envelope",
-                           "pc": [0, 0.5, 1], "lower": [0, 0.1, 0], "upper": [0, 0.3, 0], "simultaneous": False}
-        c.extra["expected_cost_interval"] = {p: [v - 0.01, v + 0.01] for p, v in c.expected_cost.items()}
-    d.classifiers["a1"].extra["band"]["calibration"] = {"upper_level": [0.95, 0.987, 0.95], "sup_scale": 1.2}
-    m = next(iter(d.comparisons.values()))
-    m.extra["significant"] = [{"lo": 0.2, "hi": 0.4, "better": "a1"}]
-    m.extra["expected_cost_difference_interval"] = {
-        p: {"difference": v, "lower": v - 0.02, "upper": v + 0.02, "p_value": 0.04} for p, v in m.expected_cost_difference.items()
-    }
+    band = Band(level=0.9, replicates=200, method="binomial", target="envelope",
+                pc=np.array([0, 0.5, 1]), lower=np.array([0, 0.1, 0]), upper=np.array([0, 0.3, 0]))
+    calibration = CalibrationDescription(method="double bootstrap", outer=10, inner=10, window=None,
+                                         upper_level=np.array([0.95, 0.987, 0.95]), lower_level=0.05, sup_scale=1.2,
+                                         expected_upper_level={})
+    for name, c in d.classifiers.items():
+        d.classifiers[name] = dataclasses.replace(
+            c,
+            band=dataclasses.replace(band, calibration=calibration) if name == "a1" else band,
+            expected_cost_interval={p: ExpectedCostInterval(v - 0.01, v + 0.01) for p, v in c.expected_cost.items()},
+        )
+    key, m = next(iter(d.comparisons.items()))
+    d.comparisons[key] = m = dataclasses.replace(
+        m,
+        significant=(SignificantRegion(0.2, 0.4, "a1"),),
+        expected_cost_difference_interval={
+            p: ExpectedCostDifferenceInterval(v, v - 0.02, v + 0.02, 0.04) for p, v in m.expected_cost_difference.items()
+        },
+    )
     (tmp_path / "results.json").write_text(results_to_json(results))
     render_site(results, None, tmp_path, {}, pdf=False)
     page = parse_page(tmp_path / "dataset-d1.html")
     assert {"table-dataset-d1-intervals", "table-dataset-d1-bands", "table-dataset-d1-differences"} <= set(page.tables)
     row = page.tables["table-dataset-d1-intervals"][1]
     c = d.classifiers["a1"]
-    lo, hi = c.extra["expected_cost_interval"]["uniform"]
+    lo, hi = c.expected_cost_interval["uniform"].to_dict()
     assert row[1] == f"{tb.cost(c.expected_cost['uniform'])} [{tb.cost(lo)}, {tb.cost(hi)}]"
     bands = {r[0]: r for r in page.tables["table-dataset-d1-bands"][1:]}
     assert bands["a1"][5] == "upper edge at the 95.0–98.7% quantile" and bands["b1"][5] == tb.DASH
@@ -220,13 +238,19 @@ def test_project_template_override_by_file_name_and_by_extending_base(tmp_path):
         '{% extends "base.html" %}{% block content %}<p id="own-methods">Our own methods for {{ title }}</p>{% endblock %}'
     )
     (project / "templates" / "dataset.html").write_text(
-        '{% extends "base/dataset.html" %}\n{% block summary %}<p id="before-summary">Read this first.</p>{{ super() }}{% endblock %}\n'
+        '{% extends "base/dataset.html" %}\n{% block facts %}<p id="before-facts">Read this first.</p>{{ super() }}{% endblock %}\n'
+    )
+    (project / "templates" / "sections").mkdir()
+    (project / "templates" / "sections" / "summary.html").write_text(
+        '<p id="before-summary">Read this first.</p>\n{% include "base/sections/summary.html" %}'
     )
     out = tmp_path / "site"
     build(project, out, pdf=False)
     assert 'id="own-methods"' in (out / "methods.html").read_text()
     dataset = (out / "dataset-tiny.html").read_text()
+    assert 'id="before-facts"' in dataset and 'class="facts"' in dataset
     assert 'id="before-summary"' in dataset and 'id="table-dataset-tiny-summary"' in dataset
+    assert dataset.index('id="before-summary"') < dataset.index('id="table-dataset-tiny-summary"')
     # (no check_site here: the replaced methods page drops the anchors other pages link to)
 
 

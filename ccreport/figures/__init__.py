@@ -1,0 +1,60 @@
+"""Figures of a cost-curve report: one module per idea, Results in, matplotlib Figure out.
+
+* :mod:`.style` - the package style, sizes, each classifier's colour, dash and marker;
+* :mod:`.cost_space` - :func:`cost_space`, :func:`classifier_focus`, :func:`small_multiples`
+  (D&H 2006 sections 3-4, Fig. 8, 9b, 13b, 16);
+* :mod:`.priors` - :func:`prior_densities`, :func:`cost_priors` (section 3.2);
+* :mod:`.roc` - :func:`roc_space` (Fawcett 2006; D&H 2006 Fig. 4a, 13a);
+* :mod:`.difference` - :func:`difference` (sections 4.3-4.4, Fig. 11b, 12b, 19-20);
+* :mod:`.registry` - :class:`FigureSpec`: each module registers its figure kinds, with caption and
+  alt text, beside its drawing functions; importing this package registers them all.
+
+A new kind of figure is one module here (a draw function and its ``register(FigureSpec(...))``)
+plus its import below.
+"""
+
+from ..results import classifier_names
+from .cost_space import classifier_focus, cost_space, small_multiples
+from .difference import difference, significance_color
+from .priors import cost_priors, prior_densities
+from .registry import FigureOptions, FigureSpec, Subject, register, specs
+from .roc import roc_space
+from .style import (
+    COLUMN_WIDTH,
+    DENSE_POINTS,
+    FULL_WIDTH,
+    STYLE_FILE,
+    TRIVIAL_COLOUR,
+    Style,
+    classifier_styles,
+    style,
+    style_for,
+    width_inches,
+)
+
+__all__ = [
+    "COLUMN_WIDTH",
+    "DENSE_POINTS",
+    "FULL_WIDTH",
+    "STYLE_FILE",
+    "TRIVIAL_COLOUR",
+    "FigureOptions",
+    "FigureSpec",
+    "Style",
+    "Subject",
+    "classifier_focus",
+    "classifier_names",
+    "classifier_styles",
+    "cost_priors",
+    "cost_space",
+    "difference",
+    "prior_densities",
+    "register",
+    "roc_space",
+    "significance_color",
+    "small_multiples",
+    "specs",
+    "style",
+    "style_for",
+    "width_inches",
+]

@@ -1,0 +1,173 @@
+"""The difference of two cost curves (D&H 2006 sections 4.3-4.4, Fig. 11b, 12b, 19-20).
+
+Crossovers on the zero line and, when the results carry them, the paired bootstrap band of the
+difference and the regions where it is significant (:class:`~ccreport.results.DifferenceBand`,
+:class:`~ccreport.results.SignificantRegion`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import matplotlib.colors
+import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
+
+from ..results import ComparisonResult, DatasetResult
+from .style import (
+    COLUMN_WIDTH,
+    DENSE_POINTS,
+    DIFF_LABEL,
+    PC_LABEL,
+    Style,
+    as_array,
+    new_figure,
+    style,
+    styles_for,
+    width_inches,
+)
+from .registry import FigureSpec, register
+
+
+def _tint(color: str, amount: float):
+    """``color`` mixed with white (amount 0: unchanged, 1: white)."""
+    rgb = np.array(matplotlib.colors.to_rgb(color))
+    return tuple(rgb + (1 - rgb) * amount)
+
+
+def _shade(color: str, factor: float):
+    """``color`` darkened (factor 1: unchanged, 0: black), for text on white."""
+    return tuple(np.array(matplotlib.colors.to_rgb(color)) * factor)
+
+
+def significance_color(better, m: ComparisonResult, styles):
+    return styles[better].color if better in (m.a, m.b) else "#555555"
+
+
+def difference(
+    comparison: ComparisonResult,
+    styles: dict[str, Style] | None = None,
+    *,
+    width: str | float = "column",
+    title: str | None = None,
+) -> Figure:
+    """The difference a - b of two cost curves (D&H 2006 sections 4.3-4.4, Fig. 19-20).
+
+    Below zero ``a`` is cheaper (shaded in a's colour), above zero ``b`` is (b's colour).
+    Crossovers are marked on the zero line with their PC(+); a confidence band and the regions where
+    the difference is significant (bars along the bottom) are drawn when the results carry them.
+    """
+    m = comparison
+    styles = styles_for(styles, [m.a, m.b])
+    sa, sb = styles[m.a], styles[m.b]
+    pc, diff = as_array(m.difference_pc), as_array(m.difference)
+    band = m.difference_band
+    significant = m.significant or ()
+    with style():
+        w = width_inches(width)
+        # the shaded sides are labelled in the plot ("x cheaper"); the legend has the rest
+        n_handles = 1 + bool(band) + bool(m.crossovers) + bool(significant)
+        cols = 2 if w <= COLUMN_WIDTH + 0.01 else 4
+        fig = new_figure(w, 2.05 + 0.17 * math.ceil(n_handles / cols) + 0.45)
+        ax = fig.subplots()
+        lo = min(0.0, float(np.min(diff))) if diff.size else 0.0
+        hi = max(0.0, float(np.max(diff))) if diff.size else 0.0
+        if band:
+            lo = min(lo, float(np.nanmin(as_array(band.lower))))
+            hi = max(hi, float(np.nanmax(as_array(band.upper))))
+        span = max(hi - lo, 0.04)
+        # room on both sides of zero (at least a quarter of the span) for the "cheaper" labels
+        lo, hi = min(lo - 0.1 * span, -0.25 * span), max(hi + 0.1 * span, 0.25 * span)
+        ax.set_xlim(0, 1)
+        ax.set_ylim(lo, hi)
+        ax.axhline(0, color="#1a1a1a", linewidth=0.8, zorder=2)
+        # the two sides are hatched in opposite directions, so they stay apart in greyscale print
+        ax.fill_between(pc, diff, 0, where=diff <= 0, interpolate=True, facecolor=_tint(sa.color, 0.78), edgecolor=sa.color,
+                        hatch="\\\\\\", linewidth=0, zorder=1)
+        ax.fill_between(pc, diff, 0, where=diff >= 0, interpolate=True, facecolor=_tint(sb.color, 0.78), edgecolor=sb.color,
+                        hatch="////", linewidth=0, zorder=1)
+        handles = []
+        if band:
+            ax.fill_between(as_array(band.pc), as_array(band.lower), as_array(band.upper), color="#7f7f7f", alpha=0.3,
+                            linewidth=0, zorder=1.5)
+            level = band.level
+            lt = f"{level:.0%} " if isinstance(level, (int, float)) else ""
+            handles.append(Patch(facecolor="#7f7f7f", alpha=0.45, linewidth=0, label=f"{lt}band of the difference"))
+        ax.plot(pc, diff, color="#1a1a1a", linewidth=1.5, zorder=4, rasterized=pc.size > DENSE_POINTS)
+        handles.insert(0, Line2D([], [], color="#1a1a1a", linewidth=1.5, label=f"{m.a} \u2212 {m.b}"))
+        labelled = []
+        for x in m.crossovers:
+            ax.axvline(x, color="#4d4d4d", linewidth=0.6, linestyle=(0, (1.5, 1.5)), zorder=2)
+            ax.plot([x], [0], marker="o", markersize=4, markerfacecolor="white", markeredgecolor="#1a1a1a",
+                    markeredgewidth=1.0, zorder=5)
+            # the value just above the frame, like a tick label, skipping any that would collide
+            if len(m.crossovers) <= 6 and all(abs(x - y) > 0.09 for y in labelled):
+                ax.text(x, 1.015, f"{x:.2f}", transform=ax.get_xaxis_transform(), fontsize=6.5, ha="center",
+                        va="bottom", color="#333333")
+                labelled.append(x)
+        if m.crossovers:
+            handles.append(Line2D([], [], linestyle="none", marker="o", markersize=4, markerfacecolor="white",
+                                  markeredgecolor="#1a1a1a", label="crossover"))
+        if significant:
+            trans = ax.get_xaxis_transform()
+            for s in significant:
+                ax.fill_between([float(s.lo), float(s.hi)], 0, 0.045, transform=trans,
+                                color=significance_color(s.better, m, styles), linewidth=0, zorder=3)
+            handles.append(Patch(facecolor="#333333", linewidth=0, label="significant (coloured bar)"))
+        ax.text(0.012, 0.03 if not significant else 0.07, f"{m.a} cheaper \u2193", transform=ax.transAxes, fontsize=6.5,
+                ha="left", va="bottom", color=_shade(sa.color, 0.65))
+        ax.text(0.012, 0.97, f"{m.b} cheaper \u2191", transform=ax.transAxes, fontsize=6.5, ha="left", va="top",
+                color=_shade(sb.color, 0.65))
+        ax.set_xlabel(PC_LABEL)
+        ax.set_ylabel(DIFF_LABEL if w > COLUMN_WIDTH + 0.01 else "Difference in normalized\nexpected cost")
+        ax.set_xticks(np.linspace(0, 1, 6))
+        if title:
+            ax.set_title(title)
+        fig.legend(handles=handles, loc="outside lower center", ncols=cols)
+    return fig
+
+
+# --- caption, alt text and registration -------------------------------------------------------------
+
+
+def _diff_caption(d: DatasetResult, m: ComparisonResult) -> str:
+    parts = [
+        f"Difference of the cost curves of {m.a} and {m.b} on {d.name} ({m.a} minus {m.b}): below zero {m.a} "
+        f"has the lower normalized expected cost, above zero {m.b} has."
+    ]
+    if m.crossovers:
+        parts.append("Circles mark the crossovers, at PC(+) = " + ", ".join(f"{x:.3f}" for x in m.crossovers) + ".")
+    else:
+        parts.append("The curves do not cross.")
+    band = m.difference_band
+    if band is not None:
+        lt = f"{band.level:.0%} " if isinstance(band.level, (int, float)) else ""
+        parts.append(f"The grey region is the {lt}confidence band of the difference; method: {band.method or 'paired resampling'}.")
+    if m.significant is not None and band is not None:
+        parts.append("Bars along the bottom mark where the difference is significant, coloured by the cheaper classifier.")
+    return " ".join(parts)
+
+
+def _diff_alt(m: ComparisonResult) -> str:
+    def ivs(xs):
+        return ", ".join(f"{lo:.2f}-{hi:.2f}" for lo, hi in xs) or "nowhere"
+
+    pc, v = m.max_difference
+    sig = m.significant
+    sig_text = ""
+    if sig is not None:
+        sig_text = " Significant: " + (", ".join(f"{s.better} better on {float(s.lo):.2f}-{float(s.hi):.2f}" for s in sig) or "nowhere") + "."
+    return (
+        f"Difference {m.a} minus {m.b} in normalized expected cost across PC(+). {m.a} cheaper on {ivs(m.a_better)}; "
+        f"{m.b} cheaper on {ivs(m.b_better)}. Largest difference {v:+.3f} at PC(+) = {pc:.2f}.{sig_text}"
+    )
+
+
+DIFFERENCE = register(FigureSpec(
+    kind="diff", scope="pair", key="{dataset}/diff/{name}", stem="{dataset_slug}/diff/{a_slug}--vs--{b_slug}",
+    draw=lambda s: difference(s.comparison, s.styles),
+    caption=lambda s: _diff_caption(s.dataset, s.comparison), alt=lambda s: _diff_alt(s.comparison),
+    section="differences", order=10, in_print=False,
+))

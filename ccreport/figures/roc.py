@@ -1,0 +1,109 @@
+"""ROC space (Fawcett 2006; D&H 2006 Fig. 4a, 13a): ROC points joined into curves and their convex hulls.
+
+Each hull is the dual of the lower envelope drawn in cost space (:mod:`.cost_space`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+
+from ..results import DatasetResult
+from .style import (
+    DENSE_POINTS,
+    MAX_MARKERS,
+    Style,
+    as_array,
+    is_crisp,
+    label_of,
+    legend_columns,
+    new_figure,
+    style,
+    styles_for,
+    width_inches,
+)
+from .registry import FigureSpec, register
+
+
+def _subsample(n: int, k: int) -> np.ndarray:
+    return np.unique(np.linspace(0, n - 1, min(n, k)).round().astype(int))
+
+
+def roc_space(
+    dataset: DatasetResult,
+    styles: dict[str, Style] | None = None,
+    *,
+    highlight: str | None = None,
+    width: str | float = "column",
+    title: str | None = None,
+) -> Figure:
+    """ROC points joined into curves (thin) and their convex hulls (in each classifier's style)."""
+    styles = styles_for(styles, dataset.classifiers)
+    classifiers = list(dataset.classifiers.values())
+    with style():
+        w = width_inches(width)
+        side = min(w - 0.55, 3.0)
+        cols = legend_columns([Line2D([], [], label=label_of(c) + "   ") for c in classifiers], w)
+        fig = new_figure(w, side + 0.17 * math.ceil((len(classifiers) + 1) / cols) + 0.5)
+        ax = fig.subplots()
+        ax.plot([0, 1], [0, 1], color="#8c8c8c", linewidth=0.8, linestyle=(0, (4, 2)), zorder=1)
+        handles = [Line2D([], [], color="#8c8c8c", linewidth=0.8, linestyle=(0, (4, 2)), label="Chance (trivial)")]
+        for i, c in enumerate(classifiers):
+            st = styles[c.name]
+            dim = highlight is not None and c.name != highlight
+            alpha = 0.35 if dim else 1.0
+            lw = 2.0 if (highlight == c.name) else (0.9 if dim else 1.3)
+            z = 6 if highlight == c.name else (3 if dim else 4)
+            fpr, tpr = as_array(c.roc_fpr), as_array(c.roc_tpr)
+            hf, ht = as_array(c.hull_fpr), as_array(c.hull_tpr)
+            if is_crisp(c):
+                ax.plot(hf, ht, color=st.color, linestyle=st.linestyle, linewidth=lw * 0.8, alpha=alpha, zorder=z)
+                x, y = c.cost_line[0], 1.0 - c.cost_line[1]
+                ax.plot([x], [y], linestyle="none", marker=st.marker, markersize=6, color=st.color,
+                        markeredgecolor="white", markeredgewidth=0.6, alpha=alpha, zorder=z + 1)
+            else:
+                ax.plot(fpr, tpr, color=st.color, linewidth=0.6, alpha=0.55 * alpha, zorder=z - 1,
+                        rasterized=fpr.size > DENSE_POINTS)
+                ax.plot(hf, ht, color=st.color, linestyle=st.linestyle, linewidth=lw, alpha=alpha, zorder=z)
+                inner = np.arange(1, hf.size - 1)
+                pick = inner[_subsample(inner.size, MAX_MARKERS)] if inner.size else inner
+                ax.plot(hf[pick], ht[pick], linestyle="none", marker=st.marker, markersize=3.5, color=st.color,
+                        markeredgecolor="white", markeredgewidth=0.5, alpha=alpha, zorder=z + 0.5)
+            handles.append(st.handle(f"{label_of(c)}  AUC {c.auc:.3f}", alpha=alpha))
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+        ax.set_aspect("equal")
+        ax.set_xticks(np.linspace(0, 1, 6))
+        ax.set_yticks(np.linspace(0, 1, 6))
+        ax.set_xlabel("False positive rate")
+        ax.set_ylabel("True positive rate")
+        if title:
+            ax.set_title(title)
+        fig.legend(handles=handles, loc="outside lower center", ncols=legend_columns(handles, w))
+    return fig
+
+
+# --- caption, alt text and registration -------------------------------------------------------------
+
+
+def _roc_caption(d: DatasetResult) -> str:
+    return (
+        f"ROC space for {d.name}: the ROC points of each classifier joined into a curve (thin) and their "
+        "convex hull (in the classifier's line style, markers on hull vertices); a crisp classifier is one point. "
+        "The dashed diagonal is chance. Each hull is the dual of the lower envelope in the cost-space figure."
+    )
+
+
+def _roc_alt(d: DatasetResult) -> str:
+    aucs = ", ".join(f"{c.name} {c.auc:.3f}" for c in d.classifiers.values())
+    return f"ROC curves with convex hulls for {len(d.classifiers)} classifiers on {d.name}. AUC: {aucs}."
+
+
+ROC = register(FigureSpec(
+    kind="roc", scope="dataset", key="{dataset}/roc", stem="{dataset_slug}/roc",
+    draw=lambda s: roc_space(s.dataset, s.styles), caption=lambda s: _roc_caption(s.dataset),
+    alt=lambda s: _roc_alt(s.dataset), section="figures", order=20,
+))

@@ -1,0 +1,131 @@
+"""How every figure looks: the package matplotlib style, sizes, and each classifier's colour, dash and marker.
+
+Every figure function builds a :class:`matplotlib.figure.Figure` directly (no pyplot state) inside
+the package style ``ccreport.mplstyle``; save it inside :func:`style` too (the style carries the
+settings that make SVG and PDF files byte-identical). Each classifier keeps one colour, line style
+and marker across every figure and dataset: pass the mapping from :func:`classifier_styles`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import matplotlib.style as mplstyle
+import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+
+from ..results import ClassifierResult, Results, classifier_names
+
+STYLE_FILE = Path(__file__).resolve().parent.parent / "ccreport.mplstyle"
+
+COLUMN_WIDTH = 3.5  # inches: one journal column
+FULL_WIDTH = 7.0  # inches: full page width
+
+PC_LABEL = "PC(+)  (probability times cost)"
+NEC_LABEL = "Normalized expected cost"
+DIFF_LABEL = "Difference in normalized expected cost"
+
+# Okabe & Ito (2008), "Color universal design", without black (black is the trivial classifiers)
+# and with yellow last and darkened (pure #F0E442 vanishes on white paper).
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#A08F00")
+# dash patterns in units of the line width; six patterns, seven colours, seven markers: the first
+# 42 classifiers all differ in the triple, and the first 6 in every element of it
+LINESTYLES = (
+    "solid",
+    (0, (5.0, 1.8)),
+    (0, (1.3, 1.3)),
+    (0, (7.0, 1.6, 1.3, 1.6)),
+    (0, (10.0, 2.5)),
+    (0, (4.0, 1.4, 1.3, 1.4, 1.3, 1.4)),
+)
+MARKERS = ("o", "s", "^", "D", "v", "P", "X")
+# Paul Tol's "muted" scheme for priors (a different family from the classifiers' colours)
+PRIOR_PALETTE = ("#332288", "#117733", "#882255", "#44AA99", "#999933", "#AA4499", "#88CCEE", "#DDCC77")
+PRIOR_LINESTYLES = ("solid", (0, (4.0, 1.5)), (0, (1.2, 1.2)), (0, (6.0, 1.5, 1.2, 1.5)))
+
+TRIVIAL_COLOUR = "#1a1a1a"
+TRIVIAL_WIDTH = 1.9
+DENSE_POINTS = 1000  # artists with more points than this are rasterized in vector output
+MAX_MARKERS = 12  # markers drawn along a curve to tell it apart in greyscale
+
+
+@dataclass(frozen=True)
+class Style:
+    """How one classifier is drawn, everywhere."""
+
+    color: str
+    linestyle: object
+    marker: str
+
+    def handle(self, label: str, linewidth: float = 1.4, **kw) -> Line2D:
+        """A legend entry showing line, dash pattern and marker together."""
+        return Line2D(
+            [], [], color=self.color, linestyle=self.linestyle, marker=self.marker, linewidth=linewidth,
+            markersize=4, label=label, **kw,
+        )
+
+
+def style_for(index: int) -> Style:
+    return Style(PALETTE[index % len(PALETTE)], LINESTYLES[index % len(LINESTYLES)], MARKERS[index % len(MARKERS)])
+
+
+def classifier_styles(names_or_results) -> dict[str, Style]:
+    """One Style per classifier, assigned by order (manifest order when given Results)."""
+    names = classifier_names(names_or_results) if isinstance(names_or_results, Results) else list(names_or_results)
+    return {name: style_for(i) for i, name in enumerate(names)}
+
+
+def styles_for(styles, names) -> dict[str, Style]:
+    if styles is None:
+        return classifier_styles(names)
+    missing = [n for n in names if n not in styles]
+    if missing:  # a name the caller did not know: append, keeping the given ones fixed
+        styles = dict(styles)
+        for n in missing:
+            styles[n] = style_for(len(styles))
+    return styles
+
+
+@contextlib.contextmanager
+def style():
+    """The package matplotlib style (sizes, fonts, reproducible SVG/PDF settings)."""
+    with mplstyle.context(str(STYLE_FILE)):
+        yield
+
+
+def width_inches(width: str | float) -> float:
+    if isinstance(width, (int, float)):
+        return float(width)
+    return {"column": COLUMN_WIDTH, "full": FULL_WIDTH}[width]
+
+
+def new_figure(width, height) -> Figure:
+    fig = Figure(figsize=(width_inches(width), height))
+    return fig
+
+
+def as_array(x) -> np.ndarray:
+    return np.asarray(x, dtype=float)
+
+
+def is_crisp(c: ClassifierResult) -> bool:
+    return c.kind == "crisp" and c.cost_line is not None
+
+
+def label_of(c: ClassifierResult) -> str:
+    return f"{c.name} (crisp)" if is_crisp(c) else c.name
+
+
+
+def legend_columns(handles, width_in: float) -> int:
+    longest = max((len(h.get_label()) for h in handles), default=10)
+    per_col = 0.33 + 0.055 * longest  # inches: handle + text at 7 pt
+    return max(1, min(len(handles), int(width_in // per_col)))
+
+
+def top_legend(fig, handles, width_in):
+    fig.legend(handles=handles, loc="outside upper center", ncols=legend_columns(handles, width_in), frameon=False)
+

@@ -1,0 +1,84 @@
+"""The dataset page's pairwise comparisons: crossovers, where each is cheaper, expected-cost differences
+(D&H 2006 sections 4.3-4.4 and 4.7)."""
+
+from __future__ import annotations
+
+from ...results import ComparisonResult, DatasetResult
+from .. import tables as tb
+from ..page_names import dataset_page_slug
+from .base import Section, confidence_text
+
+
+def comparison_table(d: DatasetResult) -> tb.Table:
+    t = tb.Table(
+        f"{dataset_page_slug(d.name)}-comparisons",
+        f"Pairwise comparisons on {d.name}: where the lower envelopes cross, the PC(+) intervals where "
+        "each classifier is cheaper, and the largest difference in normalized expected cost.",
+        ["A", "B", "Crossovers (PC(+))", "A cheaper on", "B cheaper on", "Largest |A \u2212 B| at PC(+)", "A \u2212 B there"],
+        note="Intervals of PC(+) at 3 decimals; outside them the two envelopes are equal "
+        "(both trivial, or identical). A negative difference means A is cheaper.",
+        compact=True,
+    )
+    for m in d.comparisons.values():
+        t.rows.append(
+            [
+                tb.text(m.a),
+                tb.text(m.b),
+                tb.Cell(", ".join(tb.pc(x) for x in m.crossovers) or tb.DASH, list(m.crossovers),
+                        parts=[tb.pc(x) for x in m.crossovers] or None),
+                tb.interval_cell(m.a_better),
+                tb.interval_cell(m.b_better),
+                tb.num(m.max_difference[0], tb.PC_DIGITS),
+                tb.num(m.max_difference[1], tb.COST_DIGITS),
+            ]
+        )
+    return t
+
+
+def _difference_cell(m: ComparisonResult, prior: str) -> tb.Cell:
+    value = m.expected_cost_difference.get(prior)
+    cell = tb.num(value, tb.COST_DIGITS)
+    interval = (m.expected_cost_difference_interval or {}).get(prior)
+    if interval is not None:
+        lo, hi, pv = interval.lower, interval.upper, interval.p_value
+        cell.note = f"[{tb.cost(lo)}, {tb.cost(hi)}]" + ("" if pv is None else f" p={tb.fmt(pv, 3)}")
+        cell.best = lo is not None and hi is not None and (lo > 0 or hi < 0)
+        cell.mark, cell.mark_label = tb.SIGNIFICANT_MARK, "interval excludes 0"
+    return cell
+
+
+def differences_table(d: DatasetResult, priors: list[str]) -> tb.Table:
+    has_intervals = any(m.expected_cost_difference_interval is not None for m in d.comparisons.values())
+    has_significance = any(m.significant is not None for m in d.comparisons.values())
+    columns = ["A", "B"] + [f"E[A] \u2212 E[B] {p}" for p in priors]
+    if has_significance:
+        columns.append("Significantly cheaper on (PC(+))")
+    note = "Difference of expected normalized costs; negative: A is cheaper under that prior."
+    if has_intervals:
+        note += (
+            f" In brackets: paired bootstrap {confidence_text(d)} interval and p-value; {tb.SIGNIFICANT_MARK} and bold: the "
+            "interval excludes 0."
+        )
+    t = tb.Table(
+        f"{dataset_page_slug(d.name)}-differences",
+        f"Differences in expected cost between each pair on {d.name}, under each prior.",
+        columns,
+        note=note,
+        compact=True,
+    )
+    for m in d.comparisons.values():
+        row = [tb.text(m.a), tb.text(m.b)] + [_difference_cell(m, p) for p in priors]
+        if has_significance:
+            sig = m.significant or ()
+            parts = [f"{tb.interval(s.lo, s.hi)} {s.better}".strip() for s in sig]
+            row.append(tb.Cell(", ".join(parts) or tb.DASH, [[s.lo, s.hi, s.better] for s in sig],
+                               parts=parts or None))
+        t.rows.append(row)
+    return t
+
+
+def comparison_tables(d: DatasetResult, priors: list[str]) -> dict:
+    return {"comparisons": comparison_table(d), "differences": differences_table(d, priors)}
+
+
+SECTION = Section("comparisons", "Pairwise comparisons", "Pairwise comparisons", tables=comparison_tables)

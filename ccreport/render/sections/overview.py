@@ -1,0 +1,80 @@
+"""The tables of the index page: datasets, priors, and every classifier's expected cost by dataset."""
+
+from __future__ import annotations
+
+from ...results import Results, classifier_names, dataset_priors
+from .. import tables as tb
+from ..page_names import dataset_link
+
+
+def datasets_table(results: Results) -> tb.Table:
+    t = tb.Table(
+        "index-datasets",
+        "Datasets: class counts, the positive class and the classifiers evaluated.",
+        ["Dataset", "Positives", "Negatives", "Positive class", "Folds", "Classifiers"],
+    )
+    for d in results.datasets.values():
+        t.rows.append(
+            [
+                tb.text(d.name, href=dataset_link(d.name)),
+                tb.num(d.n_pos, 0),
+                tb.num(d.n_neg, 0),
+                tb.text(d.positive_label),
+                tb.text(tb.DASH if d.n_folds is None else d.n_folds),
+                tb.text(", ".join(d.classifiers)),
+            ]
+        )
+    return t
+
+
+def priors_table(results: Results) -> tb.Table:
+    t = tb.Table(
+        "index-priors",
+        "Priors: the distributions over the operating condition PC(+) under which expected costs are reported.",
+        ["Prior", "Kind", "Description", "Datasets"],
+    )
+    used = prior_datasets(results)
+    for p in results.priors.values():
+        names = used.get(p.name) or []
+        shown = "all" if len(names) == len(results.datasets) else (", ".join(names) or tb.DASH)
+        t.rows.append([tb.text(p.name), tb.text(p.kind), tb.text(p.description), tb.Cell(shown, names)])
+    return t
+
+
+def classifier_index(results: Results) -> dict[str, dict]:
+    """Each classifier name -> its kind and the datasets it was evaluated on (manifest order)."""
+    out: dict[str, dict] = {}
+    for d in results.datasets.values():
+        for name, c in d.classifiers.items():
+            out.setdefault(name, {"kind": c.kind, "datasets": []})["datasets"].append(d.name)
+    return out
+
+
+def prior_datasets(results: Results) -> dict[str, list[str]]:
+    return {p: [d.name for d in results.datasets.values() if p in dataset_priors(results, d)] for p in results.priors}
+
+
+def cross_dataset_table(results: Results) -> tb.Table:
+    names = classifier_names(results)
+    t = tb.Table(
+        "index-expected-cost",
+        "Expected normalized cost of each classifier's lower envelope under each prior, by dataset. "
+        f"The lowest cost in each row is in bold and starred ({tb.BEST_MARK}).",
+        ["Dataset", "Prior"] + names,
+        note=f"{tb.BEST_MARK} lowest expected cost in the row. Costs at {tb.COST_DIGITS} decimals; "
+        "the CSV file has full precision and names the best classifier.",
+        compact=len(names) > 5,
+    )
+    best_names = []
+    for d in results.datasets.values():
+        for p in dataset_priors(results, d):
+            row = [tb.text(d.name, href=dataset_link(d.name)), tb.text(p)]
+            cells = []
+            for name in names:
+                c = d.classifiers.get(name)
+                cells.append(tb.num(None if c is None else c.expected_cost.get(p), tb.COST_DIGITS))
+            tb.mark_best(cells)
+            best_names.append(" ".join(n for n, c in zip(names, cells) if c.best))
+            t.rows.append(row + cells)
+    t.extra_csv["best"] = best_names
+    return t

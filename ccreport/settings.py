@@ -1,0 +1,93 @@
+"""What the analyses compute with: one frozen :class:`AnalysisSettings`, defined once.
+
+Each setting is one field: its default, its allowed values (a :class:`Bound` for a number, a tuple
+of choices for a string) and its one-line documentation live in the field's metadata. From this one
+declaration come
+
+* the manifest's ``[project]`` keys for the analyses, their reading, validation and defaults, and
+  their rows in the manifest's documentation (:mod:`ccreport.manifest`);
+* the ``settings`` object of ``results.json`` (:meth:`AnalysisSettings.to_dict`; the seed is written
+  at the top level of ``results.json``, beside it);
+* what every task of the battery receives, whole (:mod:`ccreport.battery`).
+
+How to run (``workers``) is not a setting of the analyses: the results do not depend on it, so it
+stays out of this record (the manifest's ``workers`` and ``ccreport build -j``).
+
+A task that draws random numbers takes its generator from :func:`task_rng`: the project seed and
+the task's stable key (its names), so a result depends neither on task order, nor on the number of
+worker processes, nor on which tasks ran before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Bound:
+    """What a number must be: its description for messages and the test it must pass."""
+
+    text: str
+    accepts: Callable[[float], bool]
+    integer: bool = False
+
+
+OPEN_PROBABILITY = Bound("a number strictly between 0 and 1", lambda x: 0 < x < 1)
+SEED = Bound("an integer >= 0", lambda x: x >= 0, integer=True)
+REPLICATES = Bound("an integer >= 500", lambda x: x >= 500, integer=True)
+
+BANDS = ("pointwise", "simultaneous", "both")
+CALIBRATIONS = ("auto", "double", "off")
+
+
+def _setting(default, doc: str, *, bound: Bound | None = None, choices: tuple[str, ...] | None = None):
+    return field(default=default, metadata={"doc": doc, "bound": bound, "choices": choices})
+
+
+@dataclass(frozen=True)
+class AnalysisSettings:
+    """The manifest's settings of the analyses (``[project]`` keys of the same names)."""
+
+    seed: int = _setting(2006, "seeds every resampling task.", bound=SEED)
+    confidence: float = _setting(
+        0.9, "confidence level of bootstrap intervals and bands.", bound=OPEN_PROBABILITY
+    )
+    bootstrap: int = _setting(
+        1000,
+        "bootstrap replicates (fewer leave the 5% tails of a 90% band to a handful of replicates).",
+        bound=REPLICATES,
+    )
+    band: str = _setting("pointwise", "which confidence bands of the cost curves.", choices=BANDS)
+    calibration: str = _setting(
+        "auto",
+        'double-bootstrap calibration of a scoring classifier\'s band ("auto": while n <= 10,000; '
+        ":mod:`ccreport.analysis.calibration`).",
+        choices=CALIBRATIONS,
+    )
+
+    def to_dict(self) -> dict:
+        """The ``settings`` object of results.json: every setting but the seed (written beside it)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "seed"}
+
+
+SETTINGS = fields(AnalysisSettings)  # in declaration order
+SETTING_KEYS = tuple(f.name for f in SETTINGS)
+
+
+def describe_setting(f) -> str:
+    """One documentation line for a setting: type, allowed values, default, what it does."""
+    bound, choices = f.metadata["bound"], f.metadata["choices"]
+    allowed = bound.text if bound is not None else ", ".join(f'"{c}"' for c in choices)
+    default = f'"{f.default}"' if isinstance(f.default, str) else f"{f.default}"
+    return f"optional, {allowed}, default {default}: {f.metadata['doc']}"
+
+
+def task_rng(seed: int, *key: str) -> np.random.Generator:
+    """A generator for one task, from the project seed and the task's stable key (its names)."""
+    digest = hashlib.sha256("\x1f".join(key).encode()).digest()
+    spawn_key = tuple(int.from_bytes(digest[i : i + 4], "little") for i in range(0, 16, 4))
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=spawn_key))
