@@ -18,6 +18,8 @@ import numpy as np
 from .analysis import priors as pr
 from .analysis.envelope import Envelope, compare, lower_envelope, operating_range
 from .analysis.roc import auc, crisp_roc, roc_points
+from .cache import cached_map, done
+from .interrupts import ignore_interrupts
 from .results import ClassifierResult, ComparisonResult, PriorResult
 
 PRIOR_GRID = np.linspace(0.0, 1.0, 401)
@@ -143,8 +145,19 @@ def pairs(names):
 
 
 def run_tasks(function, argument_tuples, workers: int):
-    """Run ``function(*args)`` for each tuple, in order; in worker processes when workers > 1."""
+    """Run ``function(*args)`` for each tuple, in order; in worker processes when workers > 1.
+
+    When a build has a task cache active (:mod:`ccreport.cache`), results found there are reused
+    and only the other tasks run.
+    """
+    return cached_map(function, argument_tuples, lambda todo: _run_all(function, todo, workers))
+
+
+def _run_all(function, argument_tuples, workers: int):
     if workers <= 1 or len(argument_tuples) <= 1:
-        return [function(*args) for args in argument_tuples]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(function, *zip(*argument_tuples)))
+        return [done(function(*args)) for args in argument_tuples]
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(argument_tuples)), initializer=ignore_interrupts)
+    try:
+        return [done(r) for r in pool.map(function, *zip(*argument_tuples))]
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)  # Ctrl-C: tasks not started are dropped

@@ -10,13 +10,16 @@ import os
 import platform
 import shutil
 import tempfile
+from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
 
-from . import __version__
+from . import __version__, cache, progress
 from .battery import Settings, analyse_classifier, analyse_pair, make_prior, pairs, prior_result, run_tasks
 from .loaders import Dataset, load_project_data, sha256_file
-from .manifest import Project, load_project, manifest_path_of
+from .errors import Problem, UserInputError
+from .manifest import MAX_WORKERS, Project, display_path, load_project
+from .output_folder import RETIRED_PREFIX, check_output, finish_staging, make_staging, output_folder, remove_stale_staging
 from .results import DatasetResult, InputFile, Results, results_to_json
 from .uncertainty import uncertainty_extras, with_extra
 
@@ -123,40 +126,27 @@ def compute_results(project: Project, datasets: list[Dataset], settings: Setting
     )
 
 
-def output_folder(project: str | Path, out_dir: str | Path | None = None) -> Path:
-    """Where a build writes: ``out_dir`` if given, else ``site`` beside the manifest.
-
-    ``project`` is what :func:`load_project` accepts: a project folder or its ``ccreport.toml``.
-    """
-    if out_dir is not None:
-        return Path(out_dir)
-    return manifest_path_of(project).parent / "site"
-
-
 def write_output(results: Results, project: Project, staging: Path, pdf: bool = True) -> None:
     """Everything a build writes, into ``staging``: results.json, figures, the site, report.pdf."""
     (staging / "results.json").write_text(results_to_json(results), encoding="utf-8")
     from .render.figure_files import write_figures
     from .render.site import render_site
 
+    progress.phase("drawing figures")
     figures = write_figures(results, staging)
+    progress.phase("writing pages")
     site = render_site(results, project, staging, figures, pdf=pdf)
     if pdf:
         from .render.pdf import render_pdf
 
+        progress.phase("typesetting report.pdf")
         render_pdf(site, staging, project.manifest_path)
-
-
-def _folder_mode() -> int:
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o777 & ~umask
 
 
 def swap_into_place(staging: Path, target: Path) -> None:
     """Replace ``target`` by ``staging`` with renames, so a reader never sees half an output."""
     if target.exists():
-        retired = Path(tempfile.mkdtemp(prefix=".ccreport-old-", dir=target.parent))
+        retired = Path(tempfile.mkdtemp(prefix=RETIRED_PREFIX, dir=target.parent))
         os.replace(target, retired / "previous")
         os.replace(staging, target)
         shutil.rmtree(retired, ignore_errors=True)
@@ -164,22 +154,80 @@ def swap_into_place(staging: Path, target: Path) -> None:
         os.replace(staging, target)
 
 
-def build(project_dir: str | Path = ".", out_dir: str | Path | None = None, workers: int | None = None, pdf: bool = True) -> Results:
+def build(
+    project_dir: str | Path = ".",
+    out_dir: str | Path | None = None,
+    workers: int | None = None,
+    pdf: bool = True,
+    force: bool = False,
+    cache_dir: str | Path | None = None,
+) -> Results:
     """Build a project: validate, analyse, write results.json and the report into ``out_dir``.
 
-    Raises :class:`ccreport.errors.UserInputError` on bad input, with the previous output untouched.
+    Raises :class:`ccreport.errors.UserInputError` on bad input, and on an output folder a build
+    must not replace (:func:`ccreport.output_folder.check_output`; ``force`` allows replacing an
+    existing folder that is not a ccreport output), with the previous output untouched. Staging
+    folders of builds that were killed are removed first. ``cache_dir``: a folder for the task
+    cache (:mod:`ccreport.cache`; None: no cache). Notes (workers clamped to the tasks and cores)
+    and phases go to :mod:`ccreport.progress`.
     """
+    progress.phase("reading the manifest and data")
     project = load_project(project_dir)
+    target = check_output(project, output_folder(project.manifest_path, out_dir), force=force)
     datasets = load_project_data(project)
-    results = compute_results(project, datasets, settings_for(project, workers))
-    target = output_folder(project.manifest_path, out_dir).resolve()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".ccreport-build-", dir=target.parent))
-    staging.chmod(_folder_mode())  # mkdtemp makes it private; a site folder is served to others
+    settings = settings_for(project, workers)
+    n_tasks = count_tasks(datasets, project)
+    clamped = clamp_workers(settings.workers, n_tasks)
+    if clamped != settings.workers:
+        progress.note(f"{settings.workers} workers clamped to {clamped} ({n_tasks} tasks, {available_cores()} cores)")
+    progress.phase("analysing")
+    with cache.using(None if cache_dir is None else Path(cache_dir)):
+        results = compute_results(project, datasets, replace(settings, workers=clamped))
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise environment_error(error, target) from None
+    remove_stale_staging(target.parent)
+    try:
+        staging = make_staging(target)
+    except OSError as error:
+        raise environment_error(error, target) from None
     try:
         write_output(results, project, staging, pdf=pdf)
-    except BaseException:
+        finish_staging(staging)
+        swap_into_place(staging, target)
+    except BaseException as error:
         shutil.rmtree(staging, ignore_errors=True)
+        if isinstance(error, OSError):
+            raise environment_error(error, target) from error
         raise
-    swap_into_place(staging, target)
     return results
+
+
+def available_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def count_tasks(datasets: list[Dataset], project: Project) -> int:
+    """Parallel tasks of the battery: one per classifier evaluation, one per pair (the uncertainty)."""
+    total = 0
+    for data in datasets:
+        k = sum(1 for spec in project.classifiers if spec.name in data.scores or spec.name in data.predictions)
+        total += k + k * (k - 1) // 2
+    return max(1, total)
+
+
+def clamp_workers(requested: int, n_tasks: int) -> int:
+    """Workers actually started: at most the task count, the machine's cores and MAX_WORKERS."""
+    return max(1, min(requested, n_tasks, available_cores(), MAX_WORKERS))
+
+
+def environment_error(error: OSError, target: Path) -> UserInputError:
+    """An OSError while writing the output (not writable, read-only, disk full, under a file) as
+    one line naming the path and the reason."""
+    where = error.filename or target
+    reason = error.strerror or str(error)
+    return UserInputError(Problem(display_path(where), "output folder (-o)", f"cannot write the output: {reason}"))

@@ -488,6 +488,14 @@ def _folds(column: CategoryColumn, rows: np.ndarray) -> tuple[np.ndarray, tuple[
     return recode[codes], tuple(names)
 
 
+def _some_fold_has_both(folds: np.ndarray, labels: np.ndarray, n_folds: int) -> bool:
+    """Whether any fold holds a positive and a negative (what ``resampling.fold_average`` needs)."""
+    known = folds >= 0
+    positives = np.bincount(folds[known], weights=labels[known].astype(float), minlength=n_folds)
+    sizes = np.bincount(folds[known], minlength=n_folds)
+    return bool(np.any((positives > 0) & (positives < sizes)))
+
+
 def _costs(column: NumberColumn, rows: np.ndarray) -> np.ndarray:
     values = column.values()
     negative = np.flatnonzero(values < 0)
@@ -560,6 +568,11 @@ def _assemble(spec: DatasetSpec, usable: Sequence[ClassifierSpec], wanted: Wante
         if c.predictions is not None and allowed:
             predictions[c.name] = _predictions(wanted.categories[c.predictions], allowed, spec.positive, rows)
     if classes is None:
+        return None
+    if folds is not None and fold_names and not _some_fold_has_both(folds, classes.labels, len(fold_names)):
+        wanted.categories[spec.fold].problems.add(
+            None, f"no fold holds both classes ({len(fold_names)} folds, each all one class); fold averaging needs at least one fold with positives and negatives"
+        )
         return None
     return Dataset(
         name=spec.name,

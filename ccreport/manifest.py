@@ -16,18 +16,21 @@ unique within their kind.
 
 ``[project]`` (required)
     ``title``       required string: the report's title.
-    ``seed``        optional integer >= 0, default 2006: seeds every resampling task.
+    ``seed``        optional integer from 0 to 2**64 - 1, default 2006: seeds every resampling task.
     ``narrative``   optional path of a markdown file (must exist) shown on the index page.
-    ``theme``       optional string, default "default": the report's theme.
+    ``theme``       optional name, default "default": the report's theme, a folder of the project's
+                    ``themes/`` or a shipped theme (a name, never a path).
     ``confidence``  optional number strictly between 0 and 1, default 0.9: confidence level of
                     bootstrap intervals and bands.
-    ``bootstrap``   optional integer >= 500, default 1000: bootstrap replicates (fewer leave the
+    ``bootstrap``   optional integer from 500 to 20,000 (``MAX_BOOTSTRAP``), default 1000:
+                    bootstrap replicates (fewer leave the
                     5% tails of a 90% band to a handful of replicates).
     ``band``        optional, default "pointwise": "pointwise", "simultaneous" or "both".
     ``calibration`` optional, default "auto": "auto", "double" or "off": double-bootstrap
                     calibration of a scoring classifier's band ("auto": while n <= 10,000;
                     :mod:`ccreport.analysis.calibration`).
-    ``workers``     optional integer >= 1: worker processes (``ccreport build -j`` overrides it).
+    ``workers``     optional integer from 1 to 256 (``MAX_WORKERS``): worker processes (``ccreport
+                    build -j`` overrides it); a build starts at most one per task and per core.
 
 ``[[datasets]]`` (one or more)
     ``name``        required name.
@@ -84,6 +87,7 @@ from pathlib import Path
 
 from .analysis.conditions import probability_cost
 from .errors import Problem, UserInputError
+from .paths import available_themes, is_theme_name
 
 MANIFEST_NAME = "ccreport.toml"
 DEFAULT_SEED = 2006
@@ -300,9 +304,12 @@ POSITIVE = Bound("a number > 0", lambda x: x > 0)
 NON_NEGATIVE = Bound("a number >= 0", lambda x: x >= 0)
 PROBABILITY = Bound("a number in [0, 1]", lambda x: 0 <= x <= 1)
 OPEN_PROBABILITY = Bound("a number strictly between 0 and 1", lambda x: 0 < x < 1)
-SEED = Bound("an integer >= 0", lambda x: x >= 0, integer=True)
-REPLICATES = Bound("an integer >= 500", lambda x: x >= 500, integer=True)
-WORKERS = Bound("an integer >= 1", lambda x: x >= 1, integer=True)
+MAX_SEED = 2**64 - 1
+MAX_BOOTSTRAP = 20_000  # a band keeps replicates x grid points in memory: 160 MB at 1001 points
+MAX_WORKERS = 256  # beyond the machine's cores and the task count they are clamped at build time
+SEED = Bound("an integer from 0 to 2**64 - 1", lambda x: 0 <= x <= MAX_SEED, integer=True)
+REPLICATES = Bound(f"an integer from 500 to {MAX_BOOTSTRAP}", lambda x: 500 <= x <= MAX_BOOTSTRAP, integer=True)
+WORKERS = Bound(f"an integer from 1 to {MAX_WORKERS}", lambda x: 1 <= x <= MAX_WORKERS, integer=True)
 
 
 def shown(value) -> str:
@@ -311,6 +318,8 @@ def shown(value) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         return f'"{value}" (a string)'
+    if isinstance(value, int) and abs(value) >= 10**30:
+        return f"an integer of {len(str(abs(value)))} digits"
     if isinstance(value, (int, float)):
         return repr(value)
     if isinstance(value, dict):
@@ -371,7 +380,7 @@ class Checker:
                 self.report(where, (key,), f"missing required key; expected {bound.text}")
             return default
         kinds = int if bound.integer else (int, float)
-        is_number = isinstance(value, kinds) and not isinstance(value, bool) and math.isfinite(value)
+        is_number = isinstance(value, kinds) and not isinstance(value, bool) and (isinstance(value, int) or math.isfinite(value))
         if not is_number or not bound.accepts(value):
             self.report(where, (key,), f"expected {bound.text}, got {shown(value)}")
             return None
@@ -399,6 +408,24 @@ class Checker:
             return None
         if not path.is_file():
             self.report(where, (key,), f"expected {what}, got a folder: {text}")
+            return None
+        return path
+
+    def text_file(self, table: dict, key: str, where: _Where, what: str) -> Path | None:
+        """An existing file that must be UTF-8 text (a narrative): the line of the first bad byte."""
+        path = self.existing_file(table, key, where, what)
+        if path is None:
+            return None
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            self.report(where, (key,), f"expected {what}; cannot read {display_path(path)}: {error.strerror}")
+            return None
+        try:
+            data.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            line = data.count(b"\n", 0, error.start) + 1
+            self.report(where, (key,), f"expected {what} in UTF-8; {display_path(path)}:{line} has byte 0x{data[error.start]:02x}")
             return None
         return path
 
@@ -467,14 +494,31 @@ def _project_settings(check: Checker, document: dict) -> dict | None:
     return {
         "title": check.string(table, "title", where, "the report's title, a non-empty string", required=True),
         "seed": check.number(table, "seed", where, SEED, default=DEFAULT_SEED),
-        "narrative": check.existing_file(table, "narrative", where, "a markdown file, relative to the manifest"),
-        "theme": check.string(table, "theme", where, "the name of a theme") or "default",
+        "narrative": check.text_file(table, "narrative", where, "a markdown file, relative to the manifest"),
+        "theme": _theme(check, table, where),
         "confidence": _as_float(check.number(table, "confidence", where, OPEN_PROBABILITY, default=0.9)),
         "bootstrap": check.number(table, "bootstrap", where, REPLICATES, default=1000),
         "band": check.choice(table, "band", where, BANDS, default="pointwise"),
         "calibration": check.choice(table, "calibration", where, CALIBRATIONS, default="auto"),
         "workers": check.number(table, "workers", where, WORKERS),
     }
+
+
+def _theme(check: Checker, table: dict, where: _Where) -> str | None:
+    """``theme``: the name of a theme folder (the project's ``themes/<name>`` or a shipped one)."""
+    name = check.string(table, "theme", where, "the name of a theme")
+    if name is None:
+        return None if "theme" in table else "default"
+    known = available_themes(check.root)
+    if not is_theme_name(name):
+        check.report(where, ("theme",), f"expected the name of a theme (one of {', '.join(known)}), not a path; got {shown(name)}")
+        return None
+    if name not in known:
+        close = difflib.get_close_matches(name, known, n=1)
+        hint = f'; did you mean "{close[0]}"?' if close else ""
+        check.report(where, ("theme",), f"unknown theme {shown(name)}; expected one of {', '.join(known)}{hint}")
+        return None
+    return name
 
 
 def _as_float(value):
@@ -507,7 +551,7 @@ def _dataset(check: Checker, where: _Where, table: dict, taken: dict[str, int]) 
         "positive": _class_value(check, table, where),
         "fold": check.string(table, "fold", where, column),
         "costs": check.string(table, "costs", where, column),
-        "narrative": check.existing_file(table, "narrative", where, "a markdown file, relative to the manifest"),
+        "narrative": check.text_file(table, "narrative", where, "a markdown file, relative to the manifest"),
     }
     if any(spec[key] is None for key in ("name", "path", "label", "positive")):
         return None

@@ -9,6 +9,7 @@ beside the ``ccreport`` package.
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from .errors import Problem, UserInputError
 
 _REPOSITORY = Path(__file__).resolve().parent.parent
 DEFAULT_THEME = "default"
+THEME_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*")
 
 
 def _package_folder(package: str, fallback: str) -> Path:
@@ -42,11 +44,17 @@ def _is_theme(folder: Path) -> bool:
     return folder.is_dir() and any((folder / name).is_file() for name in ("style.css", "theme.css"))
 
 
+def is_theme_name(name: str) -> bool:
+    """A theme is chosen by name, never by path: letters, digits, '_', '.', '-', not starting with '.'."""
+    return bool(THEME_NAME.fullmatch(name))
+
+
 def available_themes(project_root: Path | None = None) -> list[str]:
+    """The themes a manifest may name: the shipped ones and the project's ``themes/<name>``."""
     names = {p.name for p in themes_dir().iterdir() if _is_theme(p)}
     if project_root is not None and (project_root / "themes").is_dir():
-        names |= {p.name for p in (project_root / "themes").iterdir() if p.is_dir()}
-    return sorted(names)
+        names |= {p.name for p in (project_root / "themes").iterdir() if _is_theme(p)}
+    return sorted(n for n in names if is_theme_name(n))
 
 
 def theme_dir(name: str, project_root: Path | None = None, manifest: str = "ccreport.toml") -> Path:
@@ -58,6 +66,8 @@ def theme_dir(name: str, project_root: Path | None = None, manifest: str = "ccre
     default theme.
     """
     candidates = []
+    if not is_theme_name(name):
+        raise UserInputError(Problem(file=manifest, field="project.theme", expected=f"expected the name of a theme, not a path; got {name!r}"))
     if project_root is not None:
         candidates.append(project_root / "themes" / name)
     candidates.append(themes_dir() / name)

@@ -8,10 +8,8 @@ outlines in SVG (``svg.fonttype: path``) and fonts are embedded as TrueType in P
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import multiprocessing as mp
 import os
-import re
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from io import BytesIO
@@ -20,30 +18,13 @@ from pathlib import Path
 import numpy as np
 
 from .. import figures as F
+from .. import naming
+from ..interrupts import ignore_interrupts
 from ..results import ClassifierResult, ComparisonResult, DatasetResult, Results, dataset_priors
 
 SAVE_METADATA = {"svg": {"Date": None}, "pdf": {"CreationDate": None}, "png": {"Software": None}}
 PNG_DPI = 150
-
-
-def slug(name: str) -> str:
-    """A file-name-safe, lower-case form of a name ('German credit/2' -> 'german-credit-2')."""
-    s = re.sub(r"[^a-z0-9_.-]+", "-", name.lower()).strip("-.")
-    return s or "x"
-
-
-class _Slugs:
-    """Unique slugs within one folder: a name whose slug is taken gets a short hash of the name."""
-
-    def __init__(self):
-        self.used: dict[str, str] = {}
-
-    def __call__(self, name: str) -> str:
-        s = slug(name)
-        if s in self.used and self.used[s] != name:
-            s = f"{s}-{hashlib.sha256(name.encode()).hexdigest()[:8]}"
-        self.used[s] = name
-        return s
+OVERVIEW_FOLDERS = ("overview",)  # figures/overview/ holds the index's figures, never a dataset's
 
 
 def _fmt_range(r) -> str:
@@ -228,21 +209,19 @@ def _tasks(results: Results, focus: bool, rescaled: bool | None = None) -> list[
     tasks = [_Task("overview/small-multiples", "figures/overview/small-multiples", "full", "small-multiples")]
     if results.priors:
         tasks.append(_Task("overview/priors", "figures/overview/priors", "column", "priors"))
-    dataset_slugs = _Slugs()
     for d in results.datasets.values():
-        base = f"figures/{dataset_slugs(d.name)}"
+        base = f"figures/{naming.stem(d.name, reserved=OVERVIEW_FOLDERS)}"
         tasks.append(_Task(f"{d.name}/cost", f"{base}/cost", "column", "cost", d.name))
         if rescaled or (rescaled is None and any(_above_half(c) for c in d.classifiers.values())):
             tasks.append(_Task(f"{d.name}/cost-rescaled", f"{base}/cost-rescaled", "column", "cost-rescaled", d.name))
         if dataset_priors(results, d):
             tasks.append(_Task(f"{d.name}/cost-priors", f"{base}/cost-priors", "column", "cost-priors", d.name))
         tasks.append(_Task(f"{d.name}/roc", f"{base}/roc", "column", "roc", d.name))
-        names = _Slugs()
         if focus:
             for c in d.classifiers:
-                tasks.append(_Task(f"{d.name}/focus/{c}", f"{base}/focus/{names(c)}", "column", "focus", d.name, c))
+                tasks.append(_Task(f"{d.name}/focus/{c}", f"{base}/focus/{naming.stem(c)}", "column", "focus", d.name, c))
         for key, m in d.comparisons.items():
-            stem = f"{base}/diff/{names(m.a)}--vs--{names(m.b)}"
+            stem = f"{base}/diff/{naming.pair_stem(m.a, m.b)}"
             tasks.append(_Task(f"{d.name}/diff/{key}", stem, "column", "diff", d.name, key))
     return tasks
 
@@ -338,7 +317,7 @@ def write_figures(
 ) -> dict:
     """Write every figure of the report under ``folder/figures/`` and return the index.
 
-    Index keys (names are the real dataset/classifier names; file names are slugs of them):
+    Index keys (names are the real dataset/classifier names; file names are stems of them, :mod:`ccreport.naming`):
 
     * ``"overview/small-multiples"`` - one cost-space panel per dataset, shared legend (full width);
     * ``"overview/priors"`` - every prior as a density over PC(+) (only if there are priors);
@@ -359,8 +338,9 @@ def write_figures(
     "width": "column" | "full"}`` with one path per requested format, e.g.
     ``{"svg": "figures/sonar/cost.svg", "pdf": "figures/sonar/cost.pdf", "caption": ..., ...}``.
     The dict is in report order (overview, then per dataset: cost, cost-rescaled, cost-priors, roc,
-    focus, diff). Files: ``figures/overview/*``, ``figures/<dataset-slug>/{cost,roc,...}``,
-    ``figures/<dataset-slug>/focus/<classifier-slug>``, ``figures/<dataset-slug>/diff/<a>--vs--<b>``.
+    focus, diff). Files: ``figures/overview/*``, ``figures/<dataset-stem>/{cost,roc,...}``,
+    ``figures/<dataset-stem>/focus/<classifier-stem>``, ``figures/<dataset-stem>/diff/<pair-stem>``
+    (``naming.stem`` / ``naming.pair_stem``: injective, so no two figures share a file).
     Formats: any of "svg", "pdf", "png" (PNG at ``PNG_DPI``). ``workers`` (default: 2 where two
     CPUs are available and ``fork`` exists) splits the figures between forked processes; the
     files are the same bytes either way.
@@ -376,7 +356,7 @@ def write_figures(
         global _FORKED
         _FORKED = (results, styles, folder, tuple(formats), tasks)
         try:
-            with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork")) as pool:
+            with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork"), initializer=ignore_interrupts) as pool:
                 shares = list(pool.map(_render_share, range(workers), [workers] * workers))
         finally:
             _FORKED = None

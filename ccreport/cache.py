@@ -1,0 +1,154 @@
+"""A content-addressed cache of task results, so an unchanged rebuild recomputes nothing.
+
+A task is ``function(*args)`` with a pure function (battery and uncertainty tasks: every result is
+a function of its arrays, settings and seed; ``battery.task_rng``). Its key is the SHA-256 of
+
+* the function's module and qualified name,
+* :func:`source_hash`: the bytes of every ``.py`` file of the installed ccreport package, the
+  ccreport version and the numpy and scipy versions (a new release or an edited source invalidates
+  everything),
+* the pickled arguments, arrays included by value, with ``Settings.workers`` set to 1 (results do
+  not depend on the worker count).
+
+So a changed dataset changes the keys of its own tasks only, and the other datasets' tasks are
+found. Results are stored as ``<folder>/<key[:2]>/<key>.pickle``, written to a temporary file and
+renamed, so a killed build never leaves half an entry; an entry that cannot be read is a miss.
+The folder is ``.ccreport-cache/`` beside the manifest by default (with a ``.gitignore`` holding
+``*``, so version control ignores it), or ``--cache-dir``; ``--no-cache`` bypasses it. Entries are
+pickles: the cache folder is trusted like the project's own files. Delete it to reclaim space.
+
+Caching is off unless a build activates it (:func:`using`); library calls never touch the disk.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import os
+import pickle
+import tempfile
+from importlib import metadata
+from pathlib import Path
+
+from . import __version__, progress
+
+DEFAULT_FOLDER = ".ccreport-cache"
+_MISSING = object()
+_active: Cache | None = None
+_source_hash: str | None = None
+
+
+class _Hasher:
+    """A file-like sink feeding a SHA-256, so pickled arguments are hashed without a copy."""
+
+    def __init__(self):
+        self.hash = hashlib.sha256()
+
+    def write(self, data) -> int:
+        self.hash.update(data)
+        return len(data)
+
+
+def source_hash() -> str:
+    """SHA-256 of ccreport's own source files and version, and of numpy's and scipy's versions."""
+    global _source_hash
+    if _source_hash is None:
+        h = hashlib.sha256(f"ccreport {__version__}".encode())
+        for name in ("numpy", "scipy"):
+            try:
+                h.update(f"{name} {metadata.version(name)}".encode())
+            except metadata.PackageNotFoundError:
+                pass
+        package = Path(__file__).resolve().parent
+        for path in sorted(package.rglob("*.py")):
+            h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+        _source_hash = h.hexdigest()
+    return _source_hash
+
+
+def _without_workers(value):
+    """Arguments as keyed: a Settings-like dataclass with ``workers`` gets workers = 1."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type) and hasattr(value, "workers"):
+        return dataclasses.replace(value, workers=1)
+    return value
+
+
+def task_key(function, args) -> str:
+    """The content address of ``function(*args)`` (see the module docstring)."""
+    sink = _Hasher()
+    sink.write(f"{function.__module__}:{function.__qualname__}:{source_hash()}".encode())
+    pickle.Pickler(sink, protocol=5).dump(tuple(_without_workers(a) for a in args))
+    return sink.hash.hexdigest()
+
+
+class Cache:
+    """Task results stored by key under ``folder``; counts hits and misses of this build."""
+
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+        self.hits = 0
+        self.misses = 0
+
+    def _path(self, key: str) -> Path:
+        return self.folder / key[:2] / f"{key}.pickle"
+
+    def get(self, key: str):
+        try:
+            with open(self._path(key), "rb") as f:
+                value = pickle.load(f)
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, ValueError):
+            self.misses += 1
+            return _MISSING
+        self.hits += 1
+        return value
+
+    def put(self, key: str, value) -> None:
+        """Store ``value``; a cache that cannot be written (read-only, full) is skipped silently."""
+        path = self._path(key)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            ignore = self.folder / ".gitignore"
+            if not ignore.exists():
+                ignore.write_text("# ccreport's task cache: safe to delete\n*\n", encoding="utf-8")
+            fd, temporary = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+            with os.fdopen(fd, "wb") as f:
+                pickle.dump(value, f, protocol=5)
+            os.replace(temporary, path)
+        except OSError:
+            return
+
+
+@contextlib.contextmanager
+def using(folder: Path | None):
+    """Activate the cache in ``folder`` for the block (None: no cache); yields the Cache or None."""
+    global _active
+    previous, _active = _active, (None if folder is None else Cache(folder))
+    try:
+        yield _active
+    finally:
+        _active = previous
+
+
+def done(result):
+    """A task finished: advance the progress display and hand the result through."""
+    progress.advance()
+    return result
+
+
+def cached_map(function, argument_tuples, run) -> list:
+    """``[function(*args) for args in argument_tuples]``: results from the active cache where
+    present, the others from ``run(missing_argument_tuples)`` (in order) and then stored."""
+    argument_tuples = list(argument_tuples)
+    progress.tasks(len(argument_tuples))
+    cache = _active
+    if cache is None:
+        return list(run(argument_tuples))
+    keys = [task_key(function, args) for args in argument_tuples]
+    results = [cache.get(key) for key in keys]
+    todo = [i for i, r in enumerate(results) if r is _MISSING]
+    progress.advance(len(results) - len(todo))
+    for i, result in zip(todo, run([argument_tuples[i] for i in todo])):
+        cache.put(keys[i], result)
+        results[i] = result
+    return results
