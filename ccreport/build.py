@@ -6,6 +6,7 @@ end, so a failed build (bad input, a template error, a crash) leaves the previou
 
 from __future__ import annotations
 
+import hashlib
 import os
 import platform
 import shutil
@@ -19,7 +20,8 @@ from .battery import Settings, analyse_classifier, analyse_pair, make_prior, pai
 from .loaders import Dataset, load_project_data, sha256_file
 from .errors import Problem, UserInputError
 from .manifest import MAX_WORKERS, Project, display_path, load_project
-from .output_folder import RETIRED_PREFIX, check_output, finish_staging, make_staging, output_folder, remove_stale_staging
+from .output_folder import RETIRED_PREFIX, check_output, finish_staging, make_staging, output_folder, output_key_of, remove_stale_staging
+from .paths import templates_dir, themes_dir
 from .results import DatasetResult, InputFile, Results, results_to_json
 from .uncertainty import uncertainty_extras, with_extra
 
@@ -126,9 +128,9 @@ def compute_results(project: Project, datasets: list[Dataset], settings: Setting
     )
 
 
-def write_output(results: Results, project: Project, staging: Path, pdf: bool = True) -> None:
+def write_output(results: Results, project: Project, staging: Path, pdf: bool = True, results_json: str | None = None) -> None:
     """Everything a build writes, into ``staging``: results.json, figures, the site, report.pdf."""
-    (staging / "results.json").write_text(results_to_json(results), encoding="utf-8")
+    (staging / "results.json").write_text(results_to_json(results) if results_json is None else results_json, encoding="utf-8")
     from .render.figure_files import write_figures
     from .render.site import render_site
 
@@ -183,6 +185,10 @@ def build(
     progress.phase("analysing")
     with cache.using(None if cache_dir is None else Path(cache_dir)):
         results = compute_results(project, datasets, replace(settings, workers=clamped))
+    results_json = results_to_json(results)
+    key = output_key(results_json, project, pdf)
+    if cache_dir is not None and output_key_of(target) == key:
+        return results  # the output on disk is what these inputs give: nothing to write
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -193,8 +199,8 @@ def build(
     except OSError as error:
         raise environment_error(error, target) from None
     try:
-        write_output(results, project, staging, pdf=pdf)
-        finish_staging(staging)
+        write_output(results, project, staging, pdf=pdf, results_json=results_json)
+        finish_staging(staging, key)
         swap_into_place(staging, target)
     except BaseException as error:
         shutil.rmtree(staging, ignore_errors=True)
@@ -202,6 +208,25 @@ def build(
             raise environment_error(error, target) from error
         raise
     return results
+
+
+def _files_under(folder: Path):
+    return sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else []
+
+
+def output_key(results_json: str, project: Project, pdf: bool) -> str:
+    """SHA-256 of everything the output is a function of: results.json (every number, the
+    manifest, the input hashes, library versions), the narratives, the templates and themes
+    (shipped and the project's), ccreport's source, SOURCE_DATE_EPOCH and whether there is a PDF.
+    Equal keys give byte-identical outputs, so a rebuild with an equal key writes nothing."""
+    h = hashlib.sha256()
+    for part in (cache.source_hash(), results_json, os.environ.get("SOURCE_DATE_EPOCH", ""), f"pdf={pdf}"):
+        h.update(part.encode() + b"\0")
+    narratives = [project.narrative] + [spec.narrative for spec in project.datasets]
+    folders = [templates_dir(), themes_dir(), project.root / "templates", project.root / "themes"]
+    for path in [p for p in narratives if p is not None] + [f for folder in folders for f in _files_under(folder)]:
+        h.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
 
 
 def available_cores() -> int:

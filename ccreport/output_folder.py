@@ -34,6 +34,7 @@ MARKER_TEXT = "This folder is a ccreport output; each build replaces it as a who
 STAGING_PREFIX = ".ccreport-build-"
 RETIRED_PREFIX = ".ccreport-old-"
 STAGING_MARKER = ".ccreport-staging"
+KEY_PREFIX = "inputs sha256 "
 
 
 def output_folder(project: str | Path, out_dir: str | Path | None = None) -> Path:
@@ -166,6 +167,17 @@ def make_staging(target: Path) -> Path:
     return staging
 
 
-def finish_staging(staging: Path) -> None:
-    """Drop the staging marker: the folder is now a complete output."""
+def finish_staging(staging: Path, key: str | None = None) -> None:
+    """Drop the staging marker: the folder is now a complete output, made from inputs ``key``."""
+    if key is not None:
+        (staging / MARKER).write_text(f"{MARKER_TEXT}{KEY_PREFIX}{key}\n", encoding="utf-8")
     (staging / STAGING_MARKER).unlink(missing_ok=True)
+
+
+def output_key_of(folder: Path) -> str | None:
+    """The inputs key recorded in an output's marker (``ccreport.build.output_key``), if any."""
+    try:
+        lines = (folder / MARKER).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return next((line[len(KEY_PREFIX):] for line in lines if line.startswith(KEY_PREFIX)), None)
