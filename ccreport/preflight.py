@@ -10,8 +10,8 @@
    folder ccreport did not write);
 4. the project's own templates (``templates/`` or a project theme's ``templates/``): rendered
    once on the project's own data - the analyses with :data:`REHEARSAL_BOOTSTRAP` replicates and
-   no calibration, so the results have the same shape as a build's, and SVG figures - into a
-   temporary folder that is removed. Shipped templates are tested with ccreport and skipped.
+   no calibration, so the results have the same shape as a build's, and the figure index a build
+   would make (nothing drawn) - into a temporary folder that is removed. Shipped templates are tested with ccreport and skipped.
 
 File names cannot collide and cannot be too long (:mod:`ccreport.naming`), so names need no
 check beyond the manifest's.
@@ -44,7 +44,7 @@ def has_own_templates(project: Project) -> bool:
 def rehearse_templates(project: Project, datasets) -> None:
     """Render every page and the PDF's HTML with the project's templates on its own data."""
     from .build import compute_results, settings_for
-    from .render.figure_files import write_figures
+    from .render.figure_files import planned_figures
     from .render.pdf import report_html
     from .render.site import render_site
 
@@ -52,7 +52,7 @@ def rehearse_templates(project: Project, datasets) -> None:
     results = compute_results(project, datasets, settings)
     folder = Path(tempfile.mkdtemp(prefix="ccreport-check-"))
     try:
-        figures = write_figures(results, folder, formats=("svg",), workers=1)
+        figures = planned_figures(results)
         site = render_site(results, project, folder, figures, pdf=True)
         report_html(site, 0, attachments=True)
     finally:

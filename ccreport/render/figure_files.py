@@ -366,6 +366,13 @@ def write_figures(
     return {t.key: done[t.key] for t in tasks}
 
 
+def planned_figures(results: Results, formats=("svg", "pdf")) -> dict:
+    """The index :func:`write_figures` would return, with empty captions, without drawing anything
+    (``ccreport check`` renders the project's templates with it)."""
+    tasks = [t for t in _tasks(results, focus=True) if t.kind != "focus" or _has_extras(results.datasets[t.dataset].classifiers[t.name])]
+    return {t.key: {**{fmt: f"{t.stem}.{fmt}" for fmt in formats}, "caption": "", "alt": "", "width": t.width} for t in tasks}
+
+
 def _has_extras(c: ClassifierResult) -> bool:
     return bool(c.extra.get("band") or c.extra.get("fold_average"))
 
