@@ -6,6 +6,7 @@ end, so a failed build (bad input, a template error, a crash) leaves the previou
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import platform
@@ -182,30 +183,32 @@ def build(
     clamped = clamp_workers(settings.workers, n_tasks)
     if clamped != settings.workers:
         progress.note(f"{settings.workers} workers clamped to {clamped} ({n_tasks} tasks, {available_cores()} cores)")
-    progress.phase("analysing")
-    with cache.using(None if cache_dir is None else Path(cache_dir)):
-        results = compute_results(project, datasets, replace(settings, workers=clamped))
-    results_json = results_to_json(results)
-    key = output_key(results_json, project, pdf)
-    if cache_dir is not None and output_key_of(target) == key:
-        return results  # the output on disk is what these inputs give: nothing to write
+    created = [p for p in (target, *target.parents) if not p.exists()][1:]  # parents a build makes
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise environment_error(error, target) from None
-    remove_stale_staging(target.parent)
-    try:
+        remove_stale_staging(target.parent)
         staging = make_staging(target)
     except OSError as error:
+        _remove_empty(created)
         raise environment_error(error, target) from None
     try:
-        write_output(results, project, staging, pdf=pdf, results_json=results_json)
-        finish_staging(staging, key)
-        swap_into_place(staging, target)
-    except BaseException as error:
-        shutil.rmtree(staging, ignore_errors=True)
-        if isinstance(error, OSError):
+        progress.phase("analysing")
+        with cache.using(None if cache_dir is None else Path(cache_dir)):
+            results = compute_results(project, datasets, replace(settings, workers=clamped))
+        results_json = results_to_json(results)
+        key = output_key(results_json, project, pdf)
+        if cache_dir is not None and output_key_of(target) == key:
+            shutil.rmtree(staging)
+            return results  # the output on disk is what these inputs give: nothing to write
+        try:
+            write_output(results, project, staging, pdf=pdf, results_json=results_json)
+            finish_staging(staging, key)
+            swap_into_place(staging, target)
+        except OSError as error:
             raise environment_error(error, target) from error
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        _remove_empty(created)
         raise
     return results
 
@@ -250,9 +253,20 @@ def clamp_workers(requested: int, n_tasks: int) -> int:
     return max(1, min(requested, n_tasks, available_cores(), MAX_WORKERS))
 
 
+def _remove_empty(folders: list[Path]) -> None:
+    """Remove the folders a failed build made for its output, innermost first, if still empty."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:
+            return
+
+
 def environment_error(error: OSError, target: Path) -> UserInputError:
     """An OSError while writing the output (not writable, read-only, disk full, under a file) as
     one line naming the path and the reason."""
     where = error.filename or target
     reason = error.strerror or str(error)
+    if error.errno in (errno.EEXIST, errno.ENOTDIR):
+        reason = f"{reason}: a parent of {display_path(target)} is a file, not a folder"
     return UserInputError(Problem(display_path(where), "output folder (-o)", f"cannot write the output: {reason}"))

@@ -312,12 +312,25 @@ REPLICATES = Bound(f"an integer from 500 to {MAX_BOOTSTRAP}", lambda x: 500 <= x
 WORKERS = Bound(f"an integer from 1 to {MAX_WORKERS}", lambda x: 1 <= x <= MAX_WORKERS, integer=True)
 
 
+def printable(text: str) -> str:
+    """``text`` with control characters escaped (a name holding a line break stays on one line)."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _finite_float(value) -> bool:
+    """Whether a TOML number is a finite float (an integer of 400 digits is not)."""
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
+
+
 def shown(value) -> str:
     """A TOML value as a message shows it: ``-1``, ``true``, ``"5" (a string)``, ``a table``."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return f'"{value}" (a string)'
+        return f'"{printable(value)}" (a string)'
     if isinstance(value, int) and abs(value) >= 10**30:
         return f"an integer of {len(str(abs(value)))} digits"
     if isinstance(value, (int, float)):
@@ -380,7 +393,7 @@ class Checker:
                 self.report(where, (key,), f"missing required key; expected {bound.text}")
             return default
         kinds = int if bound.integer else (int, float)
-        is_number = isinstance(value, kinds) and not isinstance(value, bool) and (isinstance(value, int) or math.isfinite(value))
+        is_number = isinstance(value, kinds) and not isinstance(value, bool) and (bound.integer or _finite_float(value))
         if not is_number or not bound.accepts(value):
             self.report(where, (key,), f"expected {bound.text}, got {shown(value)}")
             return None

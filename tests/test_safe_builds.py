@@ -7,7 +7,6 @@ serves the site; stale staging folders go; an internal error names its log file.
 
 import errno
 import http.client
-import json
 import os
 import shutil
 import subprocess
