@@ -122,7 +122,7 @@ def compute_results(project: Project, datasets: list[Dataset], settings: Setting
             "calibration": settings.calibration,
         },
         inputs=_input_files(project, datasets),
-        priors={spec.name: prior_result(spec.name, priors[spec.name], spec.params) for spec in project.priors},
+        priors={spec.name: cache.cached_call(prior_result, spec.name, priors[spec.name], spec.params) for spec in project.priors},
         datasets=dataset_results,
         manifest_text=project.manifest_text,
         narrative_markdown=_read_text(project.narrative),
@@ -136,7 +136,7 @@ def write_output(results: Results, project: Project, staging: Path, pdf: bool = 
     from .render.site import render_site
 
     progress.phase("drawing figures")
-    figures = write_figures(results, staging)
+    figures = cache.cached_folder(figures_key(results), staging, "figures", lambda: write_figures(results, staging))
     progress.phase("writing pages")
     site = render_site(results, project, staging, figures, pdf=pdf)
     if pdf:
@@ -195,22 +195,35 @@ def build(
         progress.phase("analysing")
         with cache.using(None if cache_dir is None else Path(cache_dir)):
             results = compute_results(project, datasets, replace(settings, workers=clamped))
-        results_json = results_to_json(results)
-        key = output_key(results_json, project, pdf)
-        if cache_dir is not None and output_key_of(target) == key:
-            shutil.rmtree(staging)
-            return results  # the output on disk is what these inputs give: nothing to write
-        try:
-            write_output(results, project, staging, pdf=pdf, results_json=results_json)
-            finish_staging(staging, key)
-            swap_into_place(staging, target)
-        except OSError as error:
-            raise environment_error(error, target) from error
+            results_json = results_to_json(results)
+            key = output_key(results_json, project, pdf)
+            if cache_dir is not None and output_key_of(target) == key:
+                shutil.rmtree(staging)
+                return results  # the output on disk is what these inputs give: nothing to write
+            try:
+                write_output(results, project, staging, pdf=pdf, results_json=results_json)
+                finish_staging(staging, key)
+                swap_into_place(staging, target)
+            except OSError as error:
+                raise environment_error(error, target) from error
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         _remove_empty(created)
         raise
     return results
+
+
+def figures_key(results: Results) -> str:
+    """What the figures are drawn from: results.json without the narratives, the manifest's text
+    and the input hashes (figures never read them), so a changed narrative reuses the figures."""
+    drawn = replace(
+        results,
+        inputs=(),
+        manifest_text="",
+        narrative_markdown=None,
+        datasets={name: replace(d, narrative_markdown=None) for name, d in results.datasets.items()},
+    )
+    return results_to_json(drawn)
 
 
 def _files_under(folder: Path):

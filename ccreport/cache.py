@@ -13,6 +13,8 @@ a function of its arrays, settings and seed; ``battery.task_rng``). Its key is t
 So a changed dataset changes the keys of its own tasks only, and the other datasets' tasks are
 found. Results are stored as ``<folder>/<key[:2]>/<key>.pickle``, written to a temporary file and
 renamed, so a killed build never leaves half an entry; an entry that cannot be read is a miss.
+Whole folders of output whose content is a function of a key can be stored too
+(:func:`cached_folder`: the figures, keyed by the results they draw).
 The folder is ``.ccreport-cache/`` beside the manifest by default (with a ``.gitignore`` holding
 ``*``, so version control ignores it), or ``--cache-dir``; ``--no-cache`` bypasses it. Entries are
 pickles: the cache folder is trusted like the project's own files. Delete it to reclaim space.
@@ -25,8 +27,10 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import hashlib
+import json
 import os
 import pickle
+import shutil
 import tempfile
 from importlib import metadata
 from pathlib import Path
@@ -130,24 +134,64 @@ def using(folder: Path | None):
         _active = previous
 
 
+def cached_folder(key_text: str, staging: Path, subfolder: str, produce):
+    """``produce()`` writes ``staging/subfolder`` and returns a JSON-able index; with the cache
+    active, a folder made before from the same ``key_text`` (and the same ccreport source) is
+    copied in instead and its index returned. Used for the figures, keyed by the results they
+    draw (``ccreport.build.figures_key``), so a changed narrative does not redraw them."""
+    cache = _active
+    if cache is None:
+        return produce()
+    key = hashlib.sha256(f"{source_hash()}\0{subfolder}\0{key_text}".encode()).hexdigest()
+    stored = cache.folder / "folders" / key
+    try:
+        index = json.loads((stored / "index.json").read_text(encoding="utf-8"))
+        shutil.copytree(stored / subfolder, staging / subfolder, dirs_exist_ok=True)
+        cache.hits += 1
+        return index
+    except (OSError, ValueError):
+        cache.misses += 1
+    index = produce()
+    temporary = None
+    try:
+        (cache.folder / "folders").mkdir(parents=True, exist_ok=True)
+        temporary = Path(tempfile.mkdtemp(prefix=".tmp-", dir=cache.folder / "folders"))
+        shutil.copytree(staging / subfolder, temporary / subfolder)
+        (temporary / "index.json").write_text(json.dumps(index), encoding="utf-8")
+        os.replace(temporary, stored)
+    except OSError:  # a cache that cannot be written is skipped
+        if temporary is not None:
+            shutil.rmtree(temporary, ignore_errors=True)
+    return index
+
+
 def done(result):
     """A task finished: advance the progress display and hand the result through."""
     progress.advance()
     return result
 
 
-def cached_map(function, argument_tuples, run) -> list:
+def cached_call(function, *args):
+    """``function(*args)``, from the active cache when present there (a single, costly step run
+    outside the task batches, such as an induced prior's density)."""
+    return cached_map(function, [args], lambda todo: [function(*a) for a in todo], show=False)[0]
+
+
+def cached_map(function, argument_tuples, run, show: bool = True) -> list:
     """``[function(*args) for args in argument_tuples]``: results from the active cache where
-    present, the others from ``run(missing_argument_tuples)`` (in order) and then stored."""
+    present, the others from ``run(missing_argument_tuples)`` (in order) and then stored.
+    ``show``: count them on the progress display."""
     argument_tuples = list(argument_tuples)
-    progress.tasks(len(argument_tuples))
+    if show:
+        progress.tasks(len(argument_tuples))
     cache = _active
     if cache is None:
         return list(run(argument_tuples))
     keys = [task_key(function, args) for args in argument_tuples]
     results = [cache.get(key) for key in keys]
     todo = [i for i, r in enumerate(results) if r is _MISSING]
-    progress.advance(len(results) - len(todo))
+    if show:
+        progress.advance(len(results) - len(todo))
     for i, result in zip(todo, run([argument_tuples[i] for i in todo])):
         cache.put(keys[i], result)
         results[i] = result

@@ -169,3 +169,19 @@ def test_serve_watcher_rebuilds_on_a_change_and_ignores_the_output(two_datasets)
     stop.set()
     thread.join(timeout=10)
     assert len(calls) >= 1
+
+
+def test_a_changed_narrative_reuses_the_figures(two_datasets, monkeypatch, tmp_path):
+    monkeypatch.chdir(two_datasets)
+    assert main(["build", ".", "--no-pdf", "-q"]) == 0
+    figure_files = importlib.import_module("ccreport.render.figure_files")
+    drawn = []
+    original = figure_files.write_figures
+    monkeypatch.setattr(figure_files, "write_figures", lambda *a, **k: drawn.append(1) or original(*a, **k))
+    (two_datasets / "narrative.md").write_text("# Changed\n\nOther words.\n")
+    assert main(["build", ".", "--no-pdf", "-q"]) == 0
+    assert drawn == []  # the figures came from the cache
+    fresh = tmp_path / "fresh"
+    assert main(["build", ".", "-o", str(fresh), "--no-pdf", "-q", "--no-cache"]) == 0
+    assert drawn == [1]
+    assert snapshot(two_datasets / "site") == snapshot(fresh)
