@@ -7,7 +7,8 @@ function ``ccreport build`` runs (``ccreport.build.build`` with the cache beside
 
 1. cold: an empty cache;
 2. no change: the same inputs again (goal: under 1 s; nothing is written);
-3. one dataset changed: one score of the first dataset's first scoring classifier nudged, so only
+3. narrative changed: pages (and the PDF) rewritten, tasks and figures from the cache;
+4. one dataset changed: one score of the first dataset's first scoring classifier nudged, so only
    that dataset's tasks reading that column are recomputed; figures and pages are redrawn.
 
 Also prints how many tasks were found in the cache and how many were run.
@@ -43,6 +44,15 @@ def nudge_first_score(project: Path) -> str:
     lines[1] = ",".join(cells)
     data.path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return data.name
+
+
+def append_to_narrative(project: Path) -> str:
+    """Add a sentence to the project's narrative (pages and PDF change, results do not)."""
+    from ccreport.manifest import load_project
+
+    path = load_project(project).narrative
+    path.write_text(path.read_text(encoding="utf-8") + "\nOne more sentence.\n", encoding="utf-8")
+    return path.name
 
 
 def timed_build(project: Path, pdf: bool, counts: dict) -> float:
@@ -81,7 +91,8 @@ def main() -> None:
         project = scratch / "project"
         shutil.copytree(args.project, project, ignore=shutil.ignore_patterns("site", ".ccreport-*"))
         rows = []
-        for label, change in (("cold build (empty cache)", None), ("no change", None), ("one dataset changed", nudge_first_score)):
+        cases = (("cold build (empty cache)", None), ("no change", None), ("narrative changed", append_to_narrative), ("one dataset changed", nudge_first_score))
+        for label, change in cases:
             note = change(project) if change else ""
             counts = {}
             seconds = timed_build(project, args.pdf, counts)
