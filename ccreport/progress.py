@@ -35,10 +35,11 @@ class _Rich(_Silent):
         self.task = progress.add_task("starting", total=None)
 
     def phase(self, name: str) -> None:
-        self.progress.update(self.task, description=name, total=None, completed=0)
+        self.progress.remove_task(self.task)  # a fresh task: rich cannot clear a total once set
+        self.task = self.progress.add_task(name, total=None)
 
     def tasks(self, total: int) -> None:
-        self.progress.update(self.task, total=max(total, 1), completed=0)
+        self.progress.reset(self.task, total=max(total, 1), completed=0)
 
     def advance(self, n: int = 1) -> None:
         self.progress.advance(self.task, n)
