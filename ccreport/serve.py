@@ -66,13 +66,7 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
 
     def do_GET(self):
         if self.live is not None and urlsplit(self.path).path == BUILD_ID_PATH:
-            body = self.live.build_id.encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/plain")
-            self.send_header("Cache-Control", "no-store")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            self._send(self.live.build_id.encode(), "text/plain")
             return
         path = self.translate_path(self.path)
         if self.live is not None and os.path.isdir(path) and urlsplit(self.path).path.endswith("/"):
@@ -86,9 +80,11 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         html = Path(path).read_text(encoding="utf-8")
         at = html.rfind("</body>")
         html = html[:at] + RELOAD_SCRIPT + html[at:] if at >= 0 else html + RELOAD_SCRIPT
-        body = html.encode("utf-8")
+        self._send(html.encode("utf-8"), "text/html; charset=utf-8")
+
+    def _send(self, body: bytes, content_type: str) -> None:
         self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Type", content_type)
         self.send_header("Cache-Control", "no-store")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
