@@ -186,7 +186,7 @@ def build(
     created = [p for p in (target, *target.parents) if not p.exists()][1:]  # parents a build makes
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        remove_stale_staging(target.parent)
+        remove_stale_staging(target.parent, target)
         staging = make_staging(target)
     except OSError as error:
         _remove_empty(created)

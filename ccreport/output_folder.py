@@ -124,12 +124,14 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
-def remove_stale_staging(parent: Path) -> list[Path]:
+def remove_stale_staging(parent: Path, target: Path | None = None) -> list[Path]:
     """Delete staging and retired folders in ``parent`` left by builds that were killed.
 
     Only folders named ``.ccreport-build-*`` holding :data:`STAGING_MARKER` with the id of a process
     that no longer runs, and ``.ccreport-old-*`` folders holding a previous output (or nothing),
-    are removed. Returns what was removed.
+    are removed; the latter only while ``target`` exists (a build killed between the two renames of
+    the swap leaves the previous output there and no target: it is kept for the user to restore).
+    Returns what was removed.
     """
     removed = []
     if not parent.is_dir():
@@ -143,7 +145,8 @@ def remove_stale_staging(parent: Path) -> list[Path]:
         if pid != os.getpid() and not _pid_alive(pid):
             shutil.rmtree(folder, ignore_errors=True)
             removed.append(folder)
-    for folder in sorted(parent.glob(RETIRED_PREFIX + "*")):
+    retired = sorted(parent.glob(RETIRED_PREFIX + "*")) if target is None or target.exists() else []
+    for folder in retired:
         inside = list(folder.iterdir()) if folder.is_dir() else [None]
         if all(p is not None and p.name == "previous" and is_previous_output(p) for p in inside):
             shutil.rmtree(folder, ignore_errors=True)

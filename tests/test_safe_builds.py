@@ -463,3 +463,13 @@ def test_spreadsheet_safe(value, written):
 
     header, row = list(csv.reader(io.StringIO(table.to_csv(), newline="")))
     assert header == [str(written)] and row == [str(written)]
+
+
+def test_a_retired_previous_output_is_removed_only_while_the_output_exists(tmp_path):
+    retired = tmp_path / ".ccreport-old-abc" / "previous"
+    retired.mkdir(parents=True)
+    (retired / MARKER).write_text("x")
+    target = tmp_path / "site"
+    assert remove_stale_staging(tmp_path, target) == []  # killed mid-swap: the only copy, kept
+    target.mkdir()
+    assert remove_stale_staging(tmp_path, target) == [retired.parent]
