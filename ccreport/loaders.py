@@ -488,6 +488,16 @@ def _folds(column: CategoryColumn, rows: np.ndarray) -> tuple[np.ndarray, tuple[
     return recode[codes], tuple(names)
 
 
+def _fold_problems(spec: DatasetSpec, data: Dataset | None, file: str) -> list[Problem]:
+    """A project's folds must let fold averaging run: at least one fold holds both classes."""
+    if data is None or data.folds is None or not data.fold_names:
+        return []
+    if _some_fold_has_both(data.folds, data.labels, len(data.fold_names)):
+        return []
+    n = len(data.fold_names)
+    return [Problem(file, spec.fold, f"no fold holds both classes ({n} fold{'s' if n != 1 else ''}, each all one class); fold averaging needs at least one fold with positives and negatives")]
+
+
 def _some_fold_has_both(folds: np.ndarray, labels: np.ndarray, n_folds: int) -> bool:
     """Whether any fold holds a positive and a negative (what ``resampling.fold_average`` needs)."""
     known = folds >= 0
@@ -569,11 +579,6 @@ def _assemble(spec: DatasetSpec, usable: Sequence[ClassifierSpec], wanted: Wante
             predictions[c.name] = _predictions(wanted.categories[c.predictions], allowed, spec.positive, rows)
     if classes is None:
         return None
-    if folds is not None and fold_names and not _some_fold_has_both(folds, classes.labels, len(fold_names)):
-        wanted.categories[spec.fold].problems.add(
-            None, f"no fold holds both classes ({len(fold_names)} folds, each all one class); fold averaging needs at least one fold with positives and negatives"
-        )
-        return None
     return Dataset(
         name=spec.name,
         path=spec.path,
@@ -620,7 +625,7 @@ def load_project_data(project: Project) -> list[Dataset]:
     problems, datasets, headers = [], [], []
     for spec in project.datasets:
         loaded = read_dataset(spec, project.classifiers, path_for_messages(spec.path))
-        problems += loaded.problems
+        problems += loaded.problems + _fold_problems(spec, loaded.dataset, path_for_messages(spec.path))
         datasets.append(loaded.dataset)
         headers.append(loaded.header)
     if all(header is not None for header in headers):

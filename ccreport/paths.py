@@ -2,9 +2,9 @@
 
 In the repository they live at the top level (``templates/``, ``themes/``); the wheel maps them to
 the packages ``ccreport.templates`` and ``ccreport.themes`` (see pyproject.toml). Both are found
-through ``importlib.resources``: in an editable install or a wheel the package resolves directly;
-from a bare source checkout (``python -m ccreport`` without installing) we fall back to the folder
-beside the ``ccreport`` package.
+through ``importlib.resources`` in a wheel; in a source checkout (a ``pyproject.toml`` beside the
+``ccreport`` package) the folders beside the package are used first, so a second checkout (a git
+worktree) renders with its own templates even when another checkout is the editable install.
 """
 
 from __future__ import annotations
@@ -21,6 +21,9 @@ THEME_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*")
 
 
 def _package_folder(package: str, fallback: str) -> Path:
+    beside = _REPOSITORY / fallback
+    if (_REPOSITORY / "pyproject.toml").is_file() and beside.is_dir():
+        return beside  # a source checkout: its own templates, even when another checkout is installed
     try:
         found = Path(str(resources.files(package)))
         if found.is_dir():
