@@ -47,8 +47,8 @@ __all__ = [
 ]
 
 
-def build(project_dir=".", out_dir=None, workers=None, pdf=True):
+def build(project_dir=".", out_dir=None, workers=None, pdf=True, **options):
     """Build a project as ``ccreport build`` does and return its Results (see ccreport.build.build)."""
     from .build import build as _build
 
-    return _build(project_dir, out_dir, workers=workers, pdf=pdf)
+    return _build(project_dir, out_dir, workers=workers, pdf=pdf, **options)

@@ -6,17 +6,24 @@ end, so a failed build (bad input, a template error, a crash) leaves the previou
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import os
 import platform
 import shutil
 import tempfile
+from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
 
+from . import cache, progress
 from .battery import assemble, make_prior, plan, prior_result
+from .errors import Problem, UserInputError
 from .executors import Executor, SerialExecutor, executor_for
 from .loaders import Dataset, load_project_data
-from .manifest import Project, load_project, manifest_path_of
+from .manifest import MAX_WORKERS, Project, display_path, load_project
+from .output_folder import RETIRED_PREFIX, check_output, finish_staging, make_staging, output_folder, output_key_of, remove_stale_staging
+from .paths import templates_dir, themes_dir
 from .project_files import ProjectFiles, read_project_files
 from .results import DatasetResult, Results, results_to_json
 from .version import __version__
@@ -79,50 +86,39 @@ def compute_results(
         versions=library_versions(),
         settings=settings,
         inputs=files.inputs,
-        priors={spec.name: prior_result(spec.name, priors[spec.name], spec.params) for spec in project.priors},
+        priors={spec.name: cache.cached_call(prior_result, spec.name, priors[spec.name], spec.params) for spec in project.priors},
         datasets=dataset_results,
         manifest_text=project.manifest_text,
         narrative_markdown=files.narrative,
     )
 
 
-def output_folder(project: str | Path, out_dir: str | Path | None = None) -> Path:
-    """Where a build writes: ``out_dir`` if given, else ``site`` beside the manifest.
-
-    ``project`` is what :func:`load_project` accepts: a project folder or its ``ccreport.toml``.
-    """
-    if out_dir is not None:
-        return Path(out_dir)
-    return manifest_path_of(project).parent / "site"
-
-
-def write_output(results: Results, project: Project, staging: Path, pdf: bool = True, workers: int | None = None) -> None:
+def write_output(
+    results: Results, project: Project, staging: Path, pdf: bool = True, results_json: str | None = None, workers: int | None = None
+) -> None:
     """Everything a build writes, into ``staging``: results.json, figures, the site, report.pdf.
 
     ``workers``: processes for the figures (None: their own default); 1 draws them in this process.
     """
-    (staging / "results.json").write_text(results_to_json(results), encoding="utf-8")
+    (staging / "results.json").write_text(results_to_json(results) if results_json is None else results_json, encoding="utf-8")
     from .render.figure_files import write_figures
     from .render.site import render_site
 
-    figures = write_figures(results, staging, workers=workers)
+    progress.phase("drawing figures")
+    figures = cache.cached_folder(figures_key(results), staging, "figures", lambda: write_figures(results, staging, workers=workers))
+    progress.phase("writing pages")
     site = render_site(results, project, staging, figures, pdf=pdf)
     if pdf:
         from .render.pdf import render_pdf
 
+        progress.phase("typesetting report.pdf")
         render_pdf(site, staging, project.manifest_path)
-
-
-def _folder_mode() -> int:
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o777 & ~umask
 
 
 def swap_into_place(staging: Path, target: Path) -> None:
     """Replace ``target`` by ``staging`` with renames, so a reader never sees half an output."""
     if target.exists():
-        retired = Path(tempfile.mkdtemp(prefix=".ccreport-old-", dir=target.parent))
+        retired = Path(tempfile.mkdtemp(prefix=RETIRED_PREFIX, dir=target.parent))
         os.replace(target, retired / "previous")
         os.replace(staging, target)
         shutil.rmtree(retired, ignore_errors=True)
@@ -130,24 +126,131 @@ def swap_into_place(staging: Path, target: Path) -> None:
         os.replace(staging, target)
 
 
-def build(project_dir: str | Path = ".", out_dir: str | Path | None = None, workers: int | None = None, pdf: bool = True) -> Results:
+def build(
+    project_dir: str | Path = ".",
+    out_dir: str | Path | None = None,
+    workers: int | None = None,
+    pdf: bool = True,
+    force: bool = False,
+    cache_dir: str | Path | None = None,
+) -> Results:
     """Build a project: validate, analyse, write results.json and the report into ``out_dir``.
 
-    Raises :class:`ccreport.errors.UserInputError` on bad input, with the previous output untouched.
+    Raises :class:`ccreport.errors.UserInputError` on bad input, and on an output folder a build
+    must not replace (:func:`ccreport.output_folder.check_output`; ``force`` allows replacing an
+    existing folder that is not a ccreport output), with the previous output untouched. Staging
+    folders of builds that were killed are removed first. ``cache_dir``: a folder for the task
+    cache (:mod:`ccreport.cache`; None: no cache). Notes (workers clamped to the tasks and cores)
+    and phases go to :mod:`ccreport.progress`.
     """
+    progress.phase("reading the manifest and data")
     project = load_project(project_dir)
+    target = check_output(project, output_folder(project.manifest_path, out_dir), force=force)
     datasets = load_project_data(project)
     chosen = workers_for(project, workers)
-    results = compute_results(project, datasets, read_project_files(project, datasets), executor_for(chosen))
-    target = output_folder(project.manifest_path, out_dir).resolve()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".ccreport-build-", dir=target.parent))
-    staging.chmod(_folder_mode())  # mkdtemp makes it private; a site folder is served to others
+    n_tasks = count_tasks(datasets, project)
+    clamped = clamp_workers(chosen, n_tasks)
+    if clamped != chosen:
+        progress.note(f"{chosen} workers clamped to {clamped} ({n_tasks} tasks, {available_cores()} cores)")
+    figure_workers = clamped if (workers is not None or project.workers is not None) else None
+    created = [p for p in (target, *target.parents) if not p.exists()][1:]  # parents a build makes
     try:
-        given = workers is not None or project.workers is not None
-        write_output(results, project, staging, pdf=pdf, workers=chosen if given else None)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        remove_stale_staging(target.parent, target)
+        staging = make_staging(target)
+    except OSError as error:
+        _remove_empty(created)
+        raise environment_error(error, target) from None
+    try:
+        progress.phase("analysing")
+        with cache.using(None if cache_dir is None else Path(cache_dir)):
+            files = read_project_files(project, datasets)
+            results = compute_results(project, datasets, files, executor_for(clamped))
+            results_json = results_to_json(results)
+            key = output_key(results_json, project, pdf)
+            if cache_dir is not None and output_key_of(target) == key:
+                shutil.rmtree(staging)
+                return results  # the output on disk is what these inputs give: nothing to write
+            try:
+                write_output(results, project, staging, pdf=pdf, results_json=results_json, workers=figure_workers)
+                finish_staging(staging, key)
+                swap_into_place(staging, target)
+            except OSError as error:
+                raise environment_error(error, target) from error
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
+        _remove_empty(created)
         raise
-    swap_into_place(staging, target)
     return results
+
+
+def figures_key(results: Results) -> str:
+    """What the figures are drawn from: results.json without the narratives, the manifest's text
+    and the input hashes (figures never read them), so a changed narrative reuses the figures."""
+    drawn = replace(
+        results,
+        inputs=(),
+        manifest_text="",
+        narrative_markdown=None,
+        datasets={name: replace(d, narrative_markdown=None) for name, d in results.datasets.items()},
+    )
+    return results_to_json(drawn)
+
+
+def _files_under(folder: Path):
+    return sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else []
+
+
+def output_key(results_json: str, project: Project, pdf: bool) -> str:
+    """SHA-256 of everything the output is a function of: results.json (every number, the
+    manifest, the input hashes, library versions), the narratives, the templates and themes
+    (shipped and the project's), ccreport's source, SOURCE_DATE_EPOCH and whether there is a PDF.
+    Equal keys give byte-identical outputs, so a rebuild with an equal key writes nothing."""
+    h = hashlib.sha256()
+    for part in (cache.source_hash(), results_json, os.environ.get("SOURCE_DATE_EPOCH", ""), f"pdf={pdf}"):
+        h.update(part.encode() + b"\0")
+    narratives = [project.narrative] + [spec.narrative for spec in project.datasets]
+    folders = [templates_dir(), themes_dir(), project.root / "templates", project.root / "themes"]
+    for path in [p for p in narratives if p is not None] + [f for folder in folders for f in _files_under(folder)]:
+        h.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def available_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def count_tasks(datasets: list[Dataset], project: Project) -> int:
+    """Parallel tasks of the battery: one per classifier evaluation, one per pair (the uncertainty)."""
+    total = 0
+    for data in datasets:
+        k = sum(1 for spec in project.classifiers if spec.name in data.scores or spec.name in data.predictions)
+        total += k + k * (k - 1) // 2
+    return max(1, total)
+
+
+def clamp_workers(requested: int, n_tasks: int) -> int:
+    """Workers actually started: at most the task count, the machine's cores and MAX_WORKERS."""
+    return max(1, min(requested, n_tasks, available_cores(), MAX_WORKERS))
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    """Remove the folders a failed build made for its output, innermost first, if still empty."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:
+            return
+
+
+def environment_error(error: OSError, target: Path) -> UserInputError:
+    """An OSError while writing the output (not writable, read-only, disk full, under a file) as
+    one line naming the path and the reason."""
+    where = error.filename or target
+    reason = error.strerror or str(error)
+    if error.errno in (errno.EEXIST, errno.ENOTDIR):
+        reason = f"{reason}: a parent of {display_path(target)} is a file, not a folder"
+    return UserInputError(Problem(display_path(where), "output folder (-o)", f"cannot write the output: {reason}"))

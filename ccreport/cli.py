@@ -1,21 +1,27 @@
 """The ``ccreport`` command: build, check, new, serve.
 
-Bad input (manifest, data, templates) is printed one problem per line as ``file:line: field:
-expected ...`` and the command exits with status 2, without a traceback and without touching the
-previous build output.
+Bad input (manifest, data, templates, the output folder) and problems of the environment (a
+folder that cannot be written, a full disk, a busy port) are printed one problem per line as
+``file:line: field: expected ...`` and the command exits with status 2, without a traceback and
+without touching the previous build output. Ctrl-C prints one line and exits with 130. Anything
+else is a bug: one line names the log file holding the traceback, and the exit status is 1.
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
+import os
 import sys
+import tempfile
 import time
+import traceback
 from pathlib import Path
 
 from .version import __version__
-from .errors import CCReportError, UserInputError
+from .cache import DEFAULT_FOLDER as DEFAULT_CACHE
+from .errors import CCReportError, Problem, UserInputError
+from .interrupts import EXIT_INTERRUPTED
+from .serve import PORT_MAX, PORT_MIN
 
 DESCRIPTION = """\
 ccreport turns a project manifest (ccreport.toml) into a cost-curve analysis report of binary
@@ -28,53 +34,110 @@ Quick start:
 """
 
 EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 1
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with its usage errors on one line (``ccreport build: -j: ...``), exit status 2."""
+
+    def error(self, message):
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def _int_in(low: int, high: int, what: str):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, an integer from {low} to {high}, got {text[:40]!r}") from None
+        if not low <= value <= high:
+            shown = text if len(text) <= 20 else f"an integer of {len(text)} digits"
+            raise argparse.ArgumentTypeError(f"expected {what}, an integer from {low} to {high}, got {shown}")
+        return value
+
+    return parse
 
 
 def _add_build(sub):
+    from .manifest import MAX_WORKERS
+
     p = sub.add_parser(
         "build",
         help="analyse the project and write the report",
         description="Validate the manifest and data, run every analysis, and write results.json, "
         "the HTML site and report.pdf into the output folder (default: PROJECT_DIR/site). The "
-        "previous output is replaced only when the whole build succeeds.",
+        "previous output is replaced only when the whole build succeeds. The output folder must be "
+        "a folder of its own: never the project folder, a parent of it or a folder holding inputs; "
+        "an existing folder is replaced only if ccreport wrote it (or with --force).",
     )
     p.add_argument("project", nargs="?", default=".", metavar="PROJECT_DIR", help="folder holding ccreport.toml (default: .)")
     p.add_argument("-o", "--output", metavar="OUT", help="output folder (default: PROJECT_DIR/site)")
-    p.add_argument("-j", "--workers", type=int, metavar="N", help="worker processes for the analyses (default: the manifest's, else 1); results do not depend on it")
+    p.add_argument("-j", "--workers", type=_int_in(1, MAX_WORKERS, "a worker count"), metavar="N",
+                   help=f"worker processes for the analyses, 1 to {MAX_WORKERS} (default: the manifest's, else 1); "
+                   "clamped to the task count and the machine's cores; results do not depend on it")
     p.add_argument("--no-pdf", action="store_true", help="skip report.pdf (faster previews)")
+    p.add_argument("--force", action="store_true", help="replace an existing OUT that is not a ccreport output (never the project or its inputs)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress display (none is drawn when not on a terminal or when CI is set)")
+    p.add_argument("--cache-dir", metavar="DIR", help=f"folder of the task cache (default: PROJECT_DIR/{DEFAULT_CACHE})")
+    p.add_argument("--no-cache", action="store_true", help="recompute every task; neither read nor write the cache")
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="ccreport", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = _Parser(prog="ccreport", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"ccreport {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     _add_build(sub)
-    p = sub.add_parser("check", help="validate the manifest and data only", description="Report every problem in the manifest and the data files, then exit (status 2 if any).")
+    p = sub.add_parser(
+        "check",
+        help="validate everything a build would, without building",
+        description="Report every problem a build would meet because of its input - the manifest, the "
+        "data files, narratives, the theme, the output folder, and the project's own templates "
+        "(rendered once on the project's data) - then exit (status 2 if any).",
+    )
     p.add_argument("project", nargs="?", default=".", metavar="PROJECT_DIR")
+    p.add_argument("-o", "--output", metavar="OUT", help="the output folder a build would use (default: PROJECT_DIR/site)")
+    p.add_argument("--force", action="store_true", help="as for build: accept an OUT that is not a ccreport output")
     p = sub.add_parser("new", help="create a starter project", description="Create a working starter project (manifest, synthetic data, narrative) in a new folder.")
     p.add_argument("directory", metavar="DIR")
-    p = sub.add_parser("serve", help="preview a built site on localhost", description="Serve the built site (PROJECT_DIR/site or -o OUT) on 127.0.0.1 for preview. Build first.")
+    p = sub.add_parser(
+        "serve",
+        help="preview the site on localhost, rebuilding on change",
+        description="Serve the built site (PROJECT_DIR/site or -o OUT) on 127.0.0.1, only its own files. "
+        "While serving, a change to the project's files rebuilds the site (without the PDF unless the "
+        "site has one) and open pages reload themselves. Build first.",
+    )
     p.add_argument("project", nargs="?", default=".", metavar="PROJECT_DIR")
     p.add_argument("-o", "--output", metavar="OUT")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--port", type=_int_in(PORT_MIN, PORT_MAX, "a TCP port"), default=8000, help="port on 127.0.0.1 (default: 8000)")
+    p.add_argument("--no-watch", action="store_true", help="serve only: do not rebuild on change")
     return parser
 
 
 def _output(args) -> Path:
     """The output folder: ``-o`` as given, else ``site`` beside the manifest (as :func:`build` picks
     it), relative to the working folder when inside it."""
-    from .build import output_folder
     from .manifest import display_path
+    from .output_folder import output_folder
 
     return Path(args.output) if args.output else Path(display_path(output_folder(args.project)))
 
 
+def _cache_dir(args) -> Path | None:
+    from .manifest import manifest_path_of
+
+    if args.no_cache:
+        return None
+    return Path(args.cache_dir) if args.cache_dir else manifest_path_of(args.project).parent / DEFAULT_CACHE
+
+
 def _build(args) -> int:
+    from . import progress
     from .build import build
 
     started = time.perf_counter()
-    results = build(args.project, args.output, workers=args.workers, pdf=not args.no_pdf)
+    with progress.showing(progress.wanted(args.quiet)):
+        results = build(args.project, args.output, workers=args.workers, pdf=not args.no_pdf, force=args.force, cache_dir=_cache_dir(args))
     out = _output(args)
     n_classifiers = sum(len(d.classifiers) for d in results.datasets.values())
     print(
@@ -85,11 +148,9 @@ def _build(args) -> int:
 
 
 def _check(args) -> int:
-    from .loaders import load_project_data
-    from .manifest import load_project
+    from .preflight import preflight
 
-    project = load_project(args.project)
-    datasets = load_project_data(project)
+    project, datasets = preflight(args.project, args.output, force=args.force)
     print(f"{project.manifest_path}: ok ({len(datasets)} datasets, {len(project.classifiers)} classifiers, {len(project.priors)} priors)")
     return 0
 
@@ -103,22 +164,59 @@ def _new(args) -> int:
 
 
 def _serve(args) -> int:
+    from .manifest import manifest_path_of
+    from .serve import serve
+
     root = _output(args)
     if not (root / "index.html").is_file():
-        from .errors import Problem
-
         raise UserInputError(Problem(str(root), "site", "expected a built site (index.html); run ccreport build first"))
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(root))
-    with http.server.ThreadingHTTPServer(("127.0.0.1", args.port), handler) as server:
-        print(f"serving {root} on http://127.0.0.1:{args.port}/ (Ctrl-C to stop)")
+    if args.no_watch:
+        serve(root, args.port)
+        return 0
+    project_root = manifest_path_of(args.project).parent
+
+    def rebuild() -> bool:
+        from .build import build
+
+        started = time.perf_counter()
         try:
-            server.serve_forever()
-        except KeyboardInterrupt:
-            pass
+            build(args.project, args.output, pdf=(root / "report.pdf").is_file(), cache_dir=project_root / DEFAULT_CACHE)
+        except UserInputError as error:
+            _print_problems(error)
+            return False
+        except Exception:  # a bug in a rebuild must not stop the preview
+            _internal_error()
+            return False
+        print(f"rebuilt {root} in {time.perf_counter() - started:.1f} s", flush=True)
+        return True
+
+    serve(root, args.port, project_root, rebuild)
     return 0
 
 
 COMMANDS = {"build": _build, "check": _check, "new": _new, "serve": _serve}
+
+
+def _print_problems(error: UserInputError) -> None:
+    for problem in error.problems:
+        print(str(problem), file=sys.stderr)
+    count = len(error.problems)
+    print(f"ccreport: {count} problem{'s' if count != 1 else ''} found; nothing was written", file=sys.stderr)
+
+
+def _internal_error() -> Path | None:
+    """Write the current exception's traceback to a log file; print one line naming it."""
+    text = f"ccreport {__version__} {' '.join(sys.argv)}\n" + traceback.format_exc()
+    try:
+        fd, name = tempfile.mkstemp(prefix="ccreport-error-", suffix=".log")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        where = f"the traceback is in {name}"
+    except OSError:
+        name, where = None, "the traceback could not be saved"
+    kind = sys.exc_info()[0].__name__ if sys.exc_info()[0] else "error"
+    print(f"ccreport: internal error ({kind}), a bug in ccreport; {where}; please report it", file=sys.stderr)
+    return None if name is None else Path(name)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -126,14 +224,24 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return COMMANDS[args.command](args)
     except UserInputError as error:
-        for problem in error.problems:
-            print(str(problem), file=sys.stderr)
-        count = len(error.problems)
-        print(f"ccreport: {count} problem{'s' if count != 1 else ''} found; nothing was written", file=sys.stderr)
+        _print_problems(error)
         return EXIT_BAD_INPUT
     except CCReportError as error:
         print(f"ccreport: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("ccreport: interrupted; the previous output is untouched", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except MemoryError:
+        print("ccreport: out of memory; lower bootstrap or workers in the manifest", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as error:
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"ccreport: {where}{error.strerror or error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except Exception:
+        _internal_error()
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

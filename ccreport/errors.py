@@ -29,7 +29,8 @@ class Problem:
             where += f":{self.line}"
         if self.row is not None:
             where += f": row {self.row}"
-        return f"{where}: {self.field}: {self.expected}"
+        text = f"{where}: {self.field}: {self.expected}"
+        return text.replace("\r", "\\r").replace("\n", "\\n")  # one problem, one line
 
 
 class UserInputError(CCReportError):

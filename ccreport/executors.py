@@ -8,8 +8,10 @@ work happens:
 * :class:`SerialExecutor` - in this process, one task after another (``-j 1``: one process, no pool);
 * :class:`ProcessPoolExecutor` - in ``workers`` worker processes (``concurrent.futures``).
 
-Another way of running (a cluster, a cache in front of ``run_task``) is one more class with a
-``map`` method; :func:`executor_for` chooses between the local ones from a worker count.
+Both look each task up in the build's content-addressed cache first (:func:`ccreport.cache.cached_map`,
+active only inside a build that asks for it) and run only the tasks not found there. Another way of
+running (a cluster) is one more class with a ``map`` method; :func:`executor_for` chooses between
+the local ones from a worker count.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from .battery import Task, run_task
+from .cache import cached_map, done
+from .interrupts import ignore_interrupts
 
 
 class Executor(Protocol):
@@ -31,7 +35,7 @@ class SerialExecutor:
     """Every task in this process, in order."""
 
     def map(self, tasks: Sequence[Task]) -> list:
-        return [run_task(task) for task in tasks]
+        return cached_map(run_task, [(task,) for task in tasks], lambda todo: [done(run_task(*args)) for args in todo])
 
 
 class ProcessPoolExecutor:
@@ -43,10 +47,16 @@ class ProcessPoolExecutor:
         self.workers = workers
 
     def map(self, tasks: Sequence[Task]) -> list:
-        if not tasks:
+        return cached_map(run_task, [(task,) for task in tasks], self._run)
+
+    def _run(self, todo: list[tuple[Task]]) -> list:
+        if not todo:
             return []
-        with concurrent.futures.ProcessPoolExecutor(max_workers=self.workers) as pool:
-            return list(pool.map(run_task, tasks))
+        pool = concurrent.futures.ProcessPoolExecutor(max_workers=min(self.workers, len(todo)), initializer=ignore_interrupts)
+        try:
+            return [done(output) for output in pool.map(run_task, [task for (task,) in todo])]
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)  # Ctrl-C: tasks not started are dropped
 
 
 def executor_for(workers: int | None) -> Executor:

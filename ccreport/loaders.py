@@ -548,7 +548,24 @@ def _costs(costs: CostSpec | None, wanted: Wanted, classes: Classes | None, rows
         finite = np.isfinite(values[in_class])
         if not negative.size and np.all(finite) and not np.any(values[in_class] > 0):
             problems.add(None, f"every {who} row costs 0 ({error} + {benefit}); expected a total > 0 in each class (an instance-cost ROC curve divides by it)")
-    return values
+
+
+def _fold_problems(spec: DatasetSpec, data: Dataset | None, file: str) -> list[Problem]:
+    """A project's folds must let fold averaging run: at least one fold holds both classes."""
+    if data is None or data.folds is None or not data.fold_names:
+        return []
+    if _some_fold_has_both(data.folds, data.labels, len(data.fold_names)):
+        return []
+    n = len(data.fold_names)
+    return [Problem(file, spec.fold, f"no fold holds both classes ({n} fold{'s' if n != 1 else ''}, each all one class); fold averaging needs at least one fold with positives and negatives")]
+
+
+def _some_fold_has_both(folds: np.ndarray, labels: np.ndarray, n_folds: int) -> bool:
+    """Whether any fold holds a positive and a negative (what ``folds.fold_average`` needs)."""
+    known = folds >= 0
+    positives = np.bincount(folds[known], weights=labels[known].astype(float), minlength=n_folds)
+    sizes = np.bincount(folds[known], minlength=n_folds)
+    return bool(np.any((positives > 0) & (positives < sizes)))
 
 
 @dataclass
@@ -746,7 +763,7 @@ def load_project_data(project: Project) -> list[Dataset]:
     problems, datasets, headers = [], [], []
     for spec in project.datasets:
         loaded = read_dataset(spec, project.classifiers, path_for_messages(spec.path))
-        problems += loaded.problems
+        problems += loaded.problems + _fold_problems(spec, loaded.dataset, path_for_messages(spec.path))
         datasets.append(loaded.dataset)
         headers.append(loaded.header)
     if all(header is not None for header in headers):

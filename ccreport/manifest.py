@@ -17,8 +17,10 @@ unique within their kind.
 ``[project]`` (required)
     ``title``       required string: the report's title.
     ``narrative``   optional path of a markdown file (must exist) shown on the index page.
-    ``theme``       optional string, default "default": the report's theme.
-    ``workers``     optional integer >= 1: worker processes (``ccreport build -j`` overrides it).
+    ``theme``       optional name, default "default": the report's theme, a folder of the project's
+                    ``themes/`` or a shipped theme (a name, never a path).
+    ``workers``     optional integer from 1 to 256 (``MAX_WORKERS``): worker processes (``ccreport
+                    build -j`` overrides it); a build starts at most one per task and per core.
     The settings of the analyses (:class:`ccreport.settings.AnalysisSettings`, which declares them):
 @ANALYSIS SETTINGS@
 
@@ -89,6 +91,8 @@ from .errors import Problem, UserInputError
 from .settings import (
     BANDS,  # noqa: F401 (the manifest's allowed values, declared with the settings)
     CALIBRATIONS,  # noqa: F401
+    MAX_BOOTSTRAP,  # noqa: F401 (documented limits, declared with the settings)
+    MAX_SEED,  # noqa: F401
     OPEN_PROBABILITY,
     SETTING_KEYS,
     SETTINGS,
@@ -101,6 +105,7 @@ __doc__ = __doc__.replace(
     "@ANALYSIS SETTINGS@",
     "\n".join(f"    ``{f.name}``{' ' * max(1, 12 - len(f.name))}{describe_setting(f)}" for f in SETTINGS),
 )
+from .paths import available_themes, is_theme_name
 
 MANIFEST_NAME = "ccreport.toml"
 DEFAULT_SEED = AnalysisSettings().seed
@@ -333,7 +338,21 @@ class _Where:
 POSITIVE = Bound("a number > 0", lambda x: x > 0)
 NON_NEGATIVE = Bound("a number >= 0", lambda x: x >= 0)
 PROBABILITY = Bound("a number in [0, 1]", lambda x: 0 <= x <= 1)
-WORKERS = Bound("an integer >= 1", lambda x: x >= 1, integer=True)
+MAX_WORKERS = 256  # beyond the machine's cores and the task count they are clamped at build time
+WORKERS = Bound(f"an integer from 1 to {MAX_WORKERS}", lambda x: 1 <= x <= MAX_WORKERS, integer=True)
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters escaped (a name holding a line break stays on one line)."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _finite_float(value) -> bool:
+    """Whether a TOML number is a finite float (an integer of 400 digits is not)."""
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
 
 
 def shown(value) -> str:
@@ -341,7 +360,9 @@ def shown(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return f'"{value}" (a string)'
+        return f'"{printable(value)}" (a string)'
+    if isinstance(value, int) and abs(value) >= 10**30:
+        return f"an integer of {len(str(abs(value)))} digits"
     if isinstance(value, (int, float)):
         return repr(value)
     if isinstance(value, dict):
@@ -402,7 +423,7 @@ class Checker:
                 self.report(where, (key,), f"missing required key; expected {bound.text}")
             return default
         kinds = int if bound.integer else (int, float)
-        is_number = isinstance(value, kinds) and not isinstance(value, bool) and math.isfinite(value)
+        is_number = isinstance(value, kinds) and not isinstance(value, bool) and (bound.integer or _finite_float(value))
         if not is_number or not bound.accepts(value):
             self.report(where, (key,), f"expected {bound.text}, got {shown(value)}")
             return None
@@ -430,6 +451,24 @@ class Checker:
             return None
         if not path.is_file():
             self.report(where, (key,), f"expected {what}, got a folder: {text}")
+            return None
+        return path
+
+    def text_file(self, table: dict, key: str, where: _Where, what: str) -> Path | None:
+        """An existing file that must be UTF-8 text (a narrative): the line of the first bad byte."""
+        path = self.existing_file(table, key, where, what)
+        if path is None:
+            return None
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            self.report(where, (key,), f"expected {what}; cannot read {display_path(path)}: {error.strerror}")
+            return None
+        try:
+            data.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            line = data.count(b"\n", 0, error.start) + 1
+            self.report(where, (key,), f"expected {what} in UTF-8; {display_path(path)}:{line} has byte 0x{data[error.start]:02x}")
             return None
         return path
 
@@ -498,8 +537,8 @@ def _project_settings(check: Checker, document: dict) -> dict | None:
     return {
         "title": check.string(table, "title", where, "the report's title, a non-empty string", required=True),
         "settings": _analysis_settings(check, table, where),
-        "narrative": check.existing_file(table, "narrative", where, "a markdown file, relative to the manifest"),
-        "theme": check.string(table, "theme", where, "the name of a theme") or "default",
+        "narrative": check.text_file(table, "narrative", where, "a markdown file, relative to the manifest"),
+        "theme": _theme(check, table, where),
         "workers": check.number(table, "workers", where, WORKERS),
     }
 
@@ -515,6 +554,23 @@ def _analysis_settings(check: Checker, table: dict, where: _Where) -> AnalysisSe
         else:
             values[f.name] = check.choice(table, f.name, where, choices, default=f.default)
     return AnalysisSettings(**values)
+
+
+def _theme(check: Checker, table: dict, where: _Where) -> str | None:
+    """``theme``: the name of a theme folder (the project's ``themes/<name>`` or a shipped one)."""
+    name = check.string(table, "theme", where, "the name of a theme")
+    if name is None:
+        return None if "theme" in table else "default"
+    known = available_themes(check.root)
+    if not is_theme_name(name):
+        check.report(where, ("theme",), f"expected the name of a theme (one of {', '.join(known)}), not a path; got {shown(name)}")
+        return None
+    if name not in known:
+        close = difflib.get_close_matches(name, known, n=1)
+        hint = f'; did you mean "{close[0]}"?' if close else ""
+        check.report(where, ("theme",), f"unknown theme {shown(name)}; expected one of {', '.join(known)}{hint}")
+        return None
+    return name
 
 
 def _class_value(check: Checker, table: dict, where: _Where) -> str | None:
@@ -543,7 +599,7 @@ def _dataset(check: Checker, where: _Where, table: dict, taken: dict[str, int]) 
         "positive": _class_value(check, table, where),
         "fold": check.string(table, "fold", where, column),
         "costs": _costs(check, table, where),
-        "narrative": check.existing_file(table, "narrative", where, "a markdown file, relative to the manifest"),
+        "narrative": check.text_file(table, "narrative", where, "a markdown file, relative to the manifest"),
     }
     if any(spec[key] is None for key in ("name", "path", "label", "positive")):
         return None

@@ -2,14 +2,14 @@
 
 In the repository they live at the top level (``templates/``, ``themes/``); the wheel maps them to
 the packages ``ccreport.templates`` and ``ccreport.themes`` (see pyproject.toml). Both are found
-through ``importlib.resources`` in a wheel; from a source checkout (``python -m ccreport`` in a
-repository that has ``pyproject.toml`` beside the ``ccreport`` package) the folders beside the
-package come first, so that a second checkout does not take the templates of the one an editable
-install points to.
+through ``importlib.resources`` in a wheel; in a source checkout (a ``pyproject.toml`` beside the
+``ccreport`` package) the folders beside the package are used first, so a second checkout (a git
+worktree) renders with its own templates even when another checkout is the editable install.
 """
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 from pathlib import Path
 
@@ -17,14 +17,13 @@ from .errors import Problem, UserInputError
 
 _REPOSITORY = Path(__file__).resolve().parent.parent
 DEFAULT_THEME = "default"
+THEME_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*")
 
 
 def _package_folder(package: str, fallback: str) -> Path:
     beside = _REPOSITORY / fallback
     if (_REPOSITORY / "pyproject.toml").is_file() and beside.is_dir():
-        # a source checkout (a git worktree, say) uses its own folders, even when an editable
-        # install of another checkout maps the package names to that one's
-        return beside
+        return beside  # a source checkout: its own templates, even when another checkout is installed
     try:
         found = Path(str(resources.files(package)))
         if found.is_dir():
@@ -48,11 +47,17 @@ def _is_theme(folder: Path) -> bool:
     return folder.is_dir() and any((folder / name).is_file() for name in ("style.css", "theme.css"))
 
 
+def is_theme_name(name: str) -> bool:
+    """A theme is chosen by name, never by path: letters, digits, '_', '.', '-', not starting with '.'."""
+    return bool(THEME_NAME.fullmatch(name))
+
+
 def available_themes(project_root: Path | None = None) -> list[str]:
+    """The themes a manifest may name: the shipped ones and the project's ``themes/<name>``."""
     names = {p.name for p in themes_dir().iterdir() if _is_theme(p)}
     if project_root is not None and (project_root / "themes").is_dir():
-        names |= {p.name for p in (project_root / "themes").iterdir() if p.is_dir()}
-    return sorted(names)
+        names |= {p.name for p in (project_root / "themes").iterdir() if _is_theme(p)}
+    return sorted(n for n in names if is_theme_name(n))
 
 
 def theme_dir(name: str, project_root: Path | None = None, manifest: str = "ccreport.toml") -> Path:
@@ -64,6 +69,8 @@ def theme_dir(name: str, project_root: Path | None = None, manifest: str = "ccre
     default theme.
     """
     candidates = []
+    if not is_theme_name(name):
+        raise UserInputError(Problem(file=manifest, field="project.theme", expected=f"expected the name of a theme, not a path; got {name!r}"))
     if project_root is not None:
         candidates.append(project_root / "themes" / name)
     candidates.append(themes_dir() / name)

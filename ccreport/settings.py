@@ -37,8 +37,10 @@ class Bound:
 
 
 OPEN_PROBABILITY = Bound("a number strictly between 0 and 1", lambda x: 0 < x < 1)
-SEED = Bound("an integer >= 0", lambda x: x >= 0, integer=True)
-REPLICATES = Bound("an integer >= 500", lambda x: x >= 500, integer=True)
+MAX_SEED = 2**64 - 1
+MAX_BOOTSTRAP = 20_000  # a band keeps replicates x grid points in memory: 160 MB at 1001 points
+SEED = Bound("an integer from 0 to 2**64 - 1", lambda x: 0 <= x <= MAX_SEED, integer=True)
+REPLICATES = Bound(f"an integer from 500 to {MAX_BOOTSTRAP}", lambda x: 500 <= x <= MAX_BOOTSTRAP, integer=True)
 
 BANDS = ("pointwise", "simultaneous", "both")
 CALIBRATIONS = ("auto", "double", "off")

@@ -114,7 +114,7 @@ def test_build_and_serve_take_the_manifest_path_too(starter, tmp_path, capsys, m
     # PROJECT_DIR/ccreport.toml/site, and serve looked there and exited 2
     import shutil
 
-    import ccreport.cli as cli
+    import http.server
 
     proj = tmp_path / "proj"
     shutil.copytree(starter, proj)
@@ -129,6 +129,7 @@ def test_build_and_serve_take_the_manifest_path_too(starter, tmp_path, capsys, m
     class Server:
         def __init__(self, address, handler):
             served["directory"] = handler.keywords["directory"]
+            self.server_address = address
 
         def __enter__(self):
             return self
@@ -139,7 +140,7 @@ def test_build_and_serve_take_the_manifest_path_too(starter, tmp_path, capsys, m
         def serve_forever(self):
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli.http.server, "ThreadingHTTPServer", Server)
+    monkeypatch.setattr(http.server, "ThreadingHTTPServer", Server)
     for given in (manifest, proj):
-        assert main(["serve", str(given)]) == 0
+        assert main(["serve", str(given), "--no-watch"]) == 0
         assert Path(served.pop("directory")).resolve() == site

@@ -14,8 +14,9 @@ import pytest
 from matplotlib.figure import Figure
 
 from ccreport import figures as F
+from ccreport import naming
+from ccreport.render.figure_files import write_figures
 from ccreport.figures import significance_color
-from ccreport.render.figure_files import slug, write_figures
 from ccreport.results import Band, dataset_priors
 from tests.synthetic import WORSE_THAN_TRIVIAL, synthetic_dataset, synthetic_results
 
@@ -257,10 +258,12 @@ def test_nothing_clipped(plain):
 # --- files ----------------------------------------------------------------------------------------
 
 
-def test_slug():
-    assert slug("German credit/2") == "german-credit-2"
-    assert slug("../../etc") == "etc"
-    assert slug("ü") == "x"
+def test_file_stems_of_names():
+    from ccreport.naming import stem
+
+    assert stem("sonar") == "sonar"  # a plain name is kept
+    assert stem("German credit/2").startswith("german-credit-2--")  # else readable + hash
+    assert stem("../../etc").startswith("etc--") and stem("ü").startswith("x--")
 
 
 SMALL = ("logreg", "stump", "tree_crisp")
@@ -312,7 +315,9 @@ def test_write_figures_without_extras_skips_focus_and_escapes_names(tmp_path):
     assert not any("/focus/" in k for k in index)
     assert not any(k.endswith("/cost-rescaled") for k in index)
     key = "Sonar / rocks & mines/diff/logreg vs tree_crisp"
-    assert index[key]["svg"] == "figures/sonar-rocks-mines/diff/logreg--vs--tree_crisp.svg"
+    stem = naming.stem("Sonar / rocks & mines")  # not a plain name: readable part + hash
+    assert stem.startswith("sonar-rocks-mines--")
+    assert index[key]["svg"] == f"figures/{stem}/diff/logreg--vs--tree_crisp.svg"
     assert (tmp_path / index[key]["pdf"]).is_file()
 
 
@@ -347,6 +352,7 @@ _RUN = """
 import sys
 sys.path.insert(0, {root!r})
 from tests.synthetic import synthetic_results
+from ccreport import naming
 from ccreport.render.figure_files import write_figures
 results = synthetic_results(datasets=("a",), classifiers=("logreg", "stump", "tree_crisp"), bands=True, folds=True)
 write_figures(results, {out!r}, formats=("svg", "pdf"), workers={workers})

@@ -263,6 +263,7 @@ def test_undefined_variable_in_an_override_fails_with_file_and_line(tmp_path):
     out = tmp_path / "site"
     out.mkdir()
     (out / "keep.txt").write_text("previous build")
+    (out / ".ccreport-output").write_text("a previous ccreport output\n")  # else not replaceable at all
     with pytest.raises(UserInputError) as info:
         build(project, out, pdf=False)
     (problem,) = info.value.problems

@@ -166,7 +166,7 @@ def _diff_alt(m: ComparisonResult) -> str:
 
 
 DIFFERENCE = register(FigureSpec(
-    kind="diff", scope="pair", key="{dataset}/diff/{name}", stem="{dataset_slug}/diff/{a_slug}--vs--{b_slug}",
+    kind="diff", scope="pair", key="{dataset}/diff/{name}", stem="{dataset_slug}/diff/{pair_slug}",
     draw=lambda s: difference(s.comparison, s.styles),
     caption=lambda s: _diff_caption(s.dataset, s.comparison), alt=lambda s: _diff_alt(s.comparison),
     section="differences", order=10, in_print=False,

@@ -60,7 +60,7 @@ def always(subject: Subject, options: FigureOptions) -> bool:
 @dataclass(frozen=True)
 class FigureSpec:
     """One kind of figure. ``key``/``stem`` patterns may use ``{dataset}``, ``{name}`` (key) and
-    ``{dataset_slug}``, ``{name_slug}``, ``{a_slug}``, ``{b_slug}`` (stem, relative to ``figures/``)."""
+    ``{dataset_slug}``, ``{name_slug}``, ``{pair_slug}`` (stem, relative to ``figures/``; stems from :mod:`ccreport.naming`)."""
 
     kind: str
     scope: str  # one of SCOPES

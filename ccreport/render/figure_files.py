@@ -8,10 +8,8 @@ outlines in SVG (``svg.fonttype: path``) and fonts are embedded as TrueType in P
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import multiprocessing as mp
 import os
-import re
 import string
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -19,31 +17,16 @@ from io import BytesIO
 from pathlib import Path
 
 from .. import figures as F
+from .. import naming
 from ..figures import FigureOptions, FigureSpec, Subject
+from ..interrupts import ignore_interrupts
 from ..results import Results
 
 SAVE_METADATA = {"svg": {"Date": None}, "pdf": {"CreationDate": None}, "png": {"Software": None}}
 PNG_DPI = 150
 
 
-def slug(name: str) -> str:
-    """A file-name-safe, lower-case form of a name ('German credit/2' -> 'german-credit-2')."""
-    s = re.sub(r"[^a-z0-9_.-]+", "-", name.lower()).strip("-.")
-    return s or "x"
-
-
-class _Slugs:
-    """Unique slugs within one folder: a name whose slug is taken gets a short hash of the name."""
-
-    def __init__(self):
-        self.used: dict[str, str] = {}
-
-    def __call__(self, name: str) -> str:
-        s = slug(name)
-        if s in self.used and self.used[s] != name:
-            s = f"{s}-{hashlib.sha256(name.encode()).hexdigest()[:8]}"
-        self.used[s] = name
-        return s
+OVERVIEW_FOLDERS = ("overview",)  # figures/overview/ holds the index's figures, never a dataset's
 
 
 # Characters every PDF font subset includes, so that most figures ask fontTools for the same subset
@@ -104,15 +87,16 @@ class _Task:
     stem: str  # path without extension, relative to the output folder
 
 
-def _stem(spec: FigureSpec, subject: Subject, dataset_slug: str | None, names: _Slugs) -> str:
-    """The spec's file stem for a subject; a name's slug is taken only when the pattern uses it."""
+def _stem(spec: FigureSpec, subject: Subject, dataset: str | None) -> str:
+    """The spec's file stem for a subject, names turned into stems by :mod:`ccreport.naming`
+    (injective: no two figures ever share a file)."""
     wanted = {field for _, field, _, _ in string.Formatter().parse(spec.stem) if field}
-    values = {"dataset_slug": dataset_slug}
+    values = {"dataset_slug": None if dataset is None else naming.stem(dataset, reserved=OVERVIEW_FOLDERS)}
     if "name_slug" in wanted:
-        values["name_slug"] = names(subject.name)
-    if "a_slug" in wanted or "b_slug" in wanted:
+        values["name_slug"] = naming.stem(subject.name)
+    if "pair_slug" in wanted:
         m = subject.comparison
-        values["a_slug"], values["b_slug"] = names(m.a), names(m.b)
+        values["pair_slug"] = naming.pair_stem(m.a, m.b)
     return "figures/" + spec.stem.format(**values)
 
 
@@ -122,17 +106,13 @@ def _tasks(results: Results, styles, options: FigureOptions) -> list[_Task]:
     for spec in F.specs("report"):
         subject = Subject(results, styles)
         if spec.wanted(subject, options):
-            tasks.append(_Task(spec, subject, spec.key_for(), _stem(spec, subject, None, _Slugs())))
-    dataset_slugs = _Slugs()
+            tasks.append(_Task(spec, subject, spec.key_for(), _stem(spec, subject, None)))
     for d in results.datasets.values():
-        dataset_slug = dataset_slugs(d.name)
-        names = _Slugs()
         for scope in ("dataset", "classifier", "pair"):
             for spec in F.specs(scope):
                 for subject in spec.subjects(results, d, styles):
-                    stem = _stem(spec, subject, dataset_slug, names)
                     if spec.wanted(subject, options):
-                        tasks.append(_Task(spec, subject, spec.key_for(d.name, subject.name), stem))
+                        tasks.append(_Task(spec, subject, spec.key_for(d.name, subject.name), _stem(spec, subject, d.name)))
     return tasks
 
 
@@ -186,7 +166,7 @@ def write_figures(
 
     Index keys are those of the registered figure kinds (:mod:`ccreport.figures`, each declared by
     a :class:`~ccreport.figures.FigureSpec` beside its drawing function); names are the real
-    dataset/classifier names, file names are slugs of them. Shipped kinds:
+    dataset/classifier names, file names are stems of them (:mod:`ccreport.naming`: injective and short). Shipped kinds:
 
     * ``"overview/priors"`` - every prior as a density over PC(+) (only if there are priors);
     * ``"overview/small-multiples"`` - one cost-space panel per dataset, shared legend (full width);
@@ -207,8 +187,8 @@ def write_figures(
     "width": "column" | "full"}`` with one path per requested format, e.g.
     ``{"svg": "figures/sonar/cost.svg", "pdf": "figures/sonar/cost.pdf", "caption": ..., ...}``.
     The dict is in report order (overview, then per dataset: its figures, one per classifier, one
-    per pair, each group in the kinds' ``order``). Files: ``figures/overview/*``, ``figures/<dataset-slug>/{cost,roc,...}``,
-    ``figures/<dataset-slug>/focus/<classifier-slug>``, ``figures/<dataset-slug>/diff/<a>--vs--<b>``.
+    per pair, each group in the kinds' ``order``). Files: ``figures/overview/*``, ``figures/<dataset-stem>/{cost,roc,...}``,
+    ``figures/<dataset-stem>/focus/<classifier-stem>``, ``figures/<dataset-stem>/diff/<pair-stem>``.
     Formats: any of "svg", "pdf", "png" (PNG at ``PNG_DPI``). ``workers`` (default: 2 where two
     CPUs are available and ``fork`` exists) splits the figures between forked processes; the
     files are the same bytes either way.
@@ -222,7 +202,7 @@ def write_figures(
         global _FORKED
         _FORKED = (results, styles, folder, tuple(formats), tasks)
         try:
-            with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork")) as pool:
+            with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork"), initializer=ignore_interrupts) as pool:
                 shares = list(pool.map(_render_share, range(workers), [workers] * workers))
         finally:
             _FORKED = None
@@ -230,3 +210,10 @@ def write_figures(
     else:
         done = dict(_render(results, styles, folder, tuple(formats), tasks))
     return {t.key: done[t.key] for t in tasks}
+
+
+def planned_figures(results: Results, formats=("svg", "pdf")) -> dict:
+    """The index :func:`write_figures` would return, with empty captions, without drawing anything
+    (``ccreport check`` renders the project's templates with it)."""
+    tasks = _tasks(results, F.classifier_styles(results), FigureOptions())
+    return {t.key: {**{fmt: f"{t.stem}.{fmt}" for fmt in formats}, "caption": "", "alt": "", "width": t.spec.width} for t in tasks}

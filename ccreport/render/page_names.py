@@ -1,18 +1,17 @@
-"""Names of the site's pages and anchors: one slug rule for ids and page file stems."""
+"""Names of the site's pages and anchors: file stems and ids from :mod:`ccreport.naming` (injective, short)."""
 
 from __future__ import annotations
 
-import re
+from .. import naming
 
 
 def slug(text: str) -> str:
-    """A readable id/file stem: letters, digits, '-', '_' and '.' kept, anything else '-'."""
-    return re.sub(r"[^A-Za-z0-9_.]+", "-", text).strip("-") or "x"
+    """A file stem / id of a name, injective and short (:func:`ccreport.naming.stem`)."""
+    return naming.stem(text)
 
 
 def dataset_page_slug(name: str) -> str:
-    return "dataset-" + slug(name)
-
+    return "dataset-" + naming.stem(name)
 
 
 def dataset_link(name: str) -> str:

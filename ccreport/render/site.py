@@ -25,7 +25,7 @@ from urllib.parse import quote
 import jinja2
 from markupsafe import Markup
 
-from .. import paths
+from .. import naming, paths
 from ..errors import Problem, UserInputError
 from ..figures import specs as figure_specs
 from ..results import DatasetResult, Results, dataset_priors
@@ -56,7 +56,7 @@ class Figure:
 
     @property
     def id(self) -> str:
-        return "figure-" + slug(self.key)
+        return "figure-" + naming.html_id(*self.key.split("/"))
 
     @property
     def svg_href(self) -> str:
@@ -255,15 +255,40 @@ def template_error(exc: Exception, name: str) -> UserInputError:
     else:
         file, line = _template_frame(exc)
         file = file or name
-        expected = f"undefined variable: {exc}" if isinstance(exc, jinja2.UndefinedError) else f"template error: {exc}"
+        expected = f"undefined variable: {exc}" if isinstance(exc, jinja2.UndefinedError) else f"template error: {type(exc).__name__}: {exc}"
     return UserInputError(Problem(file=str(file), field="template", expected=expected, line=line))
 
 
+def _undecodable_template(env: jinja2.Environment, name: str, exc: UnicodeDecodeError) -> UserInputError:
+    """A template file that is not UTF-8: name the file (the loader's frames carry no template)."""
+    for loader in getattr(env.loader, "loaders", [env.loader]):
+        for folder in getattr(loader, "searchpath", []):
+            for path in sorted(Path(folder).rglob("*")):
+                try:
+                    if path.is_file():
+                        path.read_bytes().decode("utf-8")
+                except UnicodeDecodeError as bad:
+                    data = path.read_bytes()
+                    line = data.count(b"\n", 0, bad.start) + 1
+                    return UserInputError(Problem(str(path), "template", f"expected UTF-8 text, got byte 0x{data[bad.start]:02x}", line=line))
+    return UserInputError(Problem(name, "template", f"expected UTF-8 text: {exc.reason}"))
+
+
 def render_template(env: jinja2.Environment, name: str, context: dict) -> str:
+    """Render ``name``; any error raised from a template's own code is the template author's
+    (one line naming the template file and line), as are a template that includes itself and a
+    template file that is not UTF-8. Errors raised outside template code are bugs and propagate."""
     try:
         return env.get_template(name).render(context)
-    except (jinja2.TemplateError, TypeError, AttributeError, KeyError, ValueError) as exc:
-        if isinstance(exc, (TypeError, AttributeError, KeyError, ValueError)) and _template_frame(exc)[0] is None:
+    except UnicodeDecodeError as exc:
+        raise _undecodable_template(env, name, exc) from exc
+    except RecursionError as exc:
+        file, line = _template_frame(exc)
+        raise UserInputError(Problem(str(file or name), "template", "a template includes or extends itself (endless recursion)", line=line)) from None
+    except jinja2.TemplateError as exc:
+        raise template_error(exc, name) from exc
+    except Exception as exc:
+        if _template_frame(exc)[0] is None:
             raise
         raise template_error(exc, name) from exc
 
@@ -289,6 +314,8 @@ def copy_theme(theme: Path, out: Path) -> None:
     for folder in dict.fromkeys([paths.themes_dir() / paths.DEFAULT_THEME, theme]):
         for f in sorted(folder.rglob("*")):
             rel = f.relative_to(folder)
+            if f.is_symlink() and not f.resolve().is_relative_to(folder.resolve()):
+                continue  # a theme publishes its own files only, never what a link points to outside it
             if f.is_file() and rel.parts[0] != "templates" and f.suffix not in (".py", ".pyc"):
                 (assets / rel).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(f, assets / rel)

@@ -89,6 +89,25 @@ class Cell:
         return self.value
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value):
+    """A CSV value a spreadsheet will not run as a formula (OWASP "CSV injection").
+
+    Text starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return is prefixed with a
+    single quote (``'=HYPERLINK(...)`` shows as text). Numbers are left alone, and so is text that
+    reads as a number (``-0.25``, ``-inf``), so negative differences stay numbers.
+    """
+    if not isinstance(value, str) or not value.startswith(FORMULA_STARTS):
+        return value
+    try:
+        float(value)
+        return value
+    except ValueError:
+        return "'" + value
+
+
 def num(value, digits: int, **kwargs) -> Cell:
     value = None if value is None else float(value)
     return Cell(fmt(value, digits), value, numeric=True, **kwargs)
@@ -151,10 +170,10 @@ class Table:
     def to_csv(self) -> str:
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(list(self.columns) + list(self.extra_csv))
+        writer.writerow([spreadsheet_safe(v) for v in list(self.columns) + list(self.extra_csv)])
         for i, row in enumerate(self.rows):
             extra = [values[i] for values in self.extra_csv.values()]
-            writer.writerow([c.csv_value for c in row] + extra)
+            writer.writerow([spreadsheet_safe(v) for v in [c.csv_value for c in row] + extra])
         return out.getvalue()
 
     def to_latex(self) -> str:
