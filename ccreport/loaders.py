@@ -548,6 +548,7 @@ def _costs(costs: CostSpec | None, wanted: Wanted, classes: Classes | None, rows
         finite = np.isfinite(values[in_class])
         if not negative.size and np.all(finite) and not np.any(values[in_class] > 0):
             problems.add(None, f"every {who} row costs 0 ({error} + {benefit}); expected a total > 0 in each class (an instance-cost ROC curve divides by it)")
+    return values
 
 
 def _fold_problems(spec: DatasetSpec, data: Dataset | None, file: str) -> list[Problem]:
