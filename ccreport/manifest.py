@@ -89,11 +89,11 @@ from .errors import Problem, UserInputError
 from .settings import (
     BANDS,  # noqa: F401 (the manifest's allowed values, declared with the settings)
     CALIBRATIONS,  # noqa: F401
-    THRESHOLD_AXES,  # noqa: F401
     OPEN_PROBABILITY,
     RANGES,
     SETTING_KEYS,
     SETTINGS,
+    THRESHOLD_AXES,  # noqa: F401
     AnalysisSettings,
     Bound,
     describe_setting,
