@@ -274,10 +274,12 @@ class ThresholdChoiceResult:
     """Every threshold choice method of one classifier: ``methods[axis][method]``.
 
     A crisp classifier has the one method ``score_fixed`` (its cost line) on each axis and a ``note``.
+    ``shown_axes``: the axes the pages show (the manifest's ``threshold_axis``; results.json has both).
     """
 
     methods: dict[str, dict[str, ThresholdMethodResult]]
     note: str | None = None
+    shown_axes: tuple[str, ...] = ("pc",)
 
     def to_dict(self) -> dict:
         out = {axis: _dicts(by_method) for axis, by_method in self.methods.items()}

@@ -150,7 +150,7 @@ def method_result(mc: MethodCurve, area=None, partial=None, level: float = 0.9) 
     )
 
 
-def classifier_result(point, replicates, level: float) -> ThresholdChoiceResult:
+def classifier_result(point, replicates, level: float, shown_axes=("pc",)) -> ThresholdChoiceResult:
     """A classifier's :class:`ThresholdChoiceResult` from its point analysis (a ThresholdChoice or
     CrispThresholdChoice) and its replicate arrays (``(area, partial)`` or None)."""
     area, partial = replicates if replicates is not None else ({}, {})
@@ -166,7 +166,7 @@ def classifier_result(point, replicates, level: float) -> ThresholdChoiceResult:
         }
         for axis, by_method in by_axis.items()
     }
-    return ThresholdChoiceResult(methods=methods, note=note)
+    return ThresholdChoiceResult(methods=methods, note=note, shown_axes=tuple(shown_axes))
 
 
 def paired_differences(point_a, point_b, reps_a, reps_b, replicates: int, level: float) -> ThresholdChoiceComparison:
@@ -204,8 +204,9 @@ def dataset_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
         rng = task_rng(settings.seed, KIND, inputs.dataset)
         reps = replicate_area_arrays(rng, labels, inputs.classifiers, settings.bootstrap, ranges)
     level = settings.confidence
+    shown = AXES if settings.threshold_axis == "both" else (settings.threshold_axis,)
     classifiers = {
-        name: {"threshold_choice": classifier_result(p, reps.get(name), level), "auc_hull": float(p.auc_hull)}
+        name: {"threshold_choice": classifier_result(p, reps.get(name), level, shown), "auc_hull": float(p.auc_hull)}
         for name, p in point.items()
     }
     comparisons = {}
