@@ -220,3 +220,33 @@ def test_large_curves_are_thinned_to_at_most_2001_points():
         exact = direct["pc", method].curve
         if method != "score_driven":  # continuous curves: stored points lie on the exact curve
             np.testing.assert_allclose(curve[:, 1], exact(curve[:, 0]), atol=1e-12)
+
+
+# --- the page section ----------------------------------------------------------------------------
+
+
+def _dataset_result(settings):
+    from ccreport.results import DatasetResult
+
+    data = _dataset(n=200, seed=3)
+    found = _run(data, settings)
+    return DatasetResult(name="d", path="d.csv", sha256="0" * 64, n_pos=66, n_neg=134, positive_label="p",
+                         negative_label="n", n_folds=None, classifiers=found.classifiers,
+                         comparisons=found.comparisons, priors=("uniform",))
+
+
+def test_section_tables_say_what_does_not_apply():
+    from ccreport.render.sections.threshold_choice import threshold_tables
+
+    tables = threshold_tables(_dataset_result(SETTINGS), ["uniform"])
+    assert set(tables) == {"threshold_areas", "threshold_partial", "threshold_differences"}  # "pc": one axis
+    areas = tables["threshold_areas"]
+    assert areas.columns[-2:] == ["Kendall [0.1, 0.5]", "Kendall [0.5, 0.9]"]
+    rows = {r[0].text: r for r in areas.rows}
+    assert rows["b"][2].text == "n/a" and "probabilities in [0, 1]" in areas.note
+    assert "c is crisp: only its single cost line applies" in areas.note
+    assert rows["a"][4].note.startswith("[")  # Kendall with its interval
+    assert [r[0].text for r in tables["threshold_differences"].rows] == ["a vs b"]
+    assert len(tables["threshold_partial"].rows) == 2 * 2  # two scoring classifiers x two ranges
+    both = threshold_tables(_dataset_result(dataclasses.replace(SETTINGS, threshold_axis="both")), ["uniform"])
+    assert "cost-proportion" in both["threshold_areas_cost_proportion"].caption

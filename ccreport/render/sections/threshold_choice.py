@@ -131,10 +131,11 @@ def difference_table(d: DatasetResult, axis: str) -> tb.Table | None:
 def threshold_tables(d: DatasetResult, priors: list[str]) -> dict:
     out = {}
     for axis in shown_axes(d):
+        # names unique on the page (a page's tables are one dict over its sections)
         suffix = "" if axis == "pc" else "_cost_proportion"
-        out["areas" + suffix] = area_table(d, axis)
-        out["partial" + suffix] = partial_table(d, axis)
-        out["differences" + suffix] = difference_table(d, axis)
+        out["threshold_areas" + suffix] = area_table(d, axis)
+        out["threshold_partial" + suffix] = partial_table(d, axis)
+        out["threshold_differences" + suffix] = difference_table(d, axis)
     return out
 
 
