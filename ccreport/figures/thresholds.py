@@ -21,7 +21,15 @@ from matplotlib.patches import Patch
 
 from ..results import ClassifierResult, DatasetResult
 from .registry import FigureOptions, FigureSpec, Subject, register
-from .style import NEC_LABEL, PC_LABEL, legend_columns, new_figure, style, styles_for, width_inches
+from .style import (
+    NEC_LABEL,
+    PC_LABEL,
+    legend_columns,
+    new_figure,
+    style,
+    styles_for,
+    width_inches,
+)
 
 AXIS_LABELS = {
     "pc": (PC_LABEL, NEC_LABEL),
@@ -53,7 +61,7 @@ def _mark_at(x: np.ndarray, offset: float) -> list[int]:
     """Indices of about ``MARKS`` points evenly spread along x, shifted by ``offset`` so methods' markers do not overlap."""
     targets = (np.arange(MARKS) + 0.5 + offset) / MARKS
     idx = np.clip(np.searchsorted(x, targets), 0, x.size - 1)
-    return sorted(set(int(i) for i in idx))
+    return sorted({int(i) for i in idx})
 
 
 def _shade(ax, curve: np.ndarray, ranges) -> list[Patch]:
