@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from . import uncertainty
+from . import threshold_choice, uncertainty
 from .analysis import priors as pr
 from .analysis.envelope import Envelope, compare, lower_envelope, operating_range
 from .analysis.roc import auc, crisp_roc, roc_points
@@ -243,6 +243,7 @@ TASK_KINDS: tuple[TaskKind, ...] = (
     TaskKind("classifier", "classifier", classifier_point_task),
     TaskKind("uncertainty", "classifier", uncertainty.classifier_task),
     TaskKind("pair", "pair", pair_task),
+    TaskKind("threshold_choice", "dataset", threshold_choice.dataset_task),
 )
 
 
@@ -296,10 +297,20 @@ def assemble(tasks: Sequence[Task], outputs: Sequence[dict]) -> dict[str, Assemb
     """Merge the tasks' outputs into result objects: dataset name -> :class:`Assembled`.
 
     Classifiers and pairs keep the plan's order (manifest order); a later task's fields are added
-    to an earlier one's of the same scope.
+    to an earlier one's of the same scope. A dataset task may also fill fields of the dataset's
+    classifiers and pairs: its output's ``"classifier_fields"`` ({name: fields}) and
+    ``"comparison_fields"`` ({(a, b): fields}) entries go to those results (one task that
+    resamples the dataset once for all its classifiers).
     """
     merged: dict[tuple[str, ...], dict] = {}
     for task, output in zip(tasks, outputs, strict=True):
+        if len(task.scope_key) == 1 and ("classifier_fields" in output or "comparison_fields" in output):
+            output = dict(output)
+            merged.setdefault(task.scope_key, {})
+            for name, found in output.pop("classifier_fields", {}).items():
+                merged.setdefault((*task.scope_key, name), {}).update(found)
+            for pair, found in output.pop("comparison_fields", {}).items():
+                merged.setdefault((*task.scope_key, *pair), {}).update(found)
         merged.setdefault(task.scope_key, {}).update(output)
     out: dict[str, Assembled] = {}
     for key, fields in merged.items():

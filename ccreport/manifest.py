@@ -94,8 +94,10 @@ from .settings import (
     MAX_BOOTSTRAP,  # noqa: F401 (documented limits, declared with the settings)
     MAX_SEED,  # noqa: F401
     OPEN_PROBABILITY,
+    RANGES,
     SETTING_KEYS,
     SETTINGS,
+    THRESHOLD_AXES,  # noqa: F401
     AnalysisSettings,
     Bound,
     describe_setting,
@@ -374,6 +376,13 @@ def shown(value) -> str:
     return repr(value)
 
 
+def _listed(value) -> str:
+    """An array of scalars as written (``[0.5, 0.1]``), anything else as :func:`shown` puts it."""
+    if isinstance(value, list) and all(isinstance(v, (int, float, str, bool)) for v in value):
+        return "[" + ", ".join(repr(v) if not isinstance(v, (str, bool)) else shown(v) for v in value) + "]"
+    return shown(value)
+
+
 def unknown_key_message(key: str, allowed) -> str:
     """``unknown key 'posative'; did you mean 'positive'?``, or the list of valid keys."""
     close = difflib.get_close_matches(key, list(allowed), n=1)
@@ -440,6 +449,30 @@ class Checker:
             self.report(where, (key,), f"expected {what}, got {shown(value)}{hint}")
             return None
         return value
+
+    def ranges(self, table: dict, key: str, where: _Where, default=()) -> tuple[tuple[float, float], ...] | None:
+        """A list of ``[low, high]`` pairs of numbers with ``0 <= low < high <= 1`` (as float pairs)."""
+        value = table.get(key)
+        if value is None:
+            return default
+        if not isinstance(value, list):
+            self.report(where, (key,), f"expected {RANGES}, got {shown(value)}")
+            return None
+        found, ok = [], True
+        for i, item in enumerate(value, start=1):
+            pair = item if isinstance(item, list) and len(item) == 2 else None
+            numbers = pair is not None and all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in pair
+            )
+            if not numbers:
+                self.report(where, (key,), f"entry {i}: expected a pair [low, high] of numbers, got {_listed(item)}")
+                ok = False
+            elif not 0 <= pair[0] < pair[1] <= 1:
+                self.report(where, (key,), f"entry {i}: expected 0 <= low < high <= 1, got {_listed(item)}")
+                ok = False
+            else:
+                found.append((float(pair[0]), float(pair[1])))
+        return tuple(found) if ok else None
 
     def existing_file(self, table: dict, key: str, where: _Where, what: str, required=False) -> Path | None:
         text = self.string(table, key, where, what, required)
@@ -548,7 +581,9 @@ def _analysis_settings(check: Checker, table: dict, where: _Where) -> AnalysisSe
     values = {}
     for f in SETTINGS:
         bound, choices = f.metadata["bound"], f.metadata["choices"]
-        if bound is not None:
+        if f.metadata.get("ranges"):
+            values[f.name] = check.ranges(table, f.name, where, default=f.default)
+        elif bound is not None:
             value = check.number(table, f.name, where, bound, default=f.default)
             values[f.name] = value if value is None or bound.integer else float(value)
         else:

@@ -223,6 +223,103 @@ class ExpectedCostDifferenceInterval:
         }
 
 
+# --- threshold choice methods (Hernández-Orallo, Flach & Ferri 2013) -------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class PartialAreaResult:
+    """``int_low^high`` of one threshold-choice curve, its bootstrap interval and (Kendall curves) its partial AOC."""
+
+    low: float
+    high: float
+    area: float | None
+    interval: tuple[float, float] | None = None
+    aoc: float | None = None
+
+    def to_dict(self) -> dict:
+        out = {"low": self.low, "high": self.high, "area": self.area, "interval": _interval(self.interval)}
+        if self.aoc is not None:
+            out["aoc"] = self.aoc
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class ThresholdMethodResult:
+    """One threshold choice method on one axis: exact area, interval, partial areas, drawable curve.
+
+    ``curve`` (k, 2) points ``[x, y]`` (None, with ``not_applicable`` saying why, when the method
+    does not apply: the Brier curve without probability scores).
+    """
+
+    area: float | None
+    interval: tuple[float, float] | None
+    partial: tuple[PartialAreaResult, ...]
+    curve: np.ndarray | None
+    not_applicable: str | None = None
+
+    def to_dict(self) -> dict:
+        out = {
+            "area": self.area,
+            "interval": _interval(self.interval),
+            "partial": _list_of_dicts(self.partial),
+            "curve": self.curve,
+        }
+        if self.not_applicable is not None:
+            out["not_applicable"] = self.not_applicable
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class ThresholdChoiceResult:
+    """Every threshold choice method of one classifier: ``methods[axis][method]``.
+
+    A crisp classifier has the one method ``score_fixed`` (its cost line) on each axis and a ``note``.
+    ``shown_axes``: the axes the pages show (the manifest's ``threshold_axis``; results.json has both).
+    """
+
+    methods: dict[str, dict[str, ThresholdMethodResult]]
+    note: str | None = None
+    shown_axes: tuple[str, ...] = ("pc",)
+
+    def to_dict(self) -> dict:
+        out = {axis: _dicts(by_method) for axis, by_method in self.methods.items()}
+        if self.note is not None:
+            out["note"] = self.note
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class AreaDifference:
+    """A paired bootstrap comparison of one area between two classifiers: a - b, interval, p-value."""
+
+    difference: float
+    interval: tuple[float, float]
+    p_value: float
+
+    def to_dict(self) -> dict:
+        return {"difference": self.difference, "interval": list(self.interval), "p_value": self.p_value}
+
+
+@dataclass(frozen=True, eq=False)
+class ThresholdChoiceComparison:
+    """Paired differences of threshold-choice areas of two scoring classifiers on the same resampled
+    instances: ``differences[axis][name]`` with name ``kendall`` (Kendall area a - b: ranking quality)
+    and ``skull_minus_optimal`` ((skull - optimal) of a minus that of b: what calibrating the scores
+    would gain)."""
+
+    differences: dict[str, dict[str, AreaDifference]]
+    replicates: int
+    level: float
+    p_value_method: str
+
+    def to_dict(self) -> dict:
+        out = {axis: _dicts(by_name) for axis, by_name in self.differences.items()}
+        out["replicates"] = self.replicates
+        out["level"] = self.level
+        out["p_value_method"] = self.p_value_method
+        return out
+
+
 def _dict_or_none(value):
     return None if value is None else value.to_dict()
 
@@ -254,6 +351,8 @@ class ClassifierResult:
     band: Band | None = None  # bootstrap band (with ``bootstrap`` > 0)
     expected_cost_interval: dict[str, ExpectedCostInterval] | None = None  # prior -> interval
     fold_average: FoldAverageResult | None = None  # with a fold column
+    threshold_choice: ThresholdChoiceResult | None = None  # HFF 2013 threshold choice methods
+    auc_hull: float | None = None  # area under the ROC convex hull
 
     def to_dict(self) -> dict:
         out = {
@@ -273,6 +372,10 @@ class ClassifierResult:
             out["expected_cost_interval"] = _dicts(self.expected_cost_interval)
         if self.fold_average is not None:
             out["fold_average"] = self.fold_average.to_dict()
+        if self.threshold_choice is not None:
+            out["threshold_choice"] = self.threshold_choice.to_dict()
+        if self.auc_hull is not None:
+            out["auc_hull"] = self.auc_hull
         return out
 
 
@@ -296,6 +399,7 @@ class ComparisonResult:
     significant: tuple[SignificantRegion, ...] | None = None  # from the difference band's chosen edges
     expected_cost_difference_interval: dict[str, ExpectedCostDifferenceInterval] | None = None
     significant_simultaneous: tuple[SignificantRegion, ...] | None = None  # band = "both": sup-norm edges
+    threshold_choice: ThresholdChoiceComparison | None = None  # paired threshold-choice area differences
 
     @property
     def key(self) -> str:
@@ -323,6 +427,8 @@ class ComparisonResult:
             out["expected_cost_difference_interval"] = _dicts(self.expected_cost_difference_interval)
         if self.significant_simultaneous is not None:
             out["significant_simultaneous"] = _list_of_dicts(self.significant_simultaneous)
+        if self.threshold_choice is not None:
+            out["threshold_choice"] = self.threshold_choice.to_dict()
         return out
 
 

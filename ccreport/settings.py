@@ -44,10 +44,14 @@ REPLICATES = Bound(f"an integer from 500 to {MAX_BOOTSTRAP}", lambda x: 500 <= x
 
 BANDS = ("pointwise", "simultaneous", "both")
 CALIBRATIONS = ("auto", "double", "off")
+THRESHOLD_AXES = ("pc", "cost_proportion", "both")  # which axis the threshold-choice figures draw
+RANGES = "a list of [low, high] pairs with 0 <= low < high <= 1"  # the allowed values of a list of ranges
 
 
-def _setting(default, doc: str, *, bound: Bound | None = None, choices: tuple[str, ...] | None = None):
-    return field(default=default, metadata={"doc": doc, "bound": bound, "choices": choices})
+def _setting(default, doc: str, *, bound: Bound | None = None, choices: tuple[str, ...] | None = None,
+             ranges: bool = False):
+    """One setting: a number (``bound``), a string (``choices``) or a list of [low, high] ranges (``ranges``)."""
+    return field(default=default, metadata={"doc": doc, "bound": bound, "choices": choices, "ranges": ranges})
 
 
 @dataclass(frozen=True)
@@ -70,10 +74,24 @@ class AnalysisSettings:
         ":mod:`ccreport.analysis.calibration`).",
         choices=CALIBRATIONS,
     )
+    partial_ranges: tuple[tuple[float, float], ...] = _setting(
+        (),
+        "ranges of x over which each threshold-choice curve's partial area is reported, on each axis's own x "
+        "(Hernández-Orallo, Flach & Ferri 2013 section 8), e.g. [[0.1, 0.5], [0.5, 0.9]].",
+        ranges=True,
+    )
+    threshold_axis: str = _setting(
+        "pc",
+        'which axis the threshold-choice figures draw: "pc" (PC(+), the cost curves\' axis), "cost_proportion" '
+        "(the 2013 paper's) or both; results.json always has both.",
+        choices=THRESHOLD_AXES,
+    )
 
     def to_dict(self) -> dict:
         """The ``settings`` object of results.json: every setting but the seed (written beside it)."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "seed"}
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "seed"}
+        out["partial_ranges"] = [list(r) for r in self.partial_ranges]
+        return out
 
 
 SETTINGS = fields(AnalysisSettings)  # in declaration order
@@ -83,8 +101,11 @@ SETTING_KEYS = tuple(f.name for f in SETTINGS)
 def describe_setting(f) -> str:
     """One documentation line for a setting: type, allowed values, default, what it does."""
     bound, choices = f.metadata["bound"], f.metadata["choices"]
-    allowed = bound.text if bound is not None else ", ".join(f'"{c}"' for c in choices)
-    default = f'"{f.default}"' if isinstance(f.default, str) else f"{f.default}"
+    if f.metadata.get("ranges"):
+        allowed, default = RANGES, "none"
+    else:
+        allowed = bound.text if bound is not None else ", ".join(f'"{c}"' for c in choices)
+        default = f'"{f.default}"' if isinstance(f.default, str) else f"{f.default}"
     return f"optional, {allowed}, default {default}: {f.metadata['doc']}"
 
 

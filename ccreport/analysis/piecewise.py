@@ -26,6 +26,7 @@ from functools import cached_property
 import numpy as np
 
 DRAW_TOLERANCE = 1e-5  # largest vertical gap between a drawn polyline and the exact curve
+MAX_DRAW_POINTS = 2001  # a stored curve has at most this many points (results.json stays bounded)
 
 
 def dot(a, b) -> float:
@@ -174,3 +175,15 @@ def parabolic(x, y, kappa: float) -> Piecewise:
     x = np.asarray(x, dtype=float)
     y = np.asarray(y, dtype=float)
     return Piecewise(x=x, start=y[:-1], end=y[1:], kappa=np.array(float(kappa)))
+
+
+def drawing_points(curve: Piecewise, tolerance: float = DRAW_TOLERANCE, max_points: int = MAX_DRAW_POINTS):
+    """Points to store and draw a curve: :meth:`Piecewise.polyline` when it has at most ``max_points``
+    (every knot, exact, joins within ``tolerance``), else the exact curve at ``max_points`` evenly
+    spaced x over its domain (1/2000 of the axis apart: under a pixel of a 1400 px wide figure; steps
+    of a Brier curve then show as steep segments, and a vertex between two grid points is cut)."""
+    x, y = curve.polyline(tolerance)
+    if x.size <= max_points:
+        return x, y
+    x = np.linspace(curve.x[0], curve.x[-1], max_points)
+    return x, curve(x)

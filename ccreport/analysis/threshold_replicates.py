@@ -233,3 +233,25 @@ def replicate_areas(tp, fp, *, scores=None, axes=AXES, partial_ranges=()) -> Rep
         area[axis], partial[axis] = a_, p_
         partial_aoc[axis] = {m: p_[m] / (2.0 * ww[:, None]) for m in KENDALL_METHODS}
     return ReplicateAreas(area=area, partial=partial, partial_aoc=partial_aoc, auc=auc, auc_hull=auc_hull, ranges=ranges)
+
+
+def crisp_line_areas(tp, fp, n_pos: int, n_neg: int, *, axes=AXES, partial_ranges=()):
+    """Areas and partial areas of the cost lines of a crisp classifier's replicates (HFF section 3, score-fixed).
+
+    ``tp``/``fp`` (R,): each replicate's true and false positives (class totals fixed). The line
+    ``L(x) = 2 [x w0 (1 - F0) + (1 - x) w1 F1]`` integrates over [a, b] to
+    ``w0 (1 - F0)(b^2 - a^2) + w1 F1 ((1 - a)^2 - (1 - b)^2)``: over [0, 1] ``w0 (1 - F0) + w1 F1``.
+    Returns ``(area, partial)``: dicts axis -> (R,) and axis -> (R, K).
+    """
+    axes = check_axes(axes)
+    ranges = check_ranges(partial_ranges)
+    fnr = 1.0 - np.asarray(tp, dtype=float) / n_pos
+    fpr = np.asarray(fp, dtype=float) / n_neg
+    lo = np.array([a for a, _ in ranges], dtype=float)
+    hi = np.array([b for _, b in ranges], dtype=float)
+    area, partial = {}, {}
+    for axis in axes:
+        w0 = 0.5 if axis == "pc" else n_pos / (n_pos + n_neg)
+        area[axis] = w0 * fnr + (1.0 - w0) * fpr
+        partial[axis] = w0 * np.outer(fnr, hi**2 - lo**2) + (1.0 - w0) * np.outer(fpr, (1.0 - lo) ** 2 - (1.0 - hi) ** 2)
+    return area, partial

@@ -6,6 +6,8 @@
 * :mod:`.priors` - :func:`prior_densities`, :func:`cost_priors` (section 3.2);
 * :mod:`.roc` - :func:`roc_space` (Fawcett 2006; D&H 2006 Fig. 4a, 13a);
 * :mod:`.difference` - :func:`difference` (sections 4.3-4.4, Fig. 11b, 12b, 19-20);
+* :mod:`.thresholds` - :func:`threshold_methods`, :func:`kendall_curves` (Hernández-Orallo, Flach &
+  Ferri 2013, Figs. 3-5, 8-9);
 * :mod:`.registry` - :class:`FigureSpec`: each module registers its figure kinds, with caption and
   alt text, beside its drawing functions; importing this package registers them all.
 
@@ -19,6 +21,7 @@ from .difference import difference, significance_color
 from .priors import cost_priors, prior_densities
 from .registry import FigureOptions, FigureSpec, Subject, register, specs
 from .roc import roc_space
+from .thresholds import kendall_curves, threshold_methods
 from .style import (
     COLUMN_WIDTH,
     DENSE_POINTS,
@@ -48,6 +51,7 @@ __all__ = [
     "cost_priors",
     "cost_space",
     "difference",
+    "kendall_curves",
     "prior_densities",
     "register",
     "roc_space",
@@ -56,5 +60,6 @@ __all__ = [
     "specs",
     "style",
     "style_for",
+    "threshold_methods",
     "width_inches",
 ]

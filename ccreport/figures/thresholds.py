@@ -1,0 +1,243 @@
+"""Threshold choice curves (Hernández-Orallo, Flach & Ferri 2013, Figs. 3-5 and 8-9).
+
+* :func:`threshold_methods` - one classifier's threshold choice methods together (rate-driven,
+  perfect ranker, Kendall, skull, optimal, score-driven), each with its own dash pattern and marker
+  so that the figure reads in greyscale, the manifest's partial ranges shaded under the Kendall
+  curve (Figs. 8-9);
+* :func:`kendall_curves` - every scoring classifier's Kendall curve on one plot (in each
+  classifier's own style), partial ranges shaded.
+
+The axis is the manifest's ``threshold_axis``: ``pc`` (x = PC(+), y = NEC: D&H's cost space, the
+axis of the rest of the report), ``cost_proportion`` (the paper's x = cost proportion c at the
+data's class mix, y = its loss Q with b = 2), or ``both`` (two panels, one above the other).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
+
+from ..results import ClassifierResult, DatasetResult
+from .registry import FigureOptions, FigureSpec, Subject, register
+from .style import (
+    NEC_LABEL,
+    PC_LABEL,
+    legend_columns,
+    new_figure,
+    style,
+    styles_for,
+    width_inches,
+)
+
+AXIS_LABELS = {
+    "pc": (PC_LABEL, NEC_LABEL),
+    "cost_proportion": ("Cost proportion c = C(FN) / (C(FN) + C(FP))", "Loss Q (b = 2)"),
+}
+AXIS_NAMES = {"pc": "PC(+)", "cost_proportion": "cost proportion"}
+
+
+# how each method is drawn: label, colour, dash pattern, marker, line width (distinct in greyscale)
+METHOD_STYLES = {
+    "optimal": ("optimal (lower envelope)", "#000000", "solid", None, 1.8),
+    "score_driven": ("score-driven (Brier curve)", "#D55E00", (0, (1.0, 1.2)), "x", 1.2),
+    "rate_driven": ("rate-driven", "#0072B2", "solid", "o", 1.0),
+    "perfect_ranker": ("perfect ranker", "#8c8c8c", (0, (6.0, 2.0)), None, 1.0),
+    "kendall": ("Kendall", "#009E73", (0, (5.0, 1.5, 1.2, 1.5)), "^", 1.1),
+    "skull": ("convex skull", "#CC79A7", (0, (2.6, 1.4)), "s", 1.1),
+}
+MARKS = 7  # markers along a curve
+SHADES = ("#bdbdbd", "#e0e0e0")
+HATCHES = ("////", "\\\\\\\\")
+
+
+def drawn_axes(setting: str) -> list[str]:
+    """The axes a figure draws for the manifest's ``threshold_axis``."""
+    return ["pc", "cost_proportion"] if setting == "both" else [setting]
+
+
+def _mark_at(x: np.ndarray, offset: float) -> list[int]:
+    """Indices of about ``MARKS`` points evenly spread along x, shifted by ``offset`` so methods' markers do not overlap."""
+    targets = (np.arange(MARKS) + 0.5 + offset) / MARKS
+    idx = np.clip(np.searchsorted(x, targets), 0, x.size - 1)
+    return sorted({int(i) for i in idx})
+
+
+def _shade(ax, curve: np.ndarray, ranges) -> list[Patch]:
+    """Partial areas under ``curve`` (k, 2) over each range (HFF Figs. 8-9): grey fills, hatched alternately."""
+    handles = []
+    for i, (low, high) in enumerate(ranges):
+        x, y = curve[:, 0], curve[:, 1]
+        inside = (x > low) & (x < high)
+        xs = np.concatenate(([low], x[inside], [high]))
+        ys = np.concatenate(([np.interp(low, x, y)], y[inside], [np.interp(high, x, y)]))
+        colour, hatch = SHADES[i % 2], HATCHES[i % 2]
+        ax.fill_between(xs, 0.0, ys, facecolor=colour, edgecolor="#6e6e6e", hatch=hatch, linewidth=0.0, zorder=1)
+        handles.append(Patch(facecolor=colour, edgecolor="#6e6e6e", hatch=hatch, label=f"[{low:g}, {high:g}]"))
+    return handles
+
+
+def _frame(ax, axis: str, top: float = 1.0) -> None:
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, top)
+    ax.set_xticks(np.linspace(0, 1, 6))
+    xlabel, ylabel = AXIS_LABELS[axis]
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+
+
+def _ranges_of(c: ClassifierResult, axis: str) -> list[tuple[float, float]]:
+    return [(p.low, p.high) for p in c.threshold_choice.methods[axis]["kendall"].partial]
+
+
+def _height(panels: int, legend_rows: int) -> float:
+    return panels * 2.35 + 0.17 * legend_rows + 0.35
+
+
+def threshold_methods(dataset: DatasetResult, name: str, setting: str = "pc", width="column") -> Figure:
+    """One classifier's threshold choice curves together, partial ranges shaded under its Kendall curve."""
+    c = dataset.classifiers[name]
+    axes = drawn_axes(setting)
+    with style():
+        w = width_inches(width)
+        handles = [Line2D([], [], color=col, linestyle=ls, marker=mk, markersize=4, linewidth=lw, label=label)
+                   for label, col, ls, mk, lw in METHOD_STYLES.values()]
+        shade_handles = []
+        cols = legend_columns(handles, w)
+        fig = new_figure(w, _height(len(axes), -(-(len(handles) + 2) // cols)))
+        panels = fig.subplots(len(axes), 1, squeeze=False)[:, 0]
+        for ax, axis in zip(panels, axes, strict=True):
+            methods = c.threshold_choice.methods[axis]
+            shade_handles = _shade(ax, methods["kendall"].curve, _ranges_of(c, axis))
+            top = 0.0
+            for i, (method, (label, col, ls, mk, lw)) in enumerate(METHOD_STYLES.items()):
+                curve = methods[method].curve
+                if curve is None:  # the Brier curve without probability scores
+                    continue
+                x, y = curve[:, 0], curve[:, 1]
+                top = max(top, float(np.nanmax(y)))
+                ax.plot(x, y, color=col, linestyle=ls, linewidth=lw, marker=mk, markersize=3.5,
+                        markevery=_mark_at(x, 0.13 * i) if mk else None, markerfacecolor="white" if mk != "x" else col,
+                        markeredgewidth=0.8, zorder=3 + (method == "optimal"))
+            _frame(ax, axis, min(1.0, 1.1 * top + 0.02))
+            if len(axes) > 1:
+                ax.set_title(f"{AXIS_NAMES[axis]} axis", fontsize="small")
+        if methods["score_driven"].curve is None:
+            handles = [h for h in handles if not h.get_label().startswith("score-driven")]
+        handles += [Patch(facecolor="none", edgecolor="none", label="shaded: partial areas under Kendall")] if shade_handles else []
+        fig.legend(handles=handles + shade_handles, loc="outside lower center", ncols=cols, frameon=False)
+    return fig
+
+
+def kendall_curves(dataset: DatasetResult, styles=None, setting: str = "pc", width="column") -> Figure:
+    """Every scoring classifier's Kendall curve on one plot (HFF Def. 3), partial ranges shaded."""
+    scoring = [c for c in dataset.classifiers.values() if _scoring(c)]
+    styles = styles_for(styles, [c.name for c in scoring])
+    axes = drawn_axes(setting)
+    with style():
+        w = width_inches(width)
+        handles = [styles[c.name].handle(f"{c.name}  area {c.threshold_choice.methods[axes[0]]['kendall'].area:.3f}")
+                   for c in scoring]
+        cols = legend_columns(handles, w)
+        fig = new_figure(w, _height(len(axes), -(-(len(handles) + 1) // cols)))
+        panels = fig.subplots(len(axes), 1, squeeze=False)[:, 0]
+        for ax, axis in zip(panels, axes, strict=True):
+            for i, (low, high) in enumerate(_ranges_of(scoring[0], axis)):
+                ax.axvspan(low, high, facecolor=SHADES[i % 2], edgecolor="#6e6e6e", hatch=HATCHES[i % 2],
+                           linewidth=0.0, alpha=0.5, zorder=0)
+            top = 0.0
+            for i, c in enumerate(scoring):
+                st = styles[c.name]
+                curve = c.threshold_choice.methods[axis]["kendall"].curve
+                x, y = curve[:, 0], curve[:, 1]
+                top = max(top, float(np.nanmax(y)))
+                ax.plot(x, y, color=st.color, linestyle=st.linestyle, linewidth=1.2, marker=st.marker, markersize=3.5,
+                        markevery=_mark_at(x, 0.11 * i), markeredgecolor="white", markeredgewidth=0.5, zorder=3)
+            _frame(ax, axis, min(1.0, 1.1 * top + 0.02))
+            if len(axes) > 1:
+                ax.set_title(f"{AXIS_NAMES[axis]} axis", fontsize="small")
+        fig.legend(handles=handles, loc="outside lower center", ncols=cols, frameon=False)
+    return fig
+
+
+# --- captions, alt text and registration --------------------------------------------------------------
+
+
+def _scoring(c: ClassifierResult) -> bool:
+    return c.threshold_choice is not None and "kendall" in c.threshold_choice.methods.get("pc", {})
+
+
+def _axis_text(setting: str) -> str:
+    if setting == "cost_proportion":
+        return ("x is the cost proportion c = C(FN)/(C(FN)+C(FP)) at the data's class mix and y the loss with "
+                "C(FN)+C(FP) = 2 (the 2013 paper's axes)")
+    if setting == "both":
+        return ("top: x = PC(+), y = normalized expected cost (the report's cost space); bottom: the 2013 paper's "
+                "axes, cost proportion c at the data's class mix and the loss with C(FN)+C(FP) = 2")
+    return "x = PC(+), y = normalized expected cost, the axes of the report's cost curves"
+
+
+def _ranges_text(ranges) -> str:
+    if not ranges:
+        return ""
+    return " Shaded: the partial ranges " + ", ".join(f"[{a:g}, {b:g}]" for a, b in ranges) + "."
+
+
+def _methods_caption(s: Subject) -> str:
+    setting = s.results.settings.threshold_axis
+    c = s.classifier
+    na = " The score-driven (Brier) curve is not drawn: the scores are not probabilities in [0, 1]." \
+        if c.threshold_choice.methods["pc"]["score_driven"].curve is None else ""
+    return (
+        f"Threshold choice methods of {c.name} on {s.dataset.name} (Hernández-Orallo, Flach & Ferri 2013): the cost of "
+        "each way of choosing the threshold at deployment; optimal = the lower envelope (best threshold for each "
+        "condition), score-driven = threshold at the scores read as probabilities, rate-driven = flag the share of cases "
+        "the condition asks for, which is the perfect ranker's curve plus the Kendall curve; the convex skull is the "
+        f"rate-driven curve of the ROC convex hull. {_axis_text(setting)[0].upper()}{_axis_text(setting)[1:]}."
+        f"{_ranges_text(s.results.settings.partial_ranges)}{na}"
+    )
+
+
+def _methods_alt(s: Subject) -> str:
+    m = s.classifier.threshold_choice.methods["pc"]
+    areas = ", ".join(f"{k.replace('_', ' ')} {m[k].area:.3f}" for k in METHOD_STYLES if m[k].area is not None)
+    return f"Threshold choice curves of {s.name} on {s.dataset.name}; areas on the PC(+) axis: {areas}."
+
+
+def _kendall_caption(s: Subject) -> str:
+    setting = s.results.settings.threshold_axis
+    return (
+        f"Kendall curves on {s.dataset.name}: the cost of the rate-driven method above a perfect ranker's, for each "
+        "scoring classifier (lower is a better ranking; the area is 2 w0 w1 (1 - AUC)). "
+        f"{_axis_text(setting)[0].upper()}{_axis_text(setting)[1:]}; areas in the legend on the first axis drawn."
+        f"{_ranges_text(s.results.settings.partial_ranges)}"
+    )
+
+
+def _kendall_alt(s: Subject) -> str:
+    areas = ", ".join(f"{c.name} {c.threshold_choice.methods['pc']['kendall'].area:.3f}"
+                      for c in s.dataset.classifiers.values() if _scoring(c))
+    return f"Kendall curves of the scoring classifiers on {s.dataset.name}; Kendall areas on the PC(+) axis: {areas}."
+
+
+def _methods_wanted(s: Subject, options: FigureOptions) -> bool:
+    return _scoring(s.classifier)
+
+
+def _kendall_wanted(s: Subject, options: FigureOptions) -> bool:
+    return any(_scoring(c) for c in s.dataset.classifiers.values())
+
+
+KENDALL = register(FigureSpec(
+    kind="kendall", scope="dataset", key="{dataset}/kendall", stem="{dataset_slug}/kendall",
+    draw=lambda s: kendall_curves(s.dataset, s.styles, s.results.settings.threshold_axis),
+    caption=_kendall_caption, alt=_kendall_alt, section="threshold_choice", order=10, wanted=_kendall_wanted,
+))
+THRESHOLD_METHODS = register(FigureSpec(
+    kind="threshold-methods", scope="classifier", key="{dataset}/threshold-methods/{name}",
+    stem="{dataset_slug}/threshold-methods/{name_slug}",
+    draw=lambda s: threshold_methods(s.dataset, s.name, s.results.settings.threshold_axis),
+    caption=_methods_caption, alt=_methods_alt, section="threshold_choice", order=20, in_print=False,
+    wanted=_methods_wanted,
+))

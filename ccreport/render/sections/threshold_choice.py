@@ -1,0 +1,142 @@
+"""The dataset page's threshold choice section (Hernández-Orallo, Flach & Ferri 2013): areas, partial
+areas and their bootstrap intervals per classifier, and the pairs' paired differences of areas."""
+
+from __future__ import annotations
+
+from ...results import DatasetResult
+from .. import tables as tb
+from ..page_names import dataset_page_slug
+from .base import Section
+
+# the methods in the table, in the order of the figure's legend
+METHOD_COLUMNS = (
+    ("optimal", "Optimal"),
+    ("score_driven", "Score-driven"),
+    ("rate_driven", "Rate-driven"),
+    ("kendall", "Kendall"),
+    ("skull", "Skull"),
+)
+AXIS_TEXT = {
+    "pc": "on the PC(+) axis (y = normalized expected cost)",
+    "cost_proportion": "on the cost-proportion axis (y = loss with C(FN) + C(FP) = 2, at the data's class mix)",
+}
+
+
+def shown_axes(d: DatasetResult) -> tuple[str, ...]:
+    """The axes the page shows (the manifest's ``threshold_axis``, recorded in each result)."""
+    for c in d.classifiers.values():
+        if c.threshold_choice is not None:
+            return c.threshold_choice.shown_axes
+    return ()
+
+
+def _cell(area, interval) -> tb.Cell:
+    cell = tb.num(area, tb.COST_DIGITS)
+    if interval is not None:
+        cell.note = f"[{tb.cost(interval[0])}, {tb.cost(interval[1])}]"
+    return cell
+
+
+def area_table(d: DatasetResult, axis: str) -> tb.Table | None:
+    """Each classifier's area per method (with its interval) and, per partial range, its Kendall partial area."""
+    found = {n: c.threshold_choice for n, c in d.classifiers.items() if c.threshold_choice is not None}
+    if not found:
+        return None
+    ranges = []
+    for tc in found.values():
+        by_method = tc.methods[axis]
+        first = by_method.get("kendall") or by_method.get("score_fixed")
+        ranges = [(p.low, p.high) for p in first.partial]
+        break
+    columns = ["Classifier"] + [label for _, label in METHOD_COLUMNS]
+    columns += [f"Kendall [{lo:g}, {hi:g}]" for lo, hi in ranges]
+    notes = []
+    t = tb.Table(
+        f"{dataset_page_slug(d.name)}-threshold-choice-{axis.replace('_', '-')}",
+        f"Areas under the threshold choice curves on {d.name} {AXIS_TEXT[axis]}: the expected cost of each way of "
+        "choosing thresholds, averaged over a uniform operating condition (lower is better).",
+        columns,
+        compact=True,
+    )
+    for name, tc in found.items():
+        by_method = tc.methods[axis]
+        row = [tb.text(name)]
+        if "score_fixed" in by_method:  # crisp: one cost line, the same under every method
+            line = by_method["score_fixed"]
+            row += [_cell(line.area, line.interval)] + [tb.text(tb.DASH) for _ in METHOD_COLUMNS[1:]]
+            row += [tb.text(tb.DASH) for _ in ranges]
+            notes.append(f"{name} is crisp: only its single cost line applies, so every method gives the area shown "
+                         "as optimal.")
+        else:
+            for method, _ in METHOD_COLUMNS:
+                r = by_method[method]
+                row.append(_cell(r.area, r.interval) if r.area is not None else tb.text("n/a"))
+                if r.not_applicable is not None:
+                    notes.append(f"Score-driven for {name}: {r.not_applicable}.")
+            row += [_cell(p.area, p.interval) for p in by_method["kendall"].partial]
+        t.rows.append(row)
+    t.note = " ".join(
+        ["In brackets: the bootstrap confidence interval (the same resampled instances for every classifier)."]
+        + (["Kendall [a, b]: the partial area of the Kendall curve over a <= x <= b (not divided by the width)."]
+           if ranges else [])
+        + notes
+    )
+    return t
+
+
+def partial_table(d: DatasetResult, axis: str) -> tb.Table | None:
+    """Partial areas of every method over each manifest range (one row per classifier and range)."""
+    found = {n: c.threshold_choice for n, c in d.classifiers.items()
+             if c.threshold_choice is not None and "kendall" in c.threshold_choice.methods[axis]}
+    if not found or not next(iter(found.values())).methods[axis]["kendall"].partial:
+        return None
+    t = tb.Table(
+        f"{dataset_page_slug(d.name)}-partial-areas-{axis.replace('_', '-')}",
+        f"Partial areas of the threshold choice curves on {d.name} {AXIS_TEXT[axis]}, over each range of the "
+        "manifest's partial_ranges.",
+        ["Classifier", "Range"] + [label for _, label in METHOD_COLUMNS],
+        note="Integral of each curve over the range (not divided by its width); in brackets the bootstrap interval.",
+        compact=True,
+    )
+    for name, tc in found.items():
+        by_method = tc.methods[axis]
+        for k, p in enumerate(by_method["kendall"].partial):
+            row = [tb.text(name), tb.text(f"[{p.low:g}, {p.high:g}]")]
+            for method, _ in METHOD_COLUMNS:
+                q = by_method[method].partial[k]
+                row.append(_cell(q.area, q.interval) if q.area is not None else tb.text("n/a"))
+            t.rows.append(row)
+    return t
+
+
+def difference_table(d: DatasetResult, axis: str) -> tb.Table | None:
+    found = {k: m.threshold_choice for k, m in d.comparisons.items() if m.threshold_choice is not None}
+    if not found:
+        return None
+    t = tb.Table(
+        f"{dataset_page_slug(d.name)}-threshold-differences-{axis.replace('_', '-')}",
+        f"Paired differences A − B of threshold choice areas on {d.name} {AXIS_TEXT[axis]}.",
+        ["Pair (A vs B)", "Kendall area A − B", "p", "(Skull − optimal) A − B", "p"],
+        note="Kendall area difference: which classifier ranks better (negative: A). (Skull − optimal): how much more A "
+        "than B would gain by calibrating its scores. In brackets the paired bootstrap interval; p two-sided.",
+        compact=True,
+    )
+    for key, m in found.items():
+        k, s = m.differences[axis]["kendall"], m.differences[axis]["skull_minus_optimal"]
+        t.rows.append([tb.text(key), _cell(k.difference, k.interval), tb.num(k.p_value, 3),
+                       _cell(s.difference, s.interval), tb.num(s.p_value, 3)])
+    return t
+
+
+def threshold_tables(d: DatasetResult, priors: list[str]) -> dict:
+    out = {}
+    for axis in shown_axes(d):
+        # names unique on the page (a page's tables are one dict over its sections)
+        suffix = "" if axis == "pc" else "_cost_proportion"
+        out["threshold_areas" + suffix] = area_table(d, axis)
+        out["threshold_partial" + suffix] = partial_table(d, axis)
+        out["threshold_differences" + suffix] = difference_table(d, axis)
+    return out
+
+
+SECTION = Section("threshold_choice", "Threshold choice methods", "Threshold choice", tables=threshold_tables)
