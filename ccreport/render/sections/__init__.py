@@ -5,7 +5,7 @@ The dataset page shows :data:`DATASET_SECTIONS` in order; each is a :class:`~.ba
 module here (its table builders and its ``SECTION``), one template partial and one entry below.
 """
 
-from . import comparisons, figure_sections, summary, uncertainty
+from . import comparisons, figure_sections, instance_costs, summary, uncertainty
 from .base import PageSection, Section
 
 DATASET_SECTIONS: tuple[Section, ...] = (
@@ -13,6 +13,7 @@ DATASET_SECTIONS: tuple[Section, ...] = (
     figure_sections.FIGURES,
     uncertainty.SECTION,
     comparisons.SECTION,
+    instance_costs.SECTION,
     figure_sections.FOCUS,
     figure_sections.DIFFERENCES,
 )
