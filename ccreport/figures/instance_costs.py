@@ -174,10 +174,10 @@ def _wanted(s: Subject, options: FigureOptions) -> bool:
 ROCIV = register(FigureSpec(
     kind="rociv", scope="dataset", key="{dataset}/rociv", stem="{dataset_slug}/rociv",
     draw=lambda s: side_by_side(s.dataset, s.styles, "roc"), caption=lambda s: _rociv_caption(s.dataset),
-    alt=lambda s: _rociv_alt(s.dataset), section="instance_costs", order=10, width="full", wanted=_wanted,
+    alt=lambda s: _rociv_alt(s.dataset), section="instance_costs", order=80, width="full", wanted=_wanted,
 ))
 IV_COST = register(FigureSpec(
     kind="iv-cost", scope="dataset", key="{dataset}/iv-cost", stem="{dataset_slug}/iv-cost",
     draw=lambda s: side_by_side(s.dataset, s.styles, "cost"), caption=lambda s: _cost_caption(s.dataset),
-    alt=lambda s: _cost_alt(s.dataset), section="instance_costs", order=20, width="full", wanted=_wanted,
+    alt=lambda s: _cost_alt(s.dataset), section="instance_costs", order=90, width="full", wanted=_wanted,
 ))
