@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from . import threshold_choice, uncertainty
+from . import instance_cost_tasks, threshold_choice, uncertainty
 from .analysis import priors as pr
 from .analysis.envelope import Envelope, compare, lower_envelope, operating_range
 from .analysis.roc import auc, crisp_roc, roc_points
@@ -62,7 +62,8 @@ def make_prior(spec) -> pr.Prior:
     if kind == "beta":
         return pr.BetaPrior(float(spec.param("a")), float(spec.param("b")))
     if kind == "point":
-        return pr.PointPrior(float(spec.param("pc")))
+        ratio = spec.param("cost_ratio")
+        return pr.PointPrior(float(spec.param("pc")), cost_ratio=None if ratio is None else float(ratio))
     if kind == "induced":
         return pr.InducedPrior(
             _ratio_or_p(spec.param("p_positive")), _ratio_or_p(spec.param("cost_ratio"))
@@ -175,6 +176,8 @@ class TaskInputs:
     fold_names: tuple[str, ...]
     priors: dict[str, pr.Prior]
     classifiers: tuple[ClassifierData, ...]
+    costs: np.ndarray | None = None  # per-instance FN (positives) / FP (negatives) costs (Fawcett 2006)
+    cost_unit: str | None = None  # their unit label, from the manifest
 
     def point(self, k: int = 0) -> ClassifierResult:
         """The point analyses of the scope's ``k``-th classifier."""
@@ -244,6 +247,8 @@ TASK_KINDS: tuple[TaskKind, ...] = (
     TaskKind("uncertainty", "classifier", uncertainty.classifier_task),
     TaskKind("pair", "pair", pair_task),
     TaskKind("threshold_choice", "dataset", threshold_choice.dataset_task),
+    TaskKind("instance_costs", "classifier", instance_cost_tasks.classifier_task),
+    TaskKind("instance_cost_pair", "pair", instance_cost_tasks.pair_task),
 )
 
 
@@ -277,7 +282,8 @@ def plan(datasets, classifier_names: Sequence[str], priors_by_dataset: dict, set
             for names in scope_members(scope, present):
                 members = tuple(by_name[n] for n in (present if scope == "dataset" else names))
                 inputs = TaskInputs(data.name, data.labels, data.folds, tuple(data.fold_names),
-                                    priors_by_dataset[data.name], members)
+                                    priors_by_dataset[data.name], members,
+                                    getattr(data, "costs", None), getattr(data, "cost_unit", None))
                 for kind in kinds:
                     if kind.scope == scope:
                         tasks.append(Task((kind.name, data.name, *names), kind.function, inputs, settings))

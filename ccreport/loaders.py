@@ -72,6 +72,7 @@ class Dataset:
     folds: np.ndarray | None = None  # int codes 0..k-1, in the order of fold_names
     fold_names: tuple[str, ...] = ()
     costs: np.ndarray | None = None  # float64: each positive's FN cost, each negative's FP cost
+    cost_unit: str | None = None  # the manifest's ``costs.unit`` label ("DM"), if any
 
     @property
     def n_pos(self) -> int:
@@ -730,6 +731,7 @@ def _assemble(spec: DatasetSpec, usable: Sequence[ClassifierSpec], wanted: Wante
         folds=folds,
         fold_names=fold_names,
         costs=costs,
+        cost_unit=None if costs is None else CostSpec.of(spec.costs).unit,
     )
 
 

@@ -266,6 +266,82 @@ class ThresholdMethodResult:
         }
         if self.not_applicable is not None:
             out["not_applicable"] = self.not_applicable
+# --- instance-varying costs (Fawcett 2006; issue 13) ---------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class InstanceCostIntervals:
+    """Instance-bootstrap intervals of one classifier's instance-cost analysis (costs travel with
+    their instances; :mod:`ccreport.analysis.instance_cost_bootstrap`).
+
+    ``pc``/``estimate``/``lower``/``upper``: the pointwise band on the instance-cost envelope on a
+    PC_iv(+) grid; ``auciv``, ``min_total_cost`` (data's units), ``expected_cost`` (prior -> ...):
+    percentile intervals (lower, upper).
+    """
+
+    level: float
+    replicates: int
+    method: str
+    pc: np.ndarray
+    estimate: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    auciv: tuple[float, float]
+    min_total_cost: tuple[float, float]
+    expected_cost: dict[str, tuple[float, float]]
+
+    def to_dict(self) -> dict:
+        return {
+            "level": self.level,
+            "replicates": self.replicates,
+            "method": self.method,
+            "band": {"pc": self.pc, "estimate": self.estimate, "lower": self.lower, "upper": self.upper},
+            "auciv": list(self.auciv),
+            "min_total_cost": list(self.min_total_cost),
+            "expected_cost": {k: list(v) for k, v in self.expected_cost.items()},
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class InstanceCosts:
+    """One classifier's ROCIV, AUCIV and instance-cost envelope (Fawcett 2006; spec section 3).
+
+    ``rociv_fpr``/``rociv_tpr``: the ROCIV points as stored (thinned for drawing when very many);
+    ``envelope_pc`` is PC_iv(+), the x-axis of the class-average costs; ``min_total_threshold``
+    (None: predict nothing positive) and ``min_total`` in the data's units ``unit`` (not in the
+    JSON: the manifest's label); ``expected_cost``: prior -> expected NEC_iv, for the priors read on
+    the PC_iv(+) axis; ``left_out_priors``: those built from a class-level cost ratio (not in the JSON).
+    """
+
+    auciv: float
+    rociv_fpr: np.ndarray
+    rociv_tpr: np.ndarray
+    hull_fpr: np.ndarray
+    hull_tpr: np.ndarray
+    envelope_pc: np.ndarray
+    envelope_nec: np.ndarray
+    own_pc: float
+    min_total_threshold: float | None
+    min_total: float
+    expected_cost: dict[str, float]
+    operating_range: tuple[float, float] | None
+    unit: str | None = None
+    left_out_priors: tuple[str, ...] = ()
+    intervals: InstanceCostIntervals | None = None
+
+    def to_dict(self) -> dict:
+        out = {
+            "auciv": self.auciv,
+            "rociv_points": _pairs(self.rociv_fpr, self.rociv_tpr),
+            "rociv_hull": _pairs(self.hull_fpr, self.hull_tpr),
+            "lower_envelope": _pairs(self.envelope_pc, self.envelope_nec),
+            "own_pc": self.own_pc,
+            "min_total_cost": {"threshold": self.min_total_threshold, "total": self.min_total},
+            "expected_cost": dict(self.expected_cost),
+            "operating_range": _interval(self.operating_range),
+        }
+        if self.intervals is not None:
+            out["intervals"] = self.intervals.to_dict()
         return out
 
 
@@ -317,6 +393,62 @@ class ThresholdChoiceComparison:
         out["replicates"] = self.replicates
         out["level"] = self.level
         out["p_value_method"] = self.p_value_method
+class InstanceCostDifferenceIntervals:
+    """Paired instance-bootstrap intervals of a - b (the same resampled instances, with their costs,
+    for both): AUCIV, minimum total cost (data's units) and each prior's expected cost."""
+
+    level: float
+    replicates: int
+    method: str
+    auciv_difference: ExpectedCostDifferenceInterval
+    min_total_cost_difference: ExpectedCostDifferenceInterval
+    expected_cost_difference: dict[str, ExpectedCostDifferenceInterval]
+
+    def to_dict(self) -> dict:
+        return {
+            "level": self.level,
+            "replicates": self.replicates,
+            "method": self.method,
+            "auciv_difference": self.auciv_difference.to_dict(),
+            "min_total_cost_difference": self.min_total_cost_difference.to_dict(),
+            "expected_cost_difference": _dicts(self.expected_cost_difference),
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class InstanceCostComparisonResult:
+    """Classifier a against b on the instance-cost envelopes (differences a - b; negative: a cheaper)."""
+
+    crossovers: tuple[float, ...]
+    a_better: tuple[tuple[float, float], ...]
+    b_better: tuple[tuple[float, float], ...]
+    ties: tuple[tuple[float, float], ...]
+    max_difference: tuple[float, float]
+    a_max_advantage: tuple[float, float]
+    b_max_advantage: tuple[float, float]
+    difference_pc: np.ndarray
+    difference: np.ndarray
+    auciv_difference: float
+    min_total_cost_difference: float
+    expected_cost_difference: dict[str, float]
+    intervals: InstanceCostDifferenceIntervals | None = None
+
+    def to_dict(self) -> dict:
+        out = {
+            "crossovers": list(self.crossovers),
+            "a_better": [list(iv) for iv in self.a_better],
+            "b_better": [list(iv) for iv in self.b_better],
+            "ties": [list(iv) for iv in self.ties],
+            "max_difference": {"pc": self.max_difference[0], "a_minus_b": self.max_difference[1]},
+            "a_max_advantage": {"pc": self.a_max_advantage[0], "b_minus_a": self.a_max_advantage[1]},
+            "b_max_advantage": {"pc": self.b_max_advantage[0], "a_minus_b": self.b_max_advantage[1]},
+            "difference_curve": _pairs(self.difference_pc, self.difference),
+            "auciv_difference": self.auciv_difference,
+            "min_total_cost_difference": self.min_total_cost_difference,
+            "expected_cost_difference": dict(self.expected_cost_difference),
+        }
+        if self.intervals is not None:
+            out["intervals"] = self.intervals.to_dict()
         return out
 
 
@@ -353,6 +485,7 @@ class ClassifierResult:
     fold_average: FoldAverageResult | None = None  # with a fold column
     threshold_choice: ThresholdChoiceResult | None = None  # HFF 2013 threshold choice methods
     auc_hull: float | None = None  # area under the ROC convex hull
+    instance_costs: InstanceCosts | None = None  # datasets with ``costs`` (Fawcett 2006)
 
     def to_dict(self) -> dict:
         out = {
@@ -376,6 +509,8 @@ class ClassifierResult:
             out["threshold_choice"] = self.threshold_choice.to_dict()
         if self.auc_hull is not None:
             out["auc_hull"] = self.auc_hull
+        if self.instance_costs is not None:
+            out["instance_costs"] = self.instance_costs.to_dict()
         return out
 
 
@@ -400,6 +535,7 @@ class ComparisonResult:
     expected_cost_difference_interval: dict[str, ExpectedCostDifferenceInterval] | None = None
     significant_simultaneous: tuple[SignificantRegion, ...] | None = None  # band = "both": sup-norm edges
     threshold_choice: ThresholdChoiceComparison | None = None  # paired threshold-choice area differences
+    instance_costs: InstanceCostComparisonResult | None = None  # datasets with ``costs``
 
     @property
     def key(self) -> str:
@@ -429,6 +565,8 @@ class ComparisonResult:
             out["significant_simultaneous"] = _list_of_dicts(self.significant_simultaneous)
         if self.threshold_choice is not None:
             out["threshold_choice"] = self.threshold_choice.to_dict()
+        if self.instance_costs is not None:
+            out["instance_costs"] = self.instance_costs.to_dict()
         return out
 
 

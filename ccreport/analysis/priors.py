@@ -168,9 +168,14 @@ class BetaPrior(Prior):
 
 @dataclass(frozen=True)
 class PointPrior(Prior):
-    """All mass at one operating condition PC(+) = pc: the expectation is the curve's value there."""
+    """All mass at one operating condition PC(+) = pc: the expectation is the curve's value there.
+
+    ``cost_ratio``: the class-level ratio C(-|+)/C(+|-) it was built from, when given that way
+    (recorded only; instance-cost analyses leave such priors out).
+    """
 
     pc: float
+    cost_ratio: float | None = None
     kind = "point"
 
     def __post_init__(self):

@@ -18,6 +18,7 @@ plus its import below.
 from ..results import classifier_names
 from .cost_space import classifier_focus, cost_space, small_multiples
 from .difference import difference, significance_color
+from .instance_costs import side_by_side
 from .priors import cost_priors, prior_densities
 from .registry import FigureOptions, FigureSpec, Subject, register, specs
 from .roc import roc_space
@@ -55,6 +56,7 @@ __all__ = [
     "prior_densities",
     "register",
     "roc_space",
+    "side_by_side",
     "significance_color",
     "small_multiples",
     "specs",

@@ -32,7 +32,7 @@ from ..results import DatasetResult, Results, dataset_priors
 from . import tables as tb
 from .page_names import dataset_link, dataset_page_slug, slug
 from .sections import DATASET_SECTIONS, PageSection
-from .sections import overview, provenance
+from .sections import instance_costs, overview, provenance
 from .markdown_text import render_markdown, strip_leading_title
 
 PDF_NAME = "report.pdf"
@@ -231,6 +231,7 @@ def make_environment(project_root: Path | None, theme: Path) -> jinja2.Environme
     )
     env.filters.update(cost=tb.cost, auc=tb.auc, pc=tb.pc, interval=tb.interval, markdown=render_markdown, slug=slug,
                        dataset_href=dataset_link)
+    env.filters.update(instance_cost_sentence=instance_costs.what_changes, instance_cost_left_out=instance_costs.left_out)
     return env
 
 

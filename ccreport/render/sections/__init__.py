@@ -5,7 +5,7 @@ The dataset page shows :data:`DATASET_SECTIONS` in order; each is a :class:`~.ba
 module here (its table builders and its ``SECTION``), one template partial and one entry below.
 """
 
-from . import comparisons, figure_sections, summary, threshold_choice, uncertainty
+from . import comparisons, figure_sections, instance_costs, summary, threshold_choice, uncertainty
 from .base import PageSection, Section
 
 DATASET_SECTIONS: tuple[Section, ...] = (
@@ -14,6 +14,7 @@ DATASET_SECTIONS: tuple[Section, ...] = (
     uncertainty.SECTION,
     comparisons.SECTION,
     threshold_choice.SECTION,
+    instance_costs.SECTION,
     figure_sections.FOCUS,
     figure_sections.DIFFERENCES,
 )
