@@ -266,6 +266,60 @@ class ThresholdMethodResult:
         }
         if self.not_applicable is not None:
             out["not_applicable"] = self.not_applicable
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class ThresholdChoiceResult:
+    """Every threshold choice method of one classifier: ``methods[axis][method]``.
+
+    A crisp classifier has the one method ``score_fixed`` (its cost line) on each axis and a ``note``.
+    ``shown_axes``: the axes the pages show (the manifest's ``threshold_axis``; results.json has both).
+    """
+
+    methods: dict[str, dict[str, ThresholdMethodResult]]
+    note: str | None = None
+    shown_axes: tuple[str, ...] = ("pc",)
+
+    def to_dict(self) -> dict:
+        out = {axis: _dicts(by_method) for axis, by_method in self.methods.items()}
+        if self.note is not None:
+            out["note"] = self.note
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class AreaDifference:
+    """A paired bootstrap comparison of one area between two classifiers: a - b, interval, p-value."""
+
+    difference: float
+    interval: tuple[float, float]
+    p_value: float
+
+    def to_dict(self) -> dict:
+        return {"difference": self.difference, "interval": list(self.interval), "p_value": self.p_value}
+
+
+@dataclass(frozen=True, eq=False)
+class ThresholdChoiceComparison:
+    """Paired differences of threshold-choice areas of two scoring classifiers on the same resampled
+    instances: ``differences[axis][name]`` with name ``kendall`` (Kendall area a - b: ranking quality)
+    and ``skull_minus_optimal`` ((skull - optimal) of a minus that of b: what calibrating the scores
+    would gain)."""
+
+    differences: dict[str, dict[str, AreaDifference]]
+    replicates: int
+    level: float
+    p_value_method: str
+
+    def to_dict(self) -> dict:
+        out = {axis: _dicts(by_name) for axis, by_name in self.differences.items()}
+        out["replicates"] = self.replicates
+        out["level"] = self.level
+        out["p_value_method"] = self.p_value_method
+        return out
+
+
 # --- instance-varying costs (Fawcett 2006; issue 13) ---------------------------------------------
 
 
@@ -346,53 +400,6 @@ class InstanceCosts:
 
 
 @dataclass(frozen=True, eq=False)
-class ThresholdChoiceResult:
-    """Every threshold choice method of one classifier: ``methods[axis][method]``.
-
-    A crisp classifier has the one method ``score_fixed`` (its cost line) on each axis and a ``note``.
-    ``shown_axes``: the axes the pages show (the manifest's ``threshold_axis``; results.json has both).
-    """
-
-    methods: dict[str, dict[str, ThresholdMethodResult]]
-    note: str | None = None
-    shown_axes: tuple[str, ...] = ("pc",)
-
-    def to_dict(self) -> dict:
-        out = {axis: _dicts(by_method) for axis, by_method in self.methods.items()}
-        if self.note is not None:
-            out["note"] = self.note
-        return out
-
-
-@dataclass(frozen=True, eq=False)
-class AreaDifference:
-    """A paired bootstrap comparison of one area between two classifiers: a - b, interval, p-value."""
-
-    difference: float
-    interval: tuple[float, float]
-    p_value: float
-
-    def to_dict(self) -> dict:
-        return {"difference": self.difference, "interval": list(self.interval), "p_value": self.p_value}
-
-
-@dataclass(frozen=True, eq=False)
-class ThresholdChoiceComparison:
-    """Paired differences of threshold-choice areas of two scoring classifiers on the same resampled
-    instances: ``differences[axis][name]`` with name ``kendall`` (Kendall area a - b: ranking quality)
-    and ``skull_minus_optimal`` ((skull - optimal) of a minus that of b: what calibrating the scores
-    would gain)."""
-
-    differences: dict[str, dict[str, AreaDifference]]
-    replicates: int
-    level: float
-    p_value_method: str
-
-    def to_dict(self) -> dict:
-        out = {axis: _dicts(by_name) for axis, by_name in self.differences.items()}
-        out["replicates"] = self.replicates
-        out["level"] = self.level
-        out["p_value_method"] = self.p_value_method
 class InstanceCostDifferenceIntervals:
     """Paired instance-bootstrap intervals of a - b (the same resampled instances, with their costs,
     for both): AUCIV, minimum total cost (data's units) and each prior's expected cost."""
