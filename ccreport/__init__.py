@@ -10,6 +10,11 @@ The public API does what ``ccreport build`` does, piece by piece, for notebook u
 
     from ccreport import build
     results = build("example_project")        # the whole battery + results.json + site + PDF
+
+    from ccreport import evaluate, CostCurveDisplay, write_project   # docs/notebook.md
+    results = evaluate(y_true, {"logreg": p_lr, "tree": p_tree}, priors={"sceptic": BetaPrior(2, 8)})
+    CostCurveDisplay.from_predictions(y_true, p_lr, name="logreg")
+    write_project(results, "my_project")      # then: ccreport build my_project
 """
 
 from .version import __version__  # noqa: E402,F401
@@ -24,9 +29,22 @@ from .analysis.priors import (  # noqa: E402
     expected_cost,
 )
 from .analysis.roc import RocCurve, auc, convex_hull, crisp_roc, roc_points  # noqa: E402
+from .notebook import evaluate, write_project  # noqa: E402  (docs/notebook.md)
+
+NOTEBOOK_DISPLAYS = ("CostCurveDisplay", "DifferenceDisplay")  # imported on first use (matplotlib)
+
+
+def __getattr__(name):
+    if name in NOTEBOOK_DISPLAYS:
+        from .notebook import displays
+
+        return getattr(displays, name)
+    raise AttributeError(f"module 'ccreport' has no attribute {name!r}")
 
 __all__ = [
     "BetaPrior",
+    "CostCurveDisplay",
+    "DifferenceDisplay",
     "Envelope",
     "InducedPrior",
     "PointPrior",
@@ -38,13 +56,19 @@ __all__ = [
     "convex_hull",
     "cost_lines",
     "crisp_roc",
+    "evaluate",
     "expected_cost",
     "lower_envelope",
     "normalized_expected_cost",
     "operating_range",
     "probability_cost",
     "roc_points",
+    "write_project",
 ]
+
+
+from . import build as build_module  # noqa: E402  loaded before ``build`` below, so that importing
+# ccreport.build later (it is already loaded) no longer replaces the function by the module
 
 
 def build(project_dir=".", out_dir=None, workers=None, pdf=True, **options):

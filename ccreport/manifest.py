@@ -937,3 +937,32 @@ def _section(check: Checker, document: dict, section: str, read_element, require
     taken: dict[str, int] = {}
     elements = (read_element(check, where, table, taken) for where, table in check.tables(document, section, required))
     return tuple(element for element in elements if element is not None)
+
+
+# --- the same checks for Python arguments (ccreport.evaluate) ------------------------------------
+
+
+def read_arguments(source: str, settings: dict, priors: dict | None) -> tuple[AnalysisSettings, tuple[PriorSpec, ...]]:
+    """Settings and priors given as Python values (``ccreport.evaluate``'s arguments), read by the
+    manifest's own readers: the same checks and messages, naming ``source`` (the function) where a
+    manifest names its file, and the argument where it names a key, for instance::
+
+        evaluate: bootstrap: expected an integer from 500 to 20000, got 10
+        evaluate: priors (sceptic).a: expected a number > 0, got -1
+
+    ``settings``: keyword arguments named as the ``[project]`` settings; ``priors``: name -> the
+    table of a ``[[priors]]`` entry without its name (None: the one uniform prior). Raises
+    UserInputError holding every problem found.
+    """
+    check = Checker(source, ManifestLines(""), Path.cwd())
+    check.unknown_keys(settings, SETTING_KEYS, _Where())
+    analysis = _analysis_settings(check, {k: v for k, v in settings.items() if k in SETTING_KEYS}, _Where())
+    specs, taken = [], {}
+    for name, table in (priors or {}).items():
+        if not isinstance(table, dict):
+            check.report(_Where("priors", 0, printable(str(name))), (), f"expected a table of a prior's keys, got {shown(table)}")
+            continue
+        specs.append(_prior(check, _Where("priors", 0), {"name": name, **table}, taken))
+    if check.problems:
+        raise UserInputError(check.problems)
+    return analysis, tuple(s for s in specs if s is not None) or (DEFAULT_PRIOR,)

@@ -630,6 +630,50 @@ class Results:
     def seed(self) -> int:
         return self.settings.seed
 
+    # --- for notebooks (docs/notebook.md) ---
+
+    def to_json(self) -> str:
+        """``results.json``: the same text ``ccreport build`` writes."""
+        return results_to_json(self)
+
+    def table(self, kind: str = "expected_cost"):
+        """One table of the results as a pandas DataFrame (pandas must be installed).
+
+        ``kind``: one of :data:`TABLE_KINDS` - ``"expected_cost"`` (a row per dataset and
+        classifier, a column per prior, with the bootstrap interval's ``lower``/``upper`` when
+        computed), ``"classifiers"`` (kind, AUC, operating range) or ``"comparisons"``
+        (crossovers, largest difference, expected-cost difference per prior).
+        """
+        try:
+            import pandas
+        except ImportError:
+            raise ImportError("Results.table needs pandas: pip install pandas (or use Results.to_json())") from None
+        if kind not in TABLE_KINDS:
+            raise ValueError(f"Results.table: kind {kind!r}; expected one of {', '.join(TABLE_KINDS)}")
+        records = [row for d in self.datasets.values() for row in TABLE_KINDS[kind](d)]
+        index = ["dataset", "classifier"] if kind != "comparisons" else ["dataset", "a", "b"]
+        return pandas.DataFrame.from_records(records, columns=None).set_index(index) if records else pandas.DataFrame()
+
+    def _repr_html_(self) -> str:
+        """A compact summary for Jupyter: per dataset, each classifier's AUC, operating range and
+        expected costs (with their bootstrap intervals when computed)."""
+        import html
+
+        e = html.escape
+        parts = [f"<div><strong>{e(self.title)}</strong> <small>({e(self.generator)}; seed {self.seed}, "
+                 + ", ".join(f"{k} {e(str(v))}" for k, v in self.settings.to_dict().items()) + ")</small>"]
+        for d in self.datasets.values():
+            priors = list(d.priors)
+            head = "".join(f"<th>E[nec] {e(p)}</th>" for p in priors)
+            parts.append(f"<p>{e(d.name)}: {d.n_pos} positive ({e(d.positive_label)}), {d.n_neg} negative</p>"
+                         f"<table><tr><th>classifier</th><th>AUC</th><th>operating range</th>{head}</tr>")
+            for c in d.classifiers.values():
+                rng = "none" if c.operating_range is None else f"{c.operating_range[0]:.3f} to {c.operating_range[1]:.3f}"
+                cells = "".join(f"<td>{_with_interval(c, p)}</td>" for p in priors)
+                parts.append(f"<tr><td>{e(c.name)}{' (crisp)' if c.kind == 'crisp' else ''}</td><td>{c.auc:.3f}</td><td>{rng}</td>{cells}</tr>")
+            parts.append("</table>")
+        return "".join(parts) + "</div>"
+
 
 def classifier_names(results: Results) -> list[str]:
     """The union of classifier names in Results order (first dataset first, then new names)."""
@@ -698,3 +742,49 @@ def results_to_dict(r: Results) -> dict:
 
 def results_to_json(r: Results) -> str:
     return json.dumps(results_to_dict(r), indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+# --- tables for notebooks (Results.table) -----------------------------------------------------------
+
+
+def _with_interval(c: ClassifierResult, prior: str) -> str:
+    value = c.expected_cost.get(prior)
+    if value is None:
+        return ""
+    iv = (c.expected_cost_interval or {}).get(prior)
+    return f"{value:.4f}" + ("" if iv is None else f" [{iv.lower:.4f}, {iv.upper:.4f}]")
+
+
+def _expected_cost_rows(d: DatasetResult) -> list[dict]:
+    rows = []
+    for c in d.classifiers.values():
+        row = {"dataset": d.name, "classifier": c.name}
+        for prior, value in c.expected_cost.items():
+            row[prior] = value
+            iv = (c.expected_cost_interval or {}).get(prior)
+            if iv is not None:
+                row[f"{prior} lower"], row[f"{prior} upper"] = iv.lower, iv.upper
+        rows.append(row)
+    return rows
+
+
+def _classifier_rows(d: DatasetResult) -> list[dict]:
+    return [
+        {"dataset": d.name, "classifier": c.name, "kind": c.kind, "auc": c.auc,
+         "range_lo": None if c.operating_range is None else c.operating_range[0],
+         "range_hi": None if c.operating_range is None else c.operating_range[1]}
+        for c in d.classifiers.values()
+    ]
+
+
+def _comparison_rows(d: DatasetResult) -> list[dict]:
+    rows = []
+    for m in d.comparisons.values():
+        row = {"dataset": d.name, "a": m.a, "b": m.b, "crossovers": tuple(m.crossovers),
+               "max_difference_pc": m.max_difference[0], "max_difference": m.max_difference[1]}
+        row.update({f"E[a - b] {p}": v for p, v in m.expected_cost_difference.items()})
+        rows.append(row)
+    return rows
+
+
+TABLE_KINDS = {"expected_cost": _expected_cost_rows, "classifiers": _classifier_rows, "comparisons": _comparison_rows}

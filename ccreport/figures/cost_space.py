@@ -101,7 +101,7 @@ def _short(name: str, limit: int = 16) -> str:
     return name if len(name) <= limit else name[: limit - 1] + "\u2026"
 
 
-def _draw_ranges(ax, classifiers: list[ClassifierResult], styles, highlight):
+def draw_ranges(ax, classifiers: list[ClassifierResult], styles, highlight):
     """Operating ranges (D&H 2006 section 4.2) as one bracketed bar per classifier."""
     n = len(classifiers)
     for row, c in enumerate(classifiers):
@@ -133,36 +133,64 @@ def _cost_axes_setup(ax, rescaled_y: bool):
     ax.margins(0)
 
 
+def setup_handle() -> Line2D:
+    """The trivial classifiers' legend entry."""
+    return Line2D([], [], color=TRIVIAL_COLOUR, linewidth=TRIVIAL_WIDTH, label="Trivial classifiers")
+
+
+def setup_cost_axes(ax, rescaled_y: bool = False) -> list:
+    """Limits, ticks, y label and the trivial classifiers' diagonals; returns their legend handle."""
+    _cost_axes_setup(ax, rescaled_y)
+    _draw_trivial(ax)
+    return [setup_handle()]
+
+
 def draw_cost(ax, dataset: DatasetResult, styles, highlight=None, rescaled_y=False, bands=True, folds=True):
     """Draw the cost-space content into ``ax``; returns the legend handles."""
     classifiers = list(dataset.classifiers.values())
     if highlight is not None and highlight not in dataset.classifiers:
         raise ValueError(f"highlight: no classifier {highlight!r} in dataset {dataset.name!r}")
-    _cost_axes_setup(ax, rescaled_y)
-    _draw_trivial(ax)
-    handles = [Line2D([], [], color=TRIVIAL_COLOUR, linewidth=TRIVIAL_WIDTH, label="Trivial classifiers")]
+    handles = setup_cost_axes(ax, rescaled_y)
     have_band = have_simultaneous = have_folds = False
     level = None
     for i, c in enumerate(classifiers):
-        st = styles[c.name]
         emphasis = "normal" if highlight is None else ("bold" if c.name == highlight else "dim")
-        band = c.band
-        show = emphasis == "bold" if highlight is not None else False
-        if bands is not None:
-            show = bool(bands) and emphasis != "dim"
-        if show and band:
-            _draw_band(ax, band, st.color, 0.28 if highlight else 0.14, zorder=1)
+        handle, band, drew_folds = draw_cost_classifier(ax, c, styles[c.name], i, len(classifiers), emphasis, bands, folds)
+        handles.append(handle)
+        if band is not None:
             have_band = True
             have_simultaneous |= band.simultaneous is not None
             level = band.level
-        show_folds = (emphasis == "bold") if folds is None else (bool(folds) and emphasis != "dim")
-        if show_folds and _draw_fold_average(ax, c, st):
-            have_folds = True
-        _draw_classifier(ax, c, st, i, len(classifiers), emphasis)
-        handles.append(st.handle(label_of(c), linewidth=2.0 if emphasis == "bold" else 1.3, alpha=0.45 if emphasis == "dim" else 1.0))
+        have_folds |= drew_folds
+    handles += band_handles(have_band, have_simultaneous, have_folds, level, styles[highlight].color if highlight is not None else "#808080")
+    return handles
+
+
+def draw_cost_classifier(ax, c: ClassifierResult, st: Style, index: int, count: int, emphasis: str = "normal",
+                         bands: bool | None = None, folds: bool | None = None):
+    """One classifier's cost curve into ``ax`` (with its band and fold average when asked and
+    present): returns its legend handle, the band drawn (or None) and whether a fold average was.
+    ``index``/``count``: its place among the classifiers drawn (staggers the markers)."""
+    band = c.band
+    show = emphasis == "bold"
+    if bands is not None:
+        show = bool(bands) and emphasis != "dim"
+    drawn = None
+    if show and band:
+        _draw_band(ax, band, st.color, 0.28 if emphasis != "normal" else 0.14, zorder=1)
+        drawn = band
+    show_folds = (emphasis == "bold") if folds is None else (bool(folds) and emphasis != "dim")
+    drew_folds = bool(show_folds and _draw_fold_average(ax, c, st))
+    _draw_classifier(ax, c, st, index, count, emphasis)
+    handle = st.handle(label_of(c), linewidth=2.0 if emphasis == "bold" else 1.3, alpha=0.45 if emphasis == "dim" else 1.0)
+    return handle, drawn, drew_folds
+
+
+def band_handles(have_band: bool, have_simultaneous: bool, have_folds: bool, level, band_colour: str) -> list:
+    """The legend entries of what :func:`draw_cost_classifier` drew beside the curves."""
+    handles = []
     level_text = f"{level:.0%} " if isinstance(level, (int, float)) else ""
     if have_band:
-        band_colour = styles[highlight].color if highlight is not None else "#808080"
         handles.append(Patch(facecolor=band_colour, alpha=0.35, linewidth=0, label=f"{level_text}pointwise band"))
     if have_simultaneous:
         handles.append(Line2D([], [], color="#606060", linewidth=0.7, linestyle=(0, (3, 2)), label=f"{level_text}simultaneous band"))
@@ -207,7 +235,7 @@ def cost_space(
             ax, strip = fig.subplots(), None
         handles = draw_cost(ax, dataset, styles, highlight, rescaled_y, bands, folds)
         if strip is not None:
-            _draw_ranges(strip, list(dataset.classifiers.values()), styles, highlight)
+            draw_ranges(strip, list(dataset.classifiers.values()), styles, highlight)
             ax.tick_params(labelbottom=False)
             strip.set_xlabel(PC_LABEL)
             strip.set_title("Operating range", fontsize=6.5, loc="left", pad=2, color="#333333")

@@ -61,8 +61,6 @@ def difference(
     """
     m = comparison
     styles = styles_for(styles, [m.a, m.b])
-    sa, sb = styles[m.a], styles[m.b]
-    pc, diff = as_array(m.difference_pc), as_array(m.difference)
     band = m.difference_band
     significant = m.significant or ()
     with style():
@@ -72,61 +70,74 @@ def difference(
         cols = 2 if w <= COLUMN_WIDTH + 0.01 else 4
         fig = new_figure(w, 2.05 + 0.17 * math.ceil(n_handles / cols) + 0.45)
         ax = fig.subplots()
-        lo = min(0.0, float(np.min(diff))) if diff.size else 0.0
-        hi = max(0.0, float(np.max(diff))) if diff.size else 0.0
-        if band:
-            lo = min(lo, float(np.nanmin(as_array(band.lower))))
-            hi = max(hi, float(np.nanmax(as_array(band.upper))))
-        span = max(hi - lo, 0.04)
-        # room on both sides of zero (at least a quarter of the span) for the "cheaper" labels
-        lo, hi = min(lo - 0.1 * span, -0.25 * span), max(hi + 0.1 * span, 0.25 * span)
-        ax.set_xlim(0, 1)
-        ax.set_ylim(lo, hi)
-        ax.axhline(0, color="#1a1a1a", linewidth=0.8, zorder=2)
-        # the two sides are hatched in opposite directions, so they stay apart in greyscale print
-        ax.fill_between(pc, diff, 0, where=diff <= 0, interpolate=True, facecolor=_tint(sa.color, 0.78), edgecolor=sa.color,
-                        hatch="\\\\\\", linewidth=0, zorder=1)
-        ax.fill_between(pc, diff, 0, where=diff >= 0, interpolate=True, facecolor=_tint(sb.color, 0.78), edgecolor=sb.color,
-                        hatch="////", linewidth=0, zorder=1)
-        handles = []
-        if band:
-            ax.fill_between(as_array(band.pc), as_array(band.lower), as_array(band.upper), color="#7f7f7f", alpha=0.3,
-                            linewidth=0, zorder=1.5)
-            level = band.level
-            lt = f"{level:.0%} " if isinstance(level, (int, float)) else ""
-            handles.append(Patch(facecolor="#7f7f7f", alpha=0.45, linewidth=0, label=f"{lt}band of the difference"))
-        ax.plot(pc, diff, color="#1a1a1a", linewidth=1.5, zorder=4, rasterized=pc.size > DENSE_POINTS)
-        handles.insert(0, Line2D([], [], color="#1a1a1a", linewidth=1.5, label=f"{m.a} \u2212 {m.b}"))
-        labelled = []
-        for x in m.crossovers:
-            ax.axvline(x, color="#4d4d4d", linewidth=0.6, linestyle=(0, (1.5, 1.5)), zorder=2)
-            ax.plot([x], [0], marker="o", markersize=4, markerfacecolor="white", markeredgecolor="#1a1a1a",
-                    markeredgewidth=1.0, zorder=5)
-            # the value just above the frame, like a tick label, skipping any that would collide
-            if len(m.crossovers) <= 6 and all(abs(x - y) > 0.09 for y in labelled):
-                ax.text(x, 1.015, f"{x:.2f}", transform=ax.get_xaxis_transform(), fontsize=6.5, ha="center",
-                        va="bottom", color="#333333")
-                labelled.append(x)
-        if m.crossovers:
-            handles.append(Line2D([], [], linestyle="none", marker="o", markersize=4, markerfacecolor="white",
-                                  markeredgecolor="#1a1a1a", label="crossover"))
-        if significant:
-            trans = ax.get_xaxis_transform()
-            for s in significant:
-                ax.fill_between([float(s.lo), float(s.hi)], 0, 0.045, transform=trans,
-                                color=significance_color(s.better, m, styles), linewidth=0, zorder=3)
-            handles.append(Patch(facecolor="#333333", linewidth=0, label="significant (coloured bar)"))
-        ax.text(0.012, 0.03 if not significant else 0.07, f"{m.a} cheaper \u2193", transform=ax.transAxes, fontsize=6.5,
-                ha="left", va="bottom", color=_shade(sa.color, 0.65))
-        ax.text(0.012, 0.97, f"{m.b} cheaper \u2191", transform=ax.transAxes, fontsize=6.5, ha="left", va="top",
-                color=_shade(sb.color, 0.65))
-        ax.set_xlabel(PC_LABEL)
-        ax.set_ylabel(DIFF_LABEL if w > COLUMN_WIDTH + 0.01 else "Difference in normalized\nexpected cost")
-        ax.set_xticks(np.linspace(0, 1, 6))
-        if title:
-            ax.set_title(title)
+        handles = draw_difference(ax, m, styles, w, title)
         fig.legend(handles=handles, loc="outside lower center", ncols=cols)
     return fig
+
+
+def draw_difference(ax, comparison: ComparisonResult, styles: dict[str, Style], width_in: float, title: str | None = None) -> list:
+    """The difference a - b into ``ax`` (zero line, shaded sides, band, crossovers, significant
+    regions, labels); returns the legend handles. ``width_in``: the figure's width (the y label)."""
+    m = comparison
+    sa, sb = styles[m.a], styles[m.b]
+    pc, diff = as_array(m.difference_pc), as_array(m.difference)
+    band = m.difference_band
+    significant = m.significant or ()
+    w = width_in
+    lo = min(0.0, float(np.min(diff))) if diff.size else 0.0
+    hi = max(0.0, float(np.max(diff))) if diff.size else 0.0
+    if band:
+        lo = min(lo, float(np.nanmin(as_array(band.lower))))
+        hi = max(hi, float(np.nanmax(as_array(band.upper))))
+    span = max(hi - lo, 0.04)
+    # room on both sides of zero (at least a quarter of the span) for the "cheaper" labels
+    lo, hi = min(lo - 0.1 * span, -0.25 * span), max(hi + 0.1 * span, 0.25 * span)
+    ax.set_xlim(0, 1)
+    ax.set_ylim(lo, hi)
+    ax.axhline(0, color="#1a1a1a", linewidth=0.8, zorder=2)
+    # the two sides are hatched in opposite directions, so they stay apart in greyscale print
+    ax.fill_between(pc, diff, 0, where=diff <= 0, interpolate=True, facecolor=_tint(sa.color, 0.78), edgecolor=sa.color,
+                    hatch="\\\\\\", linewidth=0, zorder=1)
+    ax.fill_between(pc, diff, 0, where=diff >= 0, interpolate=True, facecolor=_tint(sb.color, 0.78), edgecolor=sb.color,
+                    hatch="////", linewidth=0, zorder=1)
+    handles = []
+    if band:
+        ax.fill_between(as_array(band.pc), as_array(band.lower), as_array(band.upper), color="#7f7f7f", alpha=0.3,
+                        linewidth=0, zorder=1.5)
+        level = band.level
+        lt = f"{level:.0%} " if isinstance(level, (int, float)) else ""
+        handles.append(Patch(facecolor="#7f7f7f", alpha=0.45, linewidth=0, label=f"{lt}band of the difference"))
+    ax.plot(pc, diff, color="#1a1a1a", linewidth=1.5, zorder=4, rasterized=pc.size > DENSE_POINTS)
+    handles.insert(0, Line2D([], [], color="#1a1a1a", linewidth=1.5, label=f"{m.a} \u2212 {m.b}"))
+    labelled = []
+    for x in m.crossovers:
+        ax.axvline(x, color="#4d4d4d", linewidth=0.6, linestyle=(0, (1.5, 1.5)), zorder=2)
+        ax.plot([x], [0], marker="o", markersize=4, markerfacecolor="white", markeredgecolor="#1a1a1a",
+                markeredgewidth=1.0, zorder=5)
+        # the value just above the frame, like a tick label, skipping any that would collide
+        if len(m.crossovers) <= 6 and all(abs(x - y) > 0.09 for y in labelled):
+            ax.text(x, 1.015, f"{x:.2f}", transform=ax.get_xaxis_transform(), fontsize=6.5, ha="center",
+                    va="bottom", color="#333333")
+            labelled.append(x)
+    if m.crossovers:
+        handles.append(Line2D([], [], linestyle="none", marker="o", markersize=4, markerfacecolor="white",
+                              markeredgecolor="#1a1a1a", label="crossover"))
+    if significant:
+        trans = ax.get_xaxis_transform()
+        for s in significant:
+            ax.fill_between([float(s.lo), float(s.hi)], 0, 0.045, transform=trans,
+                            color=significance_color(s.better, m, styles), linewidth=0, zorder=3)
+        handles.append(Patch(facecolor="#333333", linewidth=0, label="significant (coloured bar)"))
+    ax.text(0.012, 0.03 if not significant else 0.07, f"{m.a} cheaper \u2193", transform=ax.transAxes, fontsize=6.5,
+            ha="left", va="bottom", color=_shade(sa.color, 0.65))
+    ax.text(0.012, 0.97, f"{m.b} cheaper \u2191", transform=ax.transAxes, fontsize=6.5, ha="left", va="top",
+            color=_shade(sb.color, 0.65))
+    ax.set_xlabel(PC_LABEL)
+    ax.set_ylabel(DIFF_LABEL if w > COLUMN_WIDTH + 0.01 else "Difference in normalized\nexpected cost")
+    ax.set_xticks(np.linspace(0, 1, 6))
+    if title:
+        ax.set_title(title)
+    return handles
 
 
 # --- caption, alt text and registration -------------------------------------------------------------
