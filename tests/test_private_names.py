@@ -18,12 +18,8 @@ SCANNED = ("ccreport", "tests", "benchmarks")
 ALLOWED = {
     ("ccreport/analysis/hulls.py", "scipy.optimize._pava_pybind"): "SciPy's PAV kernel, wrapped once "
     "(hulls.pav_block_starts) and checked against scipy.optimize.isotonic_regression in test_hulls.py",
-    ("ccreport/render/figure_files.py", "_backend_pdf_ps"): "matplotlib's private PDF helper; owned by the "
-    "figures restructuring (issue 17 items 1-3), not by the analysis split",
-    ("tests/test_figures.py", "_above_half"): "a figure_files helper tested directly; owned by the figures "
-    "restructuring (issue 17 items 1-3), not by the analysis split",
-    ("tests/test_figures.py", "F._sig_color"): "a figures helper tested directly; owned by the figures "
-    "restructuring (issue 17 items 1-3), not by the analysis split",
+    ("ccreport/render/figure_files.py", "_backend_pdf_ps"): "matplotlib's private PDF font-subsetting helper, "
+    "behind one guarded context manager (_shared_font_subsets) that patches nothing if it is missing",
 }
 
 
