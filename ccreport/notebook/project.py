@@ -88,16 +88,20 @@ def _python_values(mapping: dict) -> dict:
 
 
 def toml_value(value) -> str:
-    """A TOML literal for a string, number, boolean or (nested) table of those."""
+    """A TOML literal for a string, number, boolean, array or (nested) table of those (a tuple of
+    (name, value) pairs is a table, any other tuple or list an array)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
         return repr(value)
     if isinstance(value, str):
         return json.dumps(value, ensure_ascii=False)  # a JSON string is a TOML basic string
-    if isinstance(value, (dict, tuple)):
-        items = value.items() if isinstance(value, dict) else value
-        return "{ " + ", ".join(f"{k} = {toml_value(v)}" for k, v in items) + " }"
+    if isinstance(value, tuple) and value and all(isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], str) for v in value):
+        value = dict(value)  # (key, value) pairs: a table
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
     raise TypeError(f"no TOML form for {value!r}")
 
 
