@@ -133,8 +133,9 @@ def dataset_sections(results: Results, d: DatasetResult, figures: dict[str, Figu
         tables = {name: t for name, t in section.tables(d, priors).items() if t is not None}
         out.append(PageSection(section, tables, _placed(results, d, section.id, figures)))
     placed = {f.key for s in out for f in s.figures}
+    overview = {spec.key_for() for spec in figure_specs() if spec.scope == "report"}  # a dataset may be named "overview"
     main = next(s for s in out if s.id == "figures")
-    main.figures += [f for k, f in figures.items() if k.startswith(f"{d.name}/") and k not in placed]
+    main.figures += [f for k, f in figures.items() if k.startswith(f"{d.name}/") and k not in placed and k not in overview]
     return out
 
 
