@@ -673,7 +673,8 @@ def _point_prior(check: Checker, table: dict, where: _Where) -> Params | None:
     has_costs = "cost_fn" in table or "cost_fp" in table
     has_conditions = "p_positive" in table or "cost_ratio" in table or has_costs
     if has_pc and has_conditions:
-        check.report(where, ("pc",), "expected either pc, or p_positive and cost_ratio (or cost_fn and cost_fp), not both")
+        other = "cost_fn and cost_fp" if has_costs else "p_positive and cost_ratio"
+        check.report(where, ("pc",), f"expected either pc, or {other}, not both")
         return None
     if "unit" in table and not has_costs:
         check.report(where, ("unit",), "expected unit only with cost_fn and cost_fp (it names their unit)")
