@@ -5,16 +5,19 @@ The dataset page shows :data:`DATASET_SECTIONS` in order; each is a :class:`~.ba
 module here (its table builders and its ``SECTION``), one template partial and one entry below.
 """
 
-from . import comparisons, figure_sections, summary, uncertainty
+from . import comparisons, decisions, figure_sections, summary, uncertainty
 from .base import PageSection, Section
 
 DATASET_SECTIONS: tuple[Section, ...] = (
     summary.SECTION,
+    decisions.DECISIONS,
     figure_sections.FIGURES,
     uncertainty.SECTION,
     comparisons.SECTION,
     figure_sections.FOCUS,
     figure_sections.DIFFERENCES,
+    decisions.SELECTION,
+    decisions.THRESHOLDS,
 )
 
 __all__ = ["DATASET_SECTIONS", "PageSection", "Section"]
