@@ -19,6 +19,7 @@ from .difference import difference, significance_color
 from .priors import cost_priors, prior_densities
 from .registry import FigureOptions, FigureSpec, Subject, register, specs
 from .roc import roc_space
+from . import selection as selection_figures  # noqa: F401 (registers the issue-11 figures)
 from .style import (
     COLUMN_WIDTH,
     DENSE_POINTS,
