@@ -146,7 +146,7 @@ def test_decision_box_agrees_with_results_json(built):
     assert f"{loan['pc']:.3f}" in text and sections.threshold_text(loan["threshold"]) in text
     first = tables["decisions"].rows[list(box["priors"]).index("loan")]
     assert first[1].text == loan["classifier"] and first[7].value == loan["expected_cost"]
-    crit = " ".join(tables["criteria"].sentences)
+    crit = " ".join(tables["decision_criteria"].sentences)
     assert sections.threshold_text(np_row["threshold"]) in crit and f"{100 * np_row['tpr']:.1f}%" in crit
 
 
@@ -159,7 +159,7 @@ def test_sections_render_their_tables(built):
     assert len(th["thresholds_good"].rows) == good.threshold.size
     assert th["thresholds_good"].rows[0][0].text.startswith("above every score")
     st = sections.selection_tables(d, list(d.priors))
-    assert st["criteria"].columns == ["Classifier", "np", "desk", "share", "pi"]
+    assert st["criteria_by_classifier"].columns == ["Classifier", "np", "desk", "share", "pi"]
     oof = st["out_of_fold"].rows
     assert [r[0].text for r in oof] == ["good", "weak", "rule", "dataset hybrid (all classifiers)"]
     assert oof[0][3].value == pytest.approx(d.classifiers["good"].selection.out_of_fold.optimism)

@@ -201,7 +201,7 @@ def decision_tables(d: DatasetResult, priors: list[str]) -> dict:
             compact=True,
         )
         criterion_rows(d, t)
-        out["criteria"] = t
+        out["decision_criteria"] = t
     return out
 
 
@@ -268,7 +268,7 @@ def selection_tables(d: DatasetResult, priors: list[str]) -> dict:
                         note = f"(held out {rate(ch.out_of_fold[1])} / {rate(ch.out_of_fold[0])})"
                     row.append(tb.text(f"{rate(ch.tpr)} / {rate(ch.fpr)}", note=note))
             t.rows.append(row)
-        out["criteria"] = t
+        out["criteria_by_classifier"] = t
     rows = [(n, None, c.selection.out_of_fold)
             for n, c in d.classifiers.items() if c.selection is not None and c.selection.out_of_fold is not None]
     if rows or (d.hybrid is not None and d.hybrid.out_of_fold is not None):
