@@ -193,7 +193,7 @@ register(FigureSpec(
     kind="hybrid", scope="dataset", key="{dataset}/hybrid", stem="{dataset_slug}/hybrid",
     draw=lambda s: dataset_hybrid(s.dataset), caption=lambda s: _hybrid_caption(s.dataset),
     alt=lambda s: f"Cost-space plot of the dataset hybrid on {s.dataset.name} with labelled segments.",
-    section="decisions", order=10, width="full",
+    section="decisions", order=5, width="full",
     wanted=lambda s, o: s.dataset.hybrid is not None,
 ))
 register(FigureSpec(
@@ -203,7 +203,7 @@ register(FigureSpec(
                        "classifier's ROC hull with the constraint (left) and, in cost space, the criterion's cost line "
                        "against the lower envelope (right)."),
     alt=lambda s: f"ROC and cost-space panels of each selection criterion on {s.dataset.name}.",
-    section="selection", order=10, width="full",
+    section="selection", order=60, width="full",
     wanted=lambda s, o: bool(_empirical(s.dataset)),
 ))
 register(FigureSpec(
@@ -213,6 +213,6 @@ register(FigureSpec(
                        "hybrid cost curve (bold pieces, may jump) over the cost lines of the classifier's thresholds "
                        "(grey, some of them), the lower envelope dashed; right, the ROC points the rule selects."),
     alt=lambda s: f"Performance-independent selection on {s.dataset.name} in cost and ROC space.",
-    section="selection", order=20, width="full",
+    section="selection", order=70, width="full",
     wanted=lambda s, o: _independent(s.dataset) is not None,
 ))
