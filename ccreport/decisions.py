@@ -15,7 +15,8 @@ selection criterion, the classifier and threshold to deploy and the figures that
   ``nec (p cost_fn + (1 - p) cost_fp)`` (the normalizer of D&H 2006 Eq. 5), p = the prior's
   ``p_positive`` or the dataset's class mix.
 * **Criterion**: Neyman-Pearson and workforce choose the classifier with the most TPR under the
-  constraint (ties: the fewer false positives, then manifest order). ``threshold``, ``fpr``,
+  constraint with one threshold (what can be deployed without randomising; ties: the most TPR
+  with mixing, then the fewer false positives, then manifest order). ``threshold``, ``fpr``,
   ``tpr`` (and ``flagged``) are those of one threshold that keeps the constraint on its own (the
   best single threshold for Neyman-Pearson; the mixture's vertex flagging fewer cases for
   workforce); ``mix`` the randomised optimum (two thresholds, ``weight_first``, its rates) when
@@ -127,8 +128,8 @@ def criterion_decision(d, name: str, points: dict[str, float], costs: dict[str, 
     sample = next(iter(usable.values()))
     if hasattr(sample, "area"):  # performance-independent: smallest area
         ranked = sorted(order, key=lambda n: (usable[n].area, order.index(n)))
-    else:  # most TPR under the constraint, then fewest false positives
-        ranked = sorted(order, key=lambda n: (-usable[n].tpr, usable[n].fpr, order.index(n)))
+    else:  # most TPR with one threshold under the constraint, then with mixing, then fewest FP
+        ranked = sorted(order, key=lambda n: (-single(usable[n])[2], -usable[n].tpr, usable[n].fpr, order.index(n)))
     chosen = ranked[0]
     ch = usable[chosen]
     thresholds = d.classifiers[chosen].selection.thresholds
@@ -149,12 +150,7 @@ def criterion_decision(d, name: str, points: dict[str, float], costs: dict[str, 
         )
     kind = "workforce" if hasattr(ch, "flagged") else "neyman_pearson"
     mixed = ch.mix.weight_first < 1.0
-    if kind == "neyman_pearson":  # the best single threshold with FPR <= max_fpr
-        first, single_fpr, single_tpr = ch.deterministic_threshold, ch.deterministic_fpr, ch.deterministic_tpr
-    else:  # the mixture's vertex flagging fewer cases: within capacity on its own
-        first = ch.mix.thresholds[0]
-        single_fpr, single_tpr = ch.mix.points[0]
-    first = float(first)
+    first, single_fpr, single_tpr = single(ch)
     at = {}
     for p, x in points.items():
         at[p] = {"expected_cost": ch.fpr * (1.0 - x) + (1.0 - ch.tpr) * x}
@@ -171,6 +167,15 @@ def criterion_decision(d, name: str, points: dict[str, float], costs: dict[str, 
         mix={**ch.mix.to_dict(), "fpr": ch.fpr, "tpr": ch.tpr} if mixed else None,
         flagged=None if kind != "workforce" else float(ch.n_pos * single_tpr + ch.n_neg * single_fpr), runner_up=runner_up, at_priors=at or None, ties=ties,
     )
+
+
+def single(ch) -> tuple[float, float, float]:
+    """``(threshold, fpr, tpr)`` of one threshold that keeps a criterion's constraint on its own:
+    Neyman-Pearson's best single threshold; workforce's mixture vertex flagging fewer cases."""
+    if hasattr(ch, "deterministic_threshold"):
+        return float(ch.deterministic_threshold), ch.deterministic_fpr, ch.deterministic_tpr
+    f, t = ch.mix.points[0]
+    return float(ch.mix.thresholds[0]), f, t
 
 
 def _with_units(row: dict, cost: dict | None) -> None:
