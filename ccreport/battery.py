@@ -30,9 +30,11 @@ import numpy as np
 
 from . import instance_cost_tasks, threshold_choice, uncertainty
 from .analysis import priors as pr
+from .analysis.conditions import probability_cost
 from .analysis.envelope import Envelope, compare, lower_envelope, operating_range
 from .analysis.roc import auc, crisp_roc, roc_points
-from .results import ClassifierResult, ComparisonResult, PriorResult
+from .analysis import selection as sel
+from .results import ClassifierResult, ComparisonResult, HybridResult, NotApplicable, PriorResult, SelectionResult
 from .settings import AnalysisSettings
 
 PRIOR_GRID = np.linspace(0.0, 1.0, 401)
@@ -54,9 +56,18 @@ def _ratio_or_p(spec):
     return pr.Uniform(float(params["low"]), float(params["high"]))
 
 
-def make_prior(spec) -> pr.Prior:
-    """The analysis object for a validated manifest PriorSpec."""
+def make_prior(spec, class_mix: float | None = None) -> pr.Prior:
+    """The analysis object for a validated manifest PriorSpec.
+
+    A point prior given by ``cost_fn``/``cost_fp`` without ``p_positive`` takes its PC(+) from
+    ``class_mix`` (P / (P + N) of its dataset): PC(+) = p r / (p r + 1 - p), r = cost_fn / cost_fp.
+    """
     kind = spec.distribution
+    if kind == "point" and spec.param("pc") is None:
+        if class_mix is None:
+            raise ValueError(f"prior {spec.name!r} needs its dataset's class mix")
+        ratio = float(spec.param("cost_ratio"))
+        return pr.PointPrior(float(probability_cost(class_mix, ratio)), cost_ratio=ratio)
     if kind == "uniform":
         return pr.UniformPrior(float(spec.param("low", 0.0)), float(spec.param("high", 1.0)))
     if kind == "beta":
@@ -178,6 +189,7 @@ class TaskInputs:
     classifiers: tuple[ClassifierData, ...]
     costs: np.ndarray | None = None  # per-instance FN (positives) / FP (negatives) costs (Fawcett 2006)
     cost_unit: str | None = None  # their unit label, from the manifest
+    criteria: dict[str, sel.Criterion] = dataclasses.field(default_factory=dict)  # that apply here
 
     def point(self, k: int = 0) -> ClassifierResult:
         """The point analyses of the scope's ``k``-th classifier."""
@@ -242,6 +254,77 @@ def pair_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     return found
 
 
+# --- selection criteria and hybrids (D&H 2006 section 5; issue 11) ----------------------------
+
+
+def make_criterion(spec) -> sel.Criterion:
+    """The analysis record of a validated manifest CriterionSpec."""
+    if spec.kind == "neyman_pearson":
+        return sel.NeymanPearson(float(spec.param("max_fpr")))
+    if spec.kind == "workforce":
+        return sel.Workforce(capacity=spec.param("capacity"), capacity_share=spec.param("capacity_share"))
+    if spec.kind == "performance_independent":
+        return sel.PerformanceIndependent(rule=spec.param("rule", "bayes_prior"))
+    raise ValueError(f"unknown criterion kind {spec.kind!r}")
+
+
+def scores_of(c: ClassifierData) -> np.ndarray:
+    """A classifier's scores; crisp predictions as 1.0 (positive) and 0.0 (thresholds +inf, 1, 0)."""
+    return c.scores if c.scores is not None else c.predictions.astype(float)
+
+
+def usable_folds(labels: np.ndarray, folds: np.ndarray | None) -> np.ndarray | None:
+    """The fold column when the out-of-fold procedure can run: two folds or more, and every
+    selection set (all folds but one) holding both classes; else None."""
+    if folds is None:
+        return None
+    codes = np.unique(folds)
+    if codes.size < 2:
+        return None
+    for k in codes:
+        rest = labels[folds != k]
+        if rest.all() or not rest.any():
+            return None
+    return folds
+
+
+def selection_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
+    """Thresholds, threshold table, criteria and (with folds) the out-of-fold curve of a classifier.
+
+    Neyman-Pearson and workforce criteria get their held-out rates with folds; a
+    performance-independent rule needs scores in [0, 1] and is recorded as not applicable else.
+    """
+    (c,) = inputs.classifiers
+    empirical = {k: v for k, v in inputs.criteria.items() if not isinstance(v, sel.PerformanceIndependent)}
+    folds = usable_folds(inputs.labels, inputs.folds)
+    found = sel.select_scores(inputs.labels, scores_of(c), empirical, folds=folds, name=c.name)
+    criteria = {}
+    for key, criterion in inputs.criteria.items():
+        if key in found.criteria:
+            criteria[key] = found.criteria[key]
+            continue
+        try:
+            criteria[key] = sel.performance_independent(found.roc, criterion.rule, criterion.prior, envelope=found.envelope)
+        except ValueError as e:
+            criteria[key] = NotApplicable(str(e))
+    result = SelectionResult(thresholds=found.roc.thresholds, table=found.table, criteria=criteria,
+                             out_of_fold=found.out_of_fold)
+    return {"selection": result}
+
+
+def hybrid_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
+    """The dataset hybrid over all classifiers' thresholds and (with folds) its out-of-fold version."""
+    rocs = {}
+    for c in inputs.classifiers:
+        rocs[c.name] = roc_points(inputs.labels, c.scores) if c.scores is not None else crisp_roc(inputs.labels, c.predictions)
+    if not rocs:
+        return {}
+    folds = usable_folds(inputs.labels, inputs.folds)
+    scores = {c.name: scores_of(c) for c in inputs.classifiers}
+    found = sel.select_dataset(rocs, inputs.labels, scores, folds)
+    return {"hybrid": HybridResult(hybrid=found.hybrid, out_of_fold=found.out_of_fold)}
+
+
 TASK_KINDS: tuple[TaskKind, ...] = (
     TaskKind("classifier", "classifier", classifier_point_task),
     TaskKind("uncertainty", "classifier", uncertainty.classifier_task),
@@ -249,6 +332,8 @@ TASK_KINDS: tuple[TaskKind, ...] = (
     TaskKind("threshold_choice", "dataset", threshold_choice.dataset_task),
     TaskKind("instance_costs", "classifier", instance_cost_tasks.classifier_task),
     TaskKind("instance_cost_pair", "pair", instance_cost_tasks.pair_task),
+    TaskKind("selection", "classifier", selection_task),
+    TaskKind("hybrid", "dataset", hybrid_task),
 )
 
 
@@ -264,12 +349,13 @@ def scope_members(scope: str, names: Sequence[str]) -> list[tuple[str, ...]]:
 
 
 def plan(datasets, classifier_names: Sequence[str], priors_by_dataset: dict, settings: AnalysisSettings,
-         kinds: Sequence[TaskKind] = TASK_KINDS) -> list[Task]:
+         kinds: Sequence[TaskKind] = TASK_KINDS, criteria_by_dataset: dict | None = None) -> list[Task]:
     """Every task of a build, in a stable order (dataset, then scope, kind and names).
 
     ``datasets``: loaded :class:`~ccreport.loaders.Dataset` objects; ``classifier_names``: the
     manifest's, in order (a classifier is evaluated on a dataset whose file has its column);
-    ``priors_by_dataset``: dataset name -> {prior name: Prior} of the priors that apply there.
+    ``priors_by_dataset``: dataset name -> {prior name: Prior} of the priors that apply there;
+    ``criteria_by_dataset``: dataset name -> {criterion name: Criterion} (none when not given).
     """
     unknown = [k.scope for k in kinds if k.scope not in SCOPES]
     if unknown:
@@ -283,7 +369,8 @@ def plan(datasets, classifier_names: Sequence[str], priors_by_dataset: dict, set
                 members = tuple(by_name[n] for n in (present if scope == "dataset" else names))
                 inputs = TaskInputs(data.name, data.labels, data.folds, tuple(data.fold_names),
                                     priors_by_dataset[data.name], members,
-                                    getattr(data, "costs", None), getattr(data, "cost_unit", None))
+                                    getattr(data, "costs", None), getattr(data, "cost_unit", None),
+                                    (criteria_by_dataset or {}).get(data.name, {}))
                 for kind in kinds:
                     if kind.scope == scope:
                         tasks.append(Task((kind.name, data.name, *names), kind.function, inputs, settings))

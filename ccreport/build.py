@@ -17,7 +17,8 @@ from importlib import metadata
 from pathlib import Path
 
 from . import cache, progress
-from .battery import assemble, make_prior, plan, prior_result
+from .battery import assemble, make_criterion, make_prior, plan, prior_result
+from .decisions import decisions_for
 from .errors import Problem, UserInputError
 from .executors import Executor, SerialExecutor, executor_for
 from .loaders import Dataset, load_project_data
@@ -56,9 +57,11 @@ def compute_results(
     ``executor``: how to run the tasks (default: in this process, one after another).
     """
     settings = project.settings
-    priors = {spec.name: make_prior(spec) for spec in project.priors}
-    applicable = {d.name: {s.name: priors[s.name] for s in project.priors if s.applies_to(d.name)} for d in datasets}
-    tasks = plan(datasets, [c.name for c in project.classifiers], applicable, settings)
+    mix = {d.name: d.n_pos / (d.n_pos + d.n_neg) for d in datasets}
+    applicable = {d.name: {s.name: make_prior(s, mix[d.name]) for s in project.priors if s.applies_to(d.name)} for d in datasets}
+    priors = {spec.name: make_prior(spec, mix.get((spec.datasets or ("",))[0])) for spec in project.priors}
+    criteria = {d.name: {c.name: make_criterion(c) for c in project.criteria if c.applies_to(d.name)} for d in datasets}
+    tasks = plan(datasets, [c.name for c in project.classifiers], applicable, settings, criteria_by_dataset=criteria)
     outputs = (executor or SerialExecutor()).map(tasks)
     assembled = assemble(tasks, outputs)
 
@@ -79,6 +82,10 @@ def compute_results(
             priors=tuple(applicable[data.name]),
             narrative_markdown=files.dataset_narratives[data.name],
             **(found.fields if found else {}),
+        )
+        dataset_results[data.name] = replace(
+            dataset_results[data.name],
+            decisions=decisions_for(dataset_results[data.name], applicable[data.name], project.priors),
         )
     return Results(
         title=project.title,

@@ -58,7 +58,12 @@ unique within their kind.
     uniform:  ``low``, ``high`` optional, 0 <= low < high <= 1 (default 0 and 1).
     beta:     ``a``, ``b`` required finite numbers > 0.
     point:    either ``pc`` (0 <= pc <= 1), or ``p_positive`` (0 < p < 1) and ``cost_ratio``
-              (finite, > 0) = C(-|+) / C(+|-), giving PC(+) = p r / (p r + 1 - p); not both forms.
+              (finite, > 0) = C(-|+) / C(+|-), giving PC(+) = p r / (p r + 1 - p); or costs in
+              units: ``cost_fn`` (cost of missing a positive, > 0), ``cost_fp`` (cost of flagging
+              a negative, > 0), optional ``unit`` label ("EUR") and optional ``p_positive``: r =
+              cost_fn / cost_fp, and p is p_positive or, without it, the class mix of the one
+              dataset the prior names in ``datasets``; the decision box then also gives the
+              expected cost per case in ``unit``: nec (p cost_fn + (1 - p) cost_fp). One form only.
     every prior: ``datasets`` optional list of dataset names it applies to (default: all), for a
               prior that only makes sense for some datasets, such as one dataset's cost matrix.
     induced:  ``p_positive`` and ``cost_ratio``, each a distribution, inducing one over PC(+):
@@ -67,6 +72,12 @@ unique within their kind.
               cost_ratio = { distribution = "loguniform", low = 1, high = 10 } -- loguniform
               (0 < low < high), uniform (0 <= low < high; low default 0) or point (value > 0).
               A bare number means a point: ``cost_ratio = 5``.
+
+``[[criteria]]`` (optional) selection criteria, each evaluated for every classifier and the dataset
+    hybrid (:mod:`ccreport.manifest_criteria`): ``name`` (required name), ``kind``
+    ("neyman_pearson" with ``max_fpr`` in (0, 1]; "workforce" with exactly one of ``capacity``,
+    an integer >= 0 of cases, and ``capacity_share`` in [0, 1]; "performance_independent" with
+    ``rule`` "bayes_prior" (default), "score_driven" or "literal"), optional ``datasets``.
 
 Each :class:`PriorSpec` keeps its parameters normalized as a tuple of (key, value) pairs sorted by
 key, numbers as floats and defaults filled in: a uniform prior always has ``high`` and ``low``; a
@@ -88,6 +99,7 @@ from pathlib import Path
 
 from .analysis.conditions import probability_cost
 from .errors import Problem, UserInputError
+from .manifest_criteria import CriterionSpec, read_criterion
 from .settings import (
     BANDS,  # noqa: F401 (the manifest's allowed values, declared with the settings)
     CALIBRATIONS,  # noqa: F401
@@ -113,14 +125,14 @@ MANIFEST_NAME = "ccreport.toml"
 DEFAULT_SEED = AnalysisSettings().seed
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_.-]+")
 
-TOP_KEYS = ("project", "datasets", "classifiers", "priors")
+TOP_KEYS = ("project", "datasets", "classifiers", "priors", "criteria")
 PROJECT_KEYS = ("title", "narrative", "theme", *SETTING_KEYS, "workers")
 DATASET_KEYS = ("name", "path", "label", "positive", "fold", "costs", "narrative")
 CLASSIFIER_KEYS = ("name", "scores", "predictions")
 PRIOR_PARAMETERS = {
     "uniform": ("low", "high"),
     "beta": ("a", "b"),
-    "point": ("pc", "p_positive", "cost_ratio"),
+    "point": ("pc", "p_positive", "cost_ratio", "cost_fn", "cost_fp", "unit"),
     "induced": ("p_positive", "cost_ratio"),
 }
 
@@ -221,6 +233,7 @@ class Project:
     datasets: tuple[DatasetSpec, ...]
     classifiers: tuple[ClassifierSpec, ...]
     priors: tuple[PriorSpec, ...]
+    criteria: tuple[CriterionSpec, ...] = ()  # [[criteria]]: selection criteria (issue 11)
     settings: AnalysisSettings = AnalysisSettings()  # what the analyses compute with
     narrative: Path | None = None
     theme: str = "default"
@@ -519,6 +532,21 @@ class Checker:
             taken[value] = where.index
         return value
 
+    def dataset_list(self, table: dict, where: _Where) -> tuple[str, ...] | None:
+        """The optional ``datasets`` list of names of this manifest's datasets (None: all)."""
+        if "datasets" not in table:
+            return None
+        value = table["datasets"]
+        if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+            self.report(where, ("datasets",), f"expected a non-empty list of dataset names, got {shown(value)}")
+            return None
+        unknown = [v for v in value if v not in self.dataset_names]
+        if unknown:
+            known = ", ".join(sorted(self.dataset_names)) or "none"
+            self.report(where, ("datasets",), f"expected names of datasets in this manifest ({known}), got {shown(unknown[0])}")
+            return None
+        return tuple(value)
+
     def tables(self, document: dict, section: str, required: bool) -> list[tuple[_Where, dict]]:
         """The elements of the array of tables ``section`` (``[[datasets]]``), each with its place."""
         value = document.get(section)
@@ -733,21 +761,51 @@ def _uniform_prior(check: Checker, table: dict, where: _Where) -> Params | None:
 
 def _point_prior(check: Checker, table: dict, where: _Where) -> Params | None:
     has_pc = "pc" in table
-    has_conditions = "p_positive" in table or "cost_ratio" in table
+    has_costs = "cost_fn" in table or "cost_fp" in table
+    has_conditions = "p_positive" in table or "cost_ratio" in table or has_costs
     if has_pc and has_conditions:
-        check.report(where, ("pc",), "expected either pc, or p_positive and cost_ratio, not both")
+        other = "cost_fn and cost_fp" if has_costs else "p_positive and cost_ratio"
+        check.report(where, ("pc",), f"expected either pc, or {other}, not both")
+        return None
+    if "unit" in table and not has_costs:
+        check.report(where, ("unit",), "expected unit only with cost_fn and cost_fp (it names their unit)")
         return None
     if has_pc:
         pc = check.number(table, "pc", where, PROBABILITY)
         return None if pc is None else _normalized(pc=pc)
     if not has_conditions:
-        check.report(where, (), "expected pc = PC(+), or p_positive = p(+) and cost_ratio = C(-|+)/C(+|-)")
+        check.report(where, (), "expected pc = PC(+), or p_positive = p(+) and cost_ratio = C(-|+)/C(+|-), or cost_fn and cost_fp")
         return None
+    if has_costs:
+        return _point_costs(check, table, where)
     p = check.number(table, "p_positive", where, OPEN_PROBABILITY, required=True)
     r = check.number(table, "cost_ratio", where, POSITIVE, required=True)
     if p is None or r is None:
         return None
     return _normalized(pc=float(probability_cost(p, r)), p_positive=p, cost_ratio=r)
+
+
+def _point_costs(check: Checker, table: dict, where: _Where) -> Params | None:
+    """A point prior from costs in units: ``cost_fn`` (missing a positive), ``cost_fp`` (flagging a
+    negative), optional ``unit`` and ``p_positive`` (default: the dataset's class mix, at build time).
+
+    PC(+) = p cost_fn / (p cost_fn + (1 - p) cost_fp) (D&H 2006 section 3.2); ``cost_ratio`` is
+    kept as cost_fn / cost_fp, and ``pc`` only when ``p_positive`` is given.
+    """
+    if "cost_ratio" in table:
+        check.report(where, ("cost_ratio",), "expected either cost_ratio or cost_fn and cost_fp, not both")
+        return None
+    fn = check.number(table, "cost_fn", where, POSITIVE, required=True)
+    fp = check.number(table, "cost_fp", where, POSITIVE, required=True)
+    unit = check.string(table, "unit", where, "a label for the costs' unit, such as \"EUR\"")
+    p = check.number(table, "p_positive", where, OPEN_PROBABILITY)
+    if fn is None or fp is None or ("unit" in table and unit is None) or ("p_positive" in table and p is None):
+        return None
+    params = dict(cost_fn=fn, cost_fp=fp, cost_ratio=fn / fp)
+    if p is not None:
+        params.update(p_positive=p, pc=float(probability_cost(p, fn / fp)))
+    normalized = _normalized(**params)
+    return normalized if unit is None else tuple(sorted(normalized + (("unit", unit),)))
 
 
 def _point_value(bound: Bound):
@@ -827,24 +885,16 @@ def _prior(check: Checker, where: _Where, table: dict, taken: dict[str, int]) ->
     datasets = _prior_datasets(check, table, where)
     if where.name is None or params is None:
         return None
+    if distribution == "point" and "pc" not in dict(params) and (datasets is None or len(datasets) != 1):
+        check.report(where, ("datasets",), "expected one dataset name: without p_positive, PC(+) follows from cost_fn, cost_fp and that dataset's class mix")
+        return None
     line = check.lines.line_of(where.section, where.index)
     return PriorSpec(where.name, distribution, params, line=line, datasets=datasets)
 
 
 def _prior_datasets(check: Checker, table: dict, where: _Where) -> tuple[str, ...] | None:
     """The optional ``datasets`` list restricting a prior to some datasets (names must exist)."""
-    if "datasets" not in table:
-        return None
-    value = table["datasets"]
-    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
-        check.report(where, ("datasets",), f"expected a non-empty list of dataset names, got {shown(value)}")
-        return None
-    unknown = [v for v in value if v not in check.dataset_names]
-    if unknown:
-        known = ", ".join(sorted(check.dataset_names)) or "none"
-        check.report(where, ("datasets",), f"expected names of datasets in this manifest ({known}), got {shown(unknown[0])}")
-        return None
-    return tuple(value)
+    return check.dataset_list(table, where)
 
 
 # --- reading the file ----------------------------------------------------------------------------
@@ -919,6 +969,7 @@ def load_project(path: str | Path) -> Project:
     classifiers = _section(check, document, "classifiers", _classifier, required=True)
     check.dataset_names = {d.name for d in datasets}
     priors = _section(check, document, "priors", _prior, required=False) or (DEFAULT_PRIOR,)
+    criteria = _section(check, document, "criteria", read_criterion, required=False)
     if check.problems:
         raise UserInputError(_by_line(check.problems))
     return Project(
@@ -928,6 +979,7 @@ def load_project(path: str | Path) -> Project:
         datasets=datasets,
         classifiers=classifiers,
         priors=priors,
+        criteria=criteria,
         **settings,
     )
 

@@ -23,6 +23,7 @@ from .priors import cost_priors, prior_densities
 from .registry import FigureOptions, FigureSpec, Subject, register, specs
 from .roc import roc_space
 from .thresholds import kendall_curves, threshold_methods
+from . import selection as selection_figures  # noqa: F401 (registers the issue-11 figures)
 from .style import (
     COLUMN_WIDTH,
     DENSE_POINTS,

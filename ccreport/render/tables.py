@@ -129,6 +129,7 @@ class Table:
     extra_csv: dict[str, list[Any]] = field(default_factory=dict)  # extra CSV-only columns
     number: int | None = None
     compact: bool = False  # small type (wide tables)
+    sentences: list[str] = field(default_factory=list)  # the table read out in words (decision box)
 
     @property
     def id(self) -> str:

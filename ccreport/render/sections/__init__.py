@@ -5,11 +5,12 @@ The dataset page shows :data:`DATASET_SECTIONS` in order; each is a :class:`~.ba
 module here (its table builders and its ``SECTION``), one template partial and one entry below.
 """
 
-from . import comparisons, figure_sections, instance_costs, summary, threshold_choice, uncertainty
+from . import comparisons, decisions, figure_sections, instance_costs, summary, threshold_choice, uncertainty
 from .base import PageSection, Section
 
 DATASET_SECTIONS: tuple[Section, ...] = (
     summary.SECTION,
+    decisions.DECISIONS,
     figure_sections.FIGURES,
     uncertainty.SECTION,
     comparisons.SECTION,
@@ -17,6 +18,8 @@ DATASET_SECTIONS: tuple[Section, ...] = (
     instance_costs.SECTION,
     figure_sections.FOCUS,
     figure_sections.DIFFERENCES,
+    decisions.SELECTION,
+    decisions.THRESHOLDS,
 )
 
 __all__ = ["DATASET_SECTIONS", "PageSection", "Section"]

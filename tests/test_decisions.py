@@ -1,0 +1,181 @@
+"""Issue 11 wiring: selection tasks against the analysis module, the decision box against
+results.json, its sections, and determinism across worker counts."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import numpy as np
+import pytest
+
+from ccreport.analysis import selection as sel
+from ccreport.analysis.roc import roc_points
+from ccreport.build import compute_results
+from ccreport.executors import ProcessPoolExecutor, SerialExecutor
+from ccreport.loaders import load_project_data
+from ccreport.manifest import load_project
+from ccreport.project_files import read_project_files
+from ccreport.render.sections import decisions as sections
+from ccreport.results import results_to_json
+
+from site_fixtures import write_tiny_project
+
+EXTRA = """
+[[priors]]
+name = "sceptic"
+distribution = "beta"
+a = 2
+b = 8
+
+[[priors]]
+name = "loan"
+distribution = "point"
+cost_fn = 5
+cost_fp = 1
+unit = "EUR"
+datasets = ["tiny"]
+
+[[priors]]
+name = "even"
+distribution = "point"
+pc = 0.5
+
+[[criteria]]
+name = "np"
+kind = "neyman_pearson"
+max_fpr = 0.1
+
+[[criteria]]
+name = "desk"
+kind = "workforce"
+capacity = 12
+
+[[criteria]]
+name = "share"
+kind = "workforce"
+capacity_share = 0.25
+
+[[criteria]]
+name = "pi"
+kind = "performance_independent"
+rule = "score_driven"
+"""
+
+
+def build(tmp_path, executor=None, folds=3, name="p"):
+    root = write_tiny_project(tmp_path / name, folds=folds, extra_priors=EXTRA)
+    project = load_project(root)
+    data = load_project_data(project)
+    results = compute_results(project, data, read_project_files(project, data), executor)
+    return project, data, results
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    return build(tmp_path_factory.mktemp("dec"))
+
+
+def test_selection_task_equals_the_analysis_module(built):
+    project, (data,), results = built
+    d = results.datasets["tiny"]
+    criteria = {"np": sel.NeymanPearson(0.1), "desk": sel.Workforce(capacity=12),
+                "share": sel.Workforce(capacity_share=0.25)}
+    for name in ("good", "weak"):
+        direct = sel.select_scores(data.labels, data.scores[name], criteria, folds=data.folds, name=name)
+        c = d.classifiers[name]
+        out = c.to_dict()
+        assert len(out["thresholds"]) == len(out["roc_points"])
+        np.testing.assert_array_equal(c.selection.thresholds, roc_points(data.labels, data.scores[name]).thresholds)
+        for key in criteria:
+            assert c.selection.criteria[key].to_dict() == direct.criteria[key].to_dict()
+        assert c.selection.out_of_fold.to_dict() == direct.out_of_fold.to_dict()
+    # weak's scores are not probabilities: the rule is recorded as not applicable
+    assert "not_applicable" in d.classifiers["weak"].to_dict()["criteria"]["pi"]
+    rule = d.classifiers["rule"].selection.criteria["pi"]  # crisp 0/1 predictions: the rule applies
+    assert rule.area == pytest.approx(sel.performance_independent(
+        roc_points(data.labels, data.predictions["rule"].astype(float)), "score_driven").area)
+    rocs = {n: roc_points(data.labels, data.scores[n]) for n in ("good", "weak")}
+    rocs["rule"] = roc_points(data.labels, data.predictions["rule"].astype(float))
+    direct = sel.select_dataset(rocs, data.labels, {n: data.scores.get(n, data.predictions.get(n)).astype(float) for n in rocs}, data.folds)
+    assert d.hybrid.hybrid.to_dict() == direct.hybrid.to_dict()
+    assert d.hybrid.out_of_fold.area == direct.out_of_fold.area
+
+
+def test_decision_box_agrees_with_results_json(built):
+    _, (data,), results = built
+    j = json.loads(results_to_json(results))["datasets"]["tiny"]
+    d = results.datasets["tiny"]
+    box = j["decisions"]
+    assert set(box["priors"]) == {"loan", "even"} and set(box["criteria"]) == {"np", "desk", "share", "pi"}
+    for prior, row in box["priors"].items():
+        c = j["classifiers"][row["classifier"]]
+        # the cheapest classifier under the prior, with its own expected cost and interval
+        assert row["expected_cost"] == min(x["expected_cost"][prior] for x in j["classifiers"].values())
+        assert row["expected_cost"] == c["expected_cost"][prior]
+        assert row["expected_cost_interval"] == c["expected_cost_interval"][prior]
+        # the threshold is one of the classifier's, and its ROC point is the stated rates
+        k = c["thresholds"].index(row["threshold"])
+        assert c["roc_points"][k] == pytest.approx([row["fpr"], row["tpr"]])
+        assert row["threshold_interval"] == [c["thresholds"][k + 1], row["threshold"]]
+        lo, hi = row["pc_interval"]
+        assert lo <= row["pc"] <= hi
+        # the runner-up's paired test is the pair comparison's, oriented chosen minus runner-up
+        r = row["runner_up"]
+        key = f"{row['classifier']} vs {r['classifier']}"
+        m = j["comparisons"].get(key) or j["comparisons"][f"{r['classifier']} vs {row['classifier']}"]
+        sign = 1 if key in j["comparisons"] else -1
+        assert r["difference"] == sign * m["expected_cost_difference"][prior]
+        assert r["p_value"] == m["expected_cost_difference_interval"][prior]["p_value"]
+        assert r["difference"] == pytest.approx(row["expected_cost"] - r["expected_cost"])
+    loan = box["priors"]["loan"]
+    p = data.n_pos / (data.n_pos + data.n_neg)
+    assert loan["pc"] == pytest.approx(p * 5 / (p * 5 + (1 - p)))
+    assert loan["cost_per_case"]["value"] == pytest.approx(loan["expected_cost"] * (p * 5 + (1 - p) * 1))
+    assert loan["cost_per_case"]["unit"] == "EUR"
+    np_row = box["criteria"]["np"]
+    best_tpr = max(x["criteria"]["np"]["deterministic"]["tpr"] for x in j["classifiers"].values())
+    assert j["classifiers"][np_row["classifier"]]["criteria"]["np"]["deterministic"]["tpr"] == best_tpr == np_row["tpr"]
+    assert np_row["fpr"] <= 0.1
+    desk = box["criteria"]["desk"]
+    assert desk["flagged"] <= 12 + 1e-9
+    # the sentences and the table show the JSON's numbers
+    tables = sections.decision_tables(d, list(d.priors))
+    text = " ".join(tables["decisions"].sentences)
+    assert f"{loan['expected_cost']:.4f}" in text and f"{loan['cost_per_case']['value']:,.3f} EUR" in text
+    assert f"{loan['pc']:.3f}" in text and sections.threshold_text(loan["threshold"]) in text
+    first = tables["decisions"].rows[list(box["priors"]).index("loan")]
+    assert first[1].text == loan["classifier"] and first[7].value == loan["expected_cost"]
+    crit = " ".join(tables["decision_criteria"].sentences)
+    assert sections.threshold_text(np_row["threshold"]) in crit and f"{100 * np_row['tpr']:.1f}%" in crit
+
+
+def test_sections_render_their_tables(built):
+    _, _, results = built
+    d = results.datasets["tiny"]
+    th = sections.threshold_tables(d, list(d.priors))
+    assert set(th) == {"thresholds_good", "thresholds_weak", "thresholds_rule"}
+    good = d.classifiers["good"].selection.table
+    assert len(th["thresholds_good"].rows) == good.threshold.size
+    assert th["thresholds_good"].rows[0][0].text.startswith("above every score")
+    st = sections.selection_tables(d, list(d.priors))
+    assert st["criteria_by_classifier"].columns == ["Classifier", "np", "desk", "share", "pi"]
+    oof = st["out_of_fold"].rows
+    assert [r[0].text for r in oof] == ["good", "weak", "rule", "dataset hybrid (all classifiers)"]
+    assert oof[0][3].value == pytest.approx(d.classifiers["good"].selection.out_of_fold.optimism)
+    for t in list(th.values()) + list(st.values()):
+        assert t.to_csv() and t.to_latex()
+
+
+def test_without_folds_no_out_of_fold_and_without_criteria_only_priors(tmp_path):
+    _, _, results = build(tmp_path, folds=None, name="nofold")
+    j = json.loads(results_to_json(results))["datasets"]["tiny"]
+    assert "out_of_fold" not in j["classifiers"]["good"] and "out_of_fold" not in j["hybrid"]
+    assert j["hybrid"]["segments"][0]["low"] == 0.0 and j["hybrid"]["segments"][-1]["high"] == 1.0
+
+
+def test_same_bytes_with_one_or_two_workers(tmp_path):
+    _, _, serial = build(tmp_path, SerialExecutor(), name="a")
+    _, _, pooled = build(tmp_path, ProcessPoolExecutor(2), name="b")
+    blank = dict(versions={}, generator="x")
+    assert results_to_json(dataclasses.replace(serial, **blank)) == results_to_json(dataclasses.replace(pooled, **blank))
