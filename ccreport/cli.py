@@ -137,7 +137,8 @@ def _build(args) -> int:
 
     started = time.perf_counter()
     with progress.showing(progress.wanted(args.quiet)):
-        results = build(args.project, args.output, workers=args.workers, pdf=not args.no_pdf, force=args.force, cache_dir=_cache_dir(args))
+        results = build(args.project, args.output, workers=args.workers, pdf=not args.no_pdf, force=args.force, cache_dir=_cache_dir(args),
+                        command_line=args.command_line)
     out = _output(args)
     n_classifiers = sum(len(d.classifiers) for d in results.datasets.values())
     print(
@@ -221,6 +222,7 @@ def _internal_error() -> Path | None:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    args.command_line = ["ccreport", *(sys.argv[1:] if argv is None else argv)]
     try:
         return COMMANDS[args.command](args)
     except UserInputError as error:
