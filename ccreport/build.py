@@ -150,6 +150,7 @@ def build(
     force: bool = False,
     cache_dir: str | Path | None = None,
     command_line: list[str] | None = None,
+    date: BuildDate | None = None,
 ) -> Results:
     """Build a project: validate, analyse, write results.json and the report into ``out_dir``.
 
@@ -160,12 +161,13 @@ def build(
     cache (:mod:`ccreport.cache`; None: no cache). Notes (workers clamped to the tasks and cores)
     and phases go to :mod:`ccreport.progress`. ``command_line``: the arguments the build was run
     with, recorded with the worker count in :data:`INVOCATION_NAME` (None: this process's argv).
-    The build date (:mod:`ccreport.build_date`) and the provenance
+    ``date``: the build date (None: by :func:`ccreport.build_date.build_date`; ``ccreport verify``
+    passes the recorded one). The build date and the provenance
     (:func:`ccreport.provenance.make_provenance`) go into ``results.provenance``.
     """
     progress.phase("reading the manifest and data")
     project = load_project(project_dir)
-    date = build_date(project.build_date)
+    date = build_date(project.build_date) if date is None else date
     target = check_output(project, output_folder(project.manifest_path, out_dir), force=force)
     datasets = load_project_data(project)
     chosen = workers_for(project, workers)
@@ -197,6 +199,7 @@ def build(
                 invocation = {
                     "command_line": list(sys.argv if command_line is None else command_line),
                     "workers": {"requested": chosen, "started": clamped},
+                    "manifest": Path(os.path.relpath(project.manifest_path, target)).as_posix(),
                 }
                 write_output(results, project, staging, pdf=pdf, results_json=results_json, workers=figure_workers,
                              date=date, invocation=invocation)
