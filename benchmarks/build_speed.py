@@ -47,7 +47,7 @@ def one_build(project_dir: Path) -> dict[str, float]:
     lap(f"figures ({len(figures)} x svg+pdf)")
     site = render_site(results, project, out, figures, pdf=True)
     lap("site")
-    render_pdf(site, out, project.manifest_path)
+    render_pdf(site, out, project)
     lap("report.pdf")
     phases["total"] = sum(phases.values())
     return phases

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import json
 import os
+import sys
 import platform
 import shutil
 import tempfile
@@ -20,15 +22,18 @@ from . import cache, progress
 from .battery import assemble, make_criterion, make_prior, plan, prior_result
 from .decisions import decisions_for
 from .errors import Problem, UserInputError
+from .build_date import BuildDate, build_date
 from .executors import Executor, SerialExecutor, executor_for
 from .loaders import Dataset, load_project_data
 from .manifest import MAX_WORKERS, Project, display_path, load_project
 from .output_folder import RETIRED_PREFIX, check_output, finish_staging, make_staging, output_folder, output_key_of, remove_stale_staging
 from .paths import templates_dir, themes_dir
 from .project_files import ProjectFiles, read_project_files
+from .provenance import make_provenance
 from .results import DatasetResult, Results, results_to_json
 from .version import __version__
 
+INVOCATION_NAME = "invocation.json"  # command line and workers: not in results.json, which they must not change
 LIBRARIES = ("numpy", "scipy", "matplotlib", "jinja2", "markdown", "weasyprint")
 
 
@@ -101,13 +106,24 @@ def compute_results(
 
 
 def write_output(
-    results: Results, project: Project, staging: Path, pdf: bool = True, results_json: str | None = None, workers: int | None = None
+    results: Results,
+    project: Project,
+    staging: Path,
+    pdf: bool = True,
+    results_json: str | None = None,
+    workers: int | None = None,
+    date: BuildDate | None = None,
+    invocation: dict | None = None,
 ) -> None:
     """Everything a build writes, into ``staging``: results.json, figures, the site, report.pdf.
 
     ``workers``: processes for the figures (None: their own default); 1 draws them in this process.
+    ``date``: the build date (None: the one ``results.provenance`` records); ``invocation``: how
+    the build was run, written to :data:`INVOCATION_NAME` (None: no such file).
     """
     (staging / "results.json").write_text(results_to_json(results) if results_json is None else results_json, encoding="utf-8")
+    if invocation is not None:
+        (staging / INVOCATION_NAME).write_text(json.dumps(invocation, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     from .render.figure_files import write_figures
     from .render.site import render_site
 
@@ -119,7 +135,7 @@ def write_output(
         from .render.pdf import render_pdf
 
         progress.phase("typesetting report.pdf")
-        render_pdf(site, staging, project.manifest_path)
+        render_pdf(site, staging, project, date)
 
 
 def swap_into_place(staging: Path, target: Path) -> None:
@@ -140,6 +156,8 @@ def build(
     pdf: bool = True,
     force: bool = False,
     cache_dir: str | Path | None = None,
+    command_line: list[str] | None = None,
+    date: BuildDate | None = None,
 ) -> Results:
     """Build a project: validate, analyse, write results.json and the report into ``out_dir``.
 
@@ -148,10 +166,15 @@ def build(
     existing folder that is not a ccreport output), with the previous output untouched. Staging
     folders of builds that were killed are removed first. ``cache_dir``: a folder for the task
     cache (:mod:`ccreport.cache`; None: no cache). Notes (workers clamped to the tasks and cores)
-    and phases go to :mod:`ccreport.progress`.
+    and phases go to :mod:`ccreport.progress`. ``command_line``: the arguments the build was run
+    with, recorded with the worker count in :data:`INVOCATION_NAME` (None: this process's argv).
+    ``date``: the build date (None: by :func:`ccreport.build_date.build_date`; ``ccreport verify``
+    passes the recorded one). The build date and the provenance
+    (:func:`ccreport.provenance.make_provenance`) go into ``results.provenance``.
     """
     progress.phase("reading the manifest and data")
     project = load_project(project_dir)
+    date = build_date(project.build_date) if date is None else date
     target = check_output(project, output_folder(project.manifest_path, out_dir), force=force)
     datasets = load_project_data(project)
     chosen = workers_for(project, workers)
@@ -173,13 +196,20 @@ def build(
         with cache.using(None if cache_dir is None else Path(cache_dir)):
             files = read_project_files(project, datasets)
             results = compute_results(project, datasets, files, executor_for(clamped))
+            results = replace(results, provenance=make_provenance(project, date))
             results_json = results_to_json(results)
-            key = output_key(results_json, project, pdf)
+            key = output_key(results_json if date.fixed else results_to_json(undated(results)), project, pdf, date)
             if cache_dir is not None and output_key_of(target) == key:
                 shutil.rmtree(staging)
                 return results  # the output on disk is what these inputs give: nothing to write
             try:
-                write_output(results, project, staging, pdf=pdf, results_json=results_json, workers=figure_workers)
+                invocation = {
+                    "command_line": list(sys.argv if command_line is None else command_line),
+                    "workers": {"requested": chosen, "started": clamped},
+                    "manifest": Path(os.path.relpath(project.manifest_path, target)).as_posix(),
+                }
+                write_output(results, project, staging, pdf=pdf, results_json=results_json, workers=figure_workers,
+                             date=date, invocation=invocation)
                 finish_staging(staging, key)
                 swap_into_place(staging, target)
             except OSError as error:
@@ -196,6 +226,7 @@ def figures_key(results: Results) -> str:
     and the input hashes (figures never read them), so a changed narrative reuses the figures."""
     drawn = replace(
         results,
+        provenance=None,
         inputs=(),
         manifest_text="",
         narrative_markdown=None,
@@ -208,13 +239,26 @@ def _files_under(folder: Path):
     return sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else []
 
 
-def output_key(results_json: str, project: Project, pdf: bool) -> str:
+def undated(results: Results) -> Results:
+    """``results`` without its build date: what an output dated by the clock is a function of."""
+    if results.provenance is None:
+        return results
+    return replace(results, provenance=replace(results.provenance, date="", date_source=""))
+
+
+def output_key(results_json: str, project: Project, pdf: bool, date: BuildDate | None = None) -> str:
     """SHA-256 of everything the output is a function of: results.json (every number, the
-    manifest, the input hashes, library versions), the narratives, the templates and themes
-    (shipped and the project's), ccreport's source, SOURCE_DATE_EPOCH and whether there is a PDF.
-    Equal keys give byte-identical outputs, so a rebuild with an equal key writes nothing."""
+    manifest, the input hashes, library versions, provenance), the narratives, the templates and
+    themes (shipped and the project's), ccreport's source, the build date and whether there is a
+    PDF. Equal keys give byte-identical outputs, so a rebuild with an equal key writes nothing.
+
+    A fixed date (``SOURCE_DATE_EPOCH`` or ``[project] date``) is part of the key, so a new date
+    renders again. A date taken from the clock is not (pass ``results_json`` of
+    :func:`undated` results): an unchanged rebuild then keeps the output, dated by the build that
+    wrote it."""
     h = hashlib.sha256()
-    for part in (cache.source_hash(), results_json, os.environ.get("SOURCE_DATE_EPOCH", ""), f"pdf={pdf}"):
+    dated = "build time" if date is None or not date.fixed else date.iso
+    for part in (cache.source_hash(), results_json, f"date={dated}", f"pdf={pdf}"):
         h.update(part.encode() + b"\0")
     narratives = [project.narrative] + [spec.narrative for spec in project.datasets]
     folders = [templates_dir(), themes_dir(), project.root / "templates", project.root / "themes"]

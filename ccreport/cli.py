@@ -1,4 +1,4 @@
-"""The ``ccreport`` command: build, check, new, serve.
+"""The ``ccreport`` command: build, check, new, serve, verify.
 
 Bad input (manifest, data, templates, the output folder) and problems of the environment (a
 folder that cannot be written, a full disk, a busy port) are printed one problem per line as
@@ -35,6 +35,7 @@ Quick start:
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 1
+EXIT_DIFFERENT = 1  # ccreport verify: the report differs from a rebuild
 
 
 class _Parser(argparse.ArgumentParser):
@@ -83,6 +84,8 @@ def _add_build(sub):
 
 
 def _parser() -> argparse.ArgumentParser:
+    from .manifest import MAX_WORKERS
+
     parser = _Parser(prog="ccreport", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"ccreport {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -111,6 +114,19 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", metavar="OUT")
     p.add_argument("--port", type=_int_in(PORT_MIN, PORT_MAX, "a TCP port"), default=8000, help="port on 127.0.0.1 (default: 8000)")
     p.add_argument("--no-watch", action="store_true", help="serve only: do not rebuild on change")
+    p = sub.add_parser(
+        "verify",
+        help="check that an archived report still follows from its inputs",
+        description="Rebuild REPORT - a built output folder, or a report.pdf on its own (its attached inputs are "
+        "used) - in a temporary folder with the recorded settings and date, and compare every value of "
+        "results.json and every output file. Inputs are checked against their recorded SHA-256. Exit 0 when "
+        "all match, 1 listing each difference, 2 when REPORT cannot be used.",
+    )
+    p.add_argument("report", metavar="REPORT", help="an output folder (holding results.json) or a report.pdf")
+    p.add_argument("--project", metavar="PROJECT_DIR", help="for a folder: the project it was built from "
+                   "(default: as recorded in the folder's invocation.json, else the folder's parent)")
+    p.add_argument("-j", "--workers", type=_int_in(1, MAX_WORKERS, "a worker count"), default=1, metavar="N",
+                   help="worker processes for the rebuild (default: 1; results do not depend on it)")
     return parser
 
 
@@ -137,7 +153,8 @@ def _build(args) -> int:
 
     started = time.perf_counter()
     with progress.showing(progress.wanted(args.quiet)):
-        results = build(args.project, args.output, workers=args.workers, pdf=not args.no_pdf, force=args.force, cache_dir=_cache_dir(args))
+        results = build(args.project, args.output, workers=args.workers, pdf=not args.no_pdf, force=args.force, cache_dir=_cache_dir(args),
+                        command_line=args.command_line)
     out = _output(args)
     n_classifiers = sum(len(d.classifiers) for d in results.datasets.values())
     print(
@@ -194,7 +211,22 @@ def _serve(args) -> int:
     return 0
 
 
-COMMANDS = {"build": _build, "check": _check, "new": _new, "serve": _serve}
+def _verify(args) -> int:
+    from .verify import verify
+
+    found = verify(args.report, args.project, workers=args.workers)
+    for note in found.notes:
+        print(f"note: {note}")
+    for difference in found.differences:
+        print(difference)
+    if found.ok:
+        print(f"verified {args.report}: {found.compared_values} values of results.json and {found.compared_files} files match a rebuild from its inputs")
+        return 0
+    print(f"ccreport verify: {len(found.differences)} difference{'s' if len(found.differences) != 1 else ''} between {args.report} and a rebuild from its inputs", file=sys.stderr)
+    return EXIT_DIFFERENT
+
+
+COMMANDS = {"build": _build, "check": _check, "new": _new, "serve": _serve, "verify": _verify}
 
 
 def _print_problems(error: UserInputError) -> None:
@@ -221,6 +253,7 @@ def _internal_error() -> Path | None:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    args.command_line = ["ccreport", *(sys.argv[1:] if argv is None else argv)]
     try:
         return COMMANDS[args.command](args)
     except UserInputError as error:

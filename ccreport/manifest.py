@@ -21,6 +21,9 @@ unique within their kind.
                     ``themes/`` or a shipped theme (a name, never a path).
     ``workers``     optional integer from 1 to 256 (``MAX_WORKERS``): worker processes (``ccreport
                     build -j`` overrides it); a build starts at most one per task and per core.
+    ``date``        optional ISO date (``date = 2024-05-01`` or ``"2024-05-01"``): the report's build
+                    date, a presentation setting (title page, PDF metadata, provenance), used when
+                    ``SOURCE_DATE_EPOCH`` is not set (:mod:`ccreport.build_date`).
     The settings of the analyses (:class:`ccreport.settings.AnalysisSettings`, which declares them):
 @ANALYSIS SETTINGS@
 
@@ -126,7 +129,7 @@ DEFAULT_SEED = AnalysisSettings().seed
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_.-]+")
 
 TOP_KEYS = ("project", "datasets", "classifiers", "priors", "criteria")
-PROJECT_KEYS = ("title", "narrative", "theme", *SETTING_KEYS, "workers")
+PROJECT_KEYS = ("title", "narrative", "theme", *SETTING_KEYS, "workers", "date")
 DATASET_KEYS = ("name", "path", "label", "positive", "fold", "costs", "narrative")
 CLASSIFIER_KEYS = ("name", "scores", "predictions")
 PRIOR_PARAMETERS = {
@@ -238,6 +241,7 @@ class Project:
     narrative: Path | None = None
     theme: str = "default"
     workers: int | None = None  # how to run: worker processes (None: not given)
+    build_date: date | None = None  # [project] date: the build date when SOURCE_DATE_EPOCH is not set (presentation only)
 
 
 def display_path(path: str | Path) -> str:
@@ -601,7 +605,25 @@ def _project_settings(check: Checker, document: dict) -> dict | None:
         "narrative": check.text_file(table, "narrative", where, "a markdown file, relative to the manifest"),
         "theme": _theme(check, table, where),
         "workers": check.number(table, "workers", where, WORKERS),
+        "build_date": _build_date(check, table, where),
     }
+
+
+def _build_date(check: Checker, table: dict, where: _Where) -> date | None:
+    """``date``: a TOML local date (``2024-05-01``) or a string holding an ISO date."""
+    value = table.get("date")
+    expected = "an ISO date such as 2024-05-01 (the report's build date)"
+    if value is None:
+        return None
+    if isinstance(value, date) and not isinstance(value, datetime):
+        return value
+    if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
+        try:
+            return date.fromisoformat(value.strip())
+        except ValueError:
+            pass
+    check.report(where, ("date",), f"expected {expected}, got {shown(value)}")
+    return None
 
 
 def _analysis_settings(check: Checker, table: dict, where: _Where) -> AnalysisSettings:

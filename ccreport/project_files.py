@@ -6,6 +6,7 @@ Read once by the build, before the analyses, so that computing the Results reads
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,11 +26,9 @@ class ProjectFiles:
 
 
 def relative_path(path: Path, root: Path) -> str:
-    """``path`` relative to the project folder (posix), or as given when outside it."""
-    try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return str(path)
+    """``path`` relative to the project folder ``root`` (the manifest's), posix, with ``..`` when
+    outside it (``../shared/x.csv``): never an absolute path of the building machine."""
+    return Path(os.path.relpath(Path(path).resolve(), Path(root).resolve())).as_posix()
 
 
 def _read_text(path: Path | None) -> str | None:

@@ -755,6 +755,45 @@ class InputFile:
     role: str  # manifest | data | narrative
 
 
+@dataclass(frozen=True)
+class ProvenanceFile:
+    """A file that shaped the output: its path relative to the manifest's folder (posix, ``../``
+    when outside it), SHA-256, size in bytes and role (manifest, data, narrative, template, theme)."""
+
+    path: str
+    sha256: str
+    size: int
+    role: str
+
+    def to_dict(self) -> dict:
+        return {"path": self.path, "sha256": self.sha256, "size": self.size, "role": self.role}
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where a build came from (``results.json``'s ``provenance``): its date and the date's source
+    (``SOURCE_DATE_EPOCH``, ``manifest`` or ``build time``, see :mod:`ccreport.build_date`), the
+    ccreport that built it (version; commit and tree state when run from a git checkout), Python
+    and the operating system, and every file that shaped the output. How the build was invoked
+    (command line, workers) is not here: it differs between runs that give the same bytes, so it
+    goes to ``invocation.json`` beside results.json."""
+
+    date: str  # ISO 8601, UTC: 2024-05-01T00:00:00Z
+    date_source: str
+    ccreport: dict[str, str | None]  # version, commit (None: not a checkout), tree
+    platform: dict[str, str]  # python, implementation, os
+    files: tuple[ProvenanceFile, ...]
+
+    def to_dict(self) -> dict:
+        return {
+            "date": self.date,
+            "date_source": self.date_source,
+            "ccreport": dict(self.ccreport),
+            "platform": dict(self.platform),
+            "files": [f.to_dict() for f in self.files],
+        }
+
+
 @dataclass(frozen=True, eq=False)
 class Results:
     title: str
@@ -767,6 +806,7 @@ class Results:
     manifest_text: str
     narrative_markdown: str | None = None
     schema_version: str = SCHEMA_VERSION
+    provenance: Provenance | None = None  # set by the build (None: results computed outside a build)
 
     @property
     def seed(self) -> int:
@@ -878,6 +918,7 @@ def results_to_dict(r: Results) -> dict:
                 p.name: {"kind": p.kind, "params": p.params, "description": p.description} for p in r.priors.values()
             },
             "datasets": {d.name: d.to_dict() for d in r.datasets.values()},
+            **({} if r.provenance is None else {"provenance": r.provenance.to_dict()}),
         }
     )
 

@@ -27,3 +27,13 @@ def write(project_dir):
 
     return write
 
+
+
+FIXED_EPOCH = "1700000000"  # 2023-11-14T22:13:20Z
+
+
+@pytest.fixture(autouse=True)
+def fixed_build_date(monkeypatch):
+    """Every test builds with a fixed date (SOURCE_DATE_EPOCH), so two builds give the same bytes
+    whenever they run; a test of the other date sources removes it with monkeypatch.delenv."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", FIXED_EPOCH)

@@ -22,7 +22,12 @@ FAST = 'bootstrap = 500\ncalibration = "off"'
 
 
 def snapshot(folder):
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    """The output's bytes, without invocation.json (how the build was run: its command line names -o)."""
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and p.name != "invocation.json"
+    }
 
 
 @pytest.fixture

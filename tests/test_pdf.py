@@ -63,7 +63,10 @@ def test_running_header_and_attachments(example_pdf):
     data = json.loads((out / "results.json").read_text())
     assert all(data["title"] in " ".join(p.split()) for p in pages[2:])
     attached = reader.attachments
-    assert set(attached) == {"results.json", "ccreport.toml"}
+    recorded = {f["path"] for f in data["provenance"]["files"]}
+    assert set(attached) == {"results.json"} | recorded
+    assert {f["role"] for f in data["provenance"]["files"]} >= {"manifest", "data", "narrative"}
+    assert all(len(v) == 1 for v in attached.values())
     assert json.loads(attached["results.json"][0]) == data
 
 

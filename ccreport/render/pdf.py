@@ -6,13 +6,19 @@ title page, a table of contents whose page numbers come from CSS ``target-counte
 chapters. The theme's ``report.css`` holds the paged-media rules (running header, page numbers,
 tables that do not break mid-row). Figures are the site's SVG files, which WeasyPrint draws as vectors.
 
-Reproducible bytes: WeasyPrint stamps the embedded font subsets and, for PDF/A, the document dates
-with the current time. We set ``SOURCE_DATE_EPOCH`` (honouring one already in the environment,
-else the fixed :data:`DEFAULT_EPOCH`), give the document fixed ``dcterms.created/modified`` dates
-and fixed attachment dates, so two builds of the same inputs give the same bytes.
+Dates and reproducible bytes: the document's ``dcterms.created/modified`` (the PDF's CreationDate and
+ModDate), the attachments' dates and the title page carry the build date
+(:mod:`ccreport.build_date`: ``SOURCE_DATE_EPOCH``, else ``[project] date``, else the time of the
+build). WeasyPrint stamps the embedded font subsets with ``SOURCE_DATE_EPOCH``, which is set to the
+build date while writing, so with a fixed date two builds of the same inputs give the same bytes.
 
-The PDF is a PDF/A-3b with ``results.json`` and the manifest attached, so the numbers travel with
-the report; if that fails (it should not with WeasyPrint 70) a plain PDF is written instead.
+The PDF is a tagged PDF/A-3b (``pdf_tags``: headings, paragraphs, tables, figures with their alt
+text are in the structure tree) with the archive attached as PDF/A-3 associated files, each once
+(:func:`unique_associated_files` repairs WeasyPrint 70, which lists every attachment twice in the
+catalog's ``/AF``): ``results.json`` and every file of the project that shaped the output (the
+manifest, data, narratives, template overrides, the project's theme), named by their paths
+relative to the manifest, so :mod:`ccreport.verify` can rebuild the report from the PDF alone.
+If PDF/A output fails (it should not with WeasyPrint 70) a plain tagged PDF is written instead.
 """
 
 from __future__ import annotations
@@ -24,22 +30,22 @@ from datetime import datetime, timezone
 from html import unescape
 from pathlib import Path
 
+from ..build_date import FROM_ENVIRONMENT, BuildDate, build_date
 from .site import PDF_NAME, Site, number_items, page_context, render_template
 
-DEFAULT_EPOCH = 1136073600  # 2006-01-01T00:00:00Z, the year of Drummond & Holte's "Cost curves"
 PDF_VARIANT = "pdf/a-3b"
+RESULTS_ATTACHMENT = "results.json"
+ROLE_DESCRIPTIONS = {
+    "manifest": "The project manifest as given",
+    "data": "A data file of the project",
+    "narrative": "A narrative of the project",
+    "template": "A template override of the project",
+    "theme": "A file of the project's theme",
+}
 
 _H2 = re.compile(r'<h2 id="([^"]+)"[^>]*>(.*?)</h2>', re.DOTALL)
 _TAG = re.compile(r"<[^>]+>")
 _PAGE_LINK = re.compile(r'href="([A-Za-z0-9_.-]+)\.html(#[^"]*)?"')
-
-
-def source_epoch() -> int:
-    value = os.environ.get("SOURCE_DATE_EPOCH")
-    try:
-        return int(value) if value is not None else DEFAULT_EPOCH
-    except ValueError:
-        return DEFAULT_EPOCH
 
 
 @contextmanager
@@ -88,41 +94,83 @@ def _markup(html: str):
 
 
 def report_html(site: Site, epoch: int, attachments: bool) -> str:
-    created = datetime.fromtimestamp(epoch, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    date = BuildDate(epoch, FROM_ENVIRONMENT)
     context = dict(site.context)
     context.update(
-        chapters=chapters(site, attachments), created=created, print=True, attachments=attachments, page=None
+        chapters=chapters(site, attachments), created=date.iso, build_date=date.display(), print=True,
+        attachments=attachments, page=None,
     )
     return render_template(site.env, "report.html", context)
 
 
-def render_pdf(site: Site, out: Path, manifest_path: Path | None = None) -> Path:
-    """Write ``out/report.pdf`` from a rendered site (``out`` holds its figures and assets)."""
+def unique_associated_files(document, pdf) -> None:
+    """A WeasyPrint finisher: keep each entry of the catalog's ``/AF`` array once, in order.
+
+    WeasyPrint 70's PDF/A-3 code adds every attachment's file specification to ``/AF`` twice (once
+    from the ``EmbeddedFiles`` name tree, once from the object scan)."""
+    import pydyf
+
+    associated = pdf.catalog.get("AF")
+    if associated is None:
+        return
+    seen, kept = set(), []
+    for entry in associated:
+        key = str(entry)
+        if key not in seen:
+            seen.add(key)
+            kept.append(entry)
+    pdf.catalog["AF"] = pydyf.Array(kept)
+
+
+def archive_attachments(out: Path, project, files) -> list[tuple[Path, str, str]]:
+    """``(file, name, description)`` of each attachment: results.json, then every file of
+    ``files`` (:class:`ccreport.results.ProvenanceFile`, paths relative to the manifest) found
+    through ``project.root``. Names are those relative paths, descriptions give role and SHA-256."""
+    attached = []
+    results_json = Path(out) / "results.json"
+    if results_json.is_file():
+        attached.append((results_json, RESULTS_ATTACHMENT, "Every number of the report (ccreport results schema)"))
+    if project is None:
+        return attached
+    for f in files:
+        path = Path(project.root) / f.path
+        if path.is_file():
+            attached.append((path, f.path, f"{ROLE_DESCRIPTIONS.get(f.role, f.role)}; SHA-256 {f.sha256}"))
+    return attached
+
+
+def render_pdf(site: Site, out: Path, project=None, date: BuildDate | None = None) -> Path:
+    """Write ``out/report.pdf`` from a rendered site (``out`` holds its figures, assets and results.json).
+
+    ``project``: the :class:`ccreport.manifest.Project` whose files are attached (as
+    ``site.results.provenance`` lists them; None: only results.json); ``date``: the build date
+    (None: the one the results record, else ``SOURCE_DATE_EPOCH`` or the present moment).
+    """
     import weasyprint
 
     out = Path(out)
-    epoch = source_epoch()
-    moment = datetime.fromtimestamp(epoch, tz=timezone.utc)
-    attached = []
-    results_json = out / "results.json"
-    if results_json.is_file():
-        attached.append((results_json, "results.json", "Every number of the report (ccreport results schema)"))
-    if manifest_path is not None and Path(manifest_path).is_file():
-        attached.append((Path(manifest_path), "ccreport.toml", "The project manifest as given"))
-    html = report_html(site, epoch, attachments=bool(attached))
+    results = site.context["results"]
+    provenance = getattr(results, "provenance", None)
+    if date is None:
+        date = build_date(None)
+        if provenance is not None:
+            date = BuildDate(int(datetime.strptime(provenance.date, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc).timestamp()), provenance.date_source)
+    moment = date.moment
+    attached = archive_attachments(out, project, provenance.files if provenance is not None else ())
+    html = report_html(site, date.epoch, attachments=bool(attached))
     target = out / PDF_NAME
-    with fixed_source_date(epoch):
+    with fixed_source_date(date.epoch):
         document = weasyprint.HTML(string=html, base_url=str(out) + os.sep).render()
         attachments = [
             weasyprint.Attachment(
                 filename=str(path), name=name, description=description, created=moment, modified=moment,
-                relationship="Data",
+                relationship="Source" if name != RESULTS_ATTACHMENT else "Data",
             )
             for path, name, description in attached
         ]
+        options = dict(pdf_identifier=b"ccreport-report", pdf_tags=True, finisher=unique_associated_files)
         try:
-            document.write_pdf(target, pdf_variant=PDF_VARIANT if attachments else None, attachments=attachments,
-                               pdf_identifier=b"ccreport-report")
+            document.write_pdf(target, pdf_variant=PDF_VARIANT if attachments else None, attachments=attachments, **options)
         except Exception:  # pragma: no cover - a PDF/A failure should not lose the report
-            document.write_pdf(target, pdf_identifier=b"ccreport-report")
+            document.write_pdf(target, **options)
     return target

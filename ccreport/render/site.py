@@ -187,6 +187,7 @@ def build_pages(results: Results, figures: dict[str, Figure]) -> list[Page]:
                 "inputs": provenance.inputs_table(results),
                 "settings": provenance.settings_table(results),
                 "versions": provenance.versions_table(results),
+                "build": provenance.build_table(results),
             },
         )
     )
