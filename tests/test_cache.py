@@ -61,9 +61,15 @@ def test_warm_cache_reuses_every_task_and_a_changed_dataset_recomputes_only_its_
     data.write_text("\n".join(lines) + "\n")
     with cache.using(folder) as changed:
         compute(two_datasets)
-    # one crisp prediction of 'other' changed: its tasks that read that column, nothing of 'tiny'
-    assert changed.misses == 4  # rule's evaluation and uncertainty, and the pairs (good, rule), (weak, rule)
-    assert changed.hits == cold.misses - 4 and per_dataset == 9
+    # one crisp prediction of 'other' changed: the tasks that read that column (rule's classifier
+    # tasks, the pairs (good, rule) and (weak, rule), and the dataset-wide tasks), nothing of 'tiny'
+    from ccreport.battery import TASK_KINDS
+
+    per = {s: sum(k.scope == s for k in TASK_KINDS) for s in ("dataset", "classifier", "pair")}
+    expected = per["classifier"] + 2 * per["pair"] + per["dataset"]
+    assert changed.misses == expected
+    assert changed.hits == cold.misses - expected
+    assert per_dataset == 3 * per["classifier"] + 3 * per["pair"] + per["dataset"]
 
 
 def test_the_key_sees_every_argument():
