@@ -136,8 +136,9 @@ def test_csv_has_full_precision_and_latex_uses_booktabs(example_site):
     with open(out / "tables/index-expected-cost.csv", newline="") as f:
         assert "best" in next(csv.reader(f))
     tex = (out / f"tables/dataset-{name}-summary.tex").read_text()
+    blocks = tex.count("\\begin{tabular}{")  # a wide table is split into blocks (test_latex_tables.py)
     for rule in ("\\toprule", "\\midrule", "\\bottomrule"):
-        assert tex.count(rule) == 1
+        assert tex.count(rule) == blocks >= 1
     assert "naive\\_bayes" in tex and "naive_bayes" not in tex.replace("naive\\_bayes", "")
     # every table on every page is downloadable as CSV and LaTeX
     for page_path in out.glob("*.html"):

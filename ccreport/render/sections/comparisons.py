@@ -18,6 +18,7 @@ def comparison_table(d: DatasetResult) -> tb.Table:
         note="Intervals of PC(+) at 3 decimals; outside them the two envelopes are equal "
         "(both trivial, or identical). A negative difference means A is cheaper.",
         compact=True,
+        lead_columns=2,
     )
     for m in d.comparisons.values():
         t.rows.append(
@@ -65,6 +66,7 @@ def differences_table(d: DatasetResult, priors: list[str]) -> tb.Table:
         columns,
         note=note,
         compact=True,
+        lead_columns=2,
     )
     for m in d.comparisons.values():
         row = [tb.text(m.a), tb.text(m.b)] + [_difference_cell(m, p) for p in priors]

@@ -64,6 +64,7 @@ def cross_dataset_table(results: Results) -> tb.Table:
         note=f"{tb.BEST_MARK} lowest expected cost in the row. Costs at {tb.COST_DIGITS} decimals; "
         "the CSV file has full precision and names the best classifier.",
         compact=len(names) > 5,
+        lead_columns=2,
     )
     best_names = []
     for d in results.datasets.values():
