@@ -340,6 +340,9 @@ class DatasetResult:
     comparisons: dict[str, ComparisonResult]
     priors: tuple[str, ...]  # the priors that apply to this dataset (manifest order); not in results.json
     narrative_markdown: str | None = None
+    # prior -> E[min(PC(+), 1 - PC(+))], the best trivial classifier's expected cost (D&H 2006
+    # section 4.2): the baseline row of the expected-cost tables; not in results.json
+    trivial_expected_cost: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return {

@@ -117,7 +117,8 @@ def test_uncertainty_tables_carry_the_intervals_of_results_json(example_site):
                     continue
                 prior = column.split()[-1]
                 iv = m["expected_cost_difference_interval"][prior]
-                expected = f"{tb.cost(iv['lower'])}, {tb.cost(iv['upper'])}] p={iv['p_value']:.3f}"
+                replicates = m["difference_band"]["replicates"]
+                expected = f"{tb.cost(iv['lower'])}, {tb.cost(iv['upper'])}] {tb.p_value_text(iv['p_value'], replicates)}"
                 assert cell.split()[0] == tb.cost(m["expected_cost_difference"][prior]) and expected in cell
                 assert (tb.SIGNIFICANT_MARK in cell) == (iv["lower"] > 0 or iv["upper"] < 0)
 

@@ -29,6 +29,7 @@ from .style import (
     classifier_styles,
     style,
     style_for,
+    theme_style,
     width_inches,
 )
 
@@ -56,5 +57,6 @@ __all__ = [
     "specs",
     "style",
     "style_for",
+    "theme_style",
     "width_inches",
 ]

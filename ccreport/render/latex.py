@@ -69,6 +69,7 @@ _SPECIALS = {
     "\u2013": "--",
     "\u2212": "$-$",
     "\u2605": "$^\\star$",
+    "\u2020": "$^\\dagger$",
     "\u2264": "$\\le$",
     "\u2265": "$\\ge$",
     "\u00b1": "$\\pm$",
@@ -142,7 +143,9 @@ def header_cell(header: str) -> str:
     lines = header_lines(header)
     if len(lines) == 1:
         return escape(lines[0])
-    return "\\begin{tabular}[b]{@{}c@{}}" + " \\\\ ".join(escape(s) for s in lines) + "\\end{tabular}"
+    # a line starting with [ or * would be read as an argument of the \\ before it
+    body = " \\\\ ".join(("{}" if s[:1] in "[*" else "") + escape(s) for s in lines)
+    return "\\begin{tabular}[b]{@{}c@{}}" + body + "\\end{tabular}"
 
 
 def number_format(texts: list[str]) -> str | None:

@@ -15,6 +15,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import ranking
+
 COST_DIGITS = 4
 AUC_DIGITS = 3
 PC_DIGITS = 3
@@ -22,6 +24,8 @@ DASH = "\u2014"
 BEST_MARK = "\u2605"  # a star beside the bold best value: not colour alone
 WIDE_TABLE_CHARS = 150  # compact 7.2pt type on A4 portrait holds about this many characters
 SIGNIFICANT_MARK = "*"  # beside a bold difference whose interval excludes 0
+NOT_BETTER_MARK = "\u2020"  # beside a cost no lower than the best trivial classifier's
+TRIVIAL_NAME = "best trivial"  # the row (or column) of the best trivial classifier in expected-cost tables
 
 
 def fmt(value: float | None, digits: int) -> str:
@@ -33,6 +37,24 @@ def fmt(value: float | None, digits: int) -> str:
         if float(text) == 0.0:
             text = text[1:]
     return text
+
+
+def p_value_text(p: float | None, replicates: int | None = None) -> str:
+    """A bootstrap p-value as printed: ``p=0.031``; at the method's floor, ``p \u2264 <floor>``.
+
+    The two-sided bootstrap p-value 2 min(#(d* <= 0) + 1, #(d* >= 0) + 1) / (R + 1)
+    (:func:`ccreport.analysis.bands.bootstrap_p_value`) is never below 2 / (R + 1): reached when no
+    replicate falls on the far side of 0, it says only that p is at most that. The floor is printed
+    rounded up to 3 decimals (2 / 1001 = 0.001998 as "p \u2264 0.002"), so the bound stays true;
+    below 0.001 as "p < 0.001". Without ``replicates`` the value is printed as it is.
+    """
+    if p is None:
+        return ""
+    if replicates:
+        floor = 2.0 / (replicates + 1)
+        if p <= floor * (1 + ranking.TIE_RTOL):
+            return "p < 0.001" if floor < 0.001 else f"p \u2264 {math.ceil(floor * 1000 - 1e-9) / 1000:.3f}"
+    return f"p={fmt(p, 3)}"
 
 
 def cost(value) -> str:
@@ -77,6 +99,7 @@ class Cell:
     mark: str = BEST_MARK  # the symbol shown beside a marked (``best``) value, and what it says
     mark_label: str = "lowest"
     mono: bool = False  # digests, file names: monospace
+    note_class: str = ""  # a CSS class of the note ("range": a spread, styled unlike a confidence interval)
 
     @property
     def csv_value(self):
@@ -184,18 +207,12 @@ class Table:
         return table_latex(self)
 
 
-def mark_best(cells: list[Cell]) -> None:
-    """Mark the smallest numeric value(s) of ``cells`` (ties at full precision all marked)."""
-    values = [c.value for c in cells if c.numeric and c.value is not None]
-    if not values:
-        return
-    best = min(values)
-    for c in cells:
-        if c.numeric and c.value is not None and c.value == best:
-            c.best = True
+def mark_best(cells: list[Cell], allowed=None) -> None:
+    """Mark the lowest numeric value(s) of ``cells``: equal up to :data:`ranking.TIE_RTOL` all marked.
 
-
-def ranks(values: dict[str, float]) -> dict[str, int]:
-    """Competition ranks (1 = lowest cost; ties share the better rank)."""
-    ordered = sorted(v for v in values.values() if v is not None)
-    return {k: 1 + ordered.index(v) for k, v in values.items() if v is not None}
+    ``allowed``: a function of the {index: value} mapping giving the indexes that may be marked
+    (:func:`ranking.starred` with the trivial baseline); by default the lowest.
+    """
+    values = {i: c.value for i, c in enumerate(cells) if c.numeric}
+    for i in (allowed or ranking.lowest)(values):
+        cells[i].best = True

@@ -37,12 +37,13 @@ def comparison_table(d: DatasetResult) -> tb.Table:
 
 
 def _difference_cell(m: ComparisonResult, prior: str) -> tb.Cell:
+    replicates = None if m.difference_band is None else m.difference_band.replicates
     value = m.expected_cost_difference.get(prior)
     cell = tb.num(value, tb.COST_DIGITS)
     interval = (m.expected_cost_difference_interval or {}).get(prior)
     if interval is not None:
         lo, hi, pv = interval.lower, interval.upper, interval.p_value
-        cell.note = f"[{tb.cost(lo)}, {tb.cost(hi)}]" + ("" if pv is None else f" p={tb.fmt(pv, 3)}")
+        cell.note = f"[{tb.cost(lo)}, {tb.cost(hi)}]" + ("" if pv is None else " " + tb.p_value_text(pv, replicates))
         cell.best = lo is not None and hi is not None and (lo > 0 or hi < 0)
         cell.mark, cell.mark_label = tb.SIGNIFICANT_MARK, "interval excludes 0"
     return cell
@@ -57,7 +58,8 @@ def differences_table(d: DatasetResult, priors: list[str]) -> tb.Table:
     note = "Difference of expected normalized costs; negative: A is cheaper under that prior."
     if has_intervals:
         note += (
-            f" In brackets: paired bootstrap {confidence_text(d)} interval and p-value; {tb.SIGNIFICANT_MARK} and bold: the "
+            f" In brackets: paired bootstrap {confidence_text(d)} interval and p-value (\u201cp \u2264 x\u201d: no replicate "
+            f"fell on the far side of 0, the smallest p-value the bootstrap can show); {tb.SIGNIFICANT_MARK} and bold: the "
             "interval excludes 0."
         )
     t = tb.Table(
