@@ -127,9 +127,9 @@ def test_p_value_at_the_bootstrap_floor_is_a_bound():
     # every replicate on one side of 0: the smallest p the two-sided bootstrap can give, 2 / (R + 1)
     floor = bootstrap_p_value(np.full(1000, 0.3))
     assert floor == 2 / 1001
-    assert tb.p_value_text(floor, 1000) == "p \u2264 0.002"
-    assert tb.p_value_text(bootstrap_p_value(np.full(500, -0.1)), 500) == "p \u2264 0.004"
-    assert tb.p_value_text(2 / 100001, 100000) == "p < 0.001"
+    assert tb.p_value_text(floor, 1000) == "p\u00a0\u2264\u00a00.002"
+    assert tb.p_value_text(bootstrap_p_value(np.full(500, -0.1)), 500) == "p\u00a0\u2264\u00a00.004"
+    assert tb.p_value_text(2 / 100001, 100000) == "p\u00a0<\u00a00.001"
     # one replicate beyond 0: an ordinary p-value
     one_more = bootstrap_p_value(np.r_[np.full(999, 0.3), -0.1])
     assert one_more == 4 / 1001 and tb.p_value_text(one_more, 1000) == "p=0.004"

@@ -87,7 +87,9 @@ def difference(
         winners = [w for w in (m.a, m.b) if any(s.better == w for s in significant)]
         winners += sorted({s.better for s in significant} - {m.a, m.b})
         n_handles = 1 + bool(band) + bool(m.crossovers) + len(winners)
-        cols = 2 if w <= COLUMN_WIDTH + 0.01 else 4
+        # as many legend columns as the longest label allows (at 7 pt: 0.33 in + 0.055 in a character)
+        longest = max([len(f"{m.a} \u2212 {m.b}"), 30 if band else 0] + [len(f"significant: {x} cheaper") for x in winners])
+        cols = max(1, min(2 if w <= COLUMN_WIDTH + 0.01 else 4, int(w // (0.33 + 0.055 * longest))))
         fig = new_figure(w, 2.05 + 0.17 * math.ceil(n_handles / cols) + 0.45)
         ax = fig.subplots()
         lo = min(0.0, float(np.min(diff))) if diff.size else 0.0

@@ -46,14 +46,15 @@ def p_value_text(p: float | None, replicates: int | None = None) -> str:
     (:func:`ccreport.analysis.bands.bootstrap_p_value`) is never below 2 / (R + 1): reached when no
     replicate falls on the far side of 0, it says only that p is at most that. The floor is printed
     rounded up to 3 decimals (2 / 1001 = 0.001998 as "p \u2264 0.002"), so the bound stays true;
-    below 0.001 as "p < 0.001". Without ``replicates`` the value is printed as it is.
+    below 0.001 as "p < 0.001" (no-break spaces: the bound never wraps). Without ``replicates`` the
+    value is printed as it is.
     """
     if p is None:
         return ""
     if replicates:
         floor = 2.0 / (replicates + 1)
         if p <= floor * (1 + ranking.TIE_RTOL):
-            return "p < 0.001" if floor < 0.001 else f"p \u2264 {math.ceil(floor * 1000 - 1e-9) / 1000:.3f}"
+            return "p\u00a0<\u00a00.001" if floor < 0.001 else f"p\u00a0\u2264\u00a0{math.ceil(floor * 1000 - 1e-9) / 1000:.3f}"
     return f"p={fmt(p, 3)}"
 
 

@@ -43,7 +43,7 @@ def _difference_cell(m: ComparisonResult, prior: str) -> tb.Cell:
     interval = (m.expected_cost_difference_interval or {}).get(prior)
     if interval is not None:
         lo, hi, pv = interval.lower, interval.upper, interval.p_value
-        cell.note = f"[{tb.cost(lo)}, {tb.cost(hi)}]" + ("" if pv is None else " " + tb.p_value_text(pv, replicates))
+        cell.note = f"[{tb.cost(lo)},\u00a0{tb.cost(hi)}]" + ("" if pv is None else " " + tb.p_value_text(pv, replicates))
         cell.best = lo is not None and hi is not None and (lo > 0 or hi < 0)
         cell.mark, cell.mark_label = tb.SIGNIFICANT_MARK, "interval excludes 0"
     return cell
@@ -52,9 +52,9 @@ def _difference_cell(m: ComparisonResult, prior: str) -> tb.Cell:
 def differences_table(d: DatasetResult, priors: list[str]) -> tb.Table:
     has_intervals = any(m.expected_cost_difference_interval is not None for m in d.comparisons.values())
     has_significance = any(m.significant is not None for m in d.comparisons.values())
-    columns = ["A", "B"] + [f"E[A] \u2212 E[B] {p}" for p in priors]
-    if has_significance:
-        columns.append("Significantly cheaper on (PC(+))")
+    # the key column, where the difference is significant, right after the pair (visible without scrolling)
+    columns = ["A", "B"] + (["Significantly cheaper on (PC(+))"] if has_significance else [])
+    columns += [f"E[A] \u2212 E[B] {p}" for p in priors]
     note = "Difference of expected normalized costs; negative: A is cheaper under that prior."
     if has_intervals:
         note += (
@@ -71,13 +71,13 @@ def differences_table(d: DatasetResult, priors: list[str]) -> tb.Table:
         lead_columns=2,
     )
     for m in d.comparisons.values():
-        row = [tb.text(m.a), tb.text(m.b)] + [_difference_cell(m, p) for p in priors]
+        row = [tb.text(m.a), tb.text(m.b)]
         if has_significance:
             sig = m.significant or ()
             parts = [f"{tb.interval(s.lo, s.hi)} {s.better}".strip() for s in sig]
             row.append(tb.Cell(", ".join(parts) or tb.DASH, [[s.lo, s.hi, s.better] for s in sig],
                                parts=parts or None))
-        t.rows.append(row)
+        t.rows.append(row + [_difference_cell(m, p) for p in priors])
     return t
 
 

@@ -25,7 +25,7 @@ def interval_table(d: DatasetResult, priors: list[str]) -> tb.Table | None:
         for p in priors:
             cell = tb.num(c.expected_cost.get(p), tb.COST_DIGITS)
             if ivs.get(p) is not None:
-                cell.note = f"[{tb.cost(ivs[p].lower)}, {tb.cost(ivs[p].upper)}]"
+                cell.note = f"[{tb.cost(ivs[p].lower)},\u00a0{tb.cost(ivs[p].upper)}]"
             row.append(cell)
         t.rows.append(row)
     return t
