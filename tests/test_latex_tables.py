@@ -7,6 +7,7 @@ booktabs and siunitx (install.sh installs them); without pdflatex it is skipped,
 
 from __future__ import annotations
 
+import math
 import re
 import shutil
 import subprocess
@@ -26,7 +27,7 @@ def wide_table(n_columns: int = 12, n_rows: int = 5) -> tb.Table:
     for i in range(n_rows):
         row = [tb.text(f"clf_{i}")]
         for j in range(n_columns):
-            row.append(tb.num(-0.01 * (i + 1) * (j + 1) + 0.05, tb.COST_DIGITS, note=f"[-0.0{i}12, 0.1{j}00] p=0.0{i}1"))
+            row.append(tb.num(-0.01 * (i + 1) * (j + 1) + 0.05, tb.COST_DIGITS, note=f"[-0.0{i}12,\u00a00.1{j}00] p=0.0{i}1"))
         t.rows.append(row)
     tb.mark_best([r[1] for r in t.rows])
     return t
@@ -43,10 +44,11 @@ def test_label_is_the_raw_key_and_the_file_names_its_packages():
 def test_numbers_are_in_siunitx_columns_and_notes_use_true_minus():
     t = wide_table(n_columns=2)
     tex = t.to_latex()
-    assert "S[table-format=-1.4]@{\\,}l" in tex  # sign, 1 integer digit, 4 decimals; the note beside
+    # sign, 1 integer digit, 4 decimals; the note beside, wrapping between interval and p-value
+    assert "S[table-format=-1.4]@{\\,}>{\\raggedright\\arraybackslash}p{" in tex
     body = [line for line in tex.splitlines() if line.startswith("clf\\_1")][0]
     # the number stays bare for siunitx (which typesets its minus); the note's minus is $-$
-    assert body.split(" & ")[1] == "0.0300" and "[$-$0.0112, 0.1000]" in body
+    assert body.split(" & ")[1] == "0.0300" and "[$-$0.0112,~0.1000] p=0.011" in body
     assert not re.search(r"(?<![$\w])-\d", body.split(" & ", 2)[2])
 
 
@@ -83,6 +85,15 @@ def test_escape_specials_symbols_and_accents():
     assert latex.escape("a_b & 50% #1 {x} ~ ^") == "a\\_b \\& 50\\% \\#1 \\{x\\} \\textasciitilde{} \\textasciicircum{}"
     assert latex.escape("2.5–97.5% ×1.2, ≤ 0.001, café, ☃") == "2.5--97.5\\% $\\times$1.2, $\\le$ 0.001, caf\\'{e}, ?"
     assert latex.escape("well-known -0.5 (-.5) x-1") == "well-known $-$0.5 ($-$.5) x-1"
+
+
+def test_long_notes_wrap_only_at_ordinary_spaces():
+    t = wide_table(n_columns=1)
+    column = latex.layout(t)[1]
+    interval = latex.text_width("[-0.0412,\u00a00.1000]") + latex.text_width("*")
+    assert column.spec.endswith(f"p{{{math.ceil(interval)}pt}}")  # the widest unbreakable piece
+    short = tb.Table("s", "Short notes.", ["C", "E"], rows=[[tb.text("a"), tb.num(0.1, 4, note="(1)")]])
+    assert latex.layout(short)[1].spec == "S[table-format=1.4]@{\\,}l"
 
 
 def test_number_format():

@@ -138,8 +138,6 @@ def test_p_value_at_the_bootstrap_floor_is_a_bound():
 
 
 def test_fold_spreads_are_styled_as_ranges_not_intervals(tmp_path):
-    from ccreport.render.sections.uncertainty import fold_table
-
     out = example_build()
     page = (out / "dataset-german_credit.html").read_text(encoding="utf-8")
     assert 'class="cell-note range">range ' in page

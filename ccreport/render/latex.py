@@ -17,7 +17,8 @@ What a journal's LaTeX needs, and how each .tex file provides it:
 * **Widths that fit.** The width of each column is estimated from Computer Modern's glyph widths
   at ``\\footnotesize`` (:func:`text_width`); text columns wider than :data:`MAX_TEXT_COLUMN_PT`
   wrap (ragged-right ``p`` columns with break points after ``/``, ``_`` and every 8 characters of
-  digests); a table still wider than :data:`TEXT_WIDTH_PT` (the text width of LaTeX's 10 pt
+  digests), and so do notes wider than :data:`NOTE_WRAP_PT` (an interval, then its p-value, on
+  the next line); a table still wider than :data:`TEXT_WIDTH_PT` (the text width of LaTeX's 10 pt
   article) is split by columns into stacked blocks, each repeating the row headers (the first
   ``lead_columns`` columns); and more than :data:`ROWS_PER_FLOAT` rows continue in further floats
   headed "Table n, continued". The estimate errs wide, so a table that fits by the estimate fits
@@ -26,6 +27,7 @@ What a journal's LaTeX needs, and how each .tex file provides it:
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -38,6 +40,7 @@ FONT_PT = 8.0  # \footnotesize in a 10 pt document
 TABCOLSEP_PT = 4.0  # set inside each table (LaTeX's default is 6 pt)
 THIN_SPACE_PT = 10.0 / 6  # \, between a number and its note, in the document's 10 pt
 MAX_TEXT_COLUMN_PT = 120.0  # a text column wider than this wraps
+NOTE_WRAP_PT = 80.0  # a numeric column's notes wider than this wrap at their ordinary spaces
 ROWS_PER_FLOAT = 36  # body rows per float (a float taller than a page is not placed)
 HEADER_LINE_CHARS = 14  # headers are broken into lines of about this many characters
 
@@ -219,10 +222,19 @@ def numeric_column(header: str, cells) -> Column:
         width = max(number_width, head_width)
         return Column(f"S[table-format={fmt}]", "{" + header_cell(header) + "}", numbers, width + 2 * TABCOLSEP_PT)
     note_width = max(text_width(c.note) + (text_width("*") if c.best else 0) for c in cells)
+    note_spec = "l"
+    if note_width > NOTE_WRAP_PT:
+        # a long note (an interval, then a p-value) wraps at its ordinary spaces; what no-break
+        # spaces hold together (an interval, "p <= 0.002") stays on one line
+        pieces = [text_width(piece) + (text_width("*") if c.best and k == 0 else 0)
+                  for c in cells for k, piece in enumerate(c.note.split(" "))]
+        if max(pieces) < note_width:
+            note_width = math.ceil(max(pieces))
+            note_spec = f">{{\\raggedright\\arraybackslash}}p{{{note_width}pt}}"
     width = max(number_width + THIN_SPACE_PT + note_width + 2 * TABCOLSEP_PT, head_width + 2 * TABCOLSEP_PT)
     cells_out = [f"{n} & {note}" for n, note in zip(numbers, notes)]
     return Column(
-        f"S[table-format={fmt}]@{{\\,}}l",
+        f"S[table-format={fmt}]@{{\\,}}{note_spec}",
         f"\\multicolumn{{2}}{{c}}{{{header_cell(header)}}}",
         cells_out,
         width,
