@@ -3,8 +3,9 @@
 # Python extras. `./run example` and `./run test` call it first; it can also be run on its own.
 #
 #   - Debian packages WeasyPrint needs to lay out the PDF (Pango, HarfBuzz) and the report's
-#     fonts (DejaVu): checked with one dpkg-query, installed with apt-get (sudo when not root)
-#     only when missing;
+#     fonts (DejaVu), and the TeX the LaTeX-table test compiles with (pdflatex from
+#     texlive-latex-base, booktabs from texlive-latex-recommended, siunitx from texlive-science):
+#     checked with one dpkg-query, installed with apt-get (sudo when not root) only when missing;
 #   - the package itself, editable, with its development extras (pytest, hypothesis, pypdf,
 #     scikit-learn for regenerating the example predictions): `pip install -e ".[dev]"` into the
 #     active virtual environment's Python, else the system's python3; skipped when a stamp says
@@ -14,7 +15,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-system_packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core)
+system_packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
+                 texlive-latex-base texlive-latex-recommended texlive-science)
 
 if command -v dpkg-query >/dev/null 2>&1; then
     installed=$(dpkg-query -W -f='${Status} ${Package}\n' "${system_packages[@]}" 2>/dev/null || true)

@@ -101,6 +101,21 @@ def prior_result(name: str, prior: pr.Prior, params) -> PriorResult:
     )
 
 
+TRIVIAL_PC = np.array([0.0, 0.5, 1.0])
+TRIVIAL_NEC = np.array([0.0, 0.5, 0.0])
+
+
+def trivial_expected_cost(prior: pr.Prior) -> float:
+    """Expected cost of always choosing the cheaper trivial classifier, E[min(PC(+), 1 - PC(+))].
+
+    The lower envelope of the trivial classifiers "always negative" (NEC = PC(+)) and "always
+    positive" (NEC = 1 - PC(+)) is the tent with vertices (0, 0), (1/2, 1/2), (1, 0) (D&H 2006
+    section 4.2); its expectation is exact for every prior (:meth:`Prior.expected`): 1/4 under the
+    uniform prior, min(p, 1 - p) under a point mass at p.
+    """
+    return prior.expected(TRIVIAL_PC, TRIVIAL_NEC)
+
+
 # --- per classifier and per pair ----------------------------------------------------------------
 
 

@@ -19,7 +19,7 @@ from importlib import metadata
 from pathlib import Path
 
 from . import cache, progress
-from .battery import assemble, make_criterion, make_prior, plan, prior_result
+from .battery import assemble, make_criterion, make_prior, plan, prior_result, trivial_expected_cost
 from .decisions import decisions_for
 from .errors import Problem, UserInputError
 from .build_date import BuildDate, build_date
@@ -27,7 +27,7 @@ from .executors import Executor, SerialExecutor, executor_for
 from .loaders import Dataset, load_project_data
 from .manifest import MAX_WORKERS, Project, display_path, load_project
 from .output_folder import RETIRED_PREFIX, check_output, finish_staging, make_staging, output_folder, output_key_of, remove_stale_staging
-from .paths import templates_dir, themes_dir
+from .paths import DEFAULT_THEME, THEME_STYLE_NAME, templates_dir, theme_dir, themes_dir
 from .project_files import ProjectFiles, read_project_files
 from .provenance import make_provenance
 from .results import DatasetResult, Results, results_to_json
@@ -86,6 +86,7 @@ def compute_results(
             comparisons=found.comparisons if found else {},
             priors=tuple(applicable[data.name]),
             narrative_markdown=files.dataset_narratives[data.name],
+            trivial_expected_cost={p: trivial_expected_cost(prior) for p, prior in applicable[data.name].items()},
             **(found.fields if found else {}),
         )
         dataset_results[data.name] = replace(
@@ -128,7 +129,11 @@ def write_output(
     from .render.site import render_site
 
     progress.phase("drawing figures")
-    figures = cache.cached_folder(figures_key(results), staging, "figures", lambda: write_figures(results, staging, workers=workers))
+    figure_style = theme_figure_style(project)
+    key = figures_key(results) + ("" if figure_style is None else "\n" + figure_style.read_text(encoding="utf-8"))
+    figures = cache.cached_folder(
+        key, staging, "figures", lambda: write_figures(results, staging, workers=workers, theme_style=figure_style)
+    )
     progress.phase("writing pages")
     site = render_site(results, project, staging, figures, pdf=pdf)
     if pdf:
@@ -219,6 +224,13 @@ def build(
         _remove_empty(created)
         raise
     return results
+
+
+def theme_figure_style(project: Project) -> Path | None:
+    """The project theme's ``figures.mplstyle`` (its figures' matplotlib style), if it has one."""
+    theme = getattr(project, "theme", None) or DEFAULT_THEME
+    path = theme_dir(theme, project.root) / THEME_STYLE_NAME
+    return path if path.is_file() else None
 
 
 def figures_key(results: Results) -> str:

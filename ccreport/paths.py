@@ -17,6 +17,7 @@ from .errors import Problem, UserInputError
 
 _REPOSITORY = Path(__file__).resolve().parent.parent
 DEFAULT_THEME = "default"
+THEME_STYLE_NAME = "figures.mplstyle"  # a theme's matplotlib style for its figures (ccreport.figures.style)
 THEME_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*")
 
 

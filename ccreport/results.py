@@ -728,6 +728,9 @@ class DatasetResult:
     narrative_markdown: str | None = None
     hybrid: HybridResult | None = None  # the dataset hybrid (issue 11)
     decisions: DecisionsResult | None = None  # the decision box (issue 11)
+    # prior -> E[min(PC(+), 1 - PC(+))], the best trivial classifier's expected cost (D&H 2006
+    # section 4.2): the baseline row of the expected-cost tables; not in results.json
+    trivial_expected_cost: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         out = {

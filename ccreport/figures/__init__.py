@@ -34,6 +34,7 @@ from .style import (
     classifier_styles,
     style,
     style_for,
+    theme_style,
     width_inches,
 )
 
@@ -64,5 +65,6 @@ __all__ = [
     "style",
     "style_for",
     "threshold_methods",
+    "theme_style",
     "width_inches",
 ]

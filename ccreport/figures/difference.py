@@ -42,8 +42,31 @@ def _shade(color: str, factor: float):
     return tuple(np.array(matplotlib.colors.to_rgb(color)) * factor)
 
 
+A_HATCH = "\\\\\\"  # where a is cheaper: below zero, and a's significance bars
+B_HATCH = "////"  # where b is cheaper
+
+
 def significance_color(better, m: ComparisonResult, styles):
     return styles[better].color if better in (m.a, m.b) else "#555555"
+
+
+def significance_look(better, m: ComparisonResult, styles) -> dict:
+    """Face, edge (hatch) colour and hatch of a significance bar: those of the cheaper side's shading.
+
+    The bar of a region where ``a`` is significantly cheaper is hatched like the area where a is
+    cheaper (:data:`A_HATCH`), b's like b's (:data:`B_HATCH`), so the winner reads in greyscale
+    by the hatch direction, not by colour alone.
+    """
+    color = significance_color(better, m, styles)
+    hatch = A_HATCH if better == m.a else B_HATCH if better == m.b else None
+    return {"facecolor": _tint(color, 0.55), "edgecolor": _shade(color, 0.8), "hatch": hatch}
+
+
+def winners_of(m: ComparisonResult) -> list:
+    """The classifiers named significantly cheaper somewhere, a and b first (one legend swatch each)."""
+    significant = m.significant or ()
+    found = [x for x in (m.a, m.b) if any(s.better == x for s in significant)]
+    return found + sorted({s.better for s in significant} - {m.a, m.b})
 
 
 def difference(
@@ -62,12 +85,14 @@ def difference(
     m = comparison
     styles = styles_for(styles, [m.a, m.b])
     band = m.difference_band
-    significant = m.significant or ()
     with style():
         w = width_inches(width)
         # the shaded sides are labelled in the plot ("x cheaper"); the legend has the rest
-        n_handles = 1 + bool(band) + bool(m.crossovers) + bool(significant)
-        cols = 2 if w <= COLUMN_WIDTH + 0.01 else 4
+        winners = winners_of(m)
+        n_handles = 1 + bool(band) + bool(m.crossovers) + len(winners)
+        # as many legend columns as the longest label allows (at 7 pt: 0.33 in + 0.055 in a character)
+        longest = max([len(f"{m.a} \u2212 {m.b}"), 30 if band else 0] + [len(f"significant: {x} cheaper") for x in winners])
+        cols = max(1, min(2 if w <= COLUMN_WIDTH + 0.01 else 4, int(w // (0.33 + 0.055 * longest))))
         fig = new_figure(w, 2.05 + 0.17 * math.ceil(n_handles / cols) + 0.45)
         ax = fig.subplots()
         handles = draw_difference(ax, m, styles, w, title)
@@ -97,9 +122,9 @@ def draw_difference(ax, comparison: ComparisonResult, styles: dict[str, Style], 
     ax.axhline(0, color="#1a1a1a", linewidth=0.8, zorder=2)
     # the two sides are hatched in opposite directions, so they stay apart in greyscale print
     ax.fill_between(pc, diff, 0, where=diff <= 0, interpolate=True, facecolor=_tint(sa.color, 0.78), edgecolor=sa.color,
-                    hatch="\\\\\\", linewidth=0, zorder=1)
+                    hatch=A_HATCH, linewidth=0, zorder=1)
     ax.fill_between(pc, diff, 0, where=diff >= 0, interpolate=True, facecolor=_tint(sb.color, 0.78), edgecolor=sb.color,
-                    hatch="////", linewidth=0, zorder=1)
+                    hatch=B_HATCH, linewidth=0, zorder=1)
     handles = []
     if band:
         ax.fill_between(as_array(band.pc), as_array(band.lower), as_array(band.upper), color="#7f7f7f", alpha=0.3,
@@ -125,9 +150,11 @@ def draw_difference(ax, comparison: ComparisonResult, styles: dict[str, Style], 
     if significant:
         trans = ax.get_xaxis_transform()
         for s in significant:
-            ax.fill_between([float(s.lo), float(s.hi)], 0, 0.045, transform=trans,
-                            color=significance_color(s.better, m, styles), linewidth=0, zorder=3)
-        handles.append(Patch(facecolor="#333333", linewidth=0, label="significant (coloured bar)"))
+            ax.fill_between([float(s.lo), float(s.hi)], 0, 0.045, transform=trans, linewidth=0, zorder=3,
+                            **significance_look(s.better, m, styles))
+        # one swatch per winner, drawn exactly like its bars
+        for winner in winners_of(m):
+            handles.append(Patch(linewidth=0, label=f"significant: {winner} cheaper", **significance_look(winner, m, styles)))
     ax.text(0.012, 0.03 if not significant else 0.07, f"{m.a} cheaper \u2193", transform=ax.transAxes, fontsize=6.5,
             ha="left", va="bottom", color=_shade(sa.color, 0.65))
     ax.text(0.012, 0.97, f"{m.b} cheaper \u2191", transform=ax.transAxes, fontsize=6.5, ha="left", va="top",
@@ -157,7 +184,8 @@ def _diff_caption(d: DatasetResult, m: ComparisonResult) -> str:
         lt = f"{band.level:.0%} " if isinstance(band.level, (int, float)) else ""
         parts.append(f"The grey region is the {lt}confidence band of the difference; method: {band.method or 'paired resampling'}.")
     if m.significant is not None and band is not None:
-        parts.append("Bars along the bottom mark where the difference is significant, coloured by the cheaper classifier.")
+        parts.append("Bars along the bottom mark where the difference is significant, coloured and hatched like the "
+                     "cheaper classifier's side of zero.")
     return " ".join(parts)
 
 

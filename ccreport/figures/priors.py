@@ -20,11 +20,11 @@ from .style import (
     COLUMN_WIDTH,
     PC_LABEL,
     PRIOR_LINESTYLES,
-    PRIOR_PALETTE,
     Style,
     as_array,
     legend_columns,
     new_figure,
+    prior_palette,
     style,
     styles_for,
     top_legend,
@@ -33,7 +33,8 @@ from .style import (
 
 
 def _prior_look(index: int):
-    return PRIOR_PALETTE[index % len(PRIOR_PALETTE)], PRIOR_LINESTYLES[index % len(PRIOR_LINESTYLES)]
+    colours = prior_palette()
+    return colours[index % len(colours)], PRIOR_LINESTYLES[index % len(PRIOR_LINESTYLES)]
 
 
 def draw_priors(ax, priors: list[PriorResult], order: list[str] | None = None):

@@ -12,6 +12,8 @@ import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 
+import matplotlib
+import matplotlib.colors
 import matplotlib.style as mplstyle
 import numpy as np
 from matplotlib.figure import Figure
@@ -68,8 +70,52 @@ class Style:
         )
 
 
+_theme_override: Path | None = None  # set by theme_style(): the active theme's figures.mplstyle
+
+
+@contextlib.contextmanager
+def theme_style(path: Path | None):
+    """Figures drawn (and saved) inside use the theme's matplotlib style ``path`` too.
+
+    A theme folder may hold ``figures.mplstyle`` (:data:`ccreport.paths.THEME_STYLE_NAME`): matplotlib settings
+    applied after ``ccreport.mplstyle`` by every :func:`style` block, so every figure function
+    draws the theme's way with no second plotting path. If it sets ``axes.prop_cycle``, its
+    colours replace :data:`PALETTE` for the classifiers and :data:`PRIOR_PALETTE` for the priors
+    (the ``journal`` theme: black and greys, the classifiers told apart by dash pattern and
+    marker). ``None``: the package style only.
+    """
+    global _theme_override
+    previous, _theme_override = _theme_override, None if path is None else Path(path)
+    try:
+        yield
+    finally:
+        _theme_override = previous
+
+
+def theme_colours() -> tuple[str, ...] | None:
+    """The active theme style's ``axes.prop_cycle`` colours, or None when it sets none."""
+    if _theme_override is None:
+        return None
+    params = matplotlib.rc_params_from_file(str(_theme_override), use_default_template=False)
+    if "axes.prop_cycle" not in params:
+        return None
+    colours = params["axes.prop_cycle"].by_key().get("color") or []
+    return tuple(matplotlib.colors.to_hex(c) for c in colours) or None
+
+
+def palette() -> tuple[str, ...]:
+    """The classifiers' colours: the theme's, else :data:`PALETTE`."""
+    return theme_colours() or PALETTE
+
+
+def prior_palette() -> tuple[str, ...]:
+    """The priors' colours: the theme's, else :data:`PRIOR_PALETTE`."""
+    return theme_colours() or PRIOR_PALETTE
+
+
 def style_for(index: int) -> Style:
-    return Style(PALETTE[index % len(PALETTE)], LINESTYLES[index % len(LINESTYLES)], MARKERS[index % len(MARKERS)])
+    colours = palette()
+    return Style(colours[index % len(colours)], LINESTYLES[index % len(LINESTYLES)], MARKERS[index % len(MARKERS)])
 
 
 def classifier_styles(names_or_results) -> dict[str, Style]:
@@ -91,8 +137,10 @@ def styles_for(styles, names) -> dict[str, Style]:
 
 @contextlib.contextmanager
 def style():
-    """The package matplotlib style (sizes, fonts, reproducible SVG/PDF settings)."""
-    with mplstyle.context(str(STYLE_FILE)):
+    """The package matplotlib style (sizes, fonts, reproducible SVG/PDF settings), then the
+    active theme's (:func:`theme_style`)."""
+    files = [str(STYLE_FILE)] + ([str(_theme_override)] if _theme_override is not None else [])
+    with mplstyle.context(files):
         yield
 
 

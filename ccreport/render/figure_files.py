@@ -161,6 +161,7 @@ def write_figures(
     rescaled: bool | None = None,
     styles: dict | None = None,
     workers: int | None = None,
+    theme_style: Path | None = None,
 ) -> dict:
     """Write every figure of the report under ``folder/figures/`` and return the index.
 
@@ -191,9 +192,14 @@ def write_figures(
     ``figures/<dataset-stem>/focus/<classifier-stem>``, ``figures/<dataset-stem>/diff/<pair-stem>``.
     Formats: any of "svg", "pdf", "png" (PNG at ``PNG_DPI``). ``workers`` (default: 2 where two
     CPUs are available and ``fork`` exists) splits the figures between forked processes; the
-    files are the same bytes either way.
+    files are the same bytes either way. ``theme_style``: the theme's ``figures.mplstyle``, layered
+    over the package style for every figure (:func:`ccreport.figures.theme_style`).
     """
-    folder = Path(folder)
+    with F.theme_style(theme_style):
+        return _write_figures(results, Path(folder), formats, focus, rescaled, styles, workers)
+
+
+def _write_figures(results, folder: Path, formats, focus, rescaled, styles, workers) -> dict:
     styles = styles or F.classifier_styles(results)
     tasks = _tasks(results, styles, FigureOptions(focus=focus, rescaled=rescaled))
     workers = _default_workers() if workers is None else max(1, int(workers))

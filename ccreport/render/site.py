@@ -319,7 +319,7 @@ def copy_theme(theme: Path, out: Path) -> None:
             rel = f.relative_to(folder)
             if f.is_symlink() and not f.resolve().is_relative_to(folder.resolve()):
                 continue  # a theme publishes its own files only, never what a link points to outside it
-            if f.is_file() and rel.parts[0] != "templates" and f.suffix not in (".py", ".pyc"):
+            if f.is_file() and rel.parts[0] != "templates" and f.suffix not in (".py", ".pyc", ".mplstyle"):
                 (assets / rel).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(f, assets / rel)
 

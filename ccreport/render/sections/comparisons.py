@@ -18,6 +18,7 @@ def comparison_table(d: DatasetResult) -> tb.Table:
         note="Intervals of PC(+) at 3 decimals; outside them the two envelopes are equal "
         "(both trivial, or identical). A negative difference means A is cheaper.",
         compact=True,
+        lead_columns=2,
     )
     for m in d.comparisons.values():
         t.rows.append(
@@ -36,12 +37,13 @@ def comparison_table(d: DatasetResult) -> tb.Table:
 
 
 def _difference_cell(m: ComparisonResult, prior: str) -> tb.Cell:
+    replicates = None if m.difference_band is None else m.difference_band.replicates
     value = m.expected_cost_difference.get(prior)
     cell = tb.num(value, tb.COST_DIGITS)
     interval = (m.expected_cost_difference_interval or {}).get(prior)
     if interval is not None:
         lo, hi, pv = interval.lower, interval.upper, interval.p_value
-        cell.note = f"[{tb.cost(lo)}, {tb.cost(hi)}]" + ("" if pv is None else f" p={tb.fmt(pv, 3)}")
+        cell.note = f"[{tb.cost(lo)},\u00a0{tb.cost(hi)}]" + ("" if pv is None else " " + tb.p_value_text(pv, replicates))
         cell.best = lo is not None and hi is not None and (lo > 0 or hi < 0)
         cell.mark, cell.mark_label = tb.SIGNIFICANT_MARK, "interval excludes 0"
     return cell
@@ -50,13 +52,14 @@ def _difference_cell(m: ComparisonResult, prior: str) -> tb.Cell:
 def differences_table(d: DatasetResult, priors: list[str]) -> tb.Table:
     has_intervals = any(m.expected_cost_difference_interval is not None for m in d.comparisons.values())
     has_significance = any(m.significant is not None for m in d.comparisons.values())
-    columns = ["A", "B"] + [f"E[A] \u2212 E[B] {p}" for p in priors]
-    if has_significance:
-        columns.append("Significantly cheaper on (PC(+))")
+    # the key column, where the difference is significant, right after the pair (visible without scrolling)
+    columns = ["A", "B"] + (["Significantly cheaper on (PC(+))"] if has_significance else [])
+    columns += [f"E[A] \u2212 E[B] {p}" for p in priors]
     note = "Difference of expected normalized costs; negative: A is cheaper under that prior."
     if has_intervals:
         note += (
-            f" In brackets: paired bootstrap {confidence_text(d)} interval and p-value; {tb.SIGNIFICANT_MARK} and bold: the "
+            f" In brackets: paired bootstrap {confidence_text(d)} interval and p-value (\u201cp \u2264 x\u201d: no replicate "
+            f"fell on the far side of 0, the smallest p-value the bootstrap can show); {tb.SIGNIFICANT_MARK} and bold: the "
             "interval excludes 0."
         )
     t = tb.Table(
@@ -65,15 +68,16 @@ def differences_table(d: DatasetResult, priors: list[str]) -> tb.Table:
         columns,
         note=note,
         compact=True,
+        lead_columns=2,
     )
     for m in d.comparisons.values():
-        row = [tb.text(m.a), tb.text(m.b)] + [_difference_cell(m, p) for p in priors]
+        row = [tb.text(m.a), tb.text(m.b)]
         if has_significance:
             sig = m.significant or ()
             parts = [f"{tb.interval(s.lo, s.hi)} {s.better}".strip() for s in sig]
             row.append(tb.Cell(", ".join(parts) or tb.DASH, [[s.lo, s.hi, s.better] for s in sig],
                                parts=parts or None))
-        t.rows.append(row)
+        t.rows.append(row + [_difference_cell(m, p) for p in priors])
     return t
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from ...results import Results, classifier_names, dataset_priors
+from .. import ranking
 from .. import tables as tb
+from .summary import cost_cell
 from ..page_names import dataset_link
 
 
@@ -58,23 +60,31 @@ def cross_dataset_table(results: Results) -> tb.Table:
     names = classifier_names(results)
     t = tb.Table(
         "index-expected-cost",
-        "Expected normalized cost of each classifier's lower envelope under each prior, by dataset. "
-        f"The lowest cost in each row is in bold and starred ({tb.BEST_MARK}).",
-        ["Dataset", "Prior"] + names,
-        note=f"{tb.BEST_MARK} lowest expected cost in the row. Costs at {tb.COST_DIGITS} decimals; "
-        "the CSV file has full precision and names the best classifier.",
-        compact=len(names) > 5,
+        "Expected normalized cost of each classifier's lower envelope under each prior, by dataset, beside "
+        "the best trivial classifier's. The lowest cost in each row is in bold and starred "
+        f"({tb.BEST_MARK}) when it is below the trivial baseline.",
+        ["Dataset", "Prior"] + names + [tb.TRIVIAL_NAME],
+        note=f"{tb.BEST_MARK} lowest expected cost in the row (equal costs all starred), given only when below the "
+        f"best trivial classifier's. Last column: the best trivial classifier (at each PC(+) the cheaper of always "
+        f"negative and always positive), expected cost E[min(PC(+), 1 \u2212 PC(+))] under the prior: 0.25 under "
+        f"the uniform prior, min(p, 1 \u2212 p) under a point mass at p. {tb.NOT_BETTER_MARK}: no cheaper than it. "
+        f"Costs at {tb.COST_DIGITS} decimals; the CSV file has full precision and names the best classifier.",
+        compact=len(names) > 4,
+        lead_columns=2,
     )
     best_names = []
     for d in results.datasets.values():
         for p in dataset_priors(results, d):
+            trivial = d.trivial_expected_cost.get(p)
             row = [tb.text(d.name, href=dataset_link(d.name)), tb.text(p)]
             cells = []
             for name in names:
                 c = d.classifiers.get(name)
-                cells.append(tb.num(None if c is None else c.expected_cost.get(p), tb.COST_DIGITS))
-            tb.mark_best(cells)
-            best_names.append(" ".join(n for n, c in zip(names, cells) if c.best))
-            t.rows.append(row + cells)
+                cells.append(cost_cell(None if c is None else c.expected_cost.get(p), trivial))
+            tb.mark_best(cells, lambda values, trivial=trivial: ranking.starred(values, trivial))
+            starred = [n for n, c in zip(names, cells) if c.best]
+            cheapest_is_trivial = trivial is not None and not starred
+            best_names.append(tb.TRIVIAL_NAME if cheapest_is_trivial else " ".join(starred))
+            t.rows.append(row + cells + [tb.num(trivial, tb.COST_DIGITS)])
     t.extra_csv["best"] = best_names
     return t

@@ -1,24 +1,49 @@
-"""The dataset page's summary: AUC, operating range and expected costs with ranks (D&H 2006 sections 3-4.2)."""
+"""The dataset page's summary: AUC, operating range and expected costs with ranks (D&H 2006 sections 3-4.2).
+
+Under each prior the table has the best trivial classifier's expected cost as its last row (the
+baseline, :mod:`ccreport.render.ranking`); a classifier no cheaper than it is marked
+:data:`~ccreport.render.tables.NOT_BETTER_MARK`; equal costs share one rank; the star follows
+:func:`ccreport.render.ranking.starred`.
+"""
 
 from __future__ import annotations
 
 from ...results import DatasetResult
+from .. import ranking
 from .. import tables as tb
 from ..page_names import dataset_page_slug
 from .base import Section
 
 
+def cost_cell(value, trivial, note: str = "") -> tb.Cell:
+    """An expected-cost cell: the value, its note, and the trivial mark when it is no better than ``trivial``."""
+    if ranking.no_better_than_trivial(value, trivial):
+        note = f"{note} {tb.NOT_BETTER_MARK}".strip()
+    return tb.num(value, tb.COST_DIGITS, note=note)
+
+
 def summary_table(d: DatasetResult, priors: list[str]) -> tb.Table:
+    trivial = {p: d.trivial_expected_cost.get(p) for p in priors}
+    has_trivial = any(v is not None for v in trivial.values())
+    note = (
+        f"Rank in parentheses (1 = cheapest; equal costs share a rank); {tb.BEST_MARK} and bold: the cheapest under that "
+        "prior. Mean rank averages the ranks over the priors."
+    )
+    if has_trivial:
+        note += (
+            f" Last row: the best trivial classifier (at each PC(+) the cheaper of always negative and always positive), "
+            f"expected cost E[min(PC(+), 1 \u2212 PC(+))] under the prior; {tb.NOT_BETTER_MARK}: no cheaper than it. "
+            "A star needs a cost below it."
+        )
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-summary",
         f"Classifiers on {d.name}: AUC, operating range (the PC(+) interval where the classifier beats "
         "both trivial classifiers) and expected normalized cost under each prior, with its rank.",
         ["Classifier", "Kind", "AUC", "Operating range"] + [f"E[cost] {p}" for p in priors] + ["Mean rank"],
-        note=f"Rank in parentheses (1 = cheapest); {tb.BEST_MARK} and bold: the cheapest under that prior. "
-        "Mean rank averages the ranks over the priors.",
+        note=note,
         compact=len(priors) > 3,
     )
-    by_prior = {p: tb.ranks({n: c.expected_cost.get(p) for n, c in d.classifiers.items()}) for p in priors}
+    by_prior = {p: ranking.ranks({n: c.expected_cost.get(p) for n, c in d.classifiers.items()}) for p in priors}
     prior_cells: dict[str, list[tb.Cell]] = {p: [] for p in priors}
     for name, c in d.classifiers.items():
         row = [
@@ -29,14 +54,20 @@ def summary_table(d: DatasetResult, priors: list[str]) -> tb.Table:
         ]
         for p in priors:
             rank = by_prior[p].get(name)
-            cell = tb.num(c.expected_cost.get(p), tb.COST_DIGITS, note="" if rank is None else f"({rank})")
+            cell = cost_cell(c.expected_cost.get(p), trivial[p], "" if rank is None else f"({rank})")
             prior_cells[p].append(cell)
             row.append(cell)
         mine = [by_prior[p][name] for p in priors if name in by_prior[p]]
         row.append(tb.num(sum(mine) / len(mine) if mine else None, 1))
         t.rows.append(row)
-    for cells in prior_cells.values():
-        tb.mark_best(cells)
+    for p, cells in prior_cells.items():
+        tb.mark_best(cells, lambda values, p=p: ranking.starred(values, trivial[p]))
+    if has_trivial:
+        t.rows.append(
+            [tb.text(tb.TRIVIAL_NAME), tb.text("trivial"), tb.num(0.5, tb.AUC_DIGITS), tb.interval_cell([])]
+            + [tb.num(trivial[p], tb.COST_DIGITS) for p in priors]
+            + [tb.num(None, 1)]
+        )
     return t
 
 

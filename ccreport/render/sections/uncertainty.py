@@ -25,7 +25,7 @@ def interval_table(d: DatasetResult, priors: list[str]) -> tb.Table | None:
         for p in priors:
             cell = tb.num(c.expected_cost.get(p), tb.COST_DIGITS)
             if ivs.get(p) is not None:
-                cell.note = f"[{tb.cost(ivs[p].lower)}, {tb.cost(ivs[p].upper)}]"
+                cell.note = f"[{tb.cost(ivs[p].lower)},\u00a0{tb.cost(ivs[p].upper)}]"
             row.append(cell)
         t.rows.append(row)
     return t
@@ -96,7 +96,7 @@ def fold_table(d: DatasetResult, priors: list[str]) -> tb.Table | None:
         "with the range over the folds.",
         ["Classifier", "Folds"] + [f"E[cost] {p}" for p in priors],
         note="Each fold's lower envelope is built from its own examples, so a fold-average cost is not the cost of the pooled "
-        "curve in the summary table. In brackets: the smallest and largest fold's expected cost.",
+        "curve in the summary table. \u201crange\u201d: the smallest and largest fold's expected cost (a spread over the folds, not a confidence interval).",
         compact=len(priors) > 3,
     )
     for name, f in folds.items():
@@ -105,7 +105,8 @@ def fold_table(d: DatasetResult, priors: list[str]) -> tb.Table | None:
             cell = tb.num(f.expected_cost.get(p), tb.COST_DIGITS)
             per_fold = [v for v in f.fold_expected_cost.get(p) or [] if v is not None]
             if per_fold:
-                cell.note = f"[{tb.cost(min(per_fold))}, {tb.cost(max(per_fold))}]"
+                cell.note = f"range {tb.cost(min(per_fold))}\u2013{tb.cost(max(per_fold))}"
+                cell.note_class = "range"
             row.append(cell)
         t.rows.append(row)
     return t
