@@ -13,7 +13,11 @@ What the manifest names:
   labels, each one of the two class values. A classifier is evaluated on every dataset whose file
   has its column; a column in no file at all is an error.
 - ``fold``: non-empty values, coded 0..k-1 in sorted order (numeric order when all are integers).
-- ``costs``: finite numbers >= 0, one per instance.
+- ``costs``: a column of finite numbers >= 0 (each positive's false-negative cost, each
+  negative's false-positive cost), or the cells of a cost-benefit matrix (columns or numbers),
+  reduced per row to ``fn + tp`` for positives and ``fp + tn`` for negatives (Fawcett 2006,
+  section 3); every cell of a cost column must be a finite number, each row's result >= 0, and each
+  class's total > 0. ``Dataset.costs`` holds the result, one cost per instance.
 
 Every problem names the file, the line, the row and the column::
 
@@ -38,8 +42,9 @@ from pathlib import Path
 
 import numpy as np
 
+from .analysis.instance_costs import transformed_costs
 from .errors import Problem, UserInputError
-from .manifest import ClassifierSpec, DatasetSpec, Project
+from .manifest import ClassifierSpec, CostSpec, DatasetSpec, Project
 from .manifest import display_path as path_for_messages
 
 MAX_REPORTED = 5
@@ -61,7 +66,7 @@ class Dataset:
     predictions: dict[str, np.ndarray]  # classifier name -> bool, True = predicted positive
     folds: np.ndarray | None = None  # int codes 0..k-1, in the order of fold_names
     fold_names: tuple[str, ...] = ()
-    costs: np.ndarray | None = None  # float64 per-instance costs
+    costs: np.ndarray | None = None  # float64: each positive's FN cost, each negative's FP cost
 
     @property
     def n_pos(self) -> int:
@@ -393,8 +398,9 @@ def _required_columns(spec: DatasetSpec) -> dict[str, str]:
     required = {spec.label: f"the label of dataset {quoted(spec.name)}"}
     if spec.fold is not None:
         required.setdefault(spec.fold, f"the fold of dataset {quoted(spec.name)}")
-    if spec.costs is not None:
-        required.setdefault(spec.costs, f"the costs of dataset {quoted(spec.name)}")
+    costs = CostSpec.of(spec.costs)
+    for column in costs.columns if costs is not None else ():
+        required.setdefault(column, f"the costs of dataset {quoted(spec.name)}")
     return required
 
 
@@ -488,10 +494,32 @@ def _folds(column: CategoryColumn, rows: np.ndarray) -> tuple[np.ndarray, tuple[
     return recode[codes], tuple(names)
 
 
-def _costs(column: NumberColumn, rows: np.ndarray) -> np.ndarray:
-    values = column.values()
-    negative = np.flatnonzero(values < 0)
-    column.problems.add_cells(negative, rows, lambda position: f"expected a cost >= 0, got {float(values[position])!r}")
+def _costs(costs: CostSpec | None, wanted: Wanted, classes: Classes | None, rows: np.ndarray) -> np.ndarray | None:
+    """Each row's cost after the cost-benefit transform (Fawcett 2006, section 3); rows whose cost
+    is negative, and a class whose costs are all 0, are problems of the class's (first) cost column."""
+    if costs is None or classes is None or any(column not in wanted.numbers for column in costs.columns):
+        return None
+    cells = {key: wanted.numbers[c].values() if isinstance(c, str) else c for key, c in zip(("fn", "fp", "tp", "tn"), costs.cells())}
+    values = transformed_costs(classes.labels, **cells)
+    for in_class, error, benefit, who in ((classes.labels, "fn", "tp", "positive"), (~classes.labels, "fp", "tn", "negative")):
+        columns = [c for c in (getattr(costs, error), getattr(costs, benefit)) if isinstance(c, str)]
+        if not columns:  # numbers only: the manifest checked their sum
+            continue
+        problems = wanted.numbers[columns[0]].problems
+        both = getattr(costs, error) != 0.0 and getattr(costs, benefit) != 0.0
+
+        def expected(position: int, error=error, benefit=benefit, both=both) -> str:
+            got = float(values[position])
+            if not both:
+                return f"expected a cost >= 0, got {got!r}"
+            parts = ", ".join(f"{key} = {float(np.broadcast_to(cells[key], values.shape)[position])!r}" for key in (error, benefit))
+            return f"expected {error} + {benefit} >= 0 after the cost-benefit transform, got {got!r} ({parts})"
+
+        negative = np.flatnonzero(in_class & (values < 0))
+        problems.add_cells(negative, rows, expected)
+        finite = np.isfinite(values[in_class])
+        if not negative.size and np.all(finite) and not np.any(values[in_class] > 0):
+            problems.add(None, f"every {who} row costs 0 ({error} + {benefit}); expected a total > 0 in each class (an instance-cost ROC curve divides by it)")
     return values
 
 
@@ -530,8 +558,10 @@ def _read_stream(stream, spec: DatasetSpec, classifiers: Sequence[ClassifierSpec
         wanted.category(spec.label)
     if spec.fold in present:
         wanted.category(spec.fold)
-    if spec.costs in present:
-        wanted.number(spec.costs)
+    costs = CostSpec.of(spec.costs)
+    for column in costs.columns if costs is not None else ():
+        if column in present:
+            wanted.number(column)
     usable = [c for c in classifiers if c.column in present]
     for classifier in usable:
         if classifier.scores is not None:
@@ -552,7 +582,7 @@ def _assemble(spec: DatasetSpec, usable: Sequence[ClassifierSpec], wanted: Wante
     folds, fold_names = (None, ())
     if spec.fold in wanted.categories:
         folds, fold_names = _folds(wanted.categories[spec.fold], rows)
-    costs = _costs(wanted.numbers[spec.costs], rows) if spec.costs in wanted.numbers else None
+    costs = _costs(CostSpec.of(spec.costs), wanted, classes, rows)
     scores = {c.name: wanted.numbers[c.scores].values() for c in usable if c.scores is not None}
     allowed = _class_values(wanted.categories.get(spec.label), classes)
     predictions = {}

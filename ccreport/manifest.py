@@ -37,7 +37,17 @@ unique within their kind.
                     an integer, which is read as its decimal text). The negative class is the one
                     other value of the column.
     ``fold``        optional: a column holding each row's cross-validation fold.
-    ``costs``       optional: a column of per-instance misclassification costs (numbers >= 0).
+    ``costs``       optional: per-instance misclassification costs (Fawcett 2006). Either a column
+                    name, ``costs = "Amount"``: each positive's false-negative cost and each
+                    negative's false-positive cost (numbers >= 0); or a cost-benefit matrix, each
+                    cell a column name or a number: ``costs = { fn = "Amount", fp = 20 }`` with
+                    ``fn`` the cost of missing a positive, ``fp`` the cost of flagging a negative,
+                    optional benefits ``tp`` (of catching a positive) and ``tn`` (of clearing a
+                    negative), and an optional ``unit`` label such as "EUR". The transform of
+                    Fawcett's section 3 gives positives the cost ``fn + tp`` and negatives
+                    ``fp + tn``; these must be >= 0 in every row, with a total > 0 in each class
+                    (at least one of fn, tp and one of fp, tn). The short form is
+                    ``{ fn = "Amount", fp = "Amount" }``.
     ``narrative``   optional path of a markdown file (must exist) shown on the dataset's page.
 
 ``[[classifiers]]`` (one or more; each is evaluated on every dataset whose file has its column)
@@ -106,6 +116,38 @@ PRIOR_PARAMETERS = {
 # --- the result ---------------------------------------------------------------------------------
 
 
+COST_CELLS = ("fn", "fp", "tp", "tn")
+COST_KEYS = (*COST_CELLS, "unit")
+
+
+@dataclass(frozen=True)
+class CostSpec:
+    """A dataset's ``costs``: each cell of the cost-benefit matrix a column name (str) or a number.
+
+    Positives cost ``fn + tp``, negatives ``fp + tn`` (Fawcett 2006, section 3;
+    :func:`ccreport.analysis.instance_costs.cost_benefit`).
+    """
+
+    fn: str | float = 0.0
+    fp: str | float = 0.0
+    tp: str | float = 0.0
+    tn: str | float = 0.0
+    unit: str | None = None
+
+    @classmethod
+    def of(cls, value: CostSpec | str | None) -> CostSpec | None:
+        """A CostSpec from the short form (one column for both classes' errors), or as it is."""
+        return cls(fn=value, fp=value) if isinstance(value, str) else value
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The distinct column names among the cells, in the order fn, fp, tp, tn."""
+        return tuple(dict.fromkeys(cell for cell in self.cells() if isinstance(cell, str)))
+
+    def cells(self) -> tuple[str | float, ...]:
+        return (self.fn, self.fp, self.tp, self.tn)
+
+
 @dataclass(frozen=True)
 class DatasetSpec:
     """One ``[[datasets]]`` entry: a CSV file and how to read its classes."""
@@ -115,7 +157,7 @@ class DatasetSpec:
     label: str
     positive: str
     fold: str | None = None
-    costs: str | None = None
+    costs: CostSpec | None = None  # a bare column name is accepted too: CostSpec.of(name)
     narrative: Path | None = None
     line: int | None = None  # of its [[datasets]] header in the manifest
 
@@ -506,12 +548,51 @@ def _dataset(check: Checker, where: _Where, table: dict, taken: dict[str, int]) 
         "label": check.string(table, "label", where, "the name of the column with the true class", required=True),
         "positive": _class_value(check, table, where),
         "fold": check.string(table, "fold", where, column),
-        "costs": check.string(table, "costs", where, column),
+        "costs": _costs(check, table, where),
         "narrative": check.existing_file(table, "narrative", where, "a markdown file, relative to the manifest"),
     }
     if any(spec[key] is None for key in ("name", "path", "label", "positive")):
         return None
     return DatasetSpec(**spec, line=check.lines.line_of(where.section, where.index))
+
+
+def _costs(check: Checker, table: dict, where: _Where) -> CostSpec | None:
+    """``costs``: a column name (short form) or a cost-benefit matrix of columns and numbers."""
+    value = table.get("costs")
+    if value is None:
+        return None
+    if isinstance(value, str) and value.strip():
+        return CostSpec.of(value)
+    if not isinstance(value, dict):
+        what = "a column name, or a table of cells fn, fp, tp, tn (column names or numbers) and unit"
+        check.report(where, ("costs",), f"expected {what}, got {shown(value)}")
+        return None
+    inner = where.inner("costs")
+    check.unknown_keys(value, COST_KEYS, inner)
+    cells, ok = {}, all(key in COST_KEYS for key in value)
+    for key in COST_CELLS:
+        cell = value.get(key)
+        if cell is None:
+            continue
+        is_number = isinstance(cell, (int, float)) and not isinstance(cell, bool) and math.isfinite(cell)
+        if is_number or (isinstance(cell, str) and cell.strip()):
+            cells[key] = float(cell) if is_number else cell
+        else:
+            check.report(inner, (key,), f"expected a column name or a finite number, got {shown(cell)}")
+            ok = False
+    unit = check.string(value, "unit", inner, 'a label for the unit of the costs, such as "EUR"')
+    ok = ok and (unit is not None or "unit" not in value)
+    for error, benefit, who in (("fn", "tp", "positives"), ("fp", "tn", "negatives")):
+        given = [key for key in (error, benefit) if key in value]
+        if not given:
+            check.report(inner, (), f"expected {error} (or the benefit {benefit}), the {who}' cost; got neither")
+            ok = False
+        elif all(key in cells and not isinstance(cells[key], str) for key in given):
+            fixed = sum(cells[key] for key in given)
+            if not fixed > 0:
+                check.report(inner, (given[0],), f"expected {error} + {benefit} > 0 (the {who}' cost in every row), got {fixed!r}")
+                ok = False
+    return CostSpec(**cells, unit=unit) if ok else None
 
 
 def _classifier(check: Checker, where: _Where, table: dict, taken: dict[str, int]) -> ClassifierSpec | None:

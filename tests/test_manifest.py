@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from ccreport.errors import UserInputError
 from ccreport.manifest import (
     DEFAULT_PRIOR,
+    CostSpec,
     ManifestLines,
     PriorSpec,
     Project,
@@ -131,7 +132,8 @@ def test_example_manifest_loads_with_every_key(example, project_dir):
     (sonar,) = project.datasets
     assert sonar.name == "sonar" and sonar.path == (project_dir / "data" / "sonar.csv").resolve()
     assert sonar.path.is_absolute()
-    assert (sonar.label, sonar.positive, sonar.fold, sonar.costs) == ("label", "M", "fold", "Amount")
+    assert (sonar.label, sonar.positive, sonar.fold) == ("label", "M", "fold")
+    assert sonar.costs == CostSpec(fn="Amount", fp="Amount")  # the short form: one column for both errors
     assert sonar.narrative == (project_dir / "narratives" / "sonar.md").resolve()
     assert sonar.line == line_of(EXAMPLE, "[[datasets]]")
 

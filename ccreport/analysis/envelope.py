@@ -18,22 +18,27 @@ they are linear, so evaluating, subtracting and integrating them is exact.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from .conditions import roc_point_to_cost_line
-from .roc import RocCurve, convex_hull, roc_hull
+from .roc import RocCurve, convex_hull, hull_indices
 
 
 @dataclass(frozen=True, eq=False)
 class Envelope:
-    """A piecewise-linear cost curve: vertices ``(pc, nec)`` and the ROC hull it is dual to."""
+    """A piecewise-linear cost curve: vertices ``(pc, nec)`` and the ROC hull it is dual to.
+
+    ``hull_thresholds`` (aligned with the hull vertices: +inf at (0, 0), the lowest score at
+    (1, 1)) is set when the envelope was built from a :class:`RocCurve`, else None.
+    """
 
     pc: np.ndarray
     nec: np.ndarray
     hull_fpr: np.ndarray
     hull_tpr: np.ndarray
+    hull_thresholds: np.ndarray | None = None
 
     def __call__(self, pc):
         """Normalized expected cost at ``pc`` (linear between vertices)."""
@@ -76,7 +81,9 @@ def lower_envelope(fpr, tpr=None) -> Envelope:
     of ROC points (for instance several crisp classifiers). O(n log n) through the convex hull.
     """
     if isinstance(fpr, RocCurve):
-        return envelope_from_hull(*roc_hull(fpr))
+        keep = hull_indices(fpr)
+        env = envelope_from_hull(fpr.fp[keep] / fpr.n_neg, fpr.tp[keep] / fpr.n_pos)
+        return replace(env, hull_thresholds=fpr.thresholds[keep])
     if tpr is None:
         raise TypeError("lower_envelope takes a RocCurve or the arrays fpr and tpr")
     return envelope_from_hull(*convex_hull(fpr, tpr))

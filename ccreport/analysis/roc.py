@@ -153,9 +153,18 @@ def convex_hull(fpr, tpr) -> tuple[np.ndarray, np.ndarray]:
     return x[keep], y[keep]
 
 
+def hull_indices(roc: RocCurve) -> np.ndarray:
+    """Indices of the ROC points that are convex hull vertices, from (0, 0) to (1, 1).
+
+    ``roc.thresholds[hull_indices(roc)]`` are the vertices' score thresholds (+inf first, the
+    lowest score last). Computed exactly in counts; no sort needed.
+    """
+    return hull_of_monotone_path(roc.fp, roc.tp)
+
+
 def roc_hull(roc: RocCurve) -> tuple[np.ndarray, np.ndarray]:
     """Convex hull vertices (fpr, tpr) of a RocCurve, computed exactly in counts (no sort needed)."""
-    keep = hull_of_monotone_path(roc.fp, roc.tp)
+    keep = hull_indices(roc)
     return roc.fp[keep] / roc.n_neg, roc.tp[keep] / roc.n_pos
 
 
