@@ -69,7 +69,8 @@ def one_dataset(rng, n, d, prevalence, replicates, level, grid):
     vertex = np.searchsorted(switches, grid, side="left")
     thresholds = roc.thresholds[layout.hull[vertex]]
     thresholds = np.where(layout.hull[vertex] == layout.n_points - 1, -np.inf, thresholds)  # all positive
-    target_a = np.where(np.isinf(thresholds), grid, true_cost(thresholds, grid, d))
+    # +inf (all negative) costs pc and -inf (all positive) 1 - pc: true_cost handles both
+    target_a = true_cost(thresholds, grid, d)
     target_b = true_optimal(grid, d)
     fixed = bootstrap.bootstrap_scores(rng, y, s, replicates, grid=grid, selection="fixed")
     if cb.wanted("auto", n):
