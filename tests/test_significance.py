@@ -250,3 +250,29 @@ def test_calibrate_pairs_is_reproducible_and_shares_the_world():
 def test_crisp_curves_are_the_envelope_with_the_trivial_classifiers():
     got = crisp_curves([16], [4], 20, 10, GRID)[0]
     np.testing.assert_allclose(got, np.minimum(0.2 * GRID + 0.4 * (1 - GRID), np.minimum(GRID, 1 - GRID)))
+
+
+def test_dataset_inference_holm_over_pairs_and_priors():
+    rng = np.random.default_rng(16)
+    y, a = binormal(rng, 300)
+    b = rng.normal(size=a.size) + 1.6 * y
+    c = a > 0.5
+    reps = bootstrap_dataset(np.random.default_rng(17), y, {"a": a, "b": b}, {"c": c}, 300, PRIORS)
+    pairs = [("a", "b"), ("a", "c"), ("b", "c")]
+    got = sg.dataset_inference(reps, pairs, 0.9)
+    raw = {(x, z, p): got[(x, z)].expected[p]["p_value"] for x, z in pairs for p in PRIORS}
+    adjusted = sg.holm(raw)
+    for (x, z, p), v in adjusted.items():
+        e = got[(x, z)].expected[p]
+        assert e["p_holm"] == v >= e["p_value"]
+        ra, rb = reps.classifiers[x], reps.classifiers[z]
+        assert e["difference"] == ra.expected_estimate[p] - rb.expected_estimate[p]
+        assert e["p_value"] == sg.difference_p_value(ra.raw_expected[p] - rb.raw_expected[p], e["difference"])
+    ab = got[("a", "b")]
+    fw = sg.family_wise(reps.difference("a", "b", raw=True), reps.classifiers["a"].estimate - reps.classifiers["b"].estimate, 0.9, GRID, "a", "b")
+    assert ab.family_wise.critical == fw.critical and ab.family_wise.significant == fw.significant
+    d = ab.to_dict()
+    assert d["difference_band"]["kind"] == "pointwise" and "not adjusted" in d["difference_band"]["note"]
+    assert d["significant"] == fw.significant
+    scaled = sg.dataset_inference(reps, [("a", "b")], 0.9, scales={("a", "b"): 2.0})
+    assert scaled[("a", "b")].family_wise.critical == pytest.approx(2 * fw.critical)

@@ -175,3 +175,84 @@ def holm(p_values: dict) -> dict:
     out = np.empty(k)
     out[order] = adjusted
     return {key: float(v) for key, v in zip(keys, out)}
+
+
+# --- everything a dataset's pairs need, from its one resampling -----------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class PairInference:
+    """The inferences on one pair ``a - b`` of a dataset (:func:`dataset_inference`).
+
+    ``family_wise``: :class:`FamilyWise`, the only source of "significant"; ``pointwise``: the
+    (lower, upper) pointwise percentile band of the band values' difference, for drawing only
+    (:data:`POINTWISE_NOTE`); ``expected``: prior -> {difference, lower, upper, p_value, p_holm}, the
+    paired expected-cost difference with the interval its p-value inverts and the Holm-adjusted
+    p-value over every pair and prior of the dataset.
+    """
+
+    a: str
+    b: str
+    family_wise: FamilyWise
+    pointwise: tuple
+    expected: dict
+
+    def to_dict(self) -> dict:
+        """The entries for results.json (see docs/results-schema.md, "pair inference")."""
+        lower, upper = self.pointwise
+        return {
+            "difference_band": {
+                "kind": "pointwise",
+                "note": POINTWISE_NOTE,
+                "level": self.family_wise.level,
+                "pc": self.family_wise.grid,
+                "lower": lower,
+                "upper": upper,
+            },
+            "family_wise": self.family_wise.to_dict(),
+            "significant": self.family_wise.significant,
+            "expected_cost_difference_test": {
+                p: {**v, "p_value_method": P_METHOD, "adjustment": HOLM_METHOD} for p, v in self.expected.items()
+            },
+        }
+
+
+def dataset_inference(reps, pairs, level: float, priors=None, scales: dict | None = None) -> dict:
+    """Family-wise significance, pointwise band, p-values and Holm adjustment of every pair of a dataset.
+
+    ``reps``: :class:`~ccreport.analysis.bootstrap.DatasetReplicates` (one resampling per dataset);
+    ``pairs``: [(a, b), ...]; ``priors``: names of the priors (default: all the replicates carry);
+    ``scales``: {(a, b): critical-value scale} from
+    :func:`ccreport.analysis.pair_calibration.calibrate_pairs` (default 1: not calibrated).
+    Returns {(a, b): :class:`PairInference`}. Holm's family is every (pair, prior) given, so adding
+    priors or pairs makes each adjusted p larger, never smaller.
+    """
+    pairs = [tuple(p) for p in pairs]
+    scales = scales or {}
+    if priors is None:
+        first = next(iter(reps.classifiers.values()))
+        priors = list(first.expected_estimate)
+    raw_p, expected = {}, {}
+    fw = {}
+    for a, b in pairs:
+        ra, rb = reps.classifiers[a], reps.classifiers[b]
+        fw[(a, b)] = family_wise(
+            reps.difference(a, b, raw=True), ra.estimate - rb.estimate, level, reps.grid, a, b, scales.get((a, b), 1.0)
+        )
+        for p in priors:
+            d = ra.expected_estimate[p] - rb.expected_estimate[p]
+            d_star = reps.expected_difference(a, b, p, raw=True)
+            lo, hi = difference_interval(d_star, d, level)
+            raw_p[(a, b, p)] = difference_p_value(d_star, d)
+            expected[(a, b, p)] = {"difference": float(d), "lower": lo, "upper": hi, "p_value": raw_p[(a, b, p)]}
+    adjusted = holm(raw_p)
+    out = {}
+    for a, b in pairs:
+        out[(a, b)] = PairInference(
+            a=a,
+            b=b,
+            family_wise=fw[(a, b)],
+            pointwise=pointwise_difference(reps.difference(a, b), level),
+            expected={p: {**expected[(a, b, p)], "p_holm": adjusted[(a, b, p)]} for p in priors},
+        )
+    return out
