@@ -204,6 +204,7 @@ SETTINGS = {
     "crisp": (0.5, 2.0, 1.0, False, True),
 }
 MATRIX_POINTS = (0.2, 0.3, 0.5, 0.7, 0.8)
+END_POINTS = (0.05, 0.1, 0.9, 0.95)  # near PC(+) = 0 and 1 (issue 10 item 4)
 CRISP_THRESHOLD = 1.0  # crisp: binormal d' = 2 labelled positive iff score >= 1 (cost line 0.159, range 0.16-0.84)
 
 
@@ -271,6 +272,7 @@ def matrix(settings, sizes, datasets, replicates=1000, level=0.9, seed=2010, out
 
     grid = hull_costs.GRID
     at = [int(np.argmin(np.abs(grid - p))) for p in MATRIX_POINTS]
+    ends = [int(np.argmin(np.abs(grid - p))) for p in END_POINTS]
     rows = []
     for setting in settings:
         for n in sizes:
@@ -279,6 +281,7 @@ def matrix(settings, sizes, datasets, replicates=1000, level=0.9, seed=2010, out
                 r = matrix_dataset(rng, setting, n, replicates, level, grid)
                 row = {"setting": setting, "n": n, "i": i, "simultaneous": r["simultaneous"]}
                 row.update({k: r[k][at].astype(int).tolist() for k in ("covered", "above", "below")})
+                row["covered_ends"] = r["covered"][ends].astype(int).tolist()
                 rows.append(row)
                 if out:
                     with open(out, "a", encoding="utf-8") as fh:
@@ -311,6 +314,14 @@ def matrix_table(rows) -> str:
         lines.append(
             f"| {setting} | {n} | {len(rs)} | {cells} | {100 * above:.1f} / {100 * below:.1f} | {pct([r['simultaneous'] for r in rs])} |"
         )
+    with_ends = [(k, [r for r in rs if "covered_ends" in r]) for k, rs in groups.items()]
+    with_ends = [(k, rs) for k, rs in with_ends if rs]
+    if with_ends:
+        pts = " / ".join(str(p) for p in END_POINTS)
+        lines += ["", f"| setting | n | data sets | pointwise coverage of (a) at PC(+) = {pts} (%) |", "| --- | ---: | ---: | --- |"]
+        for (setting, n), rs in sorted(with_ends, key=lambda kv: (list(SETTINGS).index(kv[0][0]), kv[0][1])):
+            cov = np.array([r["covered_ends"] for r in rs])
+            lines.append(f"| {setting} | {n} | {len(rs)} | {' / '.join(pct(cov[:, j]) for j in range(cov.shape[1]))} |")
     return "\n".join(lines)
 
 
