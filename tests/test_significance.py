@@ -18,7 +18,7 @@ from ccreport.analysis.bootstrap import (
 )
 from ccreport.analysis.envelope import envelope_from_hull
 from ccreport.analysis.hull_costs import GRID
-from ccreport.analysis.pair_calibration import calibrate_pairs, crisp_curves, pair_ratios
+from ccreport.analysis.pair_calibration import PairCalibration, calibrate_pairs, null_p_values, pair_ratios
 from ccreport.analysis.priors import BetaPrior, PointPrior, UniformPrior
 from ccreport.analysis.roc import convex_hull
 
@@ -236,20 +236,33 @@ def test_calibrate_pairs_is_reproducible_and_shares_the_world():
     b = rng.normal(size=a.size) + y
     c = a > 0.5
     pairs = [("a", "b"), ("a", "c"), ("b", "c")]
-    one = calibrate_pairs(np.random.default_rng(3), y, {"a": a, "b": b}, {"c": c}, pairs, 0.9, outer=40, inner=30)
-    two = calibrate_pairs(np.random.default_rng(3), y, {"a": a, "b": b}, {"c": c}, pairs, 0.9, outer=40, inner=30)
-    assert one == two and set(one) == set(pairs)
-    assert all(0.3 < v < 3 for v in one.values())
+    kw = dict(level=0.9, priors=PRIORS, outer=40, inner=30)
+    one = calibrate_pairs(np.random.default_rng(3), y, {"a": a, "b": b}, {"c": c}, pairs, **kw)
+    two = calibrate_pairs(np.random.default_rng(3), y, {"a": a, "b": b}, {"c": c}, pairs, **kw)
+    assert set(one) == set(pairs)
+    for p in pairs:
+        assert one[p].scale == two[p].scale and 0.3 < one[p].scale < 3
+        assert all(one[p].null_p[q].tobytes() == two[p].null_p[q].tobytes() for q in PRIORS)
+        assert all(one[p].null_p[q].size == 40 and np.all(np.diff(one[p].null_p[q]) >= 0) for q in PRIORS)
     # the same pair alone reads the same world (the draws do not depend on the other classifiers)
-    alone = calibrate_pairs(np.random.default_rng(3), y, {"a": a, "b": b}, None, [("a", "b")], 0.9, outer=40, inner=30)
-    assert alone[("a", "b")] == one[("a", "b")]
+    alone = calibrate_pairs(np.random.default_rng(3), y, {"a": a, "b": b}, None, [("a", "b")], **kw)
+    assert alone[("a", "b")].scale == one[("a", "b")].scale
+    assert alone[("a", "b")].null_p["beta"].tobytes() == one[("a", "b")].null_p["beta"].tobytes()
     same = calibrate_pairs(np.random.default_rng(3), y, {"a": a, "b": a.copy()}, None, [("a", "b")], 0.9, outer=20, inner=10)
-    assert same == {("a", "b"): 1.0}
+    assert same[("a", "b")].scale == 1.0
 
 
-def test_crisp_curves_are_the_envelope_with_the_trivial_classifiers():
-    got = crisp_curves([16], [4], 20, 10, GRID)[0]
-    np.testing.assert_allclose(got, np.minimum(0.2 * GRID + 0.4 * (1 - GRID), np.minimum(GRID, 1 - GRID)))
+def test_null_p_values_and_calibrated_p_by_a_loop():
+    rng = np.random.default_rng(18)
+    outer, inner, sample = rng.normal(size=6), rng.normal(size=(6, 25)), 0.1
+    got = null_p_values(outer, inner, sample)
+    for b in range(6):
+        want = (sum(abs(inner[b, k] - outer[b]) >= abs(outer[b] - sample) for k in range(25)) + 1) / 26
+        assert got[b] == pytest.approx(want)
+    cal = PairCalibration(null_p={"u": np.sort(np.array([0.01, 0.04, 0.04, 0.2, 0.5, 0.9]))})
+    assert cal.p_value("u", 0.04) == pytest.approx(4 / 7)  # three null p-values at or below, + 1
+    assert cal.p_value("u", 0.001) == pytest.approx(1 / 7)
+    assert cal.p_value("other", 0.3) == 0.3  # not calibrated: the plain p-value
 
 
 def test_dataset_inference_holm_over_pairs_and_priors():
@@ -274,5 +287,9 @@ def test_dataset_inference_holm_over_pairs_and_priors():
     d = ab.to_dict()
     assert d["difference_band"]["kind"] == "pointwise" and "not adjusted" in d["difference_band"]["note"]
     assert d["significant"] == fw.significant
-    scaled = sg.dataset_inference(reps, [("a", "b")], 0.9, scales={("a", "b"): 2.0})
+    cal = {("a", "b"): PairCalibration(scale=2.0, null_p={"uniform": np.linspace(0.01, 1, 99)})}
+    scaled = sg.dataset_inference(reps, [("a", "b")], 0.9, calibration=cal)
     assert scaled[("a", "b")].family_wise.critical == pytest.approx(2 * fw.critical)
+    e = scaled[("a", "b")].expected["uniform"]
+    assert e["p_value"] == cal[("a", "b")].p_value("uniform", e["p_plain"])
+    assert scaled[("a", "b")].expected["beta"]["p_value"] == scaled[("a", "b")].expected["beta"]["p_plain"]

@@ -217,18 +217,20 @@ class PairInference:
         }
 
 
-def dataset_inference(reps, pairs, level: float, priors=None, scales: dict | None = None) -> dict:
+def dataset_inference(reps, pairs, level: float, priors=None, calibration: dict | None = None) -> dict:
     """Family-wise significance, pointwise band, p-values and Holm adjustment of every pair of a dataset.
 
     ``reps``: :class:`~ccreport.analysis.bootstrap.DatasetReplicates` (one resampling per dataset);
     ``pairs``: [(a, b), ...]; ``priors``: names of the priors (default: all the replicates carry);
-    ``scales``: {(a, b): critical-value scale} from
-    :func:`ccreport.analysis.pair_calibration.calibrate_pairs` (default 1: not calibrated).
+    ``calibration``: {(a, b): :class:`~ccreport.analysis.pair_calibration.PairCalibration`} from
+    :func:`~ccreport.analysis.pair_calibration.calibrate_pairs` (default: none; the critical value's
+    scale is then 1 and the p-values are the plain ones). With it, ``p_value`` is the calibrated
+    p-value and ``p_plain`` the plain one.
     Returns {(a, b): :class:`PairInference`}. Holm's family is every (pair, prior) given, so adding
     priors or pairs makes each adjusted p larger, never smaller.
     """
     pairs = [tuple(p) for p in pairs]
-    scales = scales or {}
+    calibration = calibration or {}
     if priors is None:
         first = next(iter(reps.classifiers.values()))
         priors = list(first.expected_estimate)
@@ -237,14 +239,23 @@ def dataset_inference(reps, pairs, level: float, priors=None, scales: dict | Non
     for a, b in pairs:
         ra, rb = reps.classifiers[a], reps.classifiers[b]
         fw[(a, b)] = family_wise(
-            reps.difference(a, b, raw=True), ra.estimate - rb.estimate, level, reps.grid, a, b, scales.get((a, b), 1.0)
+            reps.difference(a, b, raw=True),
+            ra.estimate - rb.estimate,
+            level,
+            reps.grid,
+            a,
+            b,
+            calibration[(a, b)].scale if (a, b) in calibration else 1.0,
         )
         for p in priors:
             d = ra.expected_estimate[p] - rb.expected_estimate[p]
             d_star = reps.expected_difference(a, b, p, raw=True)
             lo, hi = difference_interval(d_star, d, level)
-            raw_p[(a, b, p)] = difference_p_value(d_star, d)
+            plain = difference_p_value(d_star, d)
+            raw_p[(a, b, p)] = calibration[(a, b)].p_value(p, plain) if (a, b) in calibration else plain
             expected[(a, b, p)] = {"difference": float(d), "lower": lo, "upper": hi, "p_value": raw_p[(a, b, p)]}
+            if (a, b) in calibration:
+                expected[(a, b, p)]["p_plain"] = plain
     adjusted = holm(raw_p)
     out = {}
     for a, b in pairs:
