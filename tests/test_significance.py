@@ -293,3 +293,44 @@ def test_dataset_inference_holm_over_pairs_and_priors():
     e = scaled[("a", "b")].expected["uniform"]
     assert e["p_value"] == cal[("a", "b")].p_value("uniform", e["p_plain"])
     assert scaled[("a", "b")].expected["beta"]["p_value"] == scaled[("a", "b")].expected["beta"]["p_plain"]
+
+
+def test_replicates_that_select_a_trivial_classifier_carry_the_samples_selection_error():
+    """Issue 10 item 4 for scoring classifiers: with few distinct scores, a replicate whose envelope
+    is a trivial classifier where the sample's is not gets ``2 t - t*(v)`` (v the sample's selected
+    threshold, costed by brute force in the replicate), not exactly the estimate."""
+    from ccreport.analysis.bootstrap import bootstrap_scores
+    from ccreport.analysis.roc import roc_points
+
+    rng = np.random.default_rng(19)
+    n = 200
+    y = rng.random(n) < 0.5
+    s = np.clip(np.round(rng.normal(size=n) + y), -1, 3)
+    rep = bootstrap_scores(np.random.default_rng(20), y, s, 300)
+    roc = roc_points(y, s)
+    w = np.empty((300, n), dtype=np.int64)  # bootstrap_scores reads counts in class-rank (score) order
+    rng2 = np.random.default_rng(20)
+    order_pos = np.flatnonzero(y)[np.argsort(-s[y], kind="stable")]
+    order_neg = np.flatnonzero(~y)[np.argsort(-s[~y], kind="stable")]
+    for start, reps in zip(np.cumsum([0] + chunk_sizes(300, n)[:-1]), chunk_sizes(300, n)):
+        w[start : start + reps, order_pos] = multinomial_counts(rng2, int(y.sum()), reps)
+        w[start : start + reps, order_neg] = multinomial_counts(rng2, int((~y).sum()), reps)
+    trivial = np.minimum(GRID, 1 - GRID)
+    checked = 0
+    for j in range(1, GRID.size - 1):
+        pc = GRID[j]
+        costs = (1 - roc.tp / roc.n_pos) * pc + roc.fp / roc.n_neg * (1 - pc)
+        v = int(np.argmin(costs))
+        if costs[v] >= trivial[j] - 1e-12 or v in (0, costs.size - 1):
+            continue  # the sample selects a trivial classifier here
+        thr = roc.thresholds[v]
+        for r in range(300):
+            if abs(rep.raw[r, j] - trivial[j]) > 1e-12:
+                continue
+            yy, ss = np.repeat(y, w[r]), np.repeat(s, w[r])
+            own = pc * np.mean(ss[yy] < thr) + (1 - pc) * np.mean(ss[~yy] >= thr)
+            if own <= trivial[j] + 1e-12 and own < rep.raw[r, j] - 1e-12:
+                continue  # a non-trivial vertex ties the trivial one
+            assert rep.values[r, j] == pytest.approx(2 * rep.estimate[j] - own, abs=1e-12)
+            checked += 1
+    assert checked > 20
