@@ -334,6 +334,7 @@ def main(argv=None):
     ap.add_argument("--d", type=float, default=1.0)
     ap.add_argument("--prevalence", type=float, default=0.5)
     ap.add_argument("--write", action="store_true")
+    ap.add_argument("--seed", type=int, default=2010, help="matrix: seed of the simulated data sets")
     ap.add_argument("--matrix", nargs="+", choices=list(SETTINGS), help="run the settings matrix (issue 10) instead")
     ap.add_argument("--out", help="matrix: append one JSON line per data set to this file")
     ap.add_argument("--summary", nargs="+", help="matrix: print the table of these JSON-lines files")
@@ -345,7 +346,7 @@ def main(argv=None):
         print(matrix_table(rows))
         return rows
     if args.matrix:
-        rows = matrix(args.matrix, args.sizes, args.datasets, args.replicates, args.level, out=args.out)
+        rows = matrix(args.matrix, args.sizes, args.datasets, args.replicates, args.level, args.seed, args.out)
         print(matrix_table(rows))
         return rows
     t0 = time.perf_counter()
