@@ -38,8 +38,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ccreport.analysis import significance as sg  # noqa: E402
-from ccreport.analysis.bands import significant_intervals  # noqa: E402
-from ccreport.analysis.bands import bootstrap_p_value  # noqa: E402
+from ccreport.analysis.bands import (
+    bootstrap_p_value,  # noqa: E402
+    significant_intervals,  # noqa: E402
+)
 from ccreport.analysis.bootstrap import bootstrap_dataset  # noqa: E402
 from ccreport.analysis.hull_costs import GRID  # noqa: E402
 from ccreport.analysis.pair_calibration import calibrate_pairs  # noqa: E402

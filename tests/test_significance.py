@@ -18,7 +18,12 @@ from ccreport.analysis.bootstrap import (
 )
 from ccreport.analysis.envelope import envelope_from_hull
 from ccreport.analysis.hull_costs import GRID
-from ccreport.analysis.pair_calibration import PairCalibration, calibrate_pairs, null_p_values, pair_ratios
+from ccreport.analysis.pair_calibration import (
+    PairCalibration,
+    calibrate_pairs,
+    null_p_values,
+    pair_ratios,
+)
 from ccreport.analysis.priors import BetaPrior, PointPrior, UniformPrior
 from ccreport.analysis.roc import convex_hull
 
@@ -123,7 +128,7 @@ def test_crisp_band_values_are_the_replicates_cost_of_the_samples_selection():
     lo, _ = np.quantile(rep.values[:, j], [0.05, 0.95])
     assert lo < 2 * rep.estimate[j] - 0.2
     assert fnr_fpr.mean() == pytest.approx(0.32, abs=0.01)
-    for p, prior in PRIORS.items():
+    for p in PRIORS:
         assert rep.expected[p].mean() == pytest.approx(rep.expected_estimate[p], abs=0.003)
 
 
@@ -236,7 +241,7 @@ def test_calibrate_pairs_is_reproducible_and_shares_the_world():
     b = rng.normal(size=a.size) + y
     c = a > 0.5
     pairs = [("a", "b"), ("a", "c"), ("b", "c")]
-    kw = dict(level=0.9, priors=PRIORS, outer=40, inner=30)
+    kw = {"level": 0.9, "priors": PRIORS, "outer": 40, "inner": 30}
     one = calibrate_pairs(np.random.default_rng(3), y, {"a": a, "b": b}, {"c": c}, pairs, **kw)
     two = calibrate_pairs(np.random.default_rng(3), y, {"a": a, "b": b}, {"c": c}, pairs, **kw)
     assert set(one) == set(pairs)

@@ -36,7 +36,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .hull_costs import GRID, HullCurves, hull_curves, hulls_expected, hulls_on_grid, optimal_vertices, switches
+from .hull_costs import (
+    GRID,
+    HullCurves,
+    hull_curves,
+    hulls_expected,
+    hulls_on_grid,
+    optimal_vertices,
+    switches,
+)
 from .hulls import Hulls, crisp_hulls, replicate_hulls
 from .roc import crisp_roc, hull_of_monotone_path
 

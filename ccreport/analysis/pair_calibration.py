@@ -31,17 +31,15 @@ are computed for ``SUB`` outer replicates at a time (the random draws do not dep
 
 from __future__ import annotations
 
-
-from .bands import studentizing_sd
-from .bootstrap import chunk_sizes, cumulative, multinomial_counts, path_layout
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from .bands import studentizing_sd
+from .bootstrap import chunk_sizes, cumulative, multinomial_counts, path_layout
 from .calibration import INDUCED_NODES, INNER, OUTER, resample_counts
 from .hull_costs import GRID, hulls_expected, hulls_on_grid, switches, vertex_intervals
 from .hulls import crisp_hulls, replicate_hulls
-from .significance import sup_statistics
 
 SUB = 16  # outer replicates whose inner envelopes are held at once, for every classifier
 
