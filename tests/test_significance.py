@@ -339,3 +339,22 @@ def test_replicates_that_select_a_trivial_classifier_carry_the_samples_selection
             assert rep.values[r, j] == pytest.approx(2 * rep.estimate[j] - own, abs=1e-12)
             checked += 1
     assert checked > 20
+
+
+def test_claim_family_leaves_out_points_where_both_are_trivial():
+    grid = np.linspace(0, 1, 11)
+    trivial = np.minimum(grid, 1 - grid)
+    a = np.minimum(trivial, 0.3)  # a's line 0.3 beats the trivial classifiers on (0.3, 0.7)
+    b = np.minimum(trivial, 0.45)
+    fam = sg.claim_family(a, b, grid)
+    np.testing.assert_array_equal(fam, (grid > 0.3 + 1e-9) & (grid < 0.7 - 1e-9))
+    rng = np.random.default_rng(21)
+    noise = rng.normal(size=(300, 11))
+    noise[:, :3] *= 30  # wild replicates where the sample has both trivial
+    est = np.zeros(11)
+    est[5] = 2.5
+    d_star = est + noise
+    restricted = sg.family_wise(d_star, est, 0.9, grid, family=fam)
+    everywhere = sg.family_wise(d_star, est, 0.9, grid)
+    assert restricted.significant and not everywhere.significant
+    assert np.all(restricted.upper[~fam] == restricted.estimate[~fam])

@@ -40,6 +40,7 @@ from .bootstrap import chunk_sizes, cumulative, multinomial_counts, path_layout
 from .calibration import INDUCED_NODES, INNER, OUTER, resample_counts
 from .hull_costs import GRID, hulls_expected, hulls_on_grid, switches, vertex_intervals
 from .hulls import crisp_hulls, replicate_hulls
+from .significance import claim_family
 
 SUB = 16  # outer replicates whose inner envelopes are held at once, for every classifier
 
@@ -81,10 +82,14 @@ class _Curves:
         return env[0], {p: float(v[0]) for p, v in expected.items()}
 
 
-def pair_ratios(d_outer, d_inner, d_sample, level: float) -> np.ndarray:
+def pair_ratios(d_outer, d_inner, d_sample, level: float, family=None) -> np.ndarray:
     """``T_b / c_b`` per outer replicate (module docstring): ``d_outer`` (g, m), ``d_inner`` (g, k, m),
-    ``d_sample`` (m,). NaN where the inner replicates never vary or the critical value is 0."""
+    ``d_sample`` (m,); ``family`` (g, m): the points each outer replicate's test reads
+    (:func:`~ccreport.analysis.significance.claim_family` of its envelopes; default all). NaN where
+    the inner replicates never vary or the critical value is 0."""
     sd = studentizing_sd(d_inner.std(axis=1, ddof=1))  # (g, m)
+    if family is not None:
+        sd = np.where(family, sd, 0.0)
     live = sd > 0
     safe = np.where(live, sd, 1.0)
     dev = np.where(live[:, None, :], np.abs(d_inner - d_outer[:, None, :]) / safe[:, None, :], 0.0)
@@ -167,7 +172,8 @@ def calibrate_pairs(
             for a, b in pairs:
                 d_inner = (inner_w[a][0] - inner_w[b][0]).reshape(e - s, inner, grid.size)
                 d_outer = outer_w[a][0][s:e] - outer_w[b][0][s:e]
-                ratios[(a, b)].append(pair_ratios(d_outer, d_inner, sample[a][0] - sample[b][0], level))
+                family = claim_family(outer_w[a][0][s:e], outer_w[b][0][s:e], grid)
+                ratios[(a, b)].append(pair_ratios(d_outer, d_inner, sample[a][0] - sample[b][0], level, family))
                 for p in priors:
                     null_p[((a, b), p)].append(
                         null_p_values(
