@@ -69,7 +69,8 @@ def one_dataset(rng, n, d, prevalence, replicates, level, grid):
     vertex = np.searchsorted(switches, grid, side="left")
     thresholds = roc.thresholds[layout.hull[vertex]]
     thresholds = np.where(layout.hull[vertex] == layout.n_points - 1, -np.inf, thresholds)  # all positive
-    target_a = np.where(np.isinf(thresholds), grid, true_cost(thresholds, grid, d))
+    # +inf (all negative) costs pc and -inf (all positive) 1 - pc: true_cost handles both
+    target_a = true_cost(thresholds, grid, d)
     target_b = true_optimal(grid, d)
     fixed = bootstrap.bootstrap_scores(rng, y, s, replicates, grid=grid, selection="fixed")
     if cb.wanted("auto", n):
@@ -192,6 +193,138 @@ def write_section(path: Path, title: str, body: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
+# --- the settings matrix of issue 10 item 5 ---------------------------------------------------------------
+
+# name -> (p(+), positives' mean, positives' sd, rounded to 5 values, crisp); negatives are N(0, 1)
+SETTINGS = {
+    "balanced": (0.5, 1.0, 1.0, False, False),
+    "imbalanced": (0.1, 1.0, 1.0, False, False),
+    "unequal_variances": (0.5, 1.5, 2.0, False, False),
+    "five_values": (0.5, 1.0, 1.0, True, False),
+    "crisp": (0.5, 2.0, 1.0, False, True),
+}
+MATRIX_POINTS = (0.2, 0.3, 0.5, 0.7, 0.8)
+END_POINTS = (0.05, 0.1, 0.9, 0.95)  # near PC(+) = 0 and 1 (issue 10 item 4)
+CRISP_THRESHOLD = 1.0  # crisp: binormal d' = 2 labelled positive iff score >= 1 (cost line 0.159, range 0.16-0.84)
+
+
+def setting_cost(t, pc, setting: str):
+    """True cost of 'positive iff underlying score >= t' in a setting (t = +-inf: the trivial ones)."""
+    _, mu, sd, _, _ = SETTINGS[setting]
+    return pc * ndtr((t - mu) / sd) + (1.0 - pc) * (1.0 - ndtr(t))
+
+
+def setting_data(rng, setting: str, n: int):
+    """(labels, scores or predictions) of one simulated data set of a setting."""
+    prevalence, mu, sd, rounded, crisp = SETTINGS[setting]
+    y = rng.random(n) < prevalence
+    while y.all() or not y.any():
+        y = rng.random(n) < prevalence
+    s = np.where(y, mu + sd * rng.normal(size=n), rng.normal(size=n))
+    if rounded:
+        s = np.clip(np.round(s), -1.0, 3.0)  # 5 distinct values; "score >= k" is "underlying >= k - 1/2"
+    if crisp:
+        return y, s >= CRISP_THRESHOLD
+    return y, s
+
+
+def matrix_dataset(rng, setting: str, n: int, replicates: int, level: float, grid):
+    """Coverage of target (a) by the report's band of one classifier in one simulated data set:
+    per grid point (covered, above, below) of the pointwise band, and whole-curve coverage of the
+    simultaneous band."""
+    y, data = setting_data(rng, setting, n)
+    crisp = SETTINGS[setting][4]
+    if crisp:
+        res = bootstrap.bootstrap_crisp(rng, y, data, replicates, grid=grid)
+        cal = cb.nominal(level, grid.size)
+        tp, fp = np.count_nonzero(data & y), np.count_nonzero(data & ~y)
+        line = (1 - tp / y.sum()) * grid + fp / (~y).sum() * (1 - grid)
+        trivial = np.minimum(grid, 1 - grid)
+        selected = line < trivial  # the sample's selection: its line where it beats the trivial ones
+        target_a = np.where(selected, setting_cost(CRISP_THRESHOLD, grid, setting), trivial)
+    else:
+        res = bootstrap.bootstrap_scores(rng, y, data, replicates, grid=grid)
+        layout = res.layout
+        roc = roc_points(y, data)
+        switches = hull_costs.switches(bootstrap.sample_hull(layout))
+        vertex = layout.hull[np.searchsorted(switches, grid, side="left")]
+        thresholds = roc.thresholds[vertex]
+        if SETTINGS[setting][3]:
+            thresholds = thresholds - 0.5
+        thresholds = np.where(vertex == layout.n_points - 1, -np.inf, thresholds)  # all positive
+        target_a = setting_cost(thresholds, grid, setting)
+        cal = cb.calibrate(rng, layout, level, grid=grid) if cb.wanted("auto", n) else cb.nominal(level, grid.size)
+    lo, hi = cb.calibrated_band(res.values, cal)
+    slo, shi = bands.simultaneous_band(res.values, level, scale=cal.sup_scale)
+    tol = 1e-12
+    inner = (grid > 0) & (grid < 1)
+    return {
+        "covered": (lo - tol <= target_a) & (target_a <= hi + tol),
+        "above": target_a > hi + tol,
+        "below": target_a < lo - tol,
+        "simultaneous": bool(np.all(((slo - tol <= target_a) & (target_a <= shi + tol))[inner])),
+    }
+
+
+def matrix(settings, sizes, datasets, replicates=1000, level=0.9, seed=2010, out=None):
+    """Run the matrix; one JSON line per (setting, n, data set) to ``out`` when given."""
+    import json
+
+    grid = hull_costs.GRID
+    at = [int(np.argmin(np.abs(grid - p))) for p in MATRIX_POINTS]
+    ends = [int(np.argmin(np.abs(grid - p))) for p in END_POINTS]
+    rows = []
+    for setting in settings:
+        for n in sizes:
+            rng = np.random.default_rng([seed, n, list(SETTINGS).index(setting)])
+            for i in range(datasets):
+                r = matrix_dataset(rng, setting, n, replicates, level, grid)
+                row = {"setting": setting, "n": n, "i": i, "simultaneous": r["simultaneous"]}
+                row.update({k: r[k][at].astype(int).tolist() for k in ("covered", "above", "below")})
+                row["covered_ends"] = r["covered"][ends].astype(int).tolist()
+                rows.append(row)
+                if out:
+                    with open(out, "a", encoding="utf-8") as fh:
+                        fh.write(json.dumps(row) + "\n")
+    return rows
+
+
+def matrix_table(rows) -> str:
+    """Coverage (%) with Monte-Carlo standard errors, per setting and n."""
+    groups = {}
+    for r in rows:
+        groups.setdefault((r["setting"], r["n"]), []).append(r)
+    pts = " / ".join(str(p) for p in MATRIX_POINTS)
+    lines = [
+        f"| setting | n | data sets | pointwise coverage of (a) at PC(+) = {pts} (%) | above / below the band, pooled (%) "
+        "| simultaneous, whole curve (%) |",
+        "| --- | ---: | ---: | --- | --- | --- |",
+    ]
+
+    def pct(v):
+        v = np.asarray(v, dtype=float)
+        p = v.mean()
+        return f"{100 * p:.1f} ± {100 * np.sqrt(p * (1 - p) / v.size):.1f}"
+
+    for (setting, n), rs in sorted(groups.items(), key=lambda kv: (list(SETTINGS).index(kv[0][0]), kv[0][1])):
+        cov = np.array([r["covered"] for r in rs])
+        above = np.array([r["above"] for r in rs]).mean()
+        below = np.array([r["below"] for r in rs]).mean()
+        cells = " / ".join(pct(cov[:, j]) for j in range(cov.shape[1]))
+        lines.append(
+            f"| {setting} | {n} | {len(rs)} | {cells} | {100 * above:.1f} / {100 * below:.1f} | {pct([r['simultaneous'] for r in rs])} |"
+        )
+    with_ends = [(k, [r for r in rs if "covered_ends" in r]) for k, rs in groups.items()]
+    with_ends = [(k, rs) for k, rs in with_ends if rs]
+    if with_ends:
+        pts = " / ".join(str(p) for p in END_POINTS)
+        lines += ["", f"| setting | n | data sets | pointwise coverage of (a) at PC(+) = {pts} (%) |", "| --- | ---: | ---: | --- |"]
+        for (setting, n), rs in sorted(with_ends, key=lambda kv: (list(SETTINGS).index(kv[0][0]), kv[0][1])):
+            cov = np.array([r["covered_ends"] for r in rs])
+            lines.append(f"| {setting} | {n} | {len(rs)} | {' / '.join(pct(cov[:, j]) for j in range(cov.shape[1]))} |")
+    return "\n".join(lines)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[200, 1000, 10000])
@@ -201,7 +334,21 @@ def main(argv=None):
     ap.add_argument("--d", type=float, default=1.0)
     ap.add_argument("--prevalence", type=float, default=0.5)
     ap.add_argument("--write", action="store_true")
+    ap.add_argument("--seed", type=int, default=2010, help="matrix: seed of the simulated data sets")
+    ap.add_argument("--matrix", nargs="+", choices=list(SETTINGS), help="run the settings matrix (issue 10) instead")
+    ap.add_argument("--out", help="matrix: append one JSON line per data set to this file")
+    ap.add_argument("--summary", nargs="+", help="matrix: print the table of these JSON-lines files")
     args = ap.parse_args(argv)
+    if args.summary:
+        import json
+
+        rows = [json.loads(line) for f in args.summary for line in Path(f).read_text().splitlines() if line.strip()]
+        print(matrix_table(rows))
+        return rows
+    if args.matrix:
+        rows = matrix(args.matrix, args.sizes, args.datasets, args.replicates, args.level, args.seed, args.out)
+        print(matrix_table(rows))
+        return rows
     t0 = time.perf_counter()
     results = {}
     for n in args.sizes:

@@ -23,6 +23,11 @@ read off the hull by :mod:`ccreport.analysis.hull_costs`. Replicates are drawn i
 in one loop that serves one classifier and a pair alike (as SciPy's ``bootstrap(paired=True)``
 resamples shared indices rather than running a second engine). Bands and tests read the resulting
 :class:`Replicates` (:mod:`ccreport.analysis.bands`).
+
+A dataset is resampled once (issue 9): :func:`bootstrap_dataset` draws each replicate's instance
+counts once and evaluates every classifier, scoring and crisp, on them, so any pair's paired
+replicates are two of its arrays (:class:`DatasetReplicates`). :func:`bootstrap_scores`,
+:func:`bootstrap_crisp` and :func:`bootstrap_pair` remain for one classifier or one pair.
 """
 
 from __future__ import annotations
@@ -31,7 +36,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .hull_costs import GRID, HullCurves, hull_curves, hulls_expected, hulls_on_grid, switches
+from .hull_costs import (
+    GRID,
+    HullCurves,
+    hull_curves,
+    hulls_expected,
+    hulls_on_grid,
+    optimal_vertices,
+    switches,
+)
 from .hulls import Hulls, crisp_hulls, replicate_hulls
 from .roc import crisp_roc, hull_of_monotone_path
 
@@ -180,7 +193,13 @@ class Replicates:
     bootstrap world the original sample plays the population, so ``C(v*) - t*`` is a draw of
     "true cost of the selected classifier minus its apparent cost"; its spread is the sampling noise
     and its mean the optimism. Percentiles of ``c*`` are intervals for the true cost of the
-    classifier selected on the data (issue 4 target (a)).
+    classifier selected on the data (issue 4 target (a)). Where the replicate selects a trivial
+    classifier and the sample did not, ``c*_j = 2 t_j - t*_j(v_j)`` instead, the replicate's error
+    of the sample's own selection v_j (:func:`trivial_swap`); the expected costs keep the plain
+    correction.
+
+    For a crisp classifier ``values`` are instead the replicate's cost of the sample's selection
+    (:func:`_crisp_replicates`), and ``expected`` their expected costs.
 
     ``estimate``: the sample envelope on the grid; ``expected``/``raw_expected``: prior name -> (R,)
     expected costs of the corrected / raw replicates; ``expected_estimate``: prior -> the sample's;
@@ -198,17 +217,26 @@ class Replicates:
     layout: PathLayout | None = None
 
 
-def _collect(parts: list[HullCurves], priors, grid, estimate_hull: Hulls, method, layout=None) -> Replicates:
-    """The chunks' curves and the sample's own, as optimism-corrected :class:`Replicates`."""
-    raw = np.concatenate([p.raw for p in parts], axis=0)
-    ins = np.concatenate([p.in_sample for p in parts], axis=0)
+def _collect(parts: list, priors, grid, estimate_hull: Hulls, method, layout=None) -> Replicates:
+    """The chunks' curves and the sample's own, as optimism-corrected :class:`Replicates`.
+
+    ``parts``: per chunk ``(HullCurves, swap, sample_cost)`` (:func:`_chunk_curves`); where ``swap``
+    is true the corrected value is ``2 t - sample_cost`` instead (:func:`trivial_swap`).
+    """
+    raw = np.concatenate([p[0].raw for p in parts], axis=0)
+    ins = np.concatenate([p[0].in_sample for p in parts], axis=0)
     est = hulls_on_grid(estimate_hull, grid)[0]
+    values = est[None, :] + ins - raw
+    if parts and parts[0][1] is not None:
+        swap = np.concatenate([p[1] for p in parts], axis=0)
+        sample_cost = np.concatenate([p[2] for p in parts], axis=0)
+        values = np.where(swap, 2.0 * est[None, :] - sample_cost, values)
     est_e = {p: float(hulls_expected(estimate_hull, prior)[0]) for p, prior in priors.items()}
-    raw_e = {p: np.concatenate([q.raw_expected[p] for q in parts]) for p in priors}
-    ins_e = {p: np.concatenate([q.in_sample_expected[p] for q in parts]) for p in priors}
+    raw_e = {p: np.concatenate([q[0].raw_expected[p] for q in parts]) for p in priors}
+    ins_e = {p: np.concatenate([q[0].in_sample_expected[p] for q in parts]) for p in priors}
     return Replicates(
         grid=grid,
-        values=est[None, :] + ins - raw,
+        values=values,
         raw=raw,
         estimate=est,
         expected={p: est_e[p] + ins_e[p] - raw_e[p] for p in priors},
@@ -219,14 +247,46 @@ def _collect(parts: list[HullCurves], priors, grid, estimate_hull: Hulls, method
     )
 
 
+def sample_selection(layout: PathLayout, grid) -> tuple[np.ndarray, np.ndarray]:
+    """Path index of the ROC point the sample's envelope selects at each grid PC(+), and whether it
+    is a trivial classifier (all negative, path point 0, or all positive, the last)."""
+    k = layout.hull[optimal_vertices(sample_hull(layout), grid)[0]]
+    return k, (k == 0) | (k == layout.n_points - 1)
+
+
+def trivial_swap(h: Hulls, layout: PathLayout, cp, cn, grid, selection) -> tuple[np.ndarray, np.ndarray]:
+    """Where a replicate selects a trivial classifier but the sample did not, and the replicate's
+    cost of the sample's selection: ``(swap (R, m), sample_cost (R, m))``.
+
+    Why: a trivial classifier's cost is known exactly, so ``C(v*) - t*(v*)`` is exactly 0 for such a
+    replicate and its optimism-corrected value is exactly the estimate: these replicates pile up at
+    the estimate and cut off the band's lower tail (issue 10 item 4; the crisp classifier's case,
+    and a scoring classifier's with few distinct scores or at the ends of its operating range, where
+    the truth fell below the band 13-18% of the time at n = 200 with 5 distinct scores). A replicate
+    that chose a trivial classifier says nothing about the sampling error of the non-trivial
+    classifier the sample selected, so it contributes that classifier's own error instead, the basic
+    bootstrap value ``2 t - t*(v)`` of the sample's selection v (D&H 2006 section 5.2, thresholds
+    fixed). ``selection``: :func:`sample_selection`.
+    """
+    k, sample_trivial = selection
+    j = optimal_vertices(h, grid)
+    trivial = (j == h.indptr[:-1, None]) | (j == h.indptr[1:, None] - 1)
+    fnr = 1.0 - cp[:, layout.pos_at[k]] / layout.n_pos
+    fpr = cn[:, layout.neg_at[k]] / layout.n_neg
+    return trivial & ~sample_trivial[None, :], fnr * grid + fpr * (1.0 - grid)
+
+
 # --- scoring classifiers: one chunk loop for one classifier and for a pair ---------------------------
 
 
-def _chunk_curves(layout: PathLayout, cp, cn, grid, priors, selection: str) -> HullCurves:
+def _chunk_curves(layout: PathLayout, cp, cn, grid, priors, selection: str):
+    """A chunk's ``(HullCurves, swap, sample_cost)`` (:func:`trivial_swap`; None, None when fixed)."""
     if selection == "fixed":
         sample_switches = np.tile(switches(sample_hull(layout)), cp.shape[0])
-        return hull_curves(fixed_vertices(layout, cp, cn), grid, priors, sample_switches)
-    return hull_curves(replicate_hulls(layout, cp, cn), grid, priors)
+        return hull_curves(fixed_vertices(layout, cp, cn), grid, priors, sample_switches), None, None
+    h = replicate_hulls(layout, cp, cn)
+    swap, sample_cost = trivial_swap(h, layout, cp, cn, grid, sample_selection(layout, grid))
+    return hull_curves(h, grid, priors), swap, sample_cost
 
 
 def _stratified_curves(rng, layouts: list[PathLayout], replicates: int, grid, priors, selection: str):
@@ -298,10 +358,50 @@ def bootstrap_crisp(
 
 
 def _crisp_replicates(tp, fp, n_pos, n_neg, tp0, fp0, grid, priors, method) -> Replicates:
-    """Replicates of a crisp classifier from its replicate counts (tp, fp) and its sample's (tp0, fp0)."""
+    """Replicates of a crisp classifier from its replicate counts (tp, fp) and its sample's (tp0, fp0).
+
+    ``raw``: each replicate's own curve, min(its cost line, PC(+), 1 - PC(+)). ``values`` (what the
+    bands are read from): the replicate's cost of the *sample's* selection, i.e. at each PC(+) the
+    replicate's cost line where the sample's line beats the trivial classifiers and the trivial
+    classifiers' known cost elsewhere (D&H 2006 section 4.6's binomial band on the cost line,
+    restricted to the operating range the data selected). This is the bootstrap of target (a), the
+    true cost of what the sample selected. The optimism correction used for scoring classifiers is
+    not used here: a replicate that selects a trivial classifier where the sample selected the line
+    would be corrected to exactly the estimate, so such replicates pile up there, and the band's
+    lower edge could never fall below ``2 estimate - trivial`` (issue 10: 74-76% coverage at
+    PC(+) = 0.2 and 0.8 just inside the operating range, n = 200). With the selection fixed, the
+    truth escapes below the band only when the line was selected, and above it only as the binomial
+    band's own tail, so the band is nominal inside the operating range and exact outside it.
+    """
     h = crisp_hulls(tp, fp, n_pos, n_neg, tp0, fp0)
     est = crisp_hulls([tp0], [fp0], n_pos, n_neg, tp0, fp0)
-    return _collect([hull_curves(h, grid, priors)], priors, grid, est, method)
+    own = hull_curves(h, grid, priors)
+    reps = np.asarray(tp).size
+    if tp0 * n_neg <= fp0 * n_pos:  # the sample's line never beats the trivial classifiers
+        fixed = hull_curves(Hulls(est.x, est.y, est.indptr, n_pos, n_neg, est.x, est.y), grid, priors)
+        fixed = HullCurves(
+            np.repeat(fixed.raw, reps, axis=0),
+            None,
+            {p: np.repeat(v, reps) for p, v in fixed.raw_expected.items()},
+            None,
+        )
+    else:
+        zeros, negs, poss = np.zeros(reps), np.full(reps, float(n_neg)), np.full(reps, float(n_pos))
+        x = np.column_stack((zeros, np.asarray(fp, float), negs)).ravel()
+        y = np.column_stack((zeros, np.asarray(tp, float), poss)).ravel()
+        h_fixed = Hulls(x=x, y=y, indptr=np.arange(reps + 1) * 3, n_pos=n_pos, n_neg=n_neg, x0=h.x0, y0=h.y0)
+        fixed = hull_curves(h_fixed, grid, priors, np.tile(switches(est), reps))
+    est_grid = hulls_on_grid(est, grid)[0]
+    return Replicates(
+        grid=grid,
+        values=fixed.raw,
+        raw=own.raw,
+        estimate=est_grid,
+        expected=fixed.raw_expected,
+        raw_expected=own.raw_expected,
+        expected_estimate={p: float(hulls_expected(est, prior)[0]) for p, prior in priors.items()},
+        method=method,
+    )
 
 
 def crisp_line_replicates(rng: np.random.Generator, n_pos: int, n_neg: int, tp: int, fp: int, replicates: int, grid=GRID):
@@ -380,3 +480,103 @@ def _pair_crisp(rng, y, pa, pb, replicates, priors, grid):
         tp0, fp0 = np.count_nonzero(pred & y), np.count_nonzero(pred & ~y)
         results.append(_crisp_replicates(tp, fp, n_pos, n_neg, tp0, fp0, grid, priors, method))
     return tuple(results)
+
+
+# --- one resampling per dataset (issue 9): every classifier on the same replicates --------------------
+
+
+@dataclass(frozen=True, eq=False)
+class DatasetReplicates:
+    """Every classifier of one dataset, bootstrapped on the same stratified resamples of its instances.
+
+    ``classifiers``: name -> :class:`Replicates` (rows are the same resampled instances for every
+    classifier, so any two form a paired bootstrap, D&H 2006 section 4.7). A pair's replicate
+    difference is the difference of two arrays (:meth:`difference`): O(grid x replicates), no
+    resampling or hull per pair.
+    """
+
+    grid: np.ndarray
+    classifiers: dict
+    replicates: int
+    method: str
+
+    def difference(self, a: str, b: str, raw: bool = False) -> np.ndarray:
+        """Replicate curves (R, m) of ``a - b``: band values (default) or each replicate's own envelopes."""
+        ra, rb = self.classifiers[a], self.classifiers[b]
+        return ra.raw - rb.raw if raw else ra.values - rb.values
+
+    def expected_difference(self, a: str, b: str, prior: str, raw: bool = False) -> np.ndarray:
+        """Replicate expected-cost differences (R,) of ``a - b`` under ``prior``."""
+        ra, rb = self.classifiers[a], self.classifiers[b]
+        return ra.raw_expected[prior] - rb.raw_expected[prior] if raw else ra.expected[prior] - rb.expected[prior]
+
+
+DATASET_METHOD = "stratified instance bootstrap, one resampling per dataset (the same resampled instances for every classifier)"
+
+
+def bootstrap_dataset(
+    rng: np.random.Generator,
+    labels,
+    scores: dict | None = None,
+    predictions: dict | None = None,
+    replicates: int = 1000,
+    priors: dict | None = None,
+    grid=GRID,
+) -> DatasetReplicates:
+    """One stratified resampling of a dataset's instances, read by every classifier (issue 9 item 1).
+
+    Each chunk draws, per class, the multinomial count of every instance once; a scoring classifier
+    reads the counts in its own score order (:attr:`PathLayout.pos_order`) and gets its replicate
+    hulls and optimism-corrected curves as :func:`bootstrap_scores` does; a crisp classifier's
+    replicate counts are ``TP* = sum of the counts of the positives it labels positive`` (and FP* the
+    same for negatives), which is exactly D&H 2006 section 4.6's Binomial(n_pos, tpr) marginally and
+    section 4.7's 3-D confusion-matrix multinomial jointly with any other classifier; its curves are
+    :func:`bootstrap_crisp`'s. ``scores``/``predictions``: name -> array over the same instances
+    (names disjoint).
+
+    Chunks hold at most ``CHUNK_ELEMENTS`` instance counts (:func:`chunk_sizes` of (replicates, n)
+    only), and classifiers are evaluated one after another inside a chunk, so memory does not grow
+    with the number of classifiers beyond their (R, m) outputs; the draws do not depend on the
+    classifiers, their order, or workers.
+    """
+    scores = dict(scores or {})
+    predictions = dict(predictions or {})
+    if set(scores) & set(predictions):
+        raise ValueError(f"classifiers given both scores and predictions: {sorted(set(scores) & set(predictions))}")
+    priors = priors or {}
+    grid = np.asarray(grid, dtype=float)
+    y = np.asarray(labels, dtype=bool)
+    n_pos = int(np.count_nonzero(y))
+    n_neg = y.size - n_pos
+    if n_pos == 0 or n_neg == 0:
+        raise ValueError("resampling needs both classes")
+    layouts = {name: path_layout(y, s) for name, s in scores.items()}
+    crisp = {}
+    for name, pred in predictions.items():
+        p = np.asarray(pred, dtype=bool)
+        if p.shape != y.shape:
+            raise ValueError(f"predictions of {name!r} must have one value per instance")
+        crisp[name] = (p[y].astype(np.int64), p[~y].astype(np.int64))
+    parts = {name: [] for name in layouts}
+    counts = {name: ([], []) for name in crisp}
+    for reps in chunk_sizes(replicates, y.size):
+        counts_pos = multinomial_counts(rng, n_pos, reps)
+        counts_neg = multinomial_counts(rng, n_neg, reps)
+        for name, lay in layouts.items():
+            cp = cumulative(counts_pos[:, lay.pos_order])
+            cn = cumulative(counts_neg[:, lay.neg_order])
+            parts[name].append(_chunk_curves(lay, cp, cn, grid, priors, "resample"))
+        for name, (lab_pos, lab_neg) in crisp.items():
+            counts[name][0].append(counts_pos @ lab_pos)
+            counts[name][1].append(counts_neg @ lab_neg)
+    out = {}
+    for name in list(scores) + list(predictions):
+        if name in layouts:
+            out[name] = _collect(parts[name], priors, grid, sample_hull(layouts[name]), DATASET_METHOD, layouts[name])
+        else:
+            lab_pos, lab_neg = crisp[name]
+            tp, fp = np.concatenate(counts[name][0]), np.concatenate(counts[name][1])
+            out[name] = _crisp_replicates(
+                tp, fp, n_pos, n_neg, int(lab_pos.sum()), int(lab_neg.sum()), grid, priors, DATASET_METHOD
+            )
+    return DatasetReplicates(grid=grid, classifiers=out, replicates=replicates, method=DATASET_METHOD)
