@@ -4,7 +4,9 @@
 #
 #   - Debian packages WeasyPrint needs to lay out the PDF (Pango, HarfBuzz) and the report's
 #     fonts (DejaVu), and the TeX the LaTeX-table test compiles with (pdflatex from
-#     texlive-latex-base, booktabs from texlive-latex-recommended, siunitx from texlive-science):
+#     texlive-latex-base, booktabs from texlive-latex-recommended, siunitx from texlive-science) and
+#     poppler-utils (pdfinfo, pdfdetach: the archive tests check the PDF with them), without
+#     recommended packages:
 #     checked with one dpkg-query, installed with apt-get (sudo when not root) only when missing;
 #   - the package itself, editable, with its development extras (pytest, hypothesis, pypdf,
 #     scikit-learn for regenerating the example predictions): `pip install -e ".[dev]"` into the
@@ -15,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-system_packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
+system_packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core poppler-utils
                  texlive-latex-base texlive-latex-recommended texlive-science)
 
 if command -v dpkg-query >/dev/null 2>&1; then
@@ -29,7 +31,7 @@ if command -v dpkg-query >/dev/null 2>&1; then
         sudo_if_needed=()
         [ "$(id -u)" -eq 0 ] || sudo_if_needed=(sudo)
         "${sudo_if_needed[@]}" apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive "${sudo_if_needed[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+        DEBIAN_FRONTEND=noninteractive "${sudo_if_needed[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
     fi
 fi
 
