@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from ccreport import instance_cost_tasks as ict
+from conftest import FIXED_EPOCH
 from ccreport.analysis import priors as pr
 from ccreport.analysis.bands import percentile_interval
 from ccreport.analysis.hull_costs import hull_curves
@@ -209,8 +210,10 @@ cost_ratio = 5
 def built(tmp_path_factory):
     root = _project(tmp_path_factory.mktemp("iv") / "proj")
     out1, out2 = root.parent / "out1", root.parent / "out2"
-    assert main(["build", str(root), "-o", str(out1), "--no-pdf", "-j", "1"]) == 0
-    assert main(["build", str(root), "-o", str(out2), "--no-pdf", "-j", "2"]) == 0
+    with pytest.MonkeyPatch.context() as patch:  # module scope: the autouse fixed date does not reach here
+        patch.setenv("SOURCE_DATE_EPOCH", FIXED_EPOCH)
+        assert main(["build", str(root), "-o", str(out1), "--no-pdf", "-j", "1", "--no-cache"]) == 0
+        assert main(["build", str(root), "-o", str(out2), "--no-pdf", "-j", "2", "--no-cache"]) == 0
     return out1, out2
 
 

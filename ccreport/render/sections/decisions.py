@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 
+from ... import naming
 from ...results import DatasetResult
 from .. import tables as tb
 from ..page_names import dataset_page_slug
@@ -213,7 +214,7 @@ def threshold_tables(d: DatasetResult, priors: list[str]) -> dict:
             continue
         h = c.selection.table
         t = tb.Table(
-            f"{slug}-thresholds-{name}",
+            f"{slug}-thresholds-{naming.stem(name)}",
             f"Thresholds of {name} on {d.name}: on which PC(+) interval each threshold is optimal.",
             ["Threshold", "PC(+) interval", "FPR", "TPR", "Ties"],
             note="A zero-width interval: optimal only at that end. Ties: other thresholds equally cheap at the interval's end.",
