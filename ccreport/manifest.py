@@ -96,20 +96,31 @@ import difflib
 import math
 import re
 import tomllib
-from dataclasses import dataclass, field, replace
-from datetime import date, datetime, time
+from dataclasses import dataclass, field
+from datetime import date, datetime
 from pathlib import Path
 
-from .analysis.conditions import probability_cost
 from .errors import Problem, UserInputError
+from .manifest_checks import (
+    MAX_WORKERS,  # noqa: F401 (re-exported: the documented limit)
+    NAME_PATTERN,  # noqa: F401 (re-exported)
+    WORKERS,
+    Checker,
+    ManifestLines,
+    Where,
+    display_path,
+    printable,
+    shown,
+    unknown_key_message,
+)
 from .manifest_criteria import CriterionSpec, read_criterion
+from .manifest_priors import DEFAULT_PRIOR, PRIOR_PARAMETERS, PriorSpec, read_prior  # noqa: F401 (PRIOR_PARAMETERS re-exported)
 from .settings import (
     BANDS,  # noqa: F401 (the manifest's allowed values, declared with the settings)
     CALIBRATIONS,  # noqa: F401
     MAX_BOOTSTRAP,  # noqa: F401 (documented limits, declared with the settings)
     MAX_SEED,  # noqa: F401
     OPEN_PROBABILITY,
-    RANGES,
     SETTING_KEYS,
     SETTINGS,
     THRESHOLD_AXES,  # noqa: F401
@@ -126,20 +137,11 @@ from .paths import available_themes, is_theme_name
 
 MANIFEST_NAME = "ccreport.toml"
 DEFAULT_SEED = AnalysisSettings().seed
-NAME_PATTERN = re.compile(r"[A-Za-z0-9_.-]+")
 
 TOP_KEYS = ("project", "datasets", "classifiers", "priors", "criteria")
 PROJECT_KEYS = ("title", "narrative", "theme", *SETTING_KEYS, "workers", "date")
 DATASET_KEYS = ("name", "path", "label", "positive", "fold", "costs", "narrative")
 CLASSIFIER_KEYS = ("name", "scores", "predictions")
-PRIOR_PARAMETERS = {
-    "uniform": ("low", "high"),
-    "beta": ("a", "b"),
-    "point": ("pc", "p_positive", "cost_ratio", "cost_fn", "cost_fp", "unit"),
-    "induced": ("p_positive", "cost_ratio"),
-}
-
-
 # --- the result ---------------------------------------------------------------------------------
 
 
@@ -204,25 +206,6 @@ class ClassifierSpec:
         return self.scores if self.scores is not None else self.predictions
 
 
-@dataclass(frozen=True)
-class PriorSpec:
-    """One ``[[priors]]`` entry with validated, normalized parameters (see the module docstring)."""
-
-    name: str
-    distribution: str
-    params: tuple[tuple[str, object], ...]
-    line: int | None = None
-    datasets: tuple[str, ...] | None = None  # the datasets it applies to; None: every dataset
-
-    def applies_to(self, dataset: str) -> bool:
-        return self.datasets is None or dataset in self.datasets
-
-    def param(self, key: str, default=None):
-        """The parameter ``key``, or ``default`` when the prior has none of that name."""
-        return dict(self.params).get(key, default)
-
-
-DEFAULT_PRIOR = PriorSpec("uniform", "uniform", (("high", 1.0), ("low", 0.0)))
 
 
 @dataclass(frozen=True)
@@ -244,337 +227,6 @@ class Project:
     build_date: date | None = None  # [project] date: the build date when SOURCE_DATE_EPOCH is not set (presentation only)
 
 
-def display_path(path: str | Path) -> str:
-    """``path`` as a user would type it: relative to the working folder when inside it."""
-    absolute = Path(path).resolve()
-    try:
-        return absolute.relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return str(absolute)
-
-
-# --- where keys are: tomllib keeps no positions, so scan the text --------------------------------
-
-_KEY_PART = r"""(?:[A-Za-z0-9_-]+|"[^"\n]*"|'[^'\n]*')"""
-_DOTTED = rf"{_KEY_PART}(?:\s*\.\s*{_KEY_PART})*"
-_ARRAY_HEADER = re.compile(rf"\s*\[\[\s*(?P<name>{_DOTTED})\s*\]\]\s*(?:#.*)?$")
-_TABLE_HEADER = re.compile(rf"\s*\[\s*(?P<name>{_DOTTED})\s*\]\s*(?:#.*)?$")
-_KEY = re.compile(rf"\s*(?P<key>{_DOTTED})\s*=")
-
-
-def _key_parts(dotted: str) -> tuple[str, ...]:
-    return tuple(part.strip("\"'") for part in re.findall(_KEY_PART, dotted))
-
-
-class ManifestLines:
-    """The line of each table header and key of a manifest, found by scanning its text.
-
-    Sections are ``""`` (the top level), ``"project"``, or an array of tables such as
-    ``"datasets"``, whose k-th ``[[datasets]]`` header (1-based) is element k. Keys are recorded
-    as paths inside their element, so a ``[priors.p_positive]`` sub-table or a dotted key
-    ``p_positive.a = 3`` gives the path ``("p_positive", "a")``.
-    """
-
-    def __init__(self, text: str):
-        self.headers: dict[tuple[str, int], int] = {}
-        self.keys: dict[tuple[str, int, tuple[str, ...]], int] = {}
-        self.repeated: list[int] = []  # lines that set a key already set in the same table
-        self.n_lines = text.count("\n") + 1
-        self._scan(text)
-
-    def _scan(self, text: str) -> None:
-        counts: dict[str, int] = {}
-        section, index, prefix = "", 0, ()
-        open_string = None
-        for number, line in enumerate(text.splitlines(), start=1):
-            if open_string is not None:
-                if line.count(open_string) % 2 == 1:
-                    open_string = None
-                continue
-            if match := _ARRAY_HEADER.match(line):
-                section, *rest = _key_parts(match["name"])
-                counts[section] = counts.get(section, 0) + 1
-                index, prefix = counts[section], tuple(rest)
-                self._record_header(section, index, prefix, number)
-            elif match := _TABLE_HEADER.match(line):
-                section, *rest = _key_parts(match["name"])
-                index, prefix = counts.get(section, 0), tuple(rest)
-                self._record_header(section, index, prefix, number)
-            elif match := _KEY.match(line):
-                self._record_key((section, index, prefix + _key_parts(match["key"])), number)
-            open_string = next((q for q in ('"""', "'''") if line.count(q) % 2 == 1), None)
-
-    def _record_header(self, section: str, index: int, prefix: tuple[str, ...], number: int) -> None:
-        if prefix:
-            self._record_key((section, index, prefix), number)
-        else:
-            self.headers.setdefault((section, index), number)
-
-    def _record_key(self, where: tuple[str, int, tuple[str, ...]], number: int) -> None:
-        section, index, path = where
-        if where in self.keys:
-            self.repeated.append(number)
-        for length in range(1, len(path) + 1):  # a dotted key a.b = 1 also places the table a
-            self.keys.setdefault((section, index, path[:length]), number)
-
-    def line_of(self, section: str, index: int, path: tuple[str, ...] = ()) -> int | None:
-        """The line of ``path`` in an element, else of its nearest recorded parent, else the header."""
-        for length in range(len(path), 0, -1):
-            if (found := self.keys.get((section, index, path[:length]))) is not None:
-                return found
-        if not section and path:  # a whole section: its header ([project], [datasets] or the first [[datasets]])
-            return self.headers.get((path[0], 0), self.headers.get((path[0], 1)))
-        if (found := self.headers.get((section, index))) is not None:
-            return found
-        return self.keys.get(("", 0, (section,)))  # an inline array of tables: datasets = [{...}]
-
-
-# --- collecting problems -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Where:
-    """A table in the manifest: ``datasets[2] (sonar)``, or a table nested inside one."""
-
-    section: str = ""  # "" for the top level
-    index: int = 0  # 1-based element of an array of tables; 0 for a plain table
-    name: str | None = None
-    prefix: tuple[str, ...] = ()
-
-    def field(self, *keys: str) -> str:
-        head = self.section + (f"[{self.index}]" if self.index else "")
-        if self.name:
-            head += f" ({self.name})"
-        return ".".join(part for part in (head, *self.prefix, *keys) if part)
-
-    def inner(self, key: str) -> _Where:
-        return replace(self, prefix=self.prefix + (key,))
-
-    def named(self, name: str | None) -> _Where:
-        return replace(self, name=name)
-
-
-POSITIVE = Bound("a number > 0", lambda x: x > 0)
-NON_NEGATIVE = Bound("a number >= 0", lambda x: x >= 0)
-PROBABILITY = Bound("a number in [0, 1]", lambda x: 0 <= x <= 1)
-MAX_WORKERS = 256  # beyond the machine's cores and the task count they are clamped at build time
-WORKERS = Bound(f"an integer from 1 to {MAX_WORKERS}", lambda x: 1 <= x <= MAX_WORKERS, integer=True)
-
-
-def printable(text: str) -> str:
-    """``text`` with control characters escaped (a name holding a line break stays on one line)."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-
-
-def _finite_float(value) -> bool:
-    """Whether a TOML number is a finite float (an integer of 400 digits is not)."""
-    try:
-        return math.isfinite(float(value))
-    except OverflowError:
-        return False
-
-
-def shown(value) -> str:
-    """A TOML value as a message shows it: ``-1``, ``true``, ``"5" (a string)``, ``a table``."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return f'"{printable(value)}" (a string)'
-    if isinstance(value, int) and abs(value) >= 10**30:
-        return f"an integer of {len(str(abs(value)))} digits"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, dict):
-        return "a table"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, (datetime, date, time)):
-        return f"a date/time {value.isoformat()}"
-    return repr(value)
-
-
-def _listed(value) -> str:
-    """An array of scalars as written (``[0.5, 0.1]``), anything else as :func:`shown` puts it."""
-    if isinstance(value, list) and all(isinstance(v, (int, float, str, bool)) for v in value):
-        return "[" + ", ".join(repr(v) if not isinstance(v, (str, bool)) else shown(v) for v in value) + "]"
-    return shown(value)
-
-
-def unknown_key_message(key: str, allowed) -> str:
-    """``unknown key 'posative'; did you mean 'positive'?``, or the list of valid keys."""
-    close = difflib.get_close_matches(key, list(allowed), n=1)
-    if close:
-        return f"unknown key '{key}'; did you mean '{close[0]}'?"
-    return f"unknown key '{key}'; expected one of {', '.join(allowed)}"
-
-
-class Checker:
-    """Reads values out of the parsed manifest, collecting a Problem for each one that is wrong.
-
-    Each reader returns the value (or its default) when it is right, and None after recording a
-    problem, so validation carries on and every mistake is reported in one go.
-    """
-
-    def __init__(self, file: str, lines: ManifestLines, root: Path):
-        self.file = file
-        self.lines = lines
-        self.root = root
-        self.problems: list[Problem] = []
-        self.dataset_names: set[str] = set()  # known once the datasets are read
-
-    def report(self, where: _Where, keys: tuple[str, ...], expected: str) -> None:
-        line = self.lines.line_of(where.section, where.index, where.prefix + keys)
-        self.problems.append(Problem(self.file, where.field(*keys), expected, line=line))
-
-    def unknown_keys(self, table: dict, allowed, where: _Where) -> None:
-        for key in table:
-            if key not in allowed:
-                self.report(where, (key,), unknown_key_message(key, allowed))
-
-    def string(self, table: dict, key: str, where: _Where, what: str, required: bool = False) -> str | None:
-        value = table.get(key)
-        if value is None:
-            if required:
-                self.report(where, (key,), f"missing required key; expected {what}")
-            return None
-        if not isinstance(value, str) or not value.strip():
-            self.report(where, (key,), f"expected {what}, got {shown(value)}")
-            return None
-        return value
-
-    def number(self, table: dict, key: str, where: _Where, bound: Bound, default=None, required=False):
-        value = table.get(key)
-        if value is None:
-            if required:
-                self.report(where, (key,), f"missing required key; expected {bound.text}")
-            return default
-        kinds = int if bound.integer else (int, float)
-        is_number = isinstance(value, kinds) and not isinstance(value, bool) and (bound.integer or _finite_float(value))
-        if not is_number or not bound.accepts(value):
-            self.report(where, (key,), f"expected {bound.text}, got {shown(value)}")
-            return None
-        return value
-
-    def choice(self, table: dict, key: str, where: _Where, options, default=None, required=False) -> str | None:
-        what = "one of " + ", ".join(f'"{option}"' for option in options)
-        value = self.string(table, key, where, what, required)
-        if value is None:
-            return default if key not in table else None
-        if value not in options:
-            close = difflib.get_close_matches(value, list(options), n=1)
-            hint = f'; did you mean "{close[0]}"?' if close else ""
-            self.report(where, (key,), f"expected {what}, got {shown(value)}{hint}")
-            return None
-        return value
-
-    def ranges(self, table: dict, key: str, where: _Where, default=()) -> tuple[tuple[float, float], ...] | None:
-        """A list of ``[low, high]`` pairs of numbers with ``0 <= low < high <= 1`` (as float pairs)."""
-        value = table.get(key)
-        if value is None:
-            return default
-        if not isinstance(value, list):
-            self.report(where, (key,), f"expected {RANGES}, got {shown(value)}")
-            return None
-        found, ok = [], True
-        for i, item in enumerate(value, start=1):
-            pair = item if isinstance(item, list) and len(item) == 2 else None
-            numbers = pair is not None and all(
-                isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in pair
-            )
-            if not numbers:
-                self.report(where, (key,), f"entry {i}: expected a pair [low, high] of numbers, got {_listed(item)}")
-                ok = False
-            elif not 0 <= pair[0] < pair[1] <= 1:
-                self.report(where, (key,), f"entry {i}: expected 0 <= low < high <= 1, got {_listed(item)}")
-                ok = False
-            else:
-                found.append((float(pair[0]), float(pair[1])))
-        return tuple(found) if ok else None
-
-    def existing_file(self, table: dict, key: str, where: _Where, what: str, required=False) -> Path | None:
-        text = self.string(table, key, where, what, required)
-        if text is None:
-            return None
-        path = (self.root / text).resolve()
-        if not path.exists():
-            self.report(where, (key,), f"expected {what}; file not found: {text} (looked for {path})")
-            return None
-        if not path.is_file():
-            self.report(where, (key,), f"expected {what}, got a folder: {text}")
-            return None
-        return path
-
-    def text_file(self, table: dict, key: str, where: _Where, what: str) -> Path | None:
-        """An existing file that must be UTF-8 text (a narrative): the line of the first bad byte."""
-        path = self.existing_file(table, key, where, what)
-        if path is None:
-            return None
-        try:
-            data = path.read_bytes()
-        except OSError as error:
-            self.report(where, (key,), f"expected {what}; cannot read {display_path(path)}: {error.strerror}")
-            return None
-        try:
-            data.decode("utf-8-sig")
-        except UnicodeDecodeError as error:
-            line = data.count(b"\n", 0, error.start) + 1
-            self.report(where, (key,), f"expected {what} in UTF-8; {display_path(path)}:{line} has byte 0x{data[error.start]:02x}")
-            return None
-        return path
-
-    def name(self, table: dict, where: _Where, taken: dict[str, int]) -> str | None:
-        """The element's ``name``: required, of file-name-safe characters, unique in its section."""
-        value = self.string(table, "name", where, "a name of letters, digits, '_', '.' or '-'", required=True)
-        if value is None:
-            return None
-        if not NAME_PATTERN.fullmatch(value):
-            self.report(where, ("name",), f"expected letters, digits, '_', '.' or '-' only (names are used in file names), got {shown(value)}")
-            return None
-        if value in taken:
-            self.report(where.named(value), ("name",), f"duplicate name; {where.section}[{taken[value]}] is also named \"{value}\"")
-        else:
-            taken[value] = where.index
-        return value
-
-    def dataset_list(self, table: dict, where: _Where) -> tuple[str, ...] | None:
-        """The optional ``datasets`` list of names of this manifest's datasets (None: all)."""
-        if "datasets" not in table:
-            return None
-        value = table["datasets"]
-        if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
-            self.report(where, ("datasets",), f"expected a non-empty list of dataset names, got {shown(value)}")
-            return None
-        unknown = [v for v in value if v not in self.dataset_names]
-        if unknown:
-            known = ", ".join(sorted(self.dataset_names)) or "none"
-            self.report(where, ("datasets",), f"expected names of datasets in this manifest ({known}), got {shown(unknown[0])}")
-            return None
-        return tuple(value)
-
-    def tables(self, document: dict, section: str, required: bool) -> list[tuple[_Where, dict]]:
-        """The elements of the array of tables ``section`` (``[[datasets]]``), each with its place."""
-        value = document.get(section)
-        top = _Where()
-        if value is None or value == []:
-            if required:
-                self.report(top, (section,), f"missing; expected at least one [[{section}]] table")
-            return []
-        if isinstance(value, dict):
-            self.report(top, (section,), f"expected one or more [[{section}]] tables (double brackets), got a single [{section}] table")
-            return []
-        if not isinstance(value, list):
-            self.report(top, (section,), f"expected one or more [[{section}]] tables, got {shown(value)}")
-            return []
-        elements = []
-        for index, element in enumerate(value, start=1):
-            where = _Where(section, index)
-            if isinstance(element, dict):
-                elements.append((where, element))
-            else:
-                self.report(where, (), f"expected a table, got {shown(element)}")
-        return elements
-
-
 # --- the sections --------------------------------------------------------------------------------
 
 
@@ -583,20 +235,20 @@ def _check_top_level(check: Checker, document: dict) -> None:
         if key in TOP_KEYS:
             continue
         if key in PROJECT_KEYS:
-            check.report(_Where(), (key,), f"unknown top-level key '{key}'; did you mean to put it under [project]?")
+            check.report(Where(), (key,), f"unknown top-level key '{key}'; did you mean to put it under [project]?")
         else:
-            check.report(_Where(), (key,), unknown_key_message(key, TOP_KEYS))
+            check.report(Where(), (key,), unknown_key_message(key, TOP_KEYS))
 
 
 def _project_settings(check: Checker, document: dict) -> dict | None:
     """The ``[project]`` table's settings as Project keyword arguments."""
     table = document.get("project")
-    where = _Where("project")
+    where = Where("project")
     if table is None:
-        check.report(_Where(), ("project",), 'missing [project] table; expected at least title = "..."')
+        check.report(Where(), ("project",), 'missing [project] table; expected at least title = "..."')
         return None
     if not isinstance(table, dict):
-        check.report(_Where(), ("project",), f"expected a [project] table, got {shown(table)}")
+        check.report(Where(), ("project",), f"expected a [project] table, got {shown(table)}")
         return None
     check.unknown_keys(table, PROJECT_KEYS, where)
     return {
@@ -609,7 +261,7 @@ def _project_settings(check: Checker, document: dict) -> dict | None:
     }
 
 
-def _build_date(check: Checker, table: dict, where: _Where) -> date | None:
+def _build_date(check: Checker, table: dict, where: Where) -> date | None:
     """``date``: a TOML local date (``2024-05-01``) or a string holding an ISO date."""
     value = table.get("date")
     expected = "an ISO date such as 2024-05-01 (the report's build date)"
@@ -626,7 +278,7 @@ def _build_date(check: Checker, table: dict, where: _Where) -> date | None:
     return None
 
 
-def _analysis_settings(check: Checker, table: dict, where: _Where) -> AnalysisSettings:
+def _analysis_settings(check: Checker, table: dict, where: Where) -> AnalysisSettings:
     """Each setting of :class:`AnalysisSettings` read as its declaration says (bound or choices, default)."""
     values = {}
     for f in SETTINGS:
@@ -641,7 +293,7 @@ def _analysis_settings(check: Checker, table: dict, where: _Where) -> AnalysisSe
     return AnalysisSettings(**values)
 
 
-def _theme(check: Checker, table: dict, where: _Where) -> str | None:
+def _theme(check: Checker, table: dict, where: Where) -> str | None:
     """``theme``: the name of a theme folder (the project's ``themes/<name>`` or a shipped one)."""
     name = check.string(table, "theme", where, "the name of a theme")
     if name is None:
@@ -658,7 +310,7 @@ def _theme(check: Checker, table: dict, where: _Where) -> str | None:
     return name
 
 
-def _class_value(check: Checker, table: dict, where: _Where) -> str | None:
+def _class_value(check: Checker, table: dict, where: Where) -> str | None:
     """``positive``: a string, or an integer read as its decimal text."""
     value = table.get("positive")
     what = "the label column's value for the positive class (a string or an integer)"
@@ -673,7 +325,7 @@ def _class_value(check: Checker, table: dict, where: _Where) -> str | None:
     return None
 
 
-def _dataset(check: Checker, where: _Where, table: dict, taken: dict[str, int]) -> DatasetSpec | None:
+def _dataset(check: Checker, where: Where, table: dict, taken: dict[str, int]) -> DatasetSpec | None:
     where = where.named(check.name(table, where, taken))
     check.unknown_keys(table, DATASET_KEYS, where)
     column = "the name of a column"
@@ -691,7 +343,7 @@ def _dataset(check: Checker, where: _Where, table: dict, taken: dict[str, int]) 
     return DatasetSpec(**spec, line=check.lines.line_of(where.section, where.index))
 
 
-def _costs(check: Checker, table: dict, where: _Where) -> CostSpec | None:
+def _costs(check: Checker, table: dict, where: Where) -> CostSpec | None:
     """``costs``: a column name (short form) or a cost-benefit matrix of columns and numbers."""
     value = table.get("costs")
     if value is None:
@@ -730,7 +382,7 @@ def _costs(check: Checker, table: dict, where: _Where) -> CostSpec | None:
     return CostSpec(**cells, unit=unit) if ok else None
 
 
-def _classifier(check: Checker, where: _Where, table: dict, taken: dict[str, int]) -> ClassifierSpec | None:
+def _classifier(check: Checker, where: Where, table: dict, taken: dict[str, int]) -> ClassifierSpec | None:
     where = where.named(check.name(table, where, taken))
     check.unknown_keys(table, CLASSIFIER_KEYS, where)
     what = "the name of a column"
@@ -745,178 +397,6 @@ def _classifier(check: Checker, where: _Where, table: dict, taken: dict[str, int
     if where.name is None or (scores is None and predictions is None):
         return None
     return ClassifierSpec(where.name, scores, predictions, line=check.lines.line_of(where.section, where.index))
-
-
-# --- priors --------------------------------------------------------------------------------------
-
-Params = tuple[tuple[str, object], ...]
-
-
-def _normalized(**params) -> Params:
-    """Parameters as (key, value) pairs sorted by key, numbers as floats."""
-    return tuple(sorted((key, float(value) if isinstance(value, (int, float)) else value) for key, value in params.items()))
-
-
-def _interval(check: Checker, table: dict, where: _Where, low_bound: Bound, high_bound: Bound, low_default=None, high_default=None) -> Params | None:
-    """``low`` and ``high`` with low < high: a uniform or log-uniform range."""
-    required_low, required_high = low_default is None, high_default is None
-    low = check.number(table, "low", where, low_bound, default=low_default, required=required_low)
-    high = check.number(table, "high", where, high_bound, default=high_default, required=required_high)
-    if low is None or high is None:
-        return None
-    if not low < high:
-        key = "high" if "high" in table else "low"
-        check.report(where, (key,), f"expected low < high, got low = {low!r}, high = {high!r}")
-        return None
-    return _normalized(low=low, high=high)
-
-
-def _beta_params(check: Checker, table: dict, where: _Where) -> Params | None:
-    a = check.number(table, "a", where, POSITIVE, required=True)
-    b = check.number(table, "b", where, POSITIVE, required=True)
-    return None if a is None or b is None else _normalized(a=a, b=b)
-
-
-def _uniform_prior(check: Checker, table: dict, where: _Where) -> Params | None:
-    return _interval(check, table, where, PROBABILITY, PROBABILITY, 0.0, 1.0)
-
-
-def _point_prior(check: Checker, table: dict, where: _Where) -> Params | None:
-    has_pc = "pc" in table
-    has_costs = "cost_fn" in table or "cost_fp" in table
-    has_conditions = "p_positive" in table or "cost_ratio" in table or has_costs
-    if has_pc and has_conditions:
-        other = "cost_fn and cost_fp" if has_costs else "p_positive and cost_ratio"
-        check.report(where, ("pc",), f"expected either pc, or {other}, not both")
-        return None
-    if "unit" in table and not has_costs:
-        check.report(where, ("unit",), "expected unit only with cost_fn and cost_fp (it names their unit)")
-        return None
-    if has_pc:
-        pc = check.number(table, "pc", where, PROBABILITY)
-        return None if pc is None else _normalized(pc=pc)
-    if not has_conditions:
-        check.report(where, (), "expected pc = PC(+), or p_positive = p(+) and cost_ratio = C(-|+)/C(+|-), or cost_fn and cost_fp")
-        return None
-    if has_costs:
-        return _point_costs(check, table, where)
-    p = check.number(table, "p_positive", where, OPEN_PROBABILITY, required=True)
-    r = check.number(table, "cost_ratio", where, POSITIVE, required=True)
-    if p is None or r is None:
-        return None
-    return _normalized(pc=float(probability_cost(p, r)), p_positive=p, cost_ratio=r)
-
-
-def _point_costs(check: Checker, table: dict, where: _Where) -> Params | None:
-    """A point prior from costs in units: ``cost_fn`` (missing a positive), ``cost_fp`` (flagging a
-    negative), optional ``unit`` and ``p_positive`` (default: the dataset's class mix, at build time).
-
-    PC(+) = p cost_fn / (p cost_fn + (1 - p) cost_fp) (D&H 2006 section 3.2); ``cost_ratio`` is
-    kept as cost_fn / cost_fp, and ``pc`` only when ``p_positive`` is given.
-    """
-    if "cost_ratio" in table:
-        check.report(where, ("cost_ratio",), "expected either cost_ratio or cost_fn and cost_fp, not both")
-        return None
-    fn = check.number(table, "cost_fn", where, POSITIVE, required=True)
-    fp = check.number(table, "cost_fp", where, POSITIVE, required=True)
-    unit = check.string(table, "unit", where, "a label for the costs' unit, such as \"EUR\"")
-    p = check.number(table, "p_positive", where, OPEN_PROBABILITY)
-    if fn is None or fp is None or ("unit" in table and unit is None) or ("p_positive" in table and p is None):
-        return None
-    params = dict(cost_fn=fn, cost_fp=fp, cost_ratio=fn / fp)
-    if p is not None:
-        params.update(p_positive=p, pc=float(probability_cost(p, fn / fp)))
-    normalized = _normalized(**params)
-    return normalized if unit is None else tuple(sorted(normalized + (("unit", unit),)))
-
-
-def _point_value(bound: Bound):
-    def read(check: Checker, table: dict, where: _Where) -> Params | None:
-        value = check.number(table, "value", where, bound, required=True)
-        return None if value is None else _normalized(value=value)
-
-    return read
-
-
-P_POSITIVE_DISTRIBUTIONS = {
-    "beta": (("a", "b"), _beta_params),
-    "uniform": (("low", "high"), _uniform_prior),
-    "point": (("value",), _point_value(OPEN_PROBABILITY)),
-}
-COST_RATIO_DISTRIBUTIONS = {
-    "loguniform": (("low", "high"), lambda check, table, where: _interval(check, table, where, POSITIVE, POSITIVE)),
-    "uniform": (("low", "high"), lambda check, table, where: _interval(check, table, where, NON_NEGATIVE, POSITIVE, 0.0)),
-    "point": (("value",), _point_value(POSITIVE)),
-}
-
-
-def _induced_component(check: Checker, table: dict, key: str, where: _Where, distributions: dict, bare: Bound) -> Params | None:
-    """One side of an induced prior: a bare number (a point) or a table naming a distribution."""
-    value = table.get(key)
-    example = ", ".join(distributions)
-    if value is None:
-        check.report(where, (key,), f"missing required key; expected {bare.text}, or a table {{ distribution = ... }} with one of {example}")
-        return None
-    if not isinstance(value, dict):
-        number = check.number(table, key, where, bare)
-        return None if number is None else _normalized(distribution="point", value=number)
-    inner = where.inner(key)
-    kind = check.choice(value, "distribution", inner, tuple(distributions), required=True)
-    allowed = ("distribution",) + (distributions[kind][0] if kind else tuple(k for keys, _ in distributions.values() for k in keys))
-    check.unknown_keys(value, tuple(dict.fromkeys(allowed)), inner)
-    if kind is None:
-        return None
-    params = distributions[kind][1](check, value, inner)
-    return None if params is None else tuple(sorted(params + (("distribution", kind),)))
-
-
-def _induced_prior(check: Checker, table: dict, where: _Where) -> Params | None:
-    p = _induced_component(check, table, "p_positive", where, P_POSITIVE_DISTRIBUTIONS, OPEN_PROBABILITY)
-    r = _induced_component(check, table, "cost_ratio", where, COST_RATIO_DISTRIBUTIONS, POSITIVE)
-    return None if p is None or r is None else (("cost_ratio", r), ("p_positive", p))
-
-
-PRIOR_READERS = {
-    "uniform": _uniform_prior,
-    "beta": _beta_params,
-    "point": _point_prior,
-    "induced": _induced_prior,
-}
-
-
-def _check_prior_keys(check: Checker, table: dict, where: _Where, distribution: str | None) -> None:
-    every_parameter = tuple(dict.fromkeys(k for keys in PRIOR_PARAMETERS.values() for k in keys))
-    allowed = ("name", "distribution", "datasets") + (PRIOR_PARAMETERS[distribution] if distribution else every_parameter)
-    for key in table:
-        if key in allowed:
-            continue
-        if key in every_parameter:
-            takes = ", ".join(PRIOR_PARAMETERS[distribution])
-            check.report(where, (key,), f"'{key}' is not a parameter of a {distribution} prior, which takes {takes}")
-        else:
-            check.report(where, (key,), unknown_key_message(key, allowed))
-
-
-def _prior(check: Checker, where: _Where, table: dict, taken: dict[str, int]) -> PriorSpec | None:
-    where = where.named(check.name(table, where, taken))
-    distribution = check.choice(table, "distribution", where, tuple(PRIOR_READERS), required=True)
-    _check_prior_keys(check, table, where, distribution)
-    if distribution is None:
-        return None
-    params = PRIOR_READERS[distribution](check, table, where)
-    datasets = _prior_datasets(check, table, where)
-    if where.name is None or params is None:
-        return None
-    if distribution == "point" and "pc" not in dict(params) and (datasets is None or len(datasets) != 1):
-        check.report(where, ("datasets",), "expected one dataset name: without p_positive, PC(+) follows from cost_fn, cost_fp and that dataset's class mix")
-        return None
-    line = check.lines.line_of(where.section, where.index)
-    return PriorSpec(where.name, distribution, params, line=line, datasets=datasets)
-
-
-def _prior_datasets(check: Checker, table: dict, where: _Where) -> tuple[str, ...] | None:
-    """The optional ``datasets`` list restricting a prior to some datasets (names must exist)."""
-    return check.dataset_list(table, where)
 
 
 # --- reading the file ----------------------------------------------------------------------------
@@ -990,7 +470,7 @@ def load_project(path: str | Path) -> Project:
     datasets = _section(check, document, "datasets", _dataset, required=True)
     classifiers = _section(check, document, "classifiers", _classifier, required=True)
     check.dataset_names = {d.name for d in datasets}
-    priors = _section(check, document, "priors", _prior, required=False) or (DEFAULT_PRIOR,)
+    priors = _section(check, document, "priors", read_prior, required=False) or (DEFAULT_PRIOR,)
     criteria = _section(check, document, "criteria", read_criterion, required=False)
     if check.problems:
         raise UserInputError(_by_line(check.problems))
@@ -1029,14 +509,14 @@ def read_arguments(source: str, settings: dict, priors: dict | None) -> tuple[An
     UserInputError holding every problem found.
     """
     check = Checker(source, ManifestLines(""), Path.cwd())
-    check.unknown_keys(settings, SETTING_KEYS, _Where())
-    analysis = _analysis_settings(check, {k: v for k, v in settings.items() if k in SETTING_KEYS}, _Where())
+    check.unknown_keys(settings, SETTING_KEYS, Where())
+    analysis = _analysis_settings(check, {k: v for k, v in settings.items() if k in SETTING_KEYS}, Where())
     specs, taken = [], {}
     for name, table in (priors or {}).items():
         if not isinstance(table, dict):
-            check.report(_Where("priors", 0, printable(str(name))), (), f"expected a table of a prior's keys, got {shown(table)}")
+            check.report(Where("priors", 0, printable(str(name))), (), f"expected a table of a prior's keys, got {shown(table)}")
             continue
-        specs.append(_prior(check, _Where("priors", 0), {"name": name, **table}, taken))
+        specs.append(read_prior(check, Where("priors", 0), {"name": name, **table}, taken))
     if check.problems:
         raise UserInputError(check.problems)
     return analysis, tuple(s for s in specs if s is not None) or (DEFAULT_PRIOR,)
