@@ -120,12 +120,10 @@ from .settings import (
     CALIBRATIONS,  # noqa: F401
     MAX_BOOTSTRAP,  # noqa: F401 (documented limits, declared with the settings)
     MAX_SEED,  # noqa: F401
-    OPEN_PROBABILITY,
     SETTING_KEYS,
     SETTINGS,
     THRESHOLD_AXES,  # noqa: F401
     AnalysisSettings,
-    Bound,
     describe_setting,
 )
 
