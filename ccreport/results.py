@@ -160,10 +160,9 @@ class FoldAverageResult:
 
 @dataclass(frozen=True, eq=False)
 class DifferenceBand:
-    """A paired bootstrap band of the difference a - b of two cost curves (D&H 2006 section 4.7).
-
-    ``significance_band``: which edges ("pointwise" or "simultaneous") decide the significant regions.
-    """
+    """The pointwise paired bootstrap band of the difference a - b of two cost curves (D&H 2006
+    section 4.7), for drawing: ``kind`` is "pointwise" and ``note`` says it is not adjusted for reading
+    the whole curve; it never decides "significant" (that is :class:`FamilyWiseResult`, issue 10)."""
 
     level: float
     replicates: int
@@ -173,11 +172,13 @@ class DifferenceBand:
     upper: np.ndarray
     estimate: np.ndarray | None = None
     target: str | None = None
-    simultaneous: SimultaneousBand | None = None
-    significance_band: str = "pointwise"
+    kind: str = "pointwise"
+    note: str = ""
 
     def to_dict(self) -> dict:
         return {
+            "kind": self.kind,
+            "note": self.note,
             "level": self.level,
             "replicates": self.replicates,
             "method": self.method,
@@ -186,14 +187,42 @@ class DifferenceBand:
             "estimate": self.estimate,
             "lower": self.lower,
             "upper": self.upper,
-            "simultaneous": _dict_or_none(self.simultaneous),
-            "significance_band": self.significance_band,
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class FamilyWiseResult:
+    """The family-wise test of a - b over the whole PC(+) grid (:func:`ccreport.analysis.significance.family_wise`):
+    the simultaneous band ``estimate -+ critical_value s`` of a studentized max-statistic; the only
+    source of the comparison's ``significant`` intervals."""
+
+    level: float
+    method: str
+    pc: np.ndarray
+    estimate: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    critical_value: float
+    statistic: float
+    p_value: float
+
+    def to_dict(self) -> dict:
+        return {
+            "level": self.level,
+            "method": self.method,
+            "pc": self.pc,
+            "estimate": self.estimate,
+            "lower": self.lower,
+            "upper": self.upper,
+            "critical_value": self.critical_value,
+            "statistic": self.statistic,
+            "p_value": self.p_value,
         }
 
 
 @dataclass(frozen=True, eq=False)
 class SignificantRegion:
-    """A PC(+) interval where the band of a - b excludes 0; ``better`` names the cheaper classifier."""
+    """A PC(+) interval where the family-wise band of a - b excludes 0; ``better`` names the cheaper classifier."""
 
     lo: float
     hi: float
@@ -212,15 +241,21 @@ class ExpectedCostDifferenceInterval:
     upper: float
     p_value: float | None
     p_value_method: str = ""
+    p_holm: float | None = None  # Holm-adjusted over every pair and prior of the dataset (comparisons only)
+    adjustment: str | None = None
 
     def to_dict(self) -> dict:
-        return {
+        out = {
             "difference": self.difference,
             "lower": self.lower,
             "upper": self.upper,
             "p_value": self.p_value,
             "p_value_method": self.p_value_method,
         }
+        if self.p_holm is not None:
+            out["p_holm"] = self.p_holm
+            out["adjustment"] = self.adjustment
+        return out
 
 
 # --- threshold choice methods (Hernández-Orallo, Flach & Ferri 2013) -------------------------------
@@ -672,10 +707,10 @@ class ComparisonResult:
     a_max_advantage: tuple[float, float]
     b_max_advantage: tuple[float, float]
     expected_cost_difference: dict[str, float]  # prior -> E[a] - E[b]
-    difference_band: DifferenceBand | None = None  # paired bootstrap (with ``bootstrap`` > 0)
-    significant: tuple[SignificantRegion, ...] | None = None  # from the difference band's chosen edges
-    expected_cost_difference_interval: dict[str, ExpectedCostDifferenceInterval] | None = None
-    significant_simultaneous: tuple[SignificantRegion, ...] | None = None  # band = "both": sup-norm edges
+    difference_band: DifferenceBand | None = None  # pointwise paired bootstrap band (with ``bootstrap`` > 0)
+    significant: tuple[SignificantRegion, ...] | None = None  # from the family-wise test only
+    expected_cost_difference_interval: dict[str, ExpectedCostDifferenceInterval] | None = None  # with p_holm
+    family_wise: FamilyWiseResult | None = None  # the max-statistic test over PC(+) (issue 10)
     threshold_choice: ThresholdChoiceComparison | None = None  # paired threshold-choice area differences
     instance_costs: InstanceCostComparisonResult | None = None  # datasets with ``costs``
 
@@ -703,8 +738,8 @@ class ComparisonResult:
             out["significant"] = _list_of_dicts(self.significant)
         if self.expected_cost_difference_interval is not None:
             out["expected_cost_difference_interval"] = _dicts(self.expected_cost_difference_interval)
-        if self.significant_simultaneous is not None:
-            out["significant_simultaneous"] = _list_of_dicts(self.significant_simultaneous)
+        if self.family_wise is not None:
+            out["family_wise"] = self.family_wise.to_dict()
         if self.threshold_choice is not None:
             out["threshold_choice"] = self.threshold_choice.to_dict()
         if self.instance_costs is not None:
