@@ -20,7 +20,12 @@ from .analysis import calibration as cb
 from .analysis.bands import simultaneous_band
 from .analysis.bootstrap import bootstrap_crisp, bootstrap_dataset, bootstrap_scores
 from .analysis.folds import fold_average
-from .analysis.significance import HOLM_METHOD, P_METHOD, POINTWISE_NOTE, dataset_inference
+from .analysis.significance import (
+    HOLM_METHOD,
+    P_METHOD,
+    POINTWISE_NOTE,
+    dataset_inference,
+)
 from .results import (
     Band,
     CalibrationDescription,

@@ -107,7 +107,7 @@ def prior_sentence(d: DatasetResult, name: str, row) -> str:
         s += f" Next best: {r['classifier']} (expected cost {r['expected_cost']:.4f}"
         if "difference_interval" in r:
             lo, hi = r["difference_interval"]
-            significant = r["significant"] if "significant" in r else (hi < 0 or lo > 0)
+            significant = r.get("significant", hi < 0 or lo > 0)
             verdict = ("the difference is significant" if significant else "the data cannot tell the two apart")
             holm = f", Holm-adjusted p = {r['p_holm']:.3f}" if "p_holm" in r else ""
             s += (f"; difference {r['difference']:+.4f}, interval {tb.interval(lo, hi, tb.COST_DIGITS)}, "
