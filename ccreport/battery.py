@@ -256,17 +256,14 @@ def classifier_point_task(inputs: TaskInputs, settings: AnalysisSettings) -> dic
 
 
 def pair_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
-    """The point comparison of a pair and, with ``bootstrap`` > 0, its paired bootstrap.
+    """The point comparison of a pair (its resampling is the dataset's ``pairs`` task,
+    :func:`ccreport.uncertainty.pairs_task`).
 
     Both classifiers' envelopes are recomputed here from the same arrays (the same function, so the
-    same floats as their classifier tasks give): a task depends on no other task's output, and the
-    recomputation (a sort and a hull) is small beside the bootstrap.
+    same floats as their classifier tasks give): a task depends on no other task's output.
     """
     a, b = inputs.point(0), inputs.point(1)
-    found = comparison_fields(a, b)
-    if settings.bootstrap > 0:
-        found.update(uncertainty.pair_task(inputs, found["expected_cost_difference"], settings))
-    return found
+    return comparison_fields(a, b)
 
 
 # --- selection criteria and hybrids (D&H 2006 section 5; issue 11) ----------------------------
@@ -344,6 +341,7 @@ TASK_KINDS: tuple[TaskKind, ...] = (
     TaskKind("classifier", "classifier", classifier_point_task),
     TaskKind("uncertainty", "classifier", uncertainty.classifier_task),
     TaskKind("pair", "pair", pair_task),
+    TaskKind("pairs", "dataset", uncertainty.pairs_task),
     TaskKind("threshold_choice", "dataset", threshold_choice.dataset_task),
     TaskKind("instance_costs", "classifier", instance_cost_tasks.classifier_task),
     TaskKind("instance_cost_pair", "pair", instance_cost_tasks.pair_task),

@@ -1,8 +1,9 @@
 """The uncertainty part of the battery: bootstrap bands, paired significance, fold averages.
 
 Two task functions of the battery's plan (:mod:`ccreport.battery`): :func:`classifier_task` for
-each (dataset, classifier) and :func:`pair_task` for each (dataset, pair), each with its own
-generator ``task_rng(seed, "bootstrap", dataset, classifier[, other])``. They return the typed
+each (dataset, classifier), with its generator ``task_rng(seed, "bootstrap", dataset, classifier)``,
+and :func:`pairs_task` once per dataset for all its pairs (one resampling, generator
+``task_rng(seed, "bootstrap", dataset)``; family-wise significance and Holm, issue 10). They return the typed
 results (:class:`~ccreport.results.Band`,
 :class:`~ccreport.results.FoldAverageResult`, :class:`~ccreport.results.DifferenceBand`, ...) as
 the fields of the classifier and comparison results they belong to. Which band each is, and what
@@ -12,24 +13,26 @@ it covers, is written into the result itself (``method``, ``target``); the maths
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import TYPE_CHECKING
 
 from .analysis import calibration as cb
-from .analysis.bands import (
-    bootstrap_p_value,
-    percentile_interval,
-    pointwise_band,
-    significant_intervals,
-    simultaneous_band,
-)
-from .analysis.bootstrap import bootstrap_crisp, bootstrap_pair, bootstrap_scores
+from .analysis.bands import simultaneous_band
+from .analysis.bootstrap import bootstrap_crisp, bootstrap_dataset, bootstrap_scores
 from .analysis.folds import fold_average
+from .analysis.significance import (
+    HOLM_METHOD,
+    P_METHOD,
+    POINTWISE_NOTE,
+    dataset_inference,
+)
 from .results import (
     Band,
     CalibrationDescription,
     DifferenceBand,
     ExpectedCostDifferenceInterval,
     ExpectedCostInterval,
+    FamilyWiseResult,
     FoldAverageResult,
     SignificantRegion,
     SimultaneousBand,
@@ -131,51 +134,63 @@ def classifier_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     return found
 
 
-def pair_task(inputs: TaskInputs, expected_difference: dict, settings: AnalysisSettings) -> dict:
-    """Paired difference band, significant PC(+) intervals and expected-cost differences of a pair
-    (``inputs.classifiers`` = (a, b)): {ComparisonResult field: result}.
+def pairs_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
+    """Every pair of a dataset from ONE resampling (issue 10): {"comparison_fields": {(a, b): fields}}.
 
-    ``expected_difference``: prior -> E[a] - E[b] of the point comparison, written beside each
-    interval so the two agree exactly.
+    Task key ``("pairs", dataset)``, generator ``task_rng(seed, "bootstrap", dataset)``:
+    :func:`~ccreport.analysis.bootstrap.bootstrap_dataset` resamples the instances once for every
+    classifier, and :func:`~ccreport.analysis.significance.dataset_inference` gives each unordered
+    pair (manifest order) its family-wise test over PC(+) (the only source of ``significant``), its
+    pointwise difference band (for drawing, labelled as not adjusted for reading the whole curve) and
+    per prior the paired expected-cost difference interval, p-value and Holm-adjusted p-value over
+    every pair and prior of the dataset. ``difference`` of each interval is E[a] - E[b] of the point
+    comparison, so the two agree exactly. Nothing with ``bootstrap`` = 0 or fewer than two classifiers.
     """
-    ca, cb_ = inputs.classifiers
-    a, b, priors = ca.name, cb_.name, inputs.priors
-    rng = task_rng(settings.seed, "bootstrap", inputs.dataset, a, b)
-    ra, rb = bootstrap_pair(rng, inputs.labels, ca.scores, ca.predictions, cb_.scores, cb_.predictions,
-                               settings.bootstrap, priors)
-    diff = ra.values - rb.values
+    members = inputs.classifiers
+    if settings.bootstrap <= 0 or len(members) < 2:
+        return {}
+    rng = task_rng(settings.seed, "bootstrap", inputs.dataset)
+    scores = {c.name: c.scores for c in members if c.scores is not None}
+    predictions = {c.name: c.predictions for c in members if c.scores is None}
+    reps = bootstrap_dataset(rng, inputs.labels, scores, predictions, settings.bootstrap, inputs.priors)
+    names = [c.name for c in members]
+    pairs = list(combinations(names, 2))
     level = settings.confidence
-    lower, upper = pointwise_band(diff, level)
-    sim = _simultaneous(diff, settings)
-    use_sim = settings.band == "simultaneous"
-    band_lo, band_hi = (sim.lower, sim.upper) if use_sim else (lower, upper)
-    intervals = {}
-    for p in priors:
-        d = ra.expected[p] - rb.expected[p]
-        lo, hi = percentile_interval(d, level)
-        intervals[p] = ExpectedCostDifferenceInterval(
-            difference=float(expected_difference[p]),
-            lower=float(lo),
-            upper=float(hi),
-            p_value=bootstrap_p_value(d),
-            p_value_method="two-sided bootstrap: 2 min(#(d* <= 0) + 1, #(d* >= 0) + 1) / (R + 1)",
-        )
-    return {
-        "difference_band": DifferenceBand(
-            level=level,
-            replicates=settings.bootstrap,
-            method=ra.method,
-            target=TARGET_DIFFERENCE,
-            pc=ra.grid,
-            estimate=ra.estimate - rb.estimate,
-            lower=lower,
-            upper=upper,
-            simultaneous=sim,
-            significance_band="simultaneous" if use_sim else "pointwise",
-        ),
-        "significant": _regions(significant_intervals(ra.grid, band_lo, band_hi, a, b)),
-        "expected_cost_difference_interval": intervals,
-        "significant_simultaneous": (
-            _regions(significant_intervals(ra.grid, sim.lower, sim.upper, a, b)) if settings.band == "both" else None
-        ),
-    }
+    found = dataset_inference(reps, pairs, level, list(inputs.priors))
+    point = {n: inputs.point(k).expected_cost for k, n in enumerate(names)}
+    out = {}
+    for (a, b), inf in found.items():
+        fw = inf.family_wise
+        lower, upper = inf.pointwise
+        out[(a, b)] = {
+            "difference_band": DifferenceBand(
+                level=level,
+                replicates=settings.bootstrap,
+                method=reps.method,
+                target=TARGET_DIFFERENCE,
+                pc=reps.grid,
+                estimate=fw.estimate,
+                lower=lower,
+                upper=upper,
+                kind="pointwise",
+                note=POINTWISE_NOTE,
+            ),
+            "family_wise": FamilyWiseResult(
+                level=fw.level, method=fw.method, pc=fw.grid, estimate=fw.estimate, lower=fw.lower, upper=fw.upper,
+                critical_value=fw.critical, statistic=fw.statistic, p_value=fw.p_value,
+            ),
+            "significant": _regions(fw.significant),
+            "expected_cost_difference_interval": {
+                p: ExpectedCostDifferenceInterval(
+                    difference=float(point[a][p] - point[b][p]),
+                    lower=v["lower"],
+                    upper=v["upper"],
+                    p_value=v["p_value"],
+                    p_value_method=P_METHOD,
+                    p_holm=v["p_holm"],
+                    adjustment=HOLM_METHOD,
+                )
+                for p, v in inf.expected.items()
+            },
+        }
+    return {"comparison_fields": out}

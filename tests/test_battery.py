@@ -79,8 +79,11 @@ def test_executors_give_the_same_outputs_and_one_worker_means_this_process():
     pooled = dict(zip(keys, ProcessPoolExecutor(2).map(tasks)))
     band_s, band_p = serial["uncertainty", "d", "a"]["band"], pooled["uncertainty", "d", "a"]["band"]
     np.testing.assert_array_equal(band_s.lower, band_p.lower)
-    assert serial["pair", "d", "a", "c"]["expected_cost_difference_interval"]["uniform"].to_dict() == \
-        pooled["pair", "d", "a", "c"]["expected_cost_difference_interval"]["uniform"].to_dict()
+    fields_s = serial["pairs", "d"]["comparison_fields"]["a", "c"]
+    fields_p = pooled["pairs", "d"]["comparison_fields"]["a", "c"]
+    assert fields_s["expected_cost_difference_interval"]["uniform"].to_dict() == \
+        fields_p["expected_cost_difference_interval"]["uniform"].to_dict()
+    assert fields_s["family_wise"].to_dict()["critical_value"] == fields_p["family_wise"].to_dict()["critical_value"]
     assert ProcessPoolExecutor(2).map([]) == []
 
 
@@ -101,3 +104,43 @@ def test_settings_declared_once_drive_the_manifest_and_results():
     assert list(AnalysisSettings().to_dict()) == ["confidence", "bootstrap", "band", "calibration", "partial_ranges",
                                                  "threshold_axis"]
     assert manifest.DEFAULT_SEED == AnalysisSettings().seed
+
+
+def test_pairs_task_resamples_once_and_takes_significance_only_from_the_family_wise_test():
+    """Issue 10: one dataset task fills every pair; ``significant`` is the family-wise test's,
+    p_holm is Holm over every pair and prior, and the result equals the analysis layer's."""
+    from ccreport.analysis.bootstrap import bootstrap_dataset
+    from ccreport.analysis.significance import dataset_inference, holm
+    from ccreport.settings import task_rng
+
+    priors = {"uniform": pr.UniformPrior(0.0, 1.0), "low": pr.UniformPrior(0.0, 0.3)}
+    settings = AnalysisSettings(bootstrap=200, calibration="off")
+    data = _dataset(n=60)
+    tasks = plan([data], ["a", "b", "c"], {"d": priors}, settings)
+    keys = [t.key for t in tasks]
+    assert ("pairs", "d") in keys and not any(k[0] == "pairs" and len(k) > 2 for k in keys)
+    out = run_task(tasks[keys.index(("pairs", "d"))])
+    fields = out["comparison_fields"]
+    assert list(fields) == [("a", "b"), ("a", "c"), ("b", "c")]
+    reps = bootstrap_dataset(task_rng(settings.seed, "bootstrap", "d"), data.labels, data.scores, data.predictions,
+                             200, priors)
+    ref = dataset_inference(reps, list(fields), settings.confidence, list(priors))
+    raw = {}
+    for pair, f in fields.items():
+        fw = ref[pair].family_wise
+        assert [(s.lo, s.hi, s.better) for s in f["significant"]] == [(s["lo"], s["hi"], s["better"]) for s in fw.significant]
+        assert f["family_wise"].critical_value == fw.critical and f["family_wise"].p_value == fw.p_value
+        assert f["difference_band"].kind == "pointwise" and "not adjusted" in f["difference_band"].note
+        np.testing.assert_array_equal(f["difference_band"].lower, ref[pair].pointwise[0])
+        for p, iv in f["expected_cost_difference_interval"].items():
+            assert iv.p_value == ref[pair].expected[p]["p_value"] and iv.p_holm >= iv.p_value
+            raw[(*pair, p)] = iv.p_value
+    adjusted = holm(raw)
+    for pair, f in fields.items():
+        for p, iv in f["expected_cost_difference_interval"].items():
+            assert iv.p_holm == pytest.approx(adjusted[(*pair, p)])
+    results = assemble(tasks, [run_task(t) for t in tasks])["d"]
+    m = results.comparisons["a vs b"]
+    assert m.family_wise is not None and "significant_simultaneous" not in m.to_dict()
+    assert "p_holm" in m.to_dict()["expected_cost_difference_interval"]["uniform"]
+    assert run_task(dataclasses.replace(tasks[keys.index(("pairs", "d"))], settings=NO_BOOTSTRAP)) == {}

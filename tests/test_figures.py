@@ -173,7 +173,7 @@ def test_difference_marks_crossovers_band_and_significance(extras, plain):
     vlines = [ln for ln in ax.get_lines() if len(ln.get_xdata()) == 2 and ln.get_xdata()[0] == ln.get_xdata()[1]]
     assert sorted(float(ln.get_xdata()[0]) for ln in vlines) == pytest.approx(sorted(m.crossovers))
     labels = [t.get_text() for t in fig.legends[0].get_texts()]
-    assert "crossover" in labels and any("band of the difference" in t for t in labels)
+    assert "crossover" in labels and any("pointwise band of the difference" in t for t in labels)
     assert any("significant" in t for t in labels) == bool(m.significant)
     lo, hi = ax.get_ylim()
     assert lo < 0 < hi

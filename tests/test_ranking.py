@@ -135,6 +135,14 @@ def test_p_value_at_the_bootstrap_floor_is_a_bound():
     assert one_more == 4 / 1001 and tb.p_value_text(one_more, 1000) == "p=0.004"
     assert tb.p_value_text(0.3137, 1000) == "p=0.314" and tb.p_value_text(2 / 1001) == "p=0.002"
     assert tb.p_value_text(None, 1000) == ""
+    # the basic-bootstrap difference p-value (issue 10) floors at 1 / (R + 1)
+    from ccreport.analysis.significance import difference_p_value
+
+    low = difference_p_value(np.full(500, -0.2), -0.2)
+    assert low == 1 / 501 and tb.p_value_text(low, 500, floor_count=1) == "p\u00a0\u2264\u00a00.002"
+    assert tb.p_value_text(1 / 1001, 1000, floor_count=1) == "p\u00a0<\u00a00.001"
+    assert tb.p_value_text(2 / 1001, 1000, floor_count=1) == "p=0.002"
+    assert tb.p_value_text(0.04, 1000, floor_count=1, name="p_Holm") == "p_Holm=0.040"
 
 
 def test_fold_spreads_are_styled_as_ranges_not_intervals(tmp_path):

@@ -91,7 +91,7 @@ def difference(
         winners = winners_of(m)
         n_handles = 1 + bool(band) + bool(m.crossovers) + len(winners)
         # as many legend columns as the longest label allows (at 7 pt: 0.33 in + 0.055 in a character)
-        longest = max([len(f"{m.a} \u2212 {m.b}"), 30 if band else 0] + [len(f"significant: {x} cheaper") for x in winners])
+        longest = max([len(f"{m.a} \u2212 {m.b}"), 36 if band else 0] + [len(f"significant: {x} cheaper") for x in winners])
         cols = max(1, min(2 if w <= COLUMN_WIDTH + 0.01 else 4, int(w // (0.33 + 0.055 * longest))))
         fig = new_figure(w, 2.05 + 0.17 * math.ceil(n_handles / cols) + 0.45)
         ax = fig.subplots()
@@ -131,7 +131,7 @@ def draw_difference(ax, comparison: ComparisonResult, styles: dict[str, Style], 
                         linewidth=0, zorder=1.5)
         level = band.level
         lt = f"{level:.0%} " if isinstance(level, (int, float)) else ""
-        handles.append(Patch(facecolor="#7f7f7f", alpha=0.45, linewidth=0, label=f"{lt}band of the difference"))
+        handles.append(Patch(facecolor="#7f7f7f", alpha=0.45, linewidth=0, label=f"{lt}pointwise band of the difference"))
     ax.plot(pc, diff, color="#1a1a1a", linewidth=1.5, zorder=4, rasterized=pc.size > DENSE_POINTS)
     handles.insert(0, Line2D([], [], color="#1a1a1a", linewidth=1.5, label=f"{m.a} \u2212 {m.b}"))
     labelled = []
@@ -182,10 +182,12 @@ def _diff_caption(d: DatasetResult, m: ComparisonResult) -> str:
     band = m.difference_band
     if band is not None:
         lt = f"{band.level:.0%} " if isinstance(band.level, (int, float)) else ""
-        parts.append(f"The grey region is the {lt}confidence band of the difference; method: {band.method or 'paired resampling'}.")
+        parts.append(f"The grey region is the {lt}pointwise confidence band of the difference (each PC(+) on its own, "
+                     f"not adjusted for reading the whole curve); method: {band.method or 'paired resampling'}.")
     if m.significant is not None and band is not None:
-        parts.append("Bars along the bottom mark where the difference is significant, coloured and hatched like the "
-                     "cheaper classifier's side of zero.")
+        parts.append("Bars along the bottom mark where the difference is significant family-wise over PC(+) "
+                     "(studentized max-statistic: the chance of any false bar is at most 1 \u2212 confidence), coloured "
+                     "and hatched like the cheaper classifier's side of zero.")
     return " ".join(parts)
 
 

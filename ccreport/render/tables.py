@@ -39,23 +39,25 @@ def fmt(value: float | None, digits: int) -> str:
     return text
 
 
-def p_value_text(p: float | None, replicates: int | None = None) -> str:
+def p_value_text(p: float | None, replicates: int | None = None, floor_count: int = 2, name: str = "p") -> str:
     """A bootstrap p-value as printed: ``p=0.031``; at the method's floor, ``p \u2264 <floor>``.
 
-    The two-sided bootstrap p-value 2 min(#(d* <= 0) + 1, #(d* >= 0) + 1) / (R + 1)
-    (:func:`ccreport.analysis.bands.bootstrap_p_value`) is never below 2 / (R + 1): reached when no
-    replicate falls on the far side of 0, it says only that p is at most that. The floor is printed
-    rounded up to 3 decimals (2 / 1001 = 0.001998 as "p \u2264 0.002"), so the bound stays true;
-    below 0.001 as "p < 0.001" (no-break spaces: the bound never wraps). Without ``replicates`` the
-    value is printed as it is.
+    A bootstrap p-value is never below ``floor_count / (R + 1)``: 2 for the two-sided
+    2 min(#(d* <= 0) + 1, #(d* >= 0) + 1) / (R + 1) (:func:`ccreport.analysis.bands.bootstrap_p_value`),
+    1 for the basic-bootstrap (#(|d* - d| >= |d|) + 1) / (R + 1)
+    (:func:`ccreport.analysis.significance.difference_p_value`). Reached when no replicate is as
+    extreme as the estimate, it says only that p is at most that. The floor is printed rounded up to
+    3 decimals (2 / 1001 = 0.001998 as "p \u2264 0.002"), so the bound stays true; below 0.001 as
+    "p < 0.001" (no-break spaces: the bound never wraps). Without ``replicates`` the value is printed
+    as it is. ``name``: the symbol printed ("p", "p_Holm").
     """
     if p is None:
         return ""
     if replicates:
-        floor = 2.0 / (replicates + 1)
+        floor = floor_count / (replicates + 1)
         if p <= floor * (1 + ranking.TIE_RTOL):
-            return "p\u00a0<\u00a00.001" if floor < 0.001 else f"p\u00a0\u2264\u00a0{math.ceil(floor * 1000 - 1e-9) / 1000:.3f}"
-    return f"p={fmt(p, 3)}"
+            return f"{name}\u00a0<\u00a00.001" if floor < 0.001 else f"{name}\u00a0\u2264\u00a0{math.ceil(floor * 1000 - 1e-9) / 1000:.3f}"
+    return f"{name}={fmt(p, 3)}"
 
 
 def cost(value) -> str:

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
         DifferenceBand,
         ExpectedCostDifferenceInterval,
         ExpectedCostInterval,
+        FamilyWiseResult,
         FoldAverageResult,
         SignificantRegion,
     )
@@ -118,10 +119,10 @@ class ComparisonResult:
     a_max_advantage: tuple[float, float]
     b_max_advantage: tuple[float, float]
     expected_cost_difference: dict[str, float]  # prior -> E[a] - E[b]
-    difference_band: DifferenceBand | None = None  # paired bootstrap (with ``bootstrap`` > 0)
-    significant: tuple[SignificantRegion, ...] | None = None  # from the difference band's chosen edges
-    expected_cost_difference_interval: dict[str, ExpectedCostDifferenceInterval] | None = None
-    significant_simultaneous: tuple[SignificantRegion, ...] | None = None  # band = "both": sup-norm edges
+    difference_band: DifferenceBand | None = None  # pointwise paired bootstrap band (with ``bootstrap`` > 0)
+    significant: tuple[SignificantRegion, ...] | None = None  # from the family-wise test only
+    expected_cost_difference_interval: dict[str, ExpectedCostDifferenceInterval] | None = None  # with p_holm
+    family_wise: FamilyWiseResult | None = None  # the max-statistic test over PC(+) (issue 10)
     threshold_choice: ThresholdChoiceComparison | None = None  # paired threshold-choice area differences
     instance_costs: InstanceCostComparisonResult | None = None  # datasets with ``costs``
 
@@ -149,8 +150,8 @@ class ComparisonResult:
             out["significant"] = list_of_dicts(self.significant)
         if self.expected_cost_difference_interval is not None:
             out["expected_cost_difference_interval"] = dicts(self.expected_cost_difference_interval)
-        if self.significant_simultaneous is not None:
-            out["significant_simultaneous"] = list_of_dicts(self.significant_simultaneous)
+        if self.family_wise is not None:
+            out["family_wise"] = self.family_wise.to_dict()
         if self.threshold_choice is not None:
             out["threshold_choice"] = self.threshold_choice.to_dict()
         if self.instance_costs is not None:

@@ -132,10 +132,9 @@ class FoldAverageResult:
 
 @dataclass(frozen=True, eq=False)
 class DifferenceBand:
-    """A paired bootstrap band of the difference a - b of two cost curves (D&H 2006 section 4.7).
-
-    ``significance_band``: which edges ("pointwise" or "simultaneous") decide the significant regions.
-    """
+    """The pointwise paired bootstrap band of the difference a - b of two cost curves (D&H 2006
+    section 4.7), for drawing: ``kind`` is "pointwise" and ``note`` says it is not adjusted for reading
+    the whole curve; it never decides "significant" (that is :class:`FamilyWiseResult`, issue 10)."""
 
     level: float
     replicates: int
@@ -145,11 +144,13 @@ class DifferenceBand:
     upper: np.ndarray
     estimate: np.ndarray | None = None
     target: str | None = None
-    simultaneous: SimultaneousBand | None = None
-    significance_band: str = "pointwise"
+    kind: str = "pointwise"
+    note: str = ""
 
     def to_dict(self) -> dict:
         return {
+            "kind": self.kind,
+            "note": self.note,
             "level": self.level,
             "replicates": self.replicates,
             "method": self.method,
@@ -158,14 +159,42 @@ class DifferenceBand:
             "estimate": self.estimate,
             "lower": self.lower,
             "upper": self.upper,
-            "simultaneous": dict_or_none(self.simultaneous),
-            "significance_band": self.significance_band,
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class FamilyWiseResult:
+    """The family-wise test of a - b over the whole PC(+) grid (:func:`ccreport.analysis.significance.family_wise`):
+    the simultaneous band ``estimate -+ critical_value s`` of a studentized max-statistic; the only
+    source of the comparison's ``significant`` intervals."""
+
+    level: float
+    method: str
+    pc: np.ndarray
+    estimate: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    critical_value: float
+    statistic: float
+    p_value: float
+
+    def to_dict(self) -> dict:
+        return {
+            "level": self.level,
+            "method": self.method,
+            "pc": self.pc,
+            "estimate": self.estimate,
+            "lower": self.lower,
+            "upper": self.upper,
+            "critical_value": self.critical_value,
+            "statistic": self.statistic,
+            "p_value": self.p_value,
         }
 
 
 @dataclass(frozen=True, eq=False)
 class SignificantRegion:
-    """A PC(+) interval where the band of a - b excludes 0; ``better`` names the cheaper classifier."""
+    """A PC(+) interval where the family-wise band of a - b excludes 0; ``better`` names the cheaper classifier."""
 
     lo: float
     hi: float
@@ -184,12 +213,18 @@ class ExpectedCostDifferenceInterval:
     upper: float
     p_value: float | None
     p_value_method: str = ""
+    p_holm: float | None = None  # Holm-adjusted over every pair and prior of the dataset (comparisons only)
+    adjustment: str | None = None
 
     def to_dict(self) -> dict:
-        return {
+        out = {
             "difference": self.difference,
             "lower": self.lower,
             "upper": self.upper,
             "p_value": self.p_value,
             "p_value_method": self.p_value_method,
         }
+        if self.p_holm is not None:
+            out["p_holm"] = self.p_holm
+            out["adjustment"] = self.adjustment
+        return out

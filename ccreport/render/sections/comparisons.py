@@ -1,5 +1,5 @@
 """The dataset page's pairwise comparisons: crossovers, where each is cheaper, expected-cost differences
-(D&H 2006 sections 4.3-4.4 and 4.7)."""
+(D&H 2006 sections 4.3-4.4 and 4.7), family-wise significance and Holm-adjusted p-values (issue 10)."""
 
 from __future__ import annotations
 
@@ -36,16 +36,36 @@ def comparison_table(d: DatasetResult) -> tb.Table:
     return t
 
 
+def holm_text(iv, replicates: int | None) -> str:
+    """``p=0.012, p_Holm=0.047`` of an expected-cost difference; a p at its floor 1 / (R + 1) is
+    printed as a bound (:func:`ccreport.render.tables.p_value_text`), and so is the Holm-adjusted p
+    then (Holm's adjustment is monotone in every p, so it stays a bound)."""
+    if iv.p_value is None:
+        return ""
+    raw = tb.p_value_text(iv.p_value, replicates, floor_count=1)
+    if iv.p_holm is None:
+        return raw
+    bound = raw.startswith("p\u00a0")
+    holm = "p_Holm"
+    return raw + ", " + (f"{holm}\u00a0\u2264\u00a0{tb.fmt(iv.p_holm, 3)}" if bound and iv.p_holm < 1 else f"{holm}={tb.fmt(iv.p_holm, 3)}")
+
+
 def _difference_cell(m: ComparisonResult, prior: str) -> tb.Cell:
-    replicates = None if m.difference_band is None else m.difference_band.replicates
+    band = m.difference_band
+    replicates = None if band is None else band.replicates
     value = m.expected_cost_difference.get(prior)
     cell = tb.num(value, tb.COST_DIGITS)
     interval = (m.expected_cost_difference_interval or {}).get(prior)
     if interval is not None:
-        lo, hi, pv = interval.lower, interval.upper, interval.p_value
-        cell.note = f"[{tb.cost(lo)},\u00a0{tb.cost(hi)}]" + ("" if pv is None else " " + tb.p_value_text(pv, replicates))
-        cell.best = lo is not None and hi is not None and (lo > 0 or hi < 0)
-        cell.mark, cell.mark_label = tb.SIGNIFICANT_MARK, "interval excludes 0"
+        lo, hi = interval.lower, interval.upper
+        cell.note = f"[{tb.cost(lo)},\u00a0{tb.cost(hi)}]" + (" " + holm_text(interval, replicates) if interval.p_value is not None else "")
+        if interval.p_holm is not None and band is not None:
+            # marks and words use the Holm-adjusted p-value over every pair and prior (issue 10)
+            cell.best = interval.p_holm <= 1 - float(band.level) + 1e-12
+            cell.mark, cell.mark_label = tb.SIGNIFICANT_MARK, f"Holm-adjusted p \u2264 {1 - float(band.level):.2g}"
+        else:
+            cell.best = lo is not None and hi is not None and (lo > 0 or hi < 0)
+            cell.mark, cell.mark_label = tb.SIGNIFICANT_MARK, "interval excludes 0"
     return cell
 
 
@@ -53,14 +73,21 @@ def differences_table(d: DatasetResult, priors: list[str]) -> tb.Table:
     has_intervals = any(m.expected_cost_difference_interval is not None for m in d.comparisons.values())
     has_significance = any(m.significant is not None for m in d.comparisons.values())
     # the key column, where the difference is significant, right after the pair (visible without scrolling)
-    columns = ["A", "B"] + (["Significantly cheaper on (PC(+))"] if has_significance else [])
+    columns = ["A", "B"] + (["Significantly cheaper on (PC(+), family-wise)"] if has_significance else [])
     columns += [f"E[A] \u2212 E[B] {p}" for p in priors]
     note = "Difference of expected normalized costs; negative: A is cheaper under that prior."
+    if has_significance:
+        note += (
+            " Significantly cheaper: PC(+) intervals where the family-wise band of A \u2212 B (studentized "
+            "max-statistic over the whole PC(+) range) excludes 0, so the chance of any false interval in a row is "
+            f"at most 1 \u2212 {confidence_text(d) or 'the level'}."
+        )
     if has_intervals:
         note += (
-            f" In brackets: paired bootstrap {confidence_text(d)} interval and p-value (\u201cp \u2264 x\u201d: no replicate "
-            f"fell on the far side of 0, the smallest p-value the bootstrap can show); {tb.SIGNIFICANT_MARK} and bold: the "
-            "interval excludes 0."
+            f" In brackets: paired bootstrap {confidence_text(d)} interval, p-value and Holm-adjusted p-value "
+            "p_Holm over every pair and prior of this dataset (\u201cp \u2264 x\u201d: no replicate was as far from "
+            f"the estimate as 0, the smallest p-value the bootstrap can show); {tb.SIGNIFICANT_MARK} and bold: "
+            "p_Holm \u2264 1 \u2212 confidence."
         )
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-differences",

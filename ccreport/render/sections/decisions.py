@@ -62,6 +62,8 @@ def prior_rows(d: DatasetResult, t: tb.Table) -> None:
             if "difference_interval" in r:
                 lo, hi = r["difference_interval"]
                 r_note += f" {tb.interval(lo, hi, tb.COST_DIGITS)}, p = {r['p_value']:.3f}"
+                if "p_holm" in r:
+                    r_note += f", p_Holm = {r['p_holm']:.3f}"
         per_case = row.cost_per_case
         pc_cell = tb.text(tb.DASH)
         if per_case is not None:
@@ -106,9 +108,11 @@ def prior_sentence(d: DatasetResult, name: str, row) -> str:
         s += f" Next best: {r['classifier']} (expected cost {r['expected_cost']:.4f}"
         if "difference_interval" in r:
             lo, hi = r["difference_interval"]
-            verdict = ("the difference is significant" if hi < 0 or lo > 0 else
-                       "the data cannot tell the two apart")
-            s += f"; difference {r['difference']:+.4f}, interval {tb.interval(lo, hi, tb.COST_DIGITS)}, p = {r['p_value']:.3f}: {verdict}"
+            significant = r.get("significant", hi < 0 or lo > 0)
+            verdict = ("the difference is significant" if significant else "the data cannot tell the two apart")
+            holm = f", Holm-adjusted p = {r['p_holm']:.3f}" if "p_holm" in r else ""
+            s += (f"; difference {r['difference']:+.4f}, interval {tb.interval(lo, hi, tb.COST_DIGITS)}, "
+                  f"p = {r['p_value']:.3f}{holm}: {verdict}")
         s += ")."
     if row.ties:
         s += f" Equally cheap: {', '.join(row.ties)}."
