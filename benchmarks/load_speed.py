@@ -30,7 +30,7 @@ sys.path.insert(0, {root!r})
 from ccreport import loaders
 from ccreport.manifest import ClassifierSpec, DatasetSpec
 if {slow!r}:
-    loaders._read_csv_fast = lambda *args: None  # the line-by-line reader only (the reader before Arrow)
+    loaders.read_csv_fast = lambda *args: None  # the line-by-line reader only (the reader before Arrow)
 spec = DatasetSpec(name="x", path=Path({path!r}), label="label", positive="pos")
 classifiers = [ClassifierSpec("a", scores="a"), ClassifierSpec("b", scores="b")]
 def cpu():

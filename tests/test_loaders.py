@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ccreport import loaders
+from ccreport import data_table, loaders
 from ccreport.errors import UserInputError
 from ccreport.loaders import fold_order, load_dataset, load_project_data, sha256_file
 from ccreport.manifest import ClassifierSpec, DatasetSpec, load_project
@@ -97,7 +97,7 @@ def test_negative_label_is_the_other_value(write):
 
 @pytest.mark.parametrize("chunk_rows", [1, 2, 3, 1000])
 def test_chunks_do_not_change_the_result(write, monkeypatch, chunk_rows):
-    monkeypatch.setattr(loaders, "CHUNK_ROWS", chunk_rows)
+    monkeypatch.setattr(data_table, "CHUNK_ROWS", chunk_rows)
     data = load_dataset(spec(write("d.csv", GOOD), fold="fold", costs="Amount"), [SCORES, CRISP])
     assert data.scores["logreg"].tolist() == [0.9, 0.2, 0.6, -1000.0, 0.4]
     assert data.folds.tolist() == [0, 1, 2, 0, 1] and data.costs.size == 5
@@ -233,7 +233,7 @@ def test_empty_fold(write):
 
 
 def test_at_most_five_problems_per_column_then_a_count(write, monkeypatch):
-    monkeypatch.setattr(loaders, "CHUNK_ROWS", 7)
+    monkeypatch.setattr(data_table, "CHUNK_ROWS", 7)
     body = "".join(f"{'MR'[i % 2]},bad{i}\n" for i in range(42))
     problems = problems_loading(write("d.csv", "label,logreg\n" + body))
     assert [p.row for p in problems[:5]] == [1, 2, 3, 4, 5]
