@@ -72,10 +72,16 @@ def roc_points(y_true, scores) -> RocCurve:
     if not np.all(np.isfinite(s)):
         raise ValueError("scores must be finite")
     order = np.argsort(-s)  # one sort; ties need no stable order since tied runs are pooled
-    s_sorted = s[order]
-    y_sorted = y[order]
-    last_of_run = np.flatnonzero(np.diff(s_sorted))
-    ends = np.append(last_of_run, s.size - 1)
+    return roc_from_sorted(y[order], s[order])
+
+
+def roc_from_sorted(y_sorted: np.ndarray, s_sorted: np.ndarray) -> RocCurve:
+    """ROC points (Fawcett 2006, Alg. 1) of labels/scores already sorted by decreasing score.
+
+    Same result as :func:`ccreport.analysis.roc.roc_points` without its sort, for callers that
+    sort once and take several subsets (the out-of-fold procedure). Both classes must occur.
+    """
+    ends = np.append(np.flatnonzero(np.diff(s_sorted)), s_sorted.size - 1)
     tp = np.cumsum(y_sorted, dtype=np.int64)[ends]
     fp = ends + 1 - tp
     return RocCurve(

@@ -14,9 +14,9 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..envelope import Envelope, envelope_from_hull
-from ..roc import RocCurve, hull_indices
+from ..roc import RocCurve, hull_indices, roc_from_sorted
 from .criteria import NeymanPearsonChoice, WorkforceChoice, neyman_pearson, workforce
-from .hull import Hybrid, dataset_hybrid, roc_from_sorted, threshold_table
+from .hull import Hybrid, dataset_hybrid, threshold_table
 from .independent import RULES, IndependentSelection, performance_independent
 from .out_of_fold import OutOfFold, fold_index, out_of_fold, out_of_fold_presorted
 from .pruning import roc_hull_indices

@@ -25,24 +25,6 @@ from ..roc import RocCurve, hull_indices
 from .pruning import near_hull
 
 
-def roc_from_sorted(y_sorted: np.ndarray, s_sorted: np.ndarray) -> RocCurve:
-    """ROC points (Fawcett 2006, Alg. 1) of labels/scores already sorted by decreasing score.
-
-    Same result as :func:`ccreport.analysis.roc.roc_points` without its sort, for callers that
-    sort once and take several subsets (the out-of-fold procedure). Both classes must occur.
-    """
-    ends = np.append(np.flatnonzero(np.diff(s_sorted)), s_sorted.size - 1)
-    tp = np.cumsum(y_sorted, dtype=np.int64)[ends]
-    fp = ends + 1 - tp
-    return RocCurve(
-        tp=np.concatenate(([0], tp)).astype(float),
-        fp=np.concatenate(([0], fp)).astype(float),
-        thresholds=np.concatenate(([np.inf], s_sorted[ends])),
-        n_pos=int(tp[-1]),
-        n_neg=int(fp[-1]),
-    )
-
-
 def union_hull(fp, tp, owner, n_pos: int, n_neg: int) -> np.ndarray:
     """Indices of the convex-hull vertices of a set of ROC points in counts, from (0,0) to (N,P).
 

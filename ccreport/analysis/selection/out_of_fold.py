@@ -38,7 +38,8 @@ import numpy as np
 from ..envelope import envelope_from_hull
 from .criteria import check_max_fpr, mix_indices, workforce_capacity
 from .curves import HybridCurve
-from .hull import edge_pc, roc_from_sorted, union_hull
+from ..roc import roc_from_sorted
+from .hull import edge_pc, union_hull
 from .pruning import pruned_hull, roc_hull_indices
 
 PLACEMENTS = ("midpoint", "ge_score")
@@ -165,7 +166,7 @@ def out_of_fold_presorted(
 
     ``sorted_columns``: per classifier ``(scores, labels, fold index)`` in that order, fold
     indices ``0..len(labels)-1`` (as ``np.unique(..., return_inverse=True)`` gives). ``rocs``
-    (optional): each column's ROC points on all rows (:func:`.hull.roc_from_sorted`), if known.
+    (optional): each column's ROC points on all rows (:func:`ccreport.analysis.roc.roc_from_sorted`), if known.
     """
     if placement not in PLACEMENTS:
         raise ValueError(f"unknown threshold placement {placement!r}; expected one of {PLACEMENTS}")
