@@ -10,9 +10,9 @@ this one run, interleaved, best of several repeats, so machine load affects both
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
+from timing import best_time
 
 from ccreport.analysis.instance_costs import analyse_instance_costs
 from ccreport.analysis.priors import UniformPrior
@@ -29,15 +29,6 @@ def weighted_roc_curve(y, s, c):
     from sklearn.metrics import roc_curve
 
     return roc_curve(y, s, sample_weight=c)
-
-
-def best_time(function, *args, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        function(*args)
-        times.append(time.perf_counter() - started)
-    return min(times)
 
 
 def main() -> None:

@@ -9,9 +9,9 @@ Both are timed in this one run, interleaved, best of several repeats, so machine
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
+from timing import best_time
 
 from ccreport.analysis.envelope import lower_envelope, operating_range
 from ccreport.analysis.roc import roc_points
@@ -21,15 +21,6 @@ def ccreport_pipeline(y, s):
     roc = roc_points(y, s)
     env = lower_envelope(roc)
     return operating_range(env), env
-
-
-def best_time(function, *args, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        function(*args)
-        times.append(time.perf_counter() - started)
-    return min(times)
 
 
 def main() -> None:

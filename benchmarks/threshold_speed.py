@@ -16,6 +16,7 @@ import argparse
 import time
 
 import numpy as np
+from timing import best_time
 
 from ccreport.analysis.bootstrap import cumulative, multinomial_counts, path_layout
 from ccreport.analysis.roc import roc_points
@@ -31,15 +32,6 @@ def ours(y, s):
 
 def polylines(tc):
     return sum(m.curve.polyline()[0].size for by in tc.methods.values() for m in by.values() if m.curve is not None)
-
-
-def best_time(function, *args, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        function(*args)
-        times.append(time.perf_counter() - started)
-    return min(times)
 
 
 def main() -> None:
