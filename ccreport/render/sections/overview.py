@@ -43,15 +43,6 @@ def priors_table(results: Results) -> tb.Table:
     return t
 
 
-def classifier_index(results: Results) -> dict[str, dict]:
-    """Each classifier name -> its kind and the datasets it was evaluated on (manifest order)."""
-    out: dict[str, dict] = {}
-    for d in results.datasets.values():
-        for name, c in d.classifiers.items():
-            out.setdefault(name, {"kind": c.kind, "datasets": []})["datasets"].append(d.name)
-    return out
-
-
 def prior_datasets(results: Results) -> dict[str, list[str]]:
     return {p: [d.name for d in results.datasets.values() if p in dataset_priors(results, d)] for p in results.priors}
 
