@@ -130,15 +130,21 @@ def frame_cost_panel(ax, weighted: bool, own_pc: float | None = None) -> None:
     ax.set_yticks(np.linspace(0, 0.5, 6))
     ax.margins(0)
     if weighted:
-        ax.axvline(own_pc, color=OWN_PC_COLOUR, linewidth=0.9, linestyle=(0, (1, 1.5)), zorder=3)
-        ax.annotate(f"this data\n{own_pc:.2f}", (own_pc, 0.49), xytext=(-3, 0), textcoords="offset points",
-                    ha="right", va="top", fontsize=6, color=OWN_PC_COLOUR)
+        mark_own_pc(ax, own_pc)
         ax.set_xlabel("PC$_{iv}$(+)  (class-average costs)")
         ax.set_title("Instance costs: each error costs its own amount", fontsize=8)
     else:
         ax.set_xlabel("PC(+)  (probability times cost)")
         ax.set_title("Class-level costs: every error of a class costs the same", fontsize=8)
     ax.set_ylabel(NEC_LABEL)
+
+
+def mark_own_pc(ax, own_pc: float) -> None:
+    """The data's own operating condition on an instance-cost panel: a dotted vertical line at
+    ``own_pc``, labelled (there the envelope times the sum of all costs is the least total cost)."""
+    ax.axvline(own_pc, color=OWN_PC_COLOUR, linewidth=0.9, linestyle=(0, (1, 1.5)), zorder=3)
+    ax.annotate(f"this data\n{own_pc:.2f}", (own_pc, 0.49), xytext=(-3, 0), textcoords="offset points",
+                ha="right", va="top", fontsize=6, color=OWN_PC_COLOUR)
 
 
 def _cost_panel(ax, d: DatasetResult, styles, weighted: bool):

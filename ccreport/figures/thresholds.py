@@ -88,7 +88,7 @@ def frame_axes(ax, axis: str, top: float = 1.0) -> None:
     ax.set_ylabel(ylabel)
 
 
-def _ranges_of(c: ClassifierResult, axis: str) -> list[tuple[float, float]]:
+def ranges_of(c: ClassifierResult, axis: str) -> list[tuple[float, float]]:
     return [(p.low, p.high) for p in c.threshold_choice.methods[axis]["kendall"].partial]
 
 
@@ -110,16 +110,23 @@ def method_handles(c: ClassifierResult) -> list[Line2D]:
     return handles
 
 
-def draw_methods(ax, c: ClassifierResult, axis: str, marker: str | None = None) -> tuple[list[Patch], float, list]:
+def shading_legend(shade_handles: list[Patch]) -> list[Patch]:
+    """The legend entries of the shaded partial areas, after a heading entry (none without ranges)."""
+    if not shade_handles:
+        return []
+    return [Patch(facecolor="none", edgecolor="none", label="shaded: partial areas under Kendall"), *shade_handles]
+
+
+def draw_methods(ax, c: ClassifierResult, axis: str, marker: str | None = None, shade: bool = True) -> tuple[list[Patch], float, list]:
     """Draw one classifier's threshold choice curves on ``axis`` into ``ax`` (HFF 2013 Figs. 3-5),
     the partial areas under its Kendall curve shaded first (Figs. 8-9).
 
     Each method has its own colour, dash and marker (:data:`METHOD_STYLES`); ``marker`` replaces
-    the methods' markers (a second classifier on the same axes). Returns (the shading's legend
-    entries, the highest y drawn, the lines drawn).
+    the methods' markers (a second classifier on the same axes); ``shade=False`` leaves the partial
+    areas out. Returns (the shading's legend entries, the highest y drawn, the lines drawn).
     """
     methods = c.threshold_choice.methods[axis]
-    shade_handles = shade_partial_areas(ax, methods["kendall"].curve, _ranges_of(c, axis))
+    shade_handles = shade_partial_areas(ax, methods["kendall"].curve, ranges_of(c, axis)) if shade else []
     top, lines = 0.0, []
     for i, (method, (label, col, ls, mk, lw)) in enumerate(METHOD_STYLES.items()):
         curve = methods[method].curve
@@ -174,8 +181,7 @@ def threshold_methods(dataset: DatasetResult, name: str, setting: str = "pc", wi
             if len(axes) > 1:
                 ax.set_title(f"{AXIS_NAMES[axis]} axis", fontsize="small")
         handles = method_handles(c)
-        handles += [Patch(facecolor="none", edgecolor="none", label="shaded: partial areas under Kendall")] if shade_handles else []
-        fig.legend(handles=handles + shade_handles, loc="outside lower center", ncols=cols, frameon=False)
+        fig.legend(handles=handles + shading_legend(shade_handles), loc="outside lower center", ncols=cols, frameon=False)
     return fig
 
 
@@ -191,7 +197,7 @@ def kendall_curves(dataset: DatasetResult, styles=None, setting: str = "pc", wid
         fig = new_figure(w, _height(len(axes), -(-(len(handles) + 1) // cols)))
         panels = fig.subplots(len(axes), 1, squeeze=False)[:, 0]
         for ax, axis in zip(panels, axes, strict=True):
-            shade_ranges(ax, _ranges_of(scoring[0], axis))
+            shade_ranges(ax, ranges_of(scoring[0], axis))
             top = 0.0
             for i, c in enumerate(scoring):
                 top = max(top, draw_kendall(ax, c, styles[c.name], axis, i)[1])
