@@ -57,14 +57,16 @@ EXTRA_MARKERS = ("D", "v", "P", "X", "*", "h")  # markers of the 2nd, 3rd, ... c
 
 @dataclass(eq=False)
 class Drawn:
-    """What the threshold displays drew into one figure's panels: classifiers in order with their
-    style, each panel's axis and highest point, and whether the figure is a display's own."""
+    """What a display drew into one figure's panels: classifiers in order with their style, each
+    panel's axis (threshold displays; instance-cost displays: whether it is weighted) and highest
+    point, and whether the figure is a display's own."""
 
     panels: dict  # Axes -> axis name ("pc" / "cost_proportion")
     classifiers: list = field(default_factory=list)  # (ClassifierResult, Style or marker)
     tops: dict = field(default_factory=dict)  # Axes -> highest y drawn
     own: bool = False  # a display's own figure: its legend is the figure's
     shading: list = field(default_factory=list)  # legend entries of the shaded partial areas
+    marks: dict = field(default_factory=dict)  # Axes -> the own_pc marked there (instance-cost panels)
 
 
 DRAWN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Axes -> Drawn
