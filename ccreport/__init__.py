@@ -31,14 +31,21 @@ from .analysis.priors import (  # noqa: E402
 from .analysis.roc import RocCurve, auc, convex_hull, crisp_roc, roc_points  # noqa: E402
 from .notebook import evaluate, write_project  # noqa: E402  (docs/notebook.md)
 
-NOTEBOOK_DISPLAYS = ("CostCurveDisplay", "DifferenceDisplay")  # imported on first use (matplotlib)
+NOTEBOOK_DISPLAYS = {  # name -> module of ccreport.notebook; imported on first use (matplotlib)
+    "CostCurveDisplay": "displays",
+    "DifferenceDisplay": "displays",
+    "KendallCurveDisplay": "threshold_displays",
+    "ThresholdChoiceDisplay": "threshold_displays",
+    "RocivDisplay": "instance_cost_displays",
+    "InstanceCostCurveDisplay": "instance_cost_displays",
+}
 
 
 def __getattr__(name):
     if name in NOTEBOOK_DISPLAYS:
-        from .notebook import displays
+        import importlib
 
-        return getattr(displays, name)
+        return getattr(importlib.import_module(f".notebook.{NOTEBOOK_DISPLAYS[name]}", __name__), name)
     raise AttributeError(f"module 'ccreport' has no attribute {name!r}")
 
 __all__ = [
@@ -46,6 +53,10 @@ __all__ = [
     "CostCurveDisplay",
     "DifferenceDisplay",
     "Envelope",
+    "InstanceCostCurveDisplay",
+    "KendallCurveDisplay",
+    "RocivDisplay",
+    "ThresholdChoiceDisplay",
     "InducedPrior",
     "PointPrior",
     "RocCurve",

@@ -28,4 +28,5 @@ def test_docs_notebook_examples_run(tmp_path):
             exec(compile(block, f"{DOC.name} block {k + 1}", "exec"), namespace)
     finally:
         os.chdir(cwd)
-    assert (tmp_path / "three-costs.png").is_file()
+    for png in ("three-costs.png", "kendall.png", "lr-methods.png", "rociv.png", "iv-cost.png"):
+        assert (tmp_path / png).is_file(), png

@@ -50,21 +50,34 @@ def _markers(ax, x, y, st, count: int, index: int):
             color=st.color, markeredgecolor="white", markeredgewidth=0.5, zorder=5)
 
 
-def _roc_panel(ax, d: DatasetResult, styles, weighted: bool):
+def has_costs(c) -> bool:
+    return c.instance_costs is not None
+
+
+def setup_roc_panel(ax) -> None:
+    """The chance diagonal of a ROC or ROCIV panel (drawn first, under the curves)."""
     ax.plot([0, 1], [0, 1], color="#8c8c8c", linewidth=0.8, linestyle=(0, (4, 2)), zorder=1)
-    classifiers = [c for c in d.classifiers.values() if c.instance_costs is not None]
-    for i, c in enumerate(classifiers):
-        st = styles[c.name]
-        if weighted:
-            ic = c.instance_costs
-            pts = np.asarray(ic.rociv_fpr), np.asarray(ic.rociv_tpr)
-            hull = as_array(ic.hull_fpr), as_array(ic.hull_tpr)
-        else:
-            pts = as_array(c.roc_fpr), as_array(c.roc_tpr)
-            hull = as_array(c.hull_fpr), as_array(c.hull_tpr)
-        ax.plot(*pts, color=st.color, linewidth=0.6, alpha=0.5, zorder=3)
-        ax.plot(*hull, color=st.color, linestyle=st.linestyle, linewidth=1.3, zorder=4)
-        _markers(ax, *hull, st, len(classifiers), i)
+
+
+def draw_roc_classifier(ax, c, st, weighted: bool, index: int = 0, count: int = 1) -> Line2D:
+    """One classifier on a ROC panel (``weighted=False``: counts) or a ROCIV panel (each instance
+    weighted by its cost, Fawcett 2006 Algorithm 2): the curve thin, the convex hull in the
+    classifier's style, markers staggered by ``index`` of ``count``. Returns the hull's line."""
+    if weighted:
+        ic = c.instance_costs
+        pts = np.asarray(ic.rociv_fpr), np.asarray(ic.rociv_tpr)
+        hull = as_array(ic.hull_fpr), as_array(ic.hull_tpr)
+    else:
+        pts = as_array(c.roc_fpr), as_array(c.roc_tpr)
+        hull = as_array(c.hull_fpr), as_array(c.hull_tpr)
+    ax.plot(*pts, color=st.color, linewidth=0.6, alpha=0.5, zorder=3)
+    (line,) = ax.plot(*hull, color=st.color, linestyle=st.linestyle, linewidth=1.3, zorder=4)
+    _markers(ax, *hull, st, count, index)
+    return line
+
+
+def frame_roc_panel(ax, weighted: bool) -> None:
+    """Limits, ticks, labels and title of a ROC (``weighted=False``) or ROCIV panel."""
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_aspect("equal")
@@ -80,29 +93,44 @@ def _roc_panel(ax, d: DatasetResult, styles, weighted: bool):
         ax.set_title("ROC: every instance counts once", fontsize=8)
 
 
-def _cost_panel(ax, d: DatasetResult, styles, weighted: bool):
+def _roc_panel(ax, d: DatasetResult, styles, weighted: bool):
+    setup_roc_panel(ax)
+    classifiers = [c for c in d.classifiers.values() if has_costs(c)]
+    for i, c in enumerate(classifiers):
+        draw_roc_classifier(ax, c, styles[c.name], weighted, i, len(classifiers))
+    frame_roc_panel(ax, weighted)
+
+
+def setup_cost_panel(ax) -> None:
+    """The trivial classifiers of a cost panel (bold diagonals, drawn first)."""
     kw = dict(color=TRIVIAL_COLOUR, linewidth=TRIVIAL_WIDTH, solid_capstyle="butt", zorder=2)
     ax.plot([0, 1], [0, 1], **kw)
     ax.plot([0, 1], [1, 0], **kw)
-    classifiers = [c for c in d.classifiers.values() if c.instance_costs is not None]
-    for i, c in enumerate(classifiers):
-        st = styles[c.name]
-        if weighted:
-            pc, nec = as_array(c.instance_costs.envelope_pc), as_array(c.instance_costs.envelope_nec)
-        else:
-            pc, nec = as_array(c.envelope_pc), as_array(c.envelope_nec)
-        ax.plot(pc, nec, color=st.color, linestyle=st.linestyle, linewidth=1.3, zorder=4)
-        _markers(ax, pc, nec, st, len(classifiers), i)
+
+
+def draw_cost_classifier(ax, c, st, weighted: bool, index: int = 0, count: int = 1) -> Line2D:
+    """One classifier's lower envelope over PC(+) (``weighted=False``, D&H 2006) or its
+    instance-cost envelope over PC_iv(+) (the dual of its ROCIV hull, spec section 3.6), markers
+    staggered by ``index`` of ``count``. Returns the envelope's line."""
+    if weighted:
+        pc, nec = as_array(c.instance_costs.envelope_pc), as_array(c.instance_costs.envelope_nec)
+    else:
+        pc, nec = as_array(c.envelope_pc), as_array(c.envelope_nec)
+    (line,) = ax.plot(pc, nec, color=st.color, linestyle=st.linestyle, linewidth=1.3, zorder=4)
+    _markers(ax, pc, nec, st, count, index)
+    return line
+
+
+def frame_cost_panel(ax, weighted: bool, own_pc: float | None = None) -> None:
+    """Limits, ticks, labels and title of a cost panel; on the instance-cost panel
+    (``weighted=True``) the data's own condition ``own_pc`` as a dotted vertical line."""
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 0.5)
     ax.set_xticks(np.linspace(0, 1, 6))
     ax.set_yticks(np.linspace(0, 0.5, 6))
     ax.margins(0)
     if weighted:
-        own = classifiers[0].instance_costs.own_pc
-        ax.axvline(own, color=OWN_PC_COLOUR, linewidth=0.9, linestyle=(0, (1, 1.5)), zorder=3)
-        ax.annotate(f"this data\n{own:.2f}", (own, 0.49), xytext=(-3, 0), textcoords="offset points",
-                    ha="right", va="top", fontsize=6, color=OWN_PC_COLOUR)
+        mark_own_pc(ax, own_pc)
         ax.set_xlabel("PC$_{iv}$(+)  (class-average costs)")
         ax.set_title("Instance costs: each error costs its own amount", fontsize=8)
     else:
@@ -111,21 +139,49 @@ def _cost_panel(ax, d: DatasetResult, styles, weighted: bool):
     ax.set_ylabel(NEC_LABEL)
 
 
+def mark_own_pc(ax, own_pc: float) -> None:
+    """The data's own operating condition on an instance-cost panel: a dotted vertical line at
+    ``own_pc``, labelled (there the envelope times the sum of all costs is the least total cost)."""
+    ax.axvline(own_pc, color=OWN_PC_COLOUR, linewidth=0.9, linestyle=(0, (1, 1.5)), zorder=3)
+    ax.annotate(f"this data\n{own_pc:.2f}", (own_pc, 0.49), xytext=(-3, 0), textcoords="offset points",
+                ha="right", va="top", fontsize=6, color=OWN_PC_COLOUR)
+
+
+def _cost_panel(ax, d: DatasetResult, styles, weighted: bool):
+    setup_cost_panel(ax)
+    classifiers = [c for c in d.classifiers.values() if has_costs(c)]
+    for i, c in enumerate(classifiers):
+        draw_cost_classifier(ax, c, styles[c.name], weighted, i, len(classifiers))
+    frame_cost_panel(ax, weighted, classifiers[0].instance_costs.own_pc)
+
+
+def legend_handles(classifiers, styles, kind: str) -> list[Line2D]:
+    """The legend of a ``kind`` ("roc" or "cost") figure: chance or the trivial classifiers, then
+    each classifier (with AUC and AUCIV on the ROC figure)."""
+    handles = [Line2D([], [], color=TRIVIAL_COLOUR, linewidth=TRIVIAL_WIDTH, label="Trivial classifiers")
+               if kind == "cost" else
+               Line2D([], [], color="#8c8c8c", linewidth=0.8, linestyle=(0, (4, 2)), label="Chance")]
+    for c in classifiers:
+        ic = c.instance_costs
+        text = f"{label_of(c)}  AUC {c.auc:.3f} / AUCIV {ic.auciv:.3f}" if kind == "roc" else label_of(c)
+        handles.append(styles[c.name].handle(text))
+    return handles
+
+
+def figure_height(width_in: float, kind: str, entries: int, cols: int) -> float:
+    """Inches: two square ROC panels (or two flatter cost panels) side by side and the legend's rows."""
+    return (width_in / 2 - 0.3) * (1.0 if kind == "roc" else 0.62) + 0.55 + 0.17 * -(-entries // cols)
+
+
 def side_by_side(d: DatasetResult, styles=None, kind: str = "roc"):
     """The two panels of ``kind`` ("roc": ROC | ROCIV; "cost": envelope | instance-cost envelope)."""
     styles = styles_for(styles, d.classifiers)
     classifiers = [c for c in d.classifiers.values() if c.instance_costs is not None]
     with style():
         w = width_inches("full")
-        handles = [Line2D([], [], color=TRIVIAL_COLOUR, linewidth=TRIVIAL_WIDTH, label="Trivial classifiers")
-                   if kind == "cost" else
-                   Line2D([], [], color="#8c8c8c", linewidth=0.8, linestyle=(0, (4, 2)), label="Chance")]
-        for c in classifiers:
-            ic = c.instance_costs
-            text = f"{label_of(c)}  AUC {c.auc:.3f} / AUCIV {ic.auciv:.3f}" if kind == "roc" else label_of(c)
-            handles.append(styles[c.name].handle(text))
+        handles = legend_handles(classifiers, styles, kind)
         cols = legend_columns(handles, w)
-        height = (w / 2 - 0.3) * (1.0 if kind == "roc" else 0.62) + 0.55 + 0.17 * -(-len(handles) // cols)
+        height = figure_height(w, kind, len(handles), cols)
         fig = new_figure(w, height)
         left, right = fig.subplots(1, 2)
         panel = _roc_panel if kind == "roc" else _cost_panel

@@ -64,7 +64,7 @@ def _mark_at(x: np.ndarray, offset: float) -> list[int]:
     return sorted({int(i) for i in idx})
 
 
-def _shade(ax, curve: np.ndarray, ranges) -> list[Patch]:
+def shade_partial_areas(ax, curve: np.ndarray, ranges) -> list[Patch]:
     """Partial areas under ``curve`` (k, 2) over each range (HFF Figs. 8-9): grey fills, hatched alternately."""
     handles = []
     for i, (low, high) in enumerate(ranges):
@@ -78,7 +78,8 @@ def _shade(ax, curve: np.ndarray, ranges) -> list[Patch]:
     return handles
 
 
-def _frame(ax, axis: str, top: float = 1.0) -> None:
+def frame_axes(ax, axis: str, top: float = 1.0) -> None:
+    """Limits, ticks and labels of a threshold-choice panel on ``axis`` ("pc" or "cost_proportion"), y up to ``top``."""
     ax.set_xlim(0, 1)
     ax.set_ylim(0, top)
     ax.set_xticks(np.linspace(0, 1, 6))
@@ -87,12 +88,79 @@ def _frame(ax, axis: str, top: float = 1.0) -> None:
     ax.set_ylabel(ylabel)
 
 
-def _ranges_of(c: ClassifierResult, axis: str) -> list[tuple[float, float]]:
+def ranges_of(c: ClassifierResult, axis: str) -> list[tuple[float, float]]:
     return [(p.low, p.high) for p in c.threshold_choice.methods[axis]["kendall"].partial]
 
 
 def _height(panels: int, legend_rows: int) -> float:
     return panels * 2.35 + 0.17 * legend_rows + 0.35
+
+
+def y_top(top: float) -> float:
+    """The y limit of a panel whose highest curve point is ``top``."""
+    return min(1.0, 1.1 * top + 0.02)
+
+
+def method_handles(c: ClassifierResult) -> list[Line2D]:
+    """Legend entries of the methods :func:`draw_methods` draws for ``c`` (no Brier curve without probabilities)."""
+    handles = [Line2D([], [], color=col, linestyle=ls, marker=mk, markersize=4, linewidth=lw, label=label)
+               for label, col, ls, mk, lw in METHOD_STYLES.values()]
+    if c.threshold_choice.methods["pc"]["score_driven"].curve is None:
+        handles = [h for h in handles if not h.get_label().startswith("score-driven")]
+    return handles
+
+
+def shading_legend(shade_handles: list[Patch]) -> list[Patch]:
+    """The legend entries of the shaded partial areas, after a heading entry (none without ranges)."""
+    if not shade_handles:
+        return []
+    return [Patch(facecolor="none", edgecolor="none", label="shaded: partial areas under Kendall"), *shade_handles]
+
+
+def draw_methods(ax, c: ClassifierResult, axis: str, marker: str | None = None, shade: bool = True) -> tuple[list[Patch], float, list]:
+    """Draw one classifier's threshold choice curves on ``axis`` into ``ax`` (HFF 2013 Figs. 3-5),
+    the partial areas under its Kendall curve shaded first (Figs. 8-9).
+
+    Each method has its own colour, dash and marker (:data:`METHOD_STYLES`); ``marker`` replaces
+    the methods' markers (a second classifier on the same axes); ``shade=False`` leaves the partial
+    areas out. Returns (the shading's legend entries, the highest y drawn, the lines drawn).
+    """
+    methods = c.threshold_choice.methods[axis]
+    shade_handles = shade_partial_areas(ax, methods["kendall"].curve, ranges_of(c, axis)) if shade else []
+    top, lines = 0.0, []
+    for i, (method, (label, col, ls, mk, lw)) in enumerate(METHOD_STYLES.items()):
+        curve = methods[method].curve
+        if curve is None:  # the Brier curve without probability scores
+            continue
+        mk = mk if marker is None or mk is None else marker
+        x, y = curve[:, 0], curve[:, 1]
+        top = max(top, float(np.nanmax(y)))
+        lines += ax.plot(x, y, color=col, linestyle=ls, linewidth=lw, marker=mk, markersize=3.5,
+                         markevery=_mark_at(x, 0.13 * i) if mk else None, markerfacecolor="white" if mk != "x" else col,
+                         markeredgewidth=0.8, zorder=3 + (method == "optimal"))
+    return shade_handles, top, lines
+
+
+def shade_ranges(ax, ranges) -> None:
+    """The partial ranges as vertical bands behind the curves (grey, hatched alternately)."""
+    for i, (low, high) in enumerate(ranges):
+        ax.axvspan(low, high, facecolor=SHADES[i % 2], edgecolor="#6e6e6e", hatch=HATCHES[i % 2],
+                   linewidth=0.0, alpha=0.5, zorder=0)
+
+
+def kendall_handle(c: ClassifierResult, st, axis: str):
+    """The legend entry of a classifier's Kendall curve: its name and Kendall area on ``axis``."""
+    return st.handle(f"{c.name}  area {c.threshold_choice.methods[axis]['kendall'].area:.3f}")
+
+
+def draw_kendall(ax, c: ClassifierResult, st, axis: str, index: int) -> tuple[Line2D, float]:
+    """Draw one classifier's Kendall curve (HFF 2013 Def. 3) on ``axis`` into ``ax`` in its style
+    ``st``, markers shifted by ``index``. Returns (the line, its highest y)."""
+    curve = c.threshold_choice.methods[axis]["kendall"].curve
+    x, y = curve[:, 0], curve[:, 1]
+    (line,) = ax.plot(x, y, color=st.color, linestyle=st.linestyle, linewidth=1.2, marker=st.marker, markersize=3.5,
+                      markevery=_mark_at(x, 0.11 * index), markeredgecolor="white", markeredgewidth=0.5, zorder=3)
+    return line, float(np.nanmax(y))
 
 
 def threshold_methods(dataset: DatasetResult, name: str, setting: str = "pc", width="column") -> Figure:
@@ -104,57 +172,36 @@ def threshold_methods(dataset: DatasetResult, name: str, setting: str = "pc", wi
         handles = [Line2D([], [], color=col, linestyle=ls, marker=mk, markersize=4, linewidth=lw, label=label)
                    for label, col, ls, mk, lw in METHOD_STYLES.values()]
         shade_handles = []
-        cols = legend_columns(handles, w)
+        cols = legend_columns(handles, w)  # the legend's columns count the Brier entry even when not drawn
         fig = new_figure(w, _height(len(axes), -(-(len(handles) + 2) // cols)))
         panels = fig.subplots(len(axes), 1, squeeze=False)[:, 0]
         for ax, axis in zip(panels, axes, strict=True):
-            methods = c.threshold_choice.methods[axis]
-            shade_handles = _shade(ax, methods["kendall"].curve, _ranges_of(c, axis))
-            top = 0.0
-            for i, (method, (label, col, ls, mk, lw)) in enumerate(METHOD_STYLES.items()):
-                curve = methods[method].curve
-                if curve is None:  # the Brier curve without probability scores
-                    continue
-                x, y = curve[:, 0], curve[:, 1]
-                top = max(top, float(np.nanmax(y)))
-                ax.plot(x, y, color=col, linestyle=ls, linewidth=lw, marker=mk, markersize=3.5,
-                        markevery=_mark_at(x, 0.13 * i) if mk else None, markerfacecolor="white" if mk != "x" else col,
-                        markeredgewidth=0.8, zorder=3 + (method == "optimal"))
-            _frame(ax, axis, min(1.0, 1.1 * top + 0.02))
+            shade_handles, top, _ = draw_methods(ax, c, axis)
+            frame_axes(ax, axis, y_top(top))
             if len(axes) > 1:
                 ax.set_title(f"{AXIS_NAMES[axis]} axis", fontsize="small")
-        if methods["score_driven"].curve is None:
-            handles = [h for h in handles if not h.get_label().startswith("score-driven")]
-        handles += [Patch(facecolor="none", edgecolor="none", label="shaded: partial areas under Kendall")] if shade_handles else []
-        fig.legend(handles=handles + shade_handles, loc="outside lower center", ncols=cols, frameon=False)
+        handles = method_handles(c)
+        fig.legend(handles=handles + shading_legend(shade_handles), loc="outside lower center", ncols=cols, frameon=False)
     return fig
 
 
 def kendall_curves(dataset: DatasetResult, styles=None, setting: str = "pc", width="column") -> Figure:
     """Every scoring classifier's Kendall curve on one plot (HFF Def. 3), partial ranges shaded."""
-    scoring = [c for c in dataset.classifiers.values() if _scoring(c)]
+    scoring = [c for c in dataset.classifiers.values() if is_scoring(c)]
     styles = styles_for(styles, [c.name for c in scoring])
     axes = drawn_axes(setting)
     with style():
         w = width_inches(width)
-        handles = [styles[c.name].handle(f"{c.name}  area {c.threshold_choice.methods[axes[0]]['kendall'].area:.3f}")
-                   for c in scoring]
+        handles = [kendall_handle(c, styles[c.name], axes[0]) for c in scoring]
         cols = legend_columns(handles, w)
         fig = new_figure(w, _height(len(axes), -(-(len(handles) + 1) // cols)))
         panels = fig.subplots(len(axes), 1, squeeze=False)[:, 0]
         for ax, axis in zip(panels, axes, strict=True):
-            for i, (low, high) in enumerate(_ranges_of(scoring[0], axis)):
-                ax.axvspan(low, high, facecolor=SHADES[i % 2], edgecolor="#6e6e6e", hatch=HATCHES[i % 2],
-                           linewidth=0.0, alpha=0.5, zorder=0)
+            shade_ranges(ax, ranges_of(scoring[0], axis))
             top = 0.0
             for i, c in enumerate(scoring):
-                st = styles[c.name]
-                curve = c.threshold_choice.methods[axis]["kendall"].curve
-                x, y = curve[:, 0], curve[:, 1]
-                top = max(top, float(np.nanmax(y)))
-                ax.plot(x, y, color=st.color, linestyle=st.linestyle, linewidth=1.2, marker=st.marker, markersize=3.5,
-                        markevery=_mark_at(x, 0.11 * i), markeredgecolor="white", markeredgewidth=0.5, zorder=3)
-            _frame(ax, axis, min(1.0, 1.1 * top + 0.02))
+                top = max(top, draw_kendall(ax, c, styles[c.name], axis, i)[1])
+            frame_axes(ax, axis, y_top(top))
             if len(axes) > 1:
                 ax.set_title(f"{AXIS_NAMES[axis]} axis", fontsize="small")
         fig.legend(handles=handles, loc="outside lower center", ncols=cols, frameon=False)
@@ -164,7 +211,8 @@ def kendall_curves(dataset: DatasetResult, styles=None, setting: str = "pc", wid
 # --- captions, alt text and registration --------------------------------------------------------------
 
 
-def _scoring(c: ClassifierResult) -> bool:
+def is_scoring(c: ClassifierResult) -> bool:
+    """Whether ``c`` has the scoring classifiers' threshold choice curves (a crisp one has its cost line only)."""
     return c.threshold_choice is not None and "kendall" in c.threshold_choice.methods.get("pc", {})
 
 
@@ -217,16 +265,16 @@ def _kendall_caption(s: Subject) -> str:
 
 def _kendall_alt(s: Subject) -> str:
     areas = ", ".join(f"{c.name} {c.threshold_choice.methods['pc']['kendall'].area:.3f}"
-                      for c in s.dataset.classifiers.values() if _scoring(c))
+                      for c in s.dataset.classifiers.values() if is_scoring(c))
     return f"Kendall curves of the scoring classifiers on {s.dataset.name}; Kendall areas on the PC(+) axis: {areas}."
 
 
 def _methods_wanted(s: Subject, options: FigureOptions) -> bool:
-    return _scoring(s.classifier)
+    return is_scoring(s.classifier)
 
 
 def _kendall_wanted(s: Subject, options: FigureOptions) -> bool:
-    return any(_scoring(c) for c in s.dataset.classifiers.values())
+    return any(is_scoring(c) for c in s.dataset.classifiers.values())
 
 
 KENDALL = register(FigureSpec(

@@ -162,6 +162,52 @@ def costs(values, labels: np.ndarray, source: str) -> np.ndarray:
     return found
 
 
+COST_CELLS = ("fn", "fp", "tp", "tn")
+
+
+def cost_matrix(mapping, labels: np.ndarray, source: str) -> tuple[dict, str | None, np.ndarray]:
+    """The manifest's cost-benefit form ``{fn, fp, tp, tn, unit}`` (Fawcett 2006, section 3): each
+    cell an array (one value per instance) or a number; positives cost ``fn + tp``, negatives
+    ``fp + tn`` (:func:`ccreport.analysis.instance_costs.transformed_costs`).
+
+    Returns (the given cells, float or float64 array each; the unit or None; each instance's cost),
+    checked as the loader checks the data file's cost columns: finite cells, every cost >= 0 and a
+    total > 0 in each class.
+    """
+    from ..analysis.instance_costs import transformed_costs
+
+    unknown = [key for key in mapping if key not in (*COST_CELLS, "unit")]
+    if unknown:
+        raise UserInputError(Problem(source, "costs", f"unknown key {unknown[0]!r}; expected fn, fp, tp, tn (arrays or numbers) and unit"))
+    unit = mapping.get("unit")
+    if unit is not None and (not isinstance(unit, str) or not unit.strip()):
+        raise UserInputError(Problem(source, "costs['unit']", f'expected a label for the unit of the costs, such as "EUR", got {unit!r}'))
+    cells: dict = {}
+    for key in COST_CELLS:
+        if key not in mapping or mapping[key] is None:
+            continue
+        value = mapping[key]
+        if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_)):
+            if not np.isfinite(value):
+                raise UserInputError(Problem(source, f"costs[{key!r}]", f"expected a finite number or an array, got {value!r}"))
+            cells[key] = float(value)
+        else:
+            cells[key] = scores(value, labels.size, source, f"costs[{key!r}]")
+    for error, benefit, who in (("fn", "tp", "positives"), ("fp", "tn", "negatives")):
+        if error not in cells and benefit not in cells:
+            raise UserInputError(Problem(source, "costs", f"expected {error} (or the benefit {benefit}), the {who}' cost; got neither"))
+    values = transformed_costs(labels, **cells)
+    bad = np.flatnonzero(values < 0)
+    if bad.size:
+        first = int(bad[0])
+        error, benefit = ("fn", "tp") if labels[first] else ("fp", "tn")
+        raise UserInputError(Problem(source, f"costs at {_indices(bad)}", f"expected {error} + {benefit} >= 0 after the cost-benefit transform, got {float(values[first])!r}"))
+    for in_class, error, benefit, who in ((labels, "fn", "tp", "positive"), (~labels, "fp", "tn", "negative")):
+        if not np.any(values[in_class] > 0):
+            raise UserInputError(Problem(source, "costs", f"every {who} instance costs 0 ({error} + {benefit}); expected a total > 0 in each class (an instance-cost ROC curve divides by it)"))
+    return cells, unit, values
+
+
 def named(mapping, source: str, argument: str) -> dict:
     """A dict of classifier name -> values; names as the manifest's (letters, digits, _ . -)."""
     if mapping is None:

@@ -32,9 +32,11 @@ def evaluate(y_true, scores=None, *, predictions=None, pos_label=None, priors=No
     ``priors``: ``{"name": prior}``, each a manifest ``[[priors]]`` table as a dict
     (``{"distribution": "beta", "a": 2, "b": 8}``) or a ready prior (``BetaPrior(2, 8)``; uniform,
     beta, point, induced); default one uniform prior. ``folds``: each instance's cross-validation
-    fold (fold averages, D&H 2006 section 4.5). ``costs``: each instance's misclassification cost
-    (the manifest's ``costs = column``); it is checked and kept in the data (and written by
-    write_project), for the analyses of the battery that read instance costs.
+    fold (fold averages, D&H 2006 section 4.5). ``costs``: instance-varying costs (Fawcett 2006,
+    ROCIV), as the manifest's ``costs``: an array of each instance's misclassification cost (each
+    positive's false-negative cost, each negative's false-positive cost; the short form), or the
+    cost-benefit form ``{"fn": ..., "fp": ..., "tp": ..., "tn": ..., "unit": "DM"}``, each cell an
+    array (one value per instance) or a number, positives costing fn + tp and negatives fp + tn.
     ``settings``: the manifest's ``[project]`` settings (seed, confidence, bootstrap, band,
     calibration), checked by the same declaration with the same messages;
     ``title``/``dataset``: the report's title and the dataset's name; ``workers``: processes

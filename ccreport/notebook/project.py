@@ -32,7 +32,8 @@ from . import arrays
 
 LABEL_COLUMN = "y_true"
 FOLD_COLUMN = "fold"
-COST_COLUMN = "cost"
+COST_COLUMN = "cost"  # the short form's one cost column
+COST_COLUMNS = {cell: f"cost_{cell}" for cell in arrays.COST_CELLS}  # the cost-benefit form's array cells
 DEFAULT_TITLE = "Cost curves"
 DEFAULT_DATASET = "data"
 
@@ -123,13 +124,22 @@ def manifest_text(title: str, settings: AnalysisSettings, dataset: DatasetSpec, 
     if dataset.fold is not None:
         lines.append(f"fold = {toml_value(dataset.fold)}")
     if dataset.costs is not None:
-        lines.append(f"costs = {toml_value(dataset.costs.fn)}")
+        lines.append(f"costs = {toml_value(cost_entry(dataset.costs))}")
     for c in classifiers:
         key = "scores" if c.scores is not None else "predictions"
         lines += ["", "[[classifiers]]", f"name = {toml_value(c.name)}", f"{key} = {toml_value(c.column)}"]
     for spec in priors:
         lines += ["", "[[priors]]"] + [f"{k} = {toml_value(v)}" for k, v in prior_entry(spec)]
     return "\n".join(lines) + "\n"
+
+
+def cost_entry(costs: CostSpec) -> str | dict:
+    """The dataset's ``costs`` key: the short form (one column) or the cost-benefit table of the
+    cells that are columns or non-zero numbers, and the unit (a zero cell is the manifest's default)."""
+    if isinstance(costs.fn, str) and costs.fn == costs.fp and costs.tp == costs.tn == 0.0 and costs.unit is None:
+        return costs.fn
+    entry = {key: cell for key, cell in zip(arrays.COST_CELLS, costs.cells()) if isinstance(cell, str) or cell != 0.0}
+    return entry if costs.unit is None else {**entry, "unit": costs.unit}
 
 
 def _float_texts(values: np.ndarray) -> list[str]:
@@ -178,14 +188,18 @@ def notebook_project(source: str, y_true, scores=None, *, predictions=None, pos_
     both = [name for name in scored if name in crisp]
     if both:
         raise UserInputError(Problem(source, "predictions", f"duplicate name; scores also has a classifier named {both[0]!r}"))
-    reserved = [name for name in (*scored, *crisp) if name in (LABEL_COLUMN, FOLD_COLUMN, COST_COLUMN)]
+    reserved = [name for name in (*scored, *crisp) if name in (LABEL_COLUMN, FOLD_COLUMN, COST_COLUMN, *COST_COLUMNS.values())]
     if reserved:
         raise UserInputError(Problem(source, "scores" if reserved[0] in scored else "predictions",
                                      f"{reserved[0]!r} names a column of the data file; expected another classifier name"))
     score_arrays = {name: arrays.scores(v, n, source, f"scores[{name!r}]") for name, v in scored.items()}
     crisp_arrays = {name: arrays.predictions(v, n, positive, negative, source, f"predictions[{name!r}]") for name, v in crisp.items()}
     fold_codes, fold_names = (None, ()) if folds is None else arrays.folds(folds, labels, source)
-    instance_costs = None if costs is None else arrays.costs(costs, labels, source)
+    cost_cells, cost_unit, instance_costs = None, None, None
+    if isinstance(costs, Mapping):  # the manifest's cost-benefit form
+        cost_cells, cost_unit, instance_costs = arrays.cost_matrix(costs, labels, source)
+    elif costs is not None:  # one cost per instance: the short form
+        instance_costs = arrays.costs(costs, labels, source)
 
     pos_text, neg_text = str(positive), str(negative)
     if pos_text == neg_text or not pos_text.strip() or not neg_text.strip() or pos_text != pos_text.strip() or neg_text != neg_text.strip():
@@ -193,7 +207,9 @@ def notebook_project(source: str, y_true, scores=None, *, predictions=None, pos_
     columns = {LABEL_COLUMN: np.where(labels, pos_text, neg_text).tolist()}
     if fold_codes is not None:
         columns[FOLD_COLUMN] = np.array(fold_names, dtype=object)[fold_codes].tolist()
-    if instance_costs is not None:
+    if cost_cells is not None:
+        columns.update({COST_COLUMNS[key]: _float_texts(cell) for key, cell in cost_cells.items() if isinstance(cell, np.ndarray)})
+    elif instance_costs is not None:
         columns[COST_COLUMN] = _float_texts(instance_costs)
     for name, values in score_arrays.items():
         columns[name] = _float_texts(values)
@@ -204,19 +220,26 @@ def notebook_project(source: str, y_true, scores=None, *, predictions=None, pos_
     root = Path.cwd() if root is None else Path(root)
     data_path = f"data/{dataset}.csv"
     spec = DatasetSpec(dataset, root / data_path, LABEL_COLUMN, pos_text, fold=FOLD_COLUMN if folds is not None else None,
-                       costs=CostSpec.of(COST_COLUMN) if costs is not None else None)
+                       costs=_cost_spec(cost_cells, cost_unit) if costs is not None else None)
     classifiers = [ClassifierSpec(name, scores=name) for name in score_arrays] + [ClassifierSpec(name, predictions=name) for name in crisp_arrays]
     manifest = manifest_text(title, analysis, spec, data_path, classifiers, prior_specs)
     project = Project(root=root, manifest_path=root / MANIFEST_NAME, manifest_text=manifest, title=title, datasets=(spec,),
                       classifiers=tuple(classifiers), priors=prior_specs, settings=analysis)
     data = Dataset(name=dataset, path=spec.path, sha256=sha256_text(text), labels=labels, positive_label=pos_text,
                    negative_label=neg_text, scores=score_arrays, predictions=crisp_arrays, folds=fold_codes,
-                   fold_names=fold_names, costs=instance_costs)
+                   fold_names=fold_names, costs=instance_costs, cost_unit=cost_unit)
     files = ProjectFiles(
         inputs=(InputFile(MANIFEST_NAME, sha256_text(manifest), "manifest"), InputFile(data_path, data.sha256, "data")),
         narrative=None, dataset_paths={dataset: data_path}, dataset_narratives={dataset: None},
     )
     return NotebookProject(manifest, text, data_path, project, data, files)
+
+
+def _cost_spec(cells: dict | None, unit: str | None) -> CostSpec:
+    """The dataset's CostSpec: the short form's one column, or each cell its column or number."""
+    if cells is None:
+        return CostSpec.of(COST_COLUMN)
+    return CostSpec(**{key: COST_COLUMNS[key] if isinstance(cell, np.ndarray) else cell for key, cell in cells.items()}, unit=unit)
 
 
 def _prior_mapping(priors, source: str) -> dict:
