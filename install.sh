@@ -9,7 +9,8 @@
 #     recommended packages:
 #     checked with one dpkg-query, installed with apt-get (sudo when not root) only when missing;
 #   - the package itself, editable, with its development extras (pytest, hypothesis, pypdf,
-#     scikit-learn for regenerating the example predictions): `pip install -e ".[dev]"` into the
+#     scikit-learn for regenerating the example predictions, page-validation: the PDF/A-3b
+#     validator the PDF tests use): `pip install -e ".[dev]"` into the
 #     active virtual environment's Python, else the system's python3; skipped when a stamp says
 #     this checkout's pyproject.toml was installed into this Python and it still imports from here.
 #

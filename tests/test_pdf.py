@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import html as html_module
 import json
 import re
+import shutil
+import subprocess
 
 import pytest
 
 pypdf = pytest.importorskip("pypdf")
 
 from ccreport.build import build  # noqa: E402
+from ccreport.render.page_names import dataset_page_slug  # noqa: E402
 
 from site_fixtures import example_build, write_tiny_project  # noqa: E402
 
@@ -93,3 +97,116 @@ def test_same_bytes_from_two_builds(tmp_path):
     assert one == two
     text = "\n".join(p.extract_text() for p in pypdf.PdfReader(tmp_path / "one" / "report.pdf").pages)
     assert "Contents" in text and "Table 1." in text
+
+
+# --- issue 15: the PDF is the report ---------------------------------------------------------------
+
+_LABELLED = re.compile(r'<span class="item-label">(Figure|Table) (\d+)\.</span>(.*?)</figcaption>', re.DOTALL)
+
+
+def _words(text: str) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", html_module.unescape(text)).split())
+
+
+def _site_pages(out) -> list[str]:
+    """The site's pages in the report's order (the PDF's chapters)."""
+    datasets = json.loads((out / "results.json").read_text())["datasets"]
+    return ["index.html", *(f"{dataset_page_slug(d)}.html" for d in datasets), "methods.html", "provenance.html"]
+
+
+def _site_items(out) -> dict[tuple[str, int], str]:
+    """(kind, number) -> caption of every numbered figure and table on every page of the site."""
+    items = {}
+    for page in _site_pages(out):
+        for kind, number, caption in _LABELLED.findall((out / page).read_text(encoding="utf-8")):
+            caption = re.sub(r'<span class="downloads">.*', "", caption, flags=re.DOTALL)
+            assert (kind, int(number)) not in items, (kind, number)
+            items[(kind, int(number))] = _words(caption)
+    return items
+
+
+@pytest.fixture(scope="module")
+def pdf_text(example_pdf):
+    out, _, _ = example_pdf
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed")
+    return subprocess.run(["pdftotext", str(out / "report.pdf"), "-"], capture_output=True, text=True, check=True).stdout
+
+
+def test_every_figure_and_table_of_the_site_is_in_the_pdf_with_the_same_number(example_pdf, pdf_text):
+    out, _, _ = example_pdf
+    site = _site_items(out)
+    figures = sorted(n for kind, n in site if kind == "Figure")
+    tables = sorted(n for kind, n in site if kind == "Table")
+    assert figures == list(range(1, len(figures) + 1)) and tables == list(range(1, len(tables) + 1))
+    assert len(figures) == len(list(out.glob("figures/**/*.svg")))  # the site shows every drawn figure
+    text = " ".join(pdf_text.split())
+    assert {("Figure", int(n)) for n in re.findall(r"Figure (\d+)\.", text)} == {k for k in site if k[0] == "Figure"}
+    assert {("Table", int(n)) for n in re.findall(r"Table (\d+)\.", text)} == {k for k in site if k[0] == "Table"}
+    for (kind, number), caption in site.items():  # each number labels the same caption in both
+        start = " ".join(caption.split()[:4])
+        assert f"{kind} {number}. {start}" in text, (kind, number, start)
+
+
+def test_site_numbers_follow_the_reading_order_of_every_page(example_pdf):
+    """The catalogue's order is the templates' order: numbers rise down every page of the site."""
+    out, _, _ = example_pdf
+    last = {"Figure": 0, "Table": 0}
+    for page in _site_pages(out):
+        for kind, number, _ in _LABELLED.findall((out / page).read_text(encoding="utf-8")):
+            assert int(number) > last[kind], (page, kind, number)
+            last[kind] = int(number)
+
+
+def test_nothing_in_the_pdf_only_makes_sense_on_screen(pdf_text):
+    text = " ".join(pdf_text.split())
+    for phrase in ("click", "Download", "The HTML report also", "figures/ folder", "On this page"):
+        assert phrase.lower() not in text.lower(), phrase
+
+
+def test_real_date_tagging_and_every_input_attached(example_pdf):
+    out, reader, _ = example_pdf
+    data = json.loads((out / "results.json").read_text())
+    date = data["provenance"]["date"]  # e.g. 2026-11-23T16:39:00Z
+    assert reader.metadata["/CreationDate"].startswith("D:" + re.sub(r"[-T:Z]", "", date))
+    assert not date.startswith("2006")
+    if shutil.which("pdfinfo"):
+        info = subprocess.run(["pdfinfo", str(out / "report.pdf")], capture_output=True, text=True).stdout
+        assert re.search(r"Tagged:\s+yes", info)
+        assert re.search(r"PDF subtype:\s+PDF/A-3b", info) or "PDF subtype" not in info
+    if shutil.which("pdfdetach"):
+        listed = subprocess.run(["pdfdetach", "-list", str(out / "report.pdf")], capture_output=True, text=True).stdout
+        names = {line.split(": ", 1)[1] for line in listed.splitlines()[1:]}
+        assert names == {"results.json"} | {f["path"] for f in data["provenance"]["files"]}
+        assert any(f["role"] == "data" for f in data["provenance"]["files"])
+
+
+def test_pdf_a_3b_conformance_by_a_validator(example_pdf):
+    """PDF/A-3b checked by ``page`` (PyPI ``page-validation``, which passes veraPDF's test corpus;
+    veraPDF itself is in no registry this project can install from)."""
+    page = pytest.importorskip("page", reason="the PDF/A validator page-validation is not installed (pip install page-validation)")
+    out, _, _ = example_pdf
+    report = page.validate_pdf(out / "report.pdf", profile="3b")
+    assert report.is_compliant, [(f.rule_id, f.message) for f in report.failures]
+
+
+def test_pdfa_repairs_on_a_small_pdf_object_tree():
+    """Each repair of ccreport.render.pdfa, on pydyf objects made here: /AF once, metadata uncompressed,
+    no interpolated image, and \\r\\n before endstream only after data ending in a carriage return."""
+    pydyf = pytest.importorskip("pydyf")
+    from ccreport.render.pdfa import pdfa_repairs
+
+    pdf = pydyf.PDF()
+    metadata = pydyf.Stream([b"<x:xmpmeta/>"], {"Type": "/Metadata", "Subtype": "/XML"}, compress=True)
+    image = pydyf.Stream([b"\x00\x01"], {"Type": "/XObject", "Subtype": "/Image", "Interpolate": "true"})
+    ends_in_cr, plain = pydyf.Stream([b"abc\r"]), pydyf.Stream([b"abc"])
+    spec = pydyf.Dictionary({"Type": "/Filespec"})
+    for obj in (metadata, image, ends_in_cr, plain, spec):
+        pdf.add_object(obj)
+    pdf.catalog["Metadata"] = metadata.reference
+    pdf.catalog["AF"] = pydyf.Array([spec.reference, spec.reference])
+    pdfa_repairs(None, pdf)
+    assert list(pdf.catalog["AF"]) == [spec.reference]
+    assert b"/Filter" not in metadata.data and image.extra["Interpolate"] == "false"
+    assert ends_in_cr.data.endswith(b"/Length 4>>\nstream\nabc\r\r\nendstream")
+    assert plain.data.endswith(b"/Length 3>>\nstream\nabc\nendstream")

@@ -24,7 +24,6 @@ def _tiny_figure(subject) -> Figure:
 EXTRA = FigureSpec(
     kind="extra-test", scope="dataset", key="{dataset}/extra", stem="{dataset_slug}/extra", draw=_tiny_figure,
     caption=lambda s: f"Extra figure of {s.dataset.name}.", alt=lambda s: "Extra alt.", section="focus", order=5,
-    in_print=False,
 )
 
 
@@ -46,8 +45,23 @@ def test_a_registered_figure_is_written_and_placed_on_its_page(tmp_path, monkeyp
     assert index["d1/extra"]["caption"] == "Extra figure of d1."
     page = next(p for p in build_pages(results, figures_from_index(index)) if p.template == "dataset.html")
     focus = next(s for s in page.data["sections"] if s.id == "focus")
-    assert [f.key for f in focus.figures] == ["d1/extra"] and not focus.figures[0].in_print
+    assert [f.key for f in focus.figures] == ["d1/extra"] and focus.figures[0].scope == "dataset"
     assert list(page.figures)[:2] == ["d1/cost", "d1/roc"]
+
+
+def test_a_registered_figure_is_numbered_where_its_section_places_it(tmp_path, monkeypatch):
+    """The catalogue numbers by page, section and registered order: a new kind needs no numbering code."""
+    monkeypatch.setitem(REGISTRY, EXTRA.kind, EXTRA)
+    results = synthetic_results(("a1", "b1"))
+    index = write_figures(results, tmp_path, formats=("svg",), workers=1, focus=True, rescaled=False)
+    site = render_site(results, None, tmp_path, index, pdf=False)
+    figures = site.catalogue.figures
+    assert [e.number for e in figures] == list(range(1, len(figures) + 1))
+    keys = [e.key for e in figures]
+    assert keys.index("d1/roc") < keys.index("d1/extra") < keys.index("d1/focus/a1") < keys.index("d1/focus/b1")
+    html = (tmp_path / "dataset-d1.html").read_text()
+    extra = next(e for e in figures if e.key == "d1/extra")
+    assert f'id="{extra.anchor}"' in html and f"Figure {extra.number}.</span> Extra figure of d1." in html
 
 
 def test_register_refuses_an_unknown_scope_and_a_second_kind_of_the_same_name(monkeypatch):

@@ -422,5 +422,5 @@ FOCUS = register(FigureSpec(
     draw=lambda s: classifier_focus(s.dataset, s.name, s.styles, rescaled_y=above_half(s.classifier)),
     caption=lambda s: cost_caption(s.dataset, above_half(s.classifier), False, highlight=s.name),
     alt=lambda s: _focus_alt(s.dataset, s.classifier),
-    section="focus", order=10, in_print=False, wanted=_focus_wanted,
+    section="focus", order=10, wanted=_focus_wanted,
 ))

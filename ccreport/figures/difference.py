@@ -210,5 +210,5 @@ DIFFERENCE = register(FigureSpec(
     kind="diff", scope="pair", key="{dataset}/diff/{name}", stem="{dataset_slug}/diff/{pair_slug}",
     draw=lambda s: difference(s.comparison, s.styles),
     caption=lambda s: _diff_caption(s.dataset, s.comparison), alt=lambda s: _diff_alt(s.comparison),
-    section="differences", order=10, in_print=False,
+    section="differences", order=10,
 ))

@@ -4,8 +4,7 @@ A figure kind is one draw function plus one :func:`register` call in the same mo
 
 * its ``scope``: one figure for the whole report, per dataset, per classifier on a dataset, or per
   pair of classifiers on a dataset;
-* its index ``key`` and file ``stem`` (patterns filled per subject), its width and whether it is
-  also in report.pdf;
+* its index ``key`` and file ``stem`` (patterns filled per subject) and its width;
 * its caption and alt text (functions of the same :class:`Subject` the drawing gets);
 * the page ``section`` that shows it and its ``order`` there (the report order);
 * ``wanted``: whether a subject gets the figure at all (say, a rescaled copy only when something
@@ -72,7 +71,6 @@ class FigureSpec:
     section: str  # the id of the page section showing it ("overview" for the index page)
     order: int  # place in the report: figures are listed by scope, then order
     width: str = "column"  # "column" | "full"
-    in_print: bool = True  # also in report.pdf (per-classifier and per-pair figures are site-only)
     wanted: Callable[[Subject, FigureOptions], bool] = field(default=always)
 
     def key_for(self, dataset: str | None = None, name: str | None = None) -> str:

@@ -286,6 +286,6 @@ THRESHOLD_METHODS = register(FigureSpec(
     kind="threshold-methods", scope="classifier", key="{dataset}/threshold-methods/{name}",
     stem="{dataset_slug}/threshold-methods/{name_slug}",
     draw=lambda s: threshold_methods(s.dataset, s.name, s.results.settings.threshold_axis),
-    caption=_methods_caption, alt=_methods_alt, section="threshold_choice", order=20, in_print=False,
+    caption=_methods_caption, alt=_methods_alt, section="threshold_choice", order=20,
     wanted=_methods_wanted,
 ))

@@ -3,8 +3,13 @@
 Each page of the site is rendered again with ``print=True`` (base.html then emits only the
 content block, without navigation or download links) and becomes a chapter of ``report.html``: a
 title page, a table of contents whose page numbers come from CSS ``target-counter``, then the
-chapters. The theme's ``report.css`` holds the paged-media rules (running header, page numbers,
-tables that do not break mid-row). Figures are the site's SVG files, which WeasyPrint draws as vectors.
+chapters. Every figure and table of the site is in it, with the site's number: both show the one
+numbering of :mod:`ccreport.render.catalogue`, computed once when the site's pages are built. The
+theme's ``report.css`` holds the paged-media rules (running header, page numbers, tables that do not
+break mid-row, wide tables on landscape pages, grids of per-classifier and per-pair figures three to a
+row). Figures are the site's SVG files, which WeasyPrint draws as vectors (the dense artists are the
+rasters matplotlib embedded in them): SVG rather than the figures' PDF, which WeasyPrint cannot
+embed, or PNG, which would make every line a raster.
 
 Dates and reproducible bytes: the document's ``dcterms.created/modified`` (the PDF's CreationDate and
 ModDate), the attachments' dates and the title page carry the build date
@@ -14,8 +19,8 @@ build date while writing, so with a fixed date two builds of the same inputs giv
 
 The PDF is a tagged PDF/A-3b (``pdf_tags``: headings, paragraphs, tables, figures with their alt
 text are in the structure tree) with the archive attached as PDF/A-3 associated files, each once
-(:func:`unique_associated_files` repairs WeasyPrint 70, which lists every attachment twice in the
-catalog's ``/AF``): ``results.json`` and every file of the project that shaped the output (the
+(:mod:`ccreport.render.pdfa` repairs what WeasyPrint 70 gets wrong in PDF/A-3: every attachment twice in the
+catalog's ``/AF``, a compressed XMP stream, interpolated images, a stream /Length off by one): ``results.json`` and every file of the project that shaped the output (the
 manifest, data, narratives, template overrides, the project's theme), named by their paths
 relative to the manifest, so :mod:`ccreport.verify` can rebuild the report from the PDF alone.
 If PDF/A output fails (it should not with WeasyPrint 70) a plain tagged PDF is written instead.
@@ -31,7 +36,8 @@ from html import unescape
 from pathlib import Path
 
 from ..build_date import FROM_ENVIRONMENT, BuildDate, build_date
-from .site import PDF_NAME, Site, number_items, page_context, render_template
+from .pdfa import pdfa_repairs
+from .site import PDF_NAME, Site, page_context, render_template
 
 PDF_VARIANT = "pdf/a-3b"
 RESULTS_ATTACHMENT = "results.json"
@@ -72,7 +78,6 @@ def _internal_links(html: str) -> str:
 
 
 def chapters(site: Site, attachments: bool) -> list[dict]:
-    number_items(site.pages, print_mode=True)
     out = []
     for number, page in enumerate(site.pages, start=1):
         context = page_context(site.context, page, True)
@@ -101,25 +106,6 @@ def report_html(site: Site, epoch: int, attachments: bool) -> str:
         attachments=attachments, page=None,
     )
     return render_template(site.env, "report.html", context)
-
-
-def unique_associated_files(document, pdf) -> None:
-    """A WeasyPrint finisher: keep each entry of the catalog's ``/AF`` array once, in order.
-
-    WeasyPrint 70's PDF/A-3 code adds every attachment's file specification to ``/AF`` twice (once
-    from the ``EmbeddedFiles`` name tree, once from the object scan)."""
-    import pydyf
-
-    associated = pdf.catalog.get("AF")
-    if associated is None:
-        return
-    seen, kept = set(), []
-    for entry in associated:
-        key = str(entry)
-        if key not in seen:
-            seen.add(key)
-            kept.append(entry)
-    pdf.catalog["AF"] = pydyf.Array(kept)
 
 
 def archive_attachments(out: Path, project, files) -> list[tuple[Path, str, str]]:
@@ -168,7 +154,7 @@ def render_pdf(site: Site, out: Path, project=None, date: BuildDate | None = Non
             )
             for path, name, description in attached
         ]
-        options = dict(pdf_identifier=b"ccreport-report", pdf_tags=True, finisher=unique_associated_files)
+        options = dict(pdf_identifier=b"ccreport-report", pdf_tags=True, finisher=pdfa_repairs)
         try:
             document.write_pdf(target, pdf_variant=PDF_VARIANT if attachments else None, attachments=attachments, **options)
         except Exception:  # pragma: no cover - a PDF/A failure should not lose the report

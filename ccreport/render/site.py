@@ -30,6 +30,7 @@ from ..errors import Problem, UserInputError
 from ..figures import specs as figure_specs
 from ..results import DatasetResult, Results, dataset_priors
 from . import tables as tb
+from .catalogue import Catalogue, number_items
 from .page_names import dataset_link, dataset_page_slug, slug
 from .sections import DATASET_SECTIONS, PageSection
 from .sections import instance_costs, overview, provenance
@@ -51,8 +52,8 @@ class Figure:
     caption: str
     alt: str
     width: str = "full"  # "column" | "full"
-    number: int | None = None
-    in_print: bool = True  # also in report.pdf (per-pair and per-classifier figures are site-only)
+    number: int | None = None  # assigned once for the site and report.pdf (ccreport.render.catalogue)
+    scope: str = "dataset"  # the registered kind's scope: "report", "dataset", "classifier" or "pair"
 
     @property
     def id(self) -> str:
@@ -119,7 +120,7 @@ def _placed(results: Results, d: DatasetResult | None, section: str, figures: di
         for key in keys:
             if key in figures:
                 figure = figures[key]
-                figure.in_print = spec.in_print
+                figure.scope = spec.scope
                 found.append(figure)
     return found
 
@@ -192,24 +193,6 @@ def build_pages(results: Results, figures: dict[str, Figure]) -> list[Page]:
         )
     )
     return pages
-
-
-def number_items(pages: list[Page], print_mode: bool = False) -> None:
-    """Number tables and figures through the whole report, in page order.
-
-    The PDF leaves out the site-only figures (``in_print`` false), so it is numbered again for print.
-    """
-    n_table = n_figure = 0
-    for page in pages:
-        for figure in page.figures.values():
-            if print_mode and not figure.in_print:
-                figure.number = None
-                continue
-            n_figure += 1
-            figure.number = n_figure
-        for table in page.tables.values():
-            n_table += 1
-            table.number = n_table
 
 
 # --- templates --------------------------------------------------------------------------------
@@ -308,6 +291,7 @@ class Site:
     env: jinja2.Environment
     theme: Path
     context: dict
+    catalogue: Catalogue = field(default_factory=Catalogue)  # the one numbering of figures and tables
 
 
 def copy_theme(theme: Path, out: Path) -> None:
@@ -338,7 +322,7 @@ def render_site(results: Results, project, out: Path, figures: dict | None = Non
     theme = paths.theme_dir(getattr(project, "theme", paths.DEFAULT_THEME) or paths.DEFAULT_THEME, root)
     env = make_environment(root, theme)
     pages = build_pages(results, figures_from_index(figures))
-    number_items(pages)
+    catalogue = number_items(pages)
     site_context = {
         "results": results,
         "pages": pages,
@@ -358,7 +342,7 @@ def render_site(results: Results, project, out: Path, figures: dict | None = Non
         for table in page.tables.values():
             (out / table.csv_href).write_text(table.to_csv(), encoding="utf-8")
             (out / table.tex_href).write_text(table.to_latex(), encoding="utf-8")
-    return Site(results, pages, env, theme, site_context)
+    return Site(results, pages, env, theme, site_context, catalogue)
 
 
 def as_markup(html: str) -> Markup:

@@ -29,7 +29,6 @@ class Section:
     title: str  # its heading
     contents: str  # its entry in the page's contents
     tables: Callable[[DatasetResult, list[str]], dict] = no_tables
-    site_only: bool = False  # on the site only, not in report.pdf
 
 
 @dataclass

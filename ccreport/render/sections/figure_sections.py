@@ -5,5 +5,5 @@ from __future__ import annotations
 from .base import Section
 
 FIGURES = Section("figures", "Cost curves and ROC curves", "Cost and ROC curves")
-FOCUS = Section("focus", "Each classifier highlighted", "Each classifier highlighted", site_only=True)
-DIFFERENCES = Section("differences", "Difference curves", "Difference curves", site_only=True)
+FOCUS = Section("focus", "Each classifier highlighted", "Each classifier highlighted")
+DIFFERENCES = Section("differences", "Difference curves", "Difference curves")
