@@ -54,6 +54,9 @@ from ..bands import bootstrap_p_value, percentile_interval
 from ..hull_costs import curves_expected
 from .independent import check_rule, switch_point
 
+TARGET = ("the true expected cost, at each PC(+), of the classifier and threshold the dataset hybrid selected on "
+          "these data (optimism-corrected bootstrap, pointwise percentile; not double-bootstrap calibrated)")
+
 
 def prior_mean(prior) -> float:
     """E[PC(+)] under a prior (the partial first moment over [0, 1])."""
