@@ -16,6 +16,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from . import hybrid_band_task
 from .analysis import calibration as cb
 from .analysis.bands import simultaneous_band
 from .analysis.bootstrap import bootstrap_crisp, bootstrap_dataset, bootstrap_scores
@@ -145,6 +146,8 @@ def pairs_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     per prior the paired expected-cost difference interval, p-value and Holm-adjusted p-value over
     every pair and prior of the dataset. ``difference`` of each interval is E[a] - E[b] of the point
     comparison, so the two agree exactly. Nothing with ``bootstrap`` = 0 or fewer than two classifiers.
+    The same replicates give the dataset hybrid its band, the criteria their intervals and the
+    hybrids their paired tests (``hybrid_band``, :mod:`ccreport.hybrid_band_task`; issue 11 item 6).
     """
     members = inputs.classifiers
     if settings.bootstrap <= 0 or len(members) < 2:
@@ -152,7 +155,8 @@ def pairs_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     rng = task_rng(settings.seed, "bootstrap", inputs.dataset)
     scores = {c.name: c.scores for c in members if c.scores is not None}
     predictions = {c.name: c.predictions for c in members if c.scores is None}
-    reps = bootstrap_dataset(rng, inputs.labels, scores, predictions, settings.bootstrap, inputs.priors)
+    reps = bootstrap_dataset(rng, inputs.labels, scores, predictions, settings.bootstrap, inputs.priors,
+                             readers=hybrid_band_task.readers(inputs))  # issue 11 item 6: read on the same replicates
     names = [c.name for c in members]
     pairs = list(combinations(names, 2))
     level = settings.confidence
@@ -193,4 +197,4 @@ def pairs_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
                 for p, v in inf.expected.items()
             },
         }
-    return {"comparison_fields": out}
+    return {"comparison_fields": out, "hybrid_band": hybrid_band_task.hybrid_band(inputs, settings, reps)}

@@ -32,7 +32,7 @@ replicates are two of its arrays (:class:`DatasetReplicates`). :func:`bootstrap_
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -215,6 +215,21 @@ class Replicates:
     expected_estimate: dict
     method: str
     layout: PathLayout | None = None
+    # for hybrids over several classifiers (ccreport.analysis.selection.hybrid_bands), set by
+    # bootstrap_dataset: the replicate selection's cost in the sample (R, m), whether it is a trivial
+    # classifier (R, m), the replicate's cost of the sample's own selection (R, m), and each
+    # ``readers`` entry's arrays concatenated over chunks (name -> {key: (R,)})
+    in_sample: np.ndarray | None = None
+    trivial: np.ndarray | None = None
+    sample_cost: np.ndarray | None = None
+    readings: dict | None = None
+
+
+def _readings(parts: list) -> dict | None:
+    """Chunks' reader outputs ``[{reader: {key: (r,)}}, ...]`` concatenated over chunks."""
+    if not parts or parts[0] is None:
+        return None
+    return {name: {k: np.concatenate([p[name][k] for p in parts]) for k in parts[0][name]} for name in parts[0]}
 
 
 def _collect(parts: list, priors, grid, estimate_hull: Hulls, method, layout=None) -> Replicates:
@@ -244,6 +259,10 @@ def _collect(parts: list, priors, grid, estimate_hull: Hulls, method, layout=Non
         expected_estimate=est_e,
         method=method,
         layout=layout,
+        in_sample=ins,
+        trivial=np.concatenate([p[3] for p in parts], axis=0) if len(parts[0]) > 3 else None,
+        sample_cost=np.concatenate([p[2] for p in parts], axis=0) if parts[0][2] is not None else None,
+        readings=_readings([p[4] for p in parts]) if len(parts[0]) > 4 else None,
     )
 
 
@@ -269,11 +288,17 @@ def trivial_swap(h: Hulls, layout: PathLayout, cp, cn, grid, selection) -> tuple
     fixed). ``selection``: :func:`sample_selection`.
     """
     k, sample_trivial = selection
-    j = optimal_vertices(h, grid)
-    trivial = (j == h.indptr[:-1, None]) | (j == h.indptr[1:, None] - 1)
+    trivial = trivial_selection(h, grid)
     fnr = 1.0 - cp[:, layout.pos_at[k]] / layout.n_pos
     fpr = cn[:, layout.neg_at[k]] / layout.n_neg
     return trivial & ~sample_trivial[None, :], fnr * grid + fpr * (1.0 - grid)
+
+
+def trivial_selection(h: Hulls, grid) -> np.ndarray:
+    """Whether each replicate's envelope selects a trivial classifier (its first or last hull
+    vertex) at each grid PC(+): (R, m)."""
+    j = optimal_vertices(h, grid)
+    return (j == h.indptr[:-1, None]) | (j == h.indptr[1:, None] - 1)
 
 
 # --- scoring classifiers: one chunk loop for one classifier and for a pair ---------------------------
@@ -287,6 +312,14 @@ def _chunk_curves(layout: PathLayout, cp, cn, grid, priors, selection: str):
     h = replicate_hulls(layout, cp, cn)
     swap, sample_cost = trivial_swap(h, layout, cp, cn, grid, sample_selection(layout, grid))
     return hull_curves(h, grid, priors), swap, sample_cost
+
+
+def _dataset_chunk(layout: PathLayout, cp, cn, grid, priors, readers: dict):
+    """:func:`_chunk_curves` (resampled selection) plus the trivial flags and the readers' outputs."""
+    h = replicate_hulls(layout, cp, cn)
+    swap, sample_cost = trivial_swap(h, layout, cp, cn, grid, sample_selection(layout, grid))
+    read = {k: f(h, cp, cn, layout) for k, f in readers.items()} or None
+    return hull_curves(h, grid, priors), swap, sample_cost, trivial_selection(h, grid), read
 
 
 def _stratified_curves(rng, layouts: list[PathLayout], replicates: int, grid, priors, selection: str):
@@ -522,6 +555,7 @@ def bootstrap_dataset(
     replicates: int = 1000,
     priors: dict | None = None,
     grid=GRID,
+    readers: dict | None = None,
 ) -> DatasetReplicates:
     """One stratified resampling of a dataset's instances, read by every classifier (issue 9 item 1).
 
@@ -538,7 +572,16 @@ def bootstrap_dataset(
     only), and classifiers are evaluated one after another inside a chunk, so memory does not grow
     with the number of classifiers beyond their (R, m) outputs; the draws do not depend on the
     classifiers, their order, or workers.
+
+    ``readers`` (optional): classifier name -> {reader name: f(hulls, cp, cn, layout) -> {key: (r,)}},
+    called on every chunk's replicate :class:`~ccreport.analysis.hulls.Hulls` (with the chunk's
+    cumulative class counts in path order and the classifier's :class:`PathLayout`; for a crisp
+    classifier once, on all replicates' hulls, with ``cp = cn = layout = None``); the outputs are
+    each classifier's ``Replicates.readings`` (the selection criteria's replicate choices,
+    :mod:`ccreport.analysis.selection.hybrid_bands`). Every classifier's ``in_sample``, ``trivial``
+    and ``sample_cost`` are kept for the dataset hybrid's band.
     """
+    readers = readers or {}
     scores = dict(scores or {})
     predictions = dict(predictions or {})
     if set(scores) & set(predictions):
@@ -565,7 +608,7 @@ def bootstrap_dataset(
         for name, lay in layouts.items():
             cp = cumulative(counts_pos[:, lay.pos_order])
             cn = cumulative(counts_neg[:, lay.neg_order])
-            parts[name].append(_chunk_curves(lay, cp, cn, grid, priors, "resample"))
+            parts[name].append(_dataset_chunk(lay, cp, cn, grid, priors, readers.get(name, {})))
         for name, (lab_pos, lab_neg) in crisp.items():
             counts[name][0].append(counts_pos @ lab_pos)
             counts[name][1].append(counts_neg @ lab_neg)
@@ -576,7 +619,11 @@ def bootstrap_dataset(
         else:
             lab_pos, lab_neg = crisp[name]
             tp, fp = np.concatenate(counts[name][0]), np.concatenate(counts[name][1])
-            out[name] = _crisp_replicates(
-                tp, fp, n_pos, n_neg, int(lab_pos.sum()), int(lab_neg.sum()), grid, priors, DATASET_METHOD
-            )
+            tp0, fp0 = int(lab_pos.sum()), int(lab_neg.sum())
+            reps = _crisp_replicates(tp, fp, n_pos, n_neg, tp0, fp0, grid, priors, DATASET_METHOD)
+            h = crisp_hulls(tp, fp, n_pos, n_neg, tp0, fp0)
+            own = hull_curves(h, grid, {})
+            read = {k: f(h, None, None, None) for k, f in readers.get(name, {}).items()}
+            out[name] = replace(reps, in_sample=own.in_sample, trivial=trivial_selection(h, grid),
+                                sample_cost=reps.values, readings=read or None)
     return DatasetReplicates(grid=grid, classifiers=out, replicates=replicates, method=DATASET_METHOD)

@@ -31,28 +31,55 @@ def _threshold(t) -> str:
     return "none" if np.isinf(t) else f"{t:.3g}"
 
 
+LABEL_WIDTH = 0.025  # a hybrid segment at least this wide in PC(+) gets its number on the figure
+NAME_WIDTH = 0.12  # ... and at least this wide, its classifier and threshold too
+BAND_GREY = "#d4d4d4"
+
+
 def dataset_hybrid(d: DatasetResult, width="full") -> Figure:
-    """The dataset hybrid's lower envelope with its segments labelled (classifier, threshold)."""
+    """The dataset hybrid's lower envelope, its band, and its segments numbered as in the segments table.
+
+    Every segment of positive width is numbered 1, 2, ... from PC(+) = 0 (the numbering of the
+    decision box's segments table); segments at least :data:`LABEL_WIDTH` wide show their number,
+    those at least :data:`NAME_WIDTH` wide also their classifier and threshold; the others are
+    listed in the table only (German credit has 17 segments, many a few hundredths wide). Segment
+    ends are small ticks on the curve. The band (issue 11 item 6) is shaded light grey, so the
+    figure reads in greyscale.
+    """
     h = d.hybrid.hybrid
     with style():
         w = width_inches(width)
         fig = new_figure(w, 3.3)
         ax = fig.subplots()
-        for c in d.classifiers.values():
-            ax.plot(as_array(c.envelope_pc), as_array(c.envelope_nec), color=GREY, linewidth=0.8, zorder=2)
+        band = d.hybrid_band
+        if band is not None:
+            inf = band.inference
+            ax.fill_between(as_array(inf.grid), as_array(inf.lower), as_array(inf.upper), color=BAND_GREY,
+                            linewidth=0, zorder=1, label=f"{100 * band.level:.0f}% band (pointwise, optimism-corrected)")
+        for i, c in enumerate(d.classifiers.values()):
+            ax.plot(as_array(c.envelope_pc), as_array(c.envelope_nec), color=GREY, linewidth=0.8, zorder=2,
+                    label="each classifier's lower envelope" if i == 0 else None)
         pc, nec = as_array(h.envelope.pc), as_array(h.envelope.nec)
         ax.plot(pc, nec, color=BLACK, linewidth=2.2, zorder=4, label="dataset hybrid (cheapest over all)")
         ax.plot([0, 1], [0, 1], color=BLACK, linewidth=0.8, linestyle=(0, (4, 2)), zorder=1)
         ax.plot([0, 1], [1, 0], color=BLACK, linewidth=0.8, linestyle=(0, (4, 2)), zorder=1)
         top = max(0.05, float(nec.max()) * 1.6)
-        for k in np.flatnonzero(h.high - h.low > 0.035):
-            mid = 0.5 * (h.low[k] + h.high[k])
+        if band is not None:
+            top = max(top, min(1.0, float(np.max(band.inference.upper)) * 1.15))
+        for number, seg in enumerate(h.segments(), start=1):
+            lo, hi = seg["low"], seg["high"]
+            if hi - lo < LABEL_WIDTH:
+                continue
+            mid = 0.5 * (lo + hi)
             y = float(np.interp(mid, pc, nec))
-            name = h.names[h.classifier[k]]
-            ax.annotate(f"{name}\n\u2265{_threshold(h.threshold[k])}", (mid, y), xytext=(0, 6),
-                        textcoords="offset points", ha="center", va="bottom", fontsize=5.5, rotation=90, zorder=5)
-        for x in h.low[1:][np.diff(h.low) > 0]:
-            ax.plot([x, x], [0, float(np.interp(x, pc, nec))], color=BLACK, linewidth=0.4, linestyle=":", zorder=3)
+            text = str(number)
+            if hi - lo >= NAME_WIDTH:
+                text = f"{number} {seg['classifier']} \u2265{_threshold(seg['threshold'])}"
+            ax.annotate(text, (mid, y), xytext=(0, -9), textcoords="offset points", ha="center", va="top",
+                        fontsize=6, zorder=6,
+                        bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none", "alpha": 0.8})
+        ends = h.low[1:][np.diff(h.low) > 0]
+        ax.plot(ends, np.interp(ends, pc, nec), linestyle="none", marker="|", markersize=5, color=BLACK, zorder=5)
         if d.decisions is not None:
             for name, row in d.decisions.priors.items():
                 ax.axvline(row.pc, color=BLACK, linewidth=0.9, linestyle=(0, (1, 1.5)), zorder=3)
@@ -183,10 +210,13 @@ def independent(d: DatasetResult, width="full", max_lines: int = 80) -> Figure:
 
 def _hybrid_caption(d: DatasetResult) -> str:
     segs = d.hybrid.hybrid.segments()
+    band = ("; shaded: its pointwise bootstrap band, optimism-corrected (classifier and threshold re-chosen on every "
+            "replicate)") if d.hybrid_band is not None else ""
     return (f"The dataset hybrid on {d.name}: the cheapest classifier and threshold at each PC(+) (bold), over every "
-            f"classifier's lower envelope (grey); {len(segs)} segments, each labelled with its classifier and "
-            "threshold (positive iff score \u2265 threshold) where wide enough; dotted verticals: the point priors. "
-            "Selected and evaluated on the same data: optimistic.")
+            f"classifier's lower envelope (grey){band}. Its {len(segs)} segments are numbered from PC(+) = 0 as in the "
+            "segments table (ticks: segment ends); wide ones also show classifier and threshold (positive iff "
+            "score \u2265 threshold). Dotted verticals: the point priors. The bold curve is selected and evaluated on "
+            "the same data: optimistic.")
 
 
 register(FigureSpec(

@@ -22,7 +22,7 @@ from .convert import clean, dicts, interval_list, list_of_dicts, pairs_list
 
 if TYPE_CHECKING:
     from .instance_costs import InstanceCostComparisonResult, InstanceCosts
-    from .selection import DecisionsResult, HybridResult, SelectionResult
+    from .selection import DecisionsResult, HybridBand, HybridResult, SelectionResult
     from .threshold_choice import ThresholdChoiceComparison, ThresholdChoiceResult
     from .uncertainty import (
         Band,
@@ -175,6 +175,7 @@ class DatasetResult:
     narrative_markdown: str | None = None
     hybrid: HybridResult | None = None  # the dataset hybrid (issue 11)
     decisions: DecisionsResult | None = None  # the decision box (issue 11)
+    hybrid_band: HybridBand | None = None  # the hybrid's band, criterion intervals, tests (issue 11 item 6)
     # prior -> E[min(PC(+), 1 - PC(+))], the best trivial classifier's expected cost (D&H 2006
     # section 4.2): the baseline row of the expected-cost tables; not in results.json
     trivial_expected_cost: dict[str, float] = field(default_factory=dict)
@@ -193,9 +194,29 @@ class DatasetResult:
         }
         if self.hybrid is not None:
             out["hybrid"] = self.hybrid.to_dict()
+        if self.hybrid_band is not None:
+            add_hybrid_band(out, self.hybrid_band)
         if self.decisions is not None:
             out["decisions"] = self.decisions.to_dict()
         return out
+
+
+def add_hybrid_band(out: dict, band: HybridBand) -> None:
+    """``hybrid.band`` and, beside each criterion result, its ``expected_cost_interval`` (prior ->
+    {estimate, lower, upper}); ``hybrid.criteria.<name>``: the dataset choice's (issue 11 item 6)."""
+    out.setdefault("hybrid", {})["band"] = band.to_dict()
+    for name, found in band.inference.criteria.items():
+        for who in found:
+            if who == "dataset_classifier":
+                continue
+            interval = band.criterion_intervals(name, who)
+            if who == "dataset":
+                out["hybrid"].setdefault("criteria", {})[name] = {
+                    "classifier": found["dataset_classifier"], "expected_cost_interval": interval}
+                continue
+            entry = out["classifiers"].get(who, {}).get("criteria", {}).get(name)
+            if isinstance(entry, dict):
+                entry["expected_cost_interval"] = interval
 
 
 @dataclass(frozen=True, eq=False)

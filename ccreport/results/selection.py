@@ -138,3 +138,43 @@ class DecisionsResult:
 
     def to_dict(self) -> dict:
         return {"priors": dicts(self.priors), "criteria": dicts(self.criteria)}
+
+
+@dataclass(frozen=True, eq=False)
+class HybridBand:
+    """The dataset hybrid's band, expected-cost intervals, criterion intervals and paired tests
+    (issue 11 item 6): ``inference`` is a :class:`ccreport.analysis.selection.hybrid_bands.HybridInference`.
+
+    JSON (``datasets.<d>.hybrid.band``): ``level``, ``replicates``, ``method``, ``target``,
+    ``kind`` ("pointwise"), ``pc``, ``estimate``, ``lower``, ``upper``, ``expected_cost_interval``
+    (prior -> {estimate, lower, upper}), ``tests`` ([{a, b, prior, estimate, lower, upper,
+    p_value}, ...]); the criteria intervals go beside the criterion results
+    (:meth:`criterion_intervals`).
+    """
+
+    level: float
+    replicates: int
+    method: str
+    target: str
+    inference: Any
+
+    def to_dict(self) -> dict:
+        inf = self.inference
+        return {
+            "level": self.level,
+            "replicates": self.replicates,
+            "method": self.method,
+            "target": self.target,
+            "kind": "pointwise",
+            "pc": inf.grid,
+            "estimate": inf.estimate,
+            "lower": inf.lower,
+            "upper": inf.upper,
+            "expected_cost_interval": {p: i.to_dict() for p, i in inf.expected.items()},
+            "tests": [{k: v for k, v in t.items() if k != "interval"} | t["interval"].to_dict() for t in inf.tests],
+        }
+
+    def criterion_intervals(self, criterion: str, who: str) -> dict | None:
+        """prior -> {estimate, lower, upper} of ``who``'s (a classifier, or "dataset") choice."""
+        found = self.inference.criteria.get(criterion, {}).get(who)
+        return None if found is None else {p: i.to_dict() for p, i in found.items()}

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ... import naming
 from ...results import DatasetResult
 from .. import tables as tb
@@ -130,8 +132,10 @@ def criterion_rows(d: DatasetResult, t: tb.Table) -> None:
             t.rows.append([tb.text(name), tb.text(tb.DASH, note=row.note)] + [tb.text(tb.DASH)] * 5)
             t.sentences.append(f"{name}: {row.note}.")
             continue
+        ivs = criterion_interval(d, name, row.classifier)
         costs = "; ".join(
-            f"{p}: {v['expected_cost']:.4f}" + (f" = {money(v['cost_per_case'], v['unit'])}/case" if "cost_per_case" in v else "")
+            f"{p}: {v['expected_cost']:.4f}" + (f" {tb.interval(ivs[p]['lower'], ivs[p]['upper'], 4)}" if p in ivs else "")
+            + (f" = {money(v['cost_per_case'], v['unit'])}/case" if "cost_per_case" in v else "")
             for p, v in (row.at_priors or {}).items())
         r = row.runner_up or {}
         mix = row.mix
@@ -148,12 +152,22 @@ def criterion_rows(d: DatasetResult, t: tb.Table) -> None:
         t.sentences.append(criterion_sentence(d, name, row))
 
 
+def criterion_interval(d: DatasetResult, name: str, classifier: str | None) -> dict:
+    """prior -> {estimate, lower, upper}: the bootstrap interval of ``classifier``'s choice under
+    criterion ``name`` (issue 11 item 6), {} when not computed."""
+    if d.hybrid_band is None or classifier is None:
+        return {}
+    return d.hybrid_band.criterion_intervals(name, classifier) or {}
+
+
 def criterion_sentence(d: DatasetResult, name: str, row) -> str:
     pos, neg = d.positive_label, d.negative_label
     if row.kind == "performance_independent":
         s = (f"{name}: setting the threshold from the operating condition alone ({row.note.split(':')[0]}), "
              f"{row.classifier} does best, with expected normalized cost {row.expected_cost:.4f} over all conditions")
-        parts = [f"at {p} use threshold {threshold_text(v['threshold'])} (cost {v['expected_cost']:.4f})"
+        ivs = criterion_interval(d, name, row.classifier)
+        parts = [f"at {p} use threshold {threshold_text(v['threshold'])} (cost {v['expected_cost']:.4f}"
+                 + (f", interval {tb.interval(ivs[p]['lower'], ivs[p]['upper'], 4)}" if p in ivs else "") + ")"
                  for p, v in (row.at_priors or {}).items()]
         return s + (": " + "; ".join(parts) if parts else "") + "."
     s = f"{name}: deploy {row.classifier} with threshold {threshold_text(row.threshold)}"
@@ -166,13 +180,20 @@ def criterion_sentence(d: DatasetResult, name: str, row) -> str:
         s += (f" Alternating at random between thresholds {threshold_text(m['thresholds'][0])} "
               f"({100 * m['weight_first']:.0f}% of cases) and {threshold_text(m['thresholds'][1])} would use the "
               f"limit exactly: TPR {rate(m['tpr'])}, FPR {rate(m['fpr'])}.")
+    ivs = criterion_interval(d, name, row.classifier)
     for p, v in (row.at_priors or {}).items():
         s += f" Under {p} its expected normalized cost is {v['expected_cost']:.4f}"
+        if p in ivs:
+            s += f" ({100 * d.hybrid_band.level:.0f}% interval {tb.interval(ivs[p]['lower'], ivs[p]['upper'], 4)})"
         s += f" ({money(v['cost_per_case'], v['unit'])} per case)." if "cost_per_case" in v else "."
     if row.runner_up:
         r = row.runner_up
-        s += f" Next best: {r['classifier']} (TPR {rate(r['tpr'])}, FPR {rate(r['fpr'])}); no paired test for criteria yet."
-    s += " Chosen on the same data it is evaluated on: optimistic (see the out-of-fold rates)."
+        s += f" Next best: {r['classifier']} (TPR {rate(r['tpr'])}, FPR {rate(r['fpr'])})."
+    if ivs:
+        s += (" Chosen on the same data it is evaluated on: the interval is optimism-corrected by re-choosing on"
+              " every bootstrap replicate.")
+    else:
+        s += " Chosen on the same data it is evaluated on: optimistic (see the out-of-fold rates)."
     return s
 
 
@@ -207,7 +228,31 @@ def decision_tables(d: DatasetResult, priors: list[str]) -> dict:
         )
         criterion_rows(d, t)
         out["decision_criteria"] = t
+    segments = hybrid_segment_table(d)
+    if segments is not None:
+        out["hybrid_segments"] = segments
     return out
+
+
+def hybrid_segment_table(d: DatasetResult) -> tb.Table | None:
+    """The dataset hybrid's segments, numbered as on the hybrid figure (from PC(+) = 0)."""
+    if d.hybrid is None:
+        return None
+    h = d.hybrid.hybrid
+    t = tb.Table(
+        f"{dataset_page_slug(d.name)}-hybrid-segments",
+        f"Segments of the dataset hybrid on {d.name}, numbered as on the figure: on each PC(+) interval the "
+        "classifier and threshold that are cheapest, with their rates.",
+        ["#", "PC(+) interval", "Classifier", "Threshold", "FPR", "TPR"],
+        note="Positive iff score >= threshold; threshold none: flag nobody. Narrow segments are numbered here only.",
+        compact=True,
+    )
+    wide = np.flatnonzero(h.high > h.low)
+    for number, k in enumerate(wide, start=1):
+        t.rows.append([tb.text(str(number)), tb.interval_cell([(float(h.low[k]), float(h.high[k]))]),
+                       tb.text(h.names[h.classifier[k]]), tb.text(threshold_text(float(h.threshold[k]))),
+                       tb.num(float(h.fpr[k]), 3), tb.num(float(h.tpr[k]), 3)])
+    return t
 
 
 def threshold_tables(d: DatasetResult, priors: list[str]) -> dict:
@@ -292,6 +337,53 @@ def selection_tables(d: DatasetResult, priors: list[str]) -> dict:
             t.rows.append([tb.text("dataset hybrid (all classifiers)"), tb.num(oof.in_sample_area, tb.COST_DIGITS),
                            tb.num(oof.area, tb.COST_DIGITS), tb.num(oof.optimism, tb.COST_DIGITS)])
         out["out_of_fold"] = t
+    out.update(hybrid_band_tables(d, priors))
+    return out
+
+
+def hybrid_band_tables(d: DatasetResult, priors: list[str]) -> dict:
+    """The dataset hybrid's expected cost with its interval and the paired tests between hybrids
+    (issue 11 item 6; D&H 2006 section 5.2)."""
+    if d.hybrid_band is None:
+        return {}
+    slug = dataset_page_slug(d.name)
+    b = d.hybrid_band
+    inf = b.inference
+    pct = f"{100 * b.level:.0f}%"
+    t = tb.Table(
+        f"{slug}-hybrid-tests",
+        f"The dataset hybrid on {d.name} (the cheapest classifier and threshold at every PC(+)): expected "
+        f"normalized cost with its {pct} bootstrap interval, and the paired difference from the best single "
+        "classifier (hybrid minus classifier, the same resampled instances).",
+        ["Prior", "Hybrid E[cost]", "E[cost] interval", "Best single classifier", "Difference", "Difference interval", "p"],
+        note="Intervals are optimism-corrected: classifier and threshold are re-chosen on every replicate. "
+        "A difference near 0 means combining classifiers gains nothing over the best one.",
+        compact=True,
+    )
+    for test in inf.tests:
+        if test["a"] != "dataset hybrid":
+            continue
+        p, iv, e = test["prior"], test["interval"], inf.expected[test["prior"]]
+        t.rows.append([tb.text(p), tb.num(e.estimate, tb.COST_DIGITS), tb.text(tb.interval(e.lower, e.upper, 4)),
+                       tb.text(test["b"]), tb.num(iv.estimate, tb.COST_DIGITS),
+                       tb.text(tb.interval(iv.lower, iv.upper, 4)), tb.num(iv.p_value, 3)])
+    out = {"hybrid_tests": t}
+    rows = [x for x in inf.tests if "criterion" in x]
+    if rows:
+        u = tb.Table(
+            f"{slug}-independent-tests",
+            f"Threshold set from PC(+) alone against the classifier's own lower envelope on {d.name}: expected "
+            f"normalized cost difference (rule minus envelope) with its {pct} paired bootstrap interval and p-value.",
+            ["Criterion", "Classifier", "Prior", "Difference", "Interval", "p"],
+            note="The rule chooses nothing on the labels (unbiased); the envelope's replicates are optimism-corrected.",
+            compact=True,
+        )
+        for x in rows:
+            iv = x["interval"]
+            u.rows.append([tb.text(x["criterion"]), tb.text(x["classifier"]), tb.text(x["prior"]),
+                           tb.num(iv.estimate, tb.COST_DIGITS), tb.text(tb.interval(iv.lower, iv.upper, 4)),
+                           tb.num(iv.p_value, 3)])
+        out["independent_tests"] = u
     return out
 
 
