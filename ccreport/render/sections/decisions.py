@@ -338,7 +338,40 @@ def selection_tables(d: DatasetResult, priors: list[str]) -> dict:
                            tb.num(oof.area, tb.COST_DIGITS), tb.num(oof.optimism, tb.COST_DIGITS)])
         out["out_of_fold"] = t
     out.update(hybrid_band_tables(d, priors))
+    out.update(family_tables(d))
     return out
+
+
+def family_tables(d: DatasetResult) -> dict:
+    """One table of the declared parameter-based families (D&H 2000 s. 2.3): per member its
+    training PC(+), the PC(+) interval where it is used, its rates; the family's exact area and
+    excess over the members' lower envelope in the caption. Not-applicable families say why."""
+    if d.hybrid is None or not d.hybrid.families:
+        return {}
+    t = tb.Table(
+        f"{dataset_page_slug(d.name)}-families",
+        f"Parameter-based families on {d.name} (D&H 2000 section 2.3): the member with the nearest training "
+        "condition is used, switching at the midpoints; area = expected normalized cost under the uniform prior, "
+        "excess = area minus that of the lower envelope of the members and the trivial classifiers.",
+        ["Family", "Member", "Trained at PC(+)", "Used for PC(+)", "FPR", "TPR", "Family area", "Excess"],
+        note="Members are crisp classifiers. Nothing is chosen on the labels: the family's curve is unbiased.",
+        compact=True,
+    )
+    for name, fam in d.hybrid.families.items():
+        if hasattr(fam, "reason"):
+            t.rows.append([tb.text(name), tb.text(tb.DASH, note=f"not applicable: {fam.reason}")] + [tb.text(tb.DASH)] * 6)
+            continue
+        cv, tau = fam.selection.curve, dict(fam.members)
+        for k, member in enumerate(cv.member):
+            first = k == 0
+            t.rows.append([
+                tb.text(name if first else ""), tb.text(member), tb.num(tau[member], 4),
+                tb.interval_cell([(float(cv.low[k]), float(cv.high[k]))]),
+                tb.num(float(cv.start[k]), 3), tb.num(1.0 - float(cv.end[k]), 3),
+                tb.num(fam.selection.area, tb.COST_DIGITS) if first else tb.text(""),
+                tb.num(fam.selection.excess, tb.COST_DIGITS) if first else tb.text(""),
+            ])
+    return {"families": t}
 
 
 def hybrid_band_tables(d: DatasetResult, priors: list[str]) -> dict:
