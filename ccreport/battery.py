@@ -34,7 +34,7 @@ from .analysis.conditions import probability_cost
 from .analysis.envelope import Envelope, compare, lower_envelope, operating_range
 from .analysis.roc import auc, crisp_roc, roc_points
 from .analysis import selection as sel
-from .results import ClassifierResult, ComparisonResult, HybridResult, NotApplicable, PriorResult, SelectionResult
+from .results import ClassifierResult, ComparisonResult, FamilyResult, HybridResult, NotApplicable, PriorResult, SelectionResult
 from .settings import AnalysisSettings
 
 PRIOR_GRID = np.linspace(0.0, 1.0, 401)
@@ -277,6 +277,8 @@ def make_criterion(spec) -> sel.Criterion:
         return sel.Workforce(capacity=spec.param("capacity"), capacity_share=spec.param("capacity_share"))
     if spec.kind == "performance_independent":
         return sel.PerformanceIndependent(rule=spec.param("rule", "bayes_prior"))
+    if spec.kind == "parameter_based":  # a declared family: evaluated once per dataset (hybrid task)
+        return sel.ParameterBased(members=tuple(spec.param("members")))
     raise ValueError(f"unknown criterion kind {spec.kind!r}")
 
 
@@ -307,11 +309,12 @@ def selection_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     performance-independent rule needs scores in [0, 1] and is recorded as not applicable else.
     """
     (c,) = inputs.classifiers
-    empirical = {k: v for k, v in inputs.criteria.items() if not isinstance(v, sel.PerformanceIndependent)}
+    mine = {k: v for k, v in inputs.criteria.items() if not isinstance(v, sel.ParameterBased)}
+    empirical = {k: v for k, v in mine.items() if not isinstance(v, sel.PerformanceIndependent)}
     folds = usable_folds(inputs.labels, inputs.folds)
     found = sel.select_scores(inputs.labels, scores_of(c), empirical, folds=folds, name=c.name)
     criteria = {}
-    for key, criterion in inputs.criteria.items():
+    for key, criterion in mine.items():
         if key in found.criteria:
             criteria[key] = found.criteria[key]
             continue
@@ -334,7 +337,14 @@ def hybrid_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     folds = usable_folds(inputs.labels, inputs.folds)
     scores = {c.name: scores_of(c) for c in inputs.classifiers}
     found = sel.select_dataset(rocs, inputs.labels, scores, folds)
-    return {"hybrid": HybridResult(hybrid=found.hybrid, out_of_fold=found.out_of_fold)}
+    families = {}
+    for key, criterion in inputs.criteria.items():  # declared parameter-based families (D&H 2000 s. 2.3)
+        if isinstance(criterion, sel.ParameterBased):
+            try:
+                families[key] = FamilyResult(sel.select_family(rocs, criterion), criterion.members)
+            except ValueError as e:
+                families[key] = NotApplicable(str(e))
+    return {"hybrid": HybridResult(hybrid=found.hybrid, out_of_fold=found.out_of_fold, families=families)}
 
 
 TASK_KINDS: tuple[TaskKind, ...] = (

@@ -19,8 +19,11 @@ selection criterion, the classifier and threshold to deploy and the figures that
   with mixing, then the fewer false positives, then manifest order). ``threshold``, ``fpr``,
   ``tpr`` (and ``flagged``) are those of one threshold that keeps the constraint on its own (the
   best single threshold for Neyman-Pearson; the mixture's vertex flagging fewer cases for
-  workforce); ``mix`` the randomised optimum (two thresholds, ``weight_first``, its rates) when
-  it needs mixing; performance-independent
+  workforce); ``at_priors`` the cost of that single threshold at each point prior (its rates are
+  the row's ``fpr``/``tpr``); ``mix`` the randomised optimum (two thresholds, ``weight_first``, its
+  rates and its own ``at_priors``) when it needs mixing (D&H 2006 s. 5.1.3: a mix of two adjacent
+  hull vertices reaches the constraint exactly). The bootstrap intervals of item 6 are of the
+  criterion's optimum, i.e. of the mix when there is one; performance-independent
   the classifier whose rule gives the smallest area (expected NEC under the uniform prior). The
   runner-up is the next classifier by the same measure; no paired test exists for criteria yet
   (bands for hybrids are item 6). ``at_priors``: the choice's cost at each point prior.
@@ -155,10 +158,12 @@ def criterion_decision(d, name: str, points: dict[str, float], costs: dict[str, 
     kind = "workforce" if hasattr(ch, "flagged") else "neyman_pearson"
     mixed = ch.mix.weight_first < 1.0
     first, single_fpr, single_tpr = single(ch)
-    at = {}
-    for p, x in points.items():
-        at[p] = {"expected_cost": ch.fpr * (1.0 - x) + (1.0 - ch.tpr) * x}
+    at, mix_at = {}, {}
+    for p, x in points.items():  # the deployed single threshold's cost; the mix's apart (same rates when unmixed)
+        at[p] = {"expected_cost": single_fpr * (1.0 - x) + (1.0 - single_tpr) * x}
         _with_units(at[p], costs.get(p))
+        mix_at[p] = {"expected_cost": ch.fpr * (1.0 - x) + (1.0 - ch.tpr) * x}
+        _with_units(mix_at[p], costs.get(p))
     runner = ranked[1] if len(ranked) > 1 else None
     runner_up = None
     if runner is not None:
@@ -168,7 +173,7 @@ def criterion_decision(d, name: str, points: dict[str, float], costs: dict[str, 
     return Decision(
         basis="criterion", kind=kind, classifier=chosen, threshold=_finite(first),
         threshold_interval=threshold_interval(thresholds, first), fpr=float(single_fpr), tpr=float(single_tpr),
-        mix={**ch.mix.to_dict(), "fpr": ch.fpr, "tpr": ch.tpr} if mixed else None,
+        mix={**ch.mix.to_dict(), "fpr": ch.fpr, "tpr": ch.tpr, "at_priors": mix_at or None} if mixed else None,
         flagged=None if kind != "workforce" else float(ch.n_pos * single_tpr + ch.n_neg * single_fpr), runner_up=runner_up, at_priors=at or None, ties=ties,
     )
 

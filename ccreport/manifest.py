@@ -79,7 +79,8 @@ unique within their kind.
 ``[[criteria]]`` (optional) selection criteria, each evaluated for every classifier and the dataset
     hybrid (:mod:`ccreport.manifest_criteria`): ``name`` (required name), ``kind``
     ("neyman_pearson" with ``max_fpr`` in (0, 1]; "workforce" with exactly one of ``capacity``,
-    an integer >= 0 of cases, and ``capacity_share`` in [0, 1]; "performance_independent" with
+    an integer >= 0 of cases, and ``capacity_share`` in [0, 1]; "parameter_based" with ``members``
+    (crisp classifier name -> training PC(+)); "performance_independent" with
     ``rule`` "bayes_prior" (default), "score_driven" or "literal"), optional ``datasets``.
 
 Each :class:`PriorSpec` keeps its parameters normalized as a tuple of (key, value) pairs sorted by
@@ -468,6 +469,7 @@ def load_project(path: str | Path) -> Project:
     datasets = _section(check, document, "datasets", _dataset, required=True)
     classifiers = _section(check, document, "classifiers", _classifier, required=True)
     check.dataset_names = {d.name for d in datasets}
+    check.classifier_kinds = {c.name: "scores" if c.scores is not None else "predictions" for c in classifiers}
     priors = _section(check, document, "priors", read_prior, required=False) or (DEFAULT_PRIOR,)
     criteria = _section(check, document, "criteria", read_criterion, required=False)
     if check.problems:

@@ -196,6 +196,7 @@ class Checker:
         self.root = root
         self.problems: list[Problem] = []
         self.dataset_names: set[str] = set()  # known once the datasets are read
+        self.classifier_kinds: dict[str, str] = {}  # name -> "scores" | "predictions", once read
 
     def report(self, where: Where, keys: tuple[str, ...], expected: str) -> None:
         line = self.lines.line_of(where.section, where.index, where.prefix + keys)

@@ -16,6 +16,17 @@ for the dataset hybrid (the issue-11 analyses of :mod:`ccreport.analysis.selecti
     name = "threshold-from-costs"
     kind = "performance_independent"  # threshold from PC(+) alone (Figs. 21-22)
     rule = "bayes_prior"            # default; or "score_driven" or "literal"
+    [[criteria]]
+    name = "cost-trained-trees"
+    kind = "parameter_based"        # a family trained under different conditions (D&H 2000 s. 2.3)
+    members = { tree_r11 = 0.0833, tree_r5 = 0.1667, tree_r1 = 0.5 }
+
+``members`` maps each member, a crisp classifier of the manifest (a ``predictions`` column: one
+ROC point), to its training condition tau in PC(+) units, in [0, 1] (from a probability-cost ratio
+R: tau = 1 / (1 + R); from a training prior p and cost ratio r = C(-|+)/C(+|-): tau = p r / (p r +
+1 - p)). At least two members with distinct conditions; the member with the nearest tau is used,
+switching at midpoints (:func:`ccreport.analysis.selection.parameter_based`). A scoring member is an
+error: the paper defines no threshold for "the condition it was trained under".
 
 Every entry may restrict itself to some datasets with ``datasets = ["german_credit"]`` (a
 workforce capacity in cases depends on the size of the evaluated set).
@@ -25,15 +36,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .manifest_checks import shown
 from .settings import Bound
 
-CRITERION_KINDS = ("neyman_pearson", "workforce", "performance_independent")
+CRITERION_KINDS = ("neyman_pearson", "workforce", "performance_independent", "parameter_based")
 RULES = ("bayes_prior", "score_driven", "literal")  # ccreport.analysis.selection.RULES
 CRITERION_PARAMETERS = {
     "neyman_pearson": ("max_fpr",),
     "workforce": ("capacity", "capacity_share"),
     "performance_independent": ("rule",),
+    "parameter_based": ("members",),
 }
+TRAINING_PC = Bound("a number in [0, 1] (the member's training PC(+))", lambda x: 0 <= x <= 1)
 MAX_FPR = Bound("a number in (0, 1]", lambda x: 0 < x <= 1)
 CAPACITY = Bound("an integer >= 0 (cases)", lambda x: x >= 0, integer=True)
 SHARE = Bound("a number in [0, 1]", lambda x: 0 <= x <= 1)
@@ -85,6 +99,9 @@ def read_criterion(check, where, table: dict, taken: dict[str, int]) -> Criterio
             bound = CAPACITY if given[0] == "capacity" else SHARE
             value = check.number(table, given[0], where, bound, required=True)
             params = None if value is None else ((given[0], value if given[0] == "capacity" else float(value)),)
+    elif kind == "parameter_based":
+        members = read_members(check, where, table)
+        params = None if members is None else (("members", members),)
     else:
         rule = check.choice(table, "rule", where, RULES, default="bayes_prior")
         params = None if rule is None else (("rule", rule),)
@@ -92,3 +109,42 @@ def read_criterion(check, where, table: dict, taken: dict[str, int]) -> Criterio
         return None
     line = check.lines.line_of(where.section, where.index)
     return CriterionSpec(where.name, kind, params, line=line, datasets=datasets)
+
+
+def read_members(check, where, table: dict) -> tuple[tuple[str, float], ...] | None:
+    """A parameter-based family's ``members``: crisp classifier name -> training PC(+), at least
+    two, distinct conditions in [0, 1]; ((name, tau), ...) in the manifest's order, or None."""
+    value = table.get("members")
+    what = "a table of crisp classifier name = training PC(+), e.g. members = { tree_a = 0.2, tree_b = 0.5 }"
+    if value is None:
+        check.report(where, ("members",), f"missing required key; expected {what}")
+        return None
+    if not isinstance(value, dict):
+        check.report(where, ("members",), f"expected {what}, got {shown(value)}")
+        return None
+    if len(value) < 2:
+        check.report(where, ("members",), f"expected at least two members (a family to select from), got {len(value)}")
+        return None
+    known = check.classifier_kinds
+    out, ok, seen = [], True, {}
+    for name, tau in value.items():
+        if name not in known:
+            listed = ", ".join(known) or "none"
+            check.report(where, ("members", name), f"expected a classifier of this manifest ({listed}), got {shown(name)}")
+            ok = False
+            continue
+        if known[name] != "predictions":
+            check.report(where, ("members", name), "expected a crisp classifier (a predictions column: one ROC point); "
+                         f"'{name}' has scores, and a training condition names no threshold of them")
+            ok = False
+        got = check.number(value, name, where.inner("members"), TRAINING_PC, required=True)
+        if got is None:
+            ok = False
+            continue
+        if float(got) in seen:
+            check.report(where, ("members", name), f"expected distinct training conditions; '{seen[float(got)]}' also has {got}")
+            ok = False
+            continue
+        seen[float(got)] = name
+        out.append((name, float(got)))
+    return tuple(out) if ok else None

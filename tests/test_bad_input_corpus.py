@@ -53,12 +53,13 @@ class Manifest:
     classifiers: list = field(default_factory=lambda: [{"name": '"a"', "scores": '"s1"'}, {"name": '"b"', "scores": '"s2"'}, {"name": '"c"', "predictions": '"pred"'}])
     priors: list = field(default_factory=lambda: [{"name": '"uniform"', "distribution": '"uniform"'}, {"name": '"sceptic"', "distribution": '"beta"', "a": "2", "b": "8"}])
     top: list = field(default_factory=list)  # raw lines before [project]
+    criteria: list = field(default_factory=list)  # [[criteria]] tables (none in the valid project)
 
     def text(self) -> str:
         out = list(self.top)
         if self.project is not None:
             out += ["[project]"] + [f"{k} = {v}" for k, v in self.project.items()]
-        for section in ("datasets", "classifiers", "priors"):
+        for section in ("datasets", "classifiers", "priors", "criteria"):
             for table in getattr(self, section):
                 out += ["", f"[[{section}]]"] + [f"{k} = {v}" for k, v in table.items()]
         return "\n".join(out) + "\n"
@@ -205,6 +206,38 @@ PRIOR_BAD = [
 ]
 for id, edit, fragment in PRIOR_BAD:
     case(f"priors.{id}", edit, fragment, position="line")
+
+
+def family(members: str | None, crisp_twin: bool = True):
+    """A parameter-based family (D&H 2000 s. 2.3) over crisp c (and its twin c2 on the same column)."""
+
+    def edit(m: Manifest, files):
+        if crisp_twin:
+            m.classifiers.append({"name": '"c2"', "predictions": '"pred"'})
+        table = {"name": '"fam"', "kind": '"parameter_based"'}
+        if members is not None:
+            table["members"] = members
+        m.criteria.append(table)
+
+    return edit
+
+
+FAMILY_BAD = [
+    ("members-missing", family(None), "criteria[1] (fam).members", "missing required key"),
+    ("members-not-table", family('["c", "c2"]'), "criteria[1] (fam).members", "expected a table"),
+    ("one-member", family("{ c = 0.5 }"), "criteria[1] (fam).members", "at least two members"),
+    ("unknown-member", family("{ c = 0.2, nope = 0.5 }"), "criteria[1] (fam).members.nope", "expected a classifier of this manifest"),
+    ("scoring-member", family("{ c = 0.2, a = 0.5 }"), "criteria[1] (fam).members.a", "expected a crisp classifier"),
+    ("condition-above-1", family("{ c = 0.2, c2 = 1.5 }"), "criteria[1] (fam).members.c2", "a number in [0, 1]"),
+    ("condition-negative", family("{ c = -0.1, c2 = 0.5 }"), "criteria[1] (fam).members.c", "a number in [0, 1]"),
+    ("condition-string", family('{ c = "0.2", c2 = 0.5 }'), "criteria[1] (fam).members.c", "a number in [0, 1]"),
+    ("condition-nan", family("{ c = nan, c2 = 0.5 }"), "criteria[1] (fam).members.c", "a number in [0, 1]"),
+    ("duplicate-condition", family("{ c = 0.5, c2 = 0.5 }"), "criteria[1] (fam).members.c2", "distinct training conditions"),
+    ("wrong-parameter", lambda m, f: family("{ c = 0.2, c2 = 0.5 }")(m, f) or m.criteria[0].update(rule='"literal"'),
+     "criteria[1] (fam).rule", "not a parameter of a parameter_based criterion"),
+]
+for id, edit, *fragments in FAMILY_BAD:
+    case(f"criteria.family.{id}", edit, "ccreport.toml:", *fragments, position="line")
 
 
 def raw_manifest(text: bytes):

@@ -151,6 +151,23 @@ def test_decision_box_agrees_with_results_json(built):
     assert first[1].text == loan["classifier"] and first[7].value == loan["expected_cost"]
     crit = " ".join(tables["decision_criteria"].sentences)
     assert sections.threshold_text(np_row["threshold"]) in crit and f"{100 * np_row['tpr']:.1f}%" in crit
+    # each cost belongs to the rates shown beside it: the single threshold's, and the mix's on its own row
+    pcs = {n: r["pc"] for n, r in box["priors"].items()}
+    mixed = 0
+    for name in ("np", "desk"):
+        row = box["criteria"][name]
+        for p, v in row["at_priors"].items():
+            assert v["expected_cost"] == pytest.approx(row["fpr"] * (1 - pcs[p]) + (1 - row["tpr"]) * pcs[p])
+        if "mix" in row:
+            mixed += 1
+            m = row["mix"]
+            for p, v in m["at_priors"].items():
+                assert v["expected_cost"] == pytest.approx(m["fpr"] * (1 - pcs[p]) + (1 - m["tpr"]) * pcs[p])
+                assert v["expected_cost"] <= row["at_priors"][p]["expected_cost"] + 1e-12 or m["fpr"] > row["fpr"]
+            mix_rows = [r for r in tables["decision_criteria"].rows if r[0].note == "randomised optimum"]
+            assert any(r[3].text == f"{100 * m['tpr']:.1f}%" for r in mix_rows)
+            assert f"that mix costs {m['at_priors']['loan']['expected_cost']:.4f}" in crit
+    assert mixed >= 1  # the fixture exercises a randomised optimum
 
 
 def test_sections_render_their_tables(built):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -79,12 +79,35 @@ class HybridResult:
 
     hybrid: Any
     out_of_fold: Any | None = None
+    families: dict[str, Any] = field(default_factory=dict)  # parameter-based families: FamilyResult | NotApplicable
 
     def to_dict(self) -> dict:
         out = self.hybrid.to_dict()
         if self.out_of_fold is not None:
             out["out_of_fold"] = _out_of_fold_dict(self.out_of_fold)
+        if self.families:
+            out["families"] = {k: v.to_dict() for k, v in self.families.items()}
         return out
+
+
+@dataclass(frozen=True, eq=False)
+class FamilyResult:
+    """A declared parameter-based family (D&H 2000 s. 2.3) on one dataset: ``selection`` is the
+    :class:`ccreport.analysis.selection.IndependentSelection` of its nearest-training-condition
+    hybrid, ``members`` the (classifier, training PC(+)) pairs as declared.
+
+    JSON (``datasets.<d>.hybrid.families.<name>``): ``rule`` "parameter_based", ``area``,
+    ``excess``, ``curve``, ``segments`` ``[{low, high, classifier}]`` and ``members``
+    ``{classifier: training PC(+)}``.
+    """
+
+    selection: Any
+    members: tuple[tuple[str, float], ...]
+
+    def to_dict(self) -> dict:
+        d = _choice_dict(self.selection)
+        d["members"] = {n: float(t) for n, t in self.members}
+        return d
 
 
 @dataclass(frozen=True, eq=False)

@@ -20,6 +20,7 @@ from .classifier import (
     select_dataset,
     select_scores,
 )
+from .family import ParameterBased, select_family
 from .criteria import NeymanPearsonChoice, WorkforceChoice, neyman_pearson, workforce
 from .curves import HybridCurve
 from .hull import Hybrid, Tie, dataset_hybrid, threshold_table
@@ -46,6 +47,8 @@ __all__ = [
     "NeymanPearsonChoice",
     "OutOfFold",
     "PerformanceIndependent",
+    "ParameterBased",
+    "select_family",
     "Tie",
     "Workforce",
     "WorkforceChoice",

@@ -133,23 +133,39 @@ def criterion_rows(d: DatasetResult, t: tb.Table) -> None:
             t.sentences.append(f"{name}: {row.note}.")
             continue
         ivs = criterion_interval(d, name, row.classifier)
-        costs = "; ".join(
-            f"{p}: {v['expected_cost']:.4f}" + (f" {tb.interval(ivs[p]['lower'], ivs[p]['upper'], 4)}" if p in ivs else "")
-            + (f" = {money(v['cost_per_case'], v['unit'])}/case" if "cost_per_case" in v else "")
-            for p, v in (row.at_priors or {}).items())
-        r = row.runner_up or {}
         mix = row.mix
+        # the intervals (item 6) are of the criterion's optimum: beside the mix's costs when there is one
+        costs = cost_text(row.at_priors, {} if mix is not None else ivs)
+        r = row.runner_up or {}
+        single = "" if mix is None else "single threshold"
         t.rows.append([
             tb.text(f"{name} ({KIND_WORDS[row.kind]})"),
             tb.text(row.classifier),
             tb.text("follows PC(+)" if row.kind == "performance_independent" else threshold_text(row.threshold),
-                    note="" if mix is None else f"mix: TPR {rate(mix['tpr'])}, FPR {rate(mix['fpr'])}"),
+                    note=single),
             tb.text(rate(row.tpr)),
             tb.text(rate(row.fpr)),
             tb.text(costs or (f"area {row.expected_cost:.4f}" if row.expected_cost is not None else tb.DASH)),
             tb.text(r.get("classifier", tb.DASH)),
         ])
+        if mix is not None:  # the randomised optimum on its own row, with its own rates and costs
+            a, b = mix["thresholds"]
+            t.rows.append([
+                tb.text("", note="randomised optimum"), tb.text(row.classifier),
+                tb.text(f"{threshold_text(a)} / {threshold_text(b)}",
+                        note=f"{100 * mix['weight_first']:.0f}% / {100 * (1 - mix['weight_first']):.0f}% of cases"),
+                tb.text(rate(mix["tpr"])), tb.text(rate(mix["fpr"])),
+                tb.text(cost_text(mix.get("at_priors"), ivs) or tb.DASH), tb.text(""),
+            ])
         t.sentences.append(criterion_sentence(d, name, row))
+
+
+def cost_text(at_priors: dict | None, ivs: dict) -> str:
+    """``prior: cost [interval] = money/case; ...`` of a criterion row's ``at_priors``."""
+    return "; ".join(
+        f"{p}: {v['expected_cost']:.4f}" + (f" {tb.interval(ivs[p]['lower'], ivs[p]['upper'], 4)}" if p in ivs else "")
+        + (f" = {money(v['cost_per_case'], v['unit'])}/case" if "cost_per_case" in v else "")
+        for p, v in (at_priors or {}).items())
 
 
 def criterion_interval(d: DatasetResult, name: str, classifier: str | None) -> dict:
@@ -175,17 +191,24 @@ def criterion_sentence(d: DatasetResult, name: str, row) -> str:
     if row.flagged is not None:
         s += f" ({row.flagged:.1f} cases flagged)"
     s += "."
-    if row.mix is not None:
-        m = row.mix
-        s += (f" Alternating at random between thresholds {threshold_text(m['thresholds'][0])} "
-              f"({100 * m['weight_first']:.0f}% of cases) and {threshold_text(m['thresholds'][1])} would use the "
-              f"limit exactly: TPR {rate(m['tpr'])}, FPR {rate(m['fpr'])}.")
     ivs = criterion_interval(d, name, row.classifier)
+    m = row.mix
     for p, v in (row.at_priors or {}).items():
-        s += f" Under {p} its expected normalized cost is {v['expected_cost']:.4f}"
-        if p in ivs:
+        s += f" Under {p} {'this single threshold' if m is not None else 'its'} expected normalized cost is {v['expected_cost']:.4f}"
+        if p in ivs and m is None:
             s += f" ({100 * d.hybrid_band.level:.0f}% interval {tb.interval(ivs[p]['lower'], ivs[p]['upper'], 4)})"
         s += f" ({money(v['cost_per_case'], v['unit'])} per case)." if "cost_per_case" in v else "."
+    if m is not None:
+        s += (f" Alternating at random between thresholds {threshold_text(m['thresholds'][0])} "
+              f"({100 * m['weight_first']:.0f}% of cases) and {threshold_text(m['thresholds'][1])} would use the "
+              f"limit exactly: TPR {rate(m['tpr'])}, FPR {rate(m['fpr'])}")
+        for p, v in (m.get("at_priors") or {}).items():
+            s += f"; under {p} that mix costs {v['expected_cost']:.4f}"
+            if p in ivs:
+                s += f" ({100 * d.hybrid_band.level:.0f}% interval {tb.interval(ivs[p]['lower'], ivs[p]['upper'], 4)})"
+            if "cost_per_case" in v:
+                s += f", {money(v['cost_per_case'], v['unit'])} per case"
+        s += "."
     if row.runner_up:
         r = row.runner_up
         s += f" Next best: {r['classifier']} (TPR {rate(r['tpr'])}, FPR {rate(r['fpr'])})."
@@ -221,7 +244,8 @@ def decision_tables(d: DatasetResult, priors: list[str]) -> dict:
         t = tb.Table(
             f"{slug}-criterion-decisions",
             f"What to deploy on {d.name} under each selection criterion: the best classifier, a single threshold "
-            "that keeps the constraint, its rates, and its cost at each point prior.",
+            "that keeps the constraint, its rates, and its cost at each point prior; where the optimum mixes two "
+            "thresholds at random, the mix follows on its own row with its weights, rates and costs.",
             ["Criterion", "Deploy", "Threshold", "TPR", "FPR", "E[cost] at point priors", "Runner-up"],
             note="Neyman-Pearson: most TPR with FPR <= max_fpr; workforce: most TPR with at most the capacity flagged.",
             compact=True,
@@ -338,7 +362,40 @@ def selection_tables(d: DatasetResult, priors: list[str]) -> dict:
                            tb.num(oof.area, tb.COST_DIGITS), tb.num(oof.optimism, tb.COST_DIGITS)])
         out["out_of_fold"] = t
     out.update(hybrid_band_tables(d, priors))
+    out.update(family_tables(d))
     return out
+
+
+def family_tables(d: DatasetResult) -> dict:
+    """One table of the declared parameter-based families (D&H 2000 s. 2.3): per member its
+    training PC(+), the PC(+) interval where it is used, its rates; the family's exact area and
+    excess over the members' lower envelope in the caption. Not-applicable families say why."""
+    if d.hybrid is None or not d.hybrid.families:
+        return {}
+    t = tb.Table(
+        f"{dataset_page_slug(d.name)}-families",
+        f"Parameter-based families on {d.name} (D&H 2000 section 2.3): the member with the nearest training "
+        "condition is used, switching at the midpoints; area = expected normalized cost under the uniform prior, "
+        "excess = area minus that of the lower envelope of the members and the trivial classifiers.",
+        ["Family", "Member", "Trained at PC(+)", "Used for PC(+)", "FPR", "TPR", "Family area", "Excess"],
+        note="Members are crisp classifiers. Nothing is chosen on the labels: the family's curve is unbiased.",
+        compact=True,
+    )
+    for name, fam in d.hybrid.families.items():
+        if hasattr(fam, "reason"):
+            t.rows.append([tb.text(name), tb.text(tb.DASH, note=f"not applicable: {fam.reason}")] + [tb.text(tb.DASH)] * 6)
+            continue
+        cv, tau = fam.selection.curve, dict(fam.members)
+        for k, member in enumerate(cv.member):
+            first = k == 0
+            t.rows.append([
+                tb.text(name if first else ""), tb.text(member), tb.num(tau[member], 4),
+                tb.interval_cell([(float(cv.low[k]), float(cv.high[k]))]),
+                tb.num(float(cv.start[k]), 3), tb.num(1.0 - float(cv.end[k]), 3),
+                tb.num(fam.selection.area, tb.COST_DIGITS) if first else tb.text(""),
+                tb.num(fam.selection.excess, tb.COST_DIGITS) if first else tb.text(""),
+            ])
+    return {"families": t}
 
 
 def hybrid_band_tables(d: DatasetResult, priors: list[str]) -> dict:
