@@ -44,7 +44,8 @@ from ccreport.analysis.bands import (
 )
 from ccreport.analysis.bootstrap import bootstrap_dataset  # noqa: E402
 from ccreport.analysis.hull_costs import GRID  # noqa: E402
-from ccreport.analysis.pair_calibration import calibrate_pairs  # noqa: E402
+from ccreport.analysis.pair_calibration import calibrate_pairs, fast_double_draws, fdb_p_value  # noqa: E402
+from scipy.special import ndtr  # noqa: E402
 from ccreport.analysis.priors import PointPrior, UniformPrior  # noqa: E402
 
 PAIRS = ("independent", "correlated", "crisp", "correlated_crisp", "alternative")
@@ -70,9 +71,10 @@ def pair_data(rng, setting: str, n: int):
     return y, {"a": noise[0] + 1.0 * y, "b": noise[1] + 1.0 * y}, {}
 
 
-def one_dataset(rng, setting: str, n: int, replicates: int, calibrate: bool = False) -> dict:
+def one_dataset(rng, setting: str, n: int, replicates: int, calibrate: bool = False, fdb: int = 0) -> dict:
     y, scores, predictions = pair_data(rng, setting, n)
     reps = bootstrap_dataset(rng, y, scores, predictions, replicates, PRIORS, GRID)
+    draws = fast_double_draws(rng, y, scores, predictions, PRIORS, fdb, GRID) if fdb else None
     cal = calibrate_pairs(rng, y, scores, predictions, [("a", "b")], 0.9, GRID, PRIORS)[("a", "b")] if calibrate else None
     ra, rb = reps.classifiers["a"], reps.classifiers["b"]
     raw = reps.difference("a", "b", raw=True)
@@ -98,17 +100,25 @@ def one_dataset(rng, setting: str, n: int, replicates: int, calibrate: bool = Fa
         d = ra.expected_estimate[p] - rb.expected_estimate[p]
         row[f"p_{p}"] = sg.difference_p_value(reps.expected_difference("a", "b", p, raw=True), d)
         row[f"old_p_{p}"] = bootstrap_p_value(reps.expected_difference("a", "b", p))
+        d_star = reps.expected_difference("a", "b", p, raw=True)
+        sd = d_star.std(ddof=1)
+        row[f"p_norm_{p}"] = float(2 * ndtr(-abs(d) / sd)) if sd > 0 else 1.0
+        if draws:
+            outer = draws["a"][0][p] - draws["b"][0][p]
+            inner = draws["a"][1][p] - draws["b"][1][p]
+            row[f"p_fdb_{p}"] = fdb_p_value(outer, inner, d_star, d)
+            row[f"p_fdb_own_{p}"] = fdb_p_value(outer, inner, outer, d)
         if calibrate:
             row[f"p_cal_{p}"] = cal.p_value(p, row[f"p_{p}"])
     return row
 
 
-def run(setting: str, n: int, datasets: int, replicates: int, seed: int, out: Path | None, calibrate: bool = False) -> list[dict]:
+def run(setting: str, n: int, datasets: int, replicates: int, seed: int, out: Path | None, calibrate: bool = False, fdb: int = 0) -> list[dict]:
     rng = np.random.default_rng([seed, n, PAIRS.index(setting)])
     rows = []
     fh = out.open("a", encoding="utf-8") if out else None
     for i in range(datasets):
-        row = {"setting": setting, "n": n, "i": i, **one_dataset(rng, setting, n, replicates, calibrate)}
+        row = {"setting": setting, "n": n, "i": i, **one_dataset(rng, setting, n, replicates, calibrate, fdb)}
         rows.append(row)
         if fh:
             fh.write(json.dumps(row) + "\n")
@@ -201,6 +211,7 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=2010)
     ap.add_argument("--out", type=Path)
     ap.add_argument("--calibrate", action="store_true", help="also the double-bootstrap calibrated critical value")
+    ap.add_argument("--fdb", type=int, default=0, help="also fast-double-bootstrap p-values from this many outer/inner draws")
     ap.add_argument("--summary", type=Path, nargs="+")
     args = ap.parse_args(argv)
     if args.summary:
@@ -211,7 +222,7 @@ def main(argv=None):
     rows = []
     for setting in args.settings:
         for n in args.sizes:
-            rows += run(setting, n, args.datasets, args.replicates, args.seed, args.out, args.calibrate)
+            rows += run(setting, n, args.datasets, args.replicates, args.seed, args.out, args.calibrate, args.fdb)
             print(f"{setting} n={n} done at {time.perf_counter() - t0:.0f} s", flush=True)
     print(summarize(rows))
     return rows
