@@ -270,7 +270,7 @@ def test_null_p_values_and_calibrated_p_by_a_loop():
     assert cal.p_value("other", 0.3) == 0.3  # not calibrated: the plain p-value
 
 
-def test_dataset_inference_holm_over_pairs_and_priors():
+def test_dataset_inference_step_down_over_pairs_and_priors():
     rng = np.random.default_rng(16)
     y, a = binormal(rng, 300)
     b = rng.normal(size=a.size) + 1.6 * y
@@ -278,8 +278,9 @@ def test_dataset_inference_holm_over_pairs_and_priors():
     reps = bootstrap_dataset(np.random.default_rng(17), y, {"a": a, "b": b}, {"c": c}, 300, PRIORS)
     pairs = [("a", "b"), ("a", "c"), ("b", "c")]
     got = sg.dataset_inference(reps, pairs, 0.9)
-    raw = {(x, z, p): got[(x, z)].expected[p]["p_value"] for x, z in pairs for p in PRIORS}
-    adjusted = sg.holm(raw)
+    tests = [(x, z, p) for x, z in pairs for p in PRIORS]
+    stats = [sg.studentized(reps.expected_difference(x, z, p, raw=True), got[(x, z)].expected[p]["difference"]) for x, z, p in tests]
+    adjusted = dict(zip(tests, sg.step_down_max_t([t for t, _ in stats], np.column_stack([n for _, n in stats]))))
     for (x, z, p), v in adjusted.items():
         e = got[(x, z)].expected[p]
         assert e["p_holm"] == v >= e["p_value"]
@@ -358,3 +359,70 @@ def test_claim_family_leaves_out_points_where_both_are_trivial():
     everywhere = sg.family_wise(d_star, est, 0.9, grid)
     assert restricted.significant and not everywhere.significant
     assert np.all(restricted.upper[~fam] == restricted.estimate[~fam])
+
+
+# --- Westfall & Young step-down max-T over every pair x prior test ------------------------------------
+
+
+def _step_down_by_loop(t, t_star):
+    """WY 1993 algorithm 4.1 as written: successive maxima over the tests not yet stepped past."""
+    k, r = len(t), t_star.shape[0]
+    order = sorted(range(k), key=lambda i: (-t[i], i))
+    running, out = 0.0, {}
+    for step, i in enumerate(order):
+        rest = order[step:]
+        count = sum(max(t_star[row, j] for j in rest) >= t[i] - 1e-12 * max(1.0, t[i]) for row in range(r))
+        running = max(running, min(1.0, (count + 1) / (r + 1)))
+        out[i] = running
+    return np.array([out[i] for i in range(k)])
+
+
+@given(st.integers(1, 6), st.integers(5, 40), st.integers(0, 2**32 - 1))
+@settings(max_examples=40, deadline=None)
+def test_step_down_max_t_against_its_definition(k, r, seed):
+    rng = np.random.default_rng(seed)
+    t_star = np.abs(rng.normal(size=(r, k)))
+    t = np.abs(rng.normal(scale=2.0, size=k))
+    t[rng.random(k) < 0.2] = 0.0  # tests that cannot reject
+    got = sg.step_down_max_t(t, t_star)
+    assert got == pytest.approx(_step_down_by_loop(t, t_star))
+    # each adjusted p is at least the test's own bootstrap p, and the ordering follows the statistics
+    own = (np.count_nonzero(t_star >= t - 1e-12 * np.maximum(1, t), axis=0) + 1) / (r + 1)
+    assert np.all(got >= own - 1e-15)
+    assert np.all(np.diff(got[np.argsort(-t, kind="stable")]) >= 0)
+
+
+def test_step_down_max_t_one_test_is_the_plain_p_value():
+    rng = np.random.default_rng(31)
+    d_star = 0.01 + rng.normal(scale=0.02, size=999)
+    for d in (0.0, 0.013, 0.05):
+        sd = d_star.std(ddof=1)
+        got = sg.step_down_max_t([abs(d) / sd], (np.abs(d_star - d) / sd)[:, None])
+        assert got[0] == pytest.approx(sg.difference_p_value(d_star, d))
+
+
+def test_step_down_max_t_has_no_holm_floor():
+    """300 clear differences at R = 999: Holm of the plain p-values cannot go below 300/1000 for the
+    largest, the step-down max-T marks every one at 1/1000 (issue 10 item 3)."""
+    rng = np.random.default_rng(32)
+    k, r = 300, 999
+    t_star = np.abs(rng.normal(size=(r, k)))
+    t = np.full(k, 20.0)
+    got = sg.step_down_max_t(t, t_star)
+    assert np.all(got == 1 / (r + 1))
+    plain = {i: 1 / (r + 1) for i in range(k)}
+    assert min(sg.holm(plain).values()) == pytest.approx(k / (r + 1))
+
+
+def test_step_down_max_t_independent_tests_near_sidak():
+    """Independent standard-normal tests: the largest statistic's adjusted p is about Sidak's
+    1 - (1 - p)^K of its own p (the max of K independent |N(0, 1)|)."""
+    from scipy.special import ndtr
+
+    rng = np.random.default_rng(33)
+    k, r = 5, 20000
+    t_star = np.abs(rng.normal(size=(r, k)))
+    t = np.array([2.8, 0.5, 0.3, 0.2, 0.1])
+    p1 = 2 * ndtr(-2.8)
+    got = sg.step_down_max_t(t, t_star)
+    assert got[0] == pytest.approx(1 - (1 - p1) ** k, abs=0.004)

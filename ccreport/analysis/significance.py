@@ -23,7 +23,14 @@ are identical that happened in 44-82% of simulated data sets (issue 10), not 10%
   1 - level at which anything is significant.
 * :func:`difference_p_value` -- the paired expected-cost difference under one prior, tested the
   same (basic, symmetric) way: ``p = (#(|E*_a - E*_b - dE| >= |dE|) + 1) / (R + 1)``.
-* :func:`holm` -- Holm (1979)'s step-down adjustment over every pair and prior of a dataset.
+* :func:`step_down_max_t` -- the multiplicity adjustment over every pair and prior of a dataset
+  (results.json ``p_holm``, the name kept from when it was Holm's): Westfall & Young (1993)'s
+  step-down max-T on the studentized statistics ``|d| / s`` (:func:`studentized`), read from the
+  same shared replicates. It is Holm's step-down with the Bonferroni factor replaced by the
+  resampled law of the maximum over the tests still in play, so it keeps the family-wise error
+  at alpha (any dependence the resampling reproduces) and, unlike Holm on bootstrap p-values, has no
+  floor K/(R + 1): with R = 1000 and K > 100 pair x prior tests Holm could mark nothing (issue 10).
+  :func:`holm` stays for reference and tests.
 
 Why the replicates' own envelopes and not the optimism-corrected values of the bands
 (:mod:`ccreport.analysis.bootstrap`): the corrected values target the true cost of the
@@ -50,7 +57,10 @@ FAMILY_METHOD = (
 )
 POINTWISE_NOTE = "pointwise: each PC(+) on its own, not adjusted for reading the whole curve; never used for 'significant'"
 P_METHOD = "two-sided basic bootstrap (paired): (#(|d* - d| >= |d|) + 1) / (R + 1)"
-HOLM_METHOD = "Holm (1979) step-down over every pair and prior of the dataset"
+ADJUST_METHOD = (
+    "Westfall & Young (1993) step-down max-T over every pair and prior of the dataset, on the studentized "
+    "statistics |d| / sd(d*) and the same paired replicates (a Holm-type step-down without Holm's floor)"
+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -181,6 +191,49 @@ def difference_interval(raw_differences, estimate: float, level: float) -> tuple
     return float(estimate - q), float(estimate + q)
 
 
+def studentized(raw_differences, estimate: float) -> tuple[float, np.ndarray]:
+    """A paired test's studentized statistic ``|d| / s`` and its replicates ``|d*_r - d| / s``, s the
+    replicates' sd; (0, zeros) when every replicate agrees (no evidence: the test cannot reject).
+    For one test, ``(#(T* >= t) + 1) / (R + 1)`` is :func:`difference_p_value` (s cancels)."""
+    d_star = np.asarray(raw_differences, dtype=float)
+    d = float(estimate)
+    s = float(d_star.std(ddof=1)) if d_star.size > 1 else 0.0
+    if not s > 1e-15 * max(1.0, abs(d)):
+        return 0.0, np.zeros(d_star.size)
+    return abs(d) / s, np.abs(d_star - d) / s
+
+
+def step_down_max_t(observed, null) -> np.ndarray:
+    """Westfall & Young (1993, algorithm 4.1) step-down max-T adjusted p-values from shared replicates.
+
+    ``observed`` (K,): the tests' studentized statistics ``t_k`` (0 for a test that cannot reject);
+    ``null`` (R, K): their replicate null statistics ``T*_rk`` from the SAME resamples (column k
+    centred on its own estimate, so each column imitates test k's law under its null). With the tests
+    ordered ``t_(1) >= ... >= t_(K)``,
+
+        p~_(i) = (#(max_{j >= i} T*_r(j) >= t_(i)) + 1) / (R + 1),   p_(i) = max_{l <= i} p~_(l).
+
+    The maximum over the tests still in play uses their joint (resampled) dependence, so the chance
+    of any false rejection is at most alpha (subset pivotality, WY 1993 section 2.6) without Holm's
+    factor K: the smallest adjusted p is bounded by 1/(R + 1), not K/(R + 1), so a dataset with
+    hundreds of pair x prior tests can still mark the clear ones at R = 1000. For K = 1 it is the
+    plain bootstrap p-value ``(#(T* >= t) + 1) / (R + 1)``.
+    """
+    t = np.asarray(observed, dtype=float)
+    t_star = np.asarray(null, dtype=float).reshape(-1, t.size)
+    k = t.size
+    if k == 0:
+        return np.zeros(0)
+    r = t_star.shape[0]
+    order = np.argsort(-t, kind="stable")
+    tail_max = np.maximum.accumulate(t_star[:, order][:, ::-1], axis=1)[:, ::-1]  # (R, K): max over j >= i
+    tol = 1e-12 * np.maximum(1.0, t[order])
+    raw = (np.count_nonzero(tail_max >= t[order] - tol, axis=0) + 1) / (r + 1)
+    out = np.empty(k)
+    out[order] = np.minimum(1.0, np.maximum.accumulate(raw))
+    return out
+
+
 def holm(p_values: dict) -> dict:
     """Holm (1979) step-down adjusted p-values of a family {key: p}: sorted ascending,
     ``p_(i) -> max_{j <= i} min(1, (k - j + 1) p_(j))``; the family-wise error is at most alpha when
@@ -207,7 +260,8 @@ class PairInference:
     ``family_wise``: :class:`FamilyWise`, the only source of "significant"; ``pointwise``: the
     (lower, upper) pointwise percentile band of the band values' difference, for drawing only
     (:data:`POINTWISE_NOTE`); ``expected``: prior -> {difference, lower, upper, p_value, p_holm}, the
-    paired expected-cost difference with the interval its p-value inverts and the Holm-adjusted
+    paired expected-cost difference with the interval its p-value inverts and the step-down adjusted
+    (:func:`step_down_max_t`; key name kept from Holm)
     p-value over every pair and prior of the dataset.
     """
 
@@ -232,13 +286,14 @@ class PairInference:
             "family_wise": self.family_wise.to_dict(),
             "significant": self.family_wise.significant,
             "expected_cost_difference_test": {
-                p: {**v, "p_value_method": P_METHOD, "adjustment": HOLM_METHOD} for p, v in self.expected.items()
+                p: {**v, "p_value_method": P_METHOD, "adjustment": ADJUST_METHOD} for p, v in self.expected.items()
             },
         }
 
 
 def dataset_inference(reps, pairs, level: float, priors=None, calibration: dict | None = None) -> dict:
-    """Family-wise significance, pointwise band, p-values and Holm adjustment of every pair of a dataset.
+    """Family-wise significance, pointwise band, p-values and their step-down adjustment
+    (:func:`step_down_max_t`) over every pair and prior of a dataset.
 
     ``reps``: :class:`~ccreport.analysis.bootstrap.DatasetReplicates` (one resampling per dataset);
     ``pairs``: [(a, b), ...]; ``priors``: names of the priors (default: all the replicates carry);
@@ -246,8 +301,8 @@ def dataset_inference(reps, pairs, level: float, priors=None, calibration: dict 
     :func:`~ccreport.analysis.pair_calibration.calibrate_pairs` (default: none; the critical value's
     scale is then 1 and the p-values are the plain ones). With it, ``p_value`` is the calibrated
     p-value and ``p_plain`` the plain one.
-    Returns {(a, b): :class:`PairInference`}. Holm's family is every (pair, prior) given, so adding
-    priors or pairs makes each adjusted p larger, never smaller.
+    Returns {(a, b): :class:`PairInference`}. The adjustment's family is every (pair, prior) given,
+    so adding priors or pairs makes each adjusted p larger or equal, never smaller.
     """
     pairs = [tuple(p) for p in pairs]
     calibration = calibration or {}
@@ -256,6 +311,7 @@ def dataset_inference(reps, pairs, level: float, priors=None, calibration: dict 
         priors = list(first.expected_estimate)
     raw_p, expected = {}, {}
     fw = {}
+    observed, null = [], []  # every (pair, prior) test's studentized statistic and its replicates
     for a, b in pairs:
         ra, rb = reps.classifiers[a], reps.classifiers[b]
         fw[(a, b)] = family_wise(
@@ -274,10 +330,13 @@ def dataset_inference(reps, pairs, level: float, priors=None, calibration: dict 
             lo, hi = difference_interval(d_star, d, level)
             plain = difference_p_value(d_star, d)
             raw_p[(a, b, p)] = calibration[(a, b)].p_value(p, plain) if (a, b) in calibration else plain
+            t, t_star = studentized(d_star, d)
+            observed.append(t)
+            null.append(t_star)
             expected[(a, b, p)] = {"difference": float(d), "lower": lo, "upper": hi, "p_value": raw_p[(a, b, p)]}
             if (a, b) in calibration:
                 expected[(a, b, p)]["p_plain"] = plain
-    adjusted = holm(raw_p)
+    adjusted = dict(zip(raw_p, step_down_max_t(np.array(observed), np.column_stack(null)))) if raw_p else {}
     out = {}
     for a, b in pairs:
         out[(a, b)] = PairInference(
