@@ -37,6 +37,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from scipy.special import ndtr  # noqa: E402
+
 from ccreport.analysis import significance as sg  # noqa: E402
 from ccreport.analysis.bands import (
     bootstrap_p_value,  # noqa: E402
@@ -44,8 +46,11 @@ from ccreport.analysis.bands import (
 )
 from ccreport.analysis.bootstrap import bootstrap_dataset  # noqa: E402
 from ccreport.analysis.hull_costs import GRID  # noqa: E402
-from ccreport.analysis.pair_calibration import calibrate_pairs, fast_double_draws, fdb_p_value  # noqa: E402
-from scipy.special import ndtr  # noqa: E402
+from ccreport.analysis.pair_calibration import (  # noqa: E402
+    calibrate_pairs,
+    fast_double_draws,
+    fdb_p_value,
+)
 from ccreport.analysis.priors import PointPrior, UniformPrior  # noqa: E402
 
 PAIRS = ("independent", "correlated", "crisp", "correlated_crisp", "alternative")
@@ -81,14 +86,17 @@ def one_dataset(rng, setting: str, n: int, replicates: int, calibrate: bool = Fa
     est = ra.estimate - rb.estimate
     row = {}
     family = sg.claim_family(ra.estimate, rb.estimate, GRID)
-    row["any_fw_all_0.9"] = bool(sg.family_wise(raw, est, 0.9, GRID, "a", "b").significant)  # every grid point
+    # as the build: two crisp classifiers get the mid-p continuity allowance (dataset_inference)
+    step = sg.crisp_half_step(GRID, int(y.sum()), int((~y).sum())) if predictions else None
+    row["any_fw_all_0.9"] = bool(sg.family_wise(raw, est, 0.9, GRID, "a", "b", continuity=step).significant)  # every grid point
+    row["any_fw_plain_0.9"] = bool(sg.family_wise(raw, est, 0.9, GRID, "a", "b", family=family).significant)
     for level in LEVELS:
-        fw = sg.family_wise(raw, est, level, GRID, "a", "b", family=family)
+        fw = sg.family_wise(raw, est, level, GRID, "a", "b", family=family, continuity=step)
         row[f"any_fw_{level}"] = bool(fw.significant)
         row[f"b_better_{level}"] = any(s["better"] == "b" for s in fw.significant)
         row[f"a_better_{level}"] = any(s["better"] == "a" for s in fw.significant)
     if calibrate:
-        fw = sg.family_wise(raw, est, 0.9, GRID, "a", "b", scale=cal.scale, family=family)
+        fw = sg.family_wise(raw, est, 0.9, GRID, "a", "b", scale=cal.scale, family=family, continuity=step)
         row["scale"] = cal.scale
         row["any_fw_cal_0.9"] = bool(fw.significant)
         row["b_better_cal_0.9"] = any(s["better"] == "b" for s in fw.significant)

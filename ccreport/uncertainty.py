@@ -166,7 +166,8 @@ def pairs_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     names = [c.name for c in members]
     pairs = list(combinations(names, 2))
     level = settings.confidence
-    found = dataset_inference(reps, pairs, level, list(inputs.priors))
+    n_pos = int(np.count_nonzero(inputs.labels))
+    found = dataset_inference(reps, pairs, level, list(inputs.priors), class_counts=(n_pos, len(inputs.labels) - n_pos))
     point = {n: inputs.point(k).expected_cost for k, n in enumerate(names)}
     out = {}
     for (a, b), inf in found.items():

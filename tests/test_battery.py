@@ -111,7 +111,12 @@ def test_pairs_task_resamples_once_and_takes_significance_only_from_the_family_w
     p_holm is the step-down max-T adjustment over every pair and prior, and the result equals the
     analysis layer's."""
     from ccreport.analysis.bootstrap import bootstrap_dataset
-    from ccreport.analysis.significance import dataset_inference, holm, step_down_max_t, studentized
+    from ccreport.analysis.significance import (
+        dataset_inference,
+        holm,
+        step_down_max_t,
+        studentized,
+    )
     from ccreport.settings import task_rng
 
     priors = {"uniform": pr.UniformPrior(0.0, 1.0), "low": pr.UniformPrior(0.0, 0.3)}

@@ -426,3 +426,45 @@ def test_step_down_max_t_independent_tests_near_sidak():
     p1 = 2 * ndtr(-2.8)
     got = sg.step_down_max_t(t, t_star)
     assert got[0] == pytest.approx(1 - (1 - p1) ** k, abs=0.004)
+
+
+def test_family_wise_mid_p_continuity_for_crisp_pairs():
+    """The half lattice step is added to the observed |d| (not where d = 0), the band shrinks by it,
+    and the band excludes 0 exactly where |d| + h > c s; none is the plain test."""
+    rng = np.random.default_rng(41)
+    y = rng.random(200) < 0.5
+    noise = rng.normal(size=200)
+    a = noise + 2 * y + 0.3 * rng.normal(size=200) >= 1
+    b = noise + 2 * y + 0.3 * rng.normal(size=200) >= 1
+    reps = bootstrap_dataset(np.random.default_rng(42), y, None, {"a": a, "b": b}, 400)
+    ra, rb = reps.classifiers["a"], reps.classifiers["b"]
+    raw, d = reps.difference("a", "b", raw=True), ra.estimate - rb.estimate
+    fam = sg.claim_family(ra.estimate, rb.estimate, GRID)
+    h = sg.crisp_half_step(GRID, int(y.sum()), int((~y).sum()))
+    assert h[0] == pytest.approx(0.5 / (~y).sum()) and h[-1] == pytest.approx(0.5 / y.sum())
+    plain = sg.family_wise(raw, d, 0.9, GRID, family=fam)
+    assert sg.family_wise(raw, d, 0.9, GRID, family=fam, continuity=np.zeros(GRID.size)).statistic == plain.statistic
+    mid = sg.family_wise(raw, d, 0.9, GRID, family=fam, continuity=h)
+    assert mid.critical == plain.critical and mid.statistic >= plain.statistic and mid.p_value <= plain.p_value
+    sd = np.where(fam, studentizing_sd(raw.std(axis=0, ddof=1)), 0.0)
+    live = sd > 0
+    hh = np.where(d != 0, h, 0.0)
+    assert mid.statistic == pytest.approx(np.max((np.abs(d) + hh)[live] / sd[live]))
+    np.testing.assert_allclose(mid.upper - mid.lower, 2 * np.maximum(mid.critical * sd - hh, 0))
+    claim = live & (np.abs(d) + hh > mid.critical * sd) & (np.abs(d) > 0)
+    excludes = (mid.lower > 0) | (mid.upper < 0)
+    np.testing.assert_array_equal(excludes & live, claim)
+
+
+def test_dataset_inference_gives_crisp_pairs_the_continuity_only():
+    rng = np.random.default_rng(43)
+    y, a = binormal(rng, 200)
+    c, e = a > 0.4, rng.normal(size=a.size) + y > 0.6
+    reps = bootstrap_dataset(np.random.default_rng(44), y, {"a": a}, {"c": c, "e": e}, 300)
+    got = sg.dataset_inference(reps, [("a", "c"), ("c", "e")], 0.9, class_counts=(int(y.sum()), int((~y).sum())))
+    for (x, z), h in ((("a", "c"), None), (("c", "e"), sg.crisp_half_step(GRID, int(y.sum()), int((~y).sum())))):
+        rx, rz = reps.classifiers[x], reps.classifiers[z]
+        want = sg.family_wise(reps.difference(x, z, raw=True), rx.estimate - rz.estimate, 0.9, GRID, x, z,
+                              family=sg.claim_family(rx.estimate, rz.estimate, GRID), continuity=h)
+        assert got[(x, z)].family_wise.statistic == want.statistic
+        np.testing.assert_array_equal(got[(x, z)].family_wise.lower, want.lower)
