@@ -468,3 +468,26 @@ def test_dataset_inference_gives_crisp_pairs_the_continuity_only():
                               family=sg.claim_family(rx.estimate, rz.estimate, GRID), continuity=h)
         assert got[(x, z)].family_wise.statistic == want.statistic
         np.testing.assert_array_equal(got[(x, z)].family_wise.lower, want.lower)
+
+
+def test_fdb_p_value_by_its_definition():
+    """Davidson & MacKinnon (2007): p** = (#(tau* >= Q**(1 - p*)) + 1) / (R + 1); with a second level
+    as wide as the first the FDB p-value is about the plain one; a wider second level says the
+    bootstrap spreads the difference wider than the data's law, so the FDB p-value is smaller."""
+    from ccreport.analysis.pair_calibration import fdb_p_value
+
+    rng = np.random.default_rng(51)
+    noise = rng.normal(scale=0.02, size=999)
+    outer = rng.normal(scale=0.02, size=999)
+    for d, widen in ((0.03, 1.0), (0.03, 2.0), (0.0, 1.0)):
+        d_star = d + noise
+        inner = outer + widen * rng.normal(scale=0.02, size=999)
+        got = fdb_p_value(outer, inner, d_star, d)
+        plain = sg.difference_p_value(d_star, d)
+        q = np.quantile(np.abs(inner - outer), 1 - plain)
+        assert got == 1.0 if plain == 1.0 else got == pytest.approx((np.count_nonzero(np.abs(d_star - d) >= q - 1e-12) + 1) / 1000)
+        if widen == 2.0:
+            assert got < plain
+        else:
+            assert got == pytest.approx(plain, abs=0.06)
+    assert fdb_p_value(outer, outer + 0.01, noise, 0.0) == 1.0

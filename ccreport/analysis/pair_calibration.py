@@ -239,5 +239,7 @@ def fdb_p_value(outer_differences, inner_differences, raw_differences, estimate:
     tol = 1e-12 * max(1.0, abs(d))
     r = d_star.size
     p = (np.count_nonzero(tau_star >= abs(d) - tol) + 1) / (r + 1)
+    if p >= 1.0:  # no replicate below the observed distance (d = 0): nothing to calibrate
+        return 1.0
     q = float(np.quantile(tau2, 1.0 - p))
     return float((np.count_nonzero(tau_star >= q - tol) + 1) / (r + 1))
