@@ -441,7 +441,7 @@ def test_family_wise_mid_p_continuity_for_crisp_pairs():
     raw, d = reps.difference("a", "b", raw=True), ra.estimate - rb.estimate
     fam = sg.claim_family(ra.estimate, rb.estimate, GRID)
     h = sg.crisp_half_step(GRID, int(y.sum()), int((~y).sum()))
-    assert h[0] == pytest.approx(0.5 / (~y).sum()) and h[-1] == pytest.approx(0.5 / y.sum())
+    assert h[0] == pytest.approx(sg.CRISP_CONTINUITY / (~y).sum()) and h[-1] == pytest.approx(sg.CRISP_CONTINUITY / y.sum())
     plain = sg.family_wise(raw, d, 0.9, GRID, family=fam)
     assert sg.family_wise(raw, d, 0.9, GRID, family=fam, continuity=np.zeros(GRID.size)).statistic == plain.statistic
     mid = sg.family_wise(raw, d, 0.9, GRID, family=fam, continuity=h)
