@@ -108,9 +108,15 @@ def test_settings_declared_once_drive_the_manifest_and_results():
 
 def test_pairs_task_resamples_once_and_takes_significance_only_from_the_family_wise_test():
     """Issue 10: one dataset task fills every pair; ``significant`` is the family-wise test's,
-    p_holm is Holm over every pair and prior, and the result equals the analysis layer's."""
+    p_holm is the step-down max-T adjustment over every pair and prior, and the result equals the
+    analysis layer's."""
     from ccreport.analysis.bootstrap import bootstrap_dataset
-    from ccreport.analysis.significance import dataset_inference, holm
+    from ccreport.analysis.significance import (
+        dataset_inference,
+        holm,
+        step_down_max_t,
+        studentized,
+    )
     from ccreport.settings import task_rng
 
     priors = {"uniform": pr.UniformPrior(0.0, 1.0), "low": pr.UniformPrior(0.0, 0.3)}
@@ -135,12 +141,33 @@ def test_pairs_task_resamples_once_and_takes_significance_only_from_the_family_w
         for p, iv in f["expected_cost_difference_interval"].items():
             assert iv.p_value == ref[pair].expected[p]["p_value"] and iv.p_holm >= iv.p_value
             raw[(*pair, p)] = iv.p_value
-    adjusted = holm(raw)
+    tests = [(a, b, p) for a, b in fields for p in priors]
+    stats = [studentized(reps.expected_difference(a, b, p, raw=True), ref[(a, b)].expected[p]["difference"]) for a, b, p in tests]
+    adjusted = dict(zip(tests, step_down_max_t([t for t, _ in stats], np.column_stack([n for _, n in stats]))))
+    bonferroni_holm = holm(raw)
     for pair, f in fields.items():
         for p, iv in f["expected_cost_difference_interval"].items():
             assert iv.p_holm == pytest.approx(adjusted[(*pair, p)])
+            assert iv.p_holm <= bonferroni_holm[(*pair, p)] + 0.05  # never much above Holm, often below
+            assert "Westfall" in iv.adjustment
     results = assemble(tasks, [run_task(t) for t in tasks])["d"]
     m = results.comparisons["a vs b"]
     assert m.family_wise is not None and "significant_simultaneous" not in m.to_dict()
     assert "p_holm" in m.to_dict()["expected_cost_difference_interval"]["uniform"]
     assert run_task(dataclasses.replace(tasks[keys.index(("pairs", "d"))], settings=NO_BOOTSTRAP)) == {}
+
+
+def test_band_target_states_the_measured_shortfall_for_few_distinct_scores():
+    """Issue 10 item 4: a classifier with at most FEW_SCORES distinct scores gets the measured
+    shortfall (83.8% at PC(+) = 0.5, n = 200) in its band's target text; continuous scores do not."""
+    from ccreport.uncertainty import FEW_SCORES, TARGET_FEW_SCORES, TARGET_SCORES
+
+    data = _dataset(n=60, with_crisp=False)
+    data.scores["a"] = np.round(data.scores["a"])  # a handful of distinct values
+    assert np.unique(data.scores["a"]).size <= FEW_SCORES < np.unique(data.scores["b"]).size
+    settings = AnalysisSettings(bootstrap=50, calibration="off")
+    tasks = {t.key: t for t in plan([data], ["a", "b"], {"d": PRIORS}, settings)}
+    few = run_task(tasks[("uncertainty", "d", "a")])["band"].target
+    many = run_task(tasks[("uncertainty", "d", "b")])["band"].target
+    assert few == TARGET_SCORES + TARGET_FEW_SCORES and "83.8%" in few
+    assert many == TARGET_SCORES

@@ -127,7 +127,7 @@ def test_decision_box_agrees_with_results_json(built):
         sign = 1 if key in j["comparisons"] else -1
         assert r["difference"] == sign * m["expected_cost_difference"][prior]
         assert r["p_value"] == m["expected_cost_difference_interval"][prior]["p_value"]
-        # the verdict follows the Holm-adjusted p-value (issue 10)
+        # the verdict follows the adjusted p-value (p_holm) (issue 10)
         assert r["p_holm"] == m["expected_cost_difference_interval"][prior]["p_holm"]
         assert r["significant"] == (r["p_holm"] <= 1 - m["difference_band"]["level"] + 1e-12)
         assert r["difference"] == pytest.approx(row["expected_cost"] - r["expected_cost"])

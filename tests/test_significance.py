@@ -270,7 +270,7 @@ def test_null_p_values_and_calibrated_p_by_a_loop():
     assert cal.p_value("other", 0.3) == 0.3  # not calibrated: the plain p-value
 
 
-def test_dataset_inference_holm_over_pairs_and_priors():
+def test_dataset_inference_step_down_over_pairs_and_priors():
     rng = np.random.default_rng(16)
     y, a = binormal(rng, 300)
     b = rng.normal(size=a.size) + 1.6 * y
@@ -278,8 +278,9 @@ def test_dataset_inference_holm_over_pairs_and_priors():
     reps = bootstrap_dataset(np.random.default_rng(17), y, {"a": a, "b": b}, {"c": c}, 300, PRIORS)
     pairs = [("a", "b"), ("a", "c"), ("b", "c")]
     got = sg.dataset_inference(reps, pairs, 0.9)
-    raw = {(x, z, p): got[(x, z)].expected[p]["p_value"] for x, z in pairs for p in PRIORS}
-    adjusted = sg.holm(raw)
+    tests = [(x, z, p) for x, z in pairs for p in PRIORS]
+    stats = [sg.studentized(reps.expected_difference(x, z, p, raw=True), got[(x, z)].expected[p]["difference"]) for x, z, p in tests]
+    adjusted = dict(zip(tests, sg.step_down_max_t([t for t, _ in stats], np.column_stack([n for _, n in stats]))))
     for (x, z, p), v in adjusted.items():
         e = got[(x, z)].expected[p]
         assert e["p_holm"] == v >= e["p_value"]
@@ -358,3 +359,135 @@ def test_claim_family_leaves_out_points_where_both_are_trivial():
     everywhere = sg.family_wise(d_star, est, 0.9, grid)
     assert restricted.significant and not everywhere.significant
     assert np.all(restricted.upper[~fam] == restricted.estimate[~fam])
+
+
+# --- Westfall & Young step-down max-T over every pair x prior test ------------------------------------
+
+
+def _step_down_by_loop(t, t_star):
+    """WY 1993 algorithm 4.1 as written: successive maxima over the tests not yet stepped past."""
+    k, r = len(t), t_star.shape[0]
+    order = sorted(range(k), key=lambda i: (-t[i], i))
+    running, out = 0.0, {}
+    for step, i in enumerate(order):
+        rest = order[step:]
+        count = sum(max(t_star[row, j] for j in rest) >= t[i] - 1e-12 * max(1.0, t[i]) for row in range(r))
+        running = max(running, min(1.0, (count + 1) / (r + 1)))
+        out[i] = running
+    return np.array([out[i] for i in range(k)])
+
+
+@given(st.integers(1, 6), st.integers(5, 40), st.integers(0, 2**32 - 1))
+@settings(max_examples=40, deadline=None)
+def test_step_down_max_t_against_its_definition(k, r, seed):
+    rng = np.random.default_rng(seed)
+    t_star = np.abs(rng.normal(size=(r, k)))
+    t = np.abs(rng.normal(scale=2.0, size=k))
+    t[rng.random(k) < 0.2] = 0.0  # tests that cannot reject
+    got = sg.step_down_max_t(t, t_star)
+    assert got == pytest.approx(_step_down_by_loop(t, t_star))
+    # each adjusted p is at least the test's own bootstrap p, and the ordering follows the statistics
+    own = (np.count_nonzero(t_star >= t - 1e-12 * np.maximum(1, t), axis=0) + 1) / (r + 1)
+    assert np.all(got >= own - 1e-15)
+    assert np.all(np.diff(got[np.argsort(-t, kind="stable")]) >= 0)
+
+
+def test_step_down_max_t_one_test_is_the_plain_p_value():
+    rng = np.random.default_rng(31)
+    d_star = 0.01 + rng.normal(scale=0.02, size=999)
+    for d in (0.0, 0.013, 0.05):
+        sd = d_star.std(ddof=1)
+        got = sg.step_down_max_t([abs(d) / sd], (np.abs(d_star - d) / sd)[:, None])
+        assert got[0] == pytest.approx(sg.difference_p_value(d_star, d))
+
+
+def test_step_down_max_t_has_no_holm_floor():
+    """300 clear differences at R = 999: Holm of the plain p-values cannot go below 300/1000 for the
+    largest, the step-down max-T marks every one at 1/1000 (issue 10 item 3)."""
+    rng = np.random.default_rng(32)
+    k, r = 300, 999
+    t_star = np.abs(rng.normal(size=(r, k)))
+    t = np.full(k, 20.0)
+    got = sg.step_down_max_t(t, t_star)
+    assert np.all(got == 1 / (r + 1))
+    plain = {i: 1 / (r + 1) for i in range(k)}
+    assert min(sg.holm(plain).values()) == pytest.approx(k / (r + 1))
+
+
+def test_step_down_max_t_independent_tests_near_sidak():
+    """Independent standard-normal tests: the largest statistic's adjusted p is about Sidak's
+    1 - (1 - p)^K of its own p (the max of K independent |N(0, 1)|)."""
+    from scipy.special import ndtr
+
+    rng = np.random.default_rng(33)
+    k, r = 5, 20000
+    t_star = np.abs(rng.normal(size=(r, k)))
+    t = np.array([2.8, 0.5, 0.3, 0.2, 0.1])
+    p1 = 2 * ndtr(-2.8)
+    got = sg.step_down_max_t(t, t_star)
+    assert got[0] == pytest.approx(1 - (1 - p1) ** k, abs=0.004)
+
+
+def test_family_wise_mid_p_continuity_for_crisp_pairs():
+    """The half lattice step is added to the observed |d| (not where d = 0), the band shrinks by it,
+    and the band excludes 0 exactly where |d| + h > c s; none is the plain test."""
+    rng = np.random.default_rng(41)
+    y = rng.random(200) < 0.5
+    noise = rng.normal(size=200)
+    a = noise + 2 * y + 0.3 * rng.normal(size=200) >= 1
+    b = noise + 2 * y + 0.3 * rng.normal(size=200) >= 1
+    reps = bootstrap_dataset(np.random.default_rng(42), y, None, {"a": a, "b": b}, 400)
+    ra, rb = reps.classifiers["a"], reps.classifiers["b"]
+    raw, d = reps.difference("a", "b", raw=True), ra.estimate - rb.estimate
+    fam = sg.claim_family(ra.estimate, rb.estimate, GRID)
+    h = sg.crisp_half_step(GRID, int(y.sum()), int((~y).sum()))
+    assert h[0] == pytest.approx(sg.CRISP_CONTINUITY / (~y).sum()) and h[-1] == pytest.approx(sg.CRISP_CONTINUITY / y.sum())
+    plain = sg.family_wise(raw, d, 0.9, GRID, family=fam)
+    assert sg.family_wise(raw, d, 0.9, GRID, family=fam, continuity=np.zeros(GRID.size)).statistic == plain.statistic
+    mid = sg.family_wise(raw, d, 0.9, GRID, family=fam, continuity=h)
+    assert mid.critical == plain.critical and mid.statistic >= plain.statistic and mid.p_value <= plain.p_value
+    sd = np.where(fam, studentizing_sd(raw.std(axis=0, ddof=1)), 0.0)
+    live = sd > 0
+    hh = np.where(d != 0, h, 0.0)
+    assert mid.statistic == pytest.approx(np.max((np.abs(d) + hh)[live] / sd[live]))
+    np.testing.assert_allclose(mid.upper - mid.lower, 2 * np.maximum(mid.critical * sd - hh, 0))
+    claim = live & (np.abs(d) + hh > mid.critical * sd) & (np.abs(d) > 0)
+    excludes = (mid.lower > 0) | (mid.upper < 0)
+    np.testing.assert_array_equal(excludes & live, claim)
+
+
+def test_dataset_inference_gives_crisp_pairs_the_continuity_only():
+    rng = np.random.default_rng(43)
+    y, a = binormal(rng, 200)
+    c, e = a > 0.4, rng.normal(size=a.size) + y > 0.6
+    reps = bootstrap_dataset(np.random.default_rng(44), y, {"a": a}, {"c": c, "e": e}, 300)
+    got = sg.dataset_inference(reps, [("a", "c"), ("c", "e")], 0.9, class_counts=(int(y.sum()), int((~y).sum())))
+    for (x, z), h in ((("a", "c"), None), (("c", "e"), sg.crisp_half_step(GRID, int(y.sum()), int((~y).sum())))):
+        rx, rz = reps.classifiers[x], reps.classifiers[z]
+        want = sg.family_wise(reps.difference(x, z, raw=True), rx.estimate - rz.estimate, 0.9, GRID, x, z,
+                              family=sg.claim_family(rx.estimate, rz.estimate, GRID), continuity=h)
+        assert got[(x, z)].family_wise.statistic == want.statistic
+        np.testing.assert_array_equal(got[(x, z)].family_wise.lower, want.lower)
+
+
+def test_fdb_p_value_by_its_definition():
+    """Davidson & MacKinnon (2007): p** = (#(tau* >= Q**(1 - p*)) + 1) / (R + 1); with a second level
+    as wide as the first the FDB p-value is about the plain one; a wider second level says the
+    bootstrap spreads the difference wider than the data's law, so the FDB p-value is smaller."""
+    from ccreport.analysis.pair_calibration import fdb_p_value
+
+    rng = np.random.default_rng(51)
+    noise = rng.normal(scale=0.02, size=999)
+    outer = rng.normal(scale=0.02, size=999)
+    for d, widen in ((0.03, 1.0), (0.03, 2.0), (0.0, 1.0)):
+        d_star = d + noise
+        inner = outer + widen * rng.normal(scale=0.02, size=999)
+        got = fdb_p_value(outer, inner, d_star, d)
+        plain = sg.difference_p_value(d_star, d)
+        q = np.quantile(np.abs(inner - outer), 1 - plain)
+        assert got == 1.0 if plain == 1.0 else got == pytest.approx((np.count_nonzero(np.abs(d_star - d) >= q - 1e-12) + 1) / 1000)
+        if widen == 2.0:
+            assert got < plain
+        else:
+            assert got == pytest.approx(plain, abs=0.06)
+    assert fdb_p_value(outer, outer + 0.01, noise, 0.0) == 1.0

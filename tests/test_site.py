@@ -123,8 +123,8 @@ def test_uncertainty_tables_carry_the_intervals_of_results_json(example_site):
                 expected = f"{tb.cost(iv['lower'])}, {tb.cost(iv['upper'])}] {tb.p_value_text(iv['p_value'], replicates, 1)}"
                 expected = " ".join(expected.split())  # the page's text, spaces normalised (no-break spaces too)
                 assert cell.split()[0] == tb.cost(m["expected_cost_difference"][prior]) and expected in cell
-                # both p and the Holm-adjusted p are shown; the mark follows the adjusted one (issue 10)
-                assert "p_Holm" in cell and tb.fmt(iv["p_holm"], 3) in cell
+                # both p and the adjusted p (p_holm) are shown; the mark follows the adjusted one (issue 10)
+                assert "p_adj" in cell and tb.fmt(iv["p_holm"], 3) in cell
                 level = m["difference_band"]["level"]
                 assert (tb.SIGNIFICANT_MARK in cell) == (iv["p_holm"] <= 1 - level + 1e-12)
 

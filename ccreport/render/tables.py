@@ -49,7 +49,7 @@ def p_value_text(p: float | None, replicates: int | None = None, floor_count: in
     extreme as the estimate, it says only that p is at most that. The floor is printed rounded up to
     3 decimals (2 / 1001 = 0.001998 as "p \u2264 0.002"), so the bound stays true; below 0.001 as
     "p < 0.001" (no-break spaces: the bound never wraps). Without ``replicates`` the value is printed
-    as it is. ``name``: the symbol printed ("p", "p_Holm").
+    as it is. ``name``: the symbol printed ("p", "p_adj").
     """
     if p is None:
         return ""

@@ -213,7 +213,7 @@ class ExpectedCostDifferenceInterval:
     upper: float
     p_value: float | None
     p_value_method: str = ""
-    p_holm: float | None = None  # Holm-adjusted over every pair and prior of the dataset (comparisons only)
+    p_holm: float | None = None  # step-down max-T adjusted (Westfall & Young) over every pair and prior of the dataset (comparisons only; name kept from Holm)
     adjustment: str | None = None
 
     def to_dict(self) -> dict:

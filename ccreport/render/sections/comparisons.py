@@ -1,5 +1,5 @@
 """The dataset page's pairwise comparisons: crossovers, where each is cheaper, expected-cost differences
-(D&H 2006 sections 4.3-4.4 and 4.7), family-wise significance and Holm-adjusted p-values (issue 10)."""
+(D&H 2006 sections 4.3-4.4 and 4.7), family-wise significance and step-down adjusted p-values (issue 10; results.json ``p_holm``)."""
 
 from __future__ import annotations
 
@@ -37,16 +37,16 @@ def comparison_table(d: DatasetResult) -> tb.Table:
 
 
 def holm_text(iv, replicates: int | None) -> str:
-    """``p=0.012, p_Holm=0.047`` of an expected-cost difference; a p at its floor 1 / (R + 1) is
-    printed as a bound (:func:`ccreport.render.tables.p_value_text`), and so is the Holm-adjusted p
-    then (Holm's adjustment is monotone in every p, so it stays a bound)."""
+    """``p=0.012, p_adj=0.047`` of an expected-cost difference; a p at its floor 1 / (R + 1) is
+    printed as a bound (:func:`ccreport.render.tables.p_value_text`), and so is the adjusted p then
+    (no replicate reached the statistic, so the step-down count is a bound too)."""
     if iv.p_value is None:
         return ""
     raw = tb.p_value_text(iv.p_value, replicates, floor_count=1)
     if iv.p_holm is None:
         return raw
     bound = raw.startswith("p\u00a0")
-    holm = "p_Holm"
+    holm = "p_adj"
     return raw + ", " + (f"{holm}\u00a0\u2264\u00a0{tb.fmt(iv.p_holm, 3)}" if bound and iv.p_holm < 1 else f"{holm}={tb.fmt(iv.p_holm, 3)}")
 
 
@@ -60,9 +60,9 @@ def _difference_cell(m: ComparisonResult, prior: str) -> tb.Cell:
         lo, hi = interval.lower, interval.upper
         cell.note = f"[{tb.cost(lo)},\u00a0{tb.cost(hi)}]" + (" " + holm_text(interval, replicates) if interval.p_value is not None else "")
         if interval.p_holm is not None and band is not None:
-            # marks and words use the Holm-adjusted p-value over every pair and prior (issue 10)
+            # marks and words use the step-down adjusted p-value over every pair and prior (issue 10)
             cell.best = interval.p_holm <= 1 - float(band.level) + 1e-12
-            cell.mark, cell.mark_label = tb.SIGNIFICANT_MARK, f"Holm-adjusted p \u2264 {1 - float(band.level):.2g}"
+            cell.mark, cell.mark_label = tb.SIGNIFICANT_MARK, f"adjusted p \u2264 {1 - float(band.level):.2g}"
         else:
             cell.best = lo is not None and hi is not None and (lo > 0 or hi < 0)
             cell.mark, cell.mark_label = tb.SIGNIFICANT_MARK, "interval excludes 0"
@@ -84,10 +84,10 @@ def differences_table(d: DatasetResult, priors: list[str]) -> tb.Table:
         )
     if has_intervals:
         note += (
-            f" In brackets: paired bootstrap {confidence_text(d)} interval, p-value and Holm-adjusted p-value "
-            "p_Holm over every pair and prior of this dataset (\u201cp \u2264 x\u201d: no replicate was as far from "
+            f" In brackets: paired bootstrap {confidence_text(d)} interval, p-value and p_adj, the p-value "
+            "adjusted over every pair and prior of this dataset (Westfall & Young step-down max-T) (\u201cp \u2264 x\u201d: no replicate was as far from "
             f"the estimate as 0, the smallest p-value the bootstrap can show); {tb.SIGNIFICANT_MARK} and bold: "
-            "p_Holm \u2264 1 \u2212 confidence."
+            "p_adj \u2264 1 \u2212 confidence."
         )
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-differences",

@@ -65,7 +65,7 @@ def prior_rows(d: DatasetResult, t: tb.Table) -> None:
                 lo, hi = r["difference_interval"]
                 r_note += f" {tb.interval(lo, hi, tb.COST_DIGITS)}, p = {r['p_value']:.3f}"
                 if "p_holm" in r:
-                    r_note += f", p_Holm = {r['p_holm']:.3f}"
+                    r_note += f", p_adj = {r['p_holm']:.3f}"
         per_case = row.cost_per_case
         pc_cell = tb.text(tb.DASH)
         if per_case is not None:
@@ -112,7 +112,7 @@ def prior_sentence(d: DatasetResult, name: str, row) -> str:
             lo, hi = r["difference_interval"]
             significant = r.get("significant", hi < 0 or lo > 0)
             verdict = ("the difference is significant" if significant else "the data cannot tell the two apart")
-            holm = f", Holm-adjusted p = {r['p_holm']:.3f}" if "p_holm" in r else ""
+            holm = f", adjusted p = {r['p_holm']:.3f}" if "p_holm" in r else ""
             s += (f"; difference {r['difference']:+.4f}, interval {tb.interval(lo, hi, tb.COST_DIGITS)}, "
                   f"p = {r['p_value']:.3f}{holm}: {verdict}")
         s += ")."
