@@ -310,7 +310,7 @@ def trivial_findings(d: DatasetResult, priors: list[str]) -> list[Finding]:
         out.append(Finding("trivial", tuple(
             [f"Under {p}, " + ("no classifier is" if every else "")]
             + ([] if every else names_list([name_ref(d, n) for n in worse]) + [" " + ("is" if len(worse) == 1 else "are")])
-            + [" cheaper than the best trivial classifier (expected cost ",
+            + [(" cheaper" if every else " no cheaper") + " than the best trivial classifier (expected cost ",
                Ref(tb.cost(trivial), "trivial", ("priors", p), summary, float(trivial)), ")."])))
     return out
 
