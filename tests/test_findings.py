@@ -341,3 +341,19 @@ def test_example_findings_agree_with_results_json():
     assert 'id="dataset-german_credit-findings"' in page and 'class="finding-ref"' in page
     index = (out / "index.html").read_text(encoding="utf-8")
     assert 'id="index-how-to-read"' in index and index.count('class="quote"') == len(results.datasets)
+
+
+def test_no_claim_of_significance_without_a_test_or_a_rival():
+    from synthetic import synthetic_results as binormal_results
+
+    lone = binormal_results(datasets=("one",), classifiers=("logreg",), folds=True)
+    found = fd.dataset_findings(lone, lone.datasets["one"])
+    text = " ".join(f.text for f in [found.quote, *found.findings])
+    assert "significantly cheaper" not in text and "tied with" not in text
+    assert "1 of 1 classifier (" in text
+    untested = binormal_results(datasets=("one",), classifiers=("logreg", "inverted", "stump"))
+    found = fd.dataset_findings(untested, untested.datasets["one"])
+    assert "it was not tested against stump" in found.quote.text
+    assert "no paired test of the cheapest against the runner-up was run" in found.topic("priors")[1].text
+    never = [f for f in found.topic("trivial") if "never beats" in f.text]
+    assert [r.text for r in never[0].refs] == ["inverted"]

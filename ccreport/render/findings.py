@@ -211,8 +211,8 @@ def cheapest_findings(d: DatasetResult, level: str) -> tuple[list[Finding], tb.T
         "classifier and threshold), and where it is significantly cheaper than every other classifier "
         f"(family-wise {level}).",
         ["PC(+) interval", "Cheapest", "Significantly cheaper than every other on", "Not separated from"],
-        note="Significant: inside a family-wise significant interval (studentized max-statistic band over the whole "
-        "PC(+) range, Holm-free by construction) of the cheapest against each of the others. Not separated from: the "
+        note="Significant: inside a family-wise significant interval (the studentized max-statistic band over the whole "
+        "PC(+) range) of the cheapest against each of the others. Not separated from: the "
         "classifiers it is nowhere significantly cheaper than on that interval; \u201cnot compared\u201d: no test "
         "for that pair.",
         compact=True,
@@ -226,7 +226,7 @@ def cheapest_findings(d: DatasetResult, level: str) -> tuple[list[Finding], tb.T
     loose_of: dict[str, dict[str, str]] = {}
     tested = any(m.significant is not None for m in d.comparisons.values())
     for name, own in by_name.items():
-        region, loose = list(own), {}
+        region, loose = (list(own) if len(others_all) > 1 else []), {}
         for other in others_all:
             if other == name:
                 continue
@@ -259,6 +259,10 @@ def cheapest_findings(d: DatasetResult, level: str) -> tuple[list[Finding], tb.T
         parts += names_list([interval_ref(lo, hi, "run", tags[0], href, within=())
                              for lo, hi, tags in own])
         parts.append(" of PC(+) (in sample)")
+        if len(others_all) < 2:
+            parts.append(", the only classifier of the dataset.")
+            sentences.append(Finding("cheapest", tuple(parts)))
+            continue
         if not tested:
             parts.append("; no family-wise test was run (bootstrap = 0), so nothing is called significant.")
             sentences.append(Finding("cheapest", tuple(parts)))
@@ -389,7 +393,8 @@ def prior_findings(d: DatasetResult, priors: list[str]) -> list[Finding]:
     parts.append(".")
     out = [Finding("priors", tuple(parts))]
     winners = {verdicts[p].best[0] if verdicts[p].best and verdicts[p].reason != "trivial" else None for p in priors}
-    starred = [p for p in priors if verdicts[p].starred]
+    starred = [p for p in priors if verdicts[p].reason == "significant"]
+    alone = all(verdicts[p].reason == "alone" for p in priors)
     if len(priors) > 1:
         if len(winners) == 1 and None not in winners:
             (w,) = winners
@@ -397,8 +402,13 @@ def prior_findings(d: DatasetResult, priors: list[str]) -> list[Finding]:
                     "the prior; "]
         else:
             text = ["The prior changes which classifier is cheapest; "]
-        text.append(("it is significantly cheaper than the runner-up under " + ", ".join(starred)) if starred
-                    else "under no prior is the cheapest significantly cheaper than the runner-up (Holm-adjusted)")
+        if alone:
+            text[-1] = text[-1].removesuffix("; ")
+        elif all(verdicts[p].reason in ("not compared", "alone") for p in priors):
+            text.append("no paired test of the cheapest against the runner-up was run")
+        else:
+            text.append(("it is significantly cheaper than the runner-up (Holm-adjusted) under " + ", ".join(starred))
+                        if starred else "under no prior is the cheapest significantly cheaper than the runner-up (Holm-adjusted)")
         text.append(".")
         out.append(Finding("priors", tuple(text)))
     return out
@@ -416,14 +426,19 @@ def trust_findings(d: DatasetResult, priors: list[str], level: str) -> list[Find
         first = next(iter(folds))
         fa = folds[first]
         href = table_href(d, "folds")
+        most = 2 * len(below) > len(folds)
+        reading = ("an envelope fitted to one fold\u2019s cases is more optimistic, not less, so the fold average is no "
+                   "out-of-sample estimate" if most else
+                   "the folds\u2019 own envelopes do not show more optimism than the pooled one here")
         out.append(Finding("trust", (
-            f"Under {p} the fold average (each fold\u2019s own lower envelope, averaged) is below the pooled in-sample cost "
-            f"for {len(below)} of {len(folds)} classifiers (",
+            f"Under {p} the fold average (each fold\u2019s own lower envelope, averaged) is "
+            + ("below" if most else "at or above")
+            + f" the pooled in-sample cost for {len(below) if most else len(folds) - len(below)} of "
+            + plural(len(folds), "classifier") + " (",
             name_ref(d, first, href), ": ",
             cost_ref(fa.expected_cost[p], classifier_path(d, first, "fold_average", "expected_cost", p), href),
             " against ", expected_cost_ref(d, first, p),
-            "): an envelope fitted to one fold\u2019s cases is more optimistic, not less, so the fold average is no "
-            "out-of-sample estimate, and its range over the folds is a spread, not a confidence interval.")))
+            f"): {reading}, and its range over the folds is a spread, not a confidence interval.")))
     oof = {n: c.selection.out_of_fold for n, c in d.classifiers.items()
            if c.selection is not None and c.selection.out_of_fold is not None}
     if oof:
@@ -482,7 +497,9 @@ def quote(results: Results, d: DatasetResult, level: str) -> Finding:
         parts.append(" (in sample, optimistic; no bootstrap interval was computed)")
     if not v.starred and v.reason != "alone":
         others = v.tied_with or v.best[1:]
-        parts += ["; it is not significantly cheaper than "] + names_list([name_ref(d, n) for n in others])
+        words = "; it was not tested against " if v.reason == "not compared" else (
+            "; it costs the same as " if v.reason == "equal" else "; it is not significantly cheaper than ")
+        parts += [words] + names_list([name_ref(d, n) for n in others])
     parts.append(".")
     return Finding("quote", tuple(parts))
 
