@@ -278,7 +278,8 @@ def cheapest_findings(d: DatasetResult, level: str) -> tuple[list[Finding], tb.T
         apart = [n for n, why in loose.items() if why == "not separated"]
         unknown = [n for n, why in loose.items() if why == "not compared"]
         if apart:
-            parts += ["; it is not separated from "] + names_list([name_ref(d, n, href) for n in apart])
+            parts += ["; on " + ("that interval" if len(own) == 1 else "those intervals") + " it is nowhere separated from "]
+            parts += names_list([name_ref(d, n, href) for n in apart])
         if unknown:
             parts += ["; it was not compared with "] + names_list([name_ref(d, n, href) for n in unknown])
         parts.append(".")
