@@ -263,6 +263,12 @@ def example_build() -> Path:
         from ccreport.build import build
 
         out = Path(tempfile.mkdtemp(prefix="ccreport-example-")) / "site"
-        build(EXAMPLE, out, pdf=True)
+        _BUILT["example results"] = build(EXAMPLE, out, pdf=True)
         _BUILT["example"] = out
     return _BUILT["example"]
+
+
+def example_results() -> Results:
+    """The typed Results of :func:`example_build` (the same build)."""
+    example_build()
+    return _BUILT["example results"]

@@ -34,6 +34,10 @@ def test_new_project_builds(starter, tmp_path):
     # every input is recorded with its hash
     roles = {i["role"] for i in results["inputs"]}
     assert {"manifest", "data", "narrative"} <= roles
+    # every project gets the generated findings and "How to read this report" (issue 14)
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert 'id="index-how-to-read"' in index and 'id="index-findings"' in index and "Quote: " in index
+    assert "Quote: " in (out / "dataset-synthetic.html").read_text(encoding="utf-8")
 
 
 def test_new_refuses_a_non_empty_folder(starter, capsys):

@@ -56,11 +56,17 @@ def test_ranks_are_competition_ranks_and_noise_does_not_split_ties(levels, noise
     assert ranking.ranks(values) == expected
 
 
-def test_star_needs_a_cost_below_the_trivial_baseline():
-    assert ranking.starred({"a": 0.19, "b": 0.2}, 0.1977) == {"a"}
-    assert ranking.starred({"a": 0.32, "b": 0.33}, 0.32 * (1 + 1e-12)) == set()  # tied with trivial
+def test_star_needs_a_cost_below_the_trivial_baseline_and_a_significant_runner_up():
+    significant = lambda a, b: 0.01  # noqa: E731  (an adjusted p-value below alpha = 0.1)
+    assert ranking.starred({"a": 0.19, "b": 0.2}, 0.1977, significant, 0.1) == {"a"}
+    assert ranking.starred({"a": 0.32, "b": 0.33}, 0.32 * (1 + 1e-12), significant, 0.1) == set()  # tied with trivial
     assert ranking.starred({"a": 0.4}, 0.32) == set()
-    assert ranking.starred({"a": 0.2, "b": 0.2}, None) == {"a", "b"}
+    assert ranking.starred({"a": 0.3}, 0.32) == {"a"}  # alone, below the baseline
+    # equal costs are a tie, whatever the test
+    v = ranking.verdict({"a": 0.2, "b": 0.2}, None, significant, 0.1)
+    assert not v.starred and v.reason == "equal" and v.tied_with == ("b",)
+    # no test at all: nothing is significant
+    assert ranking.starred({"a": 0.19, "b": 0.2}, 0.25) == set()
     assert ranking.no_better_than_trivial(0.31818181818181823, 7 / 22) and not ranking.no_better_than_trivial(0.3, 7 / 22)
     assert not ranking.no_better_than_trivial(None, 0.25)
 
@@ -85,7 +91,8 @@ def test_summary_has_a_trivial_row_marks_and_no_star_when_nothing_beats_it():
     for row in body:
         value = uniform[row[0].text]
         assert (tb.NOT_BETTER_MARK in row[4].note) == (value >= middle)
-        assert row[4].best == (value == best)
+        assert not row[4].best  # no paired tests in these Results: nothing is significantly cheapest
+        assert ("not tested against" in row[4].note) == (value == best)
         assert tb.NOT_BETTER_MARK in row[5].note and not row[5].best  # nothing beats a zero-cost baseline
     index = cross_dataset_table(results)
     assert index.columns[-1] == tb.TRIVIAL_NAME

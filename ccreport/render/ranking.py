@@ -11,13 +11,19 @@ E[min(PC(+), 1 - PC(+))] under the prior (D&H 2006 section 4.2;
 :func:`ccreport.battery.trivial_expected_cost`). A classifier whose expected cost is not below
 it (up to the tolerance) is *no better than trivial*.
 
-Which cost gets the star is decided by :func:`starred` alone, so that the rule can become
-"significantly cheaper than the runner-up" once the report has family-wise adjusted tests.
+Which cost gets the star is decided by :func:`verdict` alone (:func:`starred` is its set form): the
+lowest cost is starred only when it is below the baseline AND significantly cheaper than the
+runner-up, "significantly" as issue 10 defines it: the Holm-adjusted p-value (``p_holm``, over every
+pair and prior of the dataset) of the paired expected-cost difference, best minus runner-up, is at
+most 1 - confidence. Otherwise the best is "tied with" the runner-up(s) it is not separated from:
+equal costs, a difference the test cannot tell from 0, or a pair that was not compared (no test).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 TIE_RTOL = 1e-9
 
@@ -59,14 +65,108 @@ def no_better_than_trivial(value: float | None, trivial: float | None) -> bool:
     return usable(value) and usable(trivial) and (float(value) >= float(trivial) or same_cost(float(value), float(trivial)))
 
 
-def starred(values: dict[str, float | None], trivial: float | None = None) -> set[str]:
-    """The classifiers starred as the cheapest under one prior: the rule of the report, in one place.
+@dataclass(frozen=True)
+class Verdict:
+    """The cheapest classifier(s) under one prior and whether the report may star it.
 
-    Today: the lowest expected cost (ties all starred), and only when it is below the best trivial
-    classifier's (a classifier no better than always choosing the cheaper trivial classifier is not
-    "the best"). Intended next (issue 10/14): only when significantly cheaper than the runner-up.
+    ``best``: the lowest cost(s) (ties up to :data:`TIE_RTOL` included; empty: no usable cost);
+    ``runners_up``: the next-lowest cost(s); ``p_adjusted``: runner-up -> the adjusted p-value of best
+    minus it (None: not compared); ``tied_with``: the names the best is not separated from;
+    ``reason``: "significant", "alone" (no other cost), "equal", "not significant", "not compared",
+    "trivial" (no cheaper than the best trivial classifier) or "none".
     """
-    best = lowest(values)
+
+    best: tuple[str, ...] = ()
+    starred: bool = False
+    runners_up: tuple[str, ...] = ()
+    p_adjusted: dict = field(default_factory=dict)
+    tied_with: tuple[str, ...] = ()
+    reason: str = "none"
+
+
+def verdict(
+    values: dict[str, float | None],
+    trivial: float | None = None,
+    p_adjusted: Callable[[str, str], float | None] | None = None,
+    alpha: float | None = None,
+) -> Verdict:
+    """Which cost is the cheapest, and whether it is significantly cheaper than the runner-up.
+
+    The lowest cost(s) of ``values`` (:func:`lowest`). No star when it is no better than ``trivial``;
+    when two or more costs are equally lowest ("equal"); or when for some runner-up (the next-lowest
+    cost group) ``p_adjusted(best, runner_up)`` is None ("not compared") or above ``alpha`` ("not
+    significant"). A lone usable cost below the baseline is starred ("alone"). Without ``p_adjusted``
+    or ``alpha`` (no paired test was run) nothing is significant: the best is "not compared".
+    """
+    found = ranks(values)
+    best = tuple(k for k in values if found.get(k) == 1)
+    if not best:
+        return Verdict()
     if any(no_better_than_trivial(values[k], trivial) for k in best):
-        return set()
-    return best
+        return Verdict(best=best, reason="trivial")
+    if len(best) > 1:
+        return Verdict(best=best, tied_with=best[1:], reason="equal")
+    second = min((r for r in found.values() if r > 1), default=None)
+    runners = tuple(k for k in values if second is not None and found.get(k) == second)
+    if not runners:
+        return Verdict(best=best, starred=True, reason="alone")
+    (b,) = best
+    ps = {r: (None if p_adjusted is None or alpha is None else p_adjusted(b, r)) for r in runners}
+    untested = tuple(r for r, p in ps.items() if p is None)
+    if untested:
+        return Verdict(best=best, runners_up=runners, p_adjusted=ps, tied_with=untested, reason="not compared")
+    close = tuple(r for r, p in ps.items() if p > alpha + 1e-12)
+    if close:
+        return Verdict(best=best, runners_up=runners, p_adjusted=ps, tied_with=close, reason="not significant")
+    return Verdict(best=best, starred=True, runners_up=runners, p_adjusted=ps, reason="significant")
+
+
+def starred(
+    values: dict[str, float | None],
+    trivial: float | None = None,
+    p_adjusted: Callable[[str, str], float | None] | None = None,
+    alpha: float | None = None,
+) -> set[str]:
+    """The classifiers starred as the cheapest under one prior: :func:`verdict`'s best when starred."""
+    v = verdict(values, trivial, p_adjusted, alpha)
+    return set(v.best) if v.starred else set()
+
+
+def comparison(d, a: str, b: str):
+    """The comparison of ``a`` and ``b`` on dataset result ``d`` in either order (None: not compared)."""
+    return d.comparisons.get(f"{a} vs {b}") or d.comparisons.get(f"{b} vs {a}")
+
+
+def holm_p(d, prior: str) -> Callable[[str, str], float | None]:
+    """``p(a, b)``: the Holm-adjusted p-value of E[a] - E[b] under ``prior`` on dataset ``d`` (results.json
+    ``comparisons.<a vs b>.expected_cost_difference_interval.<prior>.p_holm``); None when the pair was
+    not compared or has no adjusted test."""
+
+    def p(a: str, b: str) -> float | None:
+        m = comparison(d, a, b)
+        iv = None if m is None else (m.expected_cost_difference_interval or {}).get(prior)
+        return None if iv is None or iv.p_holm is None else float(iv.p_holm)
+
+    return p
+
+
+def alpha_of(d) -> float | None:
+    """1 - the confidence level of the dataset's paired tests (None: no test was run)."""
+    for m in d.comparisons.values():
+        for part in (m.family_wise, m.difference_band):
+            if part is not None and part.level is not None:
+                return 1.0 - float(part.level)
+    return None
+
+
+def dataset_verdict(d, prior: str, values: dict[str, float | None] | None = None, trivial: float | None = None) -> Verdict:
+    """:func:`verdict` of the expected costs of dataset ``d`` under ``prior`` with its Holm-adjusted tests.
+
+    ``values``: the costs to rank (default: every classifier's ``expected_cost[prior]``);
+    ``trivial``: the baseline (default: ``d.trivial_expected_cost[prior]``).
+    """
+    if values is None:
+        values = {n: c.expected_cost.get(prior) for n, c in d.classifiers.items()}
+    if trivial is None:
+        trivial = d.trivial_expected_cost.get(prior)
+    return verdict(values, trivial, holm_p(d, prior), alpha_of(d))

@@ -29,6 +29,7 @@ from .. import naming, paths
 from ..errors import Problem, UserInputError
 from ..figures import specs as figure_specs
 from ..results import DatasetResult, Results, dataset_priors
+from . import findings as fd
 from . import tables as tb
 from .catalogue import Catalogue, number_items
 from .page_names import dataset_link, dataset_page_slug, slug
@@ -159,16 +160,19 @@ def build_pages(results: Results, figures: dict[str, Figure]) -> list[Page]:
     for d in results.datasets.values():
         sections = dataset_sections(results, d, figures)
         by_id = {s.id: s for s in sections}
+        found = fd.dataset_findings(results, d)
+        cheapest = {"cheapest": found.cheapest} if found.cheapest is not None else {}
         pages.append(
             Page(
                 dataset_page_slug(d.name),
                 f"Dataset: {d.name}",
                 d.name,
                 "dataset.html",
-                tables={name: t for s in sections for name, t in s.tables.items()},
+                tables=cheapest | {name: t for s in sections for name, t in s.tables.items()},
                 figures={f.key: f for s in sections for f in s.figures},
                 data={
                     "dataset": d,
+                    "dataset_findings": found,
                     "sections": sections,
                     "main_figures": by_id["figures"].figures,
                     "focus_figures": by_id["focus"].figures,
@@ -333,6 +337,7 @@ def render_site(results: Results, project, out: Path, figures: dict | None = Non
         "classifiers": classifier_index(results),
         "attachments": False,
         "tb": tb,
+        "report_findings": [p.data["dataset_findings"] for p in pages if "dataset_findings" in p.data],
     }
     copy_theme(theme, out)
     (out / "tables").mkdir(exist_ok=True)

@@ -211,6 +211,29 @@ class Table:
         return table_latex(self)
 
 
+def tie_note(name: str, v: ranking.Verdict) -> str:
+    """The words beside a lowest cost that is not starred (:func:`ranking.verdict`): whom it is tied with."""
+    if v.starred or name not in v.best or v.reason == "trivial":
+        return ""
+    others = [n for n in (v.best if v.reason == "equal" else v.tied_with) if n != name]
+    if not others:
+        return ""
+    return ("not tested against " if v.reason == "not compared" else "tied with ") + ", ".join(others)
+
+
+def mark_verdict(cells: dict[str, Cell], v: ranking.Verdict) -> None:
+    """Star the verdict's best when it is starred; otherwise say beside it whom it is tied with."""
+    for name in v.best:
+        if name not in cells:
+            continue
+        if v.starred:
+            cells[name].best = True
+        else:
+            words = tie_note(name, v)
+            if words:
+                cells[name].note = f"{cells[name].note} {words}".strip()
+
+
 def mark_best(cells: list[Cell], allowed=None) -> None:
     """Mark the lowest numeric value(s) of ``cells``: equal up to :data:`ranking.TIE_RTOL` all marked.
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...results import Results, classifier_names, dataset_priors
 from .. import ranking
 from .. import tables as tb
-from .summary import cost_cell
+from .summary import STAR_RULE, cost_cell
 from ..page_names import dataset_link
 
 
@@ -53,17 +53,18 @@ def cross_dataset_table(results: Results) -> tb.Table:
         "index-expected-cost",
         "Expected normalized cost of each classifier's lower envelope under each prior, by dataset, beside "
         "the best trivial classifier's. The lowest cost in each row is in bold and starred "
-        f"({tb.BEST_MARK}) when it is below the trivial baseline.",
+        f"({tb.BEST_MARK}) when it is below the trivial baseline and significantly cheaper than the runner-up.",
         ["Dataset", "Prior"] + names + [tb.TRIVIAL_NAME],
-        note=f"{tb.BEST_MARK} lowest expected cost in the row (equal costs all starred), given only when below the "
-        f"best trivial classifier's. Last column: the best trivial classifier (at each PC(+) the cheaper of always "
+        note=f"{tb.BEST_MARK} lowest expected cost in the row, given only when below the best trivial classifier's and "
+        f"significantly cheaper than the runner-up on that dataset ({STAR_RULE}); otherwise the cheapest says whom it "
+        f"is tied with. Last column: the best trivial classifier (at each PC(+) the cheaper of always "
         f"negative and always positive), expected cost E[min(PC(+), 1 \u2212 PC(+))] under the prior: 0.25 under "
         f"the uniform prior, min(p, 1 \u2212 p) under a point mass at p. {tb.NOT_BETTER_MARK}: no cheaper than it. "
-        f"Costs at {tb.COST_DIGITS} decimals; the CSV file has full precision and names the best classifier.",
+        f"Costs at {tb.COST_DIGITS} decimals; the CSV file has full precision, names the cheapest classifier (best) and says whether it is starred (best_significant).",
         compact=len(names) > 4,
         lead_columns=2,
     )
-    best_names = []
+    best_names, significant = [], []
     for d in results.datasets.values():
         for p in dataset_priors(results, d):
             trivial = d.trivial_expected_cost.get(p)
@@ -72,10 +73,12 @@ def cross_dataset_table(results: Results) -> tb.Table:
             for name in names:
                 c = d.classifiers.get(name)
                 cells.append(cost_cell(None if c is None else c.expected_cost.get(p), trivial))
-            tb.mark_best(cells, lambda values, trivial=trivial: ranking.starred(values, trivial))
-            starred = [n for n, c in zip(names, cells) if c.best]
-            cheapest_is_trivial = trivial is not None and not starred
-            best_names.append(tb.TRIVIAL_NAME if cheapest_is_trivial else " ".join(starred))
+            values = {n: c.value for n, c in zip(names, cells) if n in d.classifiers}
+            v = ranking.dataset_verdict(d, p, values, trivial)
+            tb.mark_verdict(dict(zip(names, cells)), v)
+            best_names.append(tb.TRIVIAL_NAME if v.reason == "trivial" or not v.best else " ".join(v.best))
+            significant.append(v.starred)
             t.rows.append(row + cells + [tb.num(trivial, tb.COST_DIGITS)])
     t.extra_csv["best"] = best_names
+    t.extra_csv["best_significant"] = significant
     return t

@@ -3,7 +3,8 @@
 Under each prior the table has the best trivial classifier's expected cost as its last row (the
 baseline, :mod:`ccreport.render.ranking`); a classifier no cheaper than it is marked
 :data:`~ccreport.render.tables.NOT_BETTER_MARK`; equal costs share one rank; the star follows
-:func:`ccreport.render.ranking.starred`.
+:func:`ccreport.render.ranking.dataset_verdict` (significantly cheaper than the runner-up, Holm-adjusted),
+otherwise the cheapest says whom it is tied with.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from .. import ranking
 from .. import tables as tb
 from ..page_names import dataset_page_slug
 from .base import Section
+
+STAR_RULE = "Holm-adjusted p-value of the paired expected-cost difference at most 1 \u2212 confidence"
 
 
 def cost_cell(value, trivial, note: str = "") -> tb.Cell:
@@ -27,7 +30,8 @@ def summary_table(d: DatasetResult, priors: list[str]) -> tb.Table:
     has_trivial = any(v is not None for v in trivial.values())
     note = (
         f"Rank in parentheses (1 = cheapest; equal costs share a rank); {tb.BEST_MARK} and bold: the cheapest under that "
-        "prior. Mean rank averages the ranks over the priors."
+        f"prior, given only when it is significantly cheaper than the runner-up ({STAR_RULE}); otherwise the cheapest "
+        "says whom it is tied with. Mean rank averages the ranks over the priors."
     )
     if has_trivial:
         note += (
@@ -61,7 +65,7 @@ def summary_table(d: DatasetResult, priors: list[str]) -> tb.Table:
         row.append(tb.num(sum(mine) / len(mine) if mine else None, 1))
         t.rows.append(row)
     for p, cells in prior_cells.items():
-        tb.mark_best(cells, lambda values, p=p: ranking.starred(values, trivial[p]))
+        tb.mark_verdict(dict(zip(d.classifiers, cells)), ranking.dataset_verdict(d, p))
     if has_trivial:
         t.rows.append(
             [tb.text(tb.TRIVIAL_NAME), tb.text("trivial"), tb.num(0.5, tb.AUC_DIGITS), tb.interval_cell([])]
