@@ -153,7 +153,7 @@ def pairs_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     classifier, and :func:`~ccreport.analysis.significance.dataset_inference` gives each unordered
     pair (manifest order) its family-wise test over PC(+) (the only source of ``significant``), its
     pointwise difference band (for drawing, labelled as not adjusted for reading the whole curve) and
-    per prior the paired expected-cost difference interval, p-value and Holm-adjusted p-value over
+    per prior the paired expected-cost difference interval, p-value and step-down adjusted p-value (p_adj) over
     every pair and prior of the dataset. ``difference`` of each interval is E[a] - E[b] of the point
     comparison, so the two agree exactly. Nothing with ``bootstrap`` = 0 or fewer than two classifiers.
     The same replicates give the dataset hybrid its band, the criteria their intervals and the

@@ -103,7 +103,7 @@ def check_ref(data: dict, ref: fd.Ref) -> None:
             assert interval["p_value"] <= (1 + 1e-9) / (replicates + 1), ref
             assert p_holm <= number < p_holm + 0.001 + 1e-12, ref
         else:
-            assert ref.text.replace("\u00a0", " ").startswith("p_Holm = ") and number == round(p_holm, 3), ref
+            assert ref.text.replace("\u00a0", " ").startswith("p_adj = ") and number == round(p_holm, 3), ref
     elif ref.kind in ("interval", "cost_interval"):
         lo, hi = as_interval(lookup(data, ref.path))
         digits = tb.COST_DIGITS if ref.kind == "cost_interval" else tb.PC_DIGITS
@@ -317,10 +317,10 @@ def test_conditional_star_on_synthetic_results():
     v = ranking.dataset_verdict(tied, "uniform")
     assert not v.starred and v.tied_with == (runner,)
     found = fd.prior_findings(tied, ["uniform"])[0]
-    assert f"{best} (" in found.text and f"tied with {runner}, p_Holm\u00a0=\u00a00.200" in found.text
+    assert f"{best} (" in found.text and f"tied with {runner}, p_adj\u00a0=\u00a00.200" in found.text
     found = fd.prior_findings(significant, ["uniform"])[0]
     # the raw p 0.001 is at the floor 1 / (999 + 1): the adjusted one is printed as a bound
-    assert f"significantly cheaper than {runner}, p_Holm\u00a0\u2264\u00a00.003" in found.text
+    assert f"significantly cheaper than {runner}, p_adj\u00a0\u2264\u00a00.003" in found.text
     # a pair that was not compared: never "significant", said so
     dropped = dataclasses.replace(significant, comparisons={k: m for k, m in significant.comparisons.items() if k != pair})
     v = ranking.dataset_verdict(dropped, "uniform")

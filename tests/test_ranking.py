@@ -149,7 +149,7 @@ def test_p_value_at_the_bootstrap_floor_is_a_bound():
     assert low == 1 / 501 and tb.p_value_text(low, 500, floor_count=1) == "p\u00a0\u2264\u00a00.002"
     assert tb.p_value_text(1 / 1001, 1000, floor_count=1) == "p\u00a0<\u00a00.001"
     assert tb.p_value_text(2 / 1001, 1000, floor_count=1) == "p=0.002"
-    assert tb.p_value_text(0.04, 1000, floor_count=1, name="p_Holm") == "p_Holm=0.040"
+    assert tb.p_value_text(0.04, 1000, floor_count=1, name="p_adj") == "p_adj=0.040"
 
 
 def test_fold_spreads_are_styled_as_ranges_not_intervals(tmp_path):

@@ -18,7 +18,7 @@ What is found (per dataset, :func:`dataset_findings`):
 * **trivial**: classifiers with no operating range (never below min(PC(+), 1 - PC(+)), D&H 2006
   section 3) and, per prior, those no cheaper than the best trivial classifier E[min(PC, 1 - PC)];
 * **decision**: the decision box's choice at each point prior (``datasets.<d>.decisions``) with the
-  Holm-adjusted test against the runner-up;
+  step-down adjusted test against the runner-up;
 * **priors**: the cheapest under each prior, starred or tied (:func:`ccreport.render.ranking.verdict`),
   and whether the priors change it;
 * **trust**: what the fold average (each fold's own envelope) and the out-of-fold selection (thresholds
@@ -49,8 +49,8 @@ class Ref:
 
     ``kind`` says how ``text`` follows from ``results.json`` at ``path``: ``name`` (the last key of
     the path, which exists), ``cost`` (the value at :data:`~ccreport.render.tables.COST_DIGITS`),
-    ``pc`` (at :data:`~ccreport.render.tables.PC_DIGITS`), ``p`` (a Holm-adjusted p-value at 3
-    decimals; "p_Holm <= x" when its raw p-value is at the bootstrap's floor 1 / (R + 1)), ``interval``
+    ``pc`` (at :data:`~ccreport.render.tables.PC_DIGITS`), ``p`` (a step-down adjusted p-value (p_adj) at 3
+    decimals; "p_adj <= x" when its raw p-value is at the bootstrap's floor 1 / (R + 1)), ``interval``
     (an interval ``[lo, hi]`` or ``{lo, hi}`` at PC digits), ``run`` (hybrid segments ``path[-2]`` to
     ``path[-1]``, all of classifier ``value[2]``, joined), ``within`` (an interval inside every interval
     in ``within``, its ends among theirs), ``trivial`` (E[min(PC(+), 1 - PC(+))] under the prior at
@@ -125,7 +125,7 @@ def interval_ref(lo: float, hi: float, kind: str, path: tuple, href: str, within
 
 
 def p_holm_ref(d: DatasetResult, a: str, b: str, prior: str) -> Ref | None:
-    """The Holm-adjusted p-value of a vs b under ``prior`` (either order), or None without one."""
+    """The step-down adjusted p-value (p_adj) of a vs b under ``prior`` (either order), or None without one."""
     m = ranking.comparison(d, a, b)
     iv = None if m is None else (m.expected_cost_difference_interval or {}).get(prior)
     if iv is None or iv.p_holm is None:
@@ -134,7 +134,7 @@ def p_holm_ref(d: DatasetResult, a: str, b: str, prior: str) -> Ref | None:
     floor = None if not replicates else 1.0 / (replicates + 1)
     at_floor = floor is not None and iv.p_value is not None and iv.p_value <= floor * (1 + ranking.TIE_RTOL)
     shown = math.ceil(iv.p_holm * 1000 - 1e-9) / 1000 if at_floor else iv.p_holm
-    text = f"p_Holm\u00a0\u2264\u00a0{shown:.3f}" if at_floor and iv.p_holm < 1 else f"p_Holm\u00a0=\u00a0{tb.fmt(iv.p_holm, 3)}"
+    text = f"p_adj\u00a0\u2264\u00a0{shown:.3f}" if at_floor and iv.p_holm < 1 else f"p_adj\u00a0=\u00a0{tb.fmt(iv.p_holm, 3)}"
     path = ("datasets", d.name, "comparisons", m.key, "expected_cost_difference_interval", prior, "p_holm")
     return Ref(text, "p", path, table_href(d, "differences"), float(iv.p_holm))
 
@@ -354,7 +354,7 @@ def decision_findings(d: DatasetResult) -> list[Finding]:
 
 
 def verdict_parts(d: DatasetResult, p: str, v: ranking.Verdict, href: str = "") -> list:
-    """``logreg (0.1819, significantly cheaper than naive_bayes, p_Holm ≤ 0.002)`` or ``... tied with ...``."""
+    """``logreg (0.1819, significantly cheaper than naive_bayes, p_adj ≤ 0.002)`` or ``... tied with ...``."""
     if not v.best:
         return ["no classifier has a cost"]
     if v.reason == "trivial":
@@ -408,8 +408,8 @@ def prior_findings(d: DatasetResult, priors: list[str]) -> list[Finding]:
         elif all(verdicts[p].reason in ("not compared", "alone") for p in priors):
             text.append("no paired test of the cheapest against the runner-up was run")
         else:
-            text.append(("it is significantly cheaper than the runner-up (Holm-adjusted) under " + ", ".join(starred))
-                        if starred else "under no prior is the cheapest significantly cheaper than the runner-up (Holm-adjusted)")
+            text.append(("it is significantly cheaper than the runner-up (adjusted for all pairs and priors) under " + ", ".join(starred))
+                        if starred else "under no prior is the cheapest significantly cheaper than the runner-up (adjusted for all pairs and priors)")
         text.append(".")
         out.append(Finding("priors", tuple(text)))
     return out

@@ -13,7 +13,7 @@ it (up to the tolerance) is *no better than trivial*.
 
 Which cost gets the star is decided by :func:`verdict` alone (:func:`starred` is its set form): the
 lowest cost is starred only when it is below the baseline AND significantly cheaper than the
-runner-up, "significantly" as issue 10 defines it: the Holm-adjusted p-value (``p_holm``, over every
+runner-up, "significantly" as issue 10 defines it: the step-down adjusted p-value (p_adj) (``p_holm``, over every
 pair and prior of the dataset) of the paired expected-cost difference, best minus runner-up, is at
 most 1 - confidence. Otherwise the best is "tied with" the runner-up(s) it is not separated from:
 equal costs, a difference the test cannot tell from 0, or a pair that was not compared (no test).
@@ -138,7 +138,7 @@ def comparison(d, a: str, b: str):
 
 
 def holm_p(d, prior: str) -> Callable[[str, str], float | None]:
-    """``p(a, b)``: the Holm-adjusted p-value of E[a] - E[b] under ``prior`` on dataset ``d`` (results.json
+    """``p(a, b)``: the step-down adjusted p-value (p_adj) of E[a] - E[b] under ``prior`` on dataset ``d`` (results.json
     ``comparisons.<a vs b>.expected_cost_difference_interval.<prior>.p_holm``); None when the pair was
     not compared or has no adjusted test."""
 
@@ -160,7 +160,7 @@ def alpha_of(d) -> float | None:
 
 
 def dataset_verdict(d, prior: str, values: dict[str, float | None] | None = None, trivial: float | None = None) -> Verdict:
-    """:func:`verdict` of the expected costs of dataset ``d`` under ``prior`` with its Holm-adjusted tests.
+    """:func:`verdict` of the expected costs of dataset ``d`` under ``prior`` with its step-down adjusted tests.
 
     ``values``: the costs to rank (default: every classifier's ``expected_cost[prior]``);
     ``trivial``: the baseline (default: ``d.trivial_expected_cost[prior]``).

@@ -3,7 +3,7 @@
 Under each prior the table has the best trivial classifier's expected cost as its last row (the
 baseline, :mod:`ccreport.render.ranking`); a classifier no cheaper than it is marked
 :data:`~ccreport.render.tables.NOT_BETTER_MARK`; equal costs share one rank; the star follows
-:func:`ccreport.render.ranking.dataset_verdict` (significantly cheaper than the runner-up, Holm-adjusted),
+:func:`ccreport.render.ranking.dataset_verdict` (significantly cheaper than the runner-up, step-down adjusted),
 otherwise the cheapest says whom it is tied with.
 """
 
@@ -15,7 +15,7 @@ from .. import tables as tb
 from ..page_names import dataset_page_slug
 from .base import Section
 
-STAR_RULE = "Holm-adjusted p-value of the paired expected-cost difference at most 1 \u2212 confidence"
+STAR_RULE = "step-down adjusted p-value (p_adj) of the paired expected-cost difference at most 1 \u2212 confidence"
 
 
 def cost_cell(value, trivial, note: str = "") -> tb.Cell:
