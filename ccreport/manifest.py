@@ -21,6 +21,9 @@ unique within their kind.
                     ``themes/`` or a shipped theme (a name, never a path).
     ``workers``     optional integer from 1 to 256 (``MAX_WORKERS``): worker processes (``ccreport
                     build -j`` overrides it); a build starts at most one per task and per core.
+    ``scheduler``   optional address of a Dask distributed scheduler, such as "tcp://10.0.0.5:8786":
+                    run the analyses' tasks on its workers (``ccreport build --scheduler`` overrides
+                    it; needs ``ccreport[cluster]``); the results do not depend on it.
     ``date``        optional ISO date (``date = 2024-05-01`` or ``"2024-05-01"``): the report's build
                     date, a presentation setting (title page, PDF metadata, provenance), used when
                     ``SOURCE_DATE_EPOCH`` is not set (:mod:`ccreport.build_date`).
@@ -113,6 +116,7 @@ from .manifest_checks import (
     shown,
     unknown_key_message,
 )
+from .comparisons import check_names, read_comparisons
 from .manifest_criteria import CriterionSpec, read_criterion
 from .manifest_priors import DEFAULT_PRIOR, PRIOR_PARAMETERS, PriorSpec, read_prior  # noqa: F401 (PRIOR_PARAMETERS re-exported)
 from .settings import (
@@ -137,7 +141,8 @@ MANIFEST_NAME = "ccreport.toml"
 DEFAULT_SEED = AnalysisSettings().seed
 
 TOP_KEYS = ("project", "datasets", "classifiers", "priors", "criteria")
-PROJECT_KEYS = ("title", "narrative", "theme", *SETTING_KEYS, "workers", "date")
+PROJECT_KEYS = ("title", "narrative", "theme", *SETTING_KEYS, "workers", "scheduler", "date")
+SCHEDULER = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://\S+")  # a Dask address: protocol://host:port
 DATASET_KEYS = ("name", "path", "label", "positive", "fold", "costs", "narrative")
 CLASSIFIER_KEYS = ("name", "scores", "predictions")
 # --- the result ---------------------------------------------------------------------------------
@@ -222,6 +227,7 @@ class Project:
     narrative: Path | None = None
     theme: str = "default"
     workers: int | None = None  # how to run: worker processes (None: not given)
+    scheduler: str | None = None  # how to run: a Dask scheduler's address (None: on this machine)
     build_date: date | None = None  # [project] date: the build date when SOURCE_DATE_EPOCH is not set (presentation only)
 
 
@@ -255,8 +261,19 @@ def _project_settings(check: Checker, document: dict) -> dict | None:
         "narrative": check.text_file(table, "narrative", where, "a markdown file, relative to the manifest"),
         "theme": _theme(check, table, where),
         "workers": check.number(table, "workers", where, WORKERS),
+        "scheduler": _scheduler(check, table, where),
         "build_date": _build_date(check, table, where),
     }
+
+
+def _scheduler(check: Checker, table: dict, where: Where) -> str | None:
+    """``scheduler``: a Dask scheduler address, protocol://host:port (tcp://10.0.0.5:8786)."""
+    what = "the address of a Dask scheduler such as tcp://HOST:PORT"
+    value = check.string(table, "scheduler", where, what)
+    if value is not None and not SCHEDULER.fullmatch(value):
+        check.report(where, ("scheduler",), f"expected {what}, got {shown(value)}")
+        return None
+    return value
 
 
 def _build_date(check: Checker, table: dict, where: Where) -> date | None:
@@ -283,6 +300,8 @@ def _analysis_settings(check: Checker, table: dict, where: Where) -> AnalysisSet
         bound, choices = f.metadata["bound"], f.metadata["choices"]
         if f.metadata.get("ranges"):
             values[f.name] = check.ranges(table, f.name, where, default=f.default)
+        elif f.metadata.get("comparisons"):
+            values[f.name] = read_comparisons(check, table, f.name, where, f.default)
         elif bound is not None:
             value = check.number(table, f.name, where, bound, default=f.default)
             values[f.name] = value if value is None or bound.integer else float(value)
@@ -470,6 +489,8 @@ def load_project(path: str | Path) -> Project:
     check.dataset_names = {d.name for d in datasets}
     priors = _section(check, document, "priors", read_prior, required=False) or (DEFAULT_PRIOR,)
     criteria = _section(check, document, "criteria", read_criterion, required=False)
+    if settings is not None:
+        check_names(check, settings["settings"].comparisons, [c.name for c in classifiers], Where("project"))
     if check.problems:
         raise UserInputError(_by_line(check.problems))
     return Project(

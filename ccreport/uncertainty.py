@@ -13,7 +13,6 @@ it covers, is written into the result itself (``method``, ``target``); the maths
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import TYPE_CHECKING
 
 from .analysis import calibration as cb
@@ -135,7 +134,7 @@ def classifier_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
 
 
 def pairs_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
-    """Every pair of a dataset from ONE resampling (issue 10): {"comparison_fields": {(a, b): fields}}.
+    """The chosen pairs of a dataset from ONE resampling (issue 10): {"comparison_fields": {(a, b): fields}}.
 
     Task key ``("pairs", dataset)``, generator ``task_rng(seed, "bootstrap", dataset)``:
     :func:`~ccreport.analysis.bootstrap.bootstrap_dataset` resamples the instances once for every
@@ -154,7 +153,7 @@ def pairs_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     predictions = {c.name: c.predictions for c in members if c.scores is None}
     reps = bootstrap_dataset(rng, inputs.labels, scores, predictions, settings.bootstrap, inputs.priors)
     names = [c.name for c in members]
-    pairs = list(combinations(names, 2))
+    pairs = inputs.chosen_pairs()  # [project] comparisons (ccreport.comparisons); Holm's family is these x priors
     level = settings.confidence
     found = dataset_inference(reps, pairs, level, list(inputs.priors))
     point = {n: inputs.point(k).expected_cost for k, n in enumerate(names)}
