@@ -36,7 +36,7 @@ import numpy as np
 
 from .analysis.envelope import lower_envelope
 from .analysis.roc import crisp_roc, roc_points
-from .manifest_checks import Checker, Where, shown
+from .manifest_checks import Checker, Where, printable, shown
 from .results import ComparisonChoice
 from .settings import COMPARISON_RULES, COMPARISONS, Comparisons
 
@@ -102,12 +102,16 @@ def check_names(check: Checker, comparisons: Comparisons | None, names: Sequence
     if comparisons is None:
         return
     known = ", ".join(f'"{n}"' for n in names)
+
+    def quoted(name: str) -> str:
+        return f'"{printable(name)}"'
+
     if comparisons.rule == "baseline" and comparisons.baseline not in names:
-        check.report(where, (key,), f"unknown classifier {shown(comparisons.baseline)} as baseline; expected one of {known}")
+        check.report(where, (key,), f"unknown classifier {quoted(comparisons.baseline)} as baseline; expected one of {known}")
     for i, pair in enumerate(comparisons.pairs, start=1):
         for name in pair:
             if name not in names:
-                check.report(where, (key,), f"entry {i}: unknown classifier {shown(name)}; expected one of {known}")
+                check.report(where, (key,), f"entry {i}: unknown classifier {quoted(name)}; expected one of {known}")
 
 
 def rule_for(comparisons: Comparisons, k: int) -> str:

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import socket
+import urllib.parse
 from collections.abc import Iterator, Sequence
 from typing import Protocol
 
@@ -29,6 +31,7 @@ from .battery import Task, run_task
 from .cache import cached_map, done, source_hash
 from .errors import Problem, UserInputError
 from .interrupts import ignore_interrupts
+from .manifest_checks import SCHEDULER_ADDRESS, SCHEDULER_EXPECTED
 from .version import __version__
 
 CONNECT_TIMEOUT = 10  # seconds to wait for a Dask scheduler's answer
@@ -98,6 +101,53 @@ class DaskExecutor:
             self.client.cancel(futures)  # Ctrl-C or a failed task: drop what is left on the cluster
 
 
+def tcp_refusal(address: str, timeout: float) -> str | None:
+    """Why a ``tcp://HOST:PORT`` address takes no connection within ``timeout`` seconds (None: it
+    does, or another protocol, left to Dask)."""
+    parts = urllib.parse.urlsplit(address)
+    if parts.scheme != "tcp":
+        return None
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return "the port is not a number"
+    if not host or port is None:
+        return "expected tcp://HOST:PORT"
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+    except TimeoutError:
+        return f"no answer within {timeout:g} s"
+    except OSError as error:
+        return error.strerror or str(error)
+    return None
+
+
+def scheduler_refusal(address: str, timeout: float) -> str | None:
+    """Why no Dask scheduler answers an identity request at ``address`` within ``timeout`` seconds
+    (None: one does). Something else listening there (a proxy, another server) is refused too."""
+    import asyncio
+
+    from distributed.comm import connect
+
+    async def identity():
+        comm = await connect(address, timeout=timeout)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            await comm.close()
+
+    try:
+        found = asyncio.run(asyncio.wait_for(identity(), timeout))
+    except (TimeoutError, asyncio.TimeoutError):
+        return f"no Dask scheduler answered within {timeout:g} s"
+    except Exception as error:  # noqa: BLE001 - whatever a non-Dask peer makes the protocol raise
+        return f"no Dask scheduler answered ({type(error).__name__})"  # e.g. MemoryError: its bytes read as a length
+    if not isinstance(found, dict) or found.get("type") != "Scheduler":
+        return "what answered is not a Dask scheduler"
+    return None
+
+
 @contextlib.contextmanager
 def cluster(address: str, source: str, field: str, timeout: float = CONNECT_TIMEOUT) -> Iterator[DaskExecutor]:
     """A :class:`DaskExecutor` on the scheduler at ``address``, closed after the block.
@@ -110,16 +160,26 @@ def cluster(address: str, source: str, field: str, timeout: float = CONNECT_TIME
     def problem(text: str) -> UserInputError:
         return UserInputError(Problem(source, field, text))
 
+    if not SCHEDULER_ADDRESS.fullmatch(address):
+        raise problem(f"expected {SCHEDULER_EXPECTED}, got {address!r}")
     try:
         import distributed
     except ImportError:
         raise problem(f"running on a Dask cluster needs dask's distributed scheduler, which is not installed; {INSTALL_HINT}") from None
+
+    def unreachable(reason: str) -> UserInputError:
+        return problem(f"cannot reach the Dask scheduler at {address!r}: {reason}; start it with `dask scheduler` "
+                       "and pass the address it prints (tcp://HOST:PORT)")
+
+    # probe first, fast and quiet: a Client that fails to connect retries until its timeout, then
+    # prints a traceback when it is collected
+    refused = tcp_refusal(address, timeout) or scheduler_refusal(address, timeout)
+    if refused is not None:
+        raise unreachable(refused)
     try:
         client = distributed.Client(address, timeout=timeout, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as error:
-        reason = f"no answer within {timeout:g} s" if isinstance(error, TimeoutError) else str(error).splitlines()[0]
-        raise problem(f"cannot reach the Dask scheduler at {address!r}: {reason}; start it with `dask scheduler` "
-                      "and pass the address it prints (tcp://HOST:PORT)") from None
+        raise unreachable(f"no answer within {timeout:g} s" if isinstance(error, TimeoutError) else str(error).splitlines()[0]) from None
     try:
         workers = client.scheduler_info().get("workers", {})
         if not workers:

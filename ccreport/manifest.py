@@ -107,6 +107,8 @@ from .errors import Problem, UserInputError
 from .manifest_checks import (
     MAX_WORKERS,  # noqa: F401 (re-exported: the documented limit)
     NAME_PATTERN,  # noqa: F401 (re-exported)
+    SCHEDULER_ADDRESS,
+    SCHEDULER_EXPECTED,
     WORKERS,
     Checker,
     ManifestLines,
@@ -142,7 +144,6 @@ DEFAULT_SEED = AnalysisSettings().seed
 
 TOP_KEYS = ("project", "datasets", "classifiers", "priors", "criteria")
 PROJECT_KEYS = ("title", "narrative", "theme", *SETTING_KEYS, "workers", "scheduler", "date")
-SCHEDULER = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://\S+")  # a Dask address: protocol://host:port
 DATASET_KEYS = ("name", "path", "label", "positive", "fold", "costs", "narrative")
 CLASSIFIER_KEYS = ("name", "scores", "predictions")
 # --- the result ---------------------------------------------------------------------------------
@@ -268,9 +269,9 @@ def _project_settings(check: Checker, document: dict) -> dict | None:
 
 def _scheduler(check: Checker, table: dict, where: Where) -> str | None:
     """``scheduler``: a Dask scheduler address, protocol://host:port (tcp://10.0.0.5:8786)."""
-    what = "the address of a Dask scheduler such as tcp://HOST:PORT"
+    what = SCHEDULER_EXPECTED
     value = check.string(table, "scheduler", where, what)
-    if value is not None and not SCHEDULER.fullmatch(value):
+    if value is not None and not SCHEDULER_ADDRESS.fullmatch(value):
         check.report(where, ("scheduler",), f"expected {what}, got {shown(value)}")
         return None
     return value
@@ -513,6 +514,15 @@ def _section(check: Checker, document: dict, section: str, read_element, require
 
 
 # --- the same checks for Python arguments (ccreport.evaluate) ------------------------------------
+
+
+def check_classifier_names(source: str, comparisons, names) -> None:
+    """``comparisons`` (read by :func:`read_arguments`) names only classifiers of ``names``; else
+    UserInputError naming ``source`` and the argument ``comparisons``."""
+    check = Checker(source, ManifestLines(""), Path.cwd())
+    check_names(check, comparisons, list(names), Where())
+    if check.problems:
+        raise UserInputError(check.problems)
 
 
 def read_arguments(source: str, settings: dict, priors: dict | None) -> tuple[AnalysisSettings, tuple[PriorSpec, ...]]:
