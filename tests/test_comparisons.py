@@ -190,3 +190,22 @@ def test_written_notebook_project_reads_back_the_same_comparisons(tmp_path):
     scores = {"a": rng.normal(size=80) + y, "b": rng.normal(size=80)}
     folder = ccreport.write_project(y, tmp_path / "nb", scores, pos_label=True, comparisons=[["b", "a"]])
     assert load_project(folder).settings.comparisons == Comparisons("pairs", pairs=(("b", "a"),))
+
+
+def test_the_decision_box_runner_up_test_follows_the_chosen_pairs(tmp_path):
+    """A runner-up outside the compared pairs gets no paired test, and its sentence says so."""
+    from ccreport.render.sections.decisions import prior_sentence
+
+    point = '\n[[priors]]\nname = "even"\ndistribution = "point"\npc = 0.5\n'
+    r = results_of(write_tiny_project(tmp_path / "p", settings=FAST + "\ncomparisons = []", extra_priors=point))
+    d = next(iter(r.datasets.values()))
+    rows = [(n, row) for n, row in d.decisions.priors.items() if row.runner_up]
+    assert rows
+    for name, row in rows:
+        assert "difference" not in row.runner_up and "p_value" not in row.runner_up
+        assert "no paired test: the two are not a compared pair" in prior_sentence(d, name, row)
+    r = results_of(write_tiny_project(tmp_path / "q", settings=FAST + '\ncomparisons = "all"', extra_priors=point))
+    d = next(iter(r.datasets.values()))
+    for name, row in d.decisions.priors.items():
+        if row.runner_up:
+            assert "p_holm" in row.runner_up and "not a compared pair" not in prior_sentence(d, name, row)

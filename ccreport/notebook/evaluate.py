@@ -36,7 +36,8 @@ def evaluate(y_true, scores=None, *, predictions=None, pos_label=None, priors=No
     (the manifest's ``costs = column``); it is checked and kept in the data (and written by
     write_project), for the analyses of the battery that read instance costs.
     ``settings``: the manifest's ``[project]`` settings (seed, confidence, bootstrap, band,
-    calibration), checked by the same declaration with the same messages;
+    calibration, ..., ``comparisons``: "all", "best", ``{"baseline": name}`` or a list of (a, b)
+    pairs; :mod:`ccreport.comparisons`), checked by the same declaration with the same messages;
     ``title``/``dataset``: the report's title and the dataset's name; ``workers``: processes
     (results do not depend on it).
 
