@@ -205,6 +205,12 @@ class TaskInputs:
     costs: np.ndarray | None = None  # per-instance FN (positives) / FP (negatives) costs (Fawcett 2006)
     cost_unit: str | None = None  # their unit label, from the manifest
     criteria: dict[str, sel.Criterion] = dataclasses.field(default_factory=dict)  # that apply here
+    # a dataset task's chosen pairs ([project] comparisons, ccreport.comparisons); None: every pair
+    pairs: tuple[tuple[str, str], ...] | None = None
+
+    def chosen_pairs(self) -> list[tuple[str, str]]:
+        """The pairs this dataset compares: the plan's choice, else every pair in manifest order."""
+        return list(self.pairs) if self.pairs is not None else pairs([c.name for c in self.classifiers])
 
     def point(self, k: int = 0) -> ClassifierResult:
         """The point analyses of the scope's ``k``-th classifier."""
@@ -360,25 +366,29 @@ TASK_KINDS: tuple[TaskKind, ...] = (
 )
 
 
-def scope_members(scope: str, names: Sequence[str]) -> list[tuple[str, ...]]:
-    """The classifier-name tuples of a scope on one dataset: (), each name, or each pair."""
+def scope_members(scope: str, names: Sequence[str], chosen: Sequence[tuple[str, str]] | None = None) -> list[tuple[str, ...]]:
+    """The classifier-name tuples of a scope on one dataset: (), each name, or each pair (the
+    ``chosen`` pairs when given, else every pair)."""
     if scope == "dataset":
         return [()]
     if scope == "classifier":
         return [(n,) for n in names]
     if scope == "pair":
-        return pairs(names)
+        return pairs(names) if chosen is None else [tuple(p) for p in chosen]
     raise ValueError(f"unknown scope {scope!r}; expected one of {SCOPES}")
 
 
 def plan(datasets, classifier_names: Sequence[str], priors_by_dataset: dict, settings: AnalysisSettings,
-         kinds: Sequence[TaskKind] = TASK_KINDS, criteria_by_dataset: dict | None = None) -> list[Task]:
+         kinds: Sequence[TaskKind] = TASK_KINDS, criteria_by_dataset: dict | None = None,
+         pairs_by_dataset: dict | None = None) -> list[Task]:
     """Every task of a build, in a stable order (dataset, then scope, kind and names).
 
     ``datasets``: loaded :class:`~ccreport.loaders.Dataset` objects; ``classifier_names``: the
     manifest's, in order (a classifier is evaluated on a dataset whose file has its column);
     ``priors_by_dataset``: dataset name -> {prior name: Prior} of the priors that apply there;
-    ``criteria_by_dataset``: dataset name -> {criterion name: Criterion} (none when not given).
+    ``criteria_by_dataset``: dataset name -> {criterion name: Criterion} (none when not given);
+    ``pairs_by_dataset``: dataset name -> the (a, b) pairs it compares (:func:`ccreport.comparisons.choose`;
+    every pair when not given): the pair tasks, and the dataset tasks' ``inputs.pairs``.
     """
     unknown = [k.scope for k in kinds if k.scope not in SCOPES]
     if unknown:
@@ -387,13 +397,15 @@ def plan(datasets, classifier_names: Sequence[str], priors_by_dataset: dict, set
     for data in datasets:
         present = [n for n in classifier_names if n in data.scores or n in data.predictions]
         by_name = {n: ClassifierData(n, data.scores.get(n), data.predictions.get(n)) for n in present}
+        chosen = (pairs_by_dataset or {}).get(data.name)
         for scope in SCOPES:
-            for names in scope_members(scope, present):
+            for names in scope_members(scope, present, chosen):
                 members = tuple(by_name[n] for n in (present if scope == "dataset" else names))
                 inputs = TaskInputs(data.name, data.labels, data.folds, tuple(data.fold_names),
                                     priors_by_dataset[data.name], members,
                                     getattr(data, "costs", None), getattr(data, "cost_unit", None),
-                                    (criteria_by_dataset or {}).get(data.name, {}))
+                                    (criteria_by_dataset or {}).get(data.name, {}),
+                                    tuple(chosen) if chosen is not None and scope == "dataset" else None)
                 for kind in kinds:
                     if kind.scope == scope:
                         tasks.append(Task((kind.name, data.name, *names), kind.function, inputs, settings))

@@ -6,6 +6,7 @@ end, so a failed build (bad input, a template error, a crash) leaves the previou
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import json
@@ -18,12 +19,12 @@ from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
 
-from . import cache, progress
+from . import cache, comparisons, progress
 from .battery import assemble, make_criterion, make_prior, plan, prior_result, trivial_expected_cost
 from .decisions import decisions_for
 from .errors import Problem, UserInputError
 from .build_date import BuildDate, build_date
-from .executors import Executor, SerialExecutor, executor_for
+from .executors import Executor, SerialExecutor, cluster, executor_for
 from .loaders import Dataset, load_project_data
 from .manifest import MAX_WORKERS, Project, display_path, load_project
 from .output_folder import RETIRED_PREFIX, check_output, finish_staging, make_staging, output_folder, output_key_of, remove_stale_staging
@@ -53,6 +54,21 @@ def workers_for(project: Project, workers: int | None = None) -> int:
     return max(1, int(chosen))
 
 
+def choose_comparisons(setting, data: Dataset, names: list[str], priors: dict):
+    """The pairs ``data`` compares (:func:`ccreport.comparisons.choose`): "best" ranks the classifiers
+    by in-sample expected cost under the dataset's first prior (each one cached like a task)."""
+    present = [n for n in names if n in data.scores or n in data.predictions]
+    first = next(iter(priors), None)
+
+    def costs() -> list[float]:
+        if first is None:  # no prior applies: every classifier ties, the first declared is the best
+            return [0.0] * len(present)
+        return [cache.cached_call(comparisons.in_sample_cost, data.labels, data.scores.get(n), data.predictions.get(n),
+                                  priors[first]) for n in present]
+
+    return comparisons.choose(setting, present, costs, first)
+
+
 def compute_results(
     project: Project, datasets: list[Dataset], files: ProjectFiles, executor: Executor | None = None
 ) -> Results:
@@ -66,7 +82,10 @@ def compute_results(
     applicable = {d.name: {s.name: make_prior(s, mix[d.name]) for s in project.priors if s.applies_to(d.name)} for d in datasets}
     priors = {spec.name: make_prior(spec, mix.get((spec.datasets or ("",))[0])) for spec in project.priors}
     criteria = {d.name: {c.name: make_criterion(c) for c in project.criteria if c.applies_to(d.name)} for d in datasets}
-    tasks = plan(datasets, [c.name for c in project.classifiers], applicable, settings, criteria_by_dataset=criteria)
+    names = [c.name for c in project.classifiers]
+    chosen = {d.name: choose_comparisons(settings.comparisons, d, names, applicable[d.name]) for d in datasets}
+    tasks = plan(datasets, names, applicable, settings, criteria_by_dataset=criteria,
+                 pairs_by_dataset={d: c.pairs for d, c in chosen.items()})
     outputs = (executor or SerialExecutor()).map(tasks)
     assembled = assemble(tasks, outputs)
 
@@ -87,6 +106,7 @@ def compute_results(
             priors=tuple(applicable[data.name]),
             narrative_markdown=files.dataset_narratives[data.name],
             trivial_expected_cost={p: trivial_expected_cost(prior) for p, prior in applicable[data.name].items()},
+            comparison_choice=chosen[data.name],
             **(found.fields if found else {}),
         )
         dataset_results[data.name] = replace(
@@ -163,6 +183,7 @@ def build(
     cache_dir: str | Path | None = None,
     command_line: list[str] | None = None,
     date: BuildDate | None = None,
+    scheduler: str | None = None,
 ) -> Results:
     """Build a project: validate, analyse, write results.json and the report into ``out_dir``.
 
@@ -174,7 +195,9 @@ def build(
     and phases go to :mod:`ccreport.progress`. ``command_line``: the arguments the build was run
     with, recorded with the worker count in :data:`INVOCATION_NAME` (None: this process's argv).
     ``date``: the build date (None: by :func:`ccreport.build_date.build_date`; ``ccreport verify``
-    passes the recorded one). The build date and the provenance
+    passes the recorded one). ``scheduler``: a Dask scheduler's address to run the tasks on (None:
+    the manifest's ``scheduler``, else this machine; :func:`ccreport.executors.cluster`: one that
+    cannot be used is refused with the previous output untouched). The build date and the provenance
     (:func:`ccreport.provenance.make_provenance`) go into ``results.provenance``.
     """
     progress.phase("reading the manifest and data")
@@ -200,7 +223,8 @@ def build(
         progress.phase("analysing")
         with cache.using(None if cache_dir is None else Path(cache_dir)):
             files = read_project_files(project, datasets)
-            results = compute_results(project, datasets, files, executor_for(clamped))
+            with run_on(project, scheduler, clamped) as executor:  # a Dask cluster is reached or refused here
+                results = compute_results(project, datasets, files, executor)
             results = replace(results, provenance=make_provenance(project, date))
             results_json = results_to_json(results)
             key = output_key(results_json if date.fixed else results_to_json(undated(results)), project, pdf, date)
@@ -211,6 +235,7 @@ def build(
                 invocation = {
                     "command_line": list(sys.argv if command_line is None else command_line),
                     "workers": {"requested": chosen, "started": clamped},
+                    **({"scheduler": scheduler or project.scheduler} if (scheduler or project.scheduler) else {}),
                     "manifest": Path(os.path.relpath(project.manifest_path, target)).as_posix(),
                 }
                 write_output(results, project, staging, pdf=pdf, results_json=results_json, workers=figure_workers,
@@ -224,6 +249,16 @@ def build(
         _remove_empty(created)
         raise
     return results
+
+
+def run_on(project: Project, scheduler: str | None, workers: int):
+    """The executor of a build, as a context: the Dask cluster at ``scheduler`` (the command line's,
+    else the manifest's), else this machine's ``workers`` processes."""
+    if scheduler is not None:
+        return cluster(scheduler, "command line", "--scheduler")
+    if project.scheduler is not None:
+        return cluster(project.scheduler, display_path(project.manifest_path), "project.scheduler")
+    return contextlib.nullcontext(executor_for(workers))
 
 
 def theme_figure_style(project: Project) -> Path | None:

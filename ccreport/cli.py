@@ -76,6 +76,9 @@ def _add_build(sub):
     p.add_argument("-j", "--workers", type=_int_in(1, MAX_WORKERS, "a worker count"), metavar="N",
                    help=f"worker processes for the analyses, 1 to {MAX_WORKERS} (default: the manifest's, else 1); "
                    "clamped to the task count and the machine's cores; results do not depend on it")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="run the analyses on a Dask distributed cluster: the address of "
+                   "its scheduler, e.g. tcp://10.0.0.5:8786 (default: the manifest's scheduler, else this machine); needs "
+                   'ccreport[cluster] here and the same ccreport on every worker; results do not depend on it')
     p.add_argument("--no-pdf", action="store_true", help="skip report.pdf (faster previews)")
     p.add_argument("--force", action="store_true", help="replace an existing OUT that is not a ccreport output (never the project or its inputs)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress display (none is drawn when not on a terminal or when CI is set)")
@@ -154,7 +157,7 @@ def _build(args) -> int:
     started = time.perf_counter()
     with progress.showing(progress.wanted(args.quiet)):
         results = build(args.project, args.output, workers=args.workers, pdf=not args.no_pdf, force=args.force, cache_dir=_cache_dir(args),
-                        command_line=args.command_line)
+                        command_line=args.command_line, scheduler=args.scheduler)
     out = _output(args)
     n_classifiers = sum(len(d.classifiers) for d in results.datasets.values())
     print(

@@ -21,6 +21,9 @@ unique within their kind.
                     ``themes/`` or a shipped theme (a name, never a path).
     ``workers``     optional integer from 1 to 256 (``MAX_WORKERS``): worker processes (``ccreport
                     build -j`` overrides it); a build starts at most one per task and per core.
+    ``scheduler``   optional address of a Dask distributed scheduler, such as "tcp://10.0.0.5:8786":
+                    run the analyses' tasks on its workers (``ccreport build --scheduler`` overrides
+                    it; needs ``ccreport[cluster]``); the results do not depend on it.
     ``date``        optional ISO date (``date = 2024-05-01`` or ``"2024-05-01"``): the report's build
                     date, a presentation setting (title page, PDF metadata, provenance), used when
                     ``SOURCE_DATE_EPOCH`` is not set (:mod:`ccreport.build_date`).
@@ -105,6 +108,8 @@ from .errors import Problem, UserInputError
 from .manifest_checks import (
     MAX_WORKERS,  # noqa: F401 (re-exported: the documented limit)
     NAME_PATTERN,  # noqa: F401 (re-exported)
+    SCHEDULER_ADDRESS,
+    SCHEDULER_EXPECTED,
     WORKERS,
     Checker,
     ManifestLines,
@@ -114,6 +119,7 @@ from .manifest_checks import (
     shown,
     unknown_key_message,
 )
+from .comparisons import check_names, read_comparisons
 from .manifest_criteria import CriterionSpec, read_criterion
 from .manifest_priors import DEFAULT_PRIOR, PRIOR_PARAMETERS, PriorSpec, read_prior  # noqa: F401 (PRIOR_PARAMETERS re-exported)
 from .settings import (
@@ -138,7 +144,7 @@ MANIFEST_NAME = "ccreport.toml"
 DEFAULT_SEED = AnalysisSettings().seed
 
 TOP_KEYS = ("project", "datasets", "classifiers", "priors", "criteria")
-PROJECT_KEYS = ("title", "narrative", "theme", *SETTING_KEYS, "workers", "date")
+PROJECT_KEYS = ("title", "narrative", "theme", *SETTING_KEYS, "workers", "scheduler", "date")
 DATASET_KEYS = ("name", "path", "label", "positive", "fold", "costs", "narrative")
 CLASSIFIER_KEYS = ("name", "scores", "predictions")
 # --- the result ---------------------------------------------------------------------------------
@@ -223,6 +229,7 @@ class Project:
     narrative: Path | None = None
     theme: str = "default"
     workers: int | None = None  # how to run: worker processes (None: not given)
+    scheduler: str | None = None  # how to run: a Dask scheduler's address (None: on this machine)
     build_date: date | None = None  # [project] date: the build date when SOURCE_DATE_EPOCH is not set (presentation only)
 
 
@@ -256,8 +263,19 @@ def _project_settings(check: Checker, document: dict) -> dict | None:
         "narrative": check.text_file(table, "narrative", where, "a markdown file, relative to the manifest"),
         "theme": _theme(check, table, where),
         "workers": check.number(table, "workers", where, WORKERS),
+        "scheduler": _scheduler(check, table, where),
         "build_date": _build_date(check, table, where),
     }
+
+
+def _scheduler(check: Checker, table: dict, where: Where) -> str | None:
+    """``scheduler``: a Dask scheduler address, protocol://host:port (tcp://10.0.0.5:8786)."""
+    what = SCHEDULER_EXPECTED
+    value = check.string(table, "scheduler", where, what)
+    if value is not None and not SCHEDULER_ADDRESS.fullmatch(value):
+        check.report(where, ("scheduler",), f"expected {what}, got {shown(value)}")
+        return None
+    return value
 
 
 def _build_date(check: Checker, table: dict, where: Where) -> date | None:
@@ -284,6 +302,8 @@ def _analysis_settings(check: Checker, table: dict, where: Where) -> AnalysisSet
         bound, choices = f.metadata["bound"], f.metadata["choices"]
         if f.metadata.get("ranges"):
             values[f.name] = check.ranges(table, f.name, where, default=f.default)
+        elif f.metadata.get("comparisons"):
+            values[f.name] = read_comparisons(check, table, f.name, where, f.default)
         elif bound is not None:
             value = check.number(table, f.name, where, bound, default=f.default)
             values[f.name] = value if value is None or bound.integer else float(value)
@@ -472,6 +492,8 @@ def load_project(path: str | Path) -> Project:
     check.classifier_kinds = {c.name: "scores" if c.scores is not None else "predictions" for c in classifiers}
     priors = _section(check, document, "priors", read_prior, required=False) or (DEFAULT_PRIOR,)
     criteria = _section(check, document, "criteria", read_criterion, required=False)
+    if settings is not None:
+        check_names(check, settings["settings"].comparisons, [c.name for c in classifiers], Where("project"))
     if check.problems:
         raise UserInputError(_by_line(check.problems))
     return Project(
@@ -494,6 +516,15 @@ def _section(check: Checker, document: dict, section: str, read_element, require
 
 
 # --- the same checks for Python arguments (ccreport.evaluate) ------------------------------------
+
+
+def check_classifier_names(source: str, comparisons, names) -> None:
+    """``comparisons`` (read by :func:`read_arguments`) names only classifiers of ``names``; else
+    UserInputError naming ``source`` and the argument ``comparisons``."""
+    check = Checker(source, ManifestLines(""), Path.cwd())
+    check_names(check, comparisons, list(names), Where())
+    if check.problems:
+        raise UserInputError(check.problems)
 
 
 def read_arguments(source: str, settings: dict, priors: dict | None) -> tuple[AnalysisSettings, tuple[PriorSpec, ...]]:

@@ -16,6 +16,9 @@ from datetime import date, datetime, time
 from .errors import Problem
 from .settings import RANGES, Bound
 
+SCHEDULER_ADDRESS = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://\S+")  # a Dask scheduler: protocol://host:port
+SCHEDULER_EXPECTED = "the address of a Dask scheduler such as tcp://HOST:PORT"
+
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_.-]+")
 
 

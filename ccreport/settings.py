@@ -46,12 +46,39 @@ BANDS = ("pointwise", "simultaneous", "both")
 CALIBRATIONS = ("auto", "double", "off")
 THRESHOLD_AXES = ("pc", "cost_proportion", "both")  # which axis the threshold-choice figures draw
 RANGES = "a list of [low, high] pairs with 0 <= low < high <= 1"  # the allowed values of a list of ranges
+COMPARISON_RULES = ("auto", "all", "best")  # the keyword forms of ``comparisons``
+COMPARISONS = (
+    '"auto", "all", "best", { baseline = "<classifier>" } or a list of [a, b] pairs of classifier names'
+)  # the allowed values of ``comparisons``, for messages and the manifest's documentation
+
+
+@dataclass(frozen=True)
+class Comparisons:
+    """Which pairs of classifiers are compared (``[project] comparisons``; :mod:`ccreport.comparisons`).
+
+    ``rule``: "auto", "all", "best" (the keyword forms), "baseline" (``baseline`` against every
+    other classifier) or "pairs" (the explicit ``pairs``, each (a, b) in the order given).
+    """
+
+    rule: str = "auto"
+    baseline: str | None = None
+    pairs: tuple[tuple[str, str], ...] = ()
+
+    def to_dict(self):
+        """The manifest's own form: a keyword, ``{"baseline": name}`` or a list of [a, b] pairs."""
+        if self.rule == "baseline":
+            return {"baseline": self.baseline}
+        if self.rule == "pairs":
+            return [list(p) for p in self.pairs]
+        return self.rule
 
 
 def _setting(default, doc: str, *, bound: Bound | None = None, choices: tuple[str, ...] | None = None,
-             ranges: bool = False):
-    """One setting: a number (``bound``), a string (``choices``) or a list of [low, high] ranges (``ranges``)."""
-    return field(default=default, metadata={"doc": doc, "bound": bound, "choices": choices, "ranges": ranges})
+             ranges: bool = False, comparisons: bool = False):
+    """One setting: a number (``bound``), a string (``choices``), a list of [low, high] ranges
+    (``ranges``) or a choice of pairs (``comparisons``: a :class:`Comparisons`)."""
+    return field(default=default, metadata={"doc": doc, "bound": bound, "choices": choices, "ranges": ranges,
+                                            "comparisons": comparisons})
 
 
 @dataclass(frozen=True)
@@ -86,11 +113,20 @@ class AnalysisSettings:
         "(the 2013 paper's) or both; results.json always has both.",
         choices=THRESHOLD_AXES,
     )
+    comparisons: Comparisons = _setting(
+        Comparisons(),
+        'which pairs of classifiers are compared (pair figures, tables, paired tests, Holm families): "all" '
+        'pairs, "best" (every other classifier against the dataset\'s best: lowest in-sample expected cost '
+        "under its first prior, ties to the first declared), a baseline against every other, or the listed "
+        'pairs; "auto" is "all" while a dataset has at most 8 classifiers, else "best".',
+        comparisons=True,
+    )
 
     def to_dict(self) -> dict:
         """The ``settings`` object of results.json: every setting but the seed (written beside it)."""
         out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "seed"}
         out["partial_ranges"] = [list(r) for r in self.partial_ranges]
+        out["comparisons"] = self.comparisons.to_dict()
         return out
 
 
@@ -103,6 +139,8 @@ def describe_setting(f) -> str:
     bound, choices = f.metadata["bound"], f.metadata["choices"]
     if f.metadata.get("ranges"):
         allowed, default = RANGES, "none"
+    elif f.metadata.get("comparisons"):
+        allowed, default = COMPARISONS, f'"{f.default.rule}"'
     else:
         allowed = bound.text if bound is not None else ", ".join(f'"{c}"' for c in choices)
         default = f'"{f.default}"' if isinstance(f.default, str) else f"{f.default}"

@@ -29,7 +29,6 @@ or pair's result.
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -210,7 +209,7 @@ def dataset_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
         for name, p in point.items()
     }
     comparisons = {}
-    for a, b in combinations(point, 2):
+    for a, b in inputs.chosen_pairs():  # [project] comparisons
         if reps and not isinstance(point[a], CrispThresholdChoice) and not isinstance(point[b], CrispThresholdChoice):
             found = paired_differences(point[a], point[b], reps[a], reps[b], settings.bootstrap, level)
             comparisons[(a, b)] = {"threshold_choice": found}

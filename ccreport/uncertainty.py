@@ -13,7 +13,6 @@ it covers, is written into the result itself (``method``, ``target``); the maths
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -146,7 +145,7 @@ def classifier_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
 
 
 def pairs_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
-    """Every pair of a dataset from ONE resampling (issue 10): {"comparison_fields": {(a, b): fields}}.
+    """The chosen pairs of a dataset from ONE resampling (issue 10): {"comparison_fields": {(a, b): fields}}.
 
     Task key ``("pairs", dataset)``, generator ``task_rng(seed, "bootstrap", dataset)``:
     :func:`~ccreport.analysis.bootstrap.bootstrap_dataset` resamples the instances once for every
@@ -168,7 +167,7 @@ def pairs_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     reps = bootstrap_dataset(rng, inputs.labels, scores, predictions, settings.bootstrap, inputs.priors,
                              readers=hybrid_band_task.readers(inputs))  # issue 11 item 6: read on the same replicates
     names = [c.name for c in members]
-    pairs = list(combinations(names, 2))
+    pairs = inputs.chosen_pairs()  # [project] comparisons (ccreport.comparisons); Holm's family is these x priors
     level = settings.confidence
     n_pos = int(np.count_nonzero(inputs.labels))
     found = dataset_inference(reps, pairs, level, list(inputs.priors), class_counts=(n_pos, len(inputs.labels) - n_pos))

@@ -133,6 +133,10 @@ PROJECT_BAD = {
     "workers": ["0", "257", "1.5", '"2"', HUGE, "1000000", "-1"],
     "narrative": ['"missing.md"', '"."', "1", '""'],
     "theme": ['"../leak"', '"nope"', '"/etc"', '".hidden"', "3", '"a/b"', '"default/../default"', '""'],
+    # issue 9: which pairs (ccreport/comparisons.py) and where to run (a Dask scheduler's address)
+    "comparisons": ['"some"', "3", "true", '{ base = "a" }', '{ baseline = "zz" }', '{ baseline = 1 }', '[["a", "a"]]',
+                    '[["a", "b"], ["b", "a"]]', '[["a", "zz"]]', '[["a"]]', '["a", "b"]', '[["a", 1]]'],
+    "scheduler": ['"localhost"', "8786", '""', '"tcp://"'],
 }
 for key, values in PROJECT_BAD.items():
     for value in values:

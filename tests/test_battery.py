@@ -97,12 +97,12 @@ def test_a_task_draws_the_same_numbers_alone_or_among_others():
 
 
 def test_settings_declared_once_drive_the_manifest_and_results():
-    assert set(SETTING_KEYS) <= set(manifest.PROJECT_KEYS) and "workers" not in SETTING_KEYS
+    assert set(SETTING_KEYS) <= set(manifest.PROJECT_KEYS) and "workers" not in SETTING_KEYS and "scheduler" not in SETTING_KEYS
     for f in dataclasses.fields(AnalysisSettings):
         assert f"``{f.name}``" in manifest.__doc__
         assert f.metadata["doc"] in manifest.__doc__
     assert list(AnalysisSettings().to_dict()) == ["confidence", "bootstrap", "band", "calibration", "partial_ranges",
-                                                 "threshold_axis"]
+                                                 "threshold_axis", "comparisons"]
     assert manifest.DEFAULT_SEED == AnalysisSettings().seed
 
 

@@ -38,7 +38,8 @@ def evaluate(y_true, scores=None, *, predictions=None, pos_label=None, priors=No
     cost-benefit form ``{"fn": ..., "fp": ..., "tp": ..., "tn": ..., "unit": "DM"}``, each cell an
     array (one value per instance) or a number, positives costing fn + tp and negatives fp + tn.
     ``settings``: the manifest's ``[project]`` settings (seed, confidence, bootstrap, band,
-    calibration), checked by the same declaration with the same messages;
+    calibration, ..., ``comparisons``: "all", "best", ``{"baseline": name}`` or a list of (a, b)
+    pairs; :mod:`ccreport.comparisons`), checked by the same declaration with the same messages;
     ``title``/``dataset``: the report's title and the dataset's name; ``workers``: processes
     (results do not depend on it).
 

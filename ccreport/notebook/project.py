@@ -24,10 +24,11 @@ import numpy as np
 from ..analysis import priors as pr
 from ..errors import Problem, UserInputError
 from ..loaders import Dataset
+from ..manifest import check_classifier_names
 from ..manifest import MANIFEST_NAME, NAME_PATTERN, ClassifierSpec, CostSpec, DatasetSpec, PriorSpec, Project, read_arguments
 from ..project_files import ProjectFiles
 from ..results import InputFile
-from ..settings import AnalysisSettings
+from ..settings import AnalysisSettings, Comparisons
 from . import arrays
 
 LABEL_COLUMN = "y_true"
@@ -114,11 +115,16 @@ def prior_entry(spec: PriorSpec) -> list[tuple[str, object]]:
     return [("name", spec.name), ("distribution", spec.distribution), *sorted(params.items())]
 
 
+def _plain_setting(value):
+    """A setting as the manifest writes it (``comparisons``: its manifest form)."""
+    return value.to_dict() if isinstance(value, Comparisons) else value
+
+
 def manifest_text(title: str, settings: AnalysisSettings, dataset: DatasetSpec, data_path: str,
                   classifiers: list[ClassifierSpec], priors: tuple[PriorSpec, ...]) -> str:
     lines = ["# Written by ccreport.write_project from a notebook; `ccreport build` makes the report.", "", "[project]",
              f"title = {toml_value(title)}"]
-    lines += [f"{f.name} = {toml_value(getattr(settings, f.name))}" for f in fields(settings)]
+    lines += [f"{f.name} = {toml_value(_plain_setting(getattr(settings, f.name)))}" for f in fields(settings)]
     lines += ["", "[[datasets]]", f"name = {toml_value(dataset.name)}", f"path = {toml_value(data_path)}",
               f"label = {toml_value(dataset.label)}", f"positive = {toml_value(dataset.positive)}"]
     if dataset.fold is not None:
@@ -222,6 +228,7 @@ def notebook_project(source: str, y_true, scores=None, *, predictions=None, pos_
     spec = DatasetSpec(dataset, root / data_path, LABEL_COLUMN, pos_text, fold=FOLD_COLUMN if folds is not None else None,
                        costs=_cost_spec(cost_cells, cost_unit) if costs is not None else None)
     classifiers = [ClassifierSpec(name, scores=name) for name in score_arrays] + [ClassifierSpec(name, predictions=name) for name in crisp_arrays]
+    check_classifier_names(source, analysis.comparisons, [c.name for c in classifiers])
     manifest = manifest_text(title, analysis, spec, data_path, classifiers, prior_specs)
     project = Project(root=root, manifest_path=root / MANIFEST_NAME, manifest_text=manifest, title=title, datasets=(spec,),
                       classifiers=tuple(classifiers), priors=prior_specs, settings=analysis)

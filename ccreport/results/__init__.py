@@ -32,6 +32,7 @@ from .core import (
     results_to_dict,
     results_to_json,
 )
+from .comparisons import ComparisonChoice
 from .uncertainty import (
     Band,
     CalibrationDescription,
@@ -70,6 +71,7 @@ from .selection import (
 
 __all__ = [
     "ClassifierResult",
+    "ComparisonChoice",
     "ComparisonResult",
     "DatasetResult",
     "InputFile",

@@ -21,6 +21,7 @@ from ..settings import AnalysisSettings
 from .convert import clean, dicts, interval_list, list_of_dicts, pairs_list
 
 if TYPE_CHECKING:
+    from .comparisons import ComparisonChoice
     from .instance_costs import InstanceCostComparisonResult, InstanceCosts
     from .selection import DecisionsResult, HybridBand, HybridResult, SelectionResult
     from .threshold_choice import ThresholdChoiceComparison, ThresholdChoiceResult
@@ -179,6 +180,7 @@ class DatasetResult:
     # prior -> E[min(PC(+), 1 - PC(+))], the best trivial classifier's expected cost (D&H 2006
     # section 4.2): the baseline row of the expected-cost tables; not in results.json
     trivial_expected_cost: dict[str, float] = field(default_factory=dict)
+    comparison_choice: ComparisonChoice | None = None  # which pairs were compared and why (issue 9)
 
     def to_dict(self) -> dict:
         out = {
@@ -198,6 +200,8 @@ class DatasetResult:
             add_hybrid_band(out, self.hybrid_band)
         if self.decisions is not None:
             out["decisions"] = self.decisions.to_dict()
+        if self.comparison_choice is not None:
+            out["comparison_choice"] = self.comparison_choice.to_dict()
         return out
 
 

@@ -115,6 +115,8 @@ def prior_sentence(d: DatasetResult, name: str, row) -> str:
             holm = f", adjusted p = {r['p_holm']:.3f}" if "p_holm" in r else ""
             s += (f"; difference {r['difference']:+.4f}, interval {tb.interval(lo, hi, tb.COST_DIGITS)}, "
                   f"p = {r['p_value']:.3f}{holm}: {verdict}")
+        elif "difference" not in r:  # the pair is not among the compared ones ([project] comparisons)
+            s += "; no paired test: the two are not a compared pair"
         s += ")."
     if row.ties:
         s += f" Equally cheap: {', '.join(row.ties)}."
