@@ -167,7 +167,7 @@ def pairs_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     reps = bootstrap_dataset(rng, inputs.labels, scores, predictions, settings.bootstrap, inputs.priors,
                              readers=hybrid_band_task.readers(inputs))  # issue 11 item 6: read on the same replicates
     names = [c.name for c in members]
-    pairs = inputs.chosen_pairs()  # [project] comparisons (ccreport.comparisons); Holm's family is these x priors
+    pairs = inputs.chosen_pairs()  # [project] comparisons (ccreport.comparisons); the adjusted p-values' family is these x priors
     level = settings.confidence
     n_pos = int(np.count_nonzero(inputs.labels))
     found = dataset_inference(reps, pairs, level, list(inputs.priors), class_counts=(n_pos, len(inputs.labels) - n_pos))
