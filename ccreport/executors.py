@@ -22,7 +22,7 @@ from typing import Protocol
 
 from .battery import Task, run_task
 from .cache import cached_map, done
-from .interrupts import ignore_interrupts
+from .threads import worker_init
 
 
 class Executor(Protocol):
@@ -52,7 +52,7 @@ class ProcessPoolExecutor:
     def _run(self, todo: list[tuple[Task]]) -> list:
         if not todo:
             return []
-        pool = concurrent.futures.ProcessPoolExecutor(max_workers=min(self.workers, len(todo)), initializer=ignore_interrupts)
+        pool = concurrent.futures.ProcessPoolExecutor(max_workers=min(self.workers, len(todo)), initializer=worker_init)
         try:
             return [done(output) for output in pool.map(run_task, [task for (task,) in todo])]
         finally:
