@@ -94,6 +94,20 @@ def _moment_weights(lo, hi, cdf, partial_moment):
     return cdf(hi) - cdf(lo), partial_moment(hi) - partial_moment(lo)
 
 
+def _distinct_moment_weights(lo, hi, cdf, partial_moment):
+    """:func:`_moment_weights` with F and M evaluated once per distinct end point, for priors whose
+    F and M are costly (the regularized incomplete beta function): a hull vertex's ``hi`` is the
+    next vertex's ``lo``, and bootstrap replicates share most switching points. The same values as
+    :func:`_moment_weights`, to the last bit."""
+    lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
+    if lo.ndim != 1 or lo.shape != hi.shape:
+        return _moment_weights(lo, hi, cdf, partial_moment)
+    x, at = np.unique(np.concatenate((lo, hi)), return_inverse=True)
+    f, m = cdf(x), partial_moment(x)
+    k = lo.size
+    return f[at[k:]] - f[at[:k]], m[at[k:]] - m[at[:k]]
+
+
 @dataclass(frozen=True)
 class UniformPrior(Prior):
     """Uniform on [low, high] within [0, 1]; on [0, 1] the expectation is the area under the curve."""
@@ -152,7 +166,7 @@ class BetaPrior(Prior):
         return _moment_expectation(pc, nec, self.cdf, self.partial_moment)
 
     def vertex_weights(self, lo, hi, rep, nodes: int | None = None):
-        return _moment_weights(lo, hi, self.cdf, self.partial_moment)
+        return _distinct_moment_weights(lo, hi, self.cdf, self.partial_moment)
 
     def density(self, x):
         x = np.asarray(x, dtype=float)
