@@ -15,7 +15,7 @@ from ccreport.analysis import priors as pr
 def _curve(rng, k):
     x = np.unique(np.concatenate(([0.0, 1.0], rng.random(k))))
     nec = rng.random(x.size) * 0.5
-    return pr._segments(x, nec)
+    return pr.curve_segments(x, nec)
 
 
 @pytest.mark.parametrize("ratio", [pr.LogUniform(1.0, 10.0), pr.Uniform(0.5, 4.0), pr.Uniform(0.0, 3.0), pr.Fixed(2.0)])
@@ -25,7 +25,7 @@ def test_inner_expectation_of_is_bit_identical(ratio):
         x, alpha, beta = _curve(rng, k)
         inner = pr.inner_expectation_of(ratio, x, alpha, beta)
         for p in np.concatenate((rng.random(50), [1e-300, 1e-9, 0.5, 1.0 - 1e-16])):
-            assert inner(float(p)) == pr._inner_expectation(float(p), ratio, x, alpha, beta)
+            assert inner(float(p)) == pr.inner_expectation(float(p), ratio, x, alpha, beta)
 
 
 def test_distinct_moment_weights_is_bit_identical():
@@ -39,8 +39,8 @@ def test_distinct_moment_weights_is_bit_identical():
         lo.append(edges[:-1])
         hi.append(edges[1:])
     lo, hi = np.concatenate(lo), np.concatenate(hi)
-    fast = pr._distinct_moment_weights(lo, hi, prior.cdf, prior.partial_moment)
-    slow = pr._moment_weights(lo, hi, prior.cdf, prior.partial_moment)
+    fast = pr.distinct_moment_weights(lo, hi, prior.cdf, prior.partial_moment)
+    slow = pr.moment_weights(lo, hi, prior.cdf, prior.partial_moment)
     assert np.array_equal(fast[0], slow[0]) and np.array_equal(fast[1], slow[1])
     rep = np.repeat(np.arange(30), 7)
     wa, wb = prior.vertex_weights(lo, hi, rep)
@@ -56,14 +56,14 @@ def test_induced_expected_matches_reference_integrand():
     pc = np.concatenate(([0.0], np.sort(rng.random(8)), [1.0]))
     nec = np.minimum(pc, 1 - pc) * rng.random(pc.size)
     got = prior.expected(pc, nec)
-    x, alpha, beta = pr._segments(pc, nec)
+    x, alpha, beta = pr.curve_segments(pc, nec)
     inner_x = x[(x > 0) & (x < 1)]
     kinks = np.unique(prior._u_of_p(np.concatenate([inner_x / (inner_x + r * (1 - inner_x)) for r in (1.0, 10.0)])))
     edges = np.concatenate(([0.0], kinks[(kinks > 0) & (kinks < 1)], [1.0]))
 
     def reference(u):
         p = float(np.clip(prior._p_of_u(u), 1e-300, 1.0 - 1e-16))
-        return pr._inner_expectation(p, prior.cost_ratio, x, alpha, beta)
+        return pr.inner_expectation(p, prior.cost_ratio, x, alpha, beta)
 
     total = 0.0
     for lo, hi in zip(edges[:-1], edges[1:]):
