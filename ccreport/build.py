@@ -31,6 +31,7 @@ from .output_folder import RETIRED_PREFIX, check_output, finish_staging, make_st
 from .paths import DEFAULT_THEME, THEME_STYLE_NAME, templates_dir, theme_dir, themes_dir
 from .project_files import ProjectFiles, read_project_files
 from .provenance import make_provenance
+from .threads import one_blas_thread
 from .results import DatasetResult, Results, results_to_json
 from .version import __version__
 
@@ -221,7 +222,7 @@ def build(
         raise environment_error(error, target) from None
     try:
         progress.phase("analysing")
-        with cache.using(None if cache_dir is None else Path(cache_dir)):
+        with cache.using(None if cache_dir is None else Path(cache_dir)), one_blas_thread():
             files = read_project_files(project, datasets)
             with run_on(project, scheduler, clamped) as executor:  # a Dask cluster is reached or refused here
                 results = compute_results(project, datasets, files, executor)

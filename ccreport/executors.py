@@ -32,6 +32,7 @@ from .cache import cached_map, done, source_hash
 from .errors import Problem, UserInputError
 from .interrupts import ignore_interrupts
 from .manifest_checks import SCHEDULER_ADDRESS, SCHEDULER_EXPECTED
+from .threads import one_blas_thread, worker_init
 from .version import __version__
 
 CONNECT_TIMEOUT = 10  # seconds to wait for a Dask scheduler's answer
@@ -65,7 +66,7 @@ class ProcessPoolExecutor:
     def _run(self, todo: list[tuple[Task]]) -> list:
         if not todo:
             return []
-        pool = concurrent.futures.ProcessPoolExecutor(max_workers=min(self.workers, len(todo)), initializer=ignore_interrupts)
+        pool = concurrent.futures.ProcessPoolExecutor(max_workers=min(self.workers, len(todo)), initializer=worker_init)
         try:
             return [done(output) for output in pool.map(run_task, [task for (task,) in todo])]
         finally:
@@ -82,6 +83,13 @@ def identity() -> tuple[str, str]:
     return __version__, source_hash()
 
 
+def run_task_one_thread(task: Task):
+    """:func:`run_task` with one BLAS thread, as on a local worker, so a cluster's numbers are a local build's
+    (a few matrix products round differently with more threads; ccreport.threads)."""
+    with one_blas_thread():
+        return run_task(task)
+
+
 class DaskExecutor:
     """Every task on a Dask distributed cluster, through a connected ``distributed.Client``."""
 
@@ -94,7 +102,7 @@ class DaskExecutor:
     def _run(self, todo: list[tuple[Task]]) -> list:
         if not todo:
             return []
-        futures = self.client.map(run_task, [task for (task,) in todo], pure=False)
+        futures = self.client.map(run_task_one_thread, [task for (task,) in todo], pure=False)
         try:
             return [done(future.result()) for future in futures]  # in task order
         finally:

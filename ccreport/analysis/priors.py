@@ -41,7 +41,7 @@ INDUCED_NODES = 128  # Gauss-Legendre nodes over p(+) of an induced prior's vert
 INDUCED_BLOCK = 2**18  # nodes x intervals evaluated at once by the rule: 2 MB per working array
 
 
-def _segments(pc, nec):
+def curve_segments(pc, nec):
     """Line coefficients (alpha, beta) of each segment of a piecewise-linear curve."""
     pc = np.asarray(pc, dtype=float)
     nec = np.asarray(nec, dtype=float)
@@ -84,14 +84,28 @@ class Prior(ABC):
 
 
 def _moment_expectation(pc, nec, cdf, partial_moment) -> float:
-    x, alpha, beta = _segments(pc, nec)
+    x, alpha, beta = curve_segments(pc, nec)
     f, m = cdf(x), partial_moment(x)
     return float(np.sum(alpha * np.diff(f) + beta * np.diff(m)))
 
 
-def _moment_weights(lo, hi, cdf, partial_moment):
+def moment_weights(lo, hi, cdf, partial_moment):
     """Vertex weights ([F], [M]) of a prior with a CDF F and partial first moment M."""
     return cdf(hi) - cdf(lo), partial_moment(hi) - partial_moment(lo)
+
+
+def distinct_moment_weights(lo, hi, cdf, partial_moment):
+    """:func:`moment_weights` with F and M evaluated once per distinct end point, for priors whose
+    F and M are costly (the regularized incomplete beta function): a hull vertex's ``hi`` is the
+    next vertex's ``lo``, and bootstrap replicates share most switching points. The same values as
+    :func:`moment_weights`, to the last bit."""
+    lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
+    if lo.ndim != 1 or lo.shape != hi.shape:
+        return moment_weights(lo, hi, cdf, partial_moment)
+    x, at = np.unique(np.concatenate((lo, hi)), return_inverse=True)
+    f, m = cdf(x), partial_moment(x)
+    k = lo.size
+    return f[at[k:]] - f[at[:k]], m[at[k:]] - m[at[:k]]
 
 
 @dataclass(frozen=True)
@@ -117,7 +131,7 @@ class UniformPrior(Prior):
         return _moment_expectation(pc, nec, self.cdf, self.partial_moment)
 
     def vertex_weights(self, lo, hi, rep, nodes: int | None = None):
-        return _moment_weights(lo, hi, self.cdf, self.partial_moment)
+        return moment_weights(lo, hi, self.cdf, self.partial_moment)
 
     def density(self, x):
         x = np.asarray(x, dtype=float)
@@ -152,7 +166,7 @@ class BetaPrior(Prior):
         return _moment_expectation(pc, nec, self.cdf, self.partial_moment)
 
     def vertex_weights(self, lo, hi, rep, nodes: int | None = None):
-        return _moment_weights(lo, hi, self.cdf, self.partial_moment)
+        return distinct_moment_weights(lo, hi, self.cdf, self.partial_moment)
 
     def density(self, x):
         x = np.asarray(x, dtype=float)
@@ -237,8 +251,13 @@ def _ratio_bounds(ratio) -> tuple[float, ...]:
     return (ratio.value,) if isinstance(ratio, Fixed) else (ratio.low, ratio.high)
 
 
+CDF_NODES = 400  # Gauss-Legendre nodes of InducedPrior.cdf (drawing)
+
+
 @functools.lru_cache(maxsize=4)
 def _gauss_legendre(n: int):
+    """The n-point Gauss-Legendre rule on [-1, 1], computed once per process (an eigenvalue problem:
+    ~0.05 s at n = 400, seconds when a multi-threaded BLAS competes for busy cores)."""
     return np.polynomial.legendre.leggauss(n)
 
 
@@ -292,10 +311,42 @@ def _weights_of_terms(ratio, f_lo, m_lo, f_hi, m_hi):
 
 
 
-def _inner_expectation(p: float, ratio, x, alpha, beta) -> float:
+def inner_expectation(p: float, ratio, x, alpha, beta) -> float:
     """E_r[nec(PC(p, r))] for one p: the curve's segments [x_k, x_k+1] with :func:`interval_weights`."""
     wa, wb = interval_weights(p, ratio, x[:-1], x[1:])
     return float(np.sum(alpha * wa + beta * wb))
+
+
+def inner_expectation_of(ratio, x, alpha, beta):
+    """:func:`inner_expectation` as a function of p alone, for the thousands of p an adaptive
+    quadrature asks for: what depends only on the curve's end points ``x`` (their logit, or
+    x / (1 - x)) is computed once, and each end point's antiderivatives once per p, not once per
+    adjacent segment. The same floating-point operations on the same values, so the same result
+    to the last bit (tested)."""
+    if isinstance(ratio, Fixed):
+        return lambda p: inner_expectation(p, ratio, x, alpha, beta)
+    span = np.log(ratio.high) - np.log(ratio.low) if isinstance(ratio, LogUniform) else ratio.high - ratio.low
+    if isinstance(ratio, LogUniform):
+        a, b = np.log(ratio.low), np.log(ratio.high)
+        logit_x = _logit(x)
+
+        def inner(p: float) -> float:
+            c = np.log(p / (1.0 - p))
+            f = np.clip(logit_x - c, a, b)
+            m = np.logaddexp(0.0, f + c)
+            return float(np.sum(alpha * ((f[1:] - f[:-1]) / span) + beta * ((m[1:] - m[:-1]) / span)))
+
+        return inner
+    with np.errstate(divide="ignore"):
+        odds = x / (1.0 - x)
+
+    def inner(p: float) -> float:
+        q = 1.0 - p
+        f = np.clip(np.nan_to_num(odds * q / p, posinf=ratio.high), ratio.low, ratio.high)
+        m = f - (q / p) * np.log(p * f + q)
+        return float(np.sum(alpha * ((f[1:] - f[:-1]) / span) + beta * ((m[1:] - m[:-1]) / span)))
+
+    return inner
 
 
 @dataclass(frozen=True)
@@ -335,19 +386,19 @@ class InducedPrior(Prior):
         return np.clip((p_value - p.low) / (p.high - p.low), 0.0, 1.0)
 
     def expected(self, pc, nec) -> float:
-        x, alpha, beta = _segments(pc, nec)
+        x, alpha, beta = curve_segments(pc, nec)
         if isinstance(self.p_positive, Fixed):
-            return _inner_expectation(self.p_positive.value, self.cost_ratio, x, alpha, beta)
+            return inner_expectation(self.p_positive.value, self.cost_ratio, x, alpha, beta)
         inner_x = x[(x > 0) & (x < 1)]
         kinks_p = np.concatenate([inner_x / (inner_x + rho * (1.0 - inner_x)) for rho in _ratio_bounds(self.cost_ratio)])
         kinks_u = np.unique(self._u_of_p(kinks_p))
         kinks_u = kinks_u[(kinks_u > 0) & (kinks_u < 1)]
         edges = np.concatenate(([0.0], kinks_u, [1.0]))
         tiny = 1e-300
+        inner = inner_expectation_of(self.cost_ratio, x, alpha, beta)
 
         def integrand(u: float) -> float:
-            p = float(np.clip(self._p_of_u(u), tiny, 1.0 - 1e-16))
-            return _inner_expectation(p, self.cost_ratio, x, alpha, beta)
+            return inner(float(np.clip(self._p_of_u(u), tiny, 1.0 - 1e-16)))
 
         total = 0.0
         for lo, hi in zip(edges[:-1], edges[1:]):
@@ -409,7 +460,7 @@ class InducedPrior(Prior):
             p = np.array([self.p_positive.value])
             weights = np.array([1.0])
         else:
-            nodes, weights = np.polynomial.legendre.leggauss(400)
+            nodes, weights = _gauss_legendre(CDF_NODES)
             u = (nodes + 1.0) / 2.0
             weights = weights / 2.0
             p = np.clip(self._p_of_u(u), 1e-300, 1.0 - 1e-16)

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
 
+import matplotlib
+
 from .. import figures as F
 from .. import naming
 from ..figures import FigureOptions, FigureSpec, Subject
@@ -116,21 +118,45 @@ def _tasks(results: Results, styles, options: FigureOptions) -> list[_Task]:
     return tasks
 
 
+NO_LAYOUT_ENGINE = {"figure.autolayout": False, "figure.constrained_layout.use": False}
+
+
+def lay_out_once(fig) -> None:
+    """Run the figure's layout engine once, as ``savefig`` would, then remove it, so that each
+    format is drawn exactly once. Save the figure inside ``matplotlib.rc_context(NO_LAYOUT_ENGINE)``.
+
+    ``savefig`` on a figure with a layout engine (even the placeholder ``set_layout_engine("none")``
+    leaves) first draws the whole figure without output to run the engine, then draws it again for
+    real: four draws for SVG + PDF where two do. The engine measures text with the renderer of the
+    canvas's default format, here SVG's (72 dpi), as ``savefig(format="svg")`` would, so the files
+    are byte-identical to laying out inside ``savefig``. ``savefig`` sets the engine to None and back
+    around its draw, and "back to None" means the rc's default engine (constrained, in the package
+    style) unless ``NO_LAYOUT_ENGINE`` is in force.
+    """
+    engine = fig.get_layout_engine()
+    if engine is None:
+        return
+    with matplotlib.rc_context({"savefig.format": "svg"}):
+        engine.execute(fig)
+    with matplotlib.rc_context(NO_LAYOUT_ENGINE):
+        fig.set_layout_engine(None)  # None here means no engine at all (not a placeholder)
+
+
 def _render(results: Results, styles, folder: Path, formats, tasks) -> list[tuple[str, dict]]:
     out = []
     with F.style(), _shared_font_subsets():
         for t in tasks:
             fig, caption, alt = t.spec.draw(t.subject), t.spec.caption(t.subject), t.spec.alt(t.subject)
+            lay_out_once(fig)
             entry = {}
-            for k, fmt in enumerate(formats):
+            for fmt in formats:
                 rel = f"{t.stem}.{fmt}"
                 path = folder / rel
                 path.parent.mkdir(parents=True, exist_ok=True)
                 kw = {"dpi": PNG_DPI} if fmt == "png" else {}
-                fig.savefig(path, format=fmt, metadata=SAVE_METADATA.get(fmt), **kw)
+                with matplotlib.rc_context(NO_LAYOUT_ENGINE):
+                    fig.savefig(path, format=fmt, metadata=SAVE_METADATA.get(fmt), **kw)
                 entry[fmt] = rel
-                if k == 0:  # the layout is done: keep it for the other formats instead of redoing it
-                    fig.set_layout_engine("none")
             entry.update(caption=caption, alt=alt, width=t.spec.width)
             out.append((t.key, entry))
     return out
