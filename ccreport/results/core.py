@@ -285,6 +285,11 @@ class Results:
         """``results.json``: the same text ``ccreport build`` writes."""
         return results_to_json(self)
 
+    def write_json(self, path) -> str:
+        """Write ``results.json`` at ``path`` with the Parquet side files of its thinned curves
+        beside it (:mod:`ccreport.results.curves`), as ``ccreport build`` does; returns its SHA-256."""
+        return write_results_json(self, Path(path))
+
     def table(self, kind: str = "expected_cost"):
         """One table of the results as a pandas DataFrame (pandas must be installed).
 
