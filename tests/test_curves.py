@@ -140,3 +140,16 @@ def test_verify_checks_the_side_files(tmp_path, small_limit, capsys):
     side.unlink()
     assert main(["verify", str(out)]) == 1
     assert "file curves/tiny/good/roc.parquet: named in results.json, missing from the report" in capsys.readouterr().out
+
+
+def test_figures_draw_the_stored_polyline():
+    rng = np.random.default_rng(5)
+    labels = rng.random(30000) < 0.4
+    from ccreport.analysis.roc import roc_points
+
+    roc = roc_points(labels, np.round(rng.normal(size=labels.size) + labels, 4))
+    assert roc.fpr.size > curves.MAX_POINTS
+    x, y = curves.drawn(roc.fpr, roc.tpr)
+    pairs, record, keep = curves.stored(roc.fpr, roc.tpr, "roc.parquet", ("fpr", "tpr"))
+    assert np.column_stack([x, y]).tolist() == pairs and record["stored_count"] == x.size < curves.MAX_POINTS
+    assert curves.drawn(roc.fpr[:100], roc.tpr[:100])[0] is not None and curves.drawn(roc.fpr[:100], roc.tpr[:100])[0].size == 100
