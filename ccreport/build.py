@@ -32,7 +32,7 @@ from .paths import DEFAULT_THEME, THEME_STYLE_NAME, templates_dir, theme_dir, th
 from .project_files import ProjectFiles, read_project_files
 from .provenance import make_provenance
 from .threads import one_blas_thread
-from .results import DatasetResult, Results, results_to_json
+from .results import DatasetResult, Results, write_results_json
 from .version import __version__
 
 INVOCATION_NAME = "invocation.json"  # command line and workers: not in results.json, which they must not change
@@ -136,14 +136,21 @@ def write_output(
     workers: int | None = None,
     date: BuildDate | None = None,
     invocation: dict | None = None,
+    results_written: bool = False,
 ) -> None:
-    """Everything a build writes, into ``staging``: results.json, figures, the site, report.pdf.
+    """Everything a build writes, into ``staging``: results.json (with the Parquet side files of
+    its thinned curves, :mod:`ccreport.results.curves`), figures, the site, report.pdf.
 
+    ``results_json``: results.json's text (None: streamed from ``results``); ``results_written``:
+    results.json and its side files are already in ``staging``.
     ``workers``: processes for the figures (None: their own default); 1 draws them in this process.
     ``date``: the build date (None: the one ``results.provenance`` records); ``invocation``: how
     the build was run, written to :data:`INVOCATION_NAME` (None: no such file).
     """
-    (staging / "results.json").write_text(results_to_json(results) if results_json is None else results_json, encoding="utf-8")
+    if results_json is not None:
+        (staging / "results.json").write_text(results_json, encoding="utf-8")
+    elif not results_written:
+        write_results_json(results, staging / "results.json")
     if invocation is not None:
         (staging / INVOCATION_NAME).write_text(json.dumps(invocation, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     from .render.figure_files import write_figures
@@ -227,8 +234,9 @@ def build(
             with run_on(project, scheduler, clamped) as executor:  # a Dask cluster is reached or refused here
                 results = compute_results(project, datasets, files, executor)
             results = replace(results, provenance=make_provenance(project, date))
-            results_json = results_to_json(results)
-            key = output_key(results_json if date.fixed else results_to_json(undated(results)), project, pdf, date)
+            progress.phase("writing results.json")
+            results_digest = write_results_json(results, staging / "results.json")  # streamed, with its side files
+            key = output_key(results_digest if date.fixed else write_results_json(undated(results)), project, pdf, date)
             if cache_dir is not None and output_key_of(target) == key:
                 shutil.rmtree(staging)
                 return results  # the output on disk is what these inputs give: nothing to write
@@ -239,7 +247,7 @@ def build(
                     **({"scheduler": scheduler or project.scheduler} if (scheduler or project.scheduler) else {}),
                     "manifest": Path(os.path.relpath(project.manifest_path, target)).as_posix(),
                 }
-                write_output(results, project, staging, pdf=pdf, results_json=results_json, workers=figure_workers,
+                write_output(results, project, staging, pdf=pdf, results_written=True, workers=figure_workers,
                              date=date, invocation=invocation)
                 finish_staging(staging, key)
                 swap_into_place(staging, target)
@@ -270,8 +278,9 @@ def theme_figure_style(project: Project) -> Path | None:
 
 
 def figures_key(results: Results) -> str:
-    """What the figures are drawn from: results.json without the narratives, the manifest's text
-    and the input hashes (figures never read them), so a changed narrative reuses the figures."""
+    """What the figures are drawn from: the SHA-256 of results.json without the narratives, the
+    manifest's text and the input hashes (figures never read them), so a changed narrative reuses
+    the figures."""
     drawn = replace(
         results,
         provenance=None,
@@ -280,7 +289,7 @@ def figures_key(results: Results) -> str:
         narrative_markdown=None,
         datasets={name: replace(d, narrative_markdown=None) for name, d in results.datasets.items()},
     )
-    return results_to_json(drawn)
+    return write_results_json(drawn)
 
 
 def _files_under(folder: Path):
@@ -295,7 +304,8 @@ def undated(results: Results) -> Results:
 
 
 def output_key(results_json: str, project: Project, pdf: bool, date: BuildDate | None = None) -> str:
-    """SHA-256 of everything the output is a function of: results.json (every number, the
+    """SHA-256 of everything the output is a function of: results.json (its text or its SHA-256,
+    :func:`ccreport.results.write_results_json`; every number, the
     manifest, the input hashes, library versions, provenance), the narratives, the templates and
     themes (shipped and the project's), ccreport's source, the build date and whether there is a
     PDF. Equal keys give byte-identical outputs, so a rebuild with an equal key writes nothing.

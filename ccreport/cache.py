@@ -51,7 +51,7 @@ class _Hasher:
 
     def write(self, data) -> int:
         self.hash.update(data)
-        return len(data)
+        return memoryview(data).nbytes  # the pickler passes large buffers as PickleBuffer, which has no len()
 
 
 def source_hash() -> str:

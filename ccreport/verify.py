@@ -15,8 +15,11 @@ REPORT is a built output folder or a ``report.pdf`` on its own.
 The project is then built again into a temporary folder with the recorded settings (they are in the
 manifest) and the recorded build date and its source, without the task cache. Every value of
 ``results.json`` is compared (numbers exactly: the same inputs, seed and software give the same
-bits) and reported by its path, ``datasets.sonar.classifiers.logreg.auc: 0.91 != 0.92``; then every
-output file is compared byte for byte (for a PDF: the PDF itself). ``invocation.json`` (how the
+bits) and reported by its path, ``datasets.sonar.classifiers.logreg.auc: 0.91 != 0.92`` (so the
+SHA-256 recorded for each Parquet side file of a thinned curve is compared with the rebuild's);
+each side file of a folder is checked against the SHA-256 results.json records for it; then every
+output file is compared byte for byte (for a PDF: the PDF itself, whose attached results.json
+carries the side files' hashes). ``invocation.json`` (how the
 build was run) and the output marker are not part of the report and are not compared.
 
 When the installed ccreport (version, commit, tree state) or the platform differs from the recorded
@@ -142,6 +145,43 @@ def compare_values(recorded, rebuilt, prefix: str = "", skip: tuple[str, ...] = 
     if isinstance(recorded, (int, float)) and isinstance(rebuilt, (int, float)) and not isinstance(recorded, bool):
         same = recorded == rebuilt or (isinstance(recorded, float) and isinstance(rebuilt, float) and math.isnan(recorded) and math.isnan(rebuilt))
     return ([] if same else [f"{prefix}: {_shown(recorded)} != {_shown(rebuilt)}"]), 1
+
+
+# --- the side files ---------------------------------------------------------------------------------
+
+
+def side_files(value) -> list[dict]:
+    """Every side-file record of a results.json value: the ``*_full`` entries of thinned curves
+    (``path``, ``rows``, ``sha256``; :mod:`ccreport.results.curves`), in document order."""
+    found = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key.endswith("_full") and isinstance(item, dict) and isinstance(item.get("path"), str) and "sha256" in item:
+                found.append(item)
+            else:
+                found += side_files(item)
+    elif isinstance(value, list):
+        for item in value:
+            if isinstance(item, (dict, list)):
+                found += side_files(item)
+    return found
+
+
+def check_side_files(results: dict, report: Path, verification: Verification) -> None:
+    """Each side file results.json names must be in the report folder with the recorded SHA-256
+    (the rebuild's own hashes are compared with the recorded ones as results.json values)."""
+    for entry in side_files(results):
+        path = report / PurePosixPath(_safe_relative(entry["path"], report))
+        if not path.is_file():
+            verification.differences.append(f"file {entry['path']}: named in results.json, missing from the report")
+            continue
+        digest = hashlib.sha256()
+        with open(path, "rb") as stream:
+            for block in iter(lambda: stream.read(1 << 20), b""):
+                digest.update(block)
+        if digest.hexdigest() != entry["sha256"]:
+            verification.differences.append(
+                f"file {entry['path']}: sha256 {digest.hexdigest()} != {entry['sha256']} recorded in results.json")
 
 
 # --- the inputs ------------------------------------------------------------------------------------
@@ -299,6 +339,7 @@ def verify(report: str | Path, project: str | Path | None = None, workers: int =
         verification.differences += [f"results.json {line}" for line in found]
         verification.compared_values = count
         if report.is_dir():
+            check_side_files(results, report, verification)
             _compare_files(report, out, verification)
         else:
             verification.compared_files = 1

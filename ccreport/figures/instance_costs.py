@@ -19,6 +19,7 @@ import numpy as np
 from matplotlib.lines import Line2D
 
 from ..results import DatasetResult
+from ..results.curves import drawn
 from .registry import FigureOptions, FigureSpec, Subject, register
 from .style import (
     NEC_LABEL,
@@ -68,8 +69,8 @@ def draw_roc_classifier(ax, c, st, weighted: bool, index: int = 0, count: int = 
         pts = np.asarray(ic.rociv_fpr), np.asarray(ic.rociv_tpr)
         hull = as_array(ic.hull_fpr), as_array(ic.hull_tpr)
     else:
-        pts = as_array(c.roc_fpr), as_array(c.roc_tpr)
         hull = as_array(c.hull_fpr), as_array(c.hull_tpr)
+        pts = drawn(as_array(c.roc_fpr), as_array(c.roc_tpr), *hull)  # as results.json stores them
     ax.plot(*pts, color=st.color, linewidth=0.6, alpha=0.5, zorder=3)
     (line,) = ax.plot(*hull, color=st.color, linestyle=st.linestyle, linewidth=1.3, zorder=4)
     _markers(ax, *hull, st, count, index)

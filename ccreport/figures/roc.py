@@ -12,6 +12,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from ..results import DatasetResult
+from ..results.curves import drawn
 from .style import (
     DENSE_POINTS,
     MAX_MARKERS,
@@ -57,8 +58,8 @@ def roc_space(
             alpha = 0.35 if dim else 1.0
             lw = 2.0 if (highlight == c.name) else (0.9 if dim else 1.3)
             z = 6 if highlight == c.name else (3 if dim else 4)
-            fpr, tpr = as_array(c.roc_fpr), as_array(c.roc_tpr)
             hf, ht = as_array(c.hull_fpr), as_array(c.hull_tpr)
+            fpr, tpr = drawn(as_array(c.roc_fpr), as_array(c.roc_tpr), hf, ht)  # as results.json stores them
             if is_crisp(c):
                 ax.plot(hf, ht, color=st.color, linestyle=st.linestyle, linewidth=lw * 0.8, alpha=alpha, zorder=z)
                 x, y = c.cost_line[0], 1.0 - c.cost_line[1]

@@ -19,6 +19,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from ..results import DatasetResult
+from ..results.curves import drawn
 from .registry import FigureSpec, register
 from .style import NEC_LABEL, PC_LABEL, as_array, new_figure, style, width_inches
 
@@ -113,7 +114,7 @@ def criteria(d: DatasetResult, width="full") -> Figure:
         for (name, row, ch), (roc_ax, cost_ax) in zip(rows, axes):
             c = d.classifiers[row.classifier]
             hf, ht = as_array(c.hull_fpr), as_array(c.hull_tpr)
-            roc_ax.plot(as_array(c.roc_fpr), as_array(c.roc_tpr), color=GREY, linewidth=0.7)
+            roc_ax.plot(*drawn(as_array(c.roc_fpr), as_array(c.roc_tpr), hf, ht), color=GREY, linewidth=0.7)
             roc_ax.plot(hf, ht, color=BLACK, linewidth=1.6, label=f"{c.name}: ROC hull")
             if row.kind == "neyman_pearson":
                 roc_ax.axvline(ch.max_fpr, color=BLACK, linewidth=0.9, linestyle=(0, (4, 2)), label=f"FPR = {ch.max_fpr:g}")
@@ -192,7 +193,7 @@ def independent(d: DatasetResult, width="full", max_lines: int = 80) -> Figure:
         cost_ax.set_ylabel(NEC_LABEL)
         cost_ax.set_title(f"{name}: {c.name}, cost space", fontsize=7)
         cost_ax.legend(loc="upper right", frameon=False, fontsize=5.5)
-        roc_ax.plot(fpr, tpr, color=GREY, linewidth=0.8)
+        roc_ax.plot(*drawn(fpr, tpr, as_array(c.hull_fpr), as_array(c.hull_tpr)), color=GREY, linewidth=0.8)
         wide = cv.high > cv.low
         sel_f, sel_t = cv.start[wide], 1 - cv.end[wide]
         roc_ax.plot(sel_f, sel_t, marker="o", markersize=2.5, color=BLACK, linestyle="none", label="selected points")

@@ -31,6 +31,7 @@ from .core import (
     dataset_priors,
     results_to_dict,
     results_to_json,
+    write_results_json,
 )
 from .comparisons import ComparisonChoice
 from .uncertainty import (
@@ -84,6 +85,7 @@ __all__ = [
     "dataset_priors",
     "results_to_dict",
     "results_to_json",
+    "write_results_json",
     "Band",
     "CalibrationDescription",
     "DifferenceBand",

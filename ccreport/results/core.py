@@ -11,13 +11,18 @@ give the same bytes.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..settings import AnalysisSettings
+from ..naming import stem
+from . import curves
 from .convert import clean, dicts, interval_list, list_of_dicts, pairs_list
 
 if TYPE_CHECKING:
@@ -75,11 +80,19 @@ class ClassifierResult:
     instance_costs: InstanceCosts | None = None  # datasets with ``costs`` (Fawcett 2006)
     selection: SelectionResult | None = None  # thresholds, criteria, out-of-fold (issue 11)
 
-    def to_dict(self) -> dict:
+    def to_dict(self, files: str = "") -> dict:
+        """The JSON form; ``files``: the folder (relative to results.json) of this classifier's side
+        files, for curves too long to store whole (:mod:`.curves`)."""
+        thresholds = None if self.selection is None else np.asarray(self.selection.thresholds)
+        aligned = thresholds is not None and thresholds.size == np.asarray(self.roc_fpr).size
+        roc_points, roc_full, keep = curves.stored(
+            self.roc_fpr, self.roc_tpr, f"{files}/roc.parquet".lstrip("/"), ("fpr", "tpr"),
+            extra={"threshold": thresholds} if aligned else None, forced=(self.hull_fpr, self.hull_tpr))
         out = {
             "kind": self.kind,
             "auc": self.auc,
-            "roc_points": pairs_list(self.roc_fpr, self.roc_tpr),
+            "roc_points": roc_points,
+            **({} if roc_full is None else {"roc_points_full": roc_full}),
             "roc_hull": pairs_list(self.hull_fpr, self.hull_tpr),
             "lower_envelope": pairs_list(self.envelope_pc, self.envelope_nec),
             "operating_range": interval_list(self.operating_range),
@@ -100,7 +113,10 @@ class ClassifierResult:
         if self.instance_costs is not None:
             out["instance_costs"] = self.instance_costs.to_dict()
         if self.selection is not None:
-            out.update(self.selection.to_dict())
+            selection = self.selection.to_dict()
+            if keep is not None and aligned:  # thinned with the ROC points they align with
+                selection["thresholds"] = thresholds[keep]
+            out.update(selection)
         return out
 
 
@@ -191,7 +207,8 @@ class DatasetResult:
             "positive_label": self.positive_label,
             "negative_label": self.negative_label,
             "n_folds": self.n_folds,
-            "classifiers": {c.name: c.to_dict() for c in self.classifiers.values()},
+            "classifiers": {c.name: c.to_dict(f"{curves.FOLDER}/{stem(self.name)}/{stem(c.name)}")
+                            for c in self.classifiers.values()},
             "comparisons": {m.key: m.to_dict() for m in self.comparisons.values()},
         }
         if self.hybrid is not None:
@@ -293,6 +310,11 @@ class Results:
         """``results.json``: the same text ``ccreport build`` writes."""
         return results_to_json(self)
 
+    def write_json(self, path) -> str:
+        """Write ``results.json`` at ``path`` with the Parquet side files of its thinned curves
+        beside it (:mod:`ccreport.results.curves`), as ``ccreport build`` does; returns its SHA-256."""
+        return write_results_json(self, Path(path))
+
     def table(self, kind: str = "expected_cost"):
         """One table of the results as a pandas DataFrame (pandas must be installed).
 
@@ -383,6 +405,52 @@ def results_to_dict(r: Results) -> dict:
 
 
 def results_to_json(r: Results) -> str:
+    """``results.json`` as one string (side files hashed, not written; :func:`write_results_json`
+    writes the same bytes to a file without holding them)."""
     return json.dumps(results_to_dict(r), indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+class _HashingWriter:
+    """A text sink for ``json.dump``: its chunks UTF-8 encoded in blocks of about 1 MB into a SHA-256
+    and (optionally) a binary file."""
+
+    BLOCK = 1 << 20
+
+    def __init__(self, target=None):
+        self.hash = hashlib.sha256()
+        self.target = target
+        self.parts: list[str] = []
+        self.size = 0
+
+    def write(self, text: str) -> None:
+        self.parts.append(text)
+        self.size += len(text)
+        if self.size >= self.BLOCK:
+            self.flush()
+
+    def flush(self) -> None:
+        data = "".join(self.parts).encode("utf-8")
+        self.parts, self.size = [], 0
+        self.hash.update(data)
+        if self.target is not None:
+            self.target.write(data)
+
+
+def write_results_json(r: Results, path: Path | None = None) -> str:
+    """Stream ``results.json`` (the bytes of :func:`results_to_json`) to ``path``, with the Parquet
+    side files of its thinned curves beside it (:mod:`.curves`), and return its SHA-256. ``path``
+    None: write nothing, only hash (the digest of the text a build would write)."""
+    data = results_to_dict(r) if path is None else None
+    with contextlib.ExitStack() as stack:
+        target = None
+        if path is not None:
+            stack.enter_context(curves.writing_into(Path(path).parent))
+            data = results_to_dict(r)
+            target = stack.enter_context(open(path, "wb"))
+        sink = _HashingWriter(target)
+        json.dump(data, sink, indent=1, ensure_ascii=False, allow_nan=False)
+        sink.write("\n")
+        sink.flush()
+    return sink.hash.hexdigest()
 
 
