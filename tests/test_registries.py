@@ -30,7 +30,7 @@ EXTRA = FigureSpec(
 def test_every_registered_kind_is_in_one_section_and_has_a_unique_key():
     kinds = specs()
     assert [s.kind for s in kinds] == ["priors", "small-multiples", "hybrid", "cost", "kendall", "roc", "cost-priors",
-                                       "cost-rescaled", "criteria", "independent", "rociv", "iv-cost", "focus",
+                                       "cost-rescaled", "criteria", "independent", "family", "rociv", "iv-cost", "focus",
                                        "threshold-methods", "diff"]
     sections = {s.id for s in DATASET_SECTIONS} | {"overview"}
     assert all(s.section in sections for s in kinds)

@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 
 from ..results import DatasetResult, FamilyResult
 from .registry import FigureSpec, register
-from .style import NEC_LABEL, PC_LABEL, new_figure, style, width_inches
+from .style import NEC_LABEL, PC_LABEL, frame_small_roc_panel, new_figure, style, width_inches
 
 GREY = "#9a9a9a"
 SHADE = "#dcdcdc"
@@ -68,13 +68,7 @@ def families(d: DatasetResult, width="full") -> Figure:
             for x, y, member in zip(f, t, cv.member):
                 roc_ax.annotate(f"{member} (\u03c4 {tau[member]:.3g})", (x, y), xytext=(4, -3),
                                 textcoords="offset points", fontsize=5.5, va="top")
-            roc_ax.set_xlim(0, 1)
-            roc_ax.set_ylim(0, 1)
-            roc_ax.set_aspect("equal")
-            roc_ax.set_xlabel("False positive rate")
-            roc_ax.set_ylabel("True positive rate")
-            roc_ax.set_title("ROC space", fontsize=7)
-            roc_ax.legend(loc="lower right", frameon=False, fontsize=5.5)
+            frame_small_roc_panel(roc_ax)
     return fig
 
 

@@ -21,7 +21,7 @@ from matplotlib.figure import Figure
 from ..results import DatasetResult
 from ..results.curves import drawn
 from .registry import FigureSpec, register
-from .style import NEC_LABEL, PC_LABEL, as_array, new_figure, style, width_inches
+from .style import NEC_LABEL, PC_LABEL, as_array, frame_small_roc_panel, new_figure, style, width_inches
 
 GREY = "#9a9a9a"
 BLACK = "#111111"
@@ -199,13 +199,7 @@ def independent(d: DatasetResult, width="full", max_lines: int = 80) -> Figure:
         roc_ax.plot(sel_f, sel_t, marker="o", markersize=2.5, color=BLACK, linestyle="none", label="selected points")
         roc_ax.plot(as_array(c.hull_fpr), as_array(c.hull_tpr), color=BLACK, linewidth=0.9, linestyle=(0, (4, 2)),
                     label="ROC hull")
-        roc_ax.set_xlim(0, 1)
-        roc_ax.set_ylim(0, 1)
-        roc_ax.set_aspect("equal")
-        roc_ax.set_xlabel("False positive rate")
-        roc_ax.set_ylabel("True positive rate")
-        roc_ax.set_title("ROC space", fontsize=7)
-        roc_ax.legend(loc="lower right", frameon=False, fontsize=5.5)
+        frame_small_roc_panel(roc_ax)
     return fig
 
 

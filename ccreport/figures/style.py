@@ -177,3 +177,15 @@ def legend_columns(handles, width_in: float) -> int:
 def top_legend(fig, handles, width_in):
     fig.legend(handles=handles, loc="outside upper center", ncols=legend_columns(handles, width_in), frameon=False)
 
+
+def frame_small_roc_panel(ax) -> None:
+    """The ROC-space panel beside a selection figure's cost panel (D&H 2006 Figs. 21-24): unit
+    square, equal aspect, axis labels, a small title and the legend in the lower right."""
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_aspect("equal")
+    ax.set_xlabel("False positive rate")
+    ax.set_ylabel("True positive rate")
+    ax.set_title("ROC space", fontsize=7)
+    ax.legend(loc="lower right", frameon=False, fontsize=5.5)
+
