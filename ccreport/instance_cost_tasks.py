@@ -20,12 +20,13 @@ instance costs already fix the ratio of the two errors' costs.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .analysis.bands import bootstrap_p_value, percentile_interval, pointwise_band
-from .analysis.instance_cost_bootstrap import bootstrap_instance_costs, instance_cost_priors
+from .analysis.instance_cost_bootstrap import InstanceCostReplicates, bootstrap_instance_costs, instance_cost_priors
 from .analysis.instance_costs import analyse_instance_costs, compare_instance_costs
 from .results import (
     ExpectedCostDifferenceInterval,
@@ -34,6 +35,7 @@ from .results import (
     InstanceCostIntervals,
     InstanceCosts,
 )
+from .cache import task_key
 from .settings import AnalysisSettings, task_rng
 
 if TYPE_CHECKING:  # the battery imports this module for its task kinds
@@ -70,9 +72,29 @@ def _interval(samples, level) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
+MEMO_SIZE = 8  # replicate sets kept per process (each some R x len(GRID) floats, not O(n))
+_memo: OrderedDict[str, InstanceCostReplicates] = OrderedDict()
+
+
 def _replicates(inputs: TaskInputs, c: ClassifierData, settings: AnalysisSettings, priors: dict):
-    rng = task_rng(settings.seed, "instance_costs", inputs.dataset)  # the dataset's: paired across tasks
-    return bootstrap_instance_costs(rng, inputs.labels, scores_of(c), inputs.costs, settings.bootstrap, priors)
+    """One classifier's instance-cost replicates, memoised in this process by content.
+
+    The replicates are a deterministic function of (seed, dataset, labels, scores, costs, R, priors):
+    the generator is made afresh from the seed and the dataset's name. A classifier's task and the
+    tasks of its pairs need the same replicates (O(R n) work each); run in one process they compute
+    them once. Results do not depend on which task computed them first, nor on the worker count.
+    """
+    args = (settings.seed, inputs.dataset, inputs.labels, scores_of(c), inputs.costs, settings.bootstrap, priors)
+    key = task_key(bootstrap_instance_costs, args)
+    found = _memo.get(key)
+    if found is None:
+        rng = task_rng(settings.seed, "instance_costs", inputs.dataset)  # the dataset's: paired across tasks
+        found = bootstrap_instance_costs(rng, inputs.labels, scores_of(c), inputs.costs, settings.bootstrap, priors)
+        _memo[key] = found
+        while len(_memo) > MEMO_SIZE:
+            _memo.popitem(last=False)
+    _memo.move_to_end(key)
+    return found
 
 
 def classifier_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
