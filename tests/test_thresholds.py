@@ -620,7 +620,11 @@ def test_partial_aoc_is_the_roc_space_area_between_isometrics(data):
     roc = roc_points(y, s)
     tc = threshold_choice_from_roc(roc, partial_ranges=[(a, b)])
     hf, ht = roc_hull(roc)
+    # the reference's midpoint rule puts each vertical ROC step (a jump of the integrand in FPR) up to half a
+    # node width from where it is, so its error is at most (sum of jump heights <= 1) / (2 nodes) = 2.5e-6,
+    # which Hypothesis reached once against the old 2e-6; the tolerance is twice that bound
+    tol = 1.0 / 200_001
     for axis in AXES:
         w0 = tc.w0[axis]
-        assert tc[axis, "kendall"].partial[0].aoc == pytest.approx(roc_space_partial_aoc(roc.fpr, roc.tpr, w0, a, b), abs=2e-6)
-        assert tc[axis, "kendall_skull"].partial[0].aoc == pytest.approx(roc_space_partial_aoc(hf, ht, w0, a, b), abs=2e-6)
+        assert tc[axis, "kendall"].partial[0].aoc == pytest.approx(roc_space_partial_aoc(roc.fpr, roc.tpr, w0, a, b), abs=tol)
+        assert tc[axis, "kendall_skull"].partial[0].aoc == pytest.approx(roc_space_partial_aoc(hf, ht, w0, a, b), abs=tol)
