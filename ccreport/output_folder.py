@@ -164,9 +164,13 @@ def folder_mode() -> int:
 def make_staging(target: Path) -> Path:
     """A new staging folder beside ``target``, marked with this process's id and the output marker."""
     staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=target.parent))
-    staging.chmod(folder_mode())  # a site folder is served to others
-    (staging / STAGING_MARKER).write_text(f"{os.getpid()}\n", encoding="ascii")
-    (staging / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
+    try:
+        staging.chmod(folder_mode())  # a site folder is served to others
+        (staging / STAGING_MARKER).write_text(f"{os.getpid()}\n", encoding="ascii")
+        (staging / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
+    except BaseException:  # Ctrl-C or a full disk between mkdtemp and the caller's cleanup: leave nothing
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
     return staging
 
 
