@@ -527,6 +527,17 @@ def check_classifier_names(source: str, comparisons, names) -> None:
         raise UserInputError(check.problems)
 
 
+def as_toml_value(value):
+    """A Python argument as the manifest reader sees a TOML value: tuples become lists (a TOML array
+    reads as a list), inside lists and dicts too, so ``partial_ranges=[(0.1, 0.5)]`` or ``()`` is read
+    as ``[[0.1, 0.5]]`` or ``[]``."""
+    if isinstance(value, (list, tuple)):
+        return [as_toml_value(v) for v in value]
+    if isinstance(value, dict):
+        return {k: as_toml_value(v) for k, v in value.items()}
+    return value
+
+
 def read_arguments(source: str, settings: dict, priors: dict | None) -> tuple[AnalysisSettings, tuple[PriorSpec, ...]]:
     """Settings and priors given as Python values (``ccreport.evaluate``'s arguments), read by the
     manifest's own readers: the same checks and messages, naming ``source`` (the function) where a
@@ -539,6 +550,8 @@ def read_arguments(source: str, settings: dict, priors: dict | None) -> tuple[An
     table of a ``[[priors]]`` entry without its name (None: the one uniform prior). Raises
     UserInputError holding every problem found.
     """
+    settings = {k: as_toml_value(v) for k, v in settings.items()}
+    priors = None if priors is None else {k: as_toml_value(v) for k, v in priors.items()}
     check = Checker(source, ManifestLines(""), Path.cwd())
     check.unknown_keys(settings, SETTING_KEYS, Where())
     analysis = _analysis_settings(check, {k: v for k, v in settings.items() if k in SETTING_KEYS}, Where())

@@ -242,3 +242,15 @@ def test_from_estimator(data):
     assert display.classifiers[0].instance_costs.auciv == expected.datasets["data"].classifiers["LogisticRegression"].instance_costs.auciv
     methods = ThresholdChoiceDisplay.from_estimator(lr, X, data["y"], **FAST)
     assert "score_driven" in methods.lines_  # predict_proba: probabilities, so a Brier curve
+
+
+def test_python_tuples_read_as_toml_arrays(data):
+    """Arguments are Python values: a tuple is an array, as a TOML array reads as a list; the displays'
+    default ``partial_ranges=()`` once failed the manifest reader's list check."""
+    as_lists = evaluate(data["y"], {"a": data["a"]}, bootstrap=500, calibration="off", partial_ranges=[[0.1, 0.4]])
+    as_tuples = evaluate(data["y"], {"a": data["a"]}, bootstrap=500, calibration="off", partial_ranges=((0.1, 0.4),))
+    assert as_tuples.to_json() == as_lists.to_json()
+    for display in (KendallCurveDisplay, ThresholdChoiceDisplay):
+        shown = display.from_predictions(data["y"], data["a"], bootstrap=500, calibration="off")  # partial_ranges=()
+        assert shown.figure_ is not None
+        plt.close(shown.figure_)
