@@ -20,6 +20,7 @@ instance costs already fix the ratio of the two errors' costs.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import OrderedDict
 from typing import TYPE_CHECKING
 
@@ -183,15 +184,7 @@ def pair_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     k = m.comparison
     return {
         "instance_costs": InstanceCostComparisonResult(
-            crossovers=tuple(k.crossovers),
-            a_better=tuple(k.a_better),
-            b_better=tuple(k.b_better),
-            ties=tuple(k.ties),
-            max_difference=k.max_difference,
-            a_max_advantage=k.a_max_advantage,
-            b_max_advantage=k.b_max_advantage,
-            difference_pc=k.difference_pc,
-            difference=k.difference,
+            **{f.name: getattr(k, f.name) for f in dataclasses.fields(k)},
             auciv_difference=float(m.auciv_difference),
             min_total_cost_difference=float(m.min_total_cost_difference),
             expected_cost_difference={p: float(v) for p, v in m.expected_cost_difference.items()},

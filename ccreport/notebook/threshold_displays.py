@@ -107,7 +107,35 @@ def own_figure_state(fig, axes: list[str], own: bool = True) -> Drawn:
     return drawn
 
 
-class KendallCurveDisplay:
+class ThresholdDisplayFromArrays:
+    """``from_predictions`` and ``from_estimator`` of the threshold-choice displays: evaluate one
+    scoring classifier (``ccreport.evaluate``) and draw it with the display's own ``plot``."""
+
+    @classmethod
+    def from_predictions(cls, y_true, y_score, *, pos_label=None, name=None, ax=None, axis=None, partial_ranges=(),
+                         **settings):
+        """Evaluate one scoring classifier (``ccreport.evaluate``) and plot it.
+
+        ``axis``: ``"pc"`` (x = PC(+), y = normalized expected cost), ``"cost_proportion"`` (the
+        2013 paper's axes) or ``"both"`` (two panels; only on a new figure); the manifest's
+        ``threshold_axis``. ``partial_ranges``: ranges of x shaded and reported, e.g.
+        ``[[0.1, 0.5]]``. ``settings``: ``evaluate``'s.
+        """
+        name = name or "classifier"
+        if axis is not None:
+            settings["threshold_axis"] = axis
+        results = evaluate(y_true, {name: y_score}, pos_label=pos_label, partial_ranges=partial_ranges, **settings)
+        return cls(results, name).plot(ax=ax)
+
+    @classmethod
+    def from_estimator(cls, estimator, X, y, *, response_method="auto", pos_label=None, name=None, ax=None, **kwargs):
+        """Plot a fitted binary classifier on (X, y) (``predict_proba`` or
+        ``decision_function``; scikit-learn itself is not needed)."""
+        scores, pos_label = response_values(estimator, X, pos_label, response_method)
+        return cls.from_predictions(y, scores, pos_label=pos_label, name=name or type(estimator).__name__, ax=ax, **kwargs)
+
+
+class KendallCurveDisplay(ThresholdDisplayFromArrays):
     """Kendall curves of scoring classifiers (HFF 2013 Def. 3; area 2 w0 w1 (1 - AUC)), partial
     ranges shaded, as the report draws them.
 
@@ -130,29 +158,6 @@ class KendallCurveDisplay:
         if not names:
             raise ValueError(f"{self.dataset.name!r} has no scoring classifier (crisp classifiers have no Kendall curve)")
         self.classifiers = [found[n] for n in names]
-
-    @classmethod
-    def from_predictions(cls, y_true, y_score, *, pos_label=None, name=None, ax=None, axis=None, partial_ranges=(),
-                         **settings):
-        """Evaluate one scoring classifier (``ccreport.evaluate``) and plot its Kendall curve.
-
-        ``axis``: ``"pc"`` (x = PC(+), y = normalized expected cost), ``"cost_proportion"`` (the
-        2013 paper's axes) or ``"both"`` (two panels; only on a new figure); the manifest's
-        ``threshold_axis``. ``partial_ranges``: ranges of x shaded and reported, e.g.
-        ``[[0.1, 0.5]]``. ``settings``: ``evaluate``'s.
-        """
-        name = name or "classifier"
-        if axis is not None:
-            settings["threshold_axis"] = axis
-        results = evaluate(y_true, {name: y_score}, pos_label=pos_label, partial_ranges=partial_ranges, **settings)
-        return cls(results, name).plot(ax=ax)
-
-    @classmethod
-    def from_estimator(cls, estimator, X, y, *, response_method="auto", pos_label=None, name=None, ax=None, **kwargs):
-        """Plot the Kendall curve of a fitted binary classifier on (X, y) (``predict_proba`` or
-        ``decision_function``; scikit-learn itself is not needed)."""
-        scores, pos_label = response_values(estimator, X, pos_label, response_method)
-        return cls.from_predictions(y, scores, pos_label=pos_label, name=name or type(estimator).__name__, ax=ax, **kwargs)
 
     @classmethod
     def from_results(cls, results: Results, names=None, *, dataset: str | None = None, ax=None, axis=None):
@@ -214,7 +219,7 @@ def relegend(ax, drawn: Drawn, handles, loc: str) -> None:
         ax.legend(handles=handles, loc=loc, frameon=True, facecolor="white", edgecolor="none", framealpha=0.85)
 
 
-class ThresholdChoiceDisplay:
+class ThresholdChoiceDisplay(ThresholdDisplayFromArrays):
     """One classifier's threshold choice curves (HFF 2013 Figs. 3-5): optimal (the lower
     envelope), score-driven (the Brier curve, probability scores only), rate-driven, perfect
     ranker, Kendall and convex skull, partial areas under Kendall shaded (Figs. 8-9).
@@ -229,23 +234,6 @@ class ThresholdChoiceDisplay:
         self.classifier = self.dataset.classifiers[name]
         if not is_scoring(self.classifier):
             raise ValueError(f"{name!r} is crisp: it has one cost line, no threshold to choose (HFF 2013 needs scores)")
-
-    @classmethod
-    def from_predictions(cls, y_true, y_score, *, pos_label=None, name=None, ax=None, axis=None, partial_ranges=(),
-                         **settings):
-        """Evaluate one scoring classifier (``ccreport.evaluate``) and plot its threshold choice
-        curves; ``axis`` and ``partial_ranges`` as :meth:`KendallCurveDisplay.from_predictions`."""
-        name = name or "classifier"
-        if axis is not None:
-            settings["threshold_axis"] = axis
-        results = evaluate(y_true, {name: y_score}, pos_label=pos_label, partial_ranges=partial_ranges, **settings)
-        return cls(results, name).plot(ax=ax)
-
-    @classmethod
-    def from_estimator(cls, estimator, X, y, *, response_method="auto", pos_label=None, name=None, ax=None, **kwargs):
-        """Plot the threshold choice curves of a fitted binary classifier on (X, y)."""
-        scores, pos_label = response_values(estimator, X, pos_label, response_method)
-        return cls.from_predictions(y, scores, pos_label=pos_label, name=name or type(estimator).__name__, ax=ax, **kwargs)
 
     @classmethod
     def from_results(cls, results: Results, name: str, *, dataset: str | None = None, ax=None, axis=None):

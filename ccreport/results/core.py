@@ -120,6 +120,22 @@ class ClassifierResult:
         return out
 
 
+def envelope_comparison_dict(m) -> dict:
+    """The keys every envelope comparison writes (D&H 2006 sections 4.3-4.4), from the fields of
+    :class:`ccreport.analysis.envelope.Comparison` that ``m`` carries: crossovers, where each side is
+    better or tied, the largest difference and each side's largest lead, and the difference curve."""
+    return {
+        "crossovers": list(m.crossovers),
+        "a_better": [list(iv) for iv in m.a_better],
+        "b_better": [list(iv) for iv in m.b_better],
+        "ties": [list(iv) for iv in m.ties],
+        "max_difference": {"pc": m.max_difference[0], "a_minus_b": m.max_difference[1]},
+        "a_max_advantage": {"pc": m.a_max_advantage[0], "b_minus_a": m.a_max_advantage[1]},
+        "b_max_advantage": {"pc": m.b_max_advantage[0], "a_minus_b": m.b_max_advantage[1]},
+        "difference_curve": pairs_list(m.difference_pc, m.difference),
+    }
+
+
 @dataclass(frozen=True, eq=False)
 class ComparisonResult:
     """Classifier ``a`` against ``b`` on one dataset (D&H 2006 sections 4.3-4.4)."""
@@ -151,14 +167,7 @@ class ComparisonResult:
         out = {
             "a": self.a,
             "b": self.b,
-            "crossovers": list(self.crossovers),
-            "a_better": [list(iv) for iv in self.a_better],
-            "b_better": [list(iv) for iv in self.b_better],
-            "ties": [list(iv) for iv in self.ties],
-            "max_difference": {"pc": self.max_difference[0], "a_minus_b": self.max_difference[1]},
-            "a_max_advantage": {"pc": self.a_max_advantage[0], "b_minus_a": self.a_max_advantage[1]},
-            "b_max_advantage": {"pc": self.b_max_advantage[0], "a_minus_b": self.b_max_advantage[1]},
-            "difference_curve": pairs_list(self.difference_pc, self.difference),
+            **envelope_comparison_dict(self),
             "expected_cost_difference": dict(self.expected_cost_difference),
         }
         if self.difference_band is not None:

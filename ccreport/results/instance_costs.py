@@ -8,6 +8,7 @@ import numpy as np
 
 from .uncertainty import ExpectedCostDifferenceInterval
 from .convert import dicts, interval_list, pairs_list
+from .core import envelope_comparison_dict
 
 
 @dataclass(frozen=True, eq=False)
@@ -129,14 +130,7 @@ class InstanceCostComparisonResult:
 
     def to_dict(self) -> dict:
         out = {
-            "crossovers": list(self.crossovers),
-            "a_better": [list(iv) for iv in self.a_better],
-            "b_better": [list(iv) for iv in self.b_better],
-            "ties": [list(iv) for iv in self.ties],
-            "max_difference": {"pc": self.max_difference[0], "a_minus_b": self.max_difference[1]},
-            "a_max_advantage": {"pc": self.a_max_advantage[0], "b_minus_a": self.a_max_advantage[1]},
-            "b_max_advantage": {"pc": self.b_max_advantage[0], "a_minus_b": self.b_max_advantage[1]},
-            "difference_curve": pairs_list(self.difference_pc, self.difference),
+            **envelope_comparison_dict(self),
             "auciv_difference": self.auciv_difference,
             "min_total_cost_difference": self.min_total_cost_difference,
             "expected_cost_difference": dict(self.expected_cost_difference),
