@@ -169,8 +169,7 @@ def pairs_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     names = [c.name for c in members]
     pairs = inputs.chosen_pairs()  # [project] comparisons (ccreport.comparisons); the adjusted p-values' family is these x priors
     level = settings.confidence
-    n_pos = int(np.count_nonzero(inputs.labels))
-    found = dataset_inference(reps, pairs, level, list(inputs.priors), class_counts=(n_pos, len(inputs.labels) - n_pos))
+    found = dataset_inference(reps, pairs, level, list(inputs.priors))  # crisp pairs: studentized by their cost lines
     point = {n: inputs.point(k).expected_cost for k, n in enumerate(names)}
     out = {}
     for (a, b), inf in found.items():

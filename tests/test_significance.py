@@ -428,9 +428,46 @@ def test_step_down_max_t_independent_tests_near_sidak():
     assert got[0] == pytest.approx(1 - (1 - p1) ** k, abs=0.004)
 
 
-def test_family_wise_mid_p_continuity_for_crisp_pairs():
-    """The half lattice step is added to the observed |d| (not where d = 0), the band shrinks by it,
-    and the band excludes 0 exactly where |d| + h > c s; none is the plain test."""
+def test_crisp_lines_are_the_replicates_unclipped_cost_lines():
+    """A crisp classifier's ``line`` replicates are fnr* pc + fpr* (1 - pc) of its replicate counts (an
+    independent computation from the replicates' ROC points), and its envelope is their minimum with
+    the trivial classifiers."""
+    rng = np.random.default_rng(45)
+    y = rng.random(150) < 0.4
+    pred = rng.normal(size=150) + 1.5 * y > 0.7
+    reps = bootstrap_dataset(np.random.default_rng(46), y, None, {"c": pred}, 200).classifiers["c"]
+    trivial = np.minimum(GRID, 1 - GRID)
+    np.testing.assert_allclose(reps.raw, np.minimum(reps.line, trivial), atol=1e-12)
+    fnr, fpr = np.mean(~pred[y]), np.mean(pred[~y])
+    np.testing.assert_allclose(reps.line_estimate, fnr * GRID + fpr * (1 - GRID), atol=1e-12)
+    slope = reps.line[:, -1] - reps.line[:, 0]  # fnr* - fpr*, a lattice of steps 1/n_pos and 1/n_neg
+    np.testing.assert_allclose(reps.line[:, 50], reps.line[:, 0] + 0.5 * slope, atol=1e-12)
+    n_pos, n_neg = int(y.sum()), int((~y).sum())
+    np.testing.assert_allclose(reps.line[:, 0] * n_neg, np.round(reps.line[:, 0] * n_neg), atol=1e-9)
+    np.testing.assert_allclose((1 - reps.line[:, -1]) * n_pos, np.round((1 - reps.line[:, -1]) * n_pos), atol=1e-9)
+    scoring = bootstrap_dataset(np.random.default_rng(46), y, {"s": pred + 0.0 * y}, None, 50).classifiers["s"]
+    assert scoring.line is None and sg.crisp_reference(scoring, reps) is None
+
+
+def test_envelope_difference_never_exceeds_the_line_difference():
+    """min(., t) is 1-Lipschitz: |T_a - T_b| <= |L_a - L_b| at every PC(+), replicate by replicate,
+    so judging the envelopes against the lines' band claims only where the line test would."""
+    rng = np.random.default_rng(47)
+    y = rng.random(300) < 0.5
+    noise = rng.normal(size=300)
+    a = noise + 2 * y + 0.5 * rng.normal(size=300) >= 1
+    b = noise + 1.4 * y + 0.5 * rng.normal(size=300) >= 0.6
+    reps = bootstrap_dataset(np.random.default_rng(48), y, None, {"a": a, "b": b}, 300)
+    ra, rb = reps.classifiers["a"], reps.classifiers["b"]
+    line_star, line = sg.crisp_reference(ra, rb)
+    assert np.all(np.abs(reps.difference("a", "b", raw=True)) <= np.abs(line_star) + 1e-12)
+    assert np.all(np.abs(ra.estimate - rb.estimate) <= np.abs(line) + 1e-12)
+
+
+def test_family_wise_studentized_by_a_reference():
+    """With a reference process, s and c are the reference's, the statistic and the band are the
+    estimate's, and the band excludes 0 exactly where |d| > c s; the reference equal to the
+    difference itself is the plain test."""
     rng = np.random.default_rng(41)
     y = rng.random(200) < 0.5
     noise = rng.normal(size=200)
@@ -440,34 +477,38 @@ def test_family_wise_mid_p_continuity_for_crisp_pairs():
     ra, rb = reps.classifiers["a"], reps.classifiers["b"]
     raw, d = reps.difference("a", "b", raw=True), ra.estimate - rb.estimate
     fam = sg.claim_family(ra.estimate, rb.estimate, GRID)
-    h = sg.crisp_half_step(GRID, int(y.sum()), int((~y).sum()))
-    assert h[0] == pytest.approx(sg.CRISP_CONTINUITY / (~y).sum()) and h[-1] == pytest.approx(sg.CRISP_CONTINUITY / y.sum())
     plain = sg.family_wise(raw, d, 0.9, GRID, family=fam)
-    assert sg.family_wise(raw, d, 0.9, GRID, family=fam, continuity=np.zeros(GRID.size)).statistic == plain.statistic
-    mid = sg.family_wise(raw, d, 0.9, GRID, family=fam, continuity=h)
-    assert mid.critical == plain.critical and mid.statistic >= plain.statistic and mid.p_value <= plain.p_value
-    sd = np.where(fam, studentizing_sd(raw.std(axis=0, ddof=1)), 0.0)
+    same = sg.family_wise(raw, d, 0.9, GRID, family=fam, reference=(raw, d))
+    assert (same.critical, same.statistic, same.p_value) == (plain.critical, plain.statistic, plain.p_value)
+    line_star, line = sg.crisp_reference(ra, rb)
+    got = sg.family_wise(raw, d, 0.9, GRID, family=fam, reference=(line_star, line))
+    sd = np.where(fam, studentizing_sd(line_star.std(axis=0, ddof=1)), 0.0)
     live = sd > 0
-    hh = np.where(d != 0, h, 0.0)
-    assert mid.statistic == pytest.approx(np.max((np.abs(d) + hh)[live] / sd[live]))
-    np.testing.assert_allclose(mid.upper - mid.lower, 2 * np.maximum(mid.critical * sd - hh, 0))
-    claim = live & (np.abs(d) + hh > mid.critical * sd) & (np.abs(d) > 0)
-    excludes = (mid.lower > 0) | (mid.upper < 0)
-    np.testing.assert_array_equal(excludes & live, claim)
+    t_star = (np.abs(line_star - line)[:, live] / sd[live]).max(axis=1)
+    assert got.critical == pytest.approx(np.quantile(t_star, 0.9))
+    assert got.statistic == pytest.approx(np.max(np.abs(d)[live] / sd[live]))
+    assert got.p_value == pytest.approx((np.count_nonzero(t_star >= got.statistic) + 1) / (t_star.size + 1))
+    np.testing.assert_allclose(got.upper - got.lower, 2 * got.critical * sd)
+    excludes = (got.lower > 0) | (got.upper < 0)
+    np.testing.assert_array_equal(excludes & live, live & (np.abs(d) > got.critical * sd))
 
 
-def test_dataset_inference_gives_crisp_pairs_the_continuity_only():
+def test_dataset_inference_studentizes_crisp_pairs_by_their_lines_only():
     rng = np.random.default_rng(43)
     y, a = binormal(rng, 200)
     c, e = a > 0.4, rng.normal(size=a.size) + y > 0.6
     reps = bootstrap_dataset(np.random.default_rng(44), y, {"a": a}, {"c": c, "e": e}, 300)
-    got = sg.dataset_inference(reps, [("a", "c"), ("c", "e")], 0.9, class_counts=(int(y.sum()), int((~y).sum())))
-    for (x, z), h in ((("a", "c"), None), (("c", "e"), sg.crisp_half_step(GRID, int(y.sum()), int((~y).sum())))):
+    got = sg.dataset_inference(reps, [("a", "c"), ("c", "e")], 0.9)
+    for (x, z), crisp in ((("a", "c"), False), (("c", "e"), True)):
         rx, rz = reps.classifiers[x], reps.classifiers[z]
+        ref = (rx.line - rz.line, rx.line_estimate - rz.line_estimate) if crisp else None
         want = sg.family_wise(reps.difference(x, z, raw=True), rx.estimate - rz.estimate, 0.9, GRID, x, z,
-                              family=sg.claim_family(rx.estimate, rz.estimate, GRID), continuity=h)
+                              family=sg.claim_family(rx.estimate, rz.estimate, GRID), reference=ref)
         assert got[(x, z)].family_wise.statistic == want.statistic
         np.testing.assert_array_equal(got[(x, z)].family_wise.lower, want.lower)
+    plain = sg.family_wise(reps.difference("c", "e", raw=True), reps.classifiers["c"].estimate - reps.classifiers["e"].estimate,
+                           0.9, GRID, family=sg.claim_family(reps.classifiers["c"].estimate, reps.classifiers["e"].estimate, GRID))
+    assert got[("c", "e")].family_wise.critical != plain.critical
 
 
 def test_fdb_p_value_by_its_definition():

@@ -223,6 +223,11 @@ class Replicates:
     trivial: np.ndarray | None = None
     sample_cost: np.ndarray | None = None
     readings: dict | None = None
+    # a crisp classifier's bare cost lines fnr* pc + fpr* (1 - pc) (R, m) and the sample's (m,), not
+    # clipped by the trivial classifiers: what a crisp pair's family-wise test is studentized by
+    # (:func:`ccreport.analysis.significance.crisp_reference`); None for a scoring classifier
+    line: np.ndarray | None = None
+    line_estimate: np.ndarray | None = None
 
 
 def _readings(parts: list) -> dict | None:
@@ -434,7 +439,17 @@ def _crisp_replicates(tp, fp, n_pos, n_neg, tp0, fp0, grid, priors, method) -> R
         raw_expected=own.raw_expected,
         expected_estimate={p: float(hulls_expected(est, prior)[0]) for p, prior in priors.items()},
         method=method,
+        line=cost_lines(tp, fp, n_pos, n_neg, grid),
+        line_estimate=cost_lines([tp0], [fp0], n_pos, n_neg, grid)[0],
     )
+
+
+def cost_lines(tp, fp, n_pos: int, n_neg: int, grid) -> np.ndarray:
+    """Cost lines ``fnr pc + fpr (1 - pc)`` (D&H 2006 section 3) of crisp confusion counts (R,) on the
+    grid: (R, m), not clipped by the trivial classifiers."""
+    fnr = 1.0 - np.asarray(tp, dtype=float) / n_pos
+    fpr = np.asarray(fp, dtype=float) / n_neg
+    return np.multiply.outer(fnr, grid) + np.multiply.outer(fpr, 1.0 - np.asarray(grid, dtype=float))
 
 
 def crisp_line_replicates(rng: np.random.Generator, n_pos: int, n_neg: int, tp: int, fp: int, replicates: int, grid=GRID):

@@ -148,6 +148,9 @@ def calibrate_pairs(
 
     One outer x inner resampling of the dataset's instances, shared by all classifiers and pairs;
     ``priors``: {name: prior} whose expected-cost p-values to calibrate (none by default).
+    A pair of two crisp classifiers is measured here with its envelopes' own studentization, not the
+    cost-line reference :func:`~ccreport.analysis.significance.dataset_inference` uses for it
+    (:func:`~ccreport.analysis.significance.crisp_reference`); the build applies no pair calibration.
     """
     scores, predictions = dict(scores or {}), dict(predictions or {})
     priors = priors or {}

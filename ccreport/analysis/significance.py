@@ -14,7 +14,8 @@ are identical that happened in 44-82% of simulated data sets (issue 10), not 10%
       T*_r = max_j |d*_rj - d_j| / s_j,     c = the ``level`` quantile of T*,
 
   with ``s`` = :func:`ccreport.analysis.bands.studentizing_sd` of the d*; the difference is
-  significant at pc_j where ``|d_j| > c s_j`` (the band ``d +- c s`` excludes 0). The basic
+  significant at pc_j where ``|d_j| > c s_j`` (the band ``d +- c s`` excludes 0). Two crisp
+  classifiers take ``s`` and ``c`` from their cost lines' difference instead (:func:`crisp_reference`). The basic
   bootstrap (Davison & Hinkley 1997 section 5.2) takes the law of ``d* - d`` for that of
   ``d - D``, D the difference of the true optimal curves, so the chance of *any* false claim over
   the whole curve is about 1 - level when D = 0 everywhere (and, by the step-down argument's
@@ -45,7 +46,7 @@ every rate, is measured in ``benchmarks/significance.py`` (benchmarks/README.md)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -54,6 +55,10 @@ from .bands import percentile_interval, significant_intervals, studentizing_sd
 FAMILY_METHOD = (
     "family-wise over 0 <= PC(+) <= 1: studentized max-statistic (bootstrap single-step max-T, "
     "Westfall & Young 1993) of the paired replicate envelope differences about the estimate"
+)
+CRISP_FAMILY_METHOD = (
+    FAMILY_METHOD + "; two crisp classifiers: studentized and calibrated by the paired replicates of their cost lines' "
+    "difference (linear in the 3-D confusion matrix; the clipped envelopes' difference is never larger)"
 )
 POINTWISE_NOTE = "pointwise: each PC(+) on its own, not adjusted for reading the whole curve; never used for 'significant'"
 P_METHOD = "two-sided basic bootstrap (paired): (#(|d* - d| >= |d|) + 1) / (R + 1)"
@@ -122,30 +127,42 @@ def claim_family(estimate_a, estimate_b, grid) -> np.ndarray:
     return (np.asarray(estimate_a) < trivial) | (np.asarray(estimate_b) < trivial)
 
 
-CRISP_CONTINUITY = 0.25  # share of one lattice step added to a crisp pair's observed |d| (crisp_half_step)
+def crisp_reference(ra, rb):
+    """What the family-wise test of two crisp classifiers is studentized and calibrated by: the
+    difference of their bare cost lines, ``(L*_a - L*_b, L_a - L_b)`` ((R, m), (m,)), or None unless
+    both are crisp (:attr:`~ccreport.analysis.bootstrap.Replicates.line`).
 
-
-def crisp_half_step(grid, n_pos: int, n_neg: int) -> np.ndarray:
-    """The continuity allowance of two crisp classifiers' difference at each PC(+):
-    ``CRISP_CONTINUITY (pc / n_pos + (1 - pc) / n_neg)``, a quarter of its lattice step.
-
-    Two crisp classifiers' difference ``pc (fnr_a - fnr_b) + (1 - pc) (fpr_a - fpr_b)`` moves in steps
-    of ``pc / n_pos`` and ``(1 - pc) / n_neg`` (one discordant positive or negative), and so does every
-    replicate's; with few discordant instances the max-statistic's law is lumpy and "reject only beyond
-    the critical value" is conservative, as McNemar's exact test is. :func:`family_wise` adds the
-    allowance to the observed |d|, in the spirit of the mid-p (Lancaster 1961; Fagerland, Lydersen &
-    Laake 2013 recommend the mid-p McNemar test for the same reason). The share is set by simulation
-    (benchmarks/README.md, 400-1650 data sets per cell, n = 200, confidence 0.9 / 0.95): none left
-    identical correlated crisp classifiers called different in 6.5-7.7% / 3.8% of data sets; half a
-    step (the literal mid-p) gave 10-11% / 5.3% there but made independent crisp pairs liberal at
-    0.95 (12.4% / 8.1%); a quarter gave 9.3% / 4.7% and 8.6% / 4.4%."""
-    grid = np.asarray(grid, dtype=float)
-    return CRISP_CONTINUITY * (grid / n_pos + (1.0 - grid) / n_neg)
+    A crisp classifier's curve is ``T(pc) = min(L(pc), pc, 1 - pc)``, its cost line L clipped by the
+    trivial classifiers (D&H 2006 section 3), and the difference of two is judged on
+    ``d = T_a - T_b``. ``d`` has kinks where either line crosses a trivial one, and when the two true
+    lines cross it at the same PC(+) (identical classifiers) the bootstrap of ``d`` is not consistent
+    there (a function that is only directionally differentiable at the truth; Fang & Santos 2019):
+    in the bootstrap world the sample's two lines cross apart, the replicates' studentized deviations
+    at the ends of the operating range are heavy-tailed (kurtosis about 5 against 3 inside it, and
+    78% of the replicate maxima fell there, correlated crisp pairs at n = 1000) and the critical
+    value came out too large: identical crisp classifiers at n = 1000 were called different somewhere
+    in 5-8% of data sets at confidence 0.9 and 12-18% at 0.8 (benchmarks/README.md, issue 10; a
+    quarter-lattice-step continuity allowance had hidden part of it at n = 200, but the lattice was
+    not the cause: it is fine at n = 1000, and with this reference no allowance is needed). The line
+    difference is linear in the 3-D confusion matrix's counts (D&H 2006 section 4.7):
+    ``L_a - L_b = pc (c_pos - b_pos) / n_pos + (1 - pc) (b_neg - c_neg) / n_neg``, b and c the two
+    discordant cells of each class (b: a labels positive and b negative, c the reverse), as in
+    McNemar's test, so its bootstrap max-T over PC(+) is a
+    smooth one. And ``min(., t)`` is 1-Lipschitz, so ``|d(pc)| <= |L_a(pc) - L_b(pc)|`` everywhere:
+    judging d against the line difference's band ``c_L s_L`` claims a difference only where the line
+    test would, so under identical classifiers the chance of any claim is at most the line test's,
+    about 1 - level,
+    and where one classifier is clipped (d = its line's distance below the trivial classifier) the
+    claim is harder than on the lines.
+    """
+    if ra.line is None or rb.line is None:
+        return None
+    return ra.line - rb.line, ra.line_estimate - rb.line_estimate
 
 
 def family_wise(
     raw_difference, estimate, level: float, grid, a: str = "a", b: str = "b", scale: float = 1.0, family=None,
-    continuity=None,
+    reference=None,
 ) -> FamilyWise:
     """Family-wise significance of ``a - b`` over the whole PC(+) grid (module docstring).
 
@@ -155,25 +172,26 @@ def family_wise(
     value (1: none); ``family``: a mask (m,) of the grid points tested (default all;
     :func:`claim_family`). Grid points outside it, or where every replicate agrees (sd = 0: both
     classifiers trivial in every replicate, or identical classifiers), are never significant.
-    ``continuity`` (m,): a mid-p continuity allowance h >= 0 for a lattice-valued difference (two crisp
-    classifiers: :func:`crisp_half_step`; default none): the observed statistic reads ``|d| + h`` where
-    d != 0 and the band is ``d -+ max(c s - h, 0)``, so it still excludes 0 exactly where a claim is made.
+    ``reference``: ``(raw (R, m), estimate (m,))`` of the process whose replicates give ``s`` and ``c``
+    when it is not ``raw_difference`` itself (two crisp classifiers: their cost lines'
+    difference, :func:`crisp_reference`; default none); the claims and the band ``d -+ c s`` are still
+    those of ``estimate``.
     """
-    d_star = np.asarray(raw_difference, dtype=float)
     d = np.asarray(estimate, dtype=float)
+    ref_star, ref = (raw_difference, d) if reference is None else reference
+    ref_star = np.asarray(ref_star, dtype=float)
+    ref = np.asarray(ref, dtype=float)
     grid = np.asarray(grid, dtype=float)
-    r = d_star.shape[0]
-    sd = studentizing_sd(d_star.std(axis=0, ddof=1) if r > 1 else np.zeros(d.size))
+    r = ref_star.shape[0]
+    sd = studentizing_sd(ref_star.std(axis=0, ddof=1) if r > 1 else np.zeros(d.size))
     if family is not None:
         sd = np.where(np.asarray(family, dtype=bool), sd, 0.0)
     live = sd > 0
-    t_star = sup_statistics(d_star - d, sd)
+    t_star = sup_statistics(ref_star - ref, sd)
     critical = scale * float(np.quantile(t_star, level)) if live.any() else 0.0
-    h = np.zeros(d.size) if continuity is None else np.where(d != 0, np.asarray(continuity, dtype=float), 0.0)
-    stat = float(sup_statistics(np.abs(d) + h, sd)[0])
+    stat = float(sup_statistics(d, sd)[0])
     p = float((np.count_nonzero(t_star >= stat) + 1) / (r + 1)) if live.any() else 1.0
-    width = np.maximum(critical * sd - h, 0.0)
-    lower, upper = d - width, d + width
+    lower, upper = d - critical * sd, d + critical * sd
     # points with no variation carry no evidence: never significant there
     sig_lo = np.where(live, lower, np.minimum(lower, 0.0))
     sig_hi = np.where(live, upper, np.maximum(upper, 0.0))
@@ -317,7 +335,7 @@ class PairInference:
         }
 
 
-def dataset_inference(reps, pairs, level: float, priors=None, calibration: dict | None = None, class_counts=None) -> dict:
+def dataset_inference(reps, pairs, level: float, priors=None, calibration: dict | None = None) -> dict:
     """Family-wise significance, pointwise band, p-values and their step-down adjustment
     (:func:`step_down_max_t`) over every pair and prior of a dataset.
 
@@ -326,9 +344,8 @@ def dataset_inference(reps, pairs, level: float, priors=None, calibration: dict 
     ``calibration``: {(a, b): :class:`~ccreport.analysis.pair_calibration.PairCalibration`} from
     :func:`~ccreport.analysis.pair_calibration.calibrate_pairs` (default: none; the critical value's
     scale is then 1 and the p-values are the plain ones). With it, ``p_value`` is the calibrated
-    p-value and ``p_plain`` the plain one. ``class_counts``: (n_pos, n_neg) of the dataset; with it a
-    pair of two crisp classifiers gets the mid-p continuity allowance :func:`crisp_half_step` in its
-    family-wise test (without it, none).
+    p-value and ``p_plain`` the plain one. A pair of two crisp classifiers is studentized and calibrated
+    by its cost lines' difference (:func:`crisp_reference`).
     Returns {(a, b): :class:`PairInference`}. The adjustment's family is every (pair, prior) given,
     so adding priors or pairs makes each adjusted p larger or equal, never smaller.
     """
@@ -342,6 +359,7 @@ def dataset_inference(reps, pairs, level: float, priors=None, calibration: dict 
     observed, null = [], []  # every (pair, prior) test's studentized statistic and its replicates
     for a, b in pairs:
         ra, rb = reps.classifiers[a], reps.classifiers[b]
+        reference = crisp_reference(ra, rb)
         fw[(a, b)] = family_wise(
             reps.difference(a, b, raw=True),
             ra.estimate - rb.estimate,
@@ -351,8 +369,10 @@ def dataset_inference(reps, pairs, level: float, priors=None, calibration: dict 
             b,
             calibration[(a, b)].scale if (a, b) in calibration else 1.0,
             claim_family(ra.estimate, rb.estimate, reps.grid),
-            crisp_half_step(reps.grid, *class_counts) if class_counts and ra.layout is None and rb.layout is None else None,
+            reference,
         )
+        if reference is not None:
+            fw[(a, b)] = replace(fw[(a, b)], method=CRISP_FAMILY_METHOD)
         for p in priors:
             d = ra.expected_estimate[p] - rb.expected_estimate[p]
             d_star = reps.expected_difference(a, b, p, raw=True)
