@@ -506,6 +506,7 @@ def test_dataset_inference_studentizes_crisp_pairs_by_their_lines_only():
                               family=sg.claim_family(rx.estimate, rz.estimate, GRID), reference=ref)
         assert got[(x, z)].family_wise.statistic == want.statistic
         np.testing.assert_array_equal(got[(x, z)].family_wise.lower, want.lower)
+        assert got[(x, z)].family_wise.method == (sg.CRISP_FAMILY_METHOD if crisp else sg.FAMILY_METHOD)
     plain = sg.family_wise(reps.difference("c", "e", raw=True), reps.classifiers["c"].estimate - reps.classifiers["e"].estimate,
                            0.9, GRID, family=sg.claim_family(reps.classifiers["c"].estimate, reps.classifiers["e"].estimate, GRID))
     assert got[("c", "e")].family_wise.critical != plain.critical
