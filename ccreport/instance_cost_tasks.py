@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .analysis.bands import bootstrap_p_value, percentile_interval, pointwise_band
+from .analysis.instance_cost_bins import BINS
 from .analysis.instance_cost_bootstrap import InstanceCostReplicates, bootstrap_instance_costs_many, instance_cost_priors
 from .analysis.instance_costs import analyse_instance_costs, compare_instance_costs
 from .results import (
@@ -73,6 +74,21 @@ def _interval(samples, level) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
+def _binned_note(rep: InstanceCostReplicates) -> str:
+    """What the intervals' method adds when a classifier's replicates were read at binned thresholds."""
+    if rep.binned is None:
+        return ""
+    return (f"; replicates read at {rep.binned} of the sample's thresholds (more than {BINS} distinct scores: "
+            "binned at equal steps of ROCIV path length; estimates at all thresholds)")
+
+
+def _pair_binned_note(qa: InstanceCostReplicates, qb: InstanceCostReplicates) -> str:
+    if qa.binned is None and qb.binned is None:
+        return ""
+    return (f"; a classifier with more than {BINS} distinct scores has its replicates read at binned thresholds "
+            "(equal steps of ROCIV path length; estimates at all thresholds)")
+
+
 def _classifier_result(inputs: TaskInputs, point, rep: InstanceCostReplicates | None, priors: dict,
                        settings: AnalysisSettings) -> InstanceCosts:
     """One classifier's InstanceCosts from its point analysis and (with ``bootstrap`` > 0) replicates."""
@@ -85,7 +101,7 @@ def _classifier_result(inputs: TaskInputs, point, rep: InstanceCostReplicates | 
         intervals = InstanceCostIntervals(
             level=level,
             replicates=settings.bootstrap,
-            method=METHOD,
+            method=METHOD + _binned_note(rep),
             pc=rep.grid,
             estimate=rep.estimate,
             lower=lower,
@@ -131,7 +147,7 @@ def _pair_result(ra, rb, qa: InstanceCostReplicates | None, qb: InstanceCostRepl
         intervals = InstanceCostDifferenceIntervals(
             level=level,
             replicates=settings.bootstrap,
-            method=METHOD + "; paired: the same resampled instances for both",
+            method=METHOD + "; paired: the same resampled instances for both" + _pair_binned_note(qa, qb),
             auciv_difference=_difference(m.auciv_difference, qa.auciv - qb.auciv, level),
             min_total_cost_difference=_difference(m.min_total_cost_difference, qa.min_total_cost - qb.min_total_cost, level),
             expected_cost_difference={

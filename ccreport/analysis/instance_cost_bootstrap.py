@@ -20,6 +20,14 @@ Fawcett 2006 (ROCIV, section 4) with the resampling of Drummond & Holte 2006 sec
   sample's total at the replicate's cheapest threshold, plus the sample's least total, minus the
   replicate's. AUCIV selects nothing and is not corrected.
 
+With more than ``bins`` (:data:`ccreport.analysis.instance_cost_bins.BINS`) distinct scores a
+classifier's replicates are read at at most ``bins`` of the sample's thresholds
+(:mod:`ccreport.analysis.instance_cost_bins`: one O(n) weighted bincount per chunk, then O(R x bins)),
+the estimates at all of them. The correction then compares like with like: ``C(v*)`` and ``t*`` are
+both read at the kept thresholds (the sample's exact points there), and their difference is added
+to the exact estimate ``t``; AUCIV's replicates get the sample's binning loss (exact minus binned
+sample AUCIV) added back. With at most ``bins`` distinct scores nothing changes (bit-identical).
+
 Replicates are drawn in chunks (:func:`ccreport.analysis.bootstrap.chunk_sizes`, a function of the
 data only), so results do not depend on memory or on the number of workers.
 """
@@ -77,7 +85,9 @@ class InstanceCostReplicates:
     ``grid``: PC_iv(+) values of the band; ``estimate``: the sample's envelope there; ``values``
     (R, m): optimism-corrected replicate envelopes; ``auciv`` (R,); ``min_total_cost`` (R,),
     corrected, in the data's units; ``expected``: prior -> (R,) corrected expected costs;
-    ``raw_expected``: prior -> (R,) the replicates' own.
+    ``raw_expected``: prior -> (R,) the replicates' own; ``binned``: how many of the sample's
+    thresholds the replicates were read at when binned
+    (:mod:`ccreport.analysis.instance_cost_bins`), None when at all of them.
     """
 
     grid: np.ndarray
@@ -87,6 +97,7 @@ class InstanceCostReplicates:
     min_total_cost: np.ndarray
     expected: dict
     raw_expected: dict
+    binned: int | None = None
 
 
 def _least_total(totals: np.ndarray, scale) -> np.ndarray:
@@ -176,6 +187,7 @@ def _assemble(parts, plan: _Plan, grid, priors) -> InstanceCostReplicates:
         min_total_cost=plan.least + ins_total - raw_total,
         expected={p: plan.estimate_expected[p] + ins_e[p] - raw_e[p] for p in priors},
         raw_expected=raw_e,
+        binned=None if plan.layout is None else plan.layout.bins,
     )
 
 
