@@ -73,7 +73,7 @@ class BinnedLayout:
     ``pos_bin``/``neg_bin``: each positive's / negative's bin (in the instances' given order within
     the class, the order of the bootstrap's counts); ``pos_cost``/``neg_cost``: their costs;
     ``sample``: the sample's exact ROCIV points at the kept thresholds (+inf first; ``bins + 1``
-    points); ``exact``: the sample's full ROCIV curve.
+    points).
     """
 
     pos_bin: np.ndarray
@@ -82,7 +82,6 @@ class BinnedLayout:
     neg_cost: np.ndarray
     bins: int
     sample: RocivCurve
-    exact: RocivCurve
 
 
 def binned_layout(labels, scores, costs, exact: RocivCurve, bins: int = BINS) -> BinnedLayout:
@@ -112,7 +111,7 @@ def binned_layout(labels, scores, costs, exact: RocivCurve, bins: int = BINS) ->
     )
     return BinnedLayout(
         pos_bin=bin_of[y], neg_bin=bin_of[~y], pos_cost=c[y].copy(), neg_cost=c[~y].copy(),
-        bins=int(ends.size), sample=sample, exact=exact,
+        bins=int(ends.size), sample=sample,
     )
 
 
