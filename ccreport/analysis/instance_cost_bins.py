@@ -97,7 +97,7 @@ def binned_layout(labels, scores, costs, exact: RocivCurve, bins: int = BINS) ->
     s_sorted = s[order]
     group_sorted = np.concatenate(([0], np.cumsum(s_sorted[1:] != s_sorted[:-1])))
     ends = coarsen((exact.fpr + exact.tpr)[1:], bins)  # group g ends at point g + 1
-    bin_of = np.empty(y.size, dtype=np.int32)  # bins < 2**31; widened per chunk in _bin_sums
+    bin_of = np.empty(y.size, dtype=np.intp)  # bincount's index type
     bin_of[order] = np.searchsorted(ends, group_sorted, side="left")
     kept = np.concatenate(([0], ends + 1))
     sample = RocivCurve(
@@ -116,10 +116,9 @@ def binned_layout(labels, scores, costs, exact: RocivCurve, bins: int = BINS) ->
 
 
 def _bin_sums(keys: np.ndarray, cost: np.ndarray, counts: np.ndarray, bins: int) -> np.ndarray:
-    """(R, bins) sums of ``counts * cost`` over each bin's instances: one weighted bincount."""
-    reps = counts.shape[0]
-    flat = (keys[None, :] + (np.arange(reps, dtype=np.intp) * bins)[:, None]).ravel()
-    return np.bincount(flat, weights=(counts * cost).ravel(), minlength=reps * bins).reshape(reps, bins)
+    """(R, bins) sums of ``counts * cost`` over each bin's instances: one weighted bincount per
+    replicate of the chunk (``keys`` already of bincount's index type, so nothing is converted)."""
+    return np.stack([np.bincount(keys, weights=row * cost, minlength=bins) for row in counts])
 
 
 def binned_rociv_replicates(layout: BinnedLayout, pos_counts, neg_counts):
