@@ -8,8 +8,17 @@ import pytest
 
 from ccreport.analysis import priors as pr
 from ccreport.analysis.hull_costs import GRID
-from ccreport.analysis.instance_cost_bins import BINS, binned_layout, binned_rociv_replicates, coarsen
-from ccreport.analysis.instance_cost_bootstrap import bootstrap_instance_costs, bootstrap_instance_costs_many, stratified_counts
+from ccreport.analysis.instance_cost_bins import (
+    BINS,
+    binned_layout,
+    binned_rociv_replicates,
+    coarsen,
+)
+from ccreport.analysis.instance_cost_bootstrap import (
+    bootstrap_instance_costs,
+    bootstrap_instance_costs_many,
+    stratified_counts,
+)
 from ccreport.analysis.instance_costs import rociv_points, rociv_replicates
 
 PRIORS = {"uniform": pr.UniformPrior(0.0, 1.0), "sceptic": pr.BetaPrior(2.0, 8.0)}
@@ -123,7 +132,9 @@ def test_binned_envelope_and_expected_costs_within_the_chord_bound(seed, n, bins
     # AUCIV: the binned area misses each bin's inner area (in [0, df dt]); the shift by the sample's
     # miss leaves at most half of both replicate's and sample's sum of df dt
     kept = _kept_index(exact, layout)
-    box = lambda f, t: np.sum(np.diff(f[..., kept], axis=-1) * np.diff(t[..., kept], axis=-1), axis=-1)  # noqa: E731
+    def box(f, t):
+        return np.sum(np.diff(f[..., kept], axis=-1) * np.diff(t[..., kept], axis=-1), axis=-1)
+
     limit = (box(e.fpr, e.tpr) + box(exact.fpr, exact.tpr)) / 2.0
     assert np.all(np.abs(binned.auciv - full.auciv) <= limit + 1e-12)
     # the estimates are the exact ones, whatever the bins

@@ -262,7 +262,10 @@ def test_dataset_task_gives_each_classifier_and_pair_what_the_one_scope_tasks_gi
     inputs = _inputs(n=250, seed=4)
     settings = AnalysisSettings(bootstrap=60, calibration="off")
     found = ict.dataset_task(inputs, settings)
-    text = lambda r: json.dumps(r.to_dict(), default=lambda a: np.asarray(a).tolist(), sort_keys=True)  # noqa: E731
+
+    def text(result):
+        return json.dumps(result.to_dict(), default=lambda a: np.asarray(a).tolist(), sort_keys=True)
+
     names = [c.name for c in inputs.classifiers]
     assert list(found["classifier_fields"]) == names
     assert list(found["comparison_fields"]) == [("good", "weak"), ("good", "rule"), ("weak", "rule")]

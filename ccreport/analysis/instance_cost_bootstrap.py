@@ -41,7 +41,7 @@ import numpy as np
 from .bootstrap import chunk_sizes, multinomial_counts
 from .hull_costs import GRID, hull_curves
 from .hulls import Hulls, grid_hull_mask
-from .instance_cost_bins import BINS, binned_layout, binned_rociv_replicates
+from .instance_cost_bins import BINS, BinnedLayout, binned_layout, binned_rociv_replicates
 from .instance_costs import TIE_RTOL, RocivCurve, RocivReplicates, auciv, min_total_cost, rociv_points, rociv_replicates
 from .priors import InducedPrior, Prior
 
@@ -68,14 +68,6 @@ def stratified_counts(rng: np.random.Generator, labels, replicates: int) -> np.n
     counts[:, pos] = multinomial_counts(rng, pos.size, replicates)
     counts[:, neg] = multinomial_counts(rng, neg.size, replicates)
     return counts
-
-
-def count_chunks(rng: np.random.Generator, labels, replicates: int):
-    """The replicates' counts in chunks (sizes from the data only): the same chunks, in the same order,
-    for every classifier drawing from a generator in the same state."""
-    n = np.asarray(labels).size
-    for reps in chunk_sizes(replicates, n):
-        yield stratified_counts(rng, labels, reps)
 
 
 @dataclass(frozen=True, eq=False)
@@ -146,7 +138,7 @@ class _Plan:
     are read at (``at``: all the sample's, or the kept ones when binned) and how to build them."""
 
     scores: np.ndarray | None  # unbinned: the scores for rociv_replicates; binned: None
-    layout: object  # binned: the BinnedLayout; unbinned: None
+    layout: BinnedLayout | None  # binned: the bins; unbinned: None
     at: RocivCurve
     estimate: np.ndarray
     estimate_expected: dict
