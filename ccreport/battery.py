@@ -359,8 +359,7 @@ TASK_KINDS: tuple[TaskKind, ...] = (
     TaskKind("pair", "pair", pair_task),
     TaskKind("pairs", "dataset", uncertainty.pairs_task),
     TaskKind("threshold_choice", "dataset", threshold_choice.dataset_task),
-    TaskKind("instance_costs", "classifier", instance_cost_tasks.classifier_task),
-    TaskKind("instance_cost_pair", "pair", instance_cost_tasks.pair_task),
+    TaskKind("instance_costs", "dataset", instance_cost_tasks.dataset_task),  # every classifier and pair, one resampling
     TaskKind("selection", "classifier", selection_task),
     TaskKind("hybrid", "dataset", hybrid_task),
 )

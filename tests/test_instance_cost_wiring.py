@@ -254,3 +254,24 @@ def test_bad_cost_input_exit_2_one_line_nothing_written(tmp_path, capsys, bad):
     assert len(problem) == 1 and "amount" in problem[0] and "data.csv:11: row 10: amount:" in problem[0], err
     assert "Traceback" not in "\n".join(err)
     assert not out.exists()
+
+
+def test_dataset_task_gives_each_classifier_and_pair_what_the_one_scope_tasks_give():
+    """One resampling for the dataset (issue 9): the dataset task's entries equal the single-classifier
+    and single-pair tasks' (the same replicates whichever classifiers share the draw)."""
+    inputs = _inputs(n=250, seed=4)
+    settings = AnalysisSettings(bootstrap=60, calibration="off")
+    found = ict.dataset_task(inputs, settings)
+
+    def text(result):
+        return json.dumps(result.to_dict(), default=lambda a: np.asarray(a).tolist(), sort_keys=True)
+
+    names = [c.name for c in inputs.classifiers]
+    assert list(found["classifier_fields"]) == names
+    assert list(found["comparison_fields"]) == [("good", "weak"), ("good", "rule"), ("weak", "rule")]
+    for k, name in enumerate(names):
+        alone = text(ict.classifier_task(_one(inputs, k), settings)["instance_costs"])
+        assert text(found["classifier_fields"][name]["instance_costs"]) == alone
+    pair = text(ict.pair_task(_pair(inputs, 1, 2), settings)["instance_costs"])
+    assert text(found["comparison_fields"][("weak", "rule")]["instance_costs"]) == pair
+    assert ict.dataset_task(_inputs(costs=False), settings) == {}

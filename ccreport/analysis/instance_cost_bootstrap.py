@@ -20,6 +20,14 @@ Fawcett 2006 (ROCIV, section 4) with the resampling of Drummond & Holte 2006 sec
   sample's total at the replicate's cheapest threshold, plus the sample's least total, minus the
   replicate's. AUCIV selects nothing and is not corrected.
 
+With more than ``bins`` (:data:`ccreport.analysis.instance_cost_bins.BINS`) distinct scores a
+classifier's replicates are read at at most ``bins`` of the sample's thresholds
+(:mod:`ccreport.analysis.instance_cost_bins`: one O(n) weighted bincount per chunk, then O(R x bins)),
+the estimates at all of them. The correction then compares like with like: ``C(v*)`` and ``t*`` are
+both read at the kept thresholds (the sample's exact points there), and their difference is added
+to the exact estimate ``t``; AUCIV's replicates get the sample's binning loss (exact minus binned
+sample AUCIV) added back. With at most ``bins`` distinct scores nothing changes (bit-identical).
+
 Replicates are drawn in chunks (:func:`ccreport.analysis.bootstrap.chunk_sizes`, a function of the
 data only), so results do not depend on memory or on the number of workers.
 """
@@ -33,7 +41,8 @@ import numpy as np
 from .bootstrap import chunk_sizes, multinomial_counts
 from .hull_costs import GRID, hull_curves
 from .hulls import Hulls, grid_hull_mask
-from .instance_costs import TIE_RTOL, RocivCurve, min_total_cost, rociv_points, rociv_replicates
+from .instance_cost_bins import BINS, BinnedLayout, binned_layout, binned_rociv_replicates
+from .instance_costs import TIE_RTOL, RocivCurve, RocivReplicates, auciv, min_total_cost, rociv_points, rociv_replicates
 from .priors import InducedPrior, Prior
 
 
@@ -61,14 +70,6 @@ def stratified_counts(rng: np.random.Generator, labels, replicates: int) -> np.n
     return counts
 
 
-def count_chunks(rng: np.random.Generator, labels, replicates: int):
-    """The replicates' counts in chunks (sizes from the data only): the same chunks, in the same order,
-    for every classifier drawing from a generator in the same state."""
-    n = np.asarray(labels).size
-    for reps in chunk_sizes(replicates, n):
-        yield stratified_counts(rng, labels, reps)
-
-
 @dataclass(frozen=True, eq=False)
 class InstanceCostReplicates:
     """One classifier's bootstrap replicates of the instance-cost analysis.
@@ -76,7 +77,9 @@ class InstanceCostReplicates:
     ``grid``: PC_iv(+) values of the band; ``estimate``: the sample's envelope there; ``values``
     (R, m): optimism-corrected replicate envelopes; ``auciv`` (R,); ``min_total_cost`` (R,),
     corrected, in the data's units; ``expected``: prior -> (R,) corrected expected costs;
-    ``raw_expected``: prior -> (R,) the replicates' own.
+    ``raw_expected``: prior -> (R,) the replicates' own; ``binned``: how many of the sample's
+    thresholds the replicates were read at when binned
+    (:mod:`ccreport.analysis.instance_cost_bins`), None when at all of them.
     """
 
     grid: np.ndarray
@@ -86,6 +89,7 @@ class InstanceCostReplicates:
     min_total_cost: np.ndarray
     expected: dict
     raw_expected: dict
+    binned: int | None = None
 
 
 def _least_total(totals: np.ndarray, scale) -> np.ndarray:
@@ -113,8 +117,9 @@ def replicate_iv_hulls(fpr: np.ndarray, tpr: np.ndarray, sample: RocivCurve) -> 
     )
 
 
-def _chunk(y, s, costs, counts, sample: RocivCurve, grid, priors):
-    rep = rociv_replicates(y, s, costs, counts)
+def _chunk(rep: RocivReplicates, sample: RocivCurve, grid, priors):
+    """One chunk's replicate statistics from its ROCIV curves at the sample's thresholds ``sample``
+    (all of them, or the kept ones when binned)."""
     fpr, tpr = rep.fpr, rep.tpr
     hulls = replicate_iv_hulls(fpr, tpr, sample)
     curves = hull_curves(hulls, grid, priors)
@@ -126,39 +131,102 @@ def _chunk(y, s, costs, counts, sample: RocivCurve, grid, priors):
     return curves, auc, raw_total, in_sample_total
 
 
+@dataclass(frozen=True, eq=False)
+class _Plan:
+    """What one classifier's replicates need besides the counts: its exact estimates (computed up
+    front, so the O(n) sample curve is not kept while the chunks run), the thresholds the replicates
+    are read at (``at``: all the sample's, or the kept ones when binned) and how to build them."""
+
+    scores: np.ndarray | None  # unbinned: the scores for rociv_replicates; binned: None
+    layout: BinnedLayout | None  # binned: the bins; unbinned: None
+    at: RocivCurve
+    estimate: np.ndarray
+    estimate_expected: dict
+    least: float
+    auc_shift: float
+
+
+def _plan(y, scores, costs, grid, priors, bins: int) -> _Plan:
+    s = np.asarray(scores, dtype=float)
+    sample = rociv_points(y, s, costs)
+    est_hull = replicate_iv_hulls(sample.fpr[None, :], sample.tpr[None, :], sample)
+    est_curves = hull_curves(est_hull, grid, priors)
+    estimate = est_curves.raw[0]
+    expected = {p: est_curves.raw_expected[p][0] for p in priors}
+    least = min_total_cost(sample).total
+    if sample.thresholds.size - 1 <= bins:
+        return _Plan(s, None, sample, estimate, expected, least, 0.0)
+    layout = binned_layout(y, s, costs, sample, bins)
+    # AUCIV's binned area misses each bin's inner area; add the sample's (instance_cost_bins)
+    return _Plan(None, layout, layout.sample, estimate, expected, least, auciv(sample) - auciv(layout.sample))
+
+
+def _assemble(parts, plan: _Plan, grid, priors) -> InstanceCostReplicates:
+    """Optimism-corrected replicate statistics (module docstring) from the chunks' ``_chunk`` parts."""
+    curves = [p[0] for p in parts]
+    raw = np.concatenate([c.raw for c in curves])
+    ins = np.concatenate([c.in_sample for c in curves])
+    raw_e = {p: np.concatenate([c.raw_expected[p] for c in curves]) for p in priors}
+    ins_e = {p: np.concatenate([c.in_sample_expected[p] for c in curves]) for p in priors}
+    raw_total = np.concatenate([p[2] for p in parts])
+    ins_total = np.concatenate([p[3] for p in parts])
+    auc = np.concatenate([p[1] for p in parts])
+    return InstanceCostReplicates(
+        grid=grid,
+        estimate=plan.estimate,
+        values=plan.estimate[None, :] + ins - raw,
+        auciv=auc + plan.auc_shift if plan.layout is not None else auc,
+        min_total_cost=plan.least + ins_total - raw_total,
+        expected={p: plan.estimate_expected[p] + ins_e[p] - raw_e[p] for p in priors},
+        raw_expected=raw_e,
+        binned=None if plan.layout is None else plan.layout.bins,
+    )
+
+
+def bootstrap_instance_costs_many(
+    rng: np.random.Generator, labels, scores_list, costs, replicates: int, priors: dict | None = None, grid=GRID,
+    bins: int = BINS,
+) -> list[InstanceCostReplicates]:
+    """:func:`bootstrap_instance_costs` of several classifiers of one dataset on the same replicates,
+    drawn once: equal to ``[bootstrap_instance_costs(rng_i, labels, s, ...) for s in scores_list]``
+    with every ``rng_i`` in ``rng``'s state, but the counts (the O(R n) draw every classifier shares)
+    are drawn once per chunk. ``rng`` ends in the state one such call would leave it in.
+    """
+    priors = priors or {}
+    grid = np.asarray(grid, dtype=float)
+    y = np.asarray(labels, dtype=bool)
+    pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
+    plans = [_plan(y, s, costs, grid, priors, bins) for s in scores_list]
+    parts: list[list] = [[] for _ in plans]
+    for reps in chunk_sizes(replicates, y.size):
+        pos_counts = multinomial_counts(rng, pos.size, reps)  # stratified_counts' draws, in its order
+        neg_counts = multinomial_counts(rng, neg.size, reps)
+        counts = None
+        for plan, out in zip(plans, parts):
+            if plan.layout is None:
+                if counts is None:
+                    counts = np.zeros((reps, y.size), dtype=np.int64)
+                    counts[:, pos] = pos_counts
+                    counts[:, neg] = neg_counts
+                rep = rociv_replicates(y, plan.scores, costs, counts)
+            else:
+                rep = binned_rociv_replicates(plan.layout, pos_counts, neg_counts)
+            out.append(_chunk(rep, plan.at, grid, priors))
+    return [_assemble(out, plan, grid, priors) for plan, out in zip(plans, parts)]
+
+
 def bootstrap_instance_costs(
-    rng: np.random.Generator, labels, scores, costs, replicates: int, priors: dict | None = None, grid=GRID
+    rng: np.random.Generator, labels, scores, costs, replicates: int, priors: dict | None = None, grid=GRID,
+    bins: int = BINS,
 ) -> InstanceCostReplicates:
     """Stratified instance bootstrap of one classifier's instance-cost analysis (module docstring).
 
     ``scores``: a scoring classifier's scores, or a crisp one's predictions as 0/1; ``costs``: each
     positive's FN cost, each negative's FP cost. Two calls with generators in the same state resample
-    the same instances. Raises ValueError if a replicate's drawn positives or negatives cost 0 in
-    total (possible only when most of a class costs 0).
+    the same instances. With more than ``bins`` distinct scores the replicates are evaluated at at
+    most ``bins`` of the sample's thresholds (:mod:`ccreport.analysis.instance_cost_bins`; the
+    estimates stay exact); with at most ``bins`` at all of them, exactly as without binning. Raises
+    ValueError if a replicate's drawn positives or negatives cost 0 in total (possible only when
+    most of a class costs 0).
     """
-    priors = priors or {}
-    grid = np.asarray(grid, dtype=float)
-    y = np.asarray(labels, dtype=bool)
-    s = np.asarray(scores, dtype=float)
-    sample = rociv_points(y, s, costs)
-    parts = [_chunk(y, s, costs, counts, sample, grid, priors) for counts in count_chunks(rng, y, replicates)]
-    curves = [p[0] for p in parts]
-    est_hull = replicate_iv_hulls(sample.fpr[None, :], sample.tpr[None, :], sample)
-    est_curves = hull_curves(est_hull, grid, priors)
-    estimate = est_curves.raw[0]
-    raw = np.concatenate([c.raw for c in curves])
-    ins = np.concatenate([c.in_sample for c in curves])
-    raw_e = {p: np.concatenate([c.raw_expected[p] for c in curves]) for p in priors}
-    ins_e = {p: np.concatenate([c.in_sample_expected[p] for c in curves]) for p in priors}
-    least = min_total_cost(sample).total
-    raw_total = np.concatenate([p[2] for p in parts])
-    ins_total = np.concatenate([p[3] for p in parts])
-    return InstanceCostReplicates(
-        grid=grid,
-        estimate=estimate,
-        values=estimate[None, :] + ins - raw,
-        auciv=np.concatenate([p[1] for p in parts]),
-        min_total_cost=least + ins_total - raw_total,
-        expected={p: est_curves.raw_expected[p][0] + ins_e[p] - raw_e[p] for p in priors},
-        raw_expected=raw_e,
-    )
+    return bootstrap_instance_costs_many(rng, labels, [scores], costs, replicates, priors, grid, bins)[0]

@@ -25,6 +25,7 @@ from urllib.parse import quote
 import jinja2
 from markupsafe import Markup
 
+from ..analysis.instance_cost_bins import BINS  # the methods text states the instance-cost bootstrap's bin count
 from .. import naming, paths
 from ..errors import Problem, UserInputError
 from ..figures import specs as figure_specs
@@ -181,7 +182,7 @@ def build_pages(results: Results, figures: dict[str, Figure]) -> list[Page]:
                 },
             )
         )
-    pages.append(Page("methods", "Methods", "Methods", "methods.html"))
+    pages.append(Page("methods", "Methods", "Methods", "methods.html", data={"instance_cost_bins": BINS}))
     pages.append(
         Page(
             "provenance",
