@@ -22,7 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .hulls import Hulls
-from .priors import Prior
+from .priors import Prior, end_points
 
 GRID = np.linspace(0.0, 1.0, 101)  # PC(+) grid of the bands (0.3, 0.5, 0.7 are on it)
 
@@ -174,8 +174,9 @@ def hull_curves(h: Hulls, grid, priors: dict, switch_pc=None, nodes: int | None 
     if priors:
         lo, hi = vertex_intervals(h, sw)
         rep = h.replicate_ids()
+        ends = end_points(lo, hi)  # sorted once for every prior
         for p, prior in priors.items():
-            w = prior.vertex_weights(lo, hi, rep, nodes)  # shared: same switching points
+            w = prior.vertex_weights(lo, hi, rep, nodes, ends)  # shared: same switching points
             raw_e[p] = hulls_expected(h, prior, sw, w)
             ins_e[p] = hulls_expected(orig, prior, sw, w)
     return HullCurves(raw, ins, raw_e, ins_e)
