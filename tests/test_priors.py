@@ -249,3 +249,19 @@ def test_shared_end_points_give_the_same_weights_bit_for_bit(prior):
     want = prior.vertex_weights(lo, hi, rep)
     got = prior.vertex_weights(lo, hi, rep, None, ends)
     assert all(g.tobytes() == w.tobytes() for g, w in zip(got, want))
+
+
+def test_induced_expected_cost_is_remembered_per_curve_and_unchanged():
+    """The quadrature runs once per (prior, curve) in a process; the remembered value is the computed
+    one to the last bit, and a different curve (or prior) is not confused with it."""
+    prior = pr.InducedPrior(pr.Beta(3.0, 7.0), pr.LogUniform(1.0, 10.0))
+    pc, nec = np.array([0.0, 0.3, 0.6, 1.0]), np.array([0.0, 0.21, 0.25, 0.0])
+    pr._remembered_expected.cache_clear()
+    first = prior.expected(pc, nec)
+    assert first == prior._expected(pc, nec)
+    assert prior.expected(list(pc), list(nec)) == first
+    assert pr._remembered_expected.cache_info().hits == 1
+    other = nec.copy()
+    other[1] += 1e-12
+    assert prior.expected(pc, other) != first
+    assert pr.InducedPrior(pr.Beta(3.0, 6.0), pr.LogUniform(1.0, 10.0)).expected(pc, nec) != first

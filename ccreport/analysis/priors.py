@@ -405,6 +405,15 @@ class InducedPrior(Prior):
         return np.clip((p_value - p.low) / (p.high - p.low), 0.0, 1.0)
 
     def expected(self, pc, nec) -> float:
+        """Adaptive quadrature over p(+) (module docstring). Remembered per process for the last
+        ``EXPECTED_CACHE`` curves (the same classifier's curve is asked for by its own task and by
+        every pair it is in): a pure function of the prior and the curve's exact values."""
+        pc, nec = np.asarray(pc, dtype=float), np.asarray(nec, dtype=float)
+        if pc.ndim != 1 or pc.shape != nec.shape:
+            return self._expected(pc, nec)
+        return _remembered_expected(self, pc.tobytes(), nec.tobytes())
+
+    def _expected(self, pc, nec) -> float:
         x, alpha, beta = curve_segments(pc, nec)
         if isinstance(self.p_positive, Fixed):
             return inner_expectation(self.p_positive.value, self.cost_ratio, x, alpha, beta)
@@ -416,8 +425,8 @@ class InducedPrior(Prior):
         tiny = 1e-300
         inner = inner_expectation_of(self.cost_ratio, x, alpha, beta)
 
-        def integrand(u: float) -> float:
-            return inner(float(np.clip(self._p_of_u(u), tiny, 1.0 - 1e-16)))
+        def integrand(u: float) -> float:  # np.clip of one positive float, without its array machinery
+            return inner(min(max(float(self._p_of_u(u)), tiny), 1.0 - 1e-16))
 
         total = 0.0
         for lo, hi in zip(edges[:-1], edges[1:]):
@@ -498,6 +507,14 @@ class InducedPrior(Prior):
 
     def describe(self) -> str:
         return f"Induced by p(+) ~ {_describe(self.p_positive)} and cost ratio C(-|+)/C(+|-) ~ {_describe(self.cost_ratio)}"
+
+
+EXPECTED_CACHE = 256  # induced-prior expected costs remembered per process (InducedPrior.expected)
+
+
+@functools.lru_cache(maxsize=EXPECTED_CACHE)
+def _remembered_expected(prior: InducedPrior, pc: bytes, nec: bytes) -> float:
+    return prior._expected(np.frombuffer(pc), np.frombuffer(nec))
 
 
 def _ratio_cdf(ratio, r):
