@@ -41,15 +41,18 @@ def test_inner_resamples_are_reproducible():
 
 
 @pytest.mark.parametrize("distinct", [3, 40])
-def test_resample_cumulative_is_the_cumulated_resample_from_the_same_draws(distinct):
+@pytest.mark.parametrize("block", [2**17, 700])  # all outer rows at once / two at a time, the last alone
+def test_resample_cumulative_is_the_cumulated_resample_from_the_same_draws(distinct, block, monkeypatch):
     """The same integers as cumulating resample_counts' per-instance counts and reading them at the
     path points' class ranks, from the same generator state (and leaving it in the same state)."""
+    monkeypatch.setattr(cb, "RESAMPLE_BLOCK", block)
     rng = np.random.default_rng(5)
     y = rng.random(90) < 0.4
     s = np.round(rng.random(90) * distinct) / distinct
     layout = path_layout(y, s)
     _, pos_ranks, neg_ranks = cb.path_columns(layout)
-    outer = multinomial_counts(rng, layout.n_pos, 6)
+    outer = multinomial_counts(rng, layout.n_pos, 7)
+    assert 9 * layout.n_pos * 2 <= 700 < 9 * layout.n_pos * 3
     a_rng, b_rng = np.random.default_rng(11), np.random.default_rng(11)
     want = cb.cumulative(cb.resample_counts(a_rng, outer, 9))[:, pos_ranks]
     got = cb.resample_cumulative(b_rng, outer, 9, pos_ranks)

@@ -64,6 +64,7 @@ from .hulls import Hulls, replicate_hulls
 OUTER = 200  # outer replicates whose inner bootstraps calibrate the band
 INNER = 100  # inner replicates per outer replicate
 WINDOW = 0.05  # u is pooled over grid points within this distance in PC(+)
+RESAMPLE_BLOCK = 2**17  # picks counted at once by resample_cumulative (1 MB per working array)
 AUTO_BUDGET = 200_000_000  # n x OUTER x INNER at most, for calibration="auto"
 MODES = ("auto", "double", "off")
 # Gauss-Legendre nodes for induced priors inside the calibration: it only ranks expected costs, and
@@ -150,21 +151,30 @@ def resample_cumulative(rng: np.random.Generator, counts: np.ndarray, inner: int
     < C_b(i)", C_b the outer row's cumulative counts: a row's cumulative count at class rank i is its
     number of picks at positions below C_b(i). One bincount of the picks by position and one cumsum
     give every row's counts below each position; they are read at ``C_b(at)`` (the path points'
-    class ranks, :class:`~ccreport.analysis.bootstrap.PathLayout`). The same integers as the
-    per-instance route, with no gather through the position lists and no cumsum over instances
-    between path points.
+    class ranks, :func:`path_columns`). The same integers as the per-instance route, with no gather
+    through the position lists. The picks are drawn at once (the generator's stream is that of
+    :func:`resample_counts`) and counted a few outer rows at a time (``RESAMPLE_BLOCK`` positions),
+    so the working arrays stay in the processor's cache.
     """
     g, size = counts.shape
+    columns = np.asarray(at).size
     if size == 0:
-        return np.zeros((g * inner, np.asarray(at).size), dtype=np.int64)
+        return np.zeros((g * inner, columns), dtype=np.int64)
     picks = rng.integers(0, size, size=(g, inner, size))  # the draws of resample_counts, in its order
-    picks += (np.arange(g * inner) * size).reshape(g, inner, 1)
-    by_position = np.bincount(picks.ravel(), minlength=g * inner * size).reshape(g * inner, size)
-    below = cumulative(by_position)
-    bounds = cumulative(counts)[:, at]  # (g, len(at)): positions of outer row b before each class rank
-    # row b k + j reads its own row at outer row b's bounds: one flat gather
-    flat = bounds[:, None, :] + (np.arange(g * inner) * (size + 1)).reshape(g, inner, 1)
-    return below.ravel()[flat].reshape(g * inner, bounds.shape[1])
+    bounds = cumulative(counts)[:, at]  # (g, columns): positions of outer row b before each class rank
+    out = np.empty((g, inner, columns), dtype=np.int64)
+    per = max(1, RESAMPLE_BLOCK // (inner * size))  # outer rows per block
+    row_start = (np.arange(per * inner) * size).reshape(per, inner, 1)
+    below_start = (np.arange(per * inner) * (size + 1)).reshape(per, inner, 1)
+    for first in range(0, g, per):  # blocks of outer rows bound the working set, not a loop over instances
+        rows = slice(first, min(g, first + per))
+        k = rows.stop - first
+        block = picks[rows]
+        block += row_start[:k]
+        by_position = np.bincount(block.ravel(), minlength=k * inner * size).reshape(k * inner, size)
+        below = cumulative(by_position)  # below[r, p]: row r's picks at positions < p
+        np.take(below.ravel(), bounds[rows, None, :] + below_start[:k], out=out[rows])
+    return out.reshape(g * inner, columns)
 
 
 def upper_rank(truth: np.ndarray, samples: np.ndarray) -> np.ndarray:
