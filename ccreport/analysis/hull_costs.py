@@ -78,17 +78,29 @@ def optimal_vertices(h: Hulls, grid, switch_pc: np.ndarray | None = None) -> np.
     """Flat index of each replicate's optimal hull vertex at each grid PC(+): shape (R, m).
 
     At pc the envelope is the cost line of the hull vertex after all edges with switch < pc
-    (D&H 2006, Eq. 2 and 3), found by one binary search for all replicates.
+    (D&H 2006, Eq. 2 and 3), found by one binary search for all replicates (replicate r's switches
+    and grid offset by 2r). Counted from the edges' side when the offset switches are in order (as
+    they are unless rounding reorders collinear edges): the same integers, E searches instead of R m.
     """
     sw = switches(h) if switch_pc is None else switch_pc
     reps = h.replicates
+    grid = np.asarray(grid, dtype=float)
     edges_per = np.diff(h.indptr) - 1
-    edge_start = np.concatenate(([0], np.cumsum(edges_per)))
     edge_rep = np.repeat(np.arange(reps), edges_per)
     # switches are non-decreasing within a replicate and lie in [0, 1]: offset replicate r by 2r
     keys = sw + 2.0 * edge_rep
     queries = grid[None, :] + 2.0 * np.arange(reps)[:, None]
-    v = np.searchsorted(keys, queries, side="left") - edge_start[:reps, None]  # vertex number in replicate
+    if keys.size and grid.size and np.all(keys[1:] >= keys[:-1]) and np.all(grid[1:] >= grid[:-1]) and 0.0 <= grid[0] and grid[-1] <= 1.0:
+        # the same counts from the edges' side (E edges instead of R m queries): edge e of replicate r
+        # is passed at grid point j iff keys_e < queries_rj, i.e. from j = J_e on, J_e the number of
+        # r's queries <= keys_e (the queries, flat, are sorted: row r lies in [2r, 2r + 1])
+        m = grid.size
+        passed_from = np.searchsorted(queries.ravel(), keys, side="right") - edge_rep * m
+        passed = np.bincount(edge_rep * (m + 1) + passed_from, minlength=reps * (m + 1)).reshape(reps, m + 1)
+        v = np.cumsum(passed[:, :m], axis=1)  # vertex number in replicate
+    else:  # switches out of order by rounding, or an unsorted grid: one binary search per query
+        edge_start = np.concatenate(([0], np.cumsum(edges_per)))
+        v = np.searchsorted(keys, queries, side="left") - edge_start[:reps, None]
     return h.indptr[:-1, None] + v
 
 
