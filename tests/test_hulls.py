@@ -102,3 +102,22 @@ def test_optimal_vertices_counted_from_the_edges_are_the_per_query_search(seed):
     shuffled[: sw.size // 2] = shuffled[: sw.size // 2][::-1]  # out of order: the fallback
     np.testing.assert_array_equal(optimal_vertices(h, GRID, shuffled), _optimal_vertices_by_query(h, GRID, shuffled))
     np.testing.assert_array_equal(optimal_vertices(h, GRID[::-1], sw), _optimal_vertices_by_query(h, GRID[::-1], sw))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_vertex_end_points_are_those_of_the_intervals(seed):
+    """The distinct end points read from the vertices' lo alone are priors.end_points of (lo, hi)."""
+    from ccreport.analysis.bootstrap import cumulative, multinomial_counts, path_layout
+    from ccreport.analysis.hull_costs import vertex_end_points, vertex_intervals
+    from ccreport.analysis.hulls import replicate_hulls
+    from ccreport.analysis.priors import end_points
+
+    rng = np.random.default_rng(seed)
+    y = rng.random(150) < 0.3
+    s = rng.normal(size=150) + y
+    layout = path_layout(y, np.round(s, 1) if seed % 2 else s)
+    h = replicate_hulls(layout, cumulative(multinomial_counts(rng, layout.n_pos, 40)), cumulative(multinomial_counts(rng, layout.n_neg, 40)))
+    lo, hi = vertex_intervals(h)
+    want, got = end_points(lo, hi), vertex_end_points(h, lo)
+    for a, b in ((want.x, got.x), (want.lo, got.lo), (want.hi, got.hi)):
+        assert a.tobytes() == b.tobytes()

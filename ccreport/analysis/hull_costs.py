@@ -22,7 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .hulls import Hulls
-from .priors import Prior, end_points
+from .priors import EndPoints, Prior
 
 GRID = np.linspace(0.0, 1.0, 101)  # PC(+) grid of the bands (0.3, 0.5, 0.7 are on it)
 
@@ -74,6 +74,20 @@ def vertex_intervals(h: Hulls, switch_pc: np.ndarray | None = None) -> tuple[np.
     return lo, hi
 
 
+def vertex_end_points(h: Hulls, lo: np.ndarray) -> EndPoints:
+    """:func:`~ccreport.analysis.priors.end_points` of :func:`vertex_intervals` ``(lo, hi)``, from
+    ``lo`` alone: a vertex's ``hi`` is the larger of its own ``lo`` and the next vertex's (the switch
+    between them, kept from falling below ``lo``) and a replicate's last ``hi`` is 1, so the distinct
+    end points are those of ``lo`` and 1, and ``hi``'s positions follow from ``lo``'s. The same
+    arrays, with one sort of half the values."""
+    x, at_lo = np.unique(np.append(lo, 1.0), return_inverse=True)
+    at_lo = at_lo[:-1]
+    at_hi = np.empty_like(at_lo)
+    at_hi[:-1] = np.maximum(at_lo[1:], at_lo[:-1])
+    at_hi[h.indptr[1:] - 1] = x.size - 1
+    return EndPoints(x=x, lo=at_lo, hi=at_hi)
+
+
 def optimal_vertices(h: Hulls, grid, switch_pc: np.ndarray | None = None) -> np.ndarray:
     """Flat index of each replicate's optimal hull vertex at each grid PC(+): shape (R, m).
 
@@ -108,8 +122,8 @@ def costs_at(h: Hulls, j: np.ndarray, grid: np.ndarray, in_sample: bool = False)
     """Normalized expected cost of vertices ``j`` (R, m) at the grid PC(+), counted in the replicate
     or (``in_sample``) in the original sample (``h.x0, h.y0``)."""
     x, y = (h.x0, h.y0) if in_sample else (h.x, h.y)
-    fpr = x[j] / h.n_neg
-    fnr = 1.0 - y[j] / h.n_pos
+    fpr = (x / h.n_neg)[j]  # rates once per vertex, then read at the selections: the same values
+    fnr = (1.0 - y / h.n_pos)[j]
     return fnr * grid + fpr * (1.0 - grid)
 
 
@@ -186,7 +200,7 @@ def hull_curves(h: Hulls, grid, priors: dict, switch_pc=None, nodes: int | None 
     if priors:
         lo, hi = vertex_intervals(h, sw)
         rep = h.replicate_ids()
-        ends = end_points(lo, hi)  # sorted once for every prior
+        ends = vertex_end_points(h, lo)  # sorted once for every prior
         for p, prior in priors.items():
             w = prior.vertex_weights(lo, hi, rep, nodes, ends)  # shared: same switching points
             raw_e[p] = hulls_expected(h, prior, sw, w)
