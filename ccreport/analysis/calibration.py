@@ -145,7 +145,7 @@ def resample_counts(rng: np.random.Generator, counts: np.ndarray, inner: int) ->
 
 def resample_cumulative(rng: np.random.Generator, counts: np.ndarray, inner: int, at: np.ndarray) -> np.ndarray:
     """``cumulative(resample_counts(rng, counts, inner))[:, at]`` from the same draws, without the
-    inner replicates' per-instance counts: (g * inner, at.size).
+    inner replicates' per-instance counts: (g * inner, at.size), int32.
 
     Instance i's position list in outer row b is sorted, so "drawn instance < i" is "drawn position
     < C_b(i)", C_b the outer row's cumulative counts: a row's cumulative count at class rank i is its
@@ -162,7 +162,8 @@ def resample_cumulative(rng: np.random.Generator, counts: np.ndarray, inner: int
         return np.zeros((g * inner, columns), dtype=np.int64)
     picks = rng.integers(0, size, size=(g, inner, size))  # the draws of resample_counts, in its order
     bounds = cumulative(counts)[:, at]  # (g, columns): positions of outer row b before each class rank
-    out = np.empty((g, inner, columns), dtype=np.int64)
+    # counts up to n fit 32 bits: half the memory traffic here and in the hulls (the same integers)
+    out = np.empty((g, inner, columns), dtype=np.int32)
     per = max(1, RESAMPLE_BLOCK // (inner * size))  # outer rows per block
     row_start = (np.arange(per * inner) * size).reshape(per, inner, 1)
     below_start = (np.arange(per * inner) * (size + 1)).reshape(per, inner, 1)
