@@ -196,12 +196,12 @@ def replicate_hulls(layout: PathLayout, cp: np.ndarray, cn: np.ndarray, block: i
     first = np.concatenate(([0], np.cumsum(per_rep)[:-1]))
     px = cn.ravel()[rep * cn.shape[1] + layout.neg_at[k]]
     py = cp.ravel()[rep * cp.shape[1] + layout.pos_at[k]]
-    mask = flat_hull_mask(px, py, rep, first)
-    counts = np.bincount(rep[mask], minlength=reps)
-    kv = k[mask]
+    kept = np.flatnonzero(flat_hull_mask(px, py, rep, first))  # one pass over the candidates
+    counts = np.bincount(rep[kept], minlength=reps)
+    kv = k[kept]
     return Hulls(
-        x=px[mask].astype(float),
-        y=py[mask].astype(float),
+        x=px[kept].astype(float),
+        y=py[kept].astype(float),
         indptr=np.concatenate(([0], np.cumsum(counts))),
         n_pos=layout.n_pos,
         n_neg=layout.n_neg,
