@@ -159,7 +159,7 @@ def resample_cumulative(rng: np.random.Generator, counts: np.ndarray, inner: int
     g, size = counts.shape
     columns = np.asarray(at).size
     if size == 0:
-        return np.zeros((g * inner, columns), dtype=np.int64)
+        return np.zeros((g * inner, columns), dtype=np.int32)
     picks = rng.integers(0, size, size=(g, inner, size))  # the draws of resample_counts, in its order
     bounds = cumulative(counts)[:, at]  # (g, columns): positions of outer row b before each class rank
     # counts up to n fit 32 bits: half the memory traffic here and in the hulls (the same integers)
