@@ -256,11 +256,13 @@ def test_induced_expected_cost_is_remembered_per_curve_and_unchanged():
     one to the last bit, and a different curve (or prior) is not confused with it."""
     prior = pr.InducedPrior(pr.Beta(3.0, 7.0), pr.LogUniform(1.0, 10.0))
     pc, nec = np.array([0.0, 0.3, 0.6, 1.0]), np.array([0.0, 0.21, 0.25, 0.0])
-    pr._remembered_expected.cache_clear()
+    pr.remembered_expected.cache_clear()
     first = prior.expected(pc, nec)
-    assert first == prior._expected(pc, nec)
     assert prior.expected(list(pc), list(nec)) == first
-    assert pr._remembered_expected.cache_info().hits == 1
+    assert pr.remembered_expected.cache_info().hits == 1
+    pr.remembered_expected.cache_clear()
+    assert prior.expected(pc.copy(), nec.copy()) == first  # computed again: the same value
+    assert pr.remembered_expected.cache_info().misses == 1
     other = nec.copy()
     other[1] += 1e-12
     assert prior.expected(pc, other) != first

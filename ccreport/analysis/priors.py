@@ -411,7 +411,7 @@ class InducedPrior(Prior):
         pc, nec = np.asarray(pc, dtype=float), np.asarray(nec, dtype=float)
         if pc.ndim != 1 or pc.shape != nec.shape:
             return self._expected(pc, nec)
-        return _remembered_expected(self, pc.tobytes(), nec.tobytes())
+        return remembered_expected(self, pc.tobytes(), nec.tobytes())
 
     def _expected(self, pc, nec) -> float:
         x, alpha, beta = curve_segments(pc, nec)
@@ -513,7 +513,9 @@ EXPECTED_CACHE = 256  # induced-prior expected costs remembered per process (Ind
 
 
 @functools.lru_cache(maxsize=EXPECTED_CACHE)
-def _remembered_expected(prior: InducedPrior, pc: bytes, nec: bytes) -> float:
+def remembered_expected(prior: InducedPrior, pc: bytes, nec: bytes) -> float:
+    """:meth:`InducedPrior.expected` of the curve whose vertices' float64 bytes are ``pc``, ``nec``,
+    computed once per process (``cache_info``/``cache_clear`` as :func:`functools.lru_cache`)."""
     return prior._expected(np.frombuffer(pc), np.frombuffer(nec))
 
 
