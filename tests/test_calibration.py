@@ -40,6 +40,41 @@ def test_inner_resamples_are_reproducible():
     np.testing.assert_array_equal(a, b)
 
 
+@pytest.mark.parametrize("distinct", [3, 40])
+@pytest.mark.parametrize("block", [2**17, 700])  # all outer rows at once / two at a time, the last alone
+def test_resample_cumulative_is_the_cumulated_resample_from_the_same_draws(distinct, block, monkeypatch):
+    """The same integers as cumulating resample_counts' per-instance counts and reading them at the
+    path points' class ranks, from the same generator state (and leaving it in the same state)."""
+    monkeypatch.setattr(cb, "RESAMPLE_BLOCK", block)
+    rng = np.random.default_rng(5)
+    y = rng.random(90) < 0.4
+    s = np.round(rng.random(90) * distinct) / distinct
+    layout = path_layout(y, s)
+    _, pos_ranks, neg_ranks = cb.path_columns(layout)
+    outer = multinomial_counts(rng, layout.n_pos, 7)
+    assert 9 * layout.n_pos * 2 <= 700 < 9 * layout.n_pos * 3
+    a_rng, b_rng = np.random.default_rng(11), np.random.default_rng(11)
+    want = cb.cumulative(cb.resample_counts(a_rng, outer, 9))[:, pos_ranks]
+    got = cb.resample_cumulative(b_rng, outer, 9, pos_ranks)
+    np.testing.assert_array_equal(got, want)
+    assert a_rng.integers(1 << 62) == b_rng.integers(1 << 62)
+    assert cb.resample_cumulative(np.random.default_rng(1), np.zeros((2, 0), dtype=np.int64), 3, np.array([0])).shape == (6, 1)
+
+
+def test_path_columns_read_the_same_counts_as_the_layout():
+    """Counts cumulated at the distinct class ranks, read through the re-indexed layout, are the
+    layout's own path points; their ranks are the layout's."""
+    rng = np.random.default_rng(2)
+    y = rng.random(60) < 0.5
+    layout = path_layout(y, np.round(rng.random(60) * 7))
+    columns, pos_ranks, neg_ranks = cb.path_columns(layout)
+    cp = cb.cumulative(multinomial_counts(rng, layout.n_pos, 4))
+    np.testing.assert_array_equal(cp[:, pos_ranks][:, columns.pos_at], cp[:, layout.pos_at])
+    np.testing.assert_array_equal(pos_ranks[columns.pos_at], layout.pos_at)
+    np.testing.assert_array_equal(neg_ranks[columns.neg_at], layout.neg_at)
+    assert columns.n_points == layout.n_points
+
+
 # --- the bootstrap world against brute force -------------------------------------------------------
 
 

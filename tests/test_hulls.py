@@ -64,3 +64,60 @@ def test_crisp_hull_under_the_diagonal_moves_onto_it():
     np.testing.assert_array_equal(h.y, [0, 5, 10, 0, 8, 10])
     np.testing.assert_array_equal(h.original().x, [0, 1, 8, 0, 1, 8])
     np.testing.assert_array_equal(h.replicate_ids(), [0, 0, 0, 1, 1, 1])
+
+
+def _optimal_vertices_by_query(h, grid, sw):
+    """The reference: one binary search per (replicate, grid point), as optimal_vertices did first."""
+    edges_per = np.diff(h.indptr) - 1
+    edge_start = np.concatenate(([0], np.cumsum(edges_per)))
+    keys = sw + 2.0 * np.repeat(np.arange(h.replicates), edges_per)
+    queries = np.asarray(grid, float)[None, :] + 2.0 * np.arange(h.replicates)[:, None]
+    return h.indptr[:-1, None] + np.searchsorted(keys, queries, side="left") - edge_start[:h.replicates, None]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_optimal_vertices_counted_from_the_edges_are_the_per_query_search(seed):
+    """Counting from the edges' side gives the same vertex as one binary search per grid point, to
+    the index: on replicate hulls of tied and untied scores, on grids holding switching points
+    exactly, and with switches out of order (the per-query fallback)."""
+    from ccreport.analysis.bootstrap import cumulative, multinomial_counts, path_layout
+    from ccreport.analysis.hull_costs import GRID, optimal_vertices, switches
+    from ccreport.analysis.hulls import replicate_hulls
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(20, 300))
+    y = rng.random(n) < 0.4
+    s = rng.normal(size=n) + y
+    if seed % 2:
+        s = np.round(s, 1)  # ties: few distinct scores, collinear runs
+    layout = path_layout(y, s)
+    cp = cumulative(multinomial_counts(rng, layout.n_pos, 50))
+    cn = cumulative(multinomial_counts(rng, layout.n_neg, 50))
+    h = replicate_hulls(layout, cp, cn)
+    sw = switches(h)
+    grids = [GRID, np.unique(np.concatenate((GRID, sw[:40]))), np.array([0.0, 0.5, 1.0]), np.array([0.3])]
+    for grid in grids:
+        np.testing.assert_array_equal(optimal_vertices(h, grid, sw), _optimal_vertices_by_query(h, grid, sw))
+    shuffled = sw.copy()
+    shuffled[: sw.size // 2] = shuffled[: sw.size // 2][::-1]  # out of order: the fallback
+    np.testing.assert_array_equal(optimal_vertices(h, GRID, shuffled), _optimal_vertices_by_query(h, GRID, shuffled))
+    np.testing.assert_array_equal(optimal_vertices(h, GRID[::-1], sw), _optimal_vertices_by_query(h, GRID[::-1], sw))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_vertex_end_points_are_those_of_the_intervals(seed):
+    """The distinct end points read from the vertices' lo alone are priors.end_points of (lo, hi)."""
+    from ccreport.analysis.bootstrap import cumulative, multinomial_counts, path_layout
+    from ccreport.analysis.hull_costs import vertex_end_points, vertex_intervals
+    from ccreport.analysis.hulls import replicate_hulls
+    from ccreport.analysis.priors import end_points
+
+    rng = np.random.default_rng(seed)
+    y = rng.random(150) < 0.3
+    s = rng.normal(size=150) + y
+    layout = path_layout(y, np.round(s, 1) if seed % 2 else s)
+    h = replicate_hulls(layout, cumulative(multinomial_counts(rng, layout.n_pos, 40)), cumulative(multinomial_counts(rng, layout.n_neg, 40)))
+    lo, hi = vertex_intervals(h)
+    want, got = end_points(lo, hi), vertex_end_points(h, lo)
+    for a, b in ((want.x, got.x), (want.lo, got.lo), (want.hi, got.hi)):
+        assert a.tobytes() == b.tobytes()

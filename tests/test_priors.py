@@ -203,9 +203,11 @@ def test_a_prior_kind_must_give_its_vertex_weights():
     ids=lambda p: p.describe(),
 )
 @pytest.mark.parametrize("nodes", [None, 32])
-def test_induced_vertex_weights_are_the_node_by_node_sum_bit_for_bit(prior, nodes, monkeypatch):
+@pytest.mark.parametrize("block", [4096, 256])  # end points' terms evaluated all at once / block by block
+def test_induced_vertex_weights_are_the_node_by_node_sum_bit_for_bit(prior, nodes, block, monkeypatch):
     """All nodes at once, each distinct interval once, in blocks: the same numbers, to the last bit, as
-    summing one :func:`interval_weights` call per Gauss-Legendre node, node after node."""
+    summing one :func:`interval_weights` call per Gauss-Legendre node, node after node; and with the
+    distinct end points given (:func:`end_points`, shared by several priors) the same again."""
     from scipy import special
 
     rng = np.random.default_rng(5)
@@ -225,6 +227,43 @@ def test_induced_vertex_weights_are_the_node_by_node_sum_bit_for_bit(prior, node
         a, b = pr.interval_weights(float(p), prior.cost_ratio, lo, hi)
         want_a += w * a
         want_b += w * b
-    monkeypatch.setattr(pr, "INDUCED_BLOCK", 4096)  # several blocks
+    monkeypatch.setattr(pr, "INDUCED_BLOCK", block)  # several blocks
     got_a, got_b = prior.vertex_weights(lo, hi, np.zeros(lo.size, dtype=np.int64), nodes)
     assert got_a.tobytes() == want_a.tobytes() and got_b.tobytes() == want_b.tobytes()
+    got_a, got_b = prior.vertex_weights(lo, hi, np.zeros(lo.size, dtype=np.int64), nodes, pr.end_points(lo, hi))
+    assert got_a.tobytes() == want_a.tobytes() and got_b.tobytes() == want_b.tobytes()
+
+
+@pytest.mark.parametrize("prior", [pr.BetaPrior(2.0, 8.0), pr.UniformPrior(0.1, 0.7), pr.PointPrior(0.3)], ids=str)
+def test_shared_end_points_give_the_same_weights_bit_for_bit(prior):
+    """Weights with the distinct end points given (sorted once for several priors, as
+    ``hull_curves`` does) are the weights without them, to the last bit; the end points are exact."""
+    rng = np.random.default_rng(8)
+    cuts = np.sort(rng.choice(np.concatenate((np.round(rng.uniform(size=30), 2), [0.0, 1.0])), size=(500, 2)), axis=1)
+    lo, hi = cuts[:, 0], cuts[:, 1]
+    rep = np.arange(lo.size)
+    ends = pr.end_points(lo, hi)
+    np.testing.assert_array_equal(ends.x[ends.lo], lo)
+    np.testing.assert_array_equal(ends.x[ends.hi], hi)
+    assert np.all(np.diff(ends.x) > 0)
+    want = prior.vertex_weights(lo, hi, rep)
+    got = prior.vertex_weights(lo, hi, rep, None, ends)
+    assert all(g.tobytes() == w.tobytes() for g, w in zip(got, want))
+
+
+def test_induced_expected_cost_is_remembered_per_curve_and_unchanged():
+    """The quadrature runs once per (prior, curve) in a process; the remembered value is the computed
+    one to the last bit, and a different curve (or prior) is not confused with it."""
+    prior = pr.InducedPrior(pr.Beta(3.0, 7.0), pr.LogUniform(1.0, 10.0))
+    pc, nec = np.array([0.0, 0.3, 0.6, 1.0]), np.array([0.0, 0.21, 0.25, 0.0])
+    pr.remembered_expected.cache_clear()
+    first = prior.expected(pc, nec)
+    assert prior.expected(list(pc), list(nec)) == first
+    assert pr.remembered_expected.cache_info().hits == 1
+    pr.remembered_expected.cache_clear()
+    assert prior.expected(pc.copy(), nec.copy()) == first  # computed again: the same value
+    assert pr.remembered_expected.cache_info().misses == 1
+    other = nec.copy()
+    other[1] += 1e-12
+    assert prior.expected(pc, other) != first
+    assert pr.InducedPrior(pr.Beta(3.0, 6.0), pr.LogUniform(1.0, 10.0)).expected(pc, nec) != first

@@ -64,6 +64,7 @@ from .hulls import Hulls, replicate_hulls
 OUTER = 200  # outer replicates whose inner bootstraps calibrate the band
 INNER = 100  # inner replicates per outer replicate
 WINDOW = 0.05  # u is pooled over grid points within this distance in PC(+)
+RESAMPLE_BLOCK = 2**17  # picks counted at once by resample_cumulative (1 MB per working array)
 AUTO_BUDGET = 200_000_000  # n x OUTER x INNER at most, for calibration="auto"
 MODES = ("auto", "double", "off")
 # Gauss-Legendre nodes for induced priors inside the calibration: it only ranks expected costs, and
@@ -142,6 +143,41 @@ def resample_counts(rng: np.random.Generator, counts: np.ndarray, inner: int) ->
     return np.bincount(drawn.ravel(), minlength=g * inner * size).reshape(g * inner, size)
 
 
+def resample_cumulative(rng: np.random.Generator, counts: np.ndarray, inner: int, at: np.ndarray) -> np.ndarray:
+    """``cumulative(resample_counts(rng, counts, inner))[:, at]`` from the same draws, without the
+    inner replicates' per-instance counts: (g * inner, at.size), int32.
+
+    Instance i's position list in outer row b is sorted, so "drawn instance < i" is "drawn position
+    < C_b(i)", C_b the outer row's cumulative counts: a row's cumulative count at class rank i is its
+    number of picks at positions below C_b(i). One bincount of the picks by position and one cumsum
+    give every row's counts below each position; they are read at ``C_b(at)`` (the path points'
+    class ranks, :func:`path_columns`). The same integers as the per-instance route, with no gather
+    through the position lists. The picks are drawn at once (the generator's stream is that of
+    :func:`resample_counts`) and counted a few outer rows at a time (``RESAMPLE_BLOCK`` positions),
+    so the working arrays stay in the processor's cache.
+    """
+    g, size = counts.shape
+    columns = np.asarray(at).size
+    if size == 0:
+        return np.zeros((g * inner, columns), dtype=np.int32)
+    picks = rng.integers(0, size, size=(g, inner, size))  # the draws of resample_counts, in its order
+    bounds = cumulative(counts)[:, at]  # (g, columns): positions of outer row b before each class rank
+    # counts up to n fit 32 bits: half the memory traffic here and in the hulls (the same integers)
+    out = np.empty((g, inner, columns), dtype=np.int32)
+    per = max(1, RESAMPLE_BLOCK // (inner * size))  # outer rows per block
+    row_start = (np.arange(per * inner) * size).reshape(per, inner, 1)
+    below_start = (np.arange(per * inner) * (size + 1)).reshape(per, inner, 1)
+    for first in range(0, g, per):  # blocks of outer rows bound the working set, not a loop over instances
+        rows = slice(first, min(g, first + per))
+        k = rows.stop - first
+        block = picks[rows]
+        block += row_start[:k]
+        by_position = np.bincount(block.ravel(), minlength=k * inner * size).reshape(k * inner, size)
+        below = cumulative(by_position)  # below[r, p]: row r's picks at positions < p
+        np.take(below.ravel(), bounds[rows, None, :] + below_start[:k], out=out[rows])
+    return out.reshape(g * inner, columns)
+
+
 def upper_rank(truth: np.ndarray, samples: np.ndarray) -> np.ndarray:
     """The quantile level of ``truth`` (g, ...) among ``samples`` (g, k, ...) as an upper bound:
     ``(#samples strictly below + 1/2) / (k + 1)``, in [1/(2k+2), 1 - 1/(2k+2)].
@@ -183,7 +219,10 @@ def sup_ratios(inner_values: np.ndarray, truth: np.ndarray, level: float) -> np.
 
 
 def _recounted(h: Hulls, cp_outer: np.ndarray, cn_outer: np.ndarray, inner: int) -> Hulls:
-    """Inner hulls whose ``x0, y0`` are the selected thresholds' counts in their *outer* replicate."""
+    """Inner hulls whose ``x0, y0`` are the selected thresholds' counts in their *outer* replicate.
+
+    ``h``: hulls over :func:`path_columns`' layout (``x0``, ``y0``: the selected point's columns);
+    ``cp_outer``/``cn_outer``: the outer replicates' cumulative counts at those columns' ranks."""
     outer_of = h.replicate_ids() // inner
     return Hulls(
         x=h.x,
@@ -194,6 +233,19 @@ def _recounted(h: Hulls, cp_outer: np.ndarray, cn_outer: np.ndarray, inner: int)
         x0=cn_outer[outer_of, h.x0.astype(np.int64)].astype(float),
         y0=cp_outer[outer_of, h.y0.astype(np.int64)].astype(float),
     )
+
+
+def path_columns(layout: PathLayout) -> tuple[PathLayout, np.ndarray, np.ndarray]:
+    """The class ranks at which the path points read cumulative counts (``pos_at``'s and
+    ``neg_at``'s distinct values: all of them for a classifier without ties, a few for one with few
+    distinct scores), and the layout re-indexed to columns of counts cumulated at those ranks only
+    (:func:`resample_cumulative`): ``(layout, pos ranks, neg ranks)``. A hull of the re-indexed
+    layout has the selected point's column as ``x0`` and ``y0``."""
+    pos_ranks, pos_at = np.unique(layout.pos_at, return_inverse=True)
+    neg_ranks, neg_at = np.unique(layout.neg_at, return_inverse=True)
+    columns = PathLayout(pos_at=pos_at, neg_at=neg_at, pos_order=layout.pos_order, neg_order=layout.neg_order,
+                         n_pos=layout.n_pos, n_neg=layout.n_neg, hull=layout.hull)
+    return columns, pos_ranks, neg_ranks
 
 
 @dataclass(frozen=True, eq=False)
@@ -233,12 +285,15 @@ def outer_world(layout, counts_pos, counts_neg, grid, priors) -> Outer:
     return Outer(cp=cp, cn=cn, t=t, truth=truth, t_expected=t_e, truth_expected=truth_e)
 
 
-def _inner_world(layout, outer: Outer, inner_pos, inner_neg, grid, priors) -> tuple[np.ndarray, dict]:
-    """Inner optimism-corrected replicates (g, k, m) and expected costs prior -> (g, k)."""
+def _inner_world(layout, outer: Outer, inner_cp, inner_cn, grid, priors) -> tuple[np.ndarray, dict]:
+    """Inner optimism-corrected replicates (g, k, m) and expected costs prior -> (g, k), from the inner
+    replicates' cumulative class counts at the ranks of :func:`path_columns` (:func:`resample_cumulative`)."""
     g = outer.cp.shape[0]
-    k = inner_pos.shape[0] // g
-    hulls = replicate_hulls(layout, cumulative(inner_pos), cumulative(inner_neg))
-    raw, ins, raw_e, ins_e = hull_curves(_recounted(hulls, outer.cp, outer.cn, k), grid, priors, nodes=INDUCED_NODES)
+    k = inner_cp.shape[0] // g
+    columns, pos_ranks, neg_ranks = path_columns(layout)
+    hulls = replicate_hulls(columns, inner_cp, inner_cn)
+    recounted = _recounted(hulls, outer.cp[:, pos_ranks], outer.cn[:, neg_ranks], k)
+    raw, ins, raw_e, ins_e = hull_curves(recounted, grid, priors, nodes=INDUCED_NODES)
     values = outer.t[:, None, :] + (ins - raw).reshape(g, k, grid.size)
     expected = {p: outer.t_expected[p][:, None] + (ins_e[p] - raw_e[p]).reshape(g, k) for p in priors}
     return values, expected
@@ -252,7 +307,15 @@ def bootstrap_world(layout, counts_pos, counts_neg, inner_pos, inner_neg, grid, 
 
 def world_in_pieces(layout, outer: Outer, inner_pieces, grid, priors) -> World:
     """The world of outer replicates and their inner replicates, drawn in pieces (each (g k_i, ...))."""
-    pieces = [_inner_world(layout, outer, pos, neg, grid, priors) for pos, neg in inner_pieces]
+    _, pos_ranks, neg_ranks = path_columns(layout)
+    cumulated = ((cumulative(pos)[:, pos_ranks], cumulative(neg)[:, neg_ranks]) for pos, neg in inner_pieces)
+    return world_of_cumulative_pieces(layout, outer, cumulated, grid, priors)
+
+
+def world_of_cumulative_pieces(layout, outer: Outer, inner_pieces, grid, priors) -> World:
+    """:func:`world_in_pieces` of pieces given as cumulative class counts at the ranks of
+    :func:`path_columns` (:func:`resample_cumulative`)."""
+    pieces = [_inner_world(layout, outer, cp, cn, grid, priors) for cp, cn in inner_pieces]
     return World(
         truth=outer.truth,
         inner=np.concatenate([values for values, _ in pieces], axis=1),
@@ -296,14 +359,16 @@ def calibrate(
     n = layout.n_pos + layout.n_neg
     q = (1.0 + level) / 2.0
     u_grid, ratios, u_exp = [], [], {p: [] for p in priors}
+    _, pos_ranks, neg_ranks = path_columns(layout)
     for g in chunk_sizes(outer, n * inner):
         counts_pos = multinomial_counts(rng, layout.n_pos, g)
         counts_neg = multinomial_counts(rng, layout.n_neg, g)
         pieces = (  # inner replicates in pieces of at most CHUNK_ELEMENTS instances (only at large n)
-            (resample_counts(rng, counts_pos, k), resample_counts(rng, counts_neg, k))
+            (resample_cumulative(rng, counts_pos, k, pos_ranks), resample_cumulative(rng, counts_neg, k, neg_ranks))
             for k in chunk_sizes(inner, n * g)
         )
-        world = world_in_pieces(layout, outer_world(layout, counts_pos, counts_neg, grid, priors), pieces, grid, priors)
+        outer_w = outer_world(layout, counts_pos, counts_neg, grid, priors)
+        world = world_of_cumulative_pieces(layout, outer_w, pieces, grid, priors)
         u_grid.append(upper_rank(world.truth, world.inner))
         ratios.append(sup_ratios(world.inner, world.truth, level))
         for p in priors:

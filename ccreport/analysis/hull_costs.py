@@ -22,7 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .hulls import Hulls
-from .priors import Prior
+from .priors import EndPoints, Prior
 
 GRID = np.linspace(0.0, 1.0, 101)  # PC(+) grid of the bands (0.3, 0.5, 0.7 are on it)
 
@@ -74,21 +74,47 @@ def vertex_intervals(h: Hulls, switch_pc: np.ndarray | None = None) -> tuple[np.
     return lo, hi
 
 
+def vertex_end_points(h: Hulls, lo: np.ndarray) -> EndPoints:
+    """:func:`~ccreport.analysis.priors.end_points` of :func:`vertex_intervals` ``(lo, hi)``, from
+    ``lo`` alone: a vertex's ``hi`` is the larger of its own ``lo`` and the next vertex's (the switch
+    between them, kept from falling below ``lo``) and a replicate's last ``hi`` is 1, so the distinct
+    end points are those of ``lo`` and 1, and ``hi``'s positions follow from ``lo``'s. The same
+    arrays, with one sort of half the values."""
+    x, at_lo = np.unique(np.append(lo, 1.0), return_inverse=True)
+    at_lo = at_lo[:-1]
+    at_hi = np.empty_like(at_lo)
+    at_hi[:-1] = np.maximum(at_lo[1:], at_lo[:-1])
+    at_hi[h.indptr[1:] - 1] = x.size - 1
+    return EndPoints(x=x, lo=at_lo, hi=at_hi)
+
+
 def optimal_vertices(h: Hulls, grid, switch_pc: np.ndarray | None = None) -> np.ndarray:
     """Flat index of each replicate's optimal hull vertex at each grid PC(+): shape (R, m).
 
     At pc the envelope is the cost line of the hull vertex after all edges with switch < pc
-    (D&H 2006, Eq. 2 and 3), found by one binary search for all replicates.
+    (D&H 2006, Eq. 2 and 3), found by one binary search for all replicates (replicate r's switches
+    and grid offset by 2r). Counted from the edges' side when the offset switches are in order (as
+    they are unless rounding reorders collinear edges): the same integers, E searches instead of R m.
     """
     sw = switches(h) if switch_pc is None else switch_pc
     reps = h.replicates
+    grid = np.asarray(grid, dtype=float)
     edges_per = np.diff(h.indptr) - 1
-    edge_start = np.concatenate(([0], np.cumsum(edges_per)))
     edge_rep = np.repeat(np.arange(reps), edges_per)
     # switches are non-decreasing within a replicate and lie in [0, 1]: offset replicate r by 2r
     keys = sw + 2.0 * edge_rep
     queries = grid[None, :] + 2.0 * np.arange(reps)[:, None]
-    v = np.searchsorted(keys, queries, side="left") - edge_start[:reps, None]  # vertex number in replicate
+    if keys.size and grid.size and np.all(keys[1:] >= keys[:-1]) and np.all(grid[1:] >= grid[:-1]) and 0.0 <= grid[0] and grid[-1] <= 1.0:
+        # the same counts from the edges' side (E edges instead of R m queries): edge e of replicate r
+        # is passed at grid point j iff keys_e < queries_rj, i.e. from j = J_e on, J_e the number of
+        # r's queries <= keys_e (the queries, flat, are sorted: row r lies in [2r, 2r + 1])
+        m = grid.size
+        passed_from = np.searchsorted(queries.ravel(), keys, side="right") - edge_rep * m
+        passed = np.bincount(edge_rep * (m + 1) + passed_from, minlength=reps * (m + 1)).reshape(reps, m + 1)
+        v = np.cumsum(passed[:, :m], axis=1)  # vertex number in replicate
+    else:  # switches out of order by rounding, or an unsorted grid: one binary search per query
+        edge_start = np.concatenate(([0], np.cumsum(edges_per)))
+        v = np.searchsorted(keys, queries, side="left") - edge_start[:reps, None]
     return h.indptr[:-1, None] + v
 
 
@@ -96,8 +122,8 @@ def costs_at(h: Hulls, j: np.ndarray, grid: np.ndarray, in_sample: bool = False)
     """Normalized expected cost of vertices ``j`` (R, m) at the grid PC(+), counted in the replicate
     or (``in_sample``) in the original sample (``h.x0, h.y0``)."""
     x, y = (h.x0, h.y0) if in_sample else (h.x, h.y)
-    fpr = x[j] / h.n_neg
-    fnr = 1.0 - y[j] / h.n_pos
+    fpr = (x / h.n_neg)[j]  # rates once per vertex, then read at the selections: the same values
+    fnr = (1.0 - y / h.n_pos)[j]
     return fnr * grid + fpr * (1.0 - grid)
 
 
@@ -174,8 +200,9 @@ def hull_curves(h: Hulls, grid, priors: dict, switch_pc=None, nodes: int | None 
     if priors:
         lo, hi = vertex_intervals(h, sw)
         rep = h.replicate_ids()
+        ends = vertex_end_points(h, lo)  # sorted once for every prior
         for p, prior in priors.items():
-            w = prior.vertex_weights(lo, hi, rep, nodes)  # shared: same switching points
+            w = prior.vertex_weights(lo, hi, rep, nodes, ends)  # shared: same switching points
             raw_e[p] = hulls_expected(h, prior, sw, w)
             ins_e[p] = hulls_expected(orig, prior, sw, w)
     return HullCurves(raw, ins, raw_e, ins_e)

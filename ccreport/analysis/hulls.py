@@ -45,15 +45,17 @@ if TYPE_CHECKING:  # the layout type only; bootstrap imports this module
 BLOCK = 32  # points per block in the hull pruning (see the module docstring)
 
 
-def pav_block_starts(values, weights) -> np.ndarray:
+def pav_block_starts(values, weights, overwrite: bool = False) -> np.ndarray:
     """Start index of each pooled block of the weighted increasing isotonic fit of ``values``.
 
     The blocks of ``scipy.optimize.isotonic_regression(values, weights=weights).blocks[:-1]``,
     computed by SciPy's PAV kernel without its per-call overhead. The inputs are copied (the kernel
-    overwrites its arguments).
+    overwrites its arguments) unless ``overwrite`` and they are already contiguous float64 arrays
+    the caller no longer needs.
     """
-    x = np.array(values, dtype=np.float64)
-    w = np.array(weights, dtype=np.float64)
+    x = np.asarray(values, dtype=np.float64) if overwrite else np.array(values, dtype=np.float64)
+    w = np.asarray(weights, dtype=np.float64) if overwrite else np.array(weights, dtype=np.float64)
+    x, w = np.ascontiguousarray(x), np.ascontiguousarray(w)
     r = np.full(x.size + 1, -1, dtype=np.intp)
     _, _, r, b = _scipy_pava(x, w, r)
     return r[:b]
@@ -108,8 +110,8 @@ def flat_hull_mask(x: np.ndarray, y: np.ndarray, rep: np.ndarray, first: np.ndar
     keep[first[1:] - 1] = True
     keep[-1] = True
     if step.size:
-        ws = w[step]
-        keep[step[pav_block_starts(2.0 * rep[step] - dy[step] / ws, ws)]] = True
+        ws = w[step].astype(np.float64)  # int / int divides in float64: the same slopes
+        keep[step[pav_block_starts(2.0 * rep[step] - dy[step] / ws, ws, overwrite=True)]] = True
     return keep
 
 
@@ -194,12 +196,12 @@ def replicate_hulls(layout: PathLayout, cp: np.ndarray, cn: np.ndarray, block: i
     first = np.concatenate(([0], np.cumsum(per_rep)[:-1]))
     px = cn.ravel()[rep * cn.shape[1] + layout.neg_at[k]]
     py = cp.ravel()[rep * cp.shape[1] + layout.pos_at[k]]
-    mask = flat_hull_mask(px, py, rep, first)
-    counts = np.bincount(rep[mask], minlength=reps)
-    kv = k[mask]
+    kept = np.flatnonzero(flat_hull_mask(px, py, rep, first))  # one pass over the candidates
+    counts = np.bincount(rep[kept], minlength=reps)
+    kv = k[kept]
     return Hulls(
-        x=px[mask].astype(float),
-        y=py[mask].astype(float),
+        x=px[kept].astype(float),
+        y=py[kept].astype(float),
         indptr=np.concatenate(([0], np.cumsum(counts))),
         n_pos=layout.n_pos,
         n_neg=layout.n_neg,

@@ -64,13 +64,15 @@ class Prior(ABC):
         """P(PC(+) <= x), vectorised."""
 
     @abstractmethod
-    def vertex_weights(self, lo, hi, rep, nodes: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def vertex_weights(self, lo, hi, rep, nodes: int | None = None, ends: EndPoints | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Weights (wa, wb) with E[(alpha_v + beta_v PC) 1{PC in [lo_v, hi_v]}] = alpha_v wa_v + beta_v wb_v.
 
         For many intervals at once: ``lo``/``hi`` flat arrays; ``rep`` the curve each interval
         belongs to (non-decreasing; one curve's intervals tile [0, 1] in order), so that mass on a
         shared end point is counted once per curve. ``nodes``: the size of the quadrature rule for
         priors that need one (``INDUCED_NODES`` when None); priors in closed form ignore it.
+        ``ends``: :func:`end_points` of ``lo, hi`` when already known (several priors on the same
+        intervals share them); priors that do not evaluate per distinct end point ignore it.
         """
 
     def density(self, x):
@@ -94,18 +96,35 @@ def moment_weights(lo, hi, cdf, partial_moment):
     return cdf(hi) - cdf(lo), partial_moment(hi) - partial_moment(lo)
 
 
-def distinct_moment_weights(lo, hi, cdf, partial_moment):
+@dataclass(frozen=True, eq=False)
+class EndPoints:
+    """The distinct end points of many intervals [lo, hi]: ``x`` sorted distinct values, ``lo``/``hi``
+    the position of each interval's end points in ``x`` (``x[lo]`` is the intervals' lo)."""
+
+    x: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+
+
+def end_points(lo, hi) -> EndPoints:
+    """:class:`EndPoints` of flat arrays ``lo``, ``hi``: one sort of both, once for every prior
+    evaluated on the same intervals (:func:`ccreport.analysis.hull_costs.hull_curves`)."""
+    lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
+    x = np.unique(np.concatenate((lo, hi)))
+    return EndPoints(x=x, lo=np.searchsorted(x, lo), hi=np.searchsorted(x, hi))
+
+
+def distinct_moment_weights(lo, hi, cdf, partial_moment, ends: EndPoints | None = None):
     """:func:`moment_weights` with F and M evaluated once per distinct end point, for priors whose
     F and M are costly (the regularized incomplete beta function): a hull vertex's ``hi`` is the
     next vertex's ``lo``, and bootstrap replicates share most switching points. The same values as
-    :func:`moment_weights`, to the last bit."""
+    :func:`moment_weights`, to the last bit. ``ends``: :func:`end_points` of ``lo, hi`` if known."""
     lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
     if lo.ndim != 1 or lo.shape != hi.shape:
         return moment_weights(lo, hi, cdf, partial_moment)
-    x, at = np.unique(np.concatenate((lo, hi)), return_inverse=True)
-    f, m = cdf(x), partial_moment(x)
-    k = lo.size
-    return f[at[k:]] - f[at[:k]], m[at[k:]] - m[at[:k]]
+    ends = end_points(lo, hi) if ends is None else ends
+    f, m = cdf(ends.x), partial_moment(ends.x)
+    return f[ends.hi] - f[ends.lo], m[ends.hi] - m[ends.lo]
 
 
 @dataclass(frozen=True)
@@ -130,7 +149,7 @@ class UniformPrior(Prior):
     def expected(self, pc, nec) -> float:
         return _moment_expectation(pc, nec, self.cdf, self.partial_moment)
 
-    def vertex_weights(self, lo, hi, rep, nodes: int | None = None):
+    def vertex_weights(self, lo, hi, rep, nodes: int | None = None, ends: EndPoints | None = None):
         return moment_weights(lo, hi, self.cdf, self.partial_moment)
 
     def density(self, x):
@@ -165,8 +184,8 @@ class BetaPrior(Prior):
     def expected(self, pc, nec) -> float:
         return _moment_expectation(pc, nec, self.cdf, self.partial_moment)
 
-    def vertex_weights(self, lo, hi, rep, nodes: int | None = None):
-        return distinct_moment_weights(lo, hi, self.cdf, self.partial_moment)
+    def vertex_weights(self, lo, hi, rep, nodes: int | None = None, ends: EndPoints | None = None):
+        return distinct_moment_weights(lo, hi, self.cdf, self.partial_moment, ends)
 
     def density(self, x):
         x = np.asarray(x, dtype=float)
@@ -202,7 +221,7 @@ class PointPrior(Prior):
     def cdf(self, x):
         return (np.asarray(x, dtype=float) >= self.pc).astype(float)
 
-    def vertex_weights(self, lo, hi, rep, nodes: int | None = None):
+    def vertex_weights(self, lo, hi, rep, nodes: int | None = None, ends: EndPoints | None = None):
         """The first interval of each curve that holds the point gets (1, pc), the others (0, 0)."""
         inside = np.flatnonzero((lo <= self.pc) & (self.pc <= hi))
         first = inside[np.flatnonzero(np.diff(rep[inside], prepend=-1))]
@@ -386,6 +405,15 @@ class InducedPrior(Prior):
         return np.clip((p_value - p.low) / (p.high - p.low), 0.0, 1.0)
 
     def expected(self, pc, nec) -> float:
+        """Adaptive quadrature over p(+) (module docstring). Remembered per process for the last
+        ``EXPECTED_CACHE`` curves (the same classifier's curve is asked for by its own task and by
+        every pair it is in): a pure function of the prior and the curve's exact values."""
+        pc, nec = np.asarray(pc, dtype=float), np.asarray(nec, dtype=float)
+        if pc.ndim != 1 or pc.shape != nec.shape:
+            return self._expected(pc, nec)
+        return remembered_expected(self, pc.tobytes(), nec.tobytes())
+
+    def _expected(self, pc, nec) -> float:
         x, alpha, beta = curve_segments(pc, nec)
         if isinstance(self.p_positive, Fixed):
             return inner_expectation(self.p_positive.value, self.cost_ratio, x, alpha, beta)
@@ -397,8 +425,8 @@ class InducedPrior(Prior):
         tiny = 1e-300
         inner = inner_expectation_of(self.cost_ratio, x, alpha, beta)
 
-        def integrand(u: float) -> float:
-            return inner(float(np.clip(self._p_of_u(u), tiny, 1.0 - 1e-16)))
+        def integrand(u: float) -> float:  # np.clip of one positive float, without its array machinery
+            return inner(min(max(float(self._p_of_u(u)), tiny), 1.0 - 1e-16))
 
         total = 0.0
         for lo, hi in zip(edges[:-1], edges[1:]):
@@ -407,7 +435,7 @@ class InducedPrior(Prior):
                 total += value
         return float(total)
 
-    def vertex_weights(self, lo, hi, rep, nodes: int | None = None):
+    def vertex_weights(self, lo, hi, rep, nodes: int | None = None, ends: EndPoints | None = None):
         """Vertex weights: the inner expectation over the cost ratio in closed form per interval
         (:func:`interval_weights`), the outer one over a random p(+) by a fixed ``nodes``-point
         Gauss-Legendre rule in the probability scale u = F_p(p) (``INDUCED_NODES`` by default)
@@ -432,15 +460,24 @@ class InducedPrior(Prior):
         ratio = self.cost_ratio
         # replicates share end points and whole intervals: the weights of each distinct interval are
         # computed once, at all nodes at once, and the antiderivatives once per distinct end point
-        ends = np.unique(np.concatenate((lo, hi)))  # (searchsorted is faster than return_inverse here)
-        pairs, back = np.unique(np.searchsorted(ends, lo) * ends.size + np.searchsorted(ends, hi), return_inverse=True)
-        pair_lo, pair_hi = ends[pairs // ends.size], ends[pairs % ends.size]
+        ends = end_points(lo, hi) if ends is None else ends
+        pairs, back = np.unique(ends.lo * ends.x.size + ends.hi, return_inverse=True)
+        pair_lo, pair_hi = ends.x[pairs // ends.x.size], ends.x[pairs % ends.x.size]
         wa, wb = np.empty(pairs.size), np.empty(pairs.size)
         step = max(1, INDUCED_BLOCK // ps.size)
+        # few distinct end points (the calibration's inner replicates): their antiderivatives once for
+        # all blocks, elementwise the same values as block by block
+        whole = not isinstance(ratio, Fixed) and ps.size * ends.x.size <= 4 * INDUCED_BLOCK
+        if whole:
+            f_all, m_all = _ratio_terms(ps, ratio, ends.x)  # (nodes, distinct end points)
         for start in range(0, pairs.size, step):  # blocks of intervals bound the memory, not a loop over nodes
             part = slice(start, start + step)
             if isinstance(ratio, Fixed):
                 a, b = interval_weights(ps, ratio, pair_lo[part], pair_hi[part])
+            elif whole:
+                i, j = pairs[part] // ends.x.size, pairs[part] % ends.x.size
+                a, b = _weights_of_terms(ratio, np.take(f_all, i, axis=1), np.take(m_all, i, axis=1),
+                                         np.take(f_all, j, axis=1), np.take(m_all, j, axis=1))
             else:
                 k = pair_lo[part].size
                 x, at = np.unique(np.concatenate((pair_lo[part], pair_hi[part])), return_inverse=True)
@@ -470,6 +507,16 @@ class InducedPrior(Prior):
 
     def describe(self) -> str:
         return f"Induced by p(+) ~ {_describe(self.p_positive)} and cost ratio C(-|+)/C(+|-) ~ {_describe(self.cost_ratio)}"
+
+
+EXPECTED_CACHE = 256  # induced-prior expected costs remembered per process (InducedPrior.expected)
+
+
+@functools.lru_cache(maxsize=EXPECTED_CACHE)
+def remembered_expected(prior: InducedPrior, pc: bytes, nec: bytes) -> float:
+    """:meth:`InducedPrior.expected` of the curve whose vertices' float64 bytes are ``pc``, ``nec``,
+    computed once per process (``cache_info``/``cache_clear`` as :func:`functools.lru_cache`)."""
+    return prior._expected(np.frombuffer(pc), np.frombuffer(nec))
 
 
 def _ratio_cdf(ratio, r):
