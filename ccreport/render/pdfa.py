@@ -29,9 +29,8 @@ class _EolSafe:
     @property
     def data(self):
         out = super().data
-        body = out[: -len(_ENDSTREAM)]
-        if out.endswith(_ENDSTREAM) and body.endswith(b"\r"):
-            return body + b"\r" + _ENDSTREAM
+        if out.endswith(b"\r" + _ENDSTREAM):  # checked without copying the (often megabytes of) data
+            return out[: -len(_ENDSTREAM)] + b"\r" + _ENDSTREAM
         return out
 
 
