@@ -214,7 +214,7 @@ def test_pdfa_repairs_on_a_small_pdf_object_tree():
 
 
 def test_embedded_files_deflated_at_the_fast_level_and_read_back_whole(example_pdf):
-    """Attached files are deflated at zlib level 1 (pydyf's level 9 cost 45 CPU s on a 10^7-row CSV,
+    """Attached files are deflated at zlib level 1 (pydyf's level 9 cost about 90 CPU s more on a 10^7-row CSV,
     issue 9), and every attachment still reads back as the file's bytes."""
     import zlib
 
