@@ -34,6 +34,7 @@ from .analysis.conditions import probability_cost
 from .analysis.envelope import Envelope, compare, lower_envelope, operating_range
 from .analysis.roc import auc, crisp_roc, roc_points
 from .analysis import selection as sel
+from .analysis.selection.out_of_fold import fold_index
 from .results import ClassifierResult, ComparisonResult, FamilyResult, HybridResult, NotApplicable, PriorResult, SelectionResult
 from .settings import AnalysisSettings
 
@@ -298,13 +299,14 @@ def usable_folds(labels: np.ndarray, folds: np.ndarray | None) -> np.ndarray | N
     selection set (all folds but one) holding both classes; else None."""
     if folds is None:
         return None
-    codes = np.unique(folds)
+    codes, index = fold_index(folds)  # O(n) for small integer codes, as the loader makes
     if codes.size < 2:
         return None
-    for k in codes:
-        rest = labels[folds != k]
-        if rest.all() or not rest.any():
-            return None
+    positives = np.bincount(index, weights=labels, minlength=codes.size)
+    sizes = np.bincount(index, minlength=codes.size)
+    rest_pos, rest = positives.sum() - positives, sizes.sum() - sizes  # each selection set's counts
+    if np.any(rest_pos == 0) or np.any(rest_pos == rest):
+        return None
     return folds
 
 

@@ -20,6 +20,7 @@ from importlib import metadata
 from pathlib import Path
 
 from . import cache, comparisons, progress
+from .analysis import memo
 from .battery import assemble, make_criterion, make_prior, plan, prior_result, trivial_expected_cost
 from .decisions import decisions_for
 from .errors import Problem, UserInputError
@@ -88,6 +89,7 @@ def compute_results(
     tasks = plan(datasets, names, applicable, settings, criteria_by_dataset=criteria,
                  pairs_by_dataset={d: c.pairs for d, c in chosen.items()})
     outputs = (executor or SerialExecutor()).map(tasks)
+    memo.clear()  # the analyses' per-process memos (ccreport.analysis.memo): not needed past here
     assembled = assemble(tasks, outputs)
 
     dataset_results = {}

@@ -76,6 +76,17 @@ def file_digest(path: str | Path) -> tuple[str, bool]:
     return digest.hexdigest(), utf8
 
 
+def release_unused() -> None:
+    """Give back to the system the memory Arrow's allocator keeps from freed buffers.
+
+    Arrow's pool (mimalloc or jemalloc) keeps freed memory for its own reuse; numpy, which holds the
+    converted columns, cannot use it, so after reading it is dead weight for the rest of the build
+    (issue 9: 1.26 GB resident after loading a 10^7-row Parquet file with 5 columns, 0.55 GB after
+    this).
+    """
+    pa.default_memory_pool().release_unused()
+
+
 # --- CSV -------------------------------------------------------------------------------------
 
 

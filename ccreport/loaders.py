@@ -535,6 +535,7 @@ def load_project_data(project: Project) -> list[Dataset]:
         problems += loaded.problems + _fold_problems(spec, loaded.dataset, path_for_messages(spec.path))
         datasets.append(loaded.dataset)
         headers.append(loaded.header)
+        columnar.release_unused()  # the file's Arrow buffers are freed: return them to the system
     if all(header is not None for header in headers):
         problems += _columns_in_no_file(project, headers)
     if problems:

@@ -171,3 +171,27 @@ def test_band_target_states_the_measured_shortfall_for_few_distinct_scores():
     many = run_task(tasks[("uncertainty", "d", "b")])["band"].target
     assert few == TARGET_SCORES + TARGET_FEW_SCORES and "83.8%" in few
     assert many == TARGET_SCORES
+
+
+def test_usable_folds_counts_each_selection_set_as_the_loop_did():
+    """usable_folds by per-fold counts (O(n)) agrees with checking every selection set by a mask."""
+    from ccreport.battery import usable_folds
+
+    def by_masks(labels, folds):
+        codes = np.unique(folds)
+        if codes.size < 2:
+            return None
+        for k in codes:
+            rest = labels[folds != k]
+            if rest.all() or not rest.any():
+                return None
+        return folds
+
+    rng = np.random.default_rng(11)
+    for trial in range(300):
+        n = int(rng.integers(1, 12))
+        labels = rng.random(n) < rng.random()
+        folds = rng.integers(0, int(rng.integers(1, 5)), n)
+        if trial % 3 == 0:
+            folds = np.array([f"f{f}" for f in folds])
+        assert (usable_folds(labels, folds) is None) == (by_masks(labels, folds) is None)

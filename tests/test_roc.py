@@ -141,3 +141,40 @@ def test_convex_hull_of_any_point_set(fpr, data):
     # concave: every vertex is strictly above the chord of its neighbours (exact on the 1/40 grid)
     cross = (f[1:-1] - f[:-2]) * (t[2:] - t[:-2]) - (t[1:-1] - t[:-2]) * (f[2:] - f[:-2])
     assert np.all(cross < 0)
+
+
+def argsort_sweep(labels, scores):
+    """Fawcett 2006 Alg. 1 as a sweep over an argsort (the implementation before the value sorts)."""
+    order = np.argsort(-scores, kind="stable")
+    y, s = labels[order], scores[order]
+    ends = np.append(np.flatnonzero(np.diff(s)), s.size - 1)
+    tp = np.cumsum(y)[ends]
+    return np.concatenate(([0], tp)), np.concatenate(([0], ends + 1 - tp)), np.concatenate(([np.inf], s[ends]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(labelled_scores(tied=True) | labelled_scores(tied=False))
+def test_value_sorts_give_the_argsort_sweep(data):
+    labels, scores = data
+    roc = roc_points(labels, scores)
+    tp, fp, thresholds = argsort_sweep(labels, scores)
+    np.testing.assert_array_equal(roc.tp, tp)
+    np.testing.assert_array_equal(roc.fp, fp)
+    np.testing.assert_array_equal(roc.thresholds, thresholds)
+    assert (roc.n_pos, roc.n_neg) == (labels.sum(), (~labels).sum())
+
+
+def test_memoised_curves_are_shared_read_only_and_keyed_by_content():
+    rng = np.random.default_rng(3)
+    labels, scores = rng.random(500) < 0.4, np.round(rng.normal(size=500), 1)
+    first = roc_points(labels, scores)
+    assert roc_points(labels.copy(), scores.copy()) is first  # equal contents: the same curve
+    with pytest.raises(ValueError):
+        first.tp[0] = 1.0  # shared, so read-only
+    changed = scores.copy()
+    changed[0] += 10.0
+    assert roc_points(labels, changed) is not first
+    np.testing.assert_array_equal(roc_points(labels, changed).tp, argsort_sweep(labels, changed)[0])
+    flipped = labels.copy()
+    flipped[0] = not flipped[0]
+    assert roc_points(flipped, scores).n_pos != first.n_pos

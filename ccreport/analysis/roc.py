@@ -18,6 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import isotonic_regression
 
+from .memo import ArrayMemo, content_key
+
 
 @dataclass(frozen=True, eq=False)
 class RocCurve:
@@ -54,6 +56,10 @@ def _check_labels(y_true) -> np.ndarray:
     return y
 
 
+MEMO_BYTES = 512 * 2**20  # ROC curves kept per process (:func:`roc_points`), by their arrays' size
+_MEMO = ArrayMemo(MEMO_BYTES, lambda roc: (roc.tp, roc.fp, roc.thresholds))
+
+
 def roc_points(y_true, scores) -> RocCurve:
     """ROC points of a scoring classifier, ties handled as in Fawcett 2006 Algorithm 1.
 
@@ -64,6 +70,12 @@ def roc_points(y_true, scores) -> RocCurve:
 
     Returns one point per distinct score plus the origin: ``k + 1`` points for ``k`` distinct
     scores, from (0, 0) to (1, 1). Constant scores give the chance diagonal, two points.
+
+    The curve is a function of the two arrays' contents only, so it is memoised in this process,
+    keyed by their SHA-256 (a build asks for the same classifier's curve in several tasks: its point
+    analyses, each of its pairs, the hybrid, threshold choice; at n = 10^7 hashing costs about 0.05
+    CPU s, the curve about 1.3; :mod:`ccreport.analysis.memo`). Curves are kept while their arrays
+    total at most :data:`MEMO_BYTES`; the returned arrays are read-only, as they may be shared.
     """
     y = _check_labels(y_true)
     s = np.asarray(scores, dtype=float)
@@ -71,8 +83,36 @@ def roc_points(y_true, scores) -> RocCurve:
         raise ValueError(f"scores has shape {s.shape}, y_true has shape {y.shape}")
     if not np.all(np.isfinite(s)):
         raise ValueError("scores must be finite")
-    order = np.argsort(-s)  # one sort; ties need no stable order since tied runs are pooled
-    return roc_from_sorted(y[order], s[order])
+    return _MEMO.get(content_key(y, s), lambda: _roc_by_value_sorts(y, s))
+
+
+def _roc_by_value_sorts(y: np.ndarray, s: np.ndarray) -> RocCurve:
+    """Fawcett 2006 Alg. 1 from two sorts of values (no permutation of the instances).
+
+    With the scores sorted ascending, the distinct scores are the ends of its runs, and the number
+    of instances scoring >= the j-th distinct score is n minus the start of its run; the number of
+    positives scoring >= it is n_pos minus its insertion point (left) among the positives' sorted
+    scores. Read from the highest score down these are the cumulative counts Alg. 1 emits at each
+    change of score: the same integers, and the same threshold values, as sweeping an argsort, but
+    sorting values (vectorised) is cheaper than sorting indices and gathering the instances through
+    them (about 1.3 against 2.3 CPU s at n = 10^7).
+    """
+    n = s.size
+    s_up = np.sort(s)
+    positives_up = np.sort(s[y])
+    n_pos = positives_up.size
+    run_last = np.flatnonzero(s_up[1:] != s_up[:-1])  # last index of each run but the final one
+    distinct = s_up[np.append(run_last, n - 1)]
+    at_least = n - np.append(0, run_last + 1)
+    tp = n_pos - np.searchsorted(positives_up, distinct, side="left")
+    tp, at_least = tp[::-1], at_least[::-1]
+    return RocCurve(
+        tp=np.concatenate(([0], tp)).astype(float),
+        fp=np.concatenate(([0], at_least - tp)).astype(float),
+        thresholds=np.concatenate(([np.inf], distinct[::-1])),
+        n_pos=n_pos,
+        n_neg=n - n_pos,
+    )
 
 
 def roc_from_sorted(y_sorted: np.ndarray, s_sorted: np.ndarray) -> RocCurve:

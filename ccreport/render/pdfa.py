@@ -16,11 +16,21 @@ repaired here on the ``pydyf.PDF`` before it is written:
   ``/Length`` unchanged.
 
 Each repair leaves the content as drawn; each is a no-op where WeasyPrint already complies.
+
+One more change is about cost, not conformance: pydyf deflates every stream at zlib level 9, which
+for the attached archive (results.json and the project's data files, issue 9: a 10^7-row CSV is
+about 340 MB) costs about 14 CPU s per 100 MB of CSV text against 1 s at level 1, for 39% against
+45% of the size (Parquet data is already compressed: 8 against 5 CPU s for 218 MB, 78% either
+way); benchmarks/README.md, "n = 10^7 ... per phase". Embedded files are therefore deflated at :data:`EMBEDDED_FILE_LEVEL`; the stream is the
+same ``/FlateDecode`` stream a reader inflates to the same bytes.
 """
 
 from __future__ import annotations
 
+import zlib
+
 _ENDSTREAM = b"\nendstream"
+EMBEDDED_FILE_LEVEL = 1  # zlib level of attached files (pydyf's own: 9)
 
 
 class _EolSafe:
@@ -80,5 +90,17 @@ def pdfa_repairs(document, pdf) -> None:
             continue
         if obj.extra.get("Subtype") == "/Image" and "Interpolate" in obj.extra:
             obj.extra["Interpolate"] = "false"
+        if obj.extra.get("Type") == "/EmbeddedFile":
+            deflate_embedded_file(obj)
         if not isinstance(obj, _EolSafe):
             obj.__class__ = _eol_safe(type(obj))
+
+
+def deflate_embedded_file(stream) -> None:
+    """Deflate an attached file's stream at :data:`EMBEDDED_FILE_LEVEL` now, in place of pydyf's
+    level 9 when it writes (a no-op on an uncompressed stream or one not holding one bytes item)."""
+    if not stream.compress or len(stream.stream) != 1 or not isinstance(stream.stream[0], bytes):
+        return
+    stream.stream = [zlib.compress(stream.stream[0], EMBEDDED_FILE_LEVEL)]
+    stream.extra["Filter"] = "/FlateDecode"
+    stream.compress = False

@@ -18,7 +18,7 @@ from ..roc import RocCurve, hull_indices, roc_from_sorted
 from .criteria import NeymanPearsonChoice, WorkforceChoice, neyman_pearson, workforce
 from .hull import Hybrid, dataset_hybrid, threshold_table
 from .independent import RULES, IndependentSelection, performance_independent
-from .out_of_fold import OutOfFold, fold_index, out_of_fold, out_of_fold_presorted
+from .out_of_fold import OutOfFold, fold_index, out_of_fold, out_of_fold_presorted, sorted_by_score
 from .pruning import roc_hull_indices
 
 
@@ -135,17 +135,16 @@ def select_scores(
         raise ValueError("scores must be finite")
     if y.all() or not y.any():
         raise ValueError("selection needs both classes: y_true has only one class")
-    order = np.argsort(-s)
-    s_sorted, y_sorted = s[order], y[order]
+    labels, fold = fold_index(folds) if folds is not None else (None, None)
+    if fold is not None and fold.shape != y.shape:
+        raise ValueError(f"folds has shape {fold.shape}, y_true has shape {y.shape}")
+    s_sorted, y_sorted, fold_sorted = sorted_by_score(y, s, fold)
     roc = roc_from_sorted(y_sorted, s_sorted)
     keep = roc_hull_indices(roc)  # no repeated points: the same as hull_indices
     env = envelope_from_hull(roc.fp[keep] / roc.n_neg, roc.tp[keep] / roc.n_pos)
     oof = None
     if folds is not None:
-        labels, fold = fold_index(folds)
-        if fold.shape != y.shape:
-            raise ValueError(f"folds has shape {fold.shape}, y_true has shape {y.shape}")
-        columns = [(s_sorted, y_sorted, fold[order])]
+        columns = [(s_sorted, y_sorted, fold_sorted)]
         oof = out_of_fold_presorted(
             (name,), columns, labels, in_sample_area=env.area, rocs=[roc]
         )
