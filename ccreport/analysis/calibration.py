@@ -60,6 +60,7 @@ from .bands import studentizing_sd
 from .bootstrap import PathLayout, chunk_sizes, cumulative, multinomial_counts
 from .hull_costs import GRID, hull_curves
 from .hulls import Hulls, replicate_hulls
+from .replicate_groups import group_counts, group_sizes
 
 OUTER = 200  # outer replicates whose inner bootstraps calibrate the band
 INNER = 100  # inner replicates per outer replicate
@@ -142,6 +143,19 @@ def resample_counts(rng: np.random.Generator, counts: np.ndarray, inner: int) ->
     return np.bincount(drawn.ravel(), minlength=g * inner * size).reshape(g * inner, size)
 
 
+def resample_group_counts(rng: np.random.Generator, counts: np.ndarray, inner: int) -> np.ndarray:
+    """:func:`resample_counts` for counts per merged score group (g, G) of a grouped layout
+    (:mod:`ccreport.analysis.replicate_groups`): row ``b * inner + k`` is Multinomial(size,
+    counts[b] / size), the inner resample of outer row b summed per group (its instances within a
+    group are exchangeable), drawn per group, O(G) per inner replicate."""
+    g, groups = counts.shape
+    size = counts.sum(axis=1)
+    if groups == 0 or not size.any():
+        return np.zeros((g * inner, groups), dtype=np.int64)
+    drawn = rng.multinomial(size, counts / size[:, None], size=(inner, g))  # (inner, g, G)
+    return drawn.transpose(1, 0, 2).reshape(g * inner, groups)
+
+
 def upper_rank(truth: np.ndarray, samples: np.ndarray) -> np.ndarray:
     """The quantile level of ``truth`` (g, ...) among ``samples`` (g, k, ...) as an upper bound:
     ``(#samples strictly below + 1/2) / (k + 1)``, in [1/(2k+2), 1 - 1/(2k+2)].
@@ -182,17 +196,22 @@ def sup_ratios(inner_values: np.ndarray, truth: np.ndarray, level: float) -> np.
         return np.where(critical > 0, stat / np.where(critical > 0, critical, 1.0), np.nan)
 
 
-def _recounted(h: Hulls, cp_outer: np.ndarray, cn_outer: np.ndarray, inner: int) -> Hulls:
+def _recounted(h: Hulls, cp_outer: np.ndarray, cn_outer: np.ndarray, inner: int, layout=None) -> Hulls:
     """Inner hulls whose ``x0, y0`` are the selected thresholds' counts in their *outer* replicate."""
     outer_of = h.replicate_ids() // inner
+    col_x, col_y = h.x0.astype(np.int64), h.y0.astype(np.int64)
+    if layout is not None and layout.grouped:  # x0, y0 are sample counts; the outer columns are groups
+        # any group end with that sample count reads the same outer count (groups between add none)
+        col_x = layout.neg_at[np.searchsorted(layout.neg_count, col_x)]
+        col_y = layout.pos_at[np.searchsorted(layout.pos_count, col_y)]
     return Hulls(
         x=h.x,
         y=h.y,
         indptr=h.indptr,
         n_pos=h.n_pos,
         n_neg=h.n_neg,
-        x0=cn_outer[outer_of, h.x0.astype(np.int64)].astype(float),
-        y0=cp_outer[outer_of, h.y0.astype(np.int64)].astype(float),
+        x0=cn_outer[outer_of, col_x].astype(float),
+        y0=cp_outer[outer_of, col_y].astype(float),
     )
 
 
@@ -238,7 +257,7 @@ def _inner_world(layout, outer: Outer, inner_pos, inner_neg, grid, priors) -> tu
     g = outer.cp.shape[0]
     k = inner_pos.shape[0] // g
     hulls = replicate_hulls(layout, cumulative(inner_pos), cumulative(inner_neg))
-    raw, ins, raw_e, ins_e = hull_curves(_recounted(hulls, outer.cp, outer.cn, k), grid, priors, nodes=INDUCED_NODES)
+    raw, ins, raw_e, ins_e = hull_curves(_recounted(hulls, outer.cp, outer.cn, k, layout), grid, priors, nodes=INDUCED_NODES)
     values = outer.t[:, None, :] + (ins - raw).reshape(g, k, grid.size)
     expected = {p: outer.t_expected[p][:, None] + (ins_e[p] - raw_e[p]).reshape(g, k) for p in priors}
     return values, expected
@@ -296,12 +315,19 @@ def calibrate(
     n = layout.n_pos + layout.n_neg
     q = (1.0 + level) / 2.0
     u_grid, ratios, u_exp = [], [], {p: [] for p in priors}
-    for g in chunk_sizes(outer, n * inner):
-        counts_pos = multinomial_counts(rng, layout.n_pos, g)
-        counts_neg = multinomial_counts(rng, layout.n_neg, g)
-        pieces = (  # inner replicates in pieces of at most CHUNK_ELEMENTS instances (only at large n)
-            (resample_counts(rng, counts_pos, k), resample_counts(rng, counts_neg, k))
-            for k in chunk_sizes(inner, n * g)
+    size = layout.n_points if layout.grouped else n  # counts per replicate: groups or instances
+    for g in chunk_sizes(outer, size * inner):
+        if layout.grouped:
+            sizes_pos, sizes_neg = group_sizes(layout)
+            counts_pos, counts_neg = group_counts(rng, sizes_pos, g), group_counts(rng, sizes_neg, g)
+            resample = resample_group_counts
+        else:
+            counts_pos = multinomial_counts(rng, layout.n_pos, g)
+            counts_neg = multinomial_counts(rng, layout.n_neg, g)
+            resample = resample_counts
+        pieces = (  # inner replicates in pieces of at most CHUNK_ELEMENTS counts (only at large n)
+            (resample(rng, counts_pos, k), resample(rng, counts_neg, k))
+            for k in chunk_sizes(inner, size * g)
         )
         world = world_in_pieces(layout, outer_world(layout, counts_pos, counts_neg, grid, priors), pieces, grid, priors)
         u_grid.append(upper_rank(world.truth, world.inner))
