@@ -222,3 +222,32 @@ def test_roc_unchanged_by_grouping():
     rep = bootstrap_scores(np.random.default_rng(1), y, s, 10, max_groups=16)
     roc = roc_points(y, s)
     assert rep.layout.fine.n_points == roc.fp.size
+
+
+def test_shared_draws_are_a_cache_only():
+    """threshold choice above B draws from the pairs task's generator (shared_group_counts keeps the
+    last dataset's counts): a cache hit and a fresh draw give the same numbers, for both kinds."""
+    y, s = data(18, n=1500)
+    few = np.round(s, 1)
+    cs = [_C("many", scores=s), _C("few", scores=few), _C("c", predictions=s > 0.4)]
+    kw = dict(max_groups=64, shared_rng=None)
+
+    def areas(seed):
+        return replicate_area_arrays(np.random.default_rng(1), y, cs, 30, ((0.1, 0.5),), **(kw | {"shared_rng": np.random.default_rng(seed)}))
+
+    def dataset(seed, yy=y, ss=s):
+        return bootstrap_dataset(np.random.default_rng(seed), yy, {"many": ss, "few": np.round(ss, 1)}, {"c": ss > 0.4}, 30, max_groups=64)
+
+    first = areas(5)  # fresh draw
+    hit = dataset(5)  # same generator state and layouts: served from the cache
+    y2, s2 = data(19, n=1500)
+    dataset(5, y2, s2)  # another dataset evicts it
+    fresh = dataset(5)
+    for name in ("many", "few", "c"):
+        np.testing.assert_array_equal(hit.classifiers[name].values, fresh.classifiers[name].values)
+    again = areas(5)  # fresh once more after the eviction above? (the last entry is this dataset's: a hit)
+    for name in ("many", "few", "c"):
+        for axis, by_method in first[name][0].items():
+            for m, v in by_method.items():
+                if v is not None:
+                    np.testing.assert_array_equal(v, again[name][0][axis][m])

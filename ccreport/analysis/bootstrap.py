@@ -53,6 +53,7 @@ from .replicate_groups import (
     group_layout,
     group_sizes,
     indexed_group_counts,
+    shared_group_counts,
     shift_to_exact,
 )
 from .roc import crisp_roc, hull_of_monotone_path
@@ -413,8 +414,8 @@ def replicate_group_counts(rng, layouts: list[PathLayout], replicates: int) -> l
         drawn_neg = draw_indices(rng, n_neg, reps)
         for (pos, neg), lay in zip(found, layouts):
             g = lay.n_points - 1
-            pos.append(indexed_group_counts(drawn_pos, lay.pos_group, g).astype(np.int32))
-            neg.append(indexed_group_counts(drawn_neg, lay.neg_group, g).astype(np.int32))
+            pos.append(indexed_group_counts(drawn_pos, lay.pos_group, g))
+            neg.append(indexed_group_counts(drawn_neg, lay.neg_group, g))
     return [(np.concatenate(pos), np.concatenate(neg)) for pos, neg in found]
 
 
@@ -749,26 +750,18 @@ def _fine_dataset(rng, n_pos, n_neg, layouts, crisp, parts, counts, replicates, 
 
 def _grouped_dataset(rng, layouts, crisp, parts, counts, replicates, grid, priors, readers) -> None:
     """:func:`bootstrap_dataset`'s loop on grouped layouts, filling ``parts`` and ``counts`` in place:
-    one index draw per chunk shared by every classifier (:func:`replicate_group_counts`' paired form,
-    with the crisp classifiers' TP*/FP* read from the same positions), then each scoring classifier's
-    curves in chunks of at most ``CHUNK_ELEMENTS`` group counts."""
+    one index draw per chunk shared by every classifier (:func:`shared_group_counts`, with the crisp
+    classifiers' TP*/FP* read from the same positions), then each scoring classifier's curves in
+    chunks of at most ``CHUNK_ELEMENTS`` group counts."""
     names = list(layouts)
     lays = [layouts[k] for k in names]
-    n_pos, n_neg = lays[0].n_pos, lays[0].n_neg
-    found = {k: ([], []) for k in names}
-    draws = chunk_sizes(replicates, n_pos + n_neg)
-    for reps in draws:
-        drawn_pos = draw_indices(rng, n_pos, reps)
-        drawn_neg = draw_indices(rng, n_neg, reps)
-        for k, lay in zip(names, lays):
-            g = lay.n_points - 1
-            found[k][0].append(indexed_group_counts(drawn_pos, lay.pos_group, g).astype(np.int32))
-            found[k][1].append(indexed_group_counts(drawn_neg, lay.neg_group, g).astype(np.int32))
-        for k, (lab_pos, lab_neg) in crisp.items():
-            counts[k][0].append(lab_pos[drawn_pos].sum(axis=1))
-            counts[k][1].append(lab_neg[drawn_neg].sum(axis=1))
+    draws = chunk_sizes(replicates, lays[0].n_pos + lays[0].n_neg)
+    found, sums = shared_group_counts(rng, layouts, crisp, replicates, draws)
+    for k, (tp, fp) in sums.items():
+        counts[k][0].append(tp)
+        counts[k][1].append(fp)
     for k, lay in zip(names, lays):
-        pos, neg = np.concatenate(found[k][0]), np.concatenate(found[k][1])
+        pos, neg = found[k]
         start = 0
         # binned: chunks of group counts; else the draws' chunks (the fine path's numbers, to the bit)
         for reps in chunk_sizes(replicates, lay.n_points) if lay.n_points < lay.fine.n_points else draws:

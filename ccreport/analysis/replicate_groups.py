@@ -51,6 +51,7 @@ with int32 indices in chunks (no (R, n) array held for all R).
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import replace
 
 import numpy as np
@@ -58,6 +59,7 @@ import numpy as np
 from .roc import hull_of_monotone_path
 
 MAX_REPLICATE_GROUPS = 4096  # B: replicates use at most this many score groups (module docstring)
+_SHARED: dict = {}  # the last dataset's shared group counts (shared_group_counts), one entry
 
 
 def group_layout(layout, max_groups: int = MAX_REPLICATE_GROUPS, force: bool = False):
@@ -125,11 +127,13 @@ def draw_indices(rng: np.random.Generator, size: int, replicates: int) -> np.nda
 
 
 def indexed_group_counts(drawn: np.ndarray, group: np.ndarray, groups: int) -> np.ndarray:
-    """Counts (r, G) per group of drawn instance positions (r, size): one gather and one bincount."""
-    r = drawn.shape[0]
-    keys = group[drawn].astype(np.int32)
-    keys += (np.arange(r, dtype=np.int32) * np.int32(groups))[:, None]
-    return np.bincount(keys.ravel(), minlength=r * groups).reshape(r, groups)
+    """Counts (r, G) int32 per group of drawn instance positions (r, size): per replicate one gather
+    from the small group table and one bincount (a loop over the chunk's replicates, not instances;
+    measured 3.5 ns per drawn instance against 5.1 for one offset bincount over the whole chunk)."""
+    out = np.empty((drawn.shape[0], groups), dtype=np.int32)
+    for i, row in enumerate(drawn):
+        out[i] = np.bincount(group[row], minlength=groups)
+    return out
 
 
 def group_means(layout, values: np.ndarray, positive: bool) -> np.ndarray:
@@ -161,3 +165,57 @@ def shift_to_exact(values: np.ndarray, exact, grouped) -> np.ndarray:
     binning gap, so that its deviation from the exact estimate is the grouped deviation (module
     docstring, Centring)."""
     return values + (np.asarray(exact) - np.asarray(grouped))
+
+
+def _digest(*arrays) -> str:
+    h = hashlib.sha1()
+    for a in arrays:
+        a = np.ascontiguousarray(a)
+        h.update(str((a.dtype.str, a.shape)).encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def shared_group_counts(rng: np.random.Generator, layouts: dict, crisp: dict, replicates: int, chunks: list[int]):
+    """A dataset's paired replicate counts: ``({name: (pos (R, G), neg (R, G))}, {name: (tp (R,), fp (R,))})``.
+
+    ``layouts``: name -> grouped layout; ``crisp``: name -> (labels of the positives, of the
+    negatives) as int64 0/1; ``chunks``: replicates per chunk (their sum is ``replicates``). Each
+    chunk draws each class's instances once as positions (:func:`draw_indices`), every scoring
+    classifier counts them per its groups (:func:`indexed_group_counts`) and every crisp one sums its
+    labels over them. The result is a function of the generator's state and these inputs only; it is
+    kept for the last dataset (in this process), so the task kinds that resample a dataset with the
+    same generator (the pairs and, above B distinct scores, threshold choice) draw and count once.
+    ``rng`` is consumed (its state afterwards is unspecified: callers draw nothing more from it).
+    """
+    n_pos = next(iter(layouts.values())).n_pos if layouts else int(next(iter(crisp.values()))[0].size)
+    n_neg = next(iter(layouts.values())).n_neg if layouts else int(next(iter(crisp.values()))[1].size)
+    key = (
+        repr(rng.bit_generator.state),
+        replicates,
+        tuple(chunks),
+        n_pos,
+        n_neg,
+        tuple((k, _digest(lay.pos_group, lay.neg_group)) for k, lay in layouts.items()),
+        tuple((k, _digest(*c)) for k, c in crisp.items()),
+    )
+    if key in _SHARED:
+        return _SHARED[key]
+    found = {k: ([], []) for k in layouts}
+    sums = {k: ([], []) for k in crisp}
+    for reps in chunks:
+        drawn_pos, drawn_neg = draw_indices(rng, n_pos, reps), draw_indices(rng, n_neg, reps)
+        for k, lay in layouts.items():
+            g = lay.n_points - 1
+            found[k][0].append(indexed_group_counts(drawn_pos, lay.pos_group, g))
+            found[k][1].append(indexed_group_counts(drawn_neg, lay.neg_group, g))
+        for k, (lab_pos, lab_neg) in crisp.items():
+            sums[k][0].append(lab_pos[drawn_pos].sum(axis=1))
+            sums[k][1].append(lab_neg[drawn_neg].sum(axis=1))
+    out = (
+        {k: (np.concatenate(pos), np.concatenate(neg)) for k, (pos, neg) in found.items()},
+        {k: (np.concatenate(tp), np.concatenate(fp)) for k, (tp, fp) in sums.items()},
+    )
+    _SHARED.clear()
+    _SHARED[key] = out
+    return out
