@@ -150,6 +150,8 @@ def grouping_check(n, datasets, groups, replicates=1000, level=0.9, d=1.0, preva
             for k in keys:
                 v = out[k]
                 found[name][k].append(np.atleast_1d(v)[at] if np.ndim(v) else np.array([float(v)]))
+        if (i + 1) % 10 == 0:
+            print(f"  {i + 1} data sets", file=sys.stderr, flush=True)
     table = {}
     for name in ("exact", "grouped"):
         table[name] = {k: np.array(v, dtype=float) for k, v in found[name].items()}
