@@ -41,6 +41,7 @@ from .analysis.bootstrap import (
     multinomial_counts,
     path_layout,
 )
+from .analysis.piecewise import drawing_points
 from .analysis.replicate_groups import (
     MAX_REPLICATE_GROUPS,
     group_layout,
@@ -48,7 +49,6 @@ from .analysis.replicate_groups import (
     shared_group_counts,
     shift_to_exact,
 )
-from .analysis.piecewise import drawing_points
 from .analysis.roc import roc_points
 from .analysis.threshold_replicates import crisp_line_areas, replicate_areas
 from .analysis.thresholds import (

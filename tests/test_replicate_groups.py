@@ -230,7 +230,7 @@ def test_shared_draws_are_a_cache_only():
     y, s = data(18, n=1500)
     few = np.round(s, 1)
     cs = [_C("many", scores=s), _C("few", scores=few), _C("c", predictions=s > 0.4)]
-    kw = dict(max_groups=64, shared_rng=None)
+    kw = {"max_groups": 64, "shared_rng": None}
 
     def areas(seed):
         return replicate_area_arrays(np.random.default_rng(1), y, cs, 30, ((0.1, 0.5),), **(kw | {"shared_rng": np.random.default_rng(seed)}))

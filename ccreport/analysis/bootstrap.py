@@ -48,11 +48,9 @@ from .hull_costs import (
 from .hulls import Hulls, crisp_hulls, replicate_hulls
 from .replicate_groups import (
     MAX_REPLICATE_GROUPS,
-    draw_indices,
     group_counts,
     group_layout,
     group_sizes,
-    indexed_group_counts,
     shared_group_counts,
     shift_to_exact,
 )
@@ -407,16 +405,9 @@ def replicate_group_counts(rng, layouts: list[PathLayout], replicates: int) -> l
             pos.append(group_counts(rng, sizes_pos, reps).astype(np.int32))
             neg.append(group_counts(rng, sizes_neg, reps).astype(np.int32))
         return [(np.concatenate(pos), np.concatenate(neg))]
-    n_pos, n_neg = layouts[0].n_pos, layouts[0].n_neg
-    found = [([], []) for _ in layouts]
-    for reps in chunk_sizes(replicates, n_pos + n_neg):
-        drawn_pos = draw_indices(rng, n_pos, reps)
-        drawn_neg = draw_indices(rng, n_neg, reps)
-        for (pos, neg), lay in zip(found, layouts):
-            g = lay.n_points - 1
-            pos.append(indexed_group_counts(drawn_pos, lay.pos_group, g))
-            neg.append(indexed_group_counts(drawn_neg, lay.neg_group, g))
-    return [(np.concatenate(pos), np.concatenate(neg)) for pos, neg in found]
+    draws = chunk_sizes(replicates, layouts[0].n_pos + layouts[0].n_neg)
+    found, _ = shared_group_counts(rng, dict(enumerate(layouts)), {}, replicates, draws)
+    return [found[i] for i in range(len(layouts))]
 
 
 def _grouped_curves(rng, layouts, replicates, grid, priors, selection):

@@ -54,8 +54,8 @@ import numpy as np
 
 from ..bands import bootstrap_p_value, percentile_interval
 from ..hull_costs import curves_expected
-from .independent import check_rule, switch_point
 from ..replicate_groups import group_means
+from .independent import check_rule, switch_point
 
 TARGET = ("the true expected cost, at each PC(+), of the classifier and threshold the dataset hybrid selected on "
           "these data (optimism-corrected bootstrap, pointwise percentile; not double-bootstrap calibrated: measured "
