@@ -56,13 +56,17 @@ def true_optimal(pc, d):
     return out
 
 
-def one_dataset(rng, n, d, prevalence, replicates, level, grid):
-    y = rng.random(n) < prevalence
+def one_dataset(rng, n, d, prevalence, replicates, level, grid, max_groups=None, data_rng=None):
+    """Coverage indicators of one simulated data set. ``max_groups``: the replicates' score-group
+    bound (default the library's); ``data_rng``: draw the data from this generator (default ``rng``)."""
+    data_rng = rng if data_rng is None else data_rng
+    y = data_rng.random(n) < prevalence
     while y.all() or not y.any():
-        y = rng.random(n) < prevalence
-    s = rng.normal(size=n) + d * y
-    res = bootstrap.bootstrap_scores(rng, y, s, replicates, grid=grid)
-    layout = res.layout
+        y = data_rng.random(n) < prevalence
+    s = data_rng.normal(size=n) + d * y
+    groups = {} if max_groups is None else {"max_groups": max_groups}
+    res = bootstrap.bootstrap_scores(rng, y, s, replicates, grid=grid, **groups)
+    layout = res.layout.fine if res.layout.grouped else res.layout  # the sample's exact selection
     roc = roc_points(y, s)
     sample = bootstrap.sample_hull(layout)
     switches = hull_costs.switches(sample)
@@ -72,7 +76,7 @@ def one_dataset(rng, n, d, prevalence, replicates, level, grid):
     # +inf (all negative) costs pc and -inf (all positive) 1 - pc: true_cost handles both
     target_a = true_cost(thresholds, grid, d)
     target_b = true_optimal(grid, d)
-    fixed = bootstrap.bootstrap_scores(rng, y, s, replicates, grid=grid, selection="fixed")
+    fixed = bootstrap.bootstrap_scores(rng, y, s, replicates, grid=grid, selection="fixed", **groups)
     if cb.wanted("auto", n):
         cal = cb.calibrate(rng, res.layout, level, grid=grid)
     else:
@@ -129,6 +133,31 @@ def simulate(n, datasets, replicates=1000, level=0.9, d=1.0, prevalence=0.5, see
     table["mean_bias"] = bias[at] / datasets
     table["mean_width"] = width[at] / datasets
     return table
+
+
+def grouping_check(n, datasets, groups, replicates=1000, level=0.9, d=1.0, prevalence=0.5, seed=2009):
+    """Paired coverage of the report's band with exact replicates and with replicates on at most
+    ``groups`` score groups (issue 9): the same data sets and the same generator seed for both.
+    Returns {"exact"|"grouped"|"difference": {target: (coverage at POINTS, MC standard error)}}."""
+    grid = hull_costs.GRID
+    at = np.array([int(np.argmin(np.abs(grid - p))) for p in POINTS])
+    keys = [("a", "report"), ("b", "report"), ("sim_a", "report"), ("sim_b", "report"), ("a", "optimism")]
+    found = {"exact": {k: [] for k in keys}, "grouped": {k: [] for k in keys}}
+    for i in range(datasets):
+        for name, b in (("exact", 10**9), ("grouped", groups)):
+            out = one_dataset(np.random.default_rng([seed, n, i, 1]), n, d, prevalence, replicates, level, grid,
+                              max_groups=b, data_rng=np.random.default_rng([seed, n, i]))
+            for k in keys:
+                v = out[k]
+                found[name][k].append(np.atleast_1d(v)[at] if np.ndim(v) else np.array([float(v)]))
+        if (i + 1) % 10 == 0:
+            print(f"  {i + 1} data sets", file=sys.stderr, flush=True)
+    table = {}
+    for name in ("exact", "grouped"):
+        table[name] = {k: np.array(v, dtype=float) for k, v in found[name].items()}
+    table["difference"] = {k: table["grouped"][k] - table["exact"][k] for k in keys}
+    return {name: {k: (v.mean(axis=0), v.std(axis=0, ddof=1) / np.sqrt(datasets)) for k, v in t.items()}
+            for name, t in table.items()}
 
 
 def format_table(results, datasets, replicates, level, d, prevalence, seconds) -> str:
@@ -338,7 +367,18 @@ def main(argv=None):
     ap.add_argument("--matrix", nargs="+", choices=list(SETTINGS), help="run the settings matrix (issue 10) instead")
     ap.add_argument("--out", help="matrix: append one JSON line per data set to this file")
     ap.add_argument("--summary", nargs="+", help="matrix: print the table of these JSON-lines files")
+    ap.add_argument("--groups", type=int, help="paired check of replicates on at most this many score groups (issue 9)")
     args = ap.parse_args(argv)
+    if args.groups:
+        for n in args.sizes:
+            t0 = time.process_time()
+            res = grouping_check(n, args.datasets, args.groups, args.replicates, args.level, args.d, args.prevalence)
+            print(f"n = {n}, {args.datasets} data sets, B = {args.groups}, {args.replicates} replicates "
+                  f"({time.process_time() - t0:.0f} CPU s)")
+            for name, t in res.items():
+                for k, (mean, se) in t.items():
+                    print(f"  {name:10s} {k[0]:6s} {k[1]:9s} " + " / ".join(f"{100 * m:.1f} +- {100 * e:.1f}" for m, e in zip(mean, se)))
+        return None
     if args.summary:
         import json
 

@@ -42,6 +42,13 @@ from .analysis.bootstrap import (
     path_layout,
 )
 from .analysis.piecewise import drawing_points
+from .analysis.replicate_groups import (
+    MAX_REPLICATE_GROUPS,
+    group_layout,
+    group_scores,
+    shared_group_counts,
+    shift_to_exact,
+)
 from .analysis.roc import roc_points
 from .analysis.threshold_replicates import crisp_line_areas, replicate_areas
 from .analysis.thresholds import (
@@ -70,11 +77,15 @@ P_VALUE_METHOD = "two-sided bootstrap: 2 min(#(d* <= 0) + 1, #(d* >= 0) + 1) / (
 CHUNK = CHUNK_ELEMENTS // 4
 
 
-def replicate_area_arrays(rng: np.random.Generator, labels, classifiers, replicates: int, ranges) -> dict:
+def replicate_area_arrays(rng: np.random.Generator, labels, classifiers, replicates: int, ranges,
+                          max_groups: int = MAX_REPLICATE_GROUPS, shared_rng: np.random.Generator | None = None) -> dict:
     """Every classifier's replicate areas on the same stratified resamples: name -> (area, partial).
 
     ``area[axis][method]`` (R,) and ``partial[axis][method]`` (R, K) (None where the method does not
-    apply); a crisp classifier has the one method ``score_fixed``.
+    apply); a crisp classifier has the one method ``score_fixed``. When a scoring classifier has more
+    than ``max_groups`` distinct scores the replicates are computed on merged score groups
+    (:func:`_grouped_area_arrays`), drawn from ``shared_rng`` when given (the pairs task's generator:
+    the two kinds then share one draw per dataset) and from ``rng`` otherwise.
     """
     y = np.asarray(labels, dtype=bool)
     n_pos = int(np.count_nonzero(y))
@@ -89,6 +100,8 @@ def replicate_area_arrays(rng: np.random.Generator, labels, classifiers, replica
         else:
             pred = np.asarray(c.predictions, dtype=bool)
             prepared[c.name] = ("crisp", pred[y].astype(np.int64), pred[~y].astype(np.int64))
+    if any(group_layout(p[1], max_groups).grouped for p in prepared.values() if p[0] == "scores"):
+        return _grouped_area_arrays(rng, n_pos, n_neg, prepared, replicates, ranges, max_groups, shared_rng)
     parts: dict[str, list] = {name: [] for name in prepared}
     for size in chunk_sizes(replicates, y.size, CHUNK):
         counts_pos = multinomial_counts(rng, n_pos, size)  # (size, n_pos), by position within the class
@@ -105,6 +118,66 @@ def replicate_area_arrays(rng: np.random.Generator, labels, classifiers, replica
                 parts[name].append(({a: {"score_fixed": v} for a, v in area.items()},
                                     {a: {"score_fixed": v} for a, v in partial.items()}))
     return {name: _joined(chunks) for name, chunks in parts.items()}
+
+
+def _grouped_area_arrays(rng, n_pos: int, n_neg: int, prepared: dict, replicates: int, ranges, max_groups: int,
+                         shared_rng=None) -> dict:
+    """:func:`replicate_area_arrays` on merged score groups (issue 9; :mod:`ccreport.analysis.replicate_groups`).
+
+    Each chunk draws each class's resampled instances once, as positions (the same draws as the
+    fine path's :func:`multinomial_counts` from ``rng``; from ``shared_rng`` in the pairs task's
+    chunks when given, so that :func:`shared_group_counts` serves both kinds from one draw), and
+    every scoring classifier counts them per its groups
+    (at most ``max_groups``; one per distinct score for a classifier with fewer, whose areas are then
+    those of the fine path); the areas are :func:`replicate_areas` of the group counts, with each
+    group's mean score for the Brier curve, in chunks of at most ``CHUNK`` group counts. A binned
+    classifier's replicate areas are moved by the sample's binning gap (exact area minus the grouped
+    sample's), so their spread about the exact area is the grouped replicates' about the grouped
+    sample's area.
+    """
+    layouts = {name: group_layout(p[1], max_groups, force=True) for name, p in prepared.items() if p[0] == "scores"}
+    crisp = {name: (p[1], p[2]) for name, p in prepared.items() if p[0] == "crisp"}
+    if shared_rng is not None:  # the pairs task's draws (the same generator and chunks): counted once per process
+        rng, draws = shared_rng, chunk_sizes(replicates, n_pos + n_neg)
+    else:
+        draws = chunk_sizes(replicates, n_pos + n_neg, CHUNK)
+    found, sums = shared_group_counts(rng, layouts, crisp, replicates, draws)
+    parts: dict[str, list] = {name: [] for name in prepared}
+    for name, (tp, fp) in sums.items():
+        area, partial = crisp_line_areas(tp, fp, n_pos, n_neg, partial_ranges=ranges)
+        parts[name].append(({a: {"score_fixed": v} for a, v in area.items()}, {a: {"score_fixed": v} for a, v in partial.items()}))
+    out = {}
+    for name, lay in layouts.items():
+        distinct = prepared[name][2]
+        binned = lay.n_points < lay.fine.n_points
+        scores = group_scores(lay, distinct) if binned else distinct
+        pos, neg = found[name]
+        start = 0
+        # binned: chunks of group counts; else the draws' chunks (the fine path's sums, to the bit)
+        for size in chunk_sizes(replicates, lay.n_points, CHUNK) if binned else draws:
+            # column-major, as the fine path's cumulative(...)[:, pos_at] is (its row sums, to the bit)
+            tp = np.asfortranarray(cumulative(pos[start : start + size]))
+            fp = np.asfortranarray(cumulative(neg[start : start + size]))
+            ra = replicate_areas(tp, fp, scores=scores, partial_ranges=ranges)
+            parts[name].append((ra.area, ra.partial))
+            start += size
+        out[name] = _joined(parts[name])
+        if binned:
+            fine = lay.fine
+            exact = replicate_areas(fine.pos_at[None], fine.neg_at[None], scores=distinct, partial_ranges=ranges)
+            coarse = replicate_areas(lay.pos_count[None], lay.neg_count[None], scores=scores, partial_ranges=ranges)
+            out[name] = _shifted(out[name], exact, coarse)
+    return {name: out[name] if name in out else _joined(parts[name]) for name in prepared}
+
+
+def _shifted(arrays, exact, coarse) -> tuple[dict, dict]:
+    """Replicate ``(area, partial)`` dicts moved by ``exact - coarse`` (one-row :class:`ReplicateAreas`)."""
+    area, partial = arrays
+    moved = ({}, {})
+    for out, found, ex, co in ((moved[0], area, exact.area, coarse.area), (moved[1], partial, exact.partial, coarse.partial)):
+        for axis, by_method in found.items():
+            out[axis] = {m: None if v is None else shift_to_exact(v, ex[axis][m][0], co[axis][m][0]) for m, v in by_method.items()}
+    return moved
 
 
 def _joined(chunks) -> tuple[dict, dict]:
@@ -201,7 +274,8 @@ def dataset_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     reps = {}
     if settings.bootstrap > 0 and inputs.classifiers:
         rng = task_rng(settings.seed, KIND, inputs.dataset)
-        reps = replicate_area_arrays(rng, labels, inputs.classifiers, settings.bootstrap, ranges)
+        shared = task_rng(settings.seed, "bootstrap", inputs.dataset)  # above B distinct scores (issue 9)
+        reps = replicate_area_arrays(rng, labels, inputs.classifiers, settings.bootstrap, ranges, shared_rng=shared)
     level = settings.confidence
     shown = AXES if settings.threshold_axis == "both" else (settings.threshold_axis,)
     classifiers = {

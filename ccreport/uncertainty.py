@@ -123,6 +123,7 @@ def classifier_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
             lower=lower,
             upper=upper,
             simultaneous=_simultaneous(rep.values, settings, cal.sup_scale),
+            score_groups=rep.layout.n_points - 1 if rep.layout is not None and rep.layout.grouped else None,
         )
         found["expected_cost_interval"] = {
             p: ExpectedCostInterval(*cb.calibrated_interval(rep.expected[p], cal.expected_levels(p))) for p in priors

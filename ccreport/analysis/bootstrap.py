@@ -46,6 +46,14 @@ from .hull_costs import (
     switches,
 )
 from .hulls import Hulls, crisp_hulls, replicate_hulls
+from .replicate_groups import (
+    MAX_REPLICATE_GROUPS,
+    group_counts,
+    group_layout,
+    group_sizes,
+    shared_group_counts,
+    shift_to_exact,
+)
 from .roc import crisp_roc, hull_of_monotone_path
 
 CHUNK_ELEMENTS = 4_000_000  # replicates x instances per chunk: about 150 MB of working arrays
@@ -73,10 +81,37 @@ class PathLayout:
     n_pos: int
     n_neg: int
     hull: np.ndarray  # point indices of the sample's own ROC convex hull vertices
+    # a grouped layout (:func:`ccreport.analysis.replicate_groups.group_layout`, issue 9): path point
+    # k is the end of group k of merged score groups; ``pos_at``/``neg_at`` are then columns of the
+    # replicates' cumulative *group* counts (0..G), ``pos_count``/``neg_count`` the sample's class
+    # counts before each point, ``pos_group``/``neg_group`` the group of each instance (by position
+    # within its class), ``points`` the fine layout's path point at each group end, ``fine`` the
+    # fine layout itself; ``pos_order``/``neg_order`` are None. All None for a fine layout.
+    pos_count: np.ndarray | None = None
+    neg_count: np.ndarray | None = None
+    pos_group: np.ndarray | None = None
+    neg_group: np.ndarray | None = None
+    points: np.ndarray | None = None
+    fine: PathLayout | None = None
 
     @property
     def n_points(self) -> int:
         return self.pos_at.size
+
+    @property
+    def grouped(self) -> bool:
+        """Whether this is a grouped layout (replicate counts per merged score group)."""
+        return self.points is not None
+
+    @property
+    def pos_sample(self) -> np.ndarray:
+        """The sample's positives before each path point (``pos_at`` for a fine layout)."""
+        return self.pos_at if self.pos_count is None else self.pos_count
+
+    @property
+    def neg_sample(self) -> np.ndarray:
+        """The sample's negatives before each path point (``neg_at`` for a fine layout)."""
+        return self.neg_at if self.neg_count is None else self.neg_count
 
 
 def path_layout(labels, scores) -> PathLayout:
@@ -112,8 +147,8 @@ def path_layout(labels, scores) -> PathLayout:
 
 def sample_hull(layout: PathLayout) -> Hulls:
     """The sample's own ROC convex hull as a one-replicate :class:`~ccreport.analysis.hulls.Hulls`."""
-    x = layout.neg_at[layout.hull].astype(float)
-    y = layout.pos_at[layout.hull].astype(float)
+    x = layout.neg_sample[layout.hull].astype(float)
+    y = layout.pos_sample[layout.hull].astype(float)
     return Hulls(x=x, y=y, indptr=np.array([0, x.size]), n_pos=layout.n_pos, n_neg=layout.n_neg, x0=x, y0=y)
 
 
@@ -133,8 +168,8 @@ def fixed_vertices(layout: PathLayout, cp: np.ndarray, cn: np.ndarray) -> Hulls:
         indptr=np.arange(reps + 1) * layout.hull.size,
         n_pos=layout.n_pos,
         n_neg=layout.n_neg,
-        x0=np.tile(layout.neg_at[layout.hull].astype(float), reps),
-        y0=np.tile(layout.pos_at[layout.hull].astype(float), reps),
+        x0=np.tile(layout.neg_sample[layout.hull].astype(float), reps),
+        y0=np.tile(layout.pos_sample[layout.hull].astype(float), reps),
     )
 
 
@@ -242,18 +277,29 @@ def _collect(parts: list, priors, grid, estimate_hull: Hulls, method, layout=Non
 
     ``parts``: per chunk ``(HullCurves, swap, sample_cost)`` (:func:`_chunk_curves`); where ``swap``
     is true the corrected value is ``2 t - sample_cost`` instead (:func:`trivial_swap`).
+    ``estimate_hull``: the sample's exact hull (the estimate). With a grouped ``layout``
+    (:mod:`ccreport.analysis.replicate_groups`) every replicate quantity is moved by the sample's
+    binning gap (``shift_to_exact``), so deviations are grouped replicate minus grouped sample.
     """
     raw = np.concatenate([p[0].raw for p in parts], axis=0)
     ins = np.concatenate([p[0].in_sample for p in parts], axis=0)
     est = hulls_on_grid(estimate_hull, grid)[0]
-    values = est[None, :] + ins - raw
-    if parts and parts[0][1] is not None:
-        swap = np.concatenate([p[1] for p in parts], axis=0)
-        sample_cost = np.concatenate([p[2] for p in parts], axis=0)
-        values = np.where(swap, 2.0 * est[None, :] - sample_cost, values)
     est_e = {p: float(hulls_expected(estimate_hull, prior)[0]) for p, prior in priors.items()}
     raw_e = {p: np.concatenate([q[0].raw_expected[p] for q in parts]) for p in priors}
     ins_e = {p: np.concatenate([q[0].in_sample_expected[p] for q in parts]) for p in priors}
+    sample_cost = np.concatenate([p[2] for p in parts], axis=0) if parts[0][2] is not None else None
+    if layout is not None and layout.grouped:
+        coarse = sample_hull(layout)
+        est_b = hulls_on_grid(coarse, grid)[0]
+        raw, ins = shift_to_exact(raw, est, est_b), shift_to_exact(ins, est, est_b)
+        sample_cost = None if sample_cost is None else shift_to_exact(sample_cost, est, est_b)
+        for p, prior in priors.items():
+            est_eb = float(hulls_expected(coarse, prior)[0])
+            raw_e[p], ins_e[p] = shift_to_exact(raw_e[p], est_e[p], est_eb), shift_to_exact(ins_e[p], est_e[p], est_eb)
+    values = est[None, :] + ins - raw
+    if parts and parts[0][1] is not None:
+        swap = np.concatenate([p[1] for p in parts], axis=0)
+        values = np.where(swap, 2.0 * est[None, :] - sample_cost, values)
     return Replicates(
         grid=grid,
         values=values,
@@ -266,7 +312,7 @@ def _collect(parts: list, priors, grid, estimate_hull: Hulls, method, layout=Non
         layout=layout,
         in_sample=ins,
         trivial=np.concatenate([p[3] for p in parts], axis=0) if len(parts[0]) > 3 else None,
-        sample_cost=np.concatenate([p[2] for p in parts], axis=0) if parts[0][2] is not None else None,
+        sample_cost=sample_cost,
         readings=_readings([p[4] for p in parts]) if len(parts[0]) > 4 else None,
     )
 
@@ -334,7 +380,10 @@ def _stratified_curves(rng, layouts: list[PathLayout], replicates: int, grid, pr
     counts of its class ranks directly (instances of a class are exchangeable); several read them as
     counts of instances, each in its own rank order (``pos_order``/``neg_order``), so all curves of
     a replicate come from the same resampled instances. Returns, per layout, its chunks' curves.
+    Grouped layouts (more than ``MAX_REPLICATE_GROUPS`` distinct scores): :func:`_grouped_curves`.
     """
+    if any(lay.grouped for lay in layouts):
+        return _grouped_curves(rng, layouts, replicates, grid, priors, selection)
     n_pos, n_neg = layouts[0].n_pos, layouts[0].n_neg
     paired = len(layouts) > 1
     parts = [[] for _ in layouts]
@@ -348,6 +397,39 @@ def _stratified_curves(rng, layouts: list[PathLayout], replicates: int, grid, pr
     return parts
 
 
+def replicate_group_counts(rng, layouts: list[PathLayout], replicates: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Every replicate's counts per group ((R, G) positives, (R, G) negatives, int32) of grouped
+    layouts (:mod:`ccreport.analysis.replicate_groups`). One layout: drawn per group directly,
+    O(R x G); several: each class's instances drawn once per chunk as positions (int32) and counted
+    per each layout's groups, so every layout's replicate r comes from the same resampled instances."""
+    if len(layouts) == 1:
+        (lay,) = layouts
+        sizes_pos, sizes_neg = group_sizes(lay)
+        pos, neg = [], []
+        for reps in chunk_sizes(replicates, lay.n_points):
+            pos.append(group_counts(rng, sizes_pos, reps).astype(np.int32))
+            neg.append(group_counts(rng, sizes_neg, reps).astype(np.int32))
+        return [(np.concatenate(pos), np.concatenate(neg))]
+    draws = chunk_sizes(replicates, layouts[0].n_pos + layouts[0].n_neg)
+    found, _ = shared_group_counts(rng, dict(enumerate(layouts)), {}, replicates, draws)
+    return [found[i] for i in range(len(layouts))]
+
+
+def _grouped_curves(rng, layouts, replicates, grid, priors, selection):
+    """:func:`_stratified_curves` on grouped layouts (all layouts grouped, forced where they have
+    few distinct scores): counts per group (:func:`replicate_group_counts`), then the curves in
+    chunks of at most ``CHUNK_ELEMENTS`` group counts, O(R x G)."""
+    layouts = [group_layout(lay, force=True) for lay in layouts]
+    parts = [[] for _ in layouts]
+    for out, lay, (pos, neg) in zip(parts, layouts, replicate_group_counts(rng, layouts, replicates)):
+        start = 0
+        for reps in chunk_sizes(replicates, lay.n_points):
+            cp, cn = cumulative(pos[start : start + reps]), cumulative(neg[start : start + reps])
+            out.append(_chunk_curves(lay, cp, cn, grid, priors, selection))
+            start += reps
+    return parts
+
+
 def bootstrap_scores(
     rng: np.random.Generator,
     labels,
@@ -356,6 +438,7 @@ def bootstrap_scores(
     priors: dict | None = None,
     grid=GRID,
     selection: str = "resample",
+    max_groups: int = MAX_REPLICATE_GROUPS,
 ) -> Replicates:
     """Stratified instance bootstrap of a scoring classifier's lower envelope (D&H 2006 sections 4.6, 5.2).
 
@@ -363,15 +446,23 @@ def bootstrap_scores(
     as conditioning on the row marginals). ``selection="resample"`` recomputes the envelope (the
     hybrid's thresholds re-selected in each replicate); ``"fixed"`` keeps the sample's own selected
     thresholds (its hull vertices and switching points) and re-counts their costs.
+
+    With more than ``max_groups`` distinct scores the replicates are computed on at most
+    ``max_groups`` merged score groups (:mod:`ccreport.analysis.replicate_groups`; the estimate stays
+    exact, the deviations are grouped replicate minus grouped sample), and the returned ``layout`` is
+    the grouped one (the calibration then works on the same groups).
     """
     if selection not in SELECTIONS:
         raise ValueError(f"selection must be 'resample' or 'fixed', got {selection!r}")
     priors = priors or {}
     grid = np.asarray(grid, dtype=float)
     layout = path_layout(labels, scores)
-    (parts,) = _stratified_curves(rng, [layout], replicates, grid, priors, selection)
+    replicate_layout = group_layout(layout, max_groups)
+    (parts,) = _stratified_curves(rng, [replicate_layout], replicates, grid, priors, selection)
     method = "stratified instance bootstrap" + ("" if selection == "resample" else ", thresholds fixed")
-    return _collect(parts, priors, grid, sample_hull(layout), method, layout)
+    if replicate_layout.grouped:
+        method += f", replicates on {replicate_layout.n_points - 1} score groups"
+    return _collect(parts, priors, grid, sample_hull(layout), method, replicate_layout)
 
 
 # --- crisp classifiers: binomials on the row marginals (section 4.6) ----------------------------------
@@ -571,6 +662,7 @@ def bootstrap_dataset(
     priors: dict | None = None,
     grid=GRID,
     readers: dict | None = None,
+    max_groups: int = MAX_REPLICATE_GROUPS,
 ) -> DatasetReplicates:
     """One stratified resampling of a dataset's instances, read by every classifier (issue 9 item 1).
 
@@ -595,6 +687,13 @@ def bootstrap_dataset(
     each classifier's ``Replicates.readings`` (the selection criteria's replicate choices,
     :mod:`ccreport.analysis.selection.hybrid_bands`). Every classifier's ``in_sample``, ``trivial``
     and ``sample_cost`` are kept for the dataset hybrid's band.
+
+    When a scoring classifier has more than ``max_groups`` distinct scores, every scoring classifier's
+    replicates are computed on grouped layouts (:mod:`ccreport.analysis.replicate_groups`: at most
+    ``max_groups`` merged score groups, one group per distinct score for the others): each class's
+    instances are drawn once per chunk as positions and counted per group, and the curves,
+    ``in_sample``/``sample_cost`` and the readers' hulls are the grouped ones moved to the exact
+    estimate (``layout`` passed to readers and kept in ``Replicates.layout`` is then the grouped one).
     """
     readers = readers or {}
     scores = dict(scores or {})
@@ -609,6 +708,8 @@ def bootstrap_dataset(
     if n_pos == 0 or n_neg == 0:
         raise ValueError("resampling needs both classes")
     layouts = {name: path_layout(y, s) for name, s in scores.items()}
+    if any(group_layout(lay, max_groups).grouped for lay in layouts.values()):
+        layouts = {name: group_layout(lay, max_groups, force=True) for name, lay in layouts.items()}
     crisp = {}
     for name, pred in predictions.items():
         p = np.asarray(pred, dtype=bool)
@@ -617,20 +718,15 @@ def bootstrap_dataset(
         crisp[name] = (p[y].astype(np.int64), p[~y].astype(np.int64))
     parts = {name: [] for name in layouts}
     counts = {name: ([], []) for name in crisp}
-    for reps in chunk_sizes(replicates, y.size):
-        counts_pos = multinomial_counts(rng, n_pos, reps)
-        counts_neg = multinomial_counts(rng, n_neg, reps)
-        for name, lay in layouts.items():
-            cp = cumulative(counts_pos[:, lay.pos_order])
-            cn = cumulative(counts_neg[:, lay.neg_order])
-            parts[name].append(_dataset_chunk(lay, cp, cn, grid, priors, readers.get(name, {})))
-        for name, (lab_pos, lab_neg) in crisp.items():
-            counts[name][0].append(counts_pos @ lab_pos)
-            counts[name][1].append(counts_neg @ lab_neg)
+    if any(lay.grouped for lay in layouts.values()):
+        _grouped_dataset(rng, layouts, crisp, parts, counts, replicates, grid, priors, readers)
+    else:
+        _fine_dataset(rng, n_pos, n_neg, layouts, crisp, parts, counts, replicates, grid, priors, readers)
     out = {}
     for name in list(scores) + list(predictions):
         if name in layouts:
-            out[name] = _collect(parts[name], priors, grid, sample_hull(layouts[name]), DATASET_METHOD, layouts[name])
+            lay = layouts[name]
+            out[name] = _collect(parts[name], priors, grid, sample_hull(lay.fine if lay.grouped else lay), DATASET_METHOD, lay)
         else:
             lab_pos, lab_neg = crisp[name]
             tp, fp = np.concatenate(counts[name][0]), np.concatenate(counts[name][1])
@@ -642,3 +738,39 @@ def bootstrap_dataset(
             out[name] = replace(reps, in_sample=own.in_sample, trivial=trivial_selection(h, grid),
                                 sample_cost=reps.values, readings=read or None)
     return DatasetReplicates(grid=grid, classifiers=out, replicates=replicates, method=DATASET_METHOD)
+
+
+def _fine_dataset(rng, n_pos, n_neg, layouts, crisp, parts, counts, replicates, grid, priors, readers) -> None:
+    """:func:`bootstrap_dataset`'s loop on fine layouts, filling ``parts`` and ``counts`` in place."""
+    for reps in chunk_sizes(replicates, n_pos + n_neg):
+        counts_pos = multinomial_counts(rng, n_pos, reps)
+        counts_neg = multinomial_counts(rng, n_neg, reps)
+        for name, lay in layouts.items():
+            cp = cumulative(counts_pos[:, lay.pos_order])
+            cn = cumulative(counts_neg[:, lay.neg_order])
+            parts[name].append(_dataset_chunk(lay, cp, cn, grid, priors, readers.get(name, {})))
+        for name, (lab_pos, lab_neg) in crisp.items():
+            counts[name][0].append(counts_pos @ lab_pos)
+            counts[name][1].append(counts_neg @ lab_neg)
+
+
+def _grouped_dataset(rng, layouts, crisp, parts, counts, replicates, grid, priors, readers) -> None:
+    """:func:`bootstrap_dataset`'s loop on grouped layouts, filling ``parts`` and ``counts`` in place:
+    one index draw per chunk shared by every classifier (:func:`shared_group_counts`, with the crisp
+    classifiers' TP*/FP* read from the same positions), then each scoring classifier's curves in
+    chunks of at most ``CHUNK_ELEMENTS`` group counts."""
+    names = list(layouts)
+    lays = [layouts[k] for k in names]
+    draws = chunk_sizes(replicates, lays[0].n_pos + lays[0].n_neg)
+    found, sums = shared_group_counts(rng, layouts, crisp, replicates, draws)
+    for k, (tp, fp) in sums.items():
+        counts[k][0].append(tp)
+        counts[k][1].append(fp)
+    for k, lay in zip(names, lays):
+        pos, neg = found[k]
+        start = 0
+        # binned: chunks of group counts; else the draws' chunks (the fine path's numbers, to the bit)
+        for reps in chunk_sizes(replicates, lay.n_points) if lay.n_points < lay.fine.n_points else draws:
+            cp, cn = cumulative(pos[start : start + reps]), cumulative(neg[start : start + reps])
+            parts[k].append(_dataset_chunk(lay, cp, cn, grid, priors, readers.get(k, {})))
+            start += reps

@@ -60,6 +60,7 @@ from .bands import studentizing_sd
 from .bootstrap import PathLayout, chunk_sizes, cumulative, multinomial_counts
 from .hull_costs import GRID, hull_curves
 from .hulls import Hulls, replicate_hulls
+from .replicate_groups import group_counts, group_sizes
 
 OUTER = 200  # outer replicates whose inner bootstraps calibrate the band
 INNER = 100  # inner replicates per outer replicate
@@ -178,6 +179,19 @@ def resample_cumulative(rng: np.random.Generator, counts: np.ndarray, inner: int
     return out.reshape(g * inner, columns)
 
 
+def resample_group_counts(rng: np.random.Generator, counts: np.ndarray, inner: int) -> np.ndarray:
+    """:func:`resample_counts` for counts per merged score group (g, G) of a grouped layout
+    (:mod:`ccreport.analysis.replicate_groups`): row ``b * inner + k`` is Multinomial(size,
+    counts[b] / size), the inner resample of outer row b summed per group (its instances within a
+    group are exchangeable), drawn per group, O(G) per inner replicate."""
+    g, groups = counts.shape
+    size = counts.sum(axis=1)
+    if groups == 0 or not size.any():
+        return np.zeros((g * inner, groups), dtype=np.int64)
+    drawn = rng.multinomial(size, counts / size[:, None], size=(inner, g))  # (inner, g, G)
+    return drawn.transpose(1, 0, 2).reshape(g * inner, groups)
+
+
 def upper_rank(truth: np.ndarray, samples: np.ndarray) -> np.ndarray:
     """The quantile level of ``truth`` (g, ...) among ``samples`` (g, k, ...) as an upper bound:
     ``(#samples strictly below + 1/2) / (k + 1)``, in [1/(2k+2), 1 - 1/(2k+2)].
@@ -218,20 +232,27 @@ def sup_ratios(inner_values: np.ndarray, truth: np.ndarray, level: float) -> np.
         return np.where(critical > 0, stat / np.where(critical > 0, critical, 1.0), np.nan)
 
 
-def _recounted(h: Hulls, cp_outer: np.ndarray, cn_outer: np.ndarray, inner: int) -> Hulls:
+def _recounted(h: Hulls, cp_outer: np.ndarray, cn_outer: np.ndarray, inner: int, layout=None) -> Hulls:
     """Inner hulls whose ``x0, y0`` are the selected thresholds' counts in their *outer* replicate.
 
-    ``h``: hulls over :func:`path_columns`' layout (``x0``, ``y0``: the selected point's columns);
-    ``cp_outer``/``cn_outer``: the outer replicates' cumulative counts at those columns' ranks."""
+    ``h``: hulls over :func:`path_columns`' layout (``x0``, ``y0``: the selected point's columns) and
+    ``cp_outer``/``cn_outer`` the outer replicates' cumulative counts at those columns' ranks; or, for
+    a grouped layout (``layout`` given, :mod:`ccreport.analysis.replicate_groups`), hulls whose
+    ``x0, y0`` are sample counts and the outer counts cumulated over every group."""
     outer_of = h.replicate_ids() // inner
+    col_x, col_y = h.x0.astype(np.int64), h.y0.astype(np.int64)
+    if layout is not None and layout.grouped:  # x0, y0 are sample counts; the outer columns are groups
+        # any group end with that sample count reads the same outer count (groups between add none)
+        col_x = layout.neg_at[np.searchsorted(layout.neg_count, col_x)]
+        col_y = layout.pos_at[np.searchsorted(layout.pos_count, col_y)]
     return Hulls(
         x=h.x,
         y=h.y,
         indptr=h.indptr,
         n_pos=h.n_pos,
         n_neg=h.n_neg,
-        x0=cn_outer[outer_of, h.x0.astype(np.int64)].astype(float),
-        y0=cp_outer[outer_of, h.y0.astype(np.int64)].astype(float),
+        x0=cn_outer[outer_of, col_x].astype(float),
+        y0=cp_outer[outer_of, col_y].astype(float),
     )
 
 
@@ -290,9 +311,12 @@ def _inner_world(layout, outer: Outer, inner_cp, inner_cn, grid, priors) -> tupl
     replicates' cumulative class counts at the ranks of :func:`path_columns` (:func:`resample_cumulative`)."""
     g = outer.cp.shape[0]
     k = inner_cp.shape[0] // g
-    columns, pos_ranks, neg_ranks = path_columns(layout)
-    hulls = replicate_hulls(columns, inner_cp, inner_cn)
-    recounted = _recounted(hulls, outer.cp[:, pos_ranks], outer.cn[:, neg_ranks], k)
+    if getattr(layout, "grouped", False):  # counts cumulated over every merged score group
+        recounted = _recounted(replicate_hulls(layout, inner_cp, inner_cn), outer.cp, outer.cn, k, layout)
+    else:
+        columns, pos_ranks, neg_ranks = path_columns(layout)
+        hulls = replicate_hulls(columns, inner_cp, inner_cn)
+        recounted = _recounted(hulls, outer.cp[:, pos_ranks], outer.cn[:, neg_ranks], k)
     raw, ins, raw_e, ins_e = hull_curves(recounted, grid, priors, nodes=INDUCED_NODES)
     values = outer.t[:, None, :] + (ins - raw).reshape(g, k, grid.size)
     expected = {p: outer.t_expected[p][:, None] + (ins_e[p] - raw_e[p]).reshape(g, k) for p in priors}
@@ -307,6 +331,9 @@ def bootstrap_world(layout, counts_pos, counts_neg, inner_pos, inner_neg, grid, 
 
 def world_in_pieces(layout, outer: Outer, inner_pieces, grid, priors) -> World:
     """The world of outer replicates and their inner replicates, drawn in pieces (each (g k_i, ...))."""
+    if getattr(layout, "grouped", False):  # per-group counts: cumulated over every group
+        cumulated = ((cumulative(pos), cumulative(neg)) for pos, neg in inner_pieces)
+        return world_of_cumulative_pieces(layout, outer, cumulated, grid, priors)
     _, pos_ranks, neg_ranks = path_columns(layout)
     cumulated = ((cumulative(pos)[:, pos_ranks], cumulative(neg)[:, neg_ranks]) for pos, neg in inner_pieces)
     return world_of_cumulative_pieces(layout, outer, cumulated, grid, priors)
@@ -314,7 +341,7 @@ def world_in_pieces(layout, outer: Outer, inner_pieces, grid, priors) -> World:
 
 def world_of_cumulative_pieces(layout, outer: Outer, inner_pieces, grid, priors) -> World:
     """:func:`world_in_pieces` of pieces given as cumulative class counts at the ranks of
-    :func:`path_columns` (:func:`resample_cumulative`)."""
+    :func:`path_columns` (:func:`resample_cumulative`), or over every group of a grouped layout."""
     pieces = [_inner_world(layout, outer, cp, cn, grid, priors) for cp, cn in inner_pieces]
     return World(
         truth=outer.truth,
@@ -359,14 +386,24 @@ def calibrate(
     n = layout.n_pos + layout.n_neg
     q = (1.0 + level) / 2.0
     u_grid, ratios, u_exp = [], [], {p: [] for p in priors}
-    _, pos_ranks, neg_ranks = path_columns(layout)
-    for g in chunk_sizes(outer, n * inner):
-        counts_pos = multinomial_counts(rng, layout.n_pos, g)
-        counts_neg = multinomial_counts(rng, layout.n_neg, g)
-        pieces = (  # inner replicates in pieces of at most CHUNK_ELEMENTS instances (only at large n)
-            (resample_cumulative(rng, counts_pos, k, pos_ranks), resample_cumulative(rng, counts_neg, k, neg_ranks))
-            for k in chunk_sizes(inner, n * g)
-        )
+    size = layout.n_points if layout.grouped else n  # counts per replicate: groups or instances
+    if not layout.grouped:
+        _, pos_ranks, neg_ranks = path_columns(layout)
+    for g in chunk_sizes(outer, size * inner):
+        if layout.grouped:
+            sizes_pos, sizes_neg = group_sizes(layout)
+            counts_pos, counts_neg = group_counts(rng, sizes_pos, g), group_counts(rng, sizes_neg, g)
+            pieces = (  # inner replicates per group, cumulated over every group
+                (cumulative(resample_group_counts(rng, counts_pos, k)), cumulative(resample_group_counts(rng, counts_neg, k)))
+                for k in chunk_sizes(inner, size * g)
+            )
+        else:
+            counts_pos = multinomial_counts(rng, layout.n_pos, g)
+            counts_neg = multinomial_counts(rng, layout.n_neg, g)
+            pieces = (  # inner replicates in pieces of at most CHUNK_ELEMENTS instances (only at large n)
+                (resample_cumulative(rng, counts_pos, k, pos_ranks), resample_cumulative(rng, counts_neg, k, neg_ranks))
+                for k in chunk_sizes(inner, n * g)
+            )
         outer_w = outer_world(layout, counts_pos, counts_neg, grid, priors)
         world = world_of_cumulative_pieces(layout, outer_w, pieces, grid, priors)
         u_grid.append(upper_rank(world.truth, world.inner))

@@ -205,8 +205,8 @@ def replicate_hulls(layout: PathLayout, cp: np.ndarray, cn: np.ndarray, block: i
         indptr=np.concatenate(([0], np.cumsum(counts))),
         n_pos=layout.n_pos,
         n_neg=layout.n_neg,
-        x0=layout.neg_at[kv].astype(float),
-        y0=layout.pos_at[kv].astype(float),
+        x0=layout.neg_sample[kv].astype(float),  # sample counts (a grouped layout's columns are groups)
+        y0=layout.pos_sample[kv].astype(float),
     )
 
 

@@ -66,8 +66,11 @@ class Band:
     target: str | None = None
     type: str | None = None
     simultaneous: SimultaneousBand | None = None
+    # issue 9: the merged score groups the replicates were computed on (None: every distinct score)
+    score_groups: int | None = None
 
     def to_dict(self) -> dict:
+        groups = {} if self.score_groups is None else {"score_groups": self.score_groups}
         return {
             "level": self.level,
             "replicates": self.replicates,
@@ -81,7 +84,7 @@ class Band:
             "lower": self.lower,
             "upper": self.upper,
             "simultaneous": dict_or_none(self.simultaneous),
-        }
+        } | groups
 
 
 @dataclass(frozen=True, eq=False)

@@ -54,6 +54,7 @@ import numpy as np
 
 from ..bands import bootstrap_p_value, percentile_interval
 from ..hull_costs import curves_expected
+from ..replicate_groups import group_means
 from .independent import check_rule, switch_point
 
 TARGET = ("the true expected cost, at each PC(+), of the classifier and threshold the dataset hybrid selected on "
@@ -160,6 +161,9 @@ def independent_reader(scores, rule: str, priors: dict, pi: float):
     def read(h, cp=None, cn=None, layout=None) -> dict:
         pos = np.diff(cp[:, layout.pos_at], axis=1)
         neg = np.diff(cn[:, layout.neg_at], axis=1)
+        if pos.shape[1] != distinct.size:  # merged score groups (issue 9): each group's mean weight
+            return {p: pos @ group_means(layout, wp, True) / layout.n_pos + neg @ group_means(layout, wn, False) / layout.n_neg
+                    for p, (wp, wn) in weights.items()}
         return {p: pos @ wp / layout.n_pos + neg @ wn / layout.n_neg for p, (wp, wn) in weights.items()}
 
     return read
