@@ -63,7 +63,7 @@ def test_styles_distinct_and_consistent(plain):
 
 def test_style_file_is_packaged_and_sets_reproducibility():
     text = F.STYLE_FILE.read_text()
-    for key in ("svg.hashsalt", "svg.fonttype: path", "pdf.fonttype: 42"):
+    for key in ("svg.hashsalt", "svg.fonttype: none", "pdf.fonttype: 42"):
         assert key in text
     assert '"*.mplstyle"' in (ROOT / "pyproject.toml").read_text()
 
@@ -341,10 +341,12 @@ def test_pdf_fonts_embedded_pypdf(written):
     assert "Normalized expected cost" in reader.pages[0].extract_text()
 
 
-def test_svg_text_as_paths(written):
+def test_svg_text_as_text(written):
+    """Text is <text> in the style's font (report.pdf pins it: tests/test_figure_fonts.py), not glyph outlines."""
     _, tmp_path, index = written
     svg = (tmp_path / index["one/cost"]["svg"]).read_text()
-    assert "<text" not in svg and "font-family" not in svg
+    assert "font-family: 'DejaVu Sans', sans-serif" in svg and ">Normalized expected cost</text>" in svg
+    assert 'id="DejaVuSans-' not in svg  # no glyph outline definitions
     assert not re.search(r"\d{4}-\d\d-\d\dT\d\d:\d\d", svg)
 
 
