@@ -417,3 +417,16 @@ def test_one_classifier_and_no_priors(tmp_path):
     assert set(index) == {"overview/small-multiples", "solo/cost", "solo/roc"}
     for entry in index.values():
         assert (tmp_path / entry["svg"]).is_file() and (tmp_path / entry["pdf"]).is_file()
+
+
+def test_segments_are_one_collection_with_the_given_ends():
+    from matplotlib.collections import LineCollection
+
+    from ccreport.figures.style import new_figure, segments, style
+
+    with style():
+        ax = new_figure(3.5, 3).subplots()
+        lc = segments(ax, [0.0, 0.2], [0.1, 0.3], [1.0, 0.5], [0.9, 0.4], color="#111111", linewidth=2.0, capstyle="butt")
+    assert isinstance(lc, LineCollection) and list(ax.collections) == [lc] and not list(ax.lines)
+    assert [s.tolist() for s in lc.get_segments()] == [[[0.0, 0.1], [1.0, 0.9]], [[0.2, 0.3], [0.5, 0.4]]]
+    assert lc.get_linewidth()[0] == 2.0 and lc.get_capstyle() == "butt"
