@@ -63,7 +63,7 @@ def test_styles_distinct_and_consistent(plain):
 
 def test_style_file_is_packaged_and_sets_reproducibility():
     text = F.STYLE_FILE.read_text()
-    for key in ("svg.hashsalt", "svg.fonttype: path", "pdf.fonttype: 42"):
+    for key in ("svg.hashsalt", "svg.fonttype: none", "pdf.fonttype: 42"):
         assert key in text
     assert '"*.mplstyle"' in (ROOT / "pyproject.toml").read_text()
 
@@ -341,10 +341,12 @@ def test_pdf_fonts_embedded_pypdf(written):
     assert "Normalized expected cost" in reader.pages[0].extract_text()
 
 
-def test_svg_text_as_paths(written):
+def test_svg_text_as_text(written):
+    """Text is <text> in the style's font (report.pdf pins it: tests/test_figure_fonts.py), not glyph outlines."""
     _, tmp_path, index = written
     svg = (tmp_path / index["one/cost"]["svg"]).read_text()
-    assert "<text" not in svg and "font-family" not in svg
+    assert "font-family: 'DejaVu Sans', sans-serif" in svg and ">Normalized expected cost</text>" in svg
+    assert 'id="DejaVuSans-' not in svg  # no glyph outline definitions
     assert not re.search(r"\d{4}-\d\d-\d\dT\d\d:\d\d", svg)
 
 
@@ -415,3 +417,16 @@ def test_one_classifier_and_no_priors(tmp_path):
     assert set(index) == {"overview/small-multiples", "solo/cost", "solo/roc"}
     for entry in index.values():
         assert (tmp_path / entry["svg"]).is_file() and (tmp_path / entry["pdf"]).is_file()
+
+
+def test_segments_are_one_collection_with_the_given_ends():
+    from matplotlib.collections import LineCollection
+
+    from ccreport.figures.style import new_figure, segments, style
+
+    with style():
+        ax = new_figure(3.5, 3).subplots()
+        lc = segments(ax, [0.0, 0.2], [0.1, 0.3], [1.0, 0.5], [0.9, 0.4], color="#111111", linewidth=2.0, capstyle="butt")
+    assert isinstance(lc, LineCollection) and list(ax.collections) == [lc] and not list(ax.lines)
+    assert [s.tolist() for s in lc.get_segments()] == [[[0.0, 0.1], [1.0, 0.9]], [[0.2, 0.3], [0.5, 0.4]]]
+    assert lc.get_linewidth()[0] == 2.0 and lc.get_capstyle() == "butt"

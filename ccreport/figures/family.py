@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 
 from ..results import DatasetResult, FamilyResult
 from .registry import FigureSpec, register
-from .style import NEC_LABEL, PC_LABEL, frame_small_roc_panel, new_figure, style, width_inches
+from .style import NEC_LABEL, PC_LABEL, frame_small_roc_panel, new_figure, segments, style, width_inches
 
 GREY = "#9a9a9a"
 SHADE = "#dcdcdc"
@@ -38,15 +38,15 @@ def families(d: DatasetResult, width="full") -> Figure:
         for (name, fam), (cost_ax, roc_ax) in zip(found.items(), axes):
             sel = fam.selection
             cv, env = sel.curve, sel.envelope
-            for a, b in zip(cv.start, cv.end):
-                cost_ax.plot([0, 1], [a, b], color=GREY, linewidth=0.7, zorder=1)
+            a, b = np.asarray(cv.start, dtype=float), np.asarray(cv.end, dtype=float)
+            segments(cost_ax, np.zeros(a.size), a, np.ones(a.size), b, color=GREY, linewidth=0.7, zorder=1)
             grid = np.unique(np.concatenate((np.linspace(0, 1, 401), env.pc, cv.low, cv.high)))
             cost_ax.fill_between(grid, np.interp(grid, env.pc, env.nec), cv(grid), color=SHADE, linewidth=0,
                                  zorder=0, step=None, label=f"excess {sel.excess:.4f}")
-            for lo, hi, a, b in zip(cv.low, cv.high, cv.start, cv.end):
-                if hi > lo:
-                    cost_ax.plot([lo, hi], [a + (b - a) * lo, a + (b - a) * hi], color=BLACK, linewidth=2.0,
-                                 zorder=3, solid_capstyle="butt")
+            lo, hi = np.asarray(cv.low, dtype=float), np.asarray(cv.high, dtype=float)
+            wide = hi > lo
+            lo, hi, a, b = lo[wide], hi[wide], a[wide], b[wide]
+            segments(cost_ax, lo, a + (b - a) * lo, hi, a + (b - a) * hi, color=BLACK, linewidth=2.0, zorder=3, capstyle="butt")
             for m in cv.low[1:]:
                 cost_ax.axvline(m, color=BLACK, linewidth=0.5, linestyle=(0, (1, 2)), zorder=2)
             cost_ax.plot(env.pc, env.nec, color=BLACK, linewidth=0.9, linestyle=(0, (4, 2)), zorder=2,

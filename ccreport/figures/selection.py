@@ -21,7 +21,7 @@ from matplotlib.figure import Figure
 from ..results import DatasetResult
 from ..results.curves import drawn
 from .registry import FigureSpec, register
-from .style import NEC_LABEL, PC_LABEL, as_array, frame_small_roc_panel, new_figure, style, width_inches
+from .style import NEC_LABEL, PC_LABEL, as_array, frame_small_roc_panel, new_figure, segments, style, width_inches
 
 GREY = "#9a9a9a"
 BLACK = "#111111"
@@ -177,13 +177,12 @@ def independent(d: DatasetResult, width="full", max_lines: int = 80) -> Figure:
         cost_ax, roc_ax = fig.subplots(1, 2)
         fpr, tpr = as_array(c.roc_fpr), as_array(c.roc_tpr)
         pick = np.unique(np.linspace(0, fpr.size - 1, min(fpr.size, max_lines)).round().astype(int))
-        for k in pick:
-            cost_ax.plot([0, 1], [fpr[k], 1 - tpr[k]], color=GREY, linewidth=0.4, zorder=1)
+        segments(cost_ax, np.zeros(pick.size), fpr[pick], np.ones(pick.size), 1 - tpr[pick], color=GREY, linewidth=0.4, zorder=1)
         cv = ch.curve
-        for lo, hi, a, b in zip(cv.low, cv.high, cv.start, cv.end):
-            if hi > lo:
-                cost_ax.plot([lo, hi], [a + (b - a) * lo, a + (b - a) * hi], color=BLACK, linewidth=2.0, zorder=3,
-                             solid_capstyle="butt")
+        lo, hi, a, b = (as_array(v) for v in (cv.low, cv.high, cv.start, cv.end))
+        wide = hi > lo
+        lo, hi, a, b = lo[wide], hi[wide], a[wide], b[wide]
+        segments(cost_ax, lo, a + (b - a) * lo, hi, a + (b - a) * hi, color=BLACK, linewidth=2.0, zorder=3, capstyle="butt")
         cost_ax.plot(as_array(c.envelope_pc), as_array(c.envelope_nec), color=BLACK, linewidth=0.9,
                      linestyle=(0, (4, 2)), zorder=2, label="lower envelope")
         cost_ax.plot([], [], color=BLACK, linewidth=2.0, label=f"{ch.rule} hybrid (area {ch.area:.4f})")

@@ -159,6 +159,17 @@ def as_array(x) -> np.ndarray:
     return np.asarray(x, dtype=float)
 
 
+def segments(ax, x0, y0, x1, y1, **kw):
+    """Straight segments (x0, y0)-(x1, y1), arrays of one length, as one LineCollection: one
+    artist and one path to draw and write instead of a Line2D each (a cost line per threshold,
+    a hybrid's pieces). ``kw``: LineCollection properties (color, linewidth, zorder, capstyle).
+    The axes' limits are the caller's to set (the collection updates the data limits only)."""
+    from matplotlib.collections import LineCollection
+
+    ends = np.stack([np.column_stack([as_array(x0), as_array(y0)]), np.column_stack([as_array(x1), as_array(y1)])], axis=1)
+    return ax.add_collection(LineCollection(ends, **kw))
+
+
 def is_crisp(c: ClassifierResult) -> bool:
     return c.kind == "crisp" and c.cost_line is not None
 

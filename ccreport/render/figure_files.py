@@ -1,8 +1,16 @@
 """Write every figure of a report to files, with captions and alt text, and return their index.
 
-Files are byte-identical across runs: the package style sets ``svg.hashsalt``, text is drawn as
-outlines in SVG (``svg.fonttype: path``) and fonts are embedded as TrueType in PDF
-(``pdf.fonttype: 42``); the date metadata is removed from every format.
+Files are byte-identical across runs: the package style sets ``svg.hashsalt``, fonts are embedded
+as TrueType subsets in PDF (``pdf.fonttype: 42``) and the date metadata is removed from every
+format.
+
+Text in the SVG files is text (``svg.fonttype: none``: ``<text>`` elements naming the style's font,
+``'DejaVu Sans', sans-serif`` in the package style), not glyph outlines: the files are 45% smaller,
+cheaper to write, their text selectable and editable, and WeasyPrint draws them 2.4x faster in
+report.pdf (benchmarks/README.md, "Figure stage and SVG text"). How a browser shows that text
+depends on the fonts of the reader's machine (matplotlib laid it out with the style's font, and a
+narrower fallback sans only leaves some space); report.pdf pins it to the very font files
+matplotlib measured the text with (:mod:`ccreport.render.figure_fonts`).
 """
 
 from __future__ import annotations

@@ -125,6 +125,15 @@ def archive_attachments(out: Path, project, files) -> list[tuple[Path, str, str]
     return attached
 
 
+def figure_fonts(out: Path, project=None) -> tuple[dict, dict]:
+    """WeasyPrint options pinning the figures' SVG text to matplotlib's font files
+    (:func:`ccreport.render.figure_fonts.weasyprint_options`, with the theme's ``figures.mplstyle``)."""
+    from ..build import theme_figure_style
+    from .figure_fonts import weasyprint_options
+
+    return weasyprint_options(out, theme_figure_style(project) if getattr(project, "root", None) is not None else None)
+
+
 def render_pdf(site: Site, out: Path, project=None, date: BuildDate | None = None) -> Path:
     """Write ``out/report.pdf`` from a rendered site (``out`` holds its figures, assets and results.json).
 
@@ -146,7 +155,8 @@ def render_pdf(site: Site, out: Path, project=None, date: BuildDate | None = Non
     html = report_html(site, date.epoch, attachments=bool(attached))
     target = out / PDF_NAME
     with fixed_source_date(date.epoch):
-        document = weasyprint.HTML(string=html, base_url=str(out) + os.sep).render()
+        html_options, render_options = figure_fonts(out, project)  # the figures' SVG text in their own font files
+        document = weasyprint.HTML(string=html, base_url=str(out) + os.sep, **html_options).render(**render_options)
         attachments = [
             weasyprint.Attachment(
                 filename=str(path), name=name, description=description, created=moment, modified=moment,
