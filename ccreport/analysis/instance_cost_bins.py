@@ -40,8 +40,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from .instance_costs import RocivCurve, RocivReplicates
+from .replicate_groups import MAX_REPLICATE_GROUPS
 
-BINS = 4096  # thresholds kept per classifier in the instance-cost replicates when it has more distinct scores
+# thresholds kept per classifier in the instance-cost replicates when it has more distinct scores: the
+# same bound as every other replicate kind's merged score groups (replicate_groups.MAX_REPLICATE_GROUPS)
+BINS = MAX_REPLICATE_GROUPS
 
 
 def coarsen(length: np.ndarray, bins: int) -> np.ndarray:
