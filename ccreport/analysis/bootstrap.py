@@ -46,6 +46,7 @@ from .hull_costs import (
     switches,
 )
 from .hulls import Hulls, crisp_hulls, replicate_hulls
+from .memo import ArrayMemo, content_key
 from .replicate_groups import (
     MAX_REPLICATE_GROUPS,
     group_counts,
@@ -114,8 +115,18 @@ class PathLayout:
         return self.neg_at if self.neg_count is None else self.neg_count
 
 
+LAYOUT_MEMO_BYTES = 512 * 2**20  # layouts kept per process (about 24 bytes per instance each)
+_LAYOUTS = ArrayMemo(LAYOUT_MEMO_BYTES, lambda lay: (lay.pos_at, lay.neg_at, lay.pos_order, lay.neg_order, lay.hull))
+
+
 def path_layout(labels, scores) -> PathLayout:
-    """Sort once and record the class ranks at every distinct-score boundary (Fawcett 2006, Alg. 1)."""
+    """Sort once and record the class ranks at every distinct-score boundary (Fawcett 2006, Alg. 1).
+
+    A function of the two arrays' contents only, so it is memoised in this process by their SHA-256
+    (:mod:`ccreport.analysis.memo`): a dataset's uncertainty, pairs and threshold-choice tasks each
+    lay out every classifier, about 3 CPU s per classifier at n = 10^7; the layout's arrays are
+    read-only, as they may be shared.
+    """
     y = np.asarray(labels, dtype=bool)
     s = np.asarray(scores, dtype=float)
     if s.shape != y.shape or y.ndim != 1:
@@ -125,6 +136,11 @@ def path_layout(labels, scores) -> PathLayout:
         raise ValueError("resampling needs both classes")
     if not np.all(np.isfinite(s)):
         raise ValueError("scores must be finite")
+    return _LAYOUTS.get(content_key(y, s), lambda: _sorted_layout(y, s, n_pos))
+
+
+def _sorted_layout(y: np.ndarray, s: np.ndarray, n_pos: int) -> PathLayout:
+    """:func:`path_layout` of checked arrays."""
     order = np.argsort(-s, kind="stable")
     ys = y[order]
     ends = np.append(np.flatnonzero(np.diff(s[order])), y.size - 1)
