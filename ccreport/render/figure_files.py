@@ -11,6 +11,11 @@ report.pdf (benchmarks/README.md, "Figure stage and SVG text"). How a browser sh
 depends on the fonts of the reader's machine (matplotlib laid it out with the style's font, and a
 narrower fallback sans only leaves some space); report.pdf pins it to the very font files
 matplotlib measured the text with (:mod:`ccreport.render.figure_fonts`).
+
+Text is set without ligatures (:data:`NO_LIGATURES`, :func:`without_ligatures`): matplotlib's PDF
+backend puts a glyph standing for several characters (DejaVu's "fi" in "Difference") in a second font
+subset at character code 0, i.e. CID 0, which PDF/A-3 reads as the ``.notdef`` glyph (ISO 19005-3
+6.2.11.8); report.pdf draws the figures from these PDF files (:mod:`ccreport.render.figure_pdfs`).
 """
 
 from __future__ import annotations
@@ -34,6 +39,16 @@ from ..results import Results
 
 SAVE_METADATA = {"svg": {"Date": None}, "pdf": {"CreationDate": None}, "png": {"Software": None}}
 PNG_DPI = 150
+NO_LIGATURES = ("-liga", "-clig")  # HarfBuzz feature tags: standard and contextual ligatures off
+
+
+def without_ligatures(fig) -> None:
+    """Every text of ``fig`` laid out without ligatures (each character its own glyph)."""
+    from matplotlib.text import Text
+
+    for text in fig.findobj(Text):
+        if hasattr(text, "set_fontfeatures"):  # matplotlib >= 3.11 (text shaping by libraqm); older ones set no ligatures
+            text.set_fontfeatures(NO_LIGATURES)
 
 
 OVERVIEW_FOLDERS = ("overview",)  # figures/overview/ holds the index's figures, never a dataset's
@@ -155,6 +170,7 @@ def _render(results: Results, styles, folder: Path, formats, tasks) -> list[tupl
     with F.style(), _shared_font_subsets():
         for t in tasks:
             fig, caption, alt = t.spec.draw(t.subject), t.spec.caption(t.subject), t.spec.alt(t.subject)
+            without_ligatures(fig)
             lay_out_once(fig)
             entry = {}
             for fmt in formats:

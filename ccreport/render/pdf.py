@@ -36,6 +36,7 @@ from html import unescape
 from pathlib import Path
 
 from ..build_date import FROM_ENVIRONMENT, BuildDate, build_date
+from .figure_pdfs import FigureImages
 from .pdfa import pdfa_repairs
 from .site import PDF_NAME, Site, page_context, render_template
 
@@ -134,12 +135,14 @@ def figure_fonts(out: Path, project=None) -> tuple[dict, dict]:
     return weasyprint_options(out, theme_figure_style(project) if getattr(project, "root", None) is not None else None)
 
 
-def render_pdf(site: Site, out: Path, project=None, date: BuildDate | None = None) -> Path:
+def render_pdf(site: Site, out: Path, project=None, date: BuildDate | None = None, figure_pdfs: bool = True) -> Path:
     """Write ``out/report.pdf`` from a rendered site (``out`` holds its figures, assets and results.json).
 
     ``project``: the :class:`ccreport.manifest.Project` whose files are attached (as
     ``site.results.provenance`` lists them; None: only results.json); ``date``: the build date
-    (None: the one the results record, else ``SOURCE_DATE_EPOCH`` or the present moment).
+    (None: the one the results record, else ``SOURCE_DATE_EPOCH`` or the present moment);
+    ``figure_pdfs``: draw each figure from its vector PDF file (:mod:`ccreport.render.figure_pdfs`;
+    False: every figure through its SVG, the route of figures without a PDF file).
     """
     import weasyprint
 
@@ -156,7 +159,8 @@ def render_pdf(site: Site, out: Path, project=None, date: BuildDate | None = Non
     target = out / PDF_NAME
     with fixed_source_date(date.epoch):
         html_options, render_options = figure_fonts(out, project)  # the figures' SVG text in their own font files
-        document = weasyprint.HTML(string=html, base_url=str(out) + os.sep, **html_options).render(**render_options)
+        images = FigureImages(out) if figure_pdfs else {}  # figures drawn from their own PDF files
+        document = weasyprint.HTML(string=html, base_url=str(out) + os.sep, **html_options).render(cache=images, **render_options)
         attachments = [
             weasyprint.Attachment(
                 filename=str(path), name=name, description=description, created=moment, modified=moment,
@@ -164,7 +168,12 @@ def render_pdf(site: Site, out: Path, project=None, date: BuildDate | None = Non
             )
             for path, name, description in attached
         ]
-        options = dict(pdf_identifier=b"ccreport-report", pdf_tags=True, finisher=pdfa_repairs)
+        def finisher(document, pdf):
+            if figure_pdfs:
+                images.embed(pdf)  # before the repairs, which then cover the copied objects too
+            pdfa_repairs(document, pdf)
+
+        options = dict(pdf_identifier=b"ccreport-report", pdf_tags=True, finisher=finisher)
         try:
             document.write_pdf(target, pdf_variant=PDF_VARIANT if attachments else None, attachments=attachments, **options)
         except Exception:  # pragma: no cover - a PDF/A failure should not lose the report
