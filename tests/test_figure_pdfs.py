@@ -13,28 +13,30 @@ pypdf = pytest.importorskip("pypdf")
 weasyprint = pytest.importorskip("weasyprint")
 
 from ccreport import figures as F  # noqa: E402
-from ccreport.render.figure_files import SAVE_METADATA, without_ligatures  # noqa: E402
+from ccreport.render.figure_files import SAVE_METADATA, notdef_at_code_zero  # noqa: E402
 from ccreport.render.figure_pdfs import XOBJECT_PREFIX, FigureImages, FigurePdf  # noqa: E402
 from ccreport.render.pdfa import pdfa_repairs  # noqa: E402
 
 matplotlib.use("Agg")
 
 
-def _figure(folder: Path, stem: str, ligatures: bool = False, pdf: bool = True) -> None:
-    """A small figure with text (minus signs, Greek, mathtext), transparency and a rasterized artist."""
+def _figure(folder: Path, stem: str, notdef_kept: bool = True, pdf: bool = True) -> None:
+    """A small figure with text (minus signs, Greek, mathtext, ligatures in a two-line label), transparency,
+    hatching and a rasterized artist; ``notdef_kept``: written as the build writes figures."""
     import matplotlib.pyplot as plt
     import numpy as np
 
     (folder / "figures").mkdir(exist_ok=True)
-    with F.style():
+    import contextlib
+
+    with F.style(), notdef_at_code_zero() if notdef_kept else contextlib.nullcontext():
         fig, ax = plt.subplots(figsize=(4, 2.5))
         ax.plot([-1, 0, 1], [0.2, -0.5, 0.7], label="Difference of NEC")
         ax.fill_between([-1, 1], [-0.2, -0.2], [0.3, 0.3], alpha=0.3, hatch="//")
         ax.imshow(np.arange(12.0).reshape(3, 4), extent=(0.2, 0.8, 0.4, 0.6), rasterized=True)
         ax.set_xlabel(r"PC(+) $\alpha$ − Δ")
+        ax.set_ylabel("Difference\nin flow")
         ax.legend()
-        if not ligatures:
-            without_ligatures(fig)
         for fmt in ("svg", "pdf") if pdf else ("svg",):
             fig.savefig(folder / "figures" / f"{stem}.{fmt}", format=fmt, metadata=SAVE_METADATA[fmt])
         plt.close(fig)
@@ -146,7 +148,7 @@ def test_same_boxes_as_the_svg_route(tmp_path):
 def test_fallbacks_to_the_svg(tmp_path):
     """A figure without a PDF file, or whose PDF draws CID 0 (a ligature in a second subset), is drawn from its SVG."""
     _figure(tmp_path, "nopdf", pdf=False)
-    _figure(tmp_path, "ligature", ligatures=True)
+    _figure(tmp_path, "ligature", notdef_kept=False)
     _figure(tmp_path, "ok")
     with pytest.raises(ValueError, match="CID 0"):
         FigurePdf(tmp_path / "figures" / "ligature.pdf", FigureImages(tmp_path))
@@ -161,3 +163,17 @@ def test_same_bytes_twice(tmp_path):
     _figure(tmp_path, "b")
     one = _write(tmp_path, ["a", "b", "a"]).read_bytes()
     assert _write(tmp_path, ["a", "b", "a"]).read_bytes() == one
+
+
+def test_identical_font_programs_are_embedded_once(tmp_path):
+    """The build pads every figure's font subset to the same glyphs: two figures, one copy of each program."""
+    _figure(tmp_path, "a")
+    _figure(tmp_path, "b")
+    xobjects = _figure_xobjects(_write(tmp_path, ["a", "b"]))
+    programs = {}
+    for xobject in xobjects.values():
+        for font in xobject["/Resources"]["/Font"].values():
+            ref = font.get_object()["/DescendantFonts"][0].get_object()["/FontDescriptor"].raw_get("/FontFile2")
+            programs.setdefault(ref.get_object().get_data(), set()).add(ref.idnum)
+    assert programs and all(len(ids) == 1 for ids in programs.values())
+    assert sum(len(x["/Resources"]["/Font"]) for x in xobjects.values()) > len(programs)

@@ -92,10 +92,11 @@ class FigurePdf:
         extra.update({"Type": "/XObject", "Subtype": "/Form", "BBox": pydyf.Array(self.box)})
         return pydyf.Stream([data], pydyf.Dictionary(extra), compress=False)
 
-    def embed_resources(self, pdf) -> None:
-        """Set the XObject's ``/Resources`` to a copy, in ``pdf``, of the figure page's resources."""
+    def embed_resources(self, pdf, shared: dict | None = None) -> None:
+        """Set the XObject's ``/Resources`` to a copy, in ``pdf``, of the figure page's resources
+        (``shared``: streams already copied from other figures, see :func:`_copy`)."""
         resources = self._page.get("/Resources")
-        self.xobject.extra["Resources"] = _copy(resources, pdf, {}) if resources is not None else _empty_dictionary()
+        self.xobject.extra["Resources"] = _copy(resources, pdf, {}, shared) if resources is not None else _empty_dictionary()
 
 
 def _fonts(page):
@@ -152,27 +153,34 @@ def _key(name) -> bytes:
     return _serialise(name)[1:]  # pydyf writes the solidus
 
 
-def _copy(value, pdf, done: dict):
+def _copy(value, pdf, done: dict, shared: dict | None = None):
     """``value`` (pypdf) as a pydyf value: dictionaries, arrays and streams become pydyf objects,
     indirect objects are added to ``pdf`` once each (``done``: source object number -> reference),
-    anything else its PDF bytes."""
+    anything else its PDF bytes. ``shared`` (across figures): a stream whose dictionary holds no
+    reference is added once per distinct (dictionary, bytes), e.g. the font programs, which the build
+    pads to the same glyphs in every figure (``render/figure_files.py``)."""
     import pydyf
     from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, StreamObject
 
     if isinstance(value, IndirectObject):
         if value.idnum not in done:
             target = value.get_object()
-            if isinstance(target, (StreamObject, DictionaryObject, ArrayObject)):
+            key = _stream_key(target) if shared is not None else None
+            if key is not None and key in shared:
+                done[value.idnum] = shared[key]
+            elif isinstance(target, (StreamObject, DictionaryObject, ArrayObject)):
                 copied = _shell(target)
                 pdf.add_object(copied)
                 done[value.idnum] = copied.reference
-                _fill(copied, target, pdf, done)
+                _fill(copied, target, pdf, done, shared)
+                if key is not None:
+                    shared[key] = copied.reference
             else:
-                done[value.idnum] = _copy(target, pdf, done)
+                done[value.idnum] = _copy(target, pdf, done, shared)
         return done[value.idnum]
     if isinstance(value, (StreamObject, DictionaryObject, ArrayObject)):
         copied = _shell(value)
-        _fill(copied, value, pdf, done)
+        _fill(copied, value, pdf, done, shared)
         if isinstance(copied, pydyf.Stream):  # a stream is always an indirect object
             pdf.add_object(copied)
             return copied.reference
@@ -192,18 +200,29 @@ def _shell(value):
     return pydyf.Dictionary()
 
 
-def _fill(copied, value, pdf, done) -> None:
+def _stream_key(value):
+    """``(dictionary bytes, stream bytes)`` of a stream whose dictionary holds no reference (else None)."""
+    from pypdf.generic import IndirectObject, StreamObject
+
+    if not isinstance(value, StreamObject) or any(isinstance(v, IndirectObject) for k, v in value.items() if k not in _NO_COPY):
+        return None
+    data, extra = _stream_bytes(value)
+    entries = tuple(sorted((_key(k), _serialise(v)) for k, v in value.items() if k not in _NO_COPY))
+    return entries, data
+
+
+def _fill(copied, value, pdf, done, shared=None) -> None:
     import pydyf
     from pypdf.generic import StreamObject
 
     if isinstance(copied, pydyf.Array):
-        copied.extend(_copy(item, pdf, done) for item in value)
+        copied.extend(_copy(item, pdf, done, shared) for item in value)
         return
     target = copied.extra if isinstance(copied, pydyf.Stream) else copied
     for key, item in value.items():
         if key in _NO_COPY or (isinstance(value, StreamObject) and key in ("/Filter", "/DecodeParms")):
             continue
-        target[_key(key)] = _copy(item, pdf, done)
+        target[_key(key)] = _copy(item, pdf, done, shared)
 
 
 class FigureImages(dict):
@@ -244,6 +263,7 @@ class FigureImages(dict):
 
     def embed(self, pdf) -> None:
         """Copy each drawn figure's resources into ``pdf`` (a ``pydyf.PDF``), in drawing order."""
+        shared: dict = {}
         for figure in self.drawn:
-            figure.embed_resources(pdf)
+            figure.embed_resources(pdf, shared)
 

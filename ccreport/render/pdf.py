@@ -7,9 +7,11 @@ chapters. Every figure and table of the site is in it, with the site's number: b
 numbering of :mod:`ccreport.render.catalogue`, computed once when the site's pages are built. The
 theme's ``report.css`` holds the paged-media rules (running header, page numbers, tables that do not
 break mid-row, wide tables on landscape pages, grids of per-classifier and per-pair figures three to a
-row). Figures are the site's SVG files, which WeasyPrint draws as vectors (the dense artists are the
-rasters matplotlib embedded in them): SVG rather than the figures' PDF, which WeasyPrint cannot
-embed, or PNG, which would make every line a raster.
+row). Figures are laid out by WeasyPrint as the site's ``<img>`` SVG boxes but drawn from the
+figures' own vector PDF files, copied in as form XObjects (:mod:`ccreport.render.figure_pdfs`: about
+a tenth of the CPU of WeasyPrint drawing the SVG); a figure without a PDF file is drawn from its SVG
+(vectors, the dense artists the rasters matplotlib embedded), never from PNG, which would make every
+line a raster.
 
 Dates and reproducible bytes: the document's ``dcterms.created/modified`` (the PDF's CreationDate and
 ModDate), the attachments' dates and the title page carry the build date
