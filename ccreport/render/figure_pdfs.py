@@ -89,8 +89,9 @@ class FigurePdf:
 
         contents = self._page.get_contents()
         data, extra = _stream_bytes(contents)
+        compress = "Filter" not in extra  # decoded content (e.g. of a /Contents array): pydyf deflates it
         extra.update({"Type": "/XObject", "Subtype": "/Form", "BBox": pydyf.Array(self.box)})
-        return pydyf.Stream([data], pydyf.Dictionary(extra), compress=False)
+        return pydyf.Stream([data], pydyf.Dictionary(extra), compress=compress)
 
     def embed_resources(self, pdf, shared: dict | None = None) -> None:
         """Set the XObject's ``/Resources`` to a copy, in ``pdf``, of the figure page's resources
