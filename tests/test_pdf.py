@@ -76,17 +76,52 @@ def test_running_header_and_attachments(example_pdf):
 
 
 def test_figures_stay_vector(example_pdf):
-    """Figures go in as SVG (drawn as vectors); the only rasters are dense artists the figures rasterized themselves."""
+    """Figures go in as vectors (their PDF files as form XObjects, or a figure without one as SVG); the only
+    rasters are dense artists the figures rasterized themselves, inside their own form XObjects."""
     out, reader, _ = example_pdf
-    images = set()
+    page_images, figure_images = set(), set()
     for page in reader.pages:
         xobjects = (page.get("/Resources") or {}).get("/XObject") or {}
-        for xobject in xobjects.values():
-            if xobject.get_object().get("/Subtype") == "/Image":
-                images.add(xobject.idnum)
-    svgs_with_rasters = [p for p in out.glob("figures/**/*.svg") if "<image" in p.read_text()]
-    assert len(images) <= len(svgs_with_rasters)
+        for name, xobject in xobjects.items():
+            obj = xobject.get_object()
+            if obj.get("/Subtype") == "/Image":
+                page_images.add(xobject.idnum)
+            elif name.startswith("/ccfig"):
+                inner = (obj.get("/Resources") or {}).get("/XObject") or {}
+                figure_images |= {(xobject.idnum, n) for n, x in inner.items() if x.get_object().get("/Subtype") == "/Image"}
+    assert not page_images  # every figure of the example has its PDF: nothing drawn from SVG
+    rasters = 0  # the images matplotlib put in the figure files
+    for path in out.glob("figures/**/*.pdf"):
+        inner = (pypdf.PdfReader(path).pages[0]["/Resources"].get("/XObject") or {}).values()
+        rasters += sum(x.get_object().get("/Subtype") == "/Image" for x in inner)
+    assert len(figure_images) == rasters
     assert list(out.glob("figures/**/*.svg"))
+
+
+def test_every_figure_is_drawn_from_its_own_pdf_file(example_pdf):
+    """Each figure of the site is a form XObject of report.pdf whose content stream, BBox and font
+    programs are those of its figure's PDF file (ccreport.render.figure_pdfs), each once."""
+    out, reader, _ = example_pdf
+    sources = {}
+    for path in out.glob("figures/**/*.pdf"):
+        page = pypdf.PdfReader(path).pages[0]
+        sources[page.get_contents().get_data()] = (path, page)
+    drawn = {}
+    for page in reader.pages:
+        for name, xobject in ((page.get("/Resources") or {}).get("/XObject") or {}).items():
+            if name.startswith("/ccfig"):
+                drawn[name] = xobject.get_object()
+    assert len(drawn) == len(sources) == len(list(out.glob("figures/**/*.svg")))
+    matched = set()
+    for xobject in drawn.values():
+        path, page = sources[xobject.get_data()]  # KeyError: content that is no figure file's
+        matched.add(path)
+        assert [float(v) for v in xobject["/BBox"]] == [float(v) for v in page.mediabox]
+        programs = {f.get_object()["/DescendantFonts"][0].get_object()["/FontDescriptor"]["/FontFile2"].get_data()
+                    for f in xobject["/Resources"]["/Font"].values()}
+        assert programs == {f.get_object()["/DescendantFonts"][0].get_object()["/FontDescriptor"]["/FontFile2"].get_data()
+                            for f in page["/Resources"]["/Font"].values()}
+    assert len(matched) == len(sources)
 
 
 def test_same_bytes_from_two_builds(tmp_path):

@@ -11,6 +11,12 @@ report.pdf (benchmarks/README.md, "Figure stage and SVG text"). How a browser sh
 depends on the fonts of the reader's machine (matplotlib laid it out with the style's font, and a
 narrower fallback sans only leaves some space); report.pdf pins it to the very font files
 matplotlib measured the text with (:mod:`ccreport.render.figure_fonts`).
+
+PDF files keep character code 0 of every second font subset for ``.notdef``
+(:func:`notdef_at_code_zero`): matplotlib numbers the glyphs it cannot give their own code (a
+ligature such as DejaVu's "ff" in "Difference", a second glyph for one character) from code 0 of a
+second subset, i.e. CID 0, which PDF/A-3 reads as drawing ``.notdef`` (ISO 19005-3 6.2.11.8);
+report.pdf draws the figures from these PDF files (:mod:`ccreport.render.figure_pdfs`).
 """
 
 from __future__ import annotations
@@ -87,6 +93,46 @@ def _shared_font_subsets():
         pdfps.get_glyphs_subset = original
 
 
+@contextlib.contextmanager
+def notdef_at_code_zero():
+    """While writing figures, a font's second subset (glyphs matplotlib's PDF backend cannot give
+    their own character code) starts with code 0 bound to glyph 0, ``.notdef``, so its real glyphs
+    get codes (CIDs) from 1. Uses matplotlib's private ``CharacterTracker`` (3.11): if it is missing
+    or has changed, nothing is patched (report.pdf then draws such a figure from its SVG)."""
+    try:
+        from matplotlib.backends import _backend_pdf_ps as pdfps
+        from matplotlib.font_manager import FontPath
+
+        tracker, glyph_map_class = pdfps.CharacterTracker, pdfps.GlyphMap
+        original = tracker.track_glyph
+    except (ImportError, AttributeError):
+        yield
+        return
+
+    def track_glyph(self, font, chars, glyph):
+        try:
+            charcode, chars = (ord(chars[0]), chars) if isinstance(chars, str) else (chars, chr(chars))
+            path = FontPath(font.fname, font.face_index)
+            glyph_map = self.glyph_maps.setdefault(path, glyph_map_class())
+            subsets = self.used.setdefault(path, [{}])
+            opens_second = (
+                len(subsets) == 1 and glyph_map.get(chars, glyph) is None
+                and (len(chars) > 1 or self.subset_size != 0 and (charcode >= self.subset_size or charcode in subsets[0]))
+            )  # matplotlib's own condition for a glyph to go to a further subset
+            if opens_second:
+                subsets.append({0: 0})
+                glyph_map.add("\0", 0, 1, 0)
+        except Exception:  # pragma: no cover - another matplotlib: its own behaviour
+            pass
+        return original(self, font, chars, glyph)
+
+    tracker.track_glyph = track_glyph
+    try:
+        yield
+    finally:
+        tracker.track_glyph = original
+
+
 @dataclass(frozen=True, eq=False)
 class _Task:
     """One figure to draw: its kind, what it shows, its index key and file stem."""
@@ -152,7 +198,7 @@ def lay_out_once(fig) -> None:
 
 def _render(results: Results, styles, folder: Path, formats, tasks) -> list[tuple[str, dict]]:
     out = []
-    with F.style(), _shared_font_subsets():
+    with F.style(), _shared_font_subsets(), notdef_at_code_zero():
         for t in tasks:
             fig, caption, alt = t.spec.draw(t.subject), t.spec.caption(t.subject), t.spec.alt(t.subject)
             lay_out_once(fig)

@@ -13,7 +13,8 @@ repaired here on the ``pydyf.PDF`` before it is written:
 * a stream whose data ends with a carriage return is followed by pydyf's ``\\nendstream``, so a
   reader takes ``\\r\\n`` for the end-of-line marker and finds the stream one byte shorter than its
   ``/Length`` (clause 6.1.7.1): such a stream gets ``\\r\\n`` before ``endstream``, the data and
-  ``/Length`` unchanged.
+  ``/Length`` unchanged. That holds for the cross-reference stream too, which pydyf makes while
+  writing (after the finisher): ``pdf.add_object`` is wrapped so that it gets the same ending.
 
 Each repair leaves the content as drawn; each is a no-op where WeasyPrint already complies.
 
@@ -94,6 +95,22 @@ def pdfa_repairs(document, pdf) -> None:
             deflate_embedded_file(obj)
         if not isinstance(obj, _EolSafe):
             obj.__class__ = _eol_safe(type(obj))
+    eol_safe_later_streams(pdf)
+
+
+def eol_safe_later_streams(pdf) -> None:
+    """Streams added to ``pdf`` from now on (pydyf's cross-reference stream, made in ``pdf.write``)
+    end as the module docstring says."""
+    import pydyf
+
+    add_object = pdf.add_object
+
+    def add(obj):
+        if isinstance(obj, pydyf.Stream) and not isinstance(obj, _EolSafe):
+            obj.__class__ = _eol_safe(type(obj))
+        add_object(obj)
+
+    pdf.add_object = add
 
 
 def deflate_embedded_file(stream) -> None:

@@ -1,0 +1,179 @@
+"""Figures in report.pdf drawn from their own vector PDF files as form XObjects (ccreport.render.figure_pdfs)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from xml.etree import ElementTree
+
+import matplotlib
+import pytest
+
+pypdf = pytest.importorskip("pypdf")
+weasyprint = pytest.importorskip("weasyprint")
+
+from ccreport import figures as F  # noqa: E402
+from ccreport.render.figure_files import SAVE_METADATA, notdef_at_code_zero  # noqa: E402
+from ccreport.render.figure_pdfs import XOBJECT_PREFIX, FigureImages, FigurePdf  # noqa: E402
+from ccreport.render.pdfa import pdfa_repairs  # noqa: E402
+
+matplotlib.use("Agg")
+
+
+def _figure(folder: Path, stem: str, notdef_kept: bool = True, pdf: bool = True) -> None:
+    """A small figure with text (minus signs, Greek, mathtext, ligatures in a two-line label), transparency,
+    hatching and a rasterized artist; ``notdef_kept``: written as the build writes figures."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    (folder / "figures").mkdir(exist_ok=True)
+    import contextlib
+
+    with F.style(), notdef_at_code_zero() if notdef_kept else contextlib.nullcontext():
+        fig, ax = plt.subplots(figsize=(4, 2.5))
+        ax.plot([-1, 0, 1], [0.2, -0.5, 0.7], label="Difference of NEC")
+        ax.fill_between([-1, 1], [-0.2, -0.2], [0.3, 0.3], alpha=0.3, hatch="//")
+        ax.imshow(np.arange(12.0).reshape(3, 4), extent=(0.2, 0.8, 0.4, 0.6), rasterized=True)
+        ax.set_xlabel(r"PC(+) $\alpha$ − Δ")
+        ax.set_ylabel("Difference\nin flow")
+        ax.legend()
+        for fmt in ("svg", "pdf") if pdf else ("svg",):
+            fig.savefig(folder / "figures" / f"{stem}.{fmt}", format=fmt, metadata=SAVE_METADATA[fmt])
+        plt.close(fig)
+
+
+def _write(folder: Path, stems, figure_pdfs: bool = True) -> Path:
+    html = "<h1>Figures</h1>" + "".join(
+        f'<figure><img src="figures/{s}.svg" alt="Figure {s}" style="width: 60%"><figcaption>{s}</figcaption></figure>'
+        for s in stems
+    )
+    images = FigureImages(folder) if figure_pdfs else {}
+    document = weasyprint.HTML(string=html, base_url=str(folder) + "/").render(cache=images)
+
+    def finisher(document, pdf):
+        if figure_pdfs:
+            images.embed(pdf)
+        pdfa_repairs(document, pdf)
+
+    target = folder / ("with-pdfs.pdf" if figure_pdfs else "with-svgs.pdf")
+    document.write_pdf(target, pdf_variant="pdf/a-3b", pdf_tags=True, finisher=finisher)
+    return target
+
+
+def _figure_xobjects(pdf: Path) -> dict[str, object]:
+    out = {}
+    for page in pypdf.PdfReader(pdf).pages:
+        for name, ref in (page["/Resources"].get("/XObject") or {}).items():
+            if name.startswith("/" + XOBJECT_PREFIX):
+                out[name] = ref.get_object()
+    return out
+
+
+def test_intrinsic_size_is_the_svgs(tmp_path):
+    """WeasyPrint lays the box out at the size the SVG declares: the PDF's MediaBox in px."""
+    from weasyprint.images import SVGImage
+
+    _figure(tmp_path, "a")
+    svg = tmp_path / "figures" / "a.svg"
+    expected = SVGImage(ElementTree.fromstring(svg.read_bytes()), svg.as_uri(), None, None).get_intrinsic_size(1, 16)
+    got = FigurePdf(tmp_path / "figures" / "a.pdf", FigureImages(tmp_path)).get_intrinsic_size(1, 16)
+    assert got == pytest.approx(expected, rel=1e-9)
+
+
+def test_cache_answers_only_figure_svgs_with_a_pdf(tmp_path):
+    _figure(tmp_path, "a")
+    _figure(tmp_path, "b", pdf=False)
+    (tmp_path / "elsewhere.svg").write_text((tmp_path / "figures" / "a.svg").read_text())
+    (tmp_path / "elsewhere.pdf").write_bytes((tmp_path / "figures" / "a.pdf").read_bytes())
+    images = FigureImages(tmp_path)
+    assert (tmp_path / "figures" / "a.svg").as_uri() in images
+    assert isinstance(images[(tmp_path / "figures" / "a.svg").as_uri()], FigurePdf)
+    assert (tmp_path / "figures" / "b.svg").as_uri() not in images  # no PDF: WeasyPrint loads the SVG
+    assert (tmp_path / "elsewhere.svg").as_uri() not in images  # not under figures/
+    assert "https://example.org/figures/a.svg" not in images
+
+
+def test_figure_xobject_is_the_figure_pdf_page(tmp_path):
+    """The form XObject's content and fonts are the figure file's, its BBox the file's MediaBox, and it is
+    drawn inside the tagged Figure's marked content; the document is PDF/A-3b and tagged."""
+    _figure(tmp_path, "a")
+    _figure(tmp_path, "b")
+    target = _write(tmp_path, ["a", "b"])
+    xobjects = _figure_xobjects(target)
+    assert sorted(xobjects) == [f"/{XOBJECT_PREFIX}0", f"/{XOBJECT_PREFIX}1"]
+    for name, stem in ((f"/{XOBJECT_PREFIX}0", "a"), (f"/{XOBJECT_PREFIX}1", "b")):
+        source = pypdf.PdfReader(tmp_path / "figures" / f"{stem}.pdf").pages[0]
+        xobject = xobjects[name]
+        assert xobject["/Subtype"] == "/Form"
+        assert [float(v) for v in xobject["/BBox"]] == [float(v) for v in source.mediabox]
+        assert xobject.get_data() == source.get_contents().get_data()
+        fonts = {str(f.get_object()["/BaseFont"]) for f in xobject["/Resources"]["/Font"].values()}
+        assert fonts == {str(f.get_object()["/BaseFont"]) for f in source["/Resources"]["/Font"].values()}
+        for font in xobject["/Resources"]["/Font"].values():  # the font program itself, byte for byte
+            descendant = font.get_object()["/DescendantFonts"][0].get_object()
+            source_font = source["/Resources"]["/Font"][
+                next(k for k, v in source["/Resources"]["/Font"].items() if v.get_object()["/BaseFont"] == font.get_object()["/BaseFont"])
+            ].get_object()["/DescendantFonts"][0].get_object()
+            assert descendant["/FontDescriptor"]["/FontFile2"].get_data() == source_font["/FontDescriptor"]["/FontFile2"].get_data()
+        assert set(xobject["/Resources"].get("/XObject") or {}) == set(source["/Resources"].get("/XObject") or {})
+    page = pypdf.PdfReader(target).pages[0]
+    content = page.get_contents().get_data()
+    assert re.search(rb"/Figure\s*<</MCID \d+>>\s*BDC(?:(?!EMC).)*?/ccfig0 Do", content, re.DOTALL)
+    page_validation = pytest.importorskip("page")
+    report = page_validation.validate_pdf(target, profile="3b")
+    assert report.is_compliant, [(f.rule_id, f.message) for f in report.failures]
+    assert "/StructTreeRoot" in pypdf.PdfReader(target).trailer["/Root"]
+
+
+def test_same_boxes_as_the_svg_route(tmp_path):
+    """The figure lands where WeasyPrint puts the SVG: the XObject's matrix maps the figure's MediaBox
+    onto the image box the SVG route draws into (same page text either way)."""
+    _figure(tmp_path, "a")
+    with_pdfs, with_svgs = _write(tmp_path, ["a"]), _write(tmp_path, ["a"], figure_pdfs=False)
+    box = pypdf.PdfReader(tmp_path / "figures" / "a.pdf").pages[0].mediabox
+    content = pypdf.PdfReader(with_pdfs).pages[0].get_contents().get_data().decode("latin-1")
+    a, d, e, f = (float(v) for v in re.search(r"([-\d.]+) 0 0 ([-\d.]+) ([-\d.]+) ([-\d.]+) cm\s*/ccfig0 Do", content).groups())
+    assert e == 0
+    assert a > 0 and d < 0 and a == pytest.approx(-d, rel=1e-6)  # same scale both ways: the aspect is kept
+    assert f == pytest.approx(-d * float(box.height), rel=1e-6)  # the figure's bottom at the box's bottom
+    svg_content = pypdf.PdfReader(with_svgs).pages[0].get_contents().get_data().decode("latin-1")
+    # the SVG route sets the same box: WeasyPrint's transform to the image box precedes the drawing in both
+    place = re.compile(r"1 0 0 1 ([-\d.]+) ([-\d.]+) cm")
+    assert place.findall(content)[:1] == place.findall(svg_content)[:1]
+    scale = re.search(r"([-\d.]+) 0 0 -[-\d.]+ [-\d.]+ [-\d.]+ cm\s*/ccfig0 Do", content)[1]
+    assert f"{scale} 0 0 {scale} 0 0 cm" in svg_content  # the SVG's viewBox (= MediaBox) at the same scale
+    assert [p.extract_text() for p in pypdf.PdfReader(with_pdfs).pages][0].startswith("Figures")
+
+
+def test_fallbacks_to_the_svg(tmp_path):
+    """A figure without a PDF file, or whose PDF draws CID 0 (a ligature in a second subset), is drawn from its SVG."""
+    _figure(tmp_path, "nopdf", pdf=False)
+    _figure(tmp_path, "ligature", notdef_kept=False)
+    _figure(tmp_path, "ok")
+    with pytest.raises(ValueError, match="CID 0"):
+        FigurePdf(tmp_path / "figures" / "ligature.pdf", FigureImages(tmp_path))
+    target = _write(tmp_path, ["nopdf", "ligature", "ok"])
+    assert sorted(_figure_xobjects(target)) == [f"/{XOBJECT_PREFIX}0"]
+    page_validation = pytest.importorskip("page")
+    assert page_validation.validate_pdf(target, profile="3b").is_compliant
+
+
+def test_same_bytes_twice(tmp_path):
+    _figure(tmp_path, "a")
+    _figure(tmp_path, "b")
+    one = _write(tmp_path, ["a", "b", "a"]).read_bytes()
+    assert _write(tmp_path, ["a", "b", "a"]).read_bytes() == one
+
+
+def test_identical_font_programs_are_embedded_once(tmp_path):
+    """The build pads every figure's font subset to the same glyphs: two figures, one copy of each program."""
+    _figure(tmp_path, "a")
+    _figure(tmp_path, "b")
+    xobjects = _figure_xobjects(_write(tmp_path, ["a", "b"]))
+    programs = {}
+    for xobject in xobjects.values():
+        for font in xobject["/Resources"]["/Font"].values():
+            ref = font.get_object()["/DescendantFonts"][0].get_object()["/FontDescriptor"].raw_get("/FontFile2")
+            programs.setdefault(ref.get_object().get_data(), set()).add(ref.idnum)
+    assert programs and all(len(ids) == 1 for ids in programs.values())
+    assert sum(len(x["/Resources"]["/Font"]) for x in xobjects.values()) > len(programs)
