@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .analysis.bands import bootstrap_p_value, percentile_interval
-from .analysis.bootstrap import (
+from .analysis.path_layout import (
     CHUNK_ELEMENTS,
     chunk_sizes,
     cumulative,

@@ -46,7 +46,16 @@ from .hull_costs import (
     switches,
 )
 from .hulls import Hulls, crisp_hulls, replicate_hulls
-from .memo import ArrayMemo, content_key
+from .path_layout import (  # the layout and resampling primitives, also imported from here
+    CHUNK_ELEMENTS,  # noqa: F401
+    PathLayout,
+    chunk_sizes,
+    cumulative,
+    fixed_vertices,
+    multinomial_counts,
+    path_layout,
+    sample_hull,
+)
 from .replicate_groups import (
     MAX_REPLICATE_GROUPS,
     group_counts,
@@ -55,174 +64,9 @@ from .replicate_groups import (
     shared_group_counts,
     shift_to_exact,
 )
-from .roc import crisp_roc, hull_of_monotone_path
+from .roc import crisp_roc
 
-CHUNK_ELEMENTS = 4_000_000  # replicates x instances per chunk: about 150 MB of working arrays
 SELECTIONS = ("resample", "fixed")
-
-
-# --- the layout of one scoring classifier: sorted once -------------------------------------------
-
-
-@dataclass(frozen=True, eq=False)
-class PathLayout:
-    """A scoring classifier's instances sorted by decreasing score, grouped by distinct score.
-
-    Path point k (k = 0..G, G distinct scores) is reached after the first k score groups; ``pos_at[k]``
-    and ``neg_at[k]`` are the numbers of positives/negatives (in class-rank order) before it, so a
-    replicate's path point is ``(CN[neg_at[k]], CP[pos_at[k]])`` for its cumulative class counts.
-    ``pos_order``/``neg_order`` give, for each class rank, the index of the instance within its class
-    (positions in ``labels[labels]`` / ``labels[~labels]``), for paired resampling.
-    """
-
-    pos_at: np.ndarray
-    neg_at: np.ndarray
-    pos_order: np.ndarray
-    neg_order: np.ndarray
-    n_pos: int
-    n_neg: int
-    hull: np.ndarray  # point indices of the sample's own ROC convex hull vertices
-    # a grouped layout (:func:`ccreport.analysis.replicate_groups.group_layout`, issue 9): path point
-    # k is the end of group k of merged score groups; ``pos_at``/``neg_at`` are then columns of the
-    # replicates' cumulative *group* counts (0..G), ``pos_count``/``neg_count`` the sample's class
-    # counts before each point, ``pos_group``/``neg_group`` the group of each instance (by position
-    # within its class), ``points`` the fine layout's path point at each group end, ``fine`` the
-    # fine layout itself; ``pos_order``/``neg_order`` are None. All None for a fine layout.
-    pos_count: np.ndarray | None = None
-    neg_count: np.ndarray | None = None
-    pos_group: np.ndarray | None = None
-    neg_group: np.ndarray | None = None
-    points: np.ndarray | None = None
-    fine: PathLayout | None = None
-
-    @property
-    def n_points(self) -> int:
-        return self.pos_at.size
-
-    @property
-    def grouped(self) -> bool:
-        """Whether this is a grouped layout (replicate counts per merged score group)."""
-        return self.points is not None
-
-    @property
-    def pos_sample(self) -> np.ndarray:
-        """The sample's positives before each path point (``pos_at`` for a fine layout)."""
-        return self.pos_at if self.pos_count is None else self.pos_count
-
-    @property
-    def neg_sample(self) -> np.ndarray:
-        """The sample's negatives before each path point (``neg_at`` for a fine layout)."""
-        return self.neg_at if self.neg_count is None else self.neg_count
-
-
-LAYOUT_MEMO_BYTES = 512 * 2**20  # layouts kept per process (about 24 bytes per instance each)
-_LAYOUTS = ArrayMemo(LAYOUT_MEMO_BYTES, lambda lay: (lay.pos_at, lay.neg_at, lay.pos_order, lay.neg_order, lay.hull))
-
-
-def path_layout(labels, scores) -> PathLayout:
-    """Sort once and record the class ranks at every distinct-score boundary (Fawcett 2006, Alg. 1).
-
-    A function of the two arrays' contents only, so it is memoised in this process by their SHA-256
-    (:mod:`ccreport.analysis.memo`): a dataset's uncertainty, pairs and threshold-choice tasks each
-    lay out every classifier, about 3 CPU s per classifier at n = 10^7; the layout's arrays are
-    read-only, as they may be shared.
-    """
-    y = np.asarray(labels, dtype=bool)
-    s = np.asarray(scores, dtype=float)
-    if s.shape != y.shape or y.ndim != 1:
-        raise ValueError("labels and scores must be one-dimensional arrays of the same length")
-    n_pos = int(np.count_nonzero(y))
-    if n_pos == 0 or n_pos == y.size:
-        raise ValueError("resampling needs both classes")
-    if not np.all(np.isfinite(s)):
-        raise ValueError("scores must be finite")
-    return _LAYOUTS.get(content_key(y, s), lambda: _sorted_layout(y, s, n_pos))
-
-
-def _sorted_layout(y: np.ndarray, s: np.ndarray, n_pos: int) -> PathLayout:
-    """:func:`path_layout` of checked arrays."""
-    order = np.argsort(-s, kind="stable")
-    ys = y[order]
-    ends = np.append(np.flatnonzero(np.diff(s[order])), y.size - 1)
-    tp = np.cumsum(ys, dtype=np.int64)
-    pos_at = np.concatenate(([0], tp[ends]))
-    neg_at = np.concatenate(([0], ends + 1 - tp[ends]))
-    within_class = np.empty(y.size, dtype=np.int64)
-    within_class[y] = np.arange(n_pos)
-    within_class[~y] = np.arange(y.size - n_pos)
-    return PathLayout(
-        pos_at=pos_at,
-        neg_at=neg_at,
-        pos_order=within_class[order[ys]],
-        neg_order=within_class[order[~ys]],
-        n_pos=n_pos,
-        n_neg=y.size - n_pos,
-        hull=hull_of_monotone_path(neg_at.astype(float), pos_at.astype(float)),
-    )
-
-
-def sample_hull(layout: PathLayout) -> Hulls:
-    """The sample's own ROC convex hull as a one-replicate :class:`~ccreport.analysis.hulls.Hulls`."""
-    x = layout.neg_sample[layout.hull].astype(float)
-    y = layout.pos_sample[layout.hull].astype(float)
-    return Hulls(x=x, y=y, indptr=np.array([0, x.size]), n_pos=layout.n_pos, n_neg=layout.n_neg, x0=x, y0=y)
-
-
-def fixed_vertices(layout: PathLayout, cp: np.ndarray, cn: np.ndarray) -> Hulls:
-    """The replicates' costs of the sample's own hull vertices (thresholds fixed, D&H 2006 section 5.2).
-
-    Not a hull of the replicate: the same ROC points (score thresholds) the sample's envelope selected,
-    re-counted in each replicate; evaluated with the sample's own switching points.
-    """
-    reps = cp.shape[0]
-    rows = np.arange(reps)[:, None]
-    x = cn[rows, layout.neg_at[layout.hull]].astype(float)
-    y = cp[rows, layout.pos_at[layout.hull]].astype(float)
-    return Hulls(
-        x=x.ravel(),
-        y=y.ravel(),
-        indptr=np.arange(reps + 1) * layout.hull.size,
-        n_pos=layout.n_pos,
-        n_neg=layout.n_neg,
-        x0=np.tile(layout.neg_sample[layout.hull].astype(float), reps),
-        y0=np.tile(layout.pos_sample[layout.hull].astype(float), reps),
-    )
-
-
-# --- drawing stratified resamples -----------------------------------------------------------------
-
-
-def chunk_sizes(replicates: int, n: int, elements: int = CHUNK_ELEMENTS) -> list[int]:
-    """Replicates per chunk: a deterministic function of (replicates, n) only, never of workers."""
-    per = max(1, min(replicates, elements // max(n, 1)))
-    sizes = [per] * (replicates // per)
-    if replicates % per:
-        sizes.append(replicates % per)
-    return sizes
-
-
-def multinomial_counts(rng: np.random.Generator, size: int, replicates: int) -> np.ndarray:
-    """Counts of each of ``size`` items in ``replicates`` uniform resamples of ``size`` with replacement.
-
-    Returns int64 of shape (replicates, size): each row is Multinomial(size, uniform). Drawn as
-    indices and counted with one bincount for the whole chunk.
-    """
-    if size <= 0:
-        return np.zeros((replicates, 0), dtype=np.int64)
-    dtype = np.int32 if replicates * size < 2**31 else np.int64
-    idx = rng.integers(0, size, size=(replicates, size), dtype=dtype)
-    idx += (np.arange(replicates, dtype=dtype) * dtype(size))[:, None]
-    return np.bincount(idx.ravel(), minlength=replicates * size).reshape(replicates, size)
-
-
-def cumulative(counts: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """Cumulative counts with a leading zero column: ``out[:, k]`` = sum of the first k counts."""
-    r, m = counts.shape
-    if out is None or out.shape != (r, m + 1):
-        out = np.empty((r, m + 1), dtype=np.int64)
-    out[:, 0] = 0
-    np.cumsum(counts, axis=1, out=out[:, 1:])
-    return out
 
 
 # --- replicate sets --------------------------------------------------------------------------------

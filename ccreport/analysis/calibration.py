@@ -57,9 +57,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .bands import studentizing_sd
-from .bootstrap import PathLayout, chunk_sizes, cumulative, multinomial_counts
 from .hull_costs import GRID, hull_curves
 from .hulls import Hulls, replicate_hulls
+from .path_layout import PathLayout, chunk_sizes, cumulative, multinomial_counts
 from .replicate_groups import group_counts, group_sizes
 
 OUTER = 200  # outer replicates whose inner bootstraps calibrate the band
@@ -378,7 +378,7 @@ def calibrate(
 ) -> Calibration:
     """Prepivoting (Beran 1987) of a scoring classifier's optimism-corrected band: the module docstring.
 
-    ``layout``: the classifier's sorted path, :func:`~ccreport.analysis.bootstrap.path_layout` (the
+    ``layout``: the classifier's sorted path, :func:`~ccreport.analysis.path_layout.path_layout` (the
     band's ``Replicates.layout``, so the scores are sorted once for both).
     """
     priors = priors or {}

@@ -39,8 +39,8 @@ except ImportError as exc:  # pragma: no cover - exercised only by a SciPy that 
         "scipy.optimize.isotonic_regression); this SciPy moved it: update ccreport.analysis.hulls.pav_block_starts"
     ) from exc
 
-if TYPE_CHECKING:  # the layout type only; bootstrap imports this module
-    from .bootstrap import PathLayout
+if TYPE_CHECKING:  # the layout type only; path_layout imports this module
+    from .path_layout import PathLayout
 
 BLOCK = 32  # points per block in the hull pruning (see the module docstring)
 
@@ -138,7 +138,7 @@ def _above(hull, cx, cy, offset) -> np.ndarray:
 def replicate_hulls(layout: PathLayout, cp: np.ndarray, cn: np.ndarray, block: int = BLOCK) -> Hulls:
     """Exact ROC convex hulls of a chunk of replicates from their cumulative class counts.
 
-    ``layout``: the classifier's sorted path (:class:`ccreport.analysis.bootstrap.PathLayout`);
+    ``layout``: the classifier's sorted path (:class:`ccreport.analysis.path_layout.PathLayout`);
     ``cp``/``cn``: (R, n_pos + 1) / (R, n_neg + 1) cumulative counts in the layout's class-rank order.
     Pruning, exact (module docstring): all points of a run of path points lie in the box spanned by
     its end points, so the run can hold a hull vertex only if the box's upper-left corner is strictly

@@ -128,7 +128,7 @@ def binned_rociv_replicates(layout: BinnedLayout, pos_counts, neg_counts):
     """ROCIV curves of replicates at the layout's kept thresholds (``bins + 1`` points each).
 
     ``pos_counts`` (R, n_pos) / ``neg_counts`` (R, n_neg): how often each positive / negative is
-    drawn, in the class's given order (:func:`ccreport.analysis.bootstrap.multinomial_counts`). A
+    drawn, in the class's given order (:func:`ccreport.analysis.path_layout.multinomial_counts`). A
     replicate's point at a kept threshold is exactly its point there in
     :func:`ccreport.analysis.instance_costs.rociv_replicates` (up to the order of summation). Raises
     ValueError if a replicate's drawn positives or negatives cost 0 in total.

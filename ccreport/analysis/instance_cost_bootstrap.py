@@ -28,7 +28,7 @@ both read at the kept thresholds (the sample's exact points there), and their di
 to the exact estimate ``t``; AUCIV's replicates get the sample's binning loss (exact minus binned
 sample AUCIV) added back. With at most ``bins`` distinct scores nothing changes (bit-identical).
 
-Replicates are drawn in chunks (:func:`ccreport.analysis.bootstrap.chunk_sizes`, a function of the
+Replicates are drawn in chunks (:func:`ccreport.analysis.path_layout.chunk_sizes`, a function of the
 data only), so results do not depend on memory or on the number of workers.
 """
 
@@ -38,11 +38,24 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .bootstrap import chunk_sizes, multinomial_counts
 from .hull_costs import GRID, hull_curves
 from .hulls import Hulls, grid_hull_mask
-from .instance_cost_bins import BINS, BinnedLayout, binned_layout, binned_rociv_replicates
-from .instance_costs import TIE_RTOL, RocivCurve, RocivReplicates, auciv, min_total_cost, rociv_points, rociv_replicates
+from .instance_cost_bins import (
+    BINS,
+    BinnedLayout,
+    binned_layout,
+    binned_rociv_replicates,
+)
+from .instance_costs import (
+    TIE_RTOL,
+    RocivCurve,
+    RocivReplicates,
+    auciv,
+    min_total_cost,
+    rociv_points,
+    rociv_replicates,
+)
+from .path_layout import chunk_sizes, multinomial_counts
 from .priors import InducedPrior, Prior
 
 

@@ -36,10 +36,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .bands import studentizing_sd
-from .bootstrap import chunk_sizes, cumulative, multinomial_counts, path_layout
 from .calibration import INDUCED_NODES, INNER, OUTER, resample_counts
 from .hull_costs import GRID, hulls_expected, hulls_on_grid, switches, vertex_intervals
 from .hulls import crisp_hulls, replicate_hulls
+from .path_layout import chunk_sizes, cumulative, multinomial_counts, path_layout
 from .significance import claim_family
 
 SUB = 16  # outer replicates whose inner envelopes are held at once, for every classifier

@@ -68,7 +68,7 @@ _SHARED: dict = {}  # the last dataset's shared group counts (shared_group_count
 
 def group_layout(layout, max_groups: int = MAX_REPLICATE_GROUPS, force: bool = False):
     """The layout of a classifier's replicates: ``layout`` itself when it has at most ``max_groups``
-    distinct scores, else a grouped :class:`~ccreport.analysis.bootstrap.PathLayout` of at most
+    distinct scores, else a grouped :class:`~ccreport.analysis.path_layout.PathLayout` of at most
     ``max_groups`` merged groups cut at quantiles of tpr + fpr (module docstring).
 
     ``force``: return a grouped layout even at or below ``max_groups`` distinct scores, one group
