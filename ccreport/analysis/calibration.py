@@ -311,7 +311,7 @@ def _inner_world(layout, outer: Outer, inner_cp, inner_cn, grid, priors) -> tupl
     replicates' cumulative class counts at the ranks of :func:`path_columns` (:func:`resample_cumulative`)."""
     g = outer.cp.shape[0]
     k = inner_cp.shape[0] // g
-    if getattr(layout, "grouped", False):  # counts cumulated over every merged score group
+    if layout.grouped:  # counts cumulated over every merged score group
         recounted = _recounted(replicate_hulls(layout, inner_cp, inner_cn), outer.cp, outer.cn, k, layout)
     else:
         columns, pos_ranks, neg_ranks = path_columns(layout)
@@ -331,7 +331,7 @@ def bootstrap_world(layout, counts_pos, counts_neg, inner_pos, inner_neg, grid, 
 
 def world_in_pieces(layout, outer: Outer, inner_pieces, grid, priors) -> World:
     """The world of outer replicates and their inner replicates, drawn in pieces (each (g k_i, ...))."""
-    if getattr(layout, "grouped", False):  # per-group counts: cumulated over every group
+    if layout.grouped:  # per-group counts: cumulated over every group
         cumulated = ((cumulative(pos), cumulative(neg)) for pos, neg in inner_pieces)
         return world_of_cumulative_pieces(layout, outer, cumulated, grid, priors)
     _, pos_ranks, neg_ranks = path_columns(layout)
