@@ -33,7 +33,7 @@ from .paths import DEFAULT_THEME, THEME_STYLE_NAME, templates_dir, theme_dir, th
 from .project_files import ProjectFiles, read_project_files
 from .provenance import make_provenance
 from .threads import one_blas_thread
-from .results import DatasetResult, Results, write_results_json
+from .results import DatasetResult, Results, results_json_digests, write_results_json
 from .version import __version__
 
 INVOCATION_NAME = "invocation.json"  # command line and workers: not in results.json, which they must not change
@@ -139,12 +139,14 @@ def write_output(
     date: BuildDate | None = None,
     invocation: dict | None = None,
     results_written: bool = False,
+    figures_digest: str | None = None,
 ) -> None:
     """Everything a build writes, into ``staging``: results.json (with the Parquet side files of
     its thinned curves, :mod:`ccreport.results.curves`), figures, the site, report.pdf.
 
     ``results_json``: results.json's text (None: streamed from ``results``); ``results_written``:
-    results.json and its side files are already in ``staging``.
+    results.json and its side files are already in ``staging``; ``figures_digest``: its
+    :attr:`ccreport.results.ResultsDigests.drawn` (None: computed here, :func:`figures_key`).
     ``workers``: processes for the figures (None: their own default); 1 draws them in this process.
     ``date``: the build date (None: the one ``results.provenance`` records); ``invocation``: how
     the build was run, written to :data:`INVOCATION_NAME` (None: no such file).
@@ -160,7 +162,7 @@ def write_output(
 
     progress.phase("drawing figures")
     figure_style = theme_figure_style(project)
-    key = figures_key(results) + ("" if figure_style is None else "\n" + figure_style.read_text(encoding="utf-8"))
+    key = (figures_key(results) if figures_digest is None else figures_digest) + ("" if figure_style is None else "\n" + figure_style.read_text(encoding="utf-8"))
     figures = cache.cached_folder(
         key, staging, "figures", lambda: write_figures(results, staging, workers=workers, theme_style=figure_style)
     )
@@ -237,8 +239,8 @@ def build(
                 results = compute_results(project, datasets, files, executor)
             results = replace(results, provenance=make_provenance(project, date))
             progress.phase("writing results.json")
-            results_digest = write_results_json(results, staging / "results.json")  # streamed, with its side files
-            key = output_key(results_digest if date.fixed else write_results_json(undated(results)), project, pdf, date)
+            digests = results_json_digests(results, staging / "results.json")  # streamed, with its side files
+            key = output_key(digests.text if date.fixed else digests.undated, project, pdf, date)
             if cache_dir is not None and output_key_of(target) == key:
                 shutil.rmtree(staging)
                 return results  # the output on disk is what these inputs give: nothing to write
@@ -250,7 +252,7 @@ def build(
                     "manifest": Path(os.path.relpath(project.manifest_path, target)).as_posix(),
                 }
                 write_output(results, project, staging, pdf=pdf, results_written=True, workers=figure_workers,
-                             date=date, invocation=invocation)
+                             date=date, invocation=invocation, figures_digest=digests.drawn)
                 finish_staging(staging, key)
                 swap_into_place(staging, target)
             except OSError as error:

@@ -30,8 +30,10 @@ from .core import (
     classifier_names,
     dataset_priors,
     results_to_dict,
+    results_json_digests,
     results_to_json,
     write_results_json,
+    ResultsDigests,
 )
 from .comparisons import ComparisonChoice
 from .uncertainty import (
@@ -84,7 +86,9 @@ __all__ = [
     "classifier_names",
     "dataset_priors",
     "results_to_dict",
+    "results_json_digests",
     "results_to_json",
+    "ResultsDigests",
     "write_results_json",
     "Band",
     "CalibrationDescription",

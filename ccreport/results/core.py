@@ -419,17 +419,22 @@ def results_to_json(r: Results) -> str:
     return json.dumps(results_to_dict(r), indent=1, ensure_ascii=False, allow_nan=False) + "\n"
 
 
-class _HashingWriter:
-    """A text sink for ``json.dump``: its chunks UTF-8 encoded in blocks of about 1 MB into a SHA-256
-    and (optionally) a binary file."""
+class _Fanout:
+    """A text sink for ``json.dump``: its chunks UTF-8 encoded in blocks of about 1 MB into the
+    SHA-256s it is routed to (:meth:`route`) and, while routed there, a binary file."""
 
     BLOCK = 1 << 20
 
     def __init__(self, target=None):
-        self.hash = hashlib.sha256()
         self.target = target
+        self.hashes: tuple = ()
+        self.to_file = False
         self.parts: list[str] = []
         self.size = 0
+
+    def route(self, *hashes, to_file: bool = True) -> None:
+        self.flush()
+        self.hashes, self.to_file = hashes, to_file
 
     def write(self, text: str) -> None:
         self.parts.append(text)
@@ -440,26 +445,82 @@ class _HashingWriter:
     def flush(self) -> None:
         data = "".join(self.parts).encode("utf-8")
         self.parts, self.size = [], 0
-        self.hash.update(data)
-        if self.target is not None:
+        for h in self.hashes:
+            h.update(data)
+        if self.to_file and self.target is not None:
             self.target.write(data)
 
 
-def write_results_json(r: Results, path: Path | None = None) -> str:
+class _OneLevelIn:
+    """Writes ``json.dump(value, indent=1)``'s chunks one level deeper: the text the value has as a
+    member of the top-level object (JSON text has a line break only between tokens; a break inside a
+    string is written as ``\\n``)."""
+
+    def __init__(self, sink: _Fanout):
+        self.sink = sink
+
+    def write(self, text: str) -> None:
+        self.sink.write(text.replace("\n", "\n "))
+
+
+@dataclass(frozen=True)
+class ResultsDigests:
+    """SHA-256s of three texts, from one serialisation (:func:`results_json_digests`).
+
+    ``text``: results.json as written (:func:`results_to_json`'s bytes). ``undated``: the
+    results.json of the same results with provenance ``date`` and ``date_source`` blank
+    (``ccreport.build.undated``; equal to ``text`` without provenance): what an output dated by the
+    clock is a function of. ``drawn``: the results.json of the same results without provenance and
+    with no inputs: what the figures are drawn from (``ccreport.build.figures_key``).
+    """
+
+    text: str
+    undated: str
+    drawn: str
+
+
+def results_json_digests(r: Results, path: Path | None = None) -> ResultsDigests:
     """Stream ``results.json`` (the bytes of :func:`results_to_json`) to ``path``, with the Parquet
-    side files of its thinned curves beside it (:mod:`.curves`), and return its SHA-256. ``path``
-    None: write nothing, only hash (the digest of the text a build would write)."""
-    data = results_to_dict(r) if path is None else None
+    side files of its thinned curves beside it (:mod:`.curves`), and return its digests
+    (:class:`ResultsDigests`). ``path`` None: write nothing, only hash.
+
+    The top-level members are encoded one by one (``json.dump`` at ``indent=1``, moved one level
+    in), so the members the three texts share are encoded once and hashed into each of them."""
     with contextlib.ExitStack() as stack:
         target = None
         if path is not None:
             stack.enter_context(curves.writing_into(Path(path).parent))
-            data = results_to_dict(r)
             target = stack.enter_context(open(path, "wb"))
-        sink = _HashingWriter(target)
-        json.dump(data, sink, indent=1, ensure_ascii=False, allow_nan=False)
-        sink.write("\n")
+        data = results_to_dict(r)
+        text, undated, drawn = hashlib.sha256(), hashlib.sha256(), hashlib.sha256()
+        sink = _Fanout(target)
+        indented = _OneLevelIn(sink)
+
+        def member(i: int, key: str, value, *hashes, to_file: bool = True) -> None:
+            sink.route(*hashes, to_file=to_file)
+            sink.write(("," if i else "") + "\n " + json.dumps(key, ensure_ascii=False) + ": ")
+            json.dump(value, indented, indent=1, ensure_ascii=False, allow_nan=False)
+
+        sink.route(text, undated, drawn)
+        sink.write("{")
+        for i, (key, value) in enumerate(data.items()):
+            if key == "provenance":  # the last member (results_to_dict); the figures' text has none
+                member(i, key, value, text)
+                member(i, key, {**value, "date": "", "date_source": ""}, undated, to_file=False)
+            elif key == "inputs":
+                member(i, key, value, text, undated)
+                member(i, key, [], drawn, to_file=False)
+            else:
+                member(i, key, value, text, undated, drawn)
+        sink.route(text, undated, drawn)
+        sink.write("\n}\n")
         sink.flush()
-    return sink.hash.hexdigest()
+    return ResultsDigests(text.hexdigest(), undated.hexdigest(), drawn.hexdigest())
+
+
+def write_results_json(r: Results, path: Path | None = None) -> str:
+    """Stream ``results.json`` to ``path`` (None: only hash) and return its SHA-256
+    (:func:`results_json_digests`)."""
+    return results_json_digests(r, path).text
 
 
