@@ -22,7 +22,8 @@ import numpy as np
 
 from ..settings import AnalysisSettings
 from ..naming import stem
-from . import curves
+from . import curves, json_text
+from .json_text import write_json
 from .convert import clean, dicts, interval_list, list_of_dicts, pairs_list
 
 if TYPE_CHECKING:
@@ -415,12 +416,13 @@ def results_to_dict(r: Results) -> dict:
 
 def results_to_json(r: Results) -> str:
     """``results.json`` as one string (side files hashed, not written; :func:`write_results_json`
-    writes the same bytes to a file without holding them)."""
-    return json.dumps(results_to_dict(r), indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+    writes the same bytes to a file without holding them): ``json.dumps(indent=1,
+    ensure_ascii=False)`` of :func:`results_to_dict`, by :mod:`.json_text`."""
+    return json_text.dumps(results_to_dict(r)) + "\n"
 
 
 class _Fanout:
-    """A text sink for ``json.dump``: its chunks UTF-8 encoded in blocks of about 1 MB into the
+    """A text sink for :func:`.json_text.write_json`: its chunks UTF-8 encoded in blocks of about 1 MB into the
     SHA-256s it is routed to (:meth:`route`) and, while routed there, a binary file."""
 
     BLOCK = 1 << 20
@@ -451,18 +453,6 @@ class _Fanout:
             self.target.write(data)
 
 
-class _OneLevelIn:
-    """Writes ``json.dump(value, indent=1)``'s chunks one level deeper: the text the value has as a
-    member of the top-level object (JSON text has a line break only between tokens; a break inside a
-    string is written as ``\\n``)."""
-
-    def __init__(self, sink: _Fanout):
-        self.sink = sink
-
-    def write(self, text: str) -> None:
-        self.sink.write(text.replace("\n", "\n "))
-
-
 @dataclass(frozen=True)
 class ResultsDigests:
     """SHA-256s of three texts, from one serialisation (:func:`results_json_digests`).
@@ -484,8 +474,9 @@ def results_json_digests(r: Results, path: Path | None = None) -> ResultsDigests
     side files of its thinned curves beside it (:mod:`.curves`), and return its digests
     (:class:`ResultsDigests`). ``path`` None: write nothing, only hash.
 
-    The top-level members are encoded one by one (``json.dump`` at ``indent=1``, moved one level
-    in), so the members the three texts share are encoded once and hashed into each of them."""
+    The top-level members are encoded one by one (:func:`.json_text.write_json`, the text of
+    ``json.dumps(indent=1, ensure_ascii=False)``), so the members the three texts share are encoded
+    once and hashed into each of them."""
     with contextlib.ExitStack() as stack:
         target = None
         if path is not None:
@@ -494,12 +485,11 @@ def results_json_digests(r: Results, path: Path | None = None) -> ResultsDigests
         data = results_to_dict(r)
         text, undated, drawn = hashlib.sha256(), hashlib.sha256(), hashlib.sha256()
         sink = _Fanout(target)
-        indented = _OneLevelIn(sink)
 
         def member(i: int, key: str, value, *hashes, to_file: bool = True) -> None:
             sink.route(*hashes, to_file=to_file)
             sink.write(("," if i else "") + "\n " + json.dumps(key, ensure_ascii=False) + ": ")
-            json.dump(value, indented, indent=1, ensure_ascii=False, allow_nan=False)
+            write_json(value, sink.write, level=1)
 
         sink.route(text, undated, drawn)
         sink.write("{")
