@@ -58,15 +58,16 @@ import numpy as np
 
 from .bands import studentizing_sd
 from .hull_costs import GRID, hull_curves
+from .heap import keep_freed_memory
 from .hulls import Hulls, replicate_hulls
 from .path_layout import PathLayout, chunk_sizes, cumulative, multinomial_counts
 from .replicate_groups import group_counts, group_sizes
 
 OUTER = 200  # outer replicates whose inner bootstraps calibrate the band
-INNER = 100  # inner replicates per outer replicate
+INNER = 50  # inner replicates per outer replicate
 WINDOW = 0.05  # u is pooled over grid points within this distance in PC(+)
 RESAMPLE_BLOCK = 2**17  # picks counted at once by resample_cumulative (1 MB per working array)
-AUTO_BUDGET = 200_000_000  # n x OUTER x INNER at most, for calibration="auto"
+AUTO_BUDGET = 100_000_000  # n x OUTER x INNER at most, for calibration="auto" (n <= 10,000)
 MODES = ("auto", "double", "off")
 # Gauss-Legendre nodes for induced priors inside the calibration: it only ranks expected costs, and
 # 32 nodes are within 2e-5 of the reported 128-node values (a few thousandths of their bootstrap sd)
@@ -352,12 +353,34 @@ def world_of_cumulative_pieces(layout, outer: Outer, inner_pieces, grid, priors)
 
 
 def pooled_quantile(u: np.ndarray, grid: np.ndarray, q: float, window: float) -> np.ndarray:
-    """The q quantile of u (M, m) pooled over grid points within ``window`` of each; q where empty."""
+    """The q quantile of u (M, m) pooled over grid points within ``window`` of each; q where empty.
+
+    Per grid point j, ``np.nanquantile`` (linear interpolation, NaNs dropped) of the values
+    ``u[:, near j]``, to the bit: the neighbours' columns are gathered into one row per grid point
+    (padded with NaN to the widest neighbourhood), the rows sorted at once (NaN last), and the value
+    read at position ``(count - 1) q`` and interpolated as numpy's ``_lerp`` does (from the upper
+    neighbour when the fraction is 1/2 or more).
+    """
     near = np.abs(grid[:, None] - grid[None, :]) <= window + 1e-12  # (m, m)
-    pooled = np.where(near[:, None, :], u[None, :, :], np.nan).reshape(grid.size, -1)
-    empty = np.all(np.isnan(pooled), axis=1)
-    pooled[empty] = q
-    return np.nanquantile(pooled, q, axis=1)
+    width = int(near.sum(axis=1).max())
+    cols = np.argsort(~near, axis=1, kind="stable")[:, :width]  # each point's neighbours first
+    inside = np.take_along_axis(near, cols, axis=1)  # (m, width)
+    vals = np.where(inside[None, :, :], u[:, cols], np.nan)  # (M, m, width)
+    pooled = np.sort(vals.transpose(1, 0, 2).reshape(grid.size, -1), axis=1)  # NaN sorts last
+    count = np.count_nonzero(~np.isnan(pooled), axis=1)
+    virtual = (count - 1) * q  # numpy's "linear" virtual index
+    prev = np.floor(virtual)
+    nxt = prev + 1
+    last = virtual >= count - 1
+    prev = np.where(last, count - 1, prev).astype(np.intp)
+    nxt = np.where(last, count - 1, nxt).astype(np.intp)
+    gamma = np.where(last, 0.0, virtual - np.floor(virtual))
+    rows = np.arange(grid.size)
+    a = pooled[rows, np.maximum(prev, 0)]
+    b = pooled[rows, np.maximum(nxt, 0)]
+    diff = b - a
+    out = np.where(gamma >= 0.5, b - diff * (1 - gamma), a + diff * gamma)
+    return np.where(count > 0, out, q)
 
 
 def _widening(x: np.ndarray, q: float, nominal_value: float) -> float:
@@ -379,8 +402,11 @@ def calibrate(
     """Prepivoting (Beran 1987) of a scoring classifier's optimism-corrected band: the module docstring.
 
     ``layout``: the classifier's sorted path, :func:`~ccreport.analysis.path_layout.path_layout` (the
-    band's ``Replicates.layout``, so the scores are sorted once for both).
+    band's ``Replicates.layout``, so the scores are sorted once for both). Sets the process's heap
+    to keep freed memory for reuse first (:func:`~ccreport.analysis.heap.keep_freed_memory`: the
+    many large temporaries then cause no page faults; the same numbers).
     """
+    keep_freed_memory()
     priors = priors or {}
     grid = np.asarray(grid, dtype=float)
     n = layout.n_pos + layout.n_neg
