@@ -387,8 +387,10 @@ def reference_table(rows) -> str:
         groups.setdefault((r["setting"], r["n"]), []).append(r)
     pts = " / ".join(str(p) for p in MATRIX_POINTS)
     lines = [
-        f"| setting | n | data sets | coverage, reference / in use / difference ± SE, at PC(+) = {pts} (points) "
-        "| simultaneous, difference ± SE | mean upper level, reference / in use, at PC(+) = 0.5 |",
+        (
+            f"| setting | n | data sets | coverage, reference / in use / difference ± SE, at PC(+) = {pts} (points) "
+            "| simultaneous, difference ± SE | mean upper level, reference / in use, at PC(+) = 0.5 |"
+        ),
         "| --- | ---: | ---: | --- | --- | --- |",
     ]
 

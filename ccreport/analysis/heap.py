@@ -39,11 +39,10 @@ _set = False
 def _glibc():
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        libc.gnu_get_libc_version  # glibc only: other C libraries' mallopt differ or do not exist
-        libc.mallopt
-    except (OSError, AttributeError):
+    except OSError:
         return None
-    return libc
+    # glibc only: other C libraries' mallopt differ or do not exist
+    return libc if hasattr(libc, "gnu_get_libc_version") and hasattr(libc, "mallopt") else None
 
 
 def keep_freed_memory() -> bool:
