@@ -107,6 +107,7 @@ def one_dataset(rng, n, d, prevalence, replicates, level, grid, max_groups=None,
     lo, hi = pointwise["report"]
     out[("a_above", "report")] = target_a > hi + tol
     out[("a_below", "report")] = target_a < lo - tol
+    out[("a_above", "optimism")] = target_a > pointwise["optimism"][1] + tol  # the same band uncalibrated
     out["bias"] = res.estimate - target_b
     out["width"] = hi - lo
     return out
