@@ -2,7 +2,7 @@
 
 For n = 200, 1000 and 10,000 binormal instances, the wall-clock time of the band's own stratified
 bootstrap (1000 replicates: envelopes, optimism correction, expected costs under three priors) and
-of its calibration (``ccreport.analysis.calibration.calibrate``: 200 outer x 100 inner replicates),
+of its calibration (``ccreport.analysis.calibration.calibrate``: OUTER x INNER replicates, 200 x 50),
 best of ``--repeat`` runs, one process.
 
     PYTHONPATH=. python benchmarks/calibration_speed.py [--repeat 3]
@@ -40,7 +40,7 @@ def main(argv=None):
     ap.add_argument("--sizes", type=int, nargs="+", default=[200, 1000, 10000])
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args(argv)
-    print("| n | band, 1000 replicates | calibration, 200 x 100 | calibration / band | calibrated by \"auto\" |")
+    print(f"| n | band, 1000 replicates | calibration, {cb.OUTER} x {cb.INNER} | calibration / band | calibrated by \"auto\" |")
     print("| ---: | ---: | ---: | ---: | --- |")
     for n in args.sizes:
         rng = np.random.default_rng(n)

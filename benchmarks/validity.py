@@ -107,6 +107,7 @@ def one_dataset(rng, n, d, prevalence, replicates, level, grid, max_groups=None,
     lo, hi = pointwise["report"]
     out[("a_above", "report")] = target_a > hi + tol
     out[("a_below", "report")] = target_a < lo - tol
+    out[("a_above", "optimism")] = target_a > pointwise["optimism"][1] + tol  # the same band uncalibrated
     out["bias"] = res.estimate - target_b
     out["width"] = hi - lo
     return out
@@ -257,10 +258,15 @@ def setting_data(rng, setting: str, n: int):
     return y, s
 
 
-def matrix_dataset(rng, setting: str, n: int, replicates: int, level: float, grid):
+def matrix_dataset(rng, setting: str, n: int, replicates: int, level: float, grid, reference=None):
     """Coverage of target (a) by the report's band of one classifier in one simulated data set:
     per grid point (covered, above, below) of the pointwise band, and whole-curve coverage of the
-    simultaneous band."""
+    simultaneous band.
+
+    ``reference`` (outer, inner): also calibrate the same band with these numbers of replicates and
+    report its coverage under ``ref_*`` keys, a paired comparison on the same data and band
+    replicates; both calibrations then draw from their own child generators (``rng.spawn``), so the
+    data sets do not depend on how many replicates either calibration draws."""
     y, data = setting_data(rng, setting, n)
     crisp = SETTINGS[setting][4]
     if crisp:
@@ -282,9 +288,22 @@ def matrix_dataset(rng, setting: str, n: int, replicates: int, level: float, gri
             thresholds = thresholds - 0.5
         thresholds = np.where(vertex == layout.n_points - 1, -np.inf, thresholds)  # all positive
         target_a = setting_cost(thresholds, grid, setting)
-        cal = cb.calibrate(rng, layout, level, grid=grid) if cb.wanted("auto", n) else cb.nominal(level, grid.size)
-    lo, hi = cb.calibrated_band(res.values, cal)
-    slo, shi = bands.simultaneous_band(res.values, level, scale=cal.sup_scale)
+        if reference is None:
+            cal = cb.calibrate(rng, layout, level, grid=grid) if cb.wanted("auto", n) else cb.nominal(level, grid.size)
+        else:
+            own, other = rng.spawn(2)
+            cal = cb.calibrate(own, layout, level, grid=grid) if cb.wanted("auto", n) else cb.nominal(level, grid.size)
+            ref = cb.calibrate(other, layout, level, grid=grid, outer=reference[0], inner=reference[1])
+    out = _coverage(res.values, cal, target_a, level, grid)
+    if reference is not None:
+        ref = ref if not crisp else cal
+        out.update({"ref_" + k: v for k, v in _coverage(res.values, ref, target_a, level, grid).items()})
+    return out
+
+
+def _coverage(values, cal, target_a, level, grid):
+    lo, hi = cb.calibrated_band(values, cal)
+    slo, shi = bands.simultaneous_band(values, level, scale=cal.sup_scale)
     tol = 1e-12
     inner = (grid > 0) & (grid < 1)
     return {
@@ -292,10 +311,12 @@ def matrix_dataset(rng, setting: str, n: int, replicates: int, level: float, gri
         "above": target_a > hi + tol,
         "below": target_a < lo - tol,
         "simultaneous": bool(np.all(((slo - tol <= target_a) & (target_a <= shi + tol))[inner])),
+        "upper": cal.upper,
+        "sup_scale": cal.sup_scale,
     }
 
 
-def matrix(settings, sizes, datasets, replicates=1000, level=0.9, seed=2010, out=None):
+def matrix(settings, sizes, datasets, replicates=1000, level=0.9, seed=2010, out=None, reference=None):
     """Run the matrix; one JSON line per (setting, n, data set) to ``out`` when given."""
     import json
 
@@ -307,10 +328,14 @@ def matrix(settings, sizes, datasets, replicates=1000, level=0.9, seed=2010, out
         for n in sizes:
             rng = np.random.default_rng([seed, n, list(SETTINGS).index(setting)])
             for i in range(datasets):
-                r = matrix_dataset(rng, setting, n, replicates, level, grid)
-                row = {"setting": setting, "n": n, "i": i, "simultaneous": r["simultaneous"]}
-                row.update({k: r[k][at].astype(int).tolist() for k in ("covered", "above", "below")})
-                row["covered_ends"] = r["covered"][ends].astype(int).tolist()
+                r = matrix_dataset(rng, setting, n, replicates, level, grid, reference)
+                row = {"setting": setting, "n": n, "i": i}
+                for pre in ("", "ref_") if reference else ("",):
+                    row[pre + "simultaneous"] = r[pre + "simultaneous"]
+                    row.update({pre + k: r[pre + k][at].astype(int).tolist() for k in ("covered", "above", "below")})
+                    row[pre + "covered_ends"] = r[pre + "covered"][ends].astype(int).tolist()
+                    row[pre + "upper"] = np.round(r[pre + "upper"][at], 5).tolist()
+                    row[pre + "sup_scale"] = round(float(r[pre + "sup_scale"]), 5)
                 rows.append(row)
                 if out:
                     with open(out, "a", encoding="utf-8") as fh:
@@ -354,6 +379,38 @@ def matrix_table(rows) -> str:
     return "\n".join(lines)
 
 
+def reference_table(rows) -> str:
+    """Paired comparison of the calibration in use with the ``--reference`` one on the same data sets:
+    coverage of each, their difference and its Monte-Carlo standard error (the sd of the per-data-set
+    differences / sqrt(data sets)), and the mean calibrated upper level, at each of MATRIX_POINTS."""
+    groups = {}
+    for r in rows:
+        groups.setdefault((r["setting"], r["n"]), []).append(r)
+    pts = " / ".join(str(p) for p in MATRIX_POINTS)
+    lines = [
+        (
+            f"| setting | n | data sets | coverage, reference / in use / difference ± SE, at PC(+) = {pts} (points) "
+            "| simultaneous, difference ± SE | mean upper level, reference / in use, at PC(+) = 0.5 |"
+        ),
+        "| --- | ---: | ---: | --- | --- | --- |",
+    ]
+
+    def diff(a, b):
+        d = np.asarray(b, dtype=float) - np.asarray(a, dtype=float)
+        return f"{100 * d.mean():+.1f} ± {100 * d.std(ddof=1) / np.sqrt(d.size):.1f}" if d.size > 1 else f"{100 * d.mean():+.1f}"
+
+    mid = MATRIX_POINTS.index(0.5)
+    for (setting, n), rs in sorted(groups.items(), key=lambda kv: (list(SETTINGS).index(kv[0][0]), kv[0][1])):
+        new, ref = np.array([r["covered"] for r in rs]), np.array([r["ref_covered"] for r in rs])
+        cells = " / ".join(
+            f"{100 * ref[:, j].mean():.1f} / {100 * new[:, j].mean():.1f} / {diff(ref[:, j], new[:, j])}" for j in range(new.shape[1])
+        )
+        sim = diff([r["ref_simultaneous"] for r in rs], [r["simultaneous"] for r in rs])
+        up = f"{np.mean([r['ref_upper'][mid] for r in rs]):.4f} / {np.mean([r['upper'][mid] for r in rs]):.4f}"
+        lines.append(f"| {setting} | {n} | {len(rs)} | {cells} | {sim} | {up} |")
+    return "\n".join(lines)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[200, 1000, 10000])
@@ -367,6 +424,8 @@ def main(argv=None):
     ap.add_argument("--matrix", nargs="+", choices=list(SETTINGS), help="run the settings matrix (issue 10) instead")
     ap.add_argument("--out", help="matrix: append one JSON line per data set to this file")
     ap.add_argument("--summary", nargs="+", help="matrix: print the table of these JSON-lines files")
+    ap.add_argument("--reference", type=int, nargs=2, metavar=("OUTER", "INNER"),
+                    help="matrix: also calibrate each band with OUTER x INNER replicates (paired comparison)")
     ap.add_argument("--groups", type=int, help="paired check of replicates on at most this many score groups (issue 9)")
     args = ap.parse_args(argv)
     if args.groups:
@@ -384,10 +443,14 @@ def main(argv=None):
 
         rows = [json.loads(line) for f in args.summary for line in Path(f).read_text().splitlines() if line.strip()]
         print(matrix_table(rows))
+        if any("ref_covered" in r for r in rows):
+            print("\n" + reference_table([r for r in rows if "ref_covered" in r]))
         return rows
     if args.matrix:
-        rows = matrix(args.matrix, args.sizes, args.datasets, args.replicates, args.level, args.seed, args.out)
+        rows = matrix(args.matrix, args.sizes, args.datasets, args.replicates, args.level, args.seed, args.out, args.reference)
         print(matrix_table(rows))
+        if args.reference:
+            print("\n" + reference_table(rows))
         return rows
     t0 = time.perf_counter()
     results = {}

@@ -159,7 +159,7 @@ def test_pairs_task_resamples_once_and_takes_significance_only_from_the_family_w
 
 def test_band_target_states_the_measured_shortfall_for_few_distinct_scores():
     """Issue 10 item 4: a classifier with at most FEW_SCORES distinct scores gets the measured
-    shortfall (83.8% at PC(+) = 0.5, n = 200) in its band's target text; continuous scores do not."""
+    shortfall (82.6-84.8% at PC(+) = 0.3-0.5, n = 200) in its band's target text; continuous scores do not."""
     from ccreport.uncertainty import FEW_SCORES, TARGET_FEW_SCORES, TARGET_SCORES
 
     data = _dataset(n=60, with_crisp=False)
@@ -169,7 +169,7 @@ def test_band_target_states_the_measured_shortfall_for_few_distinct_scores():
     tasks = {t.key: t for t in plan([data], ["a", "b"], {"d": PRIORS}, settings)}
     few = run_task(tasks[("uncertainty", "d", "a")])["band"].target
     many = run_task(tasks[("uncertainty", "d", "b")])["band"].target
-    assert few == TARGET_SCORES + TARGET_FEW_SCORES and "83.8%" in few
+    assert few == TARGET_SCORES + TARGET_FEW_SCORES and "82.6-84.8%" in few
     assert many == TARGET_SCORES
 
 

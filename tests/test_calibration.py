@@ -10,7 +10,7 @@ from hypothesis.extra.numpy import arrays
 from synthetic import binormal
 
 from ccreport.analysis import calibration as cb
-from ccreport.analysis.bands import pointwise_band, simultaneous_band
+from ccreport.analysis.bands import pointwise_band, simultaneous_band, studentizing_sd
 from ccreport.analysis.bootstrap import bootstrap_scores, multinomial_counts, path_layout
 from ccreport.analysis.hull_costs import GRID
 from ccreport.analysis.priors import BetaPrior, PointPrior, UniformPrior
@@ -202,10 +202,26 @@ def test_sup_ratio_is_one_on_the_edge_of_the_inner_band():
     lo, hi = simultaneous_band(inner[0], 0.9)
     edge = hi.copy()
     edge[2] = 0.5 * (lo[2] + hi[2])  # inside elsewhere: the sup is attained at the edge points
-    ratio = cb.sup_ratios(inner, edge[None, :], 0.9)
+    ratio = cb.sup_ratios(*cb.sup_statistics(inner, edge[None, :]), 0.9)
     assert ratio[0] == pytest.approx(1.0)
-    centre = cb.sup_ratios(inner, inner.mean(axis=1), 0.9)
+    centre = cb.sup_ratios(*cb.sup_statistics(inner, inner.mean(axis=1)), 0.9)
     assert centre[0] == pytest.approx(0.0)
+
+
+def test_sup_ratio_pools_the_critical_value_over_outer_replicates():
+    """The inner bands' critical value is the level quantile of every outer replicate's inner sup
+    statistics together: two outer replicates of the same inner world, one with a truth on the
+    pooled band's edge, one at its centre."""
+    rng = np.random.default_rng(5)
+    inner = rng.normal(size=(2, 200, 5))
+    stat, sups = cb.sup_statistics(inner, inner.mean(axis=1))
+    assert sups.shape == (2, 200) and np.all(stat == 0.0)
+    critical = np.quantile(sups, 0.9)
+    sd = studentizing_sd(inner[0].std(axis=0, ddof=1))
+    edge = inner[0].mean(axis=0) + critical * sd
+    truth = np.stack((edge, inner[1].mean(axis=0)))
+    ratio = cb.sup_ratios(*cb.sup_statistics(inner, truth), 0.9)
+    np.testing.assert_allclose(ratio, [1.0, 0.0], atol=1e-12)
 
 
 def test_sup_ratio_leaves_out_points_without_spread():
@@ -213,8 +229,8 @@ def test_sup_ratio_leaves_out_points_without_spread():
     inner = np.zeros((1, 5, 3))
     inner[0, :, 1] = np.arange(5.0)
     truth = np.array([[0.0, 2.0, 0.1]])  # grid point 2 has no spread and the truth is off it
-    assert cb.sup_ratios(inner, truth, 0.9)[0] == pytest.approx(0.0)
-    assert np.isnan(cb.sup_ratios(np.zeros((1, 5, 3)), truth, 0.9)[0])
+    assert cb.sup_ratios(*cb.sup_statistics(inner, truth), 0.9)[0] == pytest.approx(0.0)
+    assert np.isnan(cb.sup_ratios(*cb.sup_statistics(np.zeros((1, 5, 3)), truth), 0.9)[0])
 
 
 # --- calibrate -------------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from ccreport.analysis.bootstrap import (
     multinomial_counts,
     path_layout,
 )
+from ccreport.analysis.calibration import INNER, OUTER
 from ccreport.analysis.envelope import envelope_from_hull
 from ccreport.analysis.folds import fold_average
 from ccreport.analysis.hull_costs import GRID, hulls_expected, hulls_on_grid, vertex_curve, vertex_intervals
@@ -149,7 +150,7 @@ def test_one_or_two_workers_give_identical_results_json(tmp_path):
     assert d["classifiers"]["rule"]["band"]["method"] == "binomial (row marginals)"
     # n = 160: calibrated ("auto"); the crisp rule has nothing to calibrate
     cal = band["calibration"]
-    assert cal["outer"] == 200 and cal["inner"] == 100 and cal["lower_level"] == pytest.approx(0.05)
+    assert (cal["outer"], cal["inner"]) == (OUTER, INNER) == (200, 50) and cal["lower_level"] == pytest.approx(0.05)
     assert len(cal["upper_level"]) == len(band["pc"]) and set(cal["expected_upper_level"]) == {"uniform", "induced"}
     assert "double bootstrap" in band["correction"]
     assert d["classifiers"]["rule"]["band"]["calibration"] is None

@@ -25,8 +25,9 @@ edge is read at the ``(1 + level)/2`` quantile of ``u`` instead of at ``(1 + lev
 window of PC(+) (``window``) so that a 5% tail is estimated from many outer replicates (the
 miscalibration changes slowly with PC(+)). Each prior's expected-cost interval gets its own upper
 level the same way. The simultaneous band's critical value is multiplied by the ``level`` quantile,
-over outer replicates, of "the truth's studentized sup statistic / the inner band's critical value"
-(a scale calibration: a level calibration would saturate at the largest replicate).
+over outer replicates, of "the truth's studentized sup statistic / the inner bands' critical value"
+(a scale calibration: a level calibration would saturate at the largest replicate); the critical
+value is read from the inner replicates of every outer replicate pooled (:func:`sup_ratios`).
 
 The calibration only ever widens the band (levels below nominal are raised to it). Where the
 bootstrap world looks *over*-covered it is because of ties, not precision: at the ends of an
@@ -44,10 +45,20 @@ The inner bootstrap under-estimates the optimism of the outer one as the outer u
 sample's, so the calibration moves the band the right way but, for the same cube-root reason, need
 not move it exactly far enough; its coverage is measured in ``benchmarks/validity.py``.
 
-Cost: ``outer x inner`` extra replicates of n instances each (20x the band's own 1000 at the
-defaults), so ``calibration="auto"`` runs it only while ``n x outer x inner <= AUTO_BUDGET``
+Cost: ``outer x inner`` extra replicates of n instances each (10x the band's own 1000 at the
+defaults, 200 x 50), so ``calibration="auto"`` runs it only while ``n x outer x inner <= AUTO_BUDGET``
 (n <= 10,000 at the defaults). Above that the optimism is small next to the band (it shrinks like
 n^(-2/3)) and the uncalibrated band's coverage was measured to be 87-89% at n = 10,000.
+
+Why 200 x 50 (was 200 x 100 until session 10; benchmarks/README.md, "Calibration cost, session 10"):
+the Monte-Carlo error of the calibrated levels comes from the outer replicates (a 95% quantile of
+``u`` pooled over the window), while the inner replicates only set the resolution of each rank,
+``1/(inner + 1)``: a rank among k exchangeable values is exactly uniform when the band is right, so
+fewer inner replicates coarsen ``u`` without biasing its quantile (measured on the same data sets,
+the mean calibrated level at PC(+) = 0.5 moved by less than 0.003 from 100 to 50 inner replicates,
+and the pointwise coverage by less than its Monte-Carlo error). The sup-norm scale is different: a
+90% quantile of one outer replicate's own 50 inner sup statistics is noisy enough to push the
+ratios' tail up, so the critical value is pooled over outer replicates (:func:`sup_ratios`).
 """
 
 from __future__ import annotations
@@ -57,16 +68,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .bands import studentizing_sd
+from .heap import keep_freed_memory
 from .hull_costs import GRID, hull_curves
 from .hulls import Hulls, replicate_hulls
 from .path_layout import PathLayout, chunk_sizes, cumulative, multinomial_counts
 from .replicate_groups import group_counts, group_sizes
 
 OUTER = 200  # outer replicates whose inner bootstraps calibrate the band
-INNER = 100  # inner replicates per outer replicate
+INNER = 50  # inner replicates per outer replicate
 WINDOW = 0.05  # u is pooled over grid points within this distance in PC(+)
 RESAMPLE_BLOCK = 2**17  # picks counted at once by resample_cumulative (1 MB per working array)
-AUTO_BUDGET = 200_000_000  # n x OUTER x INNER at most, for calibration="auto"
+AUTO_BUDGET = 100_000_000  # n x OUTER x INNER at most, for calibration="auto" (n <= 10,000)
 MODES = ("auto", "double", "off")
 # Gauss-Legendre nodes for induced priors inside the calibration: it only ranks expected costs, and
 # 32 nodes are within 2e-5 of the reported 128-node values (a few thousandths of their bootstrap sd)
@@ -211,25 +223,42 @@ def upper_rank(truth: np.ndarray, samples: np.ndarray) -> np.ndarray:
     return np.where(all_equal_truth, np.nan, u)
 
 
-def sup_ratios(inner_values: np.ndarray, truth: np.ndarray, level: float) -> np.ndarray:
-    """Per outer replicate: the truth's studentized sup statistic over the inner band's critical value.
+def sup_statistics(inner_values: np.ndarray, truth: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per outer replicate, the truth's studentized sup statistic (g,) and each inner replicate's (g, k).
 
-    As :func:`ccreport.analysis.bands.simultaneous_band` on each outer replicate's inner
-    replicates (g, k, m): statistic ``max_j |v_j - mean_j| / s_j`` over grid points with sd > 0 (s:
-    :func:`~ccreport.analysis.bands.studentizing_sd`), critical value its ``level`` quantile.
-    Points where the inner replicates all agree are left out: the band has width 0 there whatever
-    its scale, so they say nothing about the scale. An outer replicate whose inner replicates all
-    agree everywhere has nothing to scale (NaN).
+    As :func:`ccreport.analysis.bands.simultaneous_band` on each outer replicate's inner replicates
+    (g, k, m): statistic ``max_j |v_j - mean_j| / s_j`` over grid points with sd > 0 (s:
+    :func:`~ccreport.analysis.bands.studentizing_sd`). Points where the inner replicates all agree
+    are left out: the band has width 0 there whatever its scale, so they say nothing about the
+    scale. An outer replicate whose inner replicates all agree everywhere has nothing to scale (NaN).
     """
     mean = inner_values.mean(axis=1)
     sd = studentizing_sd(inner_values.std(axis=1, ddof=1))
     live = sd > 0
     safe = np.where(live, sd, 1.0)
-    dev = np.where(live[:, None], np.abs(inner_values - mean[:, None]) / safe[:, None], 0.0)
-    critical = np.quantile(dev.max(axis=2), level, axis=1)
+    dev = np.where(live[:, None], np.abs(inner_values - mean[:, None]) / safe[:, None], 0.0).max(axis=2)
     stat = np.where(live, np.abs(truth - mean) / safe, 0.0).max(axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(critical > 0, stat / np.where(critical > 0, critical, 1.0), np.nan)
+    some = live.any(axis=1)
+    return np.where(some, stat, np.nan), np.where(some[:, None], dev, np.nan)
+
+
+def sup_ratios(stat: np.ndarray, inner_sups: np.ndarray, level: float) -> np.ndarray:
+    """Per outer replicate: the truth's sup statistic over the inner bands' critical value
+    (:func:`sup_statistics`' two results, concatenated over every outer replicate).
+
+    The critical value is the ``level`` quantile of the inner replicates' sup statistics pooled over
+    every outer replicate, not each outer replicate's own: the statistic is studentized, so its
+    distribution hardly changes from one outer replicate to the next, while a 90% quantile of one
+    replicate's 50 inner values has a Monte-Carlo error of several per cent that pushes the
+    ratios' tail, and with it the scale, up (measured, binormal n = 200: scale 1.39 from 50 inner
+    replicates per outer one, 1.32 from 100, 1.23 from 200; pooled from 50: 1.32). NaN where the
+    outer replicate has nothing to scale or the critical value is 0.
+    """
+    pooled = inner_sups[~np.isnan(inner_sups)]
+    critical = float(np.quantile(pooled, level)) if pooled.size else 0.0
+    if critical <= 0:
+        return np.full(stat.shape, np.nan)
+    return stat / critical
 
 
 def _recounted(h: Hulls, cp_outer: np.ndarray, cn_outer: np.ndarray, inner: int, layout=None) -> Hulls:
@@ -352,12 +381,34 @@ def world_of_cumulative_pieces(layout, outer: Outer, inner_pieces, grid, priors)
 
 
 def pooled_quantile(u: np.ndarray, grid: np.ndarray, q: float, window: float) -> np.ndarray:
-    """The q quantile of u (M, m) pooled over grid points within ``window`` of each; q where empty."""
+    """The q quantile of u (M, m) pooled over grid points within ``window`` of each; q where empty.
+
+    Per grid point j, ``np.nanquantile`` (linear interpolation, NaNs dropped) of the values
+    ``u[:, near j]``, to the bit: the neighbours' columns are gathered into one row per grid point
+    (padded with NaN to the widest neighbourhood), the rows sorted at once (NaN last), and the value
+    read at position ``(count - 1) q`` and interpolated as numpy's ``_lerp`` does (from the upper
+    neighbour when the fraction is 1/2 or more).
+    """
     near = np.abs(grid[:, None] - grid[None, :]) <= window + 1e-12  # (m, m)
-    pooled = np.where(near[:, None, :], u[None, :, :], np.nan).reshape(grid.size, -1)
-    empty = np.all(np.isnan(pooled), axis=1)
-    pooled[empty] = q
-    return np.nanquantile(pooled, q, axis=1)
+    width = int(near.sum(axis=1).max())
+    cols = np.argsort(~near, axis=1, kind="stable")[:, :width]  # each point's neighbours first
+    inside = np.take_along_axis(near, cols, axis=1)  # (m, width)
+    vals = np.where(inside[None, :, :], u[:, cols], np.nan)  # (M, m, width)
+    pooled = np.sort(vals.transpose(1, 0, 2).reshape(grid.size, -1), axis=1)  # NaN sorts last
+    count = np.count_nonzero(~np.isnan(pooled), axis=1)
+    virtual = (count - 1) * q  # numpy's "linear" virtual index
+    prev = np.floor(virtual)
+    nxt = prev + 1
+    last = virtual >= count - 1
+    prev = np.where(last, count - 1, prev).astype(np.intp)
+    nxt = np.where(last, count - 1, nxt).astype(np.intp)
+    gamma = np.where(last, 0.0, virtual - np.floor(virtual))
+    rows = np.arange(grid.size)
+    a = pooled[rows, np.maximum(prev, 0)]
+    b = pooled[rows, np.maximum(nxt, 0)]
+    diff = b - a
+    out = np.where(gamma >= 0.5, b - diff * (1 - gamma), a + diff * gamma)
+    return np.where(count > 0, out, q)
 
 
 def _widening(x: np.ndarray, q: float, nominal_value: float) -> float:
@@ -379,13 +430,16 @@ def calibrate(
     """Prepivoting (Beran 1987) of a scoring classifier's optimism-corrected band: the module docstring.
 
     ``layout``: the classifier's sorted path, :func:`~ccreport.analysis.path_layout.path_layout` (the
-    band's ``Replicates.layout``, so the scores are sorted once for both).
+    band's ``Replicates.layout``, so the scores are sorted once for both). Sets the process's heap
+    to keep freed memory for reuse first (:func:`~ccreport.analysis.heap.keep_freed_memory`: the
+    many large temporaries then cause no page faults; the same numbers).
     """
+    keep_freed_memory()
     priors = priors or {}
     grid = np.asarray(grid, dtype=float)
     n = layout.n_pos + layout.n_neg
     q = (1.0 + level) / 2.0
-    u_grid, ratios, u_exp = [], [], {p: [] for p in priors}
+    u_grid, stats, sups, u_exp = [], [], [], {p: [] for p in priors}
     size = layout.n_points if layout.grouped else n  # counts per replicate: groups or instances
     if not layout.grouped:
         _, pos_ranks, neg_ranks = path_columns(layout)
@@ -407,13 +461,15 @@ def calibrate(
         outer_w = outer_world(layout, counts_pos, counts_neg, grid, priors)
         world = world_of_cumulative_pieces(layout, outer_w, pieces, grid, priors)
         u_grid.append(upper_rank(world.truth, world.inner))
-        ratios.append(sup_ratios(world.inner, world.truth, level))
+        stat, inner_sups = sup_statistics(world.inner, world.truth)
+        stats.append(stat)
+        sups.append(inner_sups)
         for p in priors:
             u_exp[p].append(upper_rank(world.truth_expected[p], world.inner_expected[p]))
     return Calibration(
         level=level,
         upper=np.maximum(q, pooled_quantile(np.concatenate(u_grid), grid, q, window)),
-        sup_scale=_widening(np.concatenate(ratios), level, 1.0),
+        sup_scale=_widening(sup_ratios(np.concatenate(stats), np.concatenate(sups), level), level, 1.0),
         expected_upper={p: _widening(np.concatenate(u_exp[p]), q, q) for p in priors},
         outer=outer,
         inner=inner,

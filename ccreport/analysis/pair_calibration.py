@@ -36,13 +36,18 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .bands import studentizing_sd
-from .calibration import INDUCED_NODES, INNER, OUTER, resample_counts
+from .calibration import INDUCED_NODES, resample_counts
 from .hull_costs import GRID, hulls_expected, hulls_on_grid, switches, vertex_intervals
 from .hulls import crisp_hulls, replicate_hulls
 from .path_layout import chunk_sizes, cumulative, multinomial_counts, path_layout
 from .significance import claim_family
 
 SUB = 16  # outer replicates whose inner envelopes are held at once, for every classifier
+# Outer x inner replicates: the numbers its simulated false-positive rates and p-values were measured
+# with (benchmarks/README.md, "Significance of pair differences"); the single-classifier calibration
+# now uses 200 x 50 (calibration.py), which was not re-measured for pairs.
+OUTER = 200
+INNER = 100
 
 
 class _Curves:
