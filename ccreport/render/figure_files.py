@@ -27,7 +27,6 @@ import os
 import string
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from io import BytesIO
 from pathlib import Path
 
 import matplotlib
@@ -37,60 +36,13 @@ from .. import naming
 from ..figures import FigureOptions, FigureSpec, Subject
 from ..interrupts import ignore_interrupts
 from ..results import Results
+from .figure_caches import shared_font_programs, shared_text_layouts
 
 SAVE_METADATA = {"svg": {"Date": None}, "pdf": {"CreationDate": None}, "png": {"Software": None}}
 PNG_DPI = 150
 
 
 OVERVIEW_FOLDERS = ("overview",)  # figures/overview/ holds the index's figures, never a dataset's
-
-
-# Characters every PDF font subset includes, so that most figures ask fontTools for the same subset
-# and the subsetting (about 0.2 s a figure with DejaVu Sans) runs once per build, not per figure.
-_BASE_CHARS = "".join(chr(i) for i in range(32, 127)) + "\u2212\u2191\u2193\u00d7\u2013\u2014\u00b1\u2264\u2265\u00b7"
-
-
-@contextlib.contextmanager
-def _shared_font_subsets():
-    """Memoise matplotlib's PDF font subsetting for the duration of a write_figures call.
-
-    Every subset is padded to the glyphs of ``_BASE_CHARS`` and its bytes are cached; each call,
-    hit or miss, returns a font freshly loaded from those bytes, so the output does not depend on
-    which figure came first. Uses a private matplotlib helper: if it is missing or has changed,
-    nothing is patched and figures are just slower.
-    """
-    try:
-        from fontTools.ttLib import TTFont
-        from matplotlib.backends import _backend_pdf_ps as pdfps
-        from matplotlib.font_manager import get_font
-
-        original = pdfps.get_glyphs_subset
-        results_class = pdfps.SubsetResults
-        as_file = pdfps.font_as_file
-    except (ImportError, AttributeError):
-        yield
-        return
-    cache: dict = {}
-
-    def get_glyphs_subset(fontfile, glyphs):
-        try:
-            font = get_font(fontfile)
-            base = {font.get_char_index(ord(c)) for c in _BASE_CHARS} - {0}
-            key = (str(fontfile), getattr(fontfile, "face_index", 0), frozenset(glyphs) | frozenset(base))
-        except Exception:  # an unexpected font object: no caching
-            return original(fontfile, glyphs)
-        hit = cache.get(key)
-        if hit is None:
-            with original(fontfile, set(key[2])) as subset:
-                hit = cache[key] = (as_file(subset.font).getvalue(), dict(subset.glyph_index_map))
-        data, glyph_map = hit
-        return results_class(TTFont(BytesIO(data), recalcTimestamp=False), dict(glyph_map))._as_cm()
-
-    pdfps.get_glyphs_subset = get_glyphs_subset
-    try:
-        yield
-    finally:
-        pdfps.get_glyphs_subset = original
 
 
 @contextlib.contextmanager
@@ -198,7 +150,7 @@ def lay_out_once(fig) -> None:
 
 def _render(results: Results, styles, folder: Path, formats, tasks) -> list[tuple[str, dict]]:
     out = []
-    with F.style(), _shared_font_subsets(), notdef_at_code_zero():
+    with F.style(), shared_font_programs(), shared_text_layouts(), notdef_at_code_zero():
         for t in tasks:
             fig, caption, alt = t.spec.draw(t.subject), t.spec.caption(t.subject), t.spec.alt(t.subject)
             lay_out_once(fig)
