@@ -24,6 +24,8 @@ ALLOWED = {
     "behind one guarded context manager (shared_font_programs) that patches nothing if it is missing",
     ("ccreport/render/figure_caches.py", "Text._get_layout"): "matplotlib's text layout, memoised across the "
     "renderers of one write_figures call behind one guarded context manager (shared_text_layouts)",
+    ("ccreport/render/figure_caches.py", "_text_helpers"): "matplotlib's glyph layout, memoised "
+    "while RendererPdf.draw_text draws plain text, behind one guarded context manager (shared_pdf_glyph_layouts)",
 }
 
 

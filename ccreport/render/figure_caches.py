@@ -159,3 +159,52 @@ def shared_text_layouts():
         yield
     finally:
         Text._get_layout = original
+
+
+@contextlib.contextmanager
+def shared_pdf_glyph_layouts():
+    """Memoise the glyph layout of plain text in PDF files for the duration of a ``write_figures`` call.
+
+    matplotlib's PDF renderer lays every string out glyph by glyph (libraqm through
+    ``_text_helpers.layout``: glyphs, kerning, ligatures) each time it draws it, and the same tick
+    labels and legend entries come back in every figure. While ``RendererPdf.draw_text`` draws a
+    string that is not mathtext, the layout it asks for is kept under the font, the size the
+    renderer has just set on it (the text's size in points, at 72 dpi), the string, its font
+    features and language; any other use of ``_text_helpers.layout`` (text to path, PostScript) is
+    left alone. The PDF renderer uses only the items' glyph, character and position, so the bytes
+    are the same.
+    """
+    try:
+        from matplotlib import _text_helpers as text_helpers
+        from matplotlib.backends.backend_pdf import RendererPdf
+
+        original_layout, original_draw_text = text_helpers.layout, RendererPdf.draw_text
+    except (ImportError, AttributeError):
+        yield
+        return
+    cache: dict = {}
+    size = [None]  # the size of the plain text RendererPdf.draw_text is drawing, else None
+
+    def layout(string, font, *, features=None, language=None):
+        if size[0] is None:
+            return original_layout(string, font, features=features, language=language)
+        key = (font, size[0], string, features, language)
+        items = cache.get(key)
+        if items is None:
+            items = cache[key] = list(original_layout(string, font, features=features, language=language))
+        return iter(items)
+
+    def draw_text(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):
+        if ismath:
+            return original_draw_text(self, gc, x, y, s, prop, angle, ismath, mtext)
+        size[0] = prop.get_size_in_points()
+        try:
+            return original_draw_text(self, gc, x, y, s, prop, angle, ismath, mtext)
+        finally:
+            size[0] = None
+
+    text_helpers.layout, RendererPdf.draw_text = layout, draw_text
+    try:
+        yield
+    finally:
+        text_helpers.layout, RendererPdf.draw_text = original_layout, original_draw_text

@@ -22,9 +22,11 @@ report.pdf draws the figures from these PDF files (:mod:`ccreport.render.figure_
 from __future__ import annotations
 
 import contextlib
+import gc
 import multiprocessing as mp
 import os
 import string
+import weakref
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,7 +38,8 @@ from .. import naming
 from ..figures import FigureOptions, FigureSpec, Subject
 from ..interrupts import ignore_interrupts
 from ..results import Results
-from .figure_caches import shared_font_programs, shared_text_layouts
+from .figure_caches import shared_font_programs, shared_pdf_glyph_layouts, shared_text_layouts
+from .figure_replay import save_svg_and_pdf
 
 SAVE_METADATA = {"svg": {"Date": None}, "pdf": {"CreationDate": None}, "png": {"Software": None}}
 PNG_DPI = 150
@@ -61,19 +64,26 @@ def notdef_at_code_zero():
         yield
         return
 
+    fonts_of = weakref.WeakKeyDictionary()  # tracker -> {font: (its glyph map, its subsets)}
+
     def track_glyph(self, font, chars, glyph):
         try:
-            charcode, chars = (ord(chars[0]), chars) if isinstance(chars, str) else (chars, chr(chars))
-            path = FontPath(font.fname, font.face_index)
-            glyph_map = self.glyph_maps.setdefault(path, glyph_map_class())
-            subsets = self.used.setdefault(path, [{}])
-            opens_second = (
-                len(subsets) == 1 and glyph_map.get(chars, glyph) is None
-                and (len(chars) > 1 or self.subset_size != 0 and (charcode >= self.subset_size or charcode in subsets[0]))
-            )  # matplotlib's own condition for a glyph to go to a further subset
-            if opens_second:
-                subsets.append({0: 0})
-                glyph_map.add("\0", 0, 1, 0)
+            fonts = fonts_of.get(self)
+            if fonts is None:
+                fonts = fonts_of[self] = {}
+            known = fonts.get(font)
+            if known is None:  # the tracker's own entries for the font, made as track_glyph makes them
+                path = FontPath(font.fname, font.face_index)
+                known = fonts[font] = (self.glyph_maps.setdefault(path, glyph_map_class()), self.used.setdefault(path, [{}]))
+            glyph_map, subsets = known
+            if len(subsets) == 1:
+                charcode, chars = (ord(chars[0]), chars) if isinstance(chars, str) else (chars, chr(chars))
+                opens_second = glyph_map.get(chars, glyph) is None and (
+                    len(chars) > 1 or self.subset_size != 0 and (charcode >= self.subset_size or charcode in subsets[0])
+                )  # matplotlib's own condition for a glyph to go to a further subset
+                if opens_second:
+                    subsets.append({0: 0})
+                    glyph_map.add("\0", 0, 1, 0)
         except Exception:  # pragma: no cover - another matplotlib: its own behaviour
             pass
         return original(self, font, chars, glyph)
@@ -148,21 +158,41 @@ def lay_out_once(fig) -> None:
         fig.set_layout_engine(None)  # None here means no engine at all (not a placeholder)
 
 
+@contextlib.contextmanager
+def _older_objects_frozen():
+    """Python's cyclic garbage collector leaves alone every object alive on entry (the results,
+    modules, font caches) until exit (``gc.freeze``): each figure leaves some 60,000 objects in
+    reference cycles, and every full collection they trigger would otherwise walk the long-lived
+    heap too (0.4 s of the example's figure stage, benchmarks/README.md)."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def _render(results: Results, styles, folder: Path, formats, tasks) -> list[tuple[str, dict]]:
     out = []
-    with F.style(), shared_font_programs(), shared_text_layouts(), notdef_at_code_zero():
+    with (
+        _older_objects_frozen(), F.style(), notdef_at_code_zero(),
+        shared_font_programs(), shared_text_layouts(), shared_pdf_glyph_layouts(),  # figure_caches
+    ):
         for t in tasks:
             fig, caption, alt = t.spec.draw(t.subject), t.spec.caption(t.subject), t.spec.alt(t.subject)
             lay_out_once(fig)
-            entry = {}
-            for fmt in formats:
-                rel = f"{t.stem}.{fmt}"
-                path = folder / rel
-                path.parent.mkdir(parents=True, exist_ok=True)
-                kw = {"dpi": PNG_DPI} if fmt == "png" else {}
-                with matplotlib.rc_context(NO_LAYOUT_ENGINE):
-                    fig.savefig(path, format=fmt, metadata=SAVE_METADATA.get(fmt), **kw)
-                entry[fmt] = rel
+            entry = {fmt: f"{t.stem}.{fmt}" for fmt in formats}
+            (folder / t.stem).parent.mkdir(parents=True, exist_ok=True)
+            pending = list(formats)
+            with matplotlib.rc_context(NO_LAYOUT_ENGINE):
+                if "svg" in pending and "pdf" in pending:  # drawn once (figure_replay)
+                    save_svg_and_pdf(
+                        fig, folder / entry["svg"], folder / entry["pdf"],
+                        svg_kw={"metadata": SAVE_METADATA["svg"]}, pdf_kw={"metadata": SAVE_METADATA["pdf"]},
+                    )
+                    pending = [fmt for fmt in pending if fmt not in ("svg", "pdf")]
+                for fmt in pending:
+                    kw = {"dpi": PNG_DPI} if fmt == "png" else {}
+                    fig.savefig(folder / entry[fmt], format=fmt, metadata=SAVE_METADATA.get(fmt), **kw)
             entry.update(caption=caption, alt=alt, width=t.spec.width)
             out.append((t.key, entry))
     return out
