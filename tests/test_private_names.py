@@ -26,6 +26,8 @@ ALLOWED = {
     "renderers of one write_figures call behind one guarded context manager (shared_text_layouts)",
     ("ccreport/render/figure_caches.py", "_text_helpers"): "matplotlib's glyph layout, memoised "
     "while RendererPdf.draw_text draws plain text, behind one guarded context manager (shared_pdf_glyph_layouts)",
+    ("tests/test_figure_caches.py", "Text._get_layout"): "counts the text layouts matplotlib computes, to test "
+    "that shared_text_layouts computes each once",
 }
 
 
