@@ -1,25 +1,27 @@
 """Work matplotlib repeats for every figure file, done once per :func:`write_figures` call.
 
 Writing the report's figures (:mod:`ccreport.render.figure_files`: about 70 figures, each laid out
-once and saved as SVG and as PDF) spends most of its time on things that are the same in every
+once and saved as SVG and as PDF) spent most of its time on things that are the same in every
 file: laying out the same tick labels and legend entries with the same fonts, and subsetting,
-serialising and re-parsing the same font program for every PDF. The two context managers here
-memoise that work for the duration of one ``write_figures`` call (one style, one theme); both
-leave every output byte as matplotlib would write it on its own, except where said, and both use
-private matplotlib helpers: if these are missing or have changed, nothing is patched and figures
-are just slower. Measurements: benchmarks/README.md, "Figure stage, session 10".
+serialising and re-parsing the same font program for every PDF. The context managers here
+memoise that work for the duration of one ``write_figures`` call (one style, one theme). They
+write the bytes matplotlib writes on its own, except that font subsets are padded (below); each
+uses private matplotlib helpers, and if these are missing or have changed, it patches nothing and
+figures are just slower. Measurements: benchmarks/README.md, "Figure stage, session 10".
 
 * :func:`shared_font_programs` - a PDF embeds a subset of each font it uses (``pdf.fonttype: 42``,
-  TrueType), built by fontTools (about 0.2 s a subset for DejaVu Sans), saved to bytes, parsed
-  again by FreeType. Every subset is padded to the glyphs of :data:`BASE_CHARS` and its final bytes
-  are kept: a figure asking for a subset seen before gets those bytes without touching fontTools.
+  TrueType), built by fontTools (about 0.1 s a subset for DejaVu Sans), saved to bytes, parsed
+  again. Every subset is padded to the glyphs of :data:`BASE_CHARS` and its final bytes are kept:
+  a figure asking for a subset seen before gets those bytes without touching fontTools: two
+  fontTools runs for the example's 124 embedded subsets (DejaVu Sans, and its oblique for mathtext).
 * :func:`shared_text_layouts` - ``Text._get_layout`` (the size and line positions of a text
   artist, measured with the renderer's font metrics) is a pure function of the text, its font
   properties, alignment, rotation, line spacing, the figure's dpi and the kind of renderer
   measuring it; matplotlib memoises only the metrics, per renderer *instance*, so each figure's
-  layout pass, SVG and PDF file measures "0.2", "0.4", ... again. Here layouts are shared by every
-  renderer of the same class and dpi (the layout pass and the SVG file share one class, so the SVG
-  bytes and the PDF bytes are those matplotlib would write).
+  layout pass and each file measured "0.2", "0.4", ... again. Here layouts are shared by every
+  renderer of the same class and dpi.
+* :func:`shared_pdf_glyph_layouts` - the PDF renderer's glyph-by-glyph layout of each string it
+  draws (libraqm: glyphs, kerning, ligatures), shared by all strings of one font, size and text.
 """
 
 from __future__ import annotations

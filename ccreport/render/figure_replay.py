@@ -1,7 +1,7 @@
 """Draw a figure once, write it as SVG and as PDF: the PDF replays what the SVG's draw recorded.
 
 ``savefig`` walks the whole artist tree for every file: updating ticks, laying out tick labels and
-legends, transforming paths, half the figure stage's time. The two vector files of a report figure
+legends, transforming paths: most of each save's time. The two vector files of a report figure
 (:mod:`ccreport.render.figure_files`) are drawn on the same 72-dpi canvas, from the same figure, by
 the same artist code, so the second walk only repeats the first. :func:`save_svg_and_pdf` saves
 the SVG as matplotlib does, through a :class:`Recorder` standing in for the renderer ``savefig``
@@ -14,14 +14,17 @@ that ``Figure.draw`` replays the recording into the PDF renderer instead of walk
 What the PDF file then differs in from one drawn on its own: text positions come from the layout
 the SVG measured (unhinted outlines at 100 pt, scaled, :class:`matplotlib.textpath.TextToPath`)
 instead of the PDF renderer's own measure (the font hinted at its size at 72 dpi): widths differ by
-at most about 0.1 pt, so a centred label or a legend box moves by a twentieth of a point or less;
-text positions now agree with the layout (``lay_out_once``), which was measured with the SVG
-renderer too. A y coordinate of text is flipped between the two renderers' conventions
-(``flipy``: SVG counts from the top, PDF from the bottom). Rasterized artists (dense curves) are
-replayed as calls too, so the PDF's mixed-mode renderer rasterizes them itself, as it did.
+at most about 0.1 pt, so a centred label or a legend entry moves by 0.05 pt or less; mathtext,
+which the PDF renderer measures in whole points, by up to 1 pt. The text now sits where the layout
+(``lay_out_once``, measured with the SVG renderer too) made room for it. A y coordinate of text is
+flipped between the two renderers' conventions (``flipy``: SVG counts from the top, PDF from the
+bottom). Everything else is the bytes matplotlib writes: a figure without text replays to the
+same PDF file. Rasterized artists (dense curves) are replayed as calls too, so the PDF's
+mixed-mode renderer rasterizes them itself, as it did.
 
-Anything the recorder does not know (an Agg filter, a drawing method it has no record of) makes
-it give up: the PDF is then drawn by matplotlib as before, so an unusual figure is only slower.
+Anything the recorder does not know (an Agg filter, a drawing method it has no record of), or a
+figure ``savefig`` draws more than once (one with a layout engine left), makes it give up: the PDF
+is then drawn by matplotlib as before, so an unusual figure is only slower.
 """
 
 from __future__ import annotations
