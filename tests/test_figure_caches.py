@@ -101,3 +101,17 @@ def test_write_figures_leaves_no_object_frozen(tmp_path):
     before = gc.get_freeze_count()
     write_figures(synthetic_results(datasets=("solo",), priors={}), tmp_path, formats=("svg",), workers=1)
     assert gc.get_freeze_count() == before
+
+
+def test_write_figures_leaves_a_callers_frozen_objects_frozen(tmp_path):
+    from ccreport.render.figure_files import write_figures
+    from tests.synthetic import synthetic_results
+
+    results = synthetic_results(datasets=("solo",), priors={})
+    gc.freeze()
+    try:
+        before = gc.get_freeze_count()
+        write_figures(results, tmp_path, formats=("svg",), workers=1)
+        assert gc.get_freeze_count() == before > 0
+    finally:
+        gc.unfreeze()

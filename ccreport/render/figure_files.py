@@ -172,7 +172,11 @@ def _older_objects_frozen():
     """Python's cyclic garbage collector leaves alone every object alive on entry (the results,
     modules, font caches) until exit (``gc.freeze``): each figure leaves some 60,000 objects in
     reference cycles, and every full collection they trigger would otherwise walk the long-lived
-    heap too (0.4 s of the example's figure stage, benchmarks/README.md)."""
+    heap too (about 0.5 s of the example's figure stage, benchmarks/README.md). If the process has
+    frozen objects already, its choice is left alone (``gc.unfreeze`` would thaw them too)."""
+    if gc.get_freeze_count():
+        yield
+        return
     gc.freeze()
     try:
         yield
