@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import gc
 import io
 
 import matplotlib
@@ -92,27 +91,3 @@ def test_shared_font_programs_subset_once_and_in_any_order(monkeypatch):
     assert len(runs) == 2 * 2  # per call: one subset of DejaVu Sans (both labels fit the padding), one of the italic
     text = pypdf.PdfReader(io.BytesIO(forward[a])).pages[0].extract_text()
     assert "Difference" in text and "coefficient" in text  # the ligature glyphs map back to their letters
-
-
-def test_write_figures_leaves_no_object_frozen(tmp_path):
-    from ccreport.render.figure_files import write_figures
-    from tests.synthetic import synthetic_results
-
-    before = gc.get_freeze_count()
-    write_figures(synthetic_results(datasets=("solo",), priors={}), tmp_path, formats=("svg",), workers=1)
-    assert gc.get_freeze_count() == before
-
-
-def test_write_figures_leaves_a_callers_frozen_objects_frozen(tmp_path):
-    from ccreport.render.figure_files import write_figures
-    from tests.synthetic import synthetic_results
-
-    results = synthetic_results(datasets=("solo",), priors={})
-    sentinel = [[]]  # a container the collector tracks
-    assert any(o is sentinel for o in gc.get_objects())
-    gc.freeze()
-    try:
-        write_figures(results, tmp_path, formats=("svg",), workers=1)
-        assert not any(o is sentinel for o in gc.get_objects())  # still in the permanent generation
-    finally:
-        gc.unfreeze()

@@ -123,8 +123,10 @@ def shared_text_layouts():
     The key is everything the layout reads: the renderer's measurer (:func:`_measurer`), the
     figure's dpi, the text, its font properties (all their fields, as their own ``__hash__``
     does), usetex, math parsing, line spacing, multi-alignment, rotation, rotation mode and both
-    alignments. Wrapped text (``wrap=True``, which depends on the text's position) is never
-    cached. Each call gets its own copy of the bounding box and line list.
+    alignments, read from the attributes behind their getters (the getters cost more than the
+    layout saves). Wrapped text (``wrap=True``, which depends on the text's position) and text
+    whose rotation follows its transform are never cached; nor is any text if those attributes
+    are missing (another matplotlib). Each call gets its own copy of the bounding box and line list.
     """
     try:
         from matplotlib.text import Text
@@ -138,14 +140,15 @@ def shared_text_layouts():
 
     def _get_layout(self, renderer):
         try:
-            if self.get_wrap():
+            state = vars(self)  # the attributes behind the getters _get_layout calls (a KeyError: not cached)
+            if state["_wrap"] or state["_transform_rotates_text"]:  # position- or transform-dependent
                 return original(self, renderer)
-            prop = self.get_fontproperties()
+            prop = state["_fontproperties"]
             key = (
-                _measurer(renderer), self.get_figure(root=True).dpi, self.get_text(),
-                type(prop), tuple(vars(prop).items()), self.get_usetex(), self.get_parse_math(),
-                self.get_linespacing(), self._multialignment, self.get_rotation(),
-                self.get_rotation_mode(), self.get_horizontalalignment(), self.get_verticalalignment(),
+                _measurer(renderer), self.get_figure(root=True).dpi, state["_text"],
+                type(prop), tuple(vars(prop).values()), state["_usetex"], state["_parse_math"],
+                state["_linespacing"], state["_multialignment"], state["_rotation"],
+                state["_rotation_mode"], state["_horizontalalignment"], state["_verticalalignment"],
             )
             hit = cache.get(key)
         except Exception:  # an unexpected renderer or text: matplotlib's own path

@@ -23,15 +23,13 @@ saves it while its renderer calls are recorded, and the PDF replays them
 (:mod:`ccreport.render.figure_replay`; its text sits where the SVG's layout measured it, within
 0.05 pt of a PDF drawn on its own, mathtext within 1 pt). Work that repeats from figure to figure
 (text layouts, PDF glyph layouts, font subsets) is shared for the duration of the call
-(:mod:`ccreport.render.figure_caches`), and the garbage collector leaves the objects alive before
-the call alone (:func:`_older_objects_frozen`). Together: the example's 70 figures in about half
+(:mod:`ccreport.render.figure_caches`). Together: the example's 70 figures in a little over half
 the CPU seconds (benchmarks/README.md, "Figure stage, session 10").
 """
 
 from __future__ import annotations
 
 import contextlib
-import gc
 import multiprocessing as mp
 import os
 import string
@@ -167,27 +165,10 @@ def lay_out_once(fig) -> None:
         fig.set_layout_engine(None)  # None here means no engine at all (not a placeholder)
 
 
-@contextlib.contextmanager
-def _older_objects_frozen():
-    """Python's cyclic garbage collector leaves alone every object alive on entry (the results,
-    modules, font caches) until exit (``gc.freeze``): each figure leaves some 60,000 objects in
-    reference cycles, and every full collection they trigger would otherwise walk the long-lived
-    heap too (about 0.5 s of the example's figure stage, benchmarks/README.md). If the process has
-    frozen objects already, its choice is left alone (``gc.unfreeze`` would thaw them too)."""
-    if gc.get_freeze_count():
-        yield
-        return
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
-
-
 def _render(results: Results, styles, folder: Path, formats, tasks) -> list[tuple[str, dict]]:
     out = []
     with (
-        _older_objects_frozen(), F.style(), notdef_at_code_zero(),
+        F.style(), notdef_at_code_zero(),
         shared_font_programs(), shared_text_layouts(), shared_pdf_glyph_layouts(),  # figure_caches
     ):
         for t in tasks:

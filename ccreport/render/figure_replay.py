@@ -105,12 +105,13 @@ class Recorder:
         return held[2]
 
     def _snapshot(self, gc) -> GraphicsContextBase:
-        snap = GraphicsContextBase()
-        snap.copy_properties(gc)
+        """A graphics context with ``gc``'s properties (its attributes copied, without running
+        ``__init__``'s rcParams look-ups) and frozen copies of its clip rectangle and path."""
+        snap = GraphicsContextBase.__new__(GraphicsContextBase)
+        vars(snap).update(vars(gc))
         rect, clip = gc.get_clip_rectangle(), gc.get_clip_path()
         snap.set_clip_rectangle(None if rect is None else self._freeze(rect))
-        if clip[0] is not None:
-            snap.set_clip_path(self._freeze(gc._clippath))
+        snap.set_clip_path(None if clip[0] is None else self._freeze(gc._clippath))
         return snap
 
 
