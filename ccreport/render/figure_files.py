@@ -23,7 +23,7 @@ saves it while its renderer calls are recorded, and the PDF replays them
 (:mod:`ccreport.render.figure_replay`; its text sits where the SVG's layout measured it, within
 0.05 pt of a PDF drawn on its own, mathtext within 1 pt). Work that repeats from figure to figure
 (text layouts, PDF glyph layouts, font subsets) is shared for the duration of the call
-(:mod:`ccreport.render.figure_caches`). Together: the example's 70 figures in a little over half
+(:mod:`ccreport.render.figure_caches`). Together: the example's 70 figures in 60% of
 the CPU seconds (benchmarks/README.md, "Figure stage, session 10").
 """
 
