@@ -59,13 +59,13 @@ def _save_pair(fig) -> tuple[bytes, bytes, bool]:
 
 def _content(pdf: bytes) -> str:
     """The page's content stream (one FlateDecode stream holding the drawing operators)."""
-    streams = [zlib.decompress(m) for m in re.findall(rb"stream\n(.*?)\nendstream", pdf, re.S)]
+    streams = [zlib.decompress(m) for m in re.findall(rb"stream\n(.*?)\nendstream", pdf, re.DOTALL)]
     return max((s.decode("latin-1") for s in streams if b" cm" in s or b" re" in s), key=len)
 
 
 def _texts(content: str) -> list[tuple[float, float, str]]:
     """(x, y, shown strings) of every text object: the translation of the matrix set just before BT."""
-    found = re.findall(r"([-\d.]+) ([-\d.]+) cm\nBT\n(.*?)ET", content, re.S)
+    found = re.findall(r"([-\d.]+) ([-\d.]+) cm\nBT\n(.*?)ET", content, re.DOTALL)
     return [(float(x), float(y), "".join(re.findall(r"\((.*?)\)", body)).replace("\0", "")) for x, y, body in found]
 
 

@@ -45,7 +45,11 @@ from .. import naming
 from ..figures import FigureOptions, FigureSpec, Subject
 from ..interrupts import ignore_interrupts
 from ..results import Results
-from .figure_caches import shared_font_programs, shared_pdf_glyph_layouts, shared_text_layouts
+from .figure_caches import (
+    shared_font_programs,
+    shared_pdf_glyph_layouts,
+    shared_text_layouts,
+)
 from .figure_replay import save_svg_and_pdf
 
 SAVE_METADATA = {"svg": {"Date": None}, "pdf": {"CreationDate": None}, "png": {"Software": None}}

@@ -86,7 +86,7 @@ class Recorder:
         if isinstance(value, TransformedPath):
             path, affine = value.get_transformed_path_and_affine()
             values = (id(path), tuple(affine.get_matrix().ravel()))
-            make = lambda: TransformedPath(path, affine.frozen())  # noqa: E731
+            make = lambda: TransformedPath(path, affine.frozen())
         elif isinstance(value, (Transform, BboxBase)):
             frozen = value.frozen()
             if isinstance(value, BboxBase):
@@ -96,7 +96,7 @@ class Recorder:
                     values = tuple(frozen.get_matrix().ravel())
                 except (NotImplementedError, AttributeError):  # a non-affine transform: no sharing
                     return frozen
-            make = lambda: frozen  # noqa: E731
+            make = lambda: frozen
         else:
             return value
         held = self.frozen.get(id(value))
