@@ -19,7 +19,15 @@ ALLOWED = {
     ("ccreport/analysis/hulls.py", "scipy.optimize._pava_pybind"): "SciPy's PAV kernel, wrapped once "
     "(hulls.pav_block_starts) and checked against scipy.optimize.isotonic_regression in test_hulls.py",
     ("ccreport/render/figure_files.py", "_backend_pdf_ps"): "matplotlib's private PDF font-subsetting helper, "
-    "behind one guarded context manager (_shared_font_subsets) that patches nothing if it is missing",
+    "behind one guarded context manager (notdef_at_code_zero) that patches nothing if it is missing",
+    ("ccreport/render/figure_caches.py", "_backend_pdf_ps"): "matplotlib's private PDF font-subsetting helper, "
+    "behind one guarded context manager (shared_font_programs) that patches nothing if it is missing",
+    ("ccreport/render/figure_caches.py", "Text._get_layout"): "matplotlib's text layout, memoised across the "
+    "renderers of one write_figures call behind one guarded context manager (shared_text_layouts)",
+    ("ccreport/render/figure_caches.py", "_text_helpers"): "matplotlib's glyph layout, memoised "
+    "while RendererPdf.draw_text draws plain text, behind one guarded context manager (shared_pdf_glyph_layouts)",
+    ("tests/test_figure_caches.py", "Text._get_layout"): "counts the text layouts matplotlib computes, to test "
+    "that shared_text_layouts computes each once",
 }
 
 

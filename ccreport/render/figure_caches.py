@@ -1,0 +1,215 @@
+"""Work matplotlib repeats for every figure file, done once per :func:`write_figures` call.
+
+Writing the report's figures (:mod:`ccreport.render.figure_files`: about 70 figures, each laid out
+once and saved as SVG and as PDF) spent most of its time on things that are the same in every
+file: laying out the same tick labels and legend entries with the same fonts, and subsetting,
+serialising and re-parsing the same font program for every PDF. The context managers here
+memoise that work for the duration of one ``write_figures`` call (one style, one theme). They
+write the bytes matplotlib writes on its own, except that font subsets are padded (below); each
+uses private matplotlib helpers, and if these are missing or have changed, it patches nothing and
+figures are just slower. Measurements: benchmarks/README.md, "Figure stage, session 10".
+
+* :func:`shared_font_programs` - a PDF embeds a subset of each font it uses (``pdf.fonttype: 42``,
+  TrueType), built by fontTools (about 0.1 s a subset for DejaVu Sans), saved to bytes, parsed
+  again. Every subset is padded to the glyphs of :data:`BASE_CHARS` and its final bytes are kept:
+  a figure asking for a subset seen before gets those bytes without touching fontTools: two
+  fontTools runs for the example's 124 embedded subsets (DejaVu Sans, and its oblique for mathtext).
+* :func:`shared_text_layouts` - ``Text._get_layout`` (the size and line positions of a text
+  artist, measured with the renderer's font metrics) is a pure function of the text, its font
+  properties, alignment, rotation, line spacing, the figure's dpi and the kind of renderer
+  measuring it; matplotlib memoises only the metrics, per renderer *instance*, so each figure's
+  layout pass and each file measured "0.2", "0.4", ... again. Here layouts are shared by every
+  renderer of the same class and dpi.
+* :func:`shared_pdf_glyph_layouts` - the PDF renderer's glyph-by-glyph layout of each string it
+  draws (libraqm: glyphs, kerning, ligatures), shared by all strings of one font, size and text.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from io import BytesIO
+
+# Characters every PDF font subset includes, so that most figures ask fontTools for the same subset
+# and the subsetting runs once per font and build, not per figure. U+FB00-FB04 are the Latin
+# ligatures (ff, fi, fl, ffi, ffl) DejaVu Sans substitutes in words such as "Difference" and
+# "coefficient": without them each combination of ligatures in a figure was a subset of its own
+# (five fontTools runs of the example's seven); with them the font programs grow by 5 glyphs.
+BASE_CHARS = (
+    "".join(chr(i) for i in range(32, 127))
+    + "\u2212\u2191\u2193\u00d7\u2013\u2014\u00b1\u2264\u2265\u00b7"
+    + "\ufb00\ufb01\ufb02\ufb03\ufb04"
+)
+
+
+class _SubsetProgram:
+    """A font subset as the bytes of its font program (what ``font_as_file`` would write), standing
+    in for the fontTools ``TTFont`` matplotlib's PDF backend only saves to bytes."""
+
+    def __init__(self, data: bytes):
+        self.data = data
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+@contextlib.contextmanager
+def shared_font_programs():
+    """Memoise matplotlib's PDF font subsetting for the duration of a ``write_figures`` call.
+
+    Every subset asked for is padded to the font's glyphs for :data:`BASE_CHARS` and glyph 0
+    (``.notdef``, which fontTools includes anyway), then built once: fontTools subsets, the result
+    is saved to bytes and those bytes are what every figure asking for the same padded set embeds.
+    matplotlib's backend takes the bytes through ``font_as_file``, patched to hand them over as they
+    are instead of re-serialising a parsed font. The bytes depend only on the font and the padded
+    glyph set, never on which figure came first, so 1 or 2 workers write the same files.
+    """
+    try:
+        from matplotlib.backends import _backend_pdf_ps as pdfps
+        from matplotlib.font_manager import get_font
+
+        original_subset, original_as_file = pdfps.get_glyphs_subset, pdfps.font_as_file
+        results_class = pdfps.SubsetResults
+    except (ImportError, AttributeError):
+        yield
+        return
+    cache: dict = {}
+    bases: dict = {}
+
+    def get_glyphs_subset(fontfile, glyphs):
+        try:
+            path_key = (str(fontfile), getattr(fontfile, "face_index", 0))
+            base = bases.get(path_key)
+            if base is None:
+                font = get_font(fontfile)
+                base = bases[path_key] = frozenset(font.get_char_index(ord(c)) for c in BASE_CHARS) | {0}
+            key = (path_key, frozenset(glyphs) | base)
+        except Exception:  # an unexpected font object: no caching
+            return original_subset(fontfile, glyphs)
+        hit = cache.get(key)
+        if hit is None:
+            with original_subset(fontfile, set(key[1])) as subset:
+                hit = cache[key] = (original_as_file(subset.font).getvalue(), dict(subset.glyph_index_map))
+        data, glyph_map = hit
+        return results_class(_SubsetProgram(data), dict(glyph_map))._as_cm()
+
+    def font_as_file(font):
+        if isinstance(font, _SubsetProgram):
+            return BytesIO(font.data)
+        return original_as_file(font)
+
+    pdfps.get_glyphs_subset, pdfps.font_as_file = get_glyphs_subset, font_as_file
+    try:
+        yield
+    finally:
+        pdfps.get_glyphs_subset, pdfps.font_as_file = original_subset, original_as_file
+
+
+def _measurer(renderer):
+    """What a renderer's text metrics depend on besides the text: the class implementing
+    ``get_text_width_height_descent`` (through a ``MixedModeRenderer``, the vector renderer's) and
+    its dpi."""
+    method = renderer.get_text_width_height_descent
+    owner = getattr(method, "__self__", None)
+    return (getattr(method, "__func__", method), type(owner), getattr(owner, "dpi", None))
+
+
+@contextlib.contextmanager
+def shared_text_layouts():
+    """Memoise ``Text._get_layout`` across the renderers of one ``write_figures`` call.
+
+    The key is everything the layout reads: the renderer's measurer (:func:`_measurer`), the
+    figure's dpi, the text, its font properties (all their fields, as their own ``__hash__``
+    does), usetex, math parsing, line spacing, multi-alignment, rotation, rotation mode and both
+    alignments, read from the attributes behind their getters (the getters cost more than the
+    layout saves). Wrapped text (``wrap=True``, which depends on the text's position) and text
+    whose rotation follows its transform are never cached; nor is any text if those attributes
+    are missing (another matplotlib). Each call gets its own copy of the bounding box and line list.
+    """
+    try:
+        from matplotlib.text import Text
+        from matplotlib.transforms import Bbox
+
+        original = Text._get_layout
+    except (ImportError, AttributeError):
+        yield
+        return
+    cache: dict = {}
+
+    def _get_layout(self, renderer):
+        try:
+            state = vars(self)  # the attributes behind the getters _get_layout calls (a KeyError: not cached)
+            if state["_wrap"] or state["_transform_rotates_text"]:  # position- or transform-dependent
+                return original(self, renderer)
+            prop = state["_fontproperties"]
+            key = (
+                _measurer(renderer), self.get_figure(root=True).dpi, state["_text"],
+                type(prop), tuple(vars(prop).values()), state["_usetex"], state["_parse_math"],
+                state["_linespacing"], state["_multialignment"], state["_rotation"],
+                state["_rotation_mode"], state["_horizontalalignment"], state["_verticalalignment"],
+            )
+            hit = cache.get(key)
+        except Exception:  # an unexpected renderer or text: matplotlib's own path
+            return original(self, renderer)
+        if hit is None:
+            bbox, lines, box = original(self, renderer)
+            hit = cache[key] = (bbox.frozen(), tuple(lines), box)
+        bbox, lines, box = hit
+        return Bbox(bbox.get_points().copy()), list(lines), box
+
+    Text._get_layout = _get_layout
+    try:
+        yield
+    finally:
+        Text._get_layout = original
+
+
+@contextlib.contextmanager
+def shared_pdf_glyph_layouts():
+    """Memoise the glyph layout of plain text in PDF files for the duration of a ``write_figures`` call.
+
+    matplotlib's PDF renderer lays every string out glyph by glyph (libraqm through
+    ``_text_helpers.layout``: glyphs, kerning, ligatures) each time it draws it, and the same tick
+    labels and legend entries come back in every figure. While ``RendererPdf.draw_text`` draws a
+    string that is not mathtext, the layout it asks for is kept under the font, the size the
+    renderer has just set on it (the text's size in points, at 72 dpi), the string, its font
+    features and language; any other use of ``_text_helpers.layout`` (text to path, PostScript) is
+    left alone. The PDF renderer uses only the items' glyph, character and position, so the bytes
+    are the same.
+    """
+    try:
+        from matplotlib import _text_helpers as text_helpers
+        from matplotlib.backends.backend_pdf import RendererPdf
+
+        original_layout, original_draw_text = text_helpers.layout, RendererPdf.draw_text
+    except (ImportError, AttributeError):
+        yield
+        return
+    cache: dict = {}
+    size = [None]  # the size of the plain text RendererPdf.draw_text is drawing, else None
+
+    def layout(string, font, *, features=None, language=None):
+        if size[0] is None:
+            return original_layout(string, font, features=features, language=language)
+        key = (font, size[0], string, features, language)
+        items = cache.get(key)
+        if items is None:
+            items = cache[key] = list(original_layout(string, font, features=features, language=language))
+        return iter(items)
+
+    def draw_text(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):
+        if ismath:
+            return original_draw_text(self, gc, x, y, s, prop, angle, ismath, mtext)
+        size[0] = prop.get_size_in_points()
+        try:
+            return original_draw_text(self, gc, x, y, s, prop, angle, ismath, mtext)
+        finally:
+            size[0] = None
+
+    text_helpers.layout, RendererPdf.draw_text = layout, draw_text
+    try:
+        yield
+    finally:
+        text_helpers.layout, RendererPdf.draw_text = original_layout, original_draw_text

@@ -1,0 +1,98 @@
+"""Work shared by the figures of one write_figures call (ccreport.render.figure_caches): same bytes, less work."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+
+import matplotlib
+import pytest
+from matplotlib.figure import Figure
+from matplotlib.text import Text
+
+from ccreport import figures as F
+from ccreport.render import figure_caches as C
+from ccreport.render.figure_files import (
+    NO_LAYOUT_ENGINE,
+    SAVE_METADATA,
+    lay_out_once,
+    notdef_at_code_zero,
+)
+
+pypdf = pytest.importorskip("pypdf")
+
+
+def _figure(label: str = "Difference in normalized expected cost") -> Figure:
+    """Tick labels, a two-line and a mathtext label, a legend, ligatures (ff, fi) and a minus sign."""
+    fig = Figure(figsize=(3.5, 2.4))
+    ax = fig.subplots()
+    ax.plot([0, 1], [-0.2, 0.4], label="coefficient \u2212 offset")
+    ax.set_xlabel(r"PC$_{iv}$(+)")
+    ax.set_ylabel(label)
+    ax.legend()
+    lay_out_once(fig)
+    return fig
+
+
+def _save(fig, fmt: str) -> bytes:
+    buf = io.BytesIO()
+    with matplotlib.rc_context(NO_LAYOUT_ENGINE):
+        fig.savefig(buf, format=fmt, metadata=SAVE_METADATA[fmt])
+    return buf.getvalue()
+
+
+def _both(*caches) -> tuple[bytes, bytes]:
+    with F.style(), notdef_at_code_zero(), contextlib.ExitStack() as stack:
+        for cache in caches:
+            stack.enter_context(cache)
+        fig = _figure()
+        return _save(fig, "svg"), _save(fig, "pdf")
+
+
+def test_shared_text_layouts_write_the_same_bytes_and_measure_once(monkeypatch):
+    plain = _both()
+    measured = []
+    original = Text._get_layout
+    monkeypatch.setattr(Text, "_get_layout", lambda self, renderer: measured.append(1) or original(self, renderer))
+    with F.style(), notdef_at_code_zero(), C.shared_text_layouts():
+        fig = _figure()
+        svg, pdf = _save(fig, "svg"), _save(fig, "pdf")
+        first = len(measured)
+        assert (_save(fig, "svg"), _save(fig, "pdf")) == (svg, pdf)
+    assert (svg, pdf) == plain
+    assert first > 0 and len(measured) == first  # the second pair measured nothing anew
+
+
+def test_shared_text_layouts_leave_wrapped_text_alone(monkeypatch):
+    measured = []
+    original = Text._get_layout
+    monkeypatch.setattr(Text, "_get_layout", lambda self, renderer: measured.append(self) or original(self, renderer))
+    with F.style(), C.shared_text_layouts():
+        fig = Figure(figsize=(2, 1))
+        text = fig.text(0.1, 0.5, "a long sentence that wraps " * 3, wrap=True)
+        fig.savefig(io.BytesIO(), format="svg")
+        fig.savefig(io.BytesIO(), format="svg")
+    assert measured.count(text) >= 2
+
+
+def test_shared_pdf_glyph_layouts_write_the_same_bytes():
+    assert _both(C.shared_pdf_glyph_layouts()) == _both()
+
+
+def test_shared_font_programs_subset_once_and_in_any_order(monkeypatch):
+    from fontTools import subset
+
+    runs = []
+    original = subset.Subsetter.subset
+    monkeypatch.setattr(subset.Subsetter, "subset", lambda self, font: runs.append(1) or original(self, font))
+
+    def pdfs(labels):
+        with F.style(), notdef_at_code_zero(), C.shared_font_programs():
+            return {label: _save(_figure(label), "pdf") for label in labels}
+
+    a, b = "Difference in flow", "Costs \u00d7 2, 0.5 \u2264 p"
+    forward, backward = pdfs([a, b]), pdfs([b, a])
+    assert forward == backward  # a figure's bytes do not depend on the figures before it
+    assert len(runs) == 2 * 2  # per call: one subset of DejaVu Sans (both labels fit the padding), one of the italic
+    text = pypdf.PdfReader(io.BytesIO(forward[a])).pages[0].extract_text()
+    assert "Difference" in text and "coefficient" in text  # the ligature glyphs map back to their letters
