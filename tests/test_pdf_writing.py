@@ -13,6 +13,7 @@ from ccreport.render.pdf_writing import (  # noqa: E402
     collector_paused,
     deflate_stream,
     deflate_streams,
+    item_bytes,
     memoized_bytes,
     page_references_kept,
 )
@@ -56,6 +57,8 @@ def test_collector_paused_nests_and_restores():
 def test_deflate_stream_is_pydyfs_content_at_the_chosen_level():
     stream = pydyf.Stream([b"BT", "/F1 9 Tf", 2.0, 0.25, b"ET"], compress=True)
     raw = b"BT\n/F1 9 Tf\n2\n0.25\nET"  # pydyf's join of the same items
+    items = [b"BT", "/F1 9 Tf", 2.0, 0.25, b"ET", 3, -1.125, 1e-7, pydyf.Array([1, 2.5]), pydyf.String("a")]
+    assert pydyf.Stream(list(items)).data == pydyf.Stream([b"\n".join(item_bytes(i) for i in items)]).data
     deflate_stream(stream)
     assert stream.compress is False and stream.extra["Filter"] == "/FlateDecode"
     assert stream.stream == [zlib.compress(raw, STREAM_LEVEL)]

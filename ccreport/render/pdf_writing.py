@@ -111,10 +111,23 @@ def deflate_stream(obj, level: int = STREAM_LEVEL) -> None:
 
     if not isinstance(obj, pydyf.Stream) or not obj.compress or "Filter" in obj.extra:
         return
-    raw = b"\n".join(pydyf._to_bytes(item) for item in obj.stream)
+    raw = b"\n".join(item_bytes(item) for item in obj.stream)
     obj.stream = [zlib.compress(raw, level)]
     obj.extra["Filter"] = "/FlateDecode"
     obj.compress = False
+
+
+def item_bytes(item) -> bytes:
+    """One item of a pydyf stream as pydyf 0.13 writes it (``pydyf._to_bytes``; a test compares the two)."""
+    import pydyf
+
+    if isinstance(item, bytes):
+        return item
+    if isinstance(item, float):
+        return str(int(item)).encode("ascii") if item.is_integer() else f"{item:f}".rstrip("0").encode("ascii")
+    if isinstance(item, pydyf.Object):
+        return item.data
+    return str(item).encode("ascii")
 
 
 class _Memo:
