@@ -39,6 +39,7 @@ from pathlib import Path
 
 from ..build_date import FROM_ENVIRONMENT, BuildDate, build_date
 from .figure_pdfs import FigureImages
+from .pdf_writing import collector_paused, deflate_streams, memoized_bytes, page_references_kept
 from .pdfa import pdfa_repairs
 from .site import PDF_NAME, Site, page_context, render_template
 
@@ -159,7 +160,7 @@ def render_pdf(site: Site, out: Path, project=None, date: BuildDate | None = Non
     attached = archive_attachments(out, project, provenance.files if provenance is not None else ())
     html = report_html(site, date.epoch, attachments=bool(attached))
     target = out / PDF_NAME
-    with fixed_source_date(date.epoch):
+    with fixed_source_date(date.epoch), collector_paused():  # pdf_writing: about 2 of 9 CPU s
         html_options, render_options = figure_fonts(out, project)  # the figures' SVG text in their own font files
         images = FigureImages(out) if figure_pdfs else {}  # figures drawn from their own PDF files
         document = weasyprint.HTML(string=html, base_url=str(out) + os.sep, **html_options).render(cache=images, **render_options)
@@ -174,10 +175,13 @@ def render_pdf(site: Site, out: Path, project=None, date: BuildDate | None = Non
             if figure_pdfs:
                 images.embed(pdf)  # before the repairs, which then cover the copied objects too
             pdfa_repairs(document, pdf)
+            deflate_streams(pdf)  # once, at zlib level 6, rather than twice at 9 (pdf_writing)
+            memoized_bytes(pdf)  # each object serialised once, though the document ID hashes them again
 
         options = dict(pdf_identifier=b"ccreport-report", pdf_tags=True, finisher=finisher)
-        try:
-            document.write_pdf(target, pdf_variant=PDF_VARIANT if attachments else None, attachments=attachments, **options)
-        except Exception:  # pragma: no cover - a PDF/A failure should not lose the report
-            document.write_pdf(target, **options)
+        with page_references_kept():  # tagging asks for them once per structure element (pdf_writing)
+            try:
+                document.write_pdf(target, pdf_variant=PDF_VARIANT if attachments else None, attachments=attachments, **options)
+            except Exception:  # pragma: no cover - a PDF/A failure should not lose the report
+                document.write_pdf(target, **options)
     return target
