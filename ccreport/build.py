@@ -33,6 +33,7 @@ from .paths import DEFAULT_THEME, THEME_STYLE_NAME, templates_dir, theme_dir, th
 from .project_files import ProjectFiles, read_project_files
 from .provenance import make_provenance
 from .threads import one_blas_thread
+from .collector import long_lived_frozen
 from .results import DatasetResult, Results, results_json_digests, write_results_json
 from .version import __version__
 
@@ -157,22 +158,25 @@ def write_output(
         write_results_json(results, staging / "results.json")
     if invocation is not None:
         (staging / INVOCATION_NAME).write_text(json.dumps(invocation, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
     from .render.figure_files import write_figures
     from .render.site import render_site
 
-    progress.phase("drawing figures")
-    figure_style = theme_figure_style(project)
-    key = (figures_key(results) if figures_digest is None else figures_digest) + ("" if figure_style is None else "\n" + figure_style.read_text(encoding="utf-8"))
-    figures = cache.cached_folder(
-        key, staging, "figures", lambda: write_figures(results, staging, workers=workers, theme_style=figure_style)
-    )
-    progress.phase("writing pages")
-    site = render_site(results, project, staging, figures, pdf=pdf)
-    if pdf:
-        from .render.pdf import render_pdf
+    with long_lived_frozen():  # ccreport.collector: the output stages' collections walk only what they make
+        progress.phase("drawing figures")
+        figure_style = theme_figure_style(project)
+        drawn = figures_key(results) if figures_digest is None else figures_digest
+        key = drawn + ("" if figure_style is None else "\n" + figure_style.read_text(encoding="utf-8"))
+        figures = cache.cached_folder(
+            key, staging, "figures", lambda: write_figures(results, staging, workers=workers, theme_style=figure_style)
+        )
+        progress.phase("writing pages")
+        site = render_site(results, project, staging, figures, pdf=pdf)
+        if pdf:
+            from .render.pdf import render_pdf
 
-        progress.phase("typesetting report.pdf")
-        render_pdf(site, staging, project, date)
+            progress.phase("typesetting report.pdf")
+            render_pdf(site, staging, project, date)
 
 
 def swap_into_place(staging: Path, target: Path) -> None:

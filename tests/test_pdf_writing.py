@@ -1,6 +1,5 @@
 """ccreport.render.pdf_writing: the PDF stage's cost cuts change no content and restore what they pause."""
 
-import gc
 import io
 import zlib
 
@@ -10,7 +9,6 @@ pydyf = pytest.importorskip("pydyf")
 
 from ccreport.render.pdf_writing import (  # noqa: E402
     STREAM_LEVEL,
-    collector_paused,
     deflate_stream,
     deflate_streams,
     item_bytes,
@@ -35,23 +33,6 @@ def written(pdf) -> bytes:
     out = io.BytesIO()
     pdf.write(out, identifier=b"test", compress=True)
     return out.getvalue()
-
-
-def test_collector_paused_nests_and_restores():
-    assert gc.isenabled()
-    with collector_paused():
-        assert not gc.isenabled()
-        with collector_paused():
-            assert not gc.isenabled()
-        assert not gc.isenabled()
-    assert gc.isenabled()
-    gc.disable()
-    try:
-        with collector_paused():
-            pass
-        assert not gc.isenabled()  # left as it was found
-    finally:
-        gc.enable()
 
 
 def test_deflate_stream_is_pydyfs_content_at_the_chosen_level():

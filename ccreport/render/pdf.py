@@ -39,7 +39,8 @@ from pathlib import Path
 
 from ..build_date import FROM_ENVIRONMENT, BuildDate, build_date
 from .figure_pdfs import FigureImages
-from .pdf_writing import collector_paused, deflate_streams, memoized_bytes, page_references_kept
+from ..collector import collector_paused
+from .pdf_writing import deflate_streams, memoized_bytes, page_references_kept
 from .pdfa import pdfa_repairs
 from .site import PDF_NAME, Site, page_context, render_template
 

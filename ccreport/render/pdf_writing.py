@@ -1,17 +1,10 @@
 """What typesetting report.pdf costs, cut without changing what WeasyPrint lays out or draws.
 
-Three measures, each measured on the example's report.pdf (benchmarks/README.md, "PDF stage,
+Four measures, each measured on the example's report.pdf (benchmarks/README.md, "PDF stage,
 session 10"):
 
-* :func:`collector_paused`: Python's cyclic garbage collector is paused while WeasyPrint builds,
-  lays out and writes the document. WeasyPrint allocates millions of small objects (computed styles,
-  boxes, line boxes, PDF objects); every allocation count past the collector's threshold starts a
-  collection, and the oldest generation's collections walk every object the process holds (the
-  build's results included). Paused, the same work costs about 2 CPU s less (of about 9) and the
-  peak memory about 4% more (the cyclic garbage WeasyPrint leaves is collected once, when the
-  collector is enabled again and next runs). Paused and enabled by a counter, so nested and
-  concurrent uses in one process restore the collector once the last one ends, and only if it was
-  enabled before the first.
+* :func:`ccreport.collector.collector_paused` (render/pdf.py uses it around WeasyPrint): Python's
+  cyclic garbage collector is paused while WeasyPrint builds, lays out and writes the document.
 * :func:`deflate_streams`: pydyf deflates every stream at zlib level 9 *each time* its bytes are
   asked for, and with a document identifier (``pdf_identifier``) it asks twice: once to write the
   object, once for the MD5 of all objects that becomes the ID. Here every stream still to be
@@ -32,35 +25,11 @@ same from build to build.
 
 from __future__ import annotations
 
-import gc
 import threading
 import zlib
 from contextlib import contextmanager
 
 STREAM_LEVEL = 6  # zlib level of the PDF's own streams (pydyf's: 9; 6 is zlib's default)
-
-_pause_lock = threading.Lock()
-_pauses = 0
-_was_enabled = False
-
-
-@contextmanager
-def collector_paused():
-    """Pause the cyclic garbage collector for the block (see the module docstring)."""
-    global _pauses, _was_enabled
-    with _pause_lock:
-        if _pauses == 0:
-            _was_enabled = gc.isenabled()
-            gc.disable()
-        _pauses += 1
-    try:
-        yield
-    finally:
-        with _pause_lock:
-            _pauses -= 1
-            if _pauses == 0 and _was_enabled:
-                gc.enable()
-
 
 _references_lock = threading.Lock()
 _references_users = 0
