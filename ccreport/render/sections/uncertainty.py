@@ -39,7 +39,7 @@ def band_table(d: DatasetResult) -> tb.Table | None:
         f"{dataset_page_slug(d.name)}-bands",
         f"Bootstrap confidence bands around the cost curves on {d.name}.",
         ["Classifier", "Band", "Method", "Replicates", "Level", "Calibration", "Mean width", "Largest width"],
-        note=_band_note(bands),
+        note=band_note(bands),
         compact=True,
     )
     for name, band in bands.items():
@@ -75,14 +75,23 @@ def _calibration_text(band: Band) -> str:
     return text
 
 
-def _band_note(bands: dict) -> str:
+def band_note(bands: dict) -> str:
+    """The band table's note: how the bounds are made and what the bands cover, from the calibrated
+    band with the plainest target; a band whose target adds to that one (a classifier with few
+    distinct scores: what the band does not cover, with the measured coverage) is named with its
+    addition."""
     calibrated = [b for b in bands.values() if b.calibration is not None]
-    band = calibrated[0] if calibrated else next(iter(bands.values()))
+    band = min(calibrated, key=lambda b: len(b.target or "")) if calibrated else next(iter(bands.values()))
     parts = ["Width: upper minus lower bound of normalized expected cost, over the PC(+) grid of the band."]
     if band.correction:
         parts.append(f"Bounds: {band.correction}.")
     if band.target:
         parts.append(f"What the band covers: {band.target}.")
+        additions: dict[str, list[str]] = {}
+        for name, other in bands.items():
+            if other.target and other.target != band.target and other.target.startswith(band.target):
+                additions.setdefault(other.target[len(band.target):].lstrip("; "), []).append(name)
+        parts += [f"For {', '.join(names)}: {text}." for text, names in additions.items()]
     return " ".join(parts)
 
 
