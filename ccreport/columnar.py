@@ -15,6 +15,10 @@ out of the file, fast:
   1-based row of the table, and there are no lines.
 
 :func:`file_digest` hashes a file and checks it is UTF-8 in one pass over its bytes.
+
+pyarrow is imported by the functions that use it, not with this module: importing it takes about
+0.1 CPU s and its first conversion imports pandas (0.15 s more), which a build of small CSV files,
+read line by line (:data:`ccreport.loaders.ARROW_MIN_BYTES`), never needs.
 """
 
 from __future__ import annotations
@@ -23,14 +27,15 @@ import codecs
 import csv
 import hashlib
 import io
+import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.csv as arrow_csv
-import pyarrow.parquet as pq
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 PARQUET_SUFFIXES = (".parquet", ".pq")
 BOM = codecs.BOM_UTF8
@@ -82,9 +87,11 @@ def release_unused() -> None:
     Arrow's pool (mimalloc or jemalloc) keeps freed memory for its own reuse; numpy, which holds the
     converted columns, cannot use it, so after reading it is dead weight for the rest of the build
     (issue 9: 1.26 GB resident after loading a 10^7-row Parquet file with 5 columns, 0.55 GB after
-    this).
+    this). Nothing to give back, and nothing imported, when Arrow has not been used.
     """
-    pa.default_memory_pool().release_unused()
+    pa = sys.modules.get("pyarrow")
+    if pa is not None:
+        pa.default_memory_pool().release_unused()
 
 
 # --- CSV -------------------------------------------------------------------------------------
@@ -137,6 +144,8 @@ def csv_header(path: str | Path) -> CsvHeader | None:
 def read_csv_columns(path: str | Path, header: CsvHeader, numbers: list[int], texts: list[int]) -> tuple[int, dict[int, pa.ChunkedArray]]:
     """The data rows' count and the wanted fields (by 0-based position): ``numbers`` as float64,
     ``texts`` as strings exactly as written (not stripped). Raises :class:`NotFast`."""
+    import pyarrow as pa
+    import pyarrow.csv as arrow_csv
     if set(numbers) & set(texts):
         raise NotFast("a column wanted both as numbers and as text")
     names = [f"f{position}" for position in range(len(header.names))]
@@ -179,6 +188,8 @@ def coded_texts(column: pa.ChunkedArray) -> tuple[list[str], np.ndarray]:
     index into them (int64). A missing value is the empty text; a value of another type is its
     Python ``str`` (1, 1.5, True), as pandas writes it to CSV. Work is O(n) in Arrow plus
     O(distinct) in Python."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
     if pa.types.is_dictionary(column.type):
         column = column.cast(column.type.value_type)
     distinct = pc.unique(column)
@@ -192,6 +203,8 @@ def coded_texts(column: pa.ChunkedArray) -> tuple[list[str], np.ndarray]:
 
 def parquet_names(path: str | Path) -> list[str]:
     """The column names of a Parquet file (read from its footer only)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
     try:
         return list(pq.read_schema(str(path)).names)
     except pa.ArrowException as error:
@@ -200,6 +213,8 @@ def parquet_names(path: str | Path) -> list[str]:
 
 def read_parquet_columns(path: str | Path, names: list[str]) -> pa.Table:
     """The named columns of a Parquet file, read on every core."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
     try:
         return pq.read_table(str(path), columns=names, use_threads=True)
     except pa.ArrowException as error:
@@ -208,17 +223,20 @@ def read_parquet_columns(path: str | Path, names: list[str]) -> pa.Table:
 
 def is_numeric(column: pa.ChunkedArray) -> bool:
     """Whether an Arrow column holds numbers (integers, floats, decimals; dictionary of those)."""
+    import pyarrow as pa
     kind = column.type.value_type if pa.types.is_dictionary(column.type) else column.type
     return pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_decimal(kind)
 
 
 def is_text(column: pa.ChunkedArray) -> bool:
+    import pyarrow as pa
     kind = column.type.value_type if pa.types.is_dictionary(column.type) else column.type
     return pa.types.is_string(kind) or pa.types.is_large_string(kind)
 
 
 def numeric_floats(column: pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
     """A numeric column as float64 (a missing value as NaN) and where values are missing."""
+    import pyarrow as pa
     if pa.types.is_dictionary(column.type):
         column = column.cast(column.type.value_type)
     missing = column.is_null().to_numpy(zero_copy_only=False)
@@ -228,6 +246,7 @@ def numeric_floats(column: pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
 
 def text_cells(column: pa.ChunkedArray) -> list[str]:
     """A text column's cells as Python strings, a missing value as the empty text."""
+    import pyarrow as pa
     if pa.types.is_dictionary(column.type):
         column = column.cast(column.type.value_type)
     return ["" if cell is None else cell for cell in column.to_pylist()]

@@ -2,10 +2,10 @@
 
 A CSV file: UTF-8 text (a byte-order mark is fine), comma-separated, a header row naming the
 columns, then one row per instance. Fields may be quoted; whitespace around a field is ignored;
-blank lines are skipped. Only the columns the manifest names are converted. A well-formed file is
-read by Arrow's multi-threaded CSV reader (:mod:`ccreport.columnar`); any other is streamed line
-by line, converted in bulk with numpy a chunk of rows at a time, and that reader words every
-problem. A Parquet file (``.parquet``, ``.pq``): its schema's names are the header; numbers come
+blank lines are skipped. Only the columns the manifest names are converted. A well-formed file of
+at least :data:`ARROW_MIN_BYTES` is read by Arrow's multi-threaded CSV reader
+(:mod:`ccreport.columnar`); any other is streamed line by line, converted in bulk with numpy a chunk
+of rows at a time, and that reader words every problem. Both give the same arrays, to the bit. A Parquet file (``.parquet``, ``.pq``): its schema's names are the header; numbers come
 from numeric columns, classes and folds from columns of any type as text; problems name the row
 (1-based) and no line.
 
@@ -348,16 +348,16 @@ class Loaded:
 def read_dataset(spec: DatasetSpec, classifiers: Sequence[ClassifierSpec], file: str) -> Loaded:
     """Read and check one dataset's file, collecting every problem instead of stopping at one.
 
-    Parquet is read by Arrow. A CSV file is read by Arrow's multi-threaded reader when that reader
-    can take the file as it is and nothing in it is wrong; otherwise, and so for every problem's
-    words, line and row, it is streamed line by line, only the wanted columns of one chunk of rows
-    held as text (see :mod:`ccreport.columnar`).
+    Parquet is read by Arrow. A CSV file of at least :data:`ARROW_MIN_BYTES` is read by Arrow's
+    multi-threaded reader when that reader can take the file as it is and nothing in it is wrong;
+    otherwise, and so for every problem's words, line and row, it is streamed line by line, only
+    the wanted columns of one chunk of rows held as text (see :mod:`ccreport.columnar`).
     """
     try:
         if columnar.is_parquet(spec.path):
             return _read_parquet(spec, classifiers, file, sha256_file(spec.path))
         digest, utf8 = columnar.file_digest(spec.path)
-        fast = read_csv_fast(spec, classifiers, file, digest) if utf8 else None
+        fast = read_csv_fast(spec, classifiers, file, digest) if utf8 and _arrow_pays(spec.path) else None
         if fast is not None:
             return fast
         with open(spec.path, encoding="utf-8-sig", newline="") as stream:
@@ -373,6 +373,21 @@ def _read_stream(stream, spec: DatasetSpec, classifiers: Sequence[ClassifierSpec
     if table is None:
         return Loaded(None, problems, None)
     return _read_table(table, spec, classifiers, digest, lambda wanted: table.read(wanted.by_position(table.positions())))
+
+
+ARROW_MIN_BYTES = 2 << 20
+"""CSV files smaller than this (2 MiB) are read line by line. Arrow's reader has a fixed cost of
+about 0.2 CPU s in a process (importing pyarrow, and pandas at its first conversion), the line
+reader about 0.07 CPU s per MB: measured on files of 0.4, 1.3 and 4.3 MB, the line reader took
+0.025 / 0.08 / 0.31 s and Arrow 0.19 / 0.19 / 0.22 s, so they break even near 2.5 MB
+(benchmarks/README.md, "Small CSV files, session 11")."""
+
+
+def _arrow_pays(path) -> bool:
+    try:
+        return Path(path).stat().st_size >= ARROW_MIN_BYTES
+    except OSError:  # the readers word it
+        return True
 
 
 def read_csv_fast(spec: DatasetSpec, classifiers: Sequence[ClassifierSpec], file: str, digest: str) -> Loaded | None:

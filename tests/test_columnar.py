@@ -39,6 +39,13 @@ def outcome(loaded) -> tuple:
     return (problems, loaded.header, data.sha256, data.positive_label, data.negative_label, data.fold_names, arrays)
 
 
+@pytest.fixture(autouse=True)
+def arrow_for_every_size(monkeypatch):
+    """Arrow reads these small files too (the build leaves files under ARROW_MIN_BYTES to the line
+    reader), so the differential tests below compare the two readers."""
+    monkeypatch.setattr(loaders, "ARROW_MIN_BYTES", 0)
+
+
 def slow_outcome(monkeypatch, dataset_spec, classifiers):
     with monkeypatch.context() as patched:
         patched.setattr(loaders, "read_csv_fast", lambda *args: None)
@@ -235,3 +242,37 @@ def test_parquet_column_of_another_type_missing_column_no_rows_and_unreadable_fi
         load_dataset(spec(path), [SCORES])
     (problem,) = caught.value.problems
     assert str(problem).startswith("data/bad.parquet: Parquet: unreadable: ") and "\n" not in str(problem)
+
+
+# --- which reader a file gets --------------------------------------------------------------------
+
+
+def test_a_file_under_the_threshold_is_read_line_by_line(write, monkeypatch):
+    path = write("data.csv", GOOD)
+    monkeypatch.setattr(loaders, "ARROW_MIN_BYTES", path.stat().st_size + 1)
+    calls = []
+    monkeypatch.setattr(loaders, "read_csv_fast", lambda *args: calls.append(args))
+    loaded = read_dataset(spec(path, fold="fold", costs="Amount"), [SCORES, CRISP], "data.csv")
+    assert not calls and loaded.dataset.scores["logreg"].tolist() == [0.9, 0.2, 0.6, -1000.0, 0.4]
+    monkeypatch.setattr(loaders, "ARROW_MIN_BYTES", path.stat().st_size)
+    read_dataset(spec(path, fold="fold", costs="Amount"), [SCORES, CRISP], "data.csv")
+    assert len(calls) == 1  # at the threshold Arrow is asked
+
+
+def test_loading_the_example_imports_neither_pyarrow_nor_pandas():
+    """The example's CSV files are small: its build pays for neither import (0.25 CPU s)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parent.parent / "example_project"
+    code = (
+        "import sys\n"
+        "from ccreport.manifest import load_project\n"
+        "from ccreport.loaders import load_project_data\n"
+        f"data = load_project_data(load_project({str(example)!r}))\n"
+        "assert len(data) == 2, data\n"
+        "print(sorted(m for m in ('pyarrow', 'pandas') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
