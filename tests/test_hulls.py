@@ -1,33 +1,12 @@
-"""Many ROC hulls at once (ccreport.analysis.hulls) and the SciPy PAV kernel it wraps."""
+"""Many ROC hulls at once (ccreport.analysis.hulls); the PAV kernel is tested in test_pav.py."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from scipy.optimize import isotonic_regression
 
-from ccreport.analysis.hulls import crisp_hulls, flat_hull_mask, pav_block_starts
+from ccreport.analysis.hulls import crisp_hulls, flat_hull_mask
 from ccreport.analysis.roc import hull_of_monotone_path
-
-
-@pytest.mark.parametrize("seed", range(20))
-def test_pav_kernel_matches_scipys_public_isotonic_regression(seed):
-    """The private kernel (scipy.optimize._pava_pybind) gives the public function's blocks. If a SciPy
-    release moves it, importing ccreport.analysis.hulls fails with a message naming the wrapper; if it
-    changes what the kernel returns, this test fails."""
-    rng = np.random.default_rng(seed)
-    n = int(rng.integers(1, 60))
-    values = rng.normal(size=n)
-    if seed % 2:
-        values = np.round(values, 1)  # ties, so equal neighbours must be pooled or not as SciPy does
-    weights = rng.uniform(0.1, 5.0, size=n)
-    before = (values.copy(), weights.copy())
-    got = pav_block_starts(values, weights)
-    want = isotonic_regression(values, weights=weights, increasing=True).blocks[:-1]
-    np.testing.assert_array_equal(got, want)
-    # the kernel overwrites its arguments; the wrapper must not
-    np.testing.assert_array_equal(values, before[0])
-    np.testing.assert_array_equal(weights, before[1])
 
 
 def _path(rng, n):

@@ -16,8 +16,6 @@ SCANNED = ("ccreport", "tests", "benchmarks")
 # (file, private name) -> why it is allowed. An entry that no longer occurs fails the test, so the
 # list only shrinks.
 ALLOWED = {
-    ("ccreport/analysis/hulls.py", "scipy.optimize._pava_pybind"): "SciPy's PAV kernel, wrapped once "
-    "(hulls.pav_block_starts) and checked against scipy.optimize.isotonic_regression in test_hulls.py",
     ("ccreport/render/figure_files.py", "_backend_pdf_ps"): "matplotlib's private PDF font-subsetting helper, "
     "behind one guarded context manager (notdef_at_code_zero) that patches nothing if it is missing",
     ("ccreport/render/figure_caches.py", "_backend_pdf_ps"): "matplotlib's private PDF font-subsetting helper, "

@@ -16,10 +16,10 @@ once, in two stages:
 Both hulls are pool-adjacent-violators fits (as :func:`ccreport.analysis.roc.hull_of_monotone_path`),
 done for all replicates of a chunk in one call by offsetting each replicate's slopes so that no
 block is pooled across replicates. The PAV kernel is SciPy's, reached through
-:func:`pav_block_starts`, the one place ccreport touches SciPy's private ``_pava_pybind`` (the public
-``scipy.optimize.isotonic_regression`` wraps the same kernel with per-call checks and copies that
-cost more than the fit here); ``tests/test_hulls.py`` checks it against the public function, so a
-SciPy release that moves or changes it fails there, loudly.
+:func:`ccreport.analysis.pav.block_starts`, the one place ccreport touches SciPy's private
+``_pava_pybind`` (the public ``scipy.optimize.isotonic_regression`` wraps the same kernel with
+per-call checks and copies that cost more than the fit here); ``tests/test_pav.py`` checks it
+against the public function, so a SciPy release that moves or changes it fails there, loudly.
 
 Reading costs off these hulls is :mod:`ccreport.analysis.hull_costs`.
 """
@@ -31,34 +31,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-try:
-    from scipy.optimize._pava_pybind import pava as _scipy_pava
-except ImportError as exc:  # pragma: no cover - exercised only by a SciPy that moved its kernel
-    raise ImportError(
-        "ccreport needs SciPy's PAV kernel scipy.optimize._pava_pybind.pava (the kernel of "
-        "scipy.optimize.isotonic_regression); this SciPy moved it: update ccreport.analysis.hulls.pav_block_starts"
-    ) from exc
+from .pav import block_starts
 
 if TYPE_CHECKING:  # the layout type only; path_layout imports this module
     from .path_layout import PathLayout
 
 BLOCK = 32  # points per block in the hull pruning (see the module docstring)
-
-
-def pav_block_starts(values, weights, overwrite: bool = False) -> np.ndarray:
-    """Start index of each pooled block of the weighted increasing isotonic fit of ``values``.
-
-    The blocks of ``scipy.optimize.isotonic_regression(values, weights=weights).blocks[:-1]``,
-    computed by SciPy's PAV kernel without its per-call overhead. The inputs are copied (the kernel
-    overwrites its arguments) unless ``overwrite`` and they are already contiguous float64 arrays
-    the caller no longer needs.
-    """
-    x = np.asarray(values, dtype=np.float64) if overwrite else np.array(values, dtype=np.float64)
-    w = np.asarray(weights, dtype=np.float64) if overwrite else np.array(weights, dtype=np.float64)
-    x, w = np.ascontiguousarray(x), np.ascontiguousarray(w)
-    r = np.full(x.size + 1, -1, dtype=np.intp)
-    _, _, r, b = _scipy_pava(x, w, r)
-    return r[:b]
 
 
 @dataclass(frozen=True, eq=False)
@@ -111,7 +89,7 @@ def flat_hull_mask(x: np.ndarray, y: np.ndarray, rep: np.ndarray, first: np.ndar
     keep[-1] = True
     if step.size:
         ws = w[step].astype(np.float64)  # int / int divides in float64: the same slopes
-        keep[step[pav_block_starts(2.0 * rep[step] - dy[step] / ws, ws, overwrite=True)]] = True
+        keep[step[block_starts(2.0 * rep[step] - dy[step] / ws, ws, overwrite=True)]] = True
     return keep
 
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import isotonic_regression
 
 from .memo import ArrayMemo, content_key
+from .pav import decreasing_block_starts
 
 
 @dataclass(frozen=True, eq=False)
@@ -165,8 +165,7 @@ def hull_of_monotone_path(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     step = np.flatnonzero(w > 0)
     if step.size == 0:
         return np.array([0])
-    fit = isotonic_regression(dy[step] / w[step], weights=w[step], increasing=False)
-    keep = np.append(step[fit.blocks[:-1]], step[-1] + 1)
+    keep = np.append(step[decreasing_block_starts(dy[step] / w[step], w[step])], step[-1] + 1)
     return _drop_collinear(x, y, keep)
 
 

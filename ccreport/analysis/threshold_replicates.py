@@ -31,7 +31,7 @@ Closed forms used (Hernández-Orallo, Flach & Ferri 2013 (HFF) through
   (class-balanced) Brier score), one matrix product per range.
 
 Each replicate's ROC convex hull is one pool-adjacent-violators fit for all replicates together
-(``scipy.optimize.isotonic_regression``; each replicate's sheared step slopes, as in
+(SciPy's PAV kernel, :mod:`ccreport.analysis.pav`; each replicate's sheared step slopes, as in
 :mod:`ccreport.analysis.roc`, offset so that no block pools across replicates).
 """
 
@@ -40,8 +40,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import isotonic_regression
 
+from .pav import decreasing_block_starts
 from .thresholds import AXES, KENDALL_METHODS, check_axes, check_ranges
 
 
@@ -73,8 +73,7 @@ def replicate_hulls(tp, fp) -> ReplicateHulls:
     w = dy + np.diff(fp, axis=1)
     rows, steps = np.nonzero(w > 0)
     dy, w = dy[rows, steps].astype(float), w[rows, steps].astype(float)
-    fit = isotonic_regression(dy / w + 2.0 * (reps - 1 - rows), weights=w, increasing=False)
-    starts = fit.blocks[:-1]
+    starts = decreasing_block_starts(dy / w + 2.0 * (reps - 1 - rows), w)
     row, point = rows[starts], steps[starts]
     ends = np.cumsum(np.bincount(row, minlength=reps))
     row = np.insert(row, ends, np.arange(reps))
