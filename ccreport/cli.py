@@ -16,11 +16,13 @@ import tempfile
 import time
 import traceback
 from pathlib import Path
+from typing import NoReturn
 
 from .version import __version__
 from .cache import DEFAULT_FOLDER as DEFAULT_CACHE
 from .errors import CCReportError, Problem, UserInputError
 from .interrupts import EXIT_INTERRUPTED
+from .process_exit import exit_now
 from .serve import PORT_MAX, PORT_MIN
 
 DESCRIPTION = """\
@@ -280,5 +282,11 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERNAL
 
 
+def run() -> NoReturn:
+    """The ``ccreport`` script and ``python -m ccreport``: :func:`main`, then the process ends
+    without freeing its heap object by object (:func:`ccreport.process_exit.exit_now`)."""
+    exit_now(main())
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -185,4 +185,7 @@ def render_pdf(site: Site, out: Path, project=None, date: BuildDate | None = Non
                 document.write_pdf(target, pdf_variant=PDF_VARIANT if attachments else None, attachments=attachments, **options)
             except Exception:  # pragma: no cover - a PDF/A failure should not lose the report
                 document.write_pdf(target, **options)
+    # WeasyPrint keeps the figures' @font-face files in a temporary folder until its font
+    # configuration is freed; remove it now, not whenever (or, at a fast exit, never) that happens
+    render_options["font_config"].__del__()
     return target
