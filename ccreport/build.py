@@ -33,7 +33,7 @@ from .paths import DEFAULT_THEME, THEME_STYLE_NAME, templates_dir, theme_dir, th
 from .project_files import ProjectFiles, read_project_files
 from .provenance import make_provenance
 from .threads import one_blas_thread
-from .collector import long_lived_frozen
+from .collector import collector_paused, long_lived_frozen
 from .results import DatasetResult, Results, results_json_digests, write_results_json
 from .version import __version__
 
@@ -162,7 +162,9 @@ def write_output(
     from .render.figure_files import write_figures
     from .render.site import render_site
 
-    with long_lived_frozen():  # ccreport.collector: the output stages' collections walk only what they make
+    # ccreport.collector: what the process holds is frozen, and the output stages' garbage is collected
+    # once, after them (or, at the end of the ccreport command, left to the exit)
+    with long_lived_frozen(), collector_paused():
         progress.phase("drawing figures")
         figure_style = theme_figure_style(project)
         drawn = figures_key(results) if figures_digest is None else figures_digest

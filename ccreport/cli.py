@@ -20,6 +20,7 @@ from typing import NoReturn
 
 from .version import __version__
 from .cache import DEFAULT_FOLDER as DEFAULT_CACHE
+from .collector import leave_garbage_to_exit
 from .errors import CCReportError, Problem, UserInputError
 from .interrupts import EXIT_INTERRUPTED
 from .process_exit import exit_now
@@ -256,8 +257,16 @@ def _internal_error() -> Path | None:
     return None if name is None else Path(name)
 
 
-def main(argv: list[str] | None = None) -> int:
+ONE_SHOT = {"build", "check", "new", "verify"}  # commands after which the process ends (not serve)
+
+
+def main(argv: list[str] | None = None, process_ends: bool = False) -> int:
+    """Run one command; its exit status. ``process_ends``: the process exits when this returns
+    (:func:`run`), so a one-shot command leaves its output stages' garbage to the exit
+    (:func:`ccreport.collector.leave_garbage_to_exit`)."""
     args = _parser().parse_args(argv)
+    if process_ends and args.command in ONE_SHOT:
+        leave_garbage_to_exit()
     args.command_line = ["ccreport", *(sys.argv[1:] if argv is None else argv)]
     try:
         return COMMANDS[args.command](args)
@@ -285,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
 def run() -> NoReturn:
     """The ``ccreport`` script and ``python -m ccreport``: :func:`main`, then the process ends
     without freeing its heap object by object (:func:`ccreport.process_exit.exit_now`)."""
-    exit_now(main())
+    exit_now(main(process_ends=True))
 
 
 if __name__ == "__main__":

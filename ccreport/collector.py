@@ -17,6 +17,15 @@ example, before these measures, 19 full collections cost 2.8-3.0 CPU s of a 20 s
   4% more (the cyclic garbage WeasyPrint leaves is collected once, when the collector is enabled
   again and next runs). Paused and enabled by a counter, so nested and concurrent uses in one
   process restore the collector once the last one ends, and only if it was enabled before the first.
+  A build pauses it over all its output stages (figures, pages, report.pdf: their garbage is
+  collected once, after them) and report.pdf's typesetting pauses it again inside.
+* :func:`leave_garbage_to_exit`: a process that ends when its command returns (the ``ccreport``
+  command, :func:`ccreport.cli.run`) does not enable the collector again after a pause: the output
+  stages' garbage (about 65 MB on the example) is left to the operating system, which reclaims it
+  at the exit (:mod:`ccreport.process_exit`), rather than walked once more for nothing. On the
+  example that is 1.1-1.2 of the build's 1.2-1.4 CPU s of collections (benchmarks/README.md,
+  "Garbage collection, session 11"). A long-lived process (``ccreport serve``, a notebook calling
+  :func:`ccreport.build`) never calls it, so its collector resumes after every build.
 """
 
 from __future__ import annotations
@@ -43,6 +52,14 @@ def long_lived_frozen():
 _pause_lock = threading.Lock()
 _pauses = 0
 _was_enabled = False
+_process_ends = False
+
+
+def leave_garbage_to_exit() -> None:
+    """From now on a pause that ends leaves the collector paused: this process exits when its
+    command returns, and its garbage goes with it (module docstring). Irreversible by design."""
+    global _process_ends
+    _process_ends = True
 
 
 @contextmanager
@@ -59,5 +76,5 @@ def collector_paused():
     finally:
         with _pause_lock:
             _pauses -= 1
-            if _pauses == 0 and _was_enabled:
+            if _pauses == 0 and _was_enabled and not _process_ends:
                 gc.enable()

@@ -64,3 +64,42 @@ def test_long_lived_frozen_leaves_a_callers_freeze_alone():
         assert gc.get_freeze_count() == before  # not thawed
     finally:
         gc.unfreeze()
+
+
+def test_a_process_that_ends_leaves_the_collector_paused_after_a_pause():
+    """leave_garbage_to_exit (the ccreport command): a pause that ends does not enable the
+    collector again; before the call, it does. In a subprocess: the switch is for good."""
+    import subprocess
+    import sys
+
+    code = (
+        "import gc\n"
+        "from ccreport.collector import collector_paused, leave_garbage_to_exit\n"
+        "with collector_paused():\n"
+        "    pass\n"
+        "before = gc.isenabled()\n"
+        "leave_garbage_to_exit()\n"
+        "with collector_paused():\n"
+        "    assert not gc.isenabled()\n"
+        "print(before, gc.isenabled())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "False"]
+
+
+def test_only_one_shot_commands_leave_garbage_to_the_exit():
+    """``ccreport serve`` rebuilds for as long as it runs: its collector must resume after each build."""
+    from ccreport.cli import COMMANDS, ONE_SHOT
+
+    assert ONE_SHOT <= set(COMMANDS) and "serve" not in ONE_SHOT and "build" in ONE_SHOT
+
+
+def test_a_build_in_process_leaves_the_collector_as_it_found_it(tmp_path):
+    from site_fixtures import write_tiny_project
+
+    from ccreport.build import build
+
+    project = write_tiny_project(tmp_path / "p")
+    assert gc.isenabled()
+    build(project, tmp_path / "out", pdf=False)
+    assert gc.isenabled() and not gc.get_freeze_count()
