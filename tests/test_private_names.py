@@ -16,6 +16,8 @@ SCANNED = ("ccreport", "tests", "benchmarks")
 # (file, private name) -> why it is allowed. An entry that no longer occurs fails the test, so the
 # list only shrinks.
 ALLOWED = {
+    ("ccreport/process_exit.py", "os._exit"): "the documented way to end a process without the interpreter's "
+    "teardown (its underscore marks it as low-level, not private); after the atexit handlers and flushed streams",
     ("ccreport/render/figure_files.py", "_backend_pdf_ps"): "matplotlib's private PDF font-subsetting helper, "
     "behind one guarded context manager (notdef_at_code_zero) that patches nothing if it is missing",
     ("ccreport/render/figure_caches.py", "_backend_pdf_ps"): "matplotlib's private PDF font-subsetting helper, "

@@ -82,11 +82,12 @@ def _internal_links(html: str) -> str:
     return _PAGE_LINK.sub(replace, html)
 
 
-def chapters(site: Site, attachments: bool) -> list[dict]:
+def chapters(site: Site, attachments: bool, table_layout=None) -> list[dict]:
     out = []
     for number, page in enumerate(site.pages, start=1):
         context = page_context(site.context, page, True)
         context["attachments"] = attachments
+        context["table_layout"] = table_layout
         body = _internal_links(render_template(site.env, page.template, context))
         sections = [{"id": i, "title": unescape(_TAG.sub("", t)).strip()} for i, t in _H2.findall(body)]
         title = "Overview" if page.slug == "index" else page.title
@@ -103,11 +104,14 @@ def _markup(html: str):
     return Markup(html)
 
 
-def report_html(site: Site, epoch: int, attachments: bool) -> str:
+def report_html(site: Site, epoch: int, attachments: bool, table_layout=None) -> str:
+    """The whole report as one HTML document. ``table_layout``: a function of a
+    :class:`~ccreport.render.tables.Table` giving its fixed layout
+    (:func:`ccreport.render.table_widths.table_layout`), or None for WeasyPrint's automatic one."""
     date = BuildDate(epoch, FROM_ENVIRONMENT)
     context = dict(site.context)
     context.update(
-        chapters=chapters(site, attachments), created=date.iso, build_date=date.display(), print=True,
+        chapters=chapters(site, attachments, table_layout), created=date.iso, build_date=date.display(), print=True,
         attachments=attachments, page=None,
     )
     return render_template(site.env, "report.html", context)
@@ -139,6 +143,16 @@ def figure_fonts(out: Path, project=None) -> tuple[dict, dict]:
     return weasyprint_options(out, theme_figure_style(project) if getattr(project, "root", None) is not None else None)
 
 
+def _table_layouts(site: Site, out: Path, render_options: dict):
+    """Each table's fixed layout (:mod:`ccreport.render.table_widths`), measured in the document's
+    own font map; None (WeasyPrint's automatic layout) for a theme of the project's own."""
+    from .. import paths
+    from .table_widths import measurer_for, table_layout
+
+    measure = measurer_for(site.theme, paths.themes_dir(), Path(out) / "assets", render_options["font_config"].font_map)
+    return None if measure is None else (lambda table: table_layout(table, measure))
+
+
 def render_pdf(site: Site, out: Path, project=None, date: BuildDate | None = None, figure_pdfs: bool = True) -> Path:
     """Write ``out/report.pdf`` from a rendered site (``out`` holds its figures, assets and results.json).
 
@@ -159,10 +173,10 @@ def render_pdf(site: Site, out: Path, project=None, date: BuildDate | None = Non
             date = BuildDate(int(datetime.strptime(provenance.date, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc).timestamp()), provenance.date_source)
     moment = date.moment
     attached = archive_attachments(out, project, provenance.files if provenance is not None else ())
-    html = report_html(site, date.epoch, attachments=bool(attached))
     target = out / PDF_NAME
     with fixed_source_date(date.epoch), collector_paused():  # pdf_writing: about 2 of 9 CPU s
         html_options, render_options = figure_fonts(out, project)  # the figures' SVG text in their own font files
+        html = report_html(site, date.epoch, attachments=bool(attached), table_layout=_table_layouts(site, out, render_options))
         images = FigureImages(out) if figure_pdfs else {}  # figures drawn from their own PDF files
         document = weasyprint.HTML(string=html, base_url=str(out) + os.sep, **html_options).render(cache=images, **render_options)
         attachments = [
