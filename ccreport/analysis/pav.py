@@ -8,62 +8,19 @@ per-call checks and copies.
 
 The kernel is a self-contained pybind11 extension (it needs numpy only), so it is loaded from its
 file without importing the ``scipy.optimize`` package, whose import (linear algebra, linear
-programming, f2py: about 0.3 CPU s) a build otherwise pays for nothing else. It is registered under
-its own name, so a later ``import scipy.optimize`` uses this very module. Where the file is not
-found (a SciPy that moved it), the kernel is imported the ordinary way; where that fails too, the
-import error names this module. ``tests/test_pav.py`` checks both functions against
+programming, f2py: about 0.3 CPU s) a build otherwise pays for nothing else
+(:func:`ccreport.analysis.scipy_kernels.extension`). ``tests/test_pav.py`` checks both functions against
 ``scipy.optimize.isotonic_regression`` on random inputs with ties, so a SciPy release that changes
 what the kernel returns fails there, loudly.
 """
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 
-KERNEL_MODULE = "scipy.optimize._pava_pybind"
+from . import scipy_kernels
 
-
-def _kernel():
-    """SciPy's ``pava(x, w, r) -> (x, w, r, b)``, without importing ``scipy.optimize``."""
-    module = sys.modules.get(KERNEL_MODULE)
-    if module is None:
-        module = _load_from_file()
-    if module is None:
-        try:
-            import importlib
-
-            module = importlib.import_module(KERNEL_MODULE)
-        except ImportError as exc:  # pragma: no cover - exercised only by a SciPy that moved its kernel
-            raise ImportError(
-                f"ccreport needs SciPy's PAV kernel {KERNEL_MODULE}.pava (the kernel of "
-                "scipy.optimize.isotonic_regression); this SciPy moved it: update ccreport.analysis.pav"
-            ) from exc
-    return module.pava
-
-
-def _load_from_file():
-    spec = importlib.util.find_spec("scipy")  # finds the package without importing it
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    name = KERNEL_MODULE.rsplit(".", 1)[1]
-    for folder in spec.submodule_search_locations:
-        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-            path = Path(folder) / "optimize" / f"{name}{suffix}"
-            if path.is_file():
-                kernel_spec = importlib.util.spec_from_file_location(KERNEL_MODULE, path)
-                module = importlib.util.module_from_spec(kernel_spec)
-                kernel_spec.loader.exec_module(module)
-                sys.modules[KERNEL_MODULE] = module
-                return module
-    return None
-
-
-_pava = _kernel()
+_pava = scipy_kernels.extension("optimize", "_pava_pybind").pava
 
 
 def block_starts(values, weights, overwrite: bool = False) -> np.ndarray:

@@ -36,6 +36,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
+from . import scipy_kernels
+
 QUAD_TOLERANCE = 1e-11
 INDUCED_NODES = 128  # Gauss-Legendre nodes over p(+) of an induced prior's vertex weights (random p(+))
 INDUCED_BLOCK = 2**18  # nodes x intervals evaluated at once by the rule: 2 MB per working array
@@ -428,13 +430,10 @@ class InducedPrior(Prior):
         def integrand(u: float) -> float:  # np.clip of one positive float, without its array machinery
             return inner(min(max(float(self._p_of_u(u)), tiny), 1.0 - 1e-16))
 
-        from scipy import integrate  # imported here, the one use: with it a build's imports take 0.15 CPU s more
-
         total = 0.0
         for lo, hi in zip(edges[:-1], edges[1:]):
-            if hi > lo:
-                value, _ = integrate.quad(integrand, lo, hi, epsabs=QUAD_TOLERANCE, epsrel=1e-10, limit=200)
-                total += value
+            if hi > lo:  # scipy.integrate.quad's routine, without that package's imports (scipy_kernels)
+                total += scipy_kernels.quad(integrand, lo, hi, epsabs=QUAD_TOLERANCE, epsrel=1e-10, limit=200)
         return float(total)
 
     def vertex_weights(self, lo, hi, rep, nodes: int | None = None, ends: EndPoints | None = None):

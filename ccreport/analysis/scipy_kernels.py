@@ -1,0 +1,60 @@
+"""Two of SciPy's compiled kernels, loaded from their files without importing their packages.
+
+ccreport uses two compiled routines of SciPy from packages whose imports cost far more than the
+routines: the pool-adjacent-violators kernel of ``scipy.optimize`` (every ROC hull,
+:mod:`ccreport.analysis.pav`) and QUADPACK's adaptive Gauss-Kronrod integrator ``qagse`` of
+``scipy.integrate`` (an induced prior's exact expected cost, :func:`quad`). Importing
+``scipy.optimize`` and ``scipy.integrate`` takes about 0.45 CPU s together (linear algebra, sparse
+matrices, linear programming, ODE solvers, f2py), a tenth of the example's analyses. Both kernels
+are self-contained extension modules that need numpy only, so :func:`extension` loads each from
+its file and registers it under its own name: a later ``import scipy.optimize`` or
+``scipy.integrate`` then uses the very same module. Where the file is not found (a SciPy that
+moved it) the module is imported the ordinary way, and where that fails too the error names this
+module. ``tests/test_pav.py`` and ``tests/test_scipy_kernels.py`` check both against SciPy's public
+functions, so a release that changes what a kernel returns fails there, loudly.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.machinery
+import importlib.util
+import sys
+from pathlib import Path
+
+
+def extension(subpackage: str, name: str):
+    """The extension module ``scipy.<subpackage>.<name>``, without importing ``scipy.<subpackage>``."""
+    qualified = f"scipy.{subpackage}.{name}"
+    module = sys.modules.get(qualified)
+    if module is not None:
+        return module
+    spec = importlib.util.find_spec("scipy")  # finds the package without importing it
+    for folder in (spec.submodule_search_locations or []) if spec is not None else []:
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            path = Path(folder) / subpackage / f"{name}{suffix}"
+            if path.is_file():
+                kernel_spec = importlib.util.spec_from_file_location(qualified, path)
+                module = importlib.util.module_from_spec(kernel_spec)
+                kernel_spec.loader.exec_module(module)
+                sys.modules[qualified] = module
+                return module
+    try:
+        return importlib.import_module(qualified)
+    except ImportError as exc:  # pragma: no cover - exercised only by a SciPy that moved its kernel
+        raise ImportError(f"ccreport needs SciPy's {qualified}; this SciPy moved it: update ccreport.analysis.scipy_kernels") from exc
+
+
+def quad(func, a: float, b: float, epsabs: float, epsrel: float, limit: int) -> float:
+    """``scipy.integrate.quad(func, a, b, epsabs=epsabs, epsrel=epsrel, limit=limit)[0]`` for a
+    finite interval ``a < b``: the same QUADPACK routine (``qagse``, 21-point Gauss-Kronrod with
+    the epsilon algorithm) called as ``quad`` calls it, so the same number to the last bit. When
+    the routine reports trouble (``ier`` > 0: the limit reached, roundoff, a divergent integral),
+    the call is repeated through ``scipy.integrate.quad`` itself, which words it as a warning.
+    """
+    value, _, ier = extension("integrate", "_quadpack")._qagse(func, a, b, (), 0, epsabs, epsrel, limit)
+    if ier != 0:
+        from scipy import integrate
+
+        value = integrate.quad(func, a, b, epsabs=epsabs, epsrel=epsrel, limit=limit)[0]
+    return value

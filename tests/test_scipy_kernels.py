@@ -1,0 +1,52 @@
+"""SciPy's kernels as ccreport loads them (ccreport.analysis.scipy_kernels): the public functions'
+numbers, to the bit, and neither scipy.optimize nor scipy.integrate imported."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+from scipy import integrate
+
+from ccreport.analysis.scipy_kernels import quad
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_quad_gives_scipys_number_to_the_bit(seed):
+    rng = np.random.default_rng(seed)
+    a, b = sorted(rng.uniform(0, 1, 2))
+    k, c = rng.uniform(0.5, 5), rng.uniform(-2, 2)
+
+    def f(u):
+        return math.exp(-k * u) * math.sin(c * u) + math.sqrt(u)
+
+    want = integrate.quad(f, a, b, epsabs=1e-13, epsrel=1e-10, limit=200)[0]
+    assert quad(f, a, b, epsabs=1e-13, epsrel=1e-10, limit=200) == want
+
+
+def test_quad_in_trouble_goes_through_scipy_and_its_warning():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        value = quad(lambda u: 1.0 / math.sqrt(abs(u - 0.3)) if u != 0.3 else 0.0, 0.0, 1.0, 1e-14, 1e-14, 3)
+    want = integrate.quad(lambda u: 1.0 / math.sqrt(abs(u - 0.3)) if u != 0.3 else 0.0, 0.0, 1.0,
+                          epsabs=1e-14, epsrel=1e-14, limit=3)[0]
+    assert value == want
+    assert any("integration" in str(w.message).lower() or "subdivisions" in str(w.message).lower() for w in caught)
+
+
+def test_an_induced_prior_needs_neither_scipy_optimize_nor_integrate():
+    code = (
+        "import sys\n"
+        "from ccreport import BetaPrior, InducedPrior, expected_cost, lower_envelope, roc_points\n"
+        "from ccreport.analysis.priors import Beta, LogUniform\n"
+        "prior = InducedPrior(Beta(2.0, 5.0), LogUniform(0.2, 5.0))\n"
+        "env = lower_envelope(roc_points([1, 0, 1, 0, 1, 0], [0.9, 0.8, 0.7, 0.3, 0.2, 0.1]))\n"
+        "print(expected_cost(env, prior) > 0, sorted(m for m in ('scipy.optimize', 'scipy.integrate') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "True []"
