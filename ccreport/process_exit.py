@@ -1,7 +1,7 @@
 """The command's last step: end the process without taking the interpreter's heap apart.
 
 After ``ccreport build`` has written its output, a normal interpreter exit frees every object one by
-one (the results, figures, WeasyPrint's boxes and fonts, every module), which measured 0.5-0.7 CPU s
+one (the results, figures, WeasyPrint's boxes and fonts, every module), which measured 0.3-0.7 CPU s
 of the example build's 18 (benchmarks/README.md, "Process exit, session 11"): work whose only
 effect is memory the operating system reclaims anyway. :func:`exit_now` does what an exit must do
 and skips that part:
