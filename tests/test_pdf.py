@@ -36,6 +36,18 @@ def test_page_count_and_title_page(example_pdf):
     assert re.search(r"Page 5 of \d+", pages[4])
 
 
+def test_landscape_pages_hold_only_wide_tables(example_pdf):
+    """A wide table gets landscape pages; the heading and text after it go back to portrait (the
+    chapters' named page type), and a table's note stays whole with its last row."""
+    _, reader, pages = example_pdf
+    landscape = [i for i, page in enumerate(reader.pages) if float(page.mediabox.width) > float(page.mediabox.height)]
+    assert landscape
+    for i in landscape:
+        headings = re.findall(r"^\d+\.\d+[ \u2002][A-Z][^\n]*$", pages[i], flags=re.MULTILINE)
+        assert not headings, (i + 1, headings)
+        assert not re.search(r"Figure \d+\.", pages[i]), i + 1
+
+
 def test_table_of_contents_with_page_numbers(example_pdf):
     out, _, pages = example_pdf
     data = json.loads((out / "results.json").read_text())
