@@ -1,10 +1,7 @@
-"""SciPy's PAV kernel as ccreport loads it (ccreport.analysis.pav): the public function's blocks, and
-no import of scipy.optimize."""
+"""SciPy's PAV kernel as ccreport loads it (ccreport.analysis.pav): the public function's blocks
+(that it is loaded without scipy.optimize: test_scipy_kernels.py)."""
 
 from __future__ import annotations
-
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -47,34 +44,3 @@ def test_one_value_and_a_constant_run():
     for fit in (block_starts, decreasing_block_starts):
         want = isotonic_regression([1.0, 1.0, 1.0], weights=[1.0, 2.0, 3.0], increasing=fit is block_starts).blocks[:-1]
         assert fit([1.0, 1.0, 1.0], [1.0, 2.0, 3.0]).tolist() == want.tolist()
-
-
-def test_the_kernel_is_loaded_without_importing_scipy_optimize():
-    """The kernel's package costs a build 0.3 CPU s of imports it does not otherwise need; a later
-    import of scipy.optimize uses the very module ccreport loaded."""
-    code = (
-        "import sys\n"
-        "from ccreport.analysis import pav\n"
-        "from ccreport.analysis.roc import convex_hull, roc_points\n"
-        "roc = roc_points([1, 0, 1, 0, 1], [0.9, 0.8, 0.7, 0.3, 0.2])\n"
-        "hull = convex_hull(roc.fpr, roc.tpr)\n"
-        "assert 'scipy.optimize' not in sys.modules, 'scipy.optimize imported'\n"
-        "loaded = sys.modules['scipy.optimize._pava_pybind']\n"
-        "import scipy.optimize\n"
-        "from scipy.optimize import _pava_pybind\n"
-        "assert _pava_pybind is loaded\n"
-        "print('ok')\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "ok"
-
-
-def test_importing_the_command_line_imports_no_scipy_optimize_integrate_or_pyarrow():
-    code = (
-        "import sys\n"
-        "import ccreport.cli, ccreport.build\n"
-        "print(sorted(m for m in ('scipy.optimize', 'scipy.integrate', 'scipy.linalg', 'pyarrow', 'pandas') if m in sys.modules))\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"

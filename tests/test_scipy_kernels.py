@@ -38,15 +38,41 @@ def test_quad_in_trouble_goes_through_scipy_and_its_warning():
     assert any("integration" in str(w.message).lower() or "subdivisions" in str(w.message).lower() for w in caught)
 
 
-def test_an_induced_prior_needs_neither_scipy_optimize_nor_integrate():
-    code = (
-        "import sys\n"
-        "from ccreport import BetaPrior, InducedPrior, expected_cost, lower_envelope, roc_points\n"
-        "from ccreport.analysis.priors import Beta, LogUniform\n"
-        "prior = InducedPrior(Beta(2.0, 5.0), LogUniform(0.2, 5.0))\n"
-        "env = lower_envelope(roc_points([1, 0, 1, 0, 1, 0], [0.9, 0.8, 0.7, 0.3, 0.2, 0.1]))\n"
-        "print(expected_cost(env, prior) > 0, sorted(m for m in ('scipy.optimize', 'scipy.integrate') if m in sys.modules))\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+def _printed(*lines: str) -> str:
+    """What a fresh Python prints running ``lines`` (the imports a process makes are the point)."""
+    out = subprocess.run([sys.executable, "-c", "\n".join(lines)], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "True []"
+    return out.stdout.strip()
+
+
+UNWANTED = "('scipy.optimize', 'scipy.integrate', 'scipy.linalg', 'pyarrow', 'pandas')"
+
+
+def test_an_induced_prior_needs_neither_scipy_optimize_nor_integrate():
+    assert _printed(
+        "import sys",
+        "from ccreport import InducedPrior, expected_cost, lower_envelope, roc_points",
+        "from ccreport.analysis.priors import Beta, LogUniform",
+        "prior = InducedPrior(Beta(2.0, 5.0), LogUniform(0.2, 5.0))",
+        "env = lower_envelope(roc_points([1, 0, 1, 0, 1, 0], [0.9, 0.8, 0.7, 0.3, 0.2, 0.1]))",
+        f"print(expected_cost(env, prior) > 0, sorted(m for m in {UNWANTED} if m in sys.modules))",
+    ) == "True []"
+
+
+def test_the_pav_kernel_is_loaded_without_scipy_optimize_and_shared_with_it():
+    """A later import of scipy.optimize uses the very module ccreport loaded."""
+    assert _printed(
+        "import sys",
+        "from ccreport.analysis.roc import convex_hull, roc_points",
+        "roc = roc_points([1, 0, 1, 0, 1], [0.9, 0.8, 0.7, 0.3, 0.2])",
+        "hull = convex_hull(roc.fpr, roc.tpr)",
+        "assert 'scipy.optimize' not in sys.modules, 'scipy.optimize imported'",
+        "loaded = sys.modules['scipy.optimize._pava_pybind']",
+        "from scipy.optimize import _pava_pybind",
+        "print(_pava_pybind is loaded)",
+    ) == "True"
+
+
+def test_importing_the_command_line_imports_none_of_the_costly_packages():
+    assert _printed("import sys", "import ccreport.cli, ccreport.build",
+                    f"print(sorted(m for m in {UNWANTED} if m in sys.modules))") == "[]"
