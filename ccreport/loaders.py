@@ -5,8 +5,8 @@ columns, then one row per instance. Fields may be quoted; whitespace around a fi
 blank lines are skipped. Only the columns the manifest names are converted. A well-formed file of
 at least :data:`ARROW_MIN_BYTES` is read by Arrow's multi-threaded CSV reader
 (:mod:`ccreport.columnar`); any other is streamed line by line, converted in bulk with numpy a chunk
-of rows at a time, and that reader words every problem. Both give the same arrays, to the bit. A Parquet file (``.parquet``, ``.pq``): its schema's names are the header; numbers come
-from numeric columns, classes and folds from columns of any type as text; problems name the row
+of rows at a time, and that reader words every problem. Both give the same arrays, to the bit. A
+Parquet file (``.parquet``, ``.pq``): its schema's names are the header; numbers come from numeric columns, classes and folds from columns of any type as text; problems name the row
 (1-based) and no line.
 
 What the manifest names:

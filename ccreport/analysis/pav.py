@@ -23,6 +23,14 @@ from . import scipy_kernels
 _pava = scipy_kernels.extension("optimize", "_pava_pybind").pava
 
 
+def _boundaries(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """The kernel's block boundaries (starts, then the end) of the increasing fit of ``x``, ``w``
+    (contiguous float64 arrays the kernel may overwrite)."""
+    r = np.full(x.size + 1, -1, dtype=np.intp)
+    _, _, r, b = _pava(x, w, r)
+    return r[: b + 1]
+
+
 def block_starts(values, weights, overwrite: bool = False) -> np.ndarray:
     """Start index of each pooled block of the weighted increasing isotonic fit of ``values``.
 
@@ -32,10 +40,7 @@ def block_starts(values, weights, overwrite: bool = False) -> np.ndarray:
     """
     x = np.asarray(values, dtype=np.float64) if overwrite else np.array(values, dtype=np.float64)
     w = np.asarray(weights, dtype=np.float64) if overwrite else np.array(weights, dtype=np.float64)
-    x, w = np.ascontiguousarray(x), np.ascontiguousarray(w)
-    r = np.full(x.size + 1, -1, dtype=np.intp)
-    _, _, r, b = _pava(x, w, r)
-    return r[:b]
+    return _boundaries(np.ascontiguousarray(x), np.ascontiguousarray(w))[:-1]
 
 
 def decreasing_block_starts(values, weights) -> np.ndarray:
@@ -47,7 +52,5 @@ def decreasing_block_starts(values, weights) -> np.ndarray:
     """
     x = np.array(np.asarray(values)[::-1], dtype=np.float64, order="C")  # copies: the kernel overwrites
     w = np.array(np.asarray(weights)[::-1], dtype=np.float64, order="C")
-    r = np.full(x.size + 1, -1, dtype=np.intp)
-    _, _, r, b = _pava(x, w, r)
-    r = r[: b + 1]
+    r = _boundaries(x, w)
     return (r[-1] - r[::-1])[:-1]

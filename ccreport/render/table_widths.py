@@ -89,9 +89,9 @@ class PangoMeasure:
     """
 
     def __init__(self, font_map, families: list[str], mono: list[str]):
-        from weasyprint.text.ffi import FROM_UNITS, ffi, gobject, pango
+        from weasyprint.text.ffi import FROM_UNITS, TO_UNITS, ffi, gobject, pango
 
-        self._ffi, self._pango, self._from_units = ffi, pango, FROM_UNITS
+        self._ffi, self._pango, self._from_units, self._to_units = ffi, pango, FROM_UNITS, TO_UNITS
         context = ffi.gc(pango.pango_font_map_create_context(font_map), gobject.g_object_unref)
         pango.pango_context_set_round_glyph_positions(context, False)
         self._context = context
@@ -99,42 +99,42 @@ class PangoMeasure:
         self._families = {False: ",".join(families).encode(), True: ",".join(mono).encode()}
         self._layouts: dict = {}
         self._widths: dict = {}
+        self._pieces: dict = {}
         self._rect = ffi.new("PangoRectangle *")
 
-    def _layout(self, weight: int, italic: bool, size_px: float, mono: bool):
+    def _layout_of(self, text: str, weight: int, italic: bool, size_px: float, mono: bool):
+        """The Pango layout of the font (one per font, kept), holding ``text``."""
         key = (weight, italic, size_px, mono)
         layout = self._layouts.get(key)
         if layout is None:
             ffi, pango = self._ffi, self._pango
-            from weasyprint.text.ffi import TO_UNITS
-
             description = ffi.gc(pango.pango_font_description_new(), pango.pango_font_description_free)
             pango.pango_font_description_set_family(description, self._families[mono])
             pango.pango_font_description_set_style(description, pango.PANGO_STYLE_ITALIC if italic else pango.PANGO_STYLE_NORMAL)
             pango.pango_font_description_set_weight(description, weight)
-            pango.pango_font_description_set_absolute_size(description, int(size_px * TO_UNITS))
+            pango.pango_font_description_set_absolute_size(description, int(size_px * self._to_units))
             layout = ffi.gc(pango.pango_layout_new(self._context), self._gobject.g_object_unref)
             pango.pango_layout_set_auto_dir(layout, False)
             pango.pango_layout_set_font_description(layout, description)
-            self._layouts[key] = (layout, description)
-        return self._layouts[key][0]
+            self._layouts[key] = layout
+        data = text.encode()
+        self._pango.pango_layout_set_text(layout, data, len(data))
+        return layout
 
     def pieces(self, text: str, weight: int = 400, italic: bool = False, size_px: float = 12.0, mono: bool = False) -> list[str]:
         """``text`` cut where Pango may break a line (after spaces, after hyphens, ...: UAX #14, as
         WeasyPrint breaks), each piece without its trailing spaces."""
-        key = ("pieces", text, weight, italic, size_px, mono)
-        found = self._widths.get(key)
+        key = (text, weight, italic, size_px, mono)
+        found = self._pieces.get(key)
         if found is not None:
             return found
-        layout = self._layout(weight, italic, size_px, mono)
-        data = text.encode()
-        self._pango.pango_layout_set_text(layout, data, len(data))
+        layout = self._layout_of(text, weight, italic, size_px, mono)
         count = self._ffi.new("gint *")
         attrs = self._pango.pango_layout_get_log_attrs_readonly(layout, count)
         cuts = [i for i in range(1, min(count[0], len(text) + 1) - 1) if attrs[i].is_line_break]
         pieces = [text[a:b].rstrip(" ") for a, b in zip([0, *cuts], [*cuts, len(text)])]
         pieces = [piece for piece in pieces if piece]
-        self._widths[key] = pieces
+        self._pieces[key] = pieces
         return pieces
 
     def width(self, text: str, weight: int = 400, italic: bool = False, size_px: float = 12.0, mono: bool = False) -> float:
@@ -145,9 +145,7 @@ class PangoMeasure:
         if not text:
             self._widths[key] = 0.0
             return 0.0
-        layout = self._layout(weight, italic, size_px, mono)
-        data = text.encode()
-        self._pango.pango_layout_set_text(layout, data, len(data))
+        layout = self._layout_of(text, weight, italic, size_px, mono)
         line = self._pango.pango_layout_get_line_readonly(layout, 0)
         self._pango.pango_layout_line_get_extents(line, self._ffi.NULL, self._rect)
         width = self._rect.width * self._from_units
@@ -188,8 +186,9 @@ def _cell_runs(cell: Cell, css: TableCss, weight: int) -> tuple[list[_Run], list
     note: list[_Run] = []
     if cell.note:
         size_note = size * css.note_em
-        spacing = css.range_letter_spacing_em * size_note if "range" in cell.note_class.split() else 0.0
-        note.append(_Run(cell.note, weight, size_note, italic="range" in cell.note_class.split(), letter_spacing=spacing))
+        spread = "range" in cell.note_class.split()  # .cell-note.range: italic, spaced out
+        spacing = css.range_letter_spacing_em * size_note if spread else 0.0
+        note.append(_Run(cell.note, weight, size_note, italic=spread, letter_spacing=spacing))
     return runs, note
 
 
@@ -293,12 +292,12 @@ def theme_families(css_files: list[Path]) -> dict[str, list[str]]:
 def measurer_for(theme: Path, builtin_themes: Path, assets: Path, font_map) -> PangoMeasure | None:
     """A measure for the PDF's tables, or None (automatic layout) when the theme is not one of
     the built-in themes, whose CSS :class:`TableCss` describes, or its fonts cannot be read."""
+    if Path(theme).resolve().parent != Path(builtin_themes).resolve():
+        return None
+    families = theme_families([assets / name for name in ("style.css", "theme.css") if (assets / name).is_file()])
+    if "body" not in families or "mono" not in families:
+        return None
     try:
-        if Path(theme).resolve().parent != Path(builtin_themes).resolve():
-            return None
-        families = theme_families([assets / name for name in ("style.css", "theme.css") if (assets / name).is_file()])
-        if "body" not in families or "mono" not in families:
-            return None
         return PangoMeasure(font_map, families["body"], families["mono"])
-    except Exception:  # pragma: no cover - WeasyPrint's Pango bindings moved: the automatic layout
+    except (ImportError, AttributeError):  # pragma: no cover - WeasyPrint's Pango bindings moved: the automatic layout
         return None
