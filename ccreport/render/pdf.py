@@ -43,6 +43,7 @@ from ..collector import collector_paused
 from .pdf_writing import deflate_streams, memoized_bytes, page_references_kept
 from .pdfa import pdfa_repairs
 from .site import PDF_NAME, Site, page_context, render_template
+from .weasyprint_import import import_weasyprint
 
 PDF_VARIANT = "pdf/a-3b"
 RESULTS_ATTACHMENT = "results.json"
@@ -162,7 +163,7 @@ def render_pdf(site: Site, out: Path, project=None, date: BuildDate | None = Non
     ``figure_pdfs``: draw each figure from its vector PDF file (:mod:`ccreport.render.figure_pdfs`;
     False: every figure through its SVG, the route of figures without a PDF file).
     """
-    import weasyprint
+    weasyprint = import_weasyprint()  # without a compiler run per library name (weasyprint_import)
 
     out = Path(out)
     results = site.context["results"]
