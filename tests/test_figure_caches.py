@@ -96,3 +96,55 @@ def test_shared_font_programs_subset_once_and_in_any_order(monkeypatch):
     assert len(runs) == 2 * 2  # per call: one subset of DejaVu Sans (both labels fit the padding), one of the italic
     text = pypdf.PdfReader(io.BytesIO(forward[a])).pages[0].extract_text()
     assert "Difference" in text and "coefficient" in text  # the ligature glyphs map back to their letters
+
+
+def _ticks(axis) -> list[tuple[float, str]]:
+    return [(t.get_loc(), t.label1.get_text()) for t in axis._update_ticks()]
+
+
+def test_remembered_tick_updates_write_the_same_bytes_with_fewer_updates(monkeypatch):
+    from matplotlib.axis import Axis
+
+    plain = _both()
+    updates = []
+    original = Axis._update_ticks
+    monkeypatch.setattr(Axis, "_update_ticks", lambda self: updates.append(self) or original(self))
+    remembered = _both(C.remembered_tick_updates())
+    with_memo = len(updates)
+    updates.clear()
+    _both()
+    assert remembered == plain
+    assert 0 < with_memo < len(updates) / 2  # measured: 436 of 2408 updates in the example's figures
+
+
+@pytest.mark.parametrize("change", ["limits", "size", "dpi", "locator", "scale"])
+def test_remembered_tick_updates_follow_what_the_ticks_depend_on(change):
+    """After any input of the tick update changes, the ticks are those matplotlib computes anew."""
+    from matplotlib.ticker import MultipleLocator
+
+    def changed(fig, ax):
+        if change == "limits":
+            ax.set_xlim(0, 7)
+        elif change == "size":
+            fig.set_size_inches(8, 2.4)
+        elif change == "dpi":
+            fig.set_dpi(30)
+        elif change == "locator":
+            ax.xaxis.set_major_locator(MultipleLocator(0.3))
+        else:
+            ax.set_xscale("log")
+            ax.set_xlim(0.01, 100)
+
+    def ticks_after_change(memo: bool):
+        fig = Figure(figsize=(1.6, 2.4))
+        ax = fig.subplots()
+        ax.plot([0.1, 1], [0, 1])
+        with C.remembered_tick_updates() if memo else contextlib.nullcontext():
+            before = _ticks(ax.xaxis)
+            assert _ticks(ax.xaxis) == before
+            changed(fig, ax)
+            return before, _ticks(ax.xaxis)
+
+    before, after = ticks_after_change(memo=True)
+    assert (before, after) == ticks_after_change(memo=False)
+    assert (after == before) == (change == "dpi")  # the tick count follows the length in points, not pixels

@@ -22,6 +22,12 @@ figures are just slower. Measurements: benchmarks/README.md, "Figure stage, sess
   renderer of the same class and dpi.
 * :func:`shared_pdf_glyph_layouts` - the PDF renderer's glyph-by-glyph layout of each string it
   draws (libraqm: glyphs, kerning, ligatures), shared by all strings of one font, size and text.
+* :func:`remembered_tick_updates` - ``Axis._update_ticks`` (run the locator and the formatter, set
+  every tick's position and label) runs about 14 times per axis while one figure is laid out and
+  saved (each tight-bbox measure of a layout pass, each sibling's label position, each draw), with
+  the same inputs most times. While one figure is laid out and saved, an axis whose inputs are
+  those of its last update gets that update's ticks again; its tick objects still hold what that
+  update set.
 """
 
 from __future__ import annotations
@@ -213,3 +219,48 @@ def shared_pdf_glyph_layouts():
         yield
     finally:
         text_helpers.layout, RendererPdf.draw_text = original_layout, original_draw_text
+
+
+def _tick_inputs(axis) -> tuple:
+    """What ``Axis._update_ticks`` reads: the view and data intervals, the axes' size in pixels and
+    the dpi (an auto locator's tick count follows the axis length in points), the scale, and the
+    locators and formatters themselves (by identity: their settings do not change while a figure
+    is laid out and saved)."""
+    return (
+        tuple(axis.get_view_interval().tolist()), tuple(axis.get_data_interval().tolist()),
+        axis.axes.bbox.bounds, axis.get_figure(root=True).dpi, axis.get_scale(),
+        axis.major.locator, axis.major.formatter, axis.minor.locator, axis.minor.formatter,
+    )
+
+
+@contextlib.contextmanager
+def remembered_tick_updates():
+    """Remember each axis' last tick update while one figure is laid out and saved (see the module
+    docstring). Only for that span: a figure's own drawing code, which may set tick parameters,
+    runs before it. The tick objects are matplotlib's, so the files are the same bytes."""
+    try:
+        from matplotlib.axis import Axis
+
+        original = Axis._update_ticks
+    except (ImportError, AttributeError):
+        yield
+        return
+    last: dict = {}  # axis -> (inputs, ticks to draw)
+
+    def _update_ticks(self):
+        try:
+            inputs = _tick_inputs(self)
+        except Exception:  # an unusual axis: matplotlib's own path
+            return original(self)
+        remembered = last.get(self)
+        if remembered is not None and remembered[0] == inputs:
+            return list(remembered[1])
+        ticks = original(self)
+        last[self] = (inputs, tuple(ticks))
+        return ticks
+
+    Axis._update_ticks = _update_ticks
+    try:
+        yield
+    finally:
+        Axis._update_ticks = original

@@ -46,6 +46,7 @@ from ..figures import FigureOptions, FigureSpec, Subject
 from ..interrupts import ignore_interrupts
 from ..results import Results
 from .figure_caches import (
+    remembered_tick_updates,
     shared_font_programs,
     shared_pdf_glyph_layouts,
     shared_text_layouts,
@@ -177,23 +178,29 @@ def _render(results: Results, styles, folder: Path, formats, tasks) -> list[tupl
     ):
         for t in tasks:
             fig, caption, alt = t.spec.draw(t.subject), t.spec.caption(t.subject), t.spec.alt(t.subject)
-            lay_out_once(fig)
             entry = {fmt: f"{t.stem}.{fmt}" for fmt in formats}
             (folder / t.stem).parent.mkdir(parents=True, exist_ok=True)
             pending = list(formats)
-            with matplotlib.rc_context(NO_LAYOUT_ENGINE):
-                if "svg" in pending and "pdf" in pending:  # drawn once (figure_replay)
-                    save_svg_and_pdf(
-                        fig, folder / entry["svg"], folder / entry["pdf"],
-                        svg_kw={"metadata": SAVE_METADATA["svg"]}, pdf_kw={"metadata": SAVE_METADATA["pdf"]},
-                    )
-                    pending = [fmt for fmt in pending if fmt not in ("svg", "pdf")]
-                for fmt in pending:
-                    kw = {"dpi": PNG_DPI} if fmt == "png" else {}
-                    fig.savefig(folder / entry[fmt], format=fmt, metadata=SAVE_METADATA.get(fmt), **kw)
+            with remembered_tick_updates():  # from layout to the last file, not while drawing code runs
+                lay_out_once(fig)
+                _save(fig, folder, entry, pending)
             entry.update(caption=caption, alt=alt, width=t.spec.width)
             out.append((t.key, entry))
     return out
+
+
+def _save(fig, folder: Path, entry: dict, pending: list) -> None:
+    """Write the laid-out figure in each format of ``pending`` (SVG and PDF drawn once together)."""
+    with matplotlib.rc_context(NO_LAYOUT_ENGINE):
+        if "svg" in pending and "pdf" in pending:  # drawn once (figure_replay)
+            save_svg_and_pdf(
+                fig, folder / entry["svg"], folder / entry["pdf"],
+                svg_kw={"metadata": SAVE_METADATA["svg"]}, pdf_kw={"metadata": SAVE_METADATA["pdf"]},
+            )
+            pending = [fmt for fmt in pending if fmt not in ("svg", "pdf")]
+        for fmt in pending:
+            kw = {"dpi": PNG_DPI} if fmt == "png" else {}
+            fig.savefig(folder / entry[fmt], format=fmt, metadata=SAVE_METADATA.get(fmt), **kw)
 
 
 _FORKED: tuple | None = None  # (results, styles, folder, formats, tasks) inherited by forked workers
