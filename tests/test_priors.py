@@ -173,6 +173,32 @@ def test_vertex_weights_give_each_curves_expected_cost(prior):
         assert got[c] == pytest.approx(prior.expected(pc, nec), abs=tol)
 
 
+@pytest.mark.parametrize("prior", VERTEX_PRIORS, ids=lambda p: p.describe())
+def test_curves_expected_is_the_per_curve_formula_to_the_bit(prior):
+    """hull_costs.curves_expected lays the curves end to end; the same numbers as building each
+    curve's segments apart (the formula above), including one-point curves (no segment: 0) and
+    curves that share a grid."""
+    from ccreport.analysis.hull_costs import curves_expected
+
+    rng = np.random.default_rng(11)
+    grid = np.linspace(0.0, 1.0, 41)
+    curves = [(FIG1.pc, FIG1.nec), (np.array([0.4]), np.array([0.2]))]
+    curves += [(grid, rng.uniform(0, 0.5, grid.size)) for _ in range(3)]
+    for _ in range(4):
+        pc = np.concatenate(([0.0], np.sort(rng.uniform(size=int(rng.integers(1, 6)))), [1.0]))
+        curves.append((pc, rng.uniform(0, 0.5, size=pc.size)))
+    lo = np.concatenate([pc[:-1] for pc, _ in curves])
+    hi = np.concatenate([pc[1:] for pc, _ in curves])
+    beta = np.concatenate([np.diff(nec) / np.diff(pc) for pc, nec in curves])
+    alpha = np.concatenate([nec[:-1] for _, nec in curves]) - beta * lo
+    rep = np.repeat(np.arange(len(curves)), [pc.size - 1 for pc, _ in curves])
+    wa, wb = prior.vertex_weights(lo, hi, rep)
+    expected = np.bincount(rep, weights=alpha * wa + beta * wb, minlength=len(curves))
+    got = curves_expected(curves, prior)
+    assert got.tobytes() == expected.tobytes()
+    assert got[1] == 0.0
+
+
 def test_a_prior_kind_must_give_its_vertex_weights():
     """A new kind of prior is incomplete without ``vertex_weights`` (the bootstrap and the fold
     averages integrate through it), so it cannot be created."""

@@ -155,12 +155,18 @@ def hulls_expected(h: Hulls, prior: Prior, switch_pc: np.ndarray | None = None, 
 
 def curves_expected(curves, prior: Prior) -> np.ndarray:
     """Expected cost of several piecewise-linear curves ``[(pc, nec), ...]`` under ``prior``, vectorised
-    (the same closed forms and induced-prior rule as :func:`hulls_expected`)."""
-    lo = np.concatenate([np.asarray(pc, float)[:-1] for pc, _ in curves])
-    hi = np.concatenate([np.asarray(pc, float)[1:] for pc, _ in curves])
-    slope = np.concatenate([np.diff(np.asarray(nec, float)) / np.diff(np.asarray(pc, float)) for pc, nec in curves])
-    alpha = np.concatenate([np.asarray(nec, float)[:-1] for _, nec in curves]) - slope * lo
-    rep = np.repeat(np.arange(len(curves)), [len(pc) - 1 for pc, _ in curves])
+    (the same closed forms and induced-prior rule as :func:`hulls_expected`): the curves' points are
+    laid end to end and every segment read at once (a curve's last point starts no segment)."""
+    pc = np.concatenate([np.asarray(c, dtype=float).ravel() for c, _ in curves]) if curves else np.zeros(0)
+    nec = np.concatenate([np.asarray(v, dtype=float).ravel() for _, v in curves]) if curves else np.zeros(0)
+    points = np.array([np.size(c) for c, _ in curves], dtype=np.int64)
+    starts = np.ones(pc.size, dtype=bool)
+    starts[(np.cumsum(points) - 1)[points > 0]] = False
+    first = np.flatnonzero(starts)
+    lo, hi = pc[first], pc[first + 1]
+    slope = (nec[first + 1] - nec[first]) / (hi - lo)
+    alpha = nec[first] - slope * lo
+    rep = np.repeat(np.arange(len(curves)), np.maximum(points - 1, 0))
     w = prior.vertex_weights(lo, hi, rep)
     return np.bincount(rep, weights=alpha * w[0] + slope * w[1], minlength=len(curves))
 
