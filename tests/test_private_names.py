@@ -28,6 +28,11 @@ ALLOWED = {
     "while RendererPdf.draw_text draws plain text, behind one guarded context manager (shared_pdf_glyph_layouts)",
     ("tests/test_figure_caches.py", "Text._get_layout"): "counts the text layouts matplotlib computes, to test "
     "that shared_text_layouts computes each once",
+    ("ccreport/render/figure_caches.py", "Axis._update_ticks"): "matplotlib's tick update, its last result per "
+    "axis remembered while one figure is laid out and saved, behind one guarded context manager "
+    "(remembered_tick_updates)",
+    ("tests/test_figure_caches.py", "Axis._update_ticks"): "counts the tick updates matplotlib runs, to test "
+    "that remembered_tick_updates runs fewer",
 }
 
 

@@ -76,3 +76,26 @@ def test_the_pav_kernel_is_loaded_without_scipy_optimize_and_shared_with_it():
 def test_importing_the_command_line_imports_none_of_the_costly_packages():
     assert _printed("import sys", "import ccreport.cli, ccreport.build",
                     f"print(sorted(m for m in {UNWANTED} if m in sys.modules))") == "[]"
+
+
+def test_beta_functions_are_scipy_special_own_ufuncs_without_its_package_import():
+    """priors' betainc & co. load without scipy.special's package (nor numpy.f2py, which its array-API
+    layer imports); a later ``import scipy.special`` is the real package, exporting the same ufuncs."""
+    assert _printed(
+        "import sys",
+        "from ccreport.analysis import priors",
+        "print(sorted(m for m in ('scipy.special', 'numpy.f2py', 'charset_normalizer') if m in sys.modules))",
+        "import scipy.special",
+        "names = ('betainc', 'betaincinv', 'betaln', 'xlogy', 'xlog1py')",
+        "print(all(getattr(priors.special, n) is getattr(scipy.special, n) for n in names))",
+        "print(scipy.special.gammaln(5.0) == scipy.special._ufuncs.gammaln(5.0), hasattr(scipy.special, 'logsumexp'))",
+        "print(priors.BetaPrior(2.0, 5.0).cdf(0.3) == scipy.special.betainc(2.0, 5.0, 0.3))",
+    ).splitlines() == ["[]", "True", "True True", "True"]
+
+
+def test_beta_functions_when_scipy_special_is_already_imported():
+    assert _printed(
+        "import scipy.special",
+        "from ccreport.analysis import scipy_kernels",
+        "print(scipy_kernels.special_functions() is scipy.special._ufuncs)",
+    ) == "True"

@@ -34,9 +34,10 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import special
 
 from . import scipy_kernels
+
+special = scipy_kernels.special_functions()  # scipy.special's ufuncs, without that package's import
 
 QUAD_TOLERANCE = 1e-11
 INDUCED_NODES = 128  # Gauss-Legendre nodes over p(+) of an induced prior's vertex weights (random p(+))
