@@ -152,22 +152,33 @@ VERTEX_PRIORS = [
 ]
 
 
-@pytest.mark.parametrize("prior", VERTEX_PRIORS, ids=lambda p: p.describe())
-def test_vertex_weights_give_each_curves_expected_cost(prior):
-    """sum_v alpha_v wa_v + beta_v wb_v over one curve's segments is ``prior.expected`` of the curve,
-    for several curves in one call (the segments of curve c tagged ``rep = c``)."""
-    rng = np.random.default_rng(3)
-    curves = [(FIG1.pc, FIG1.nec)]
-    for _ in range(3):
+def _random_curves(rng, count: int) -> list:
+    """``count`` random piecewise-linear curves over [0, 1] with 2 to 7 vertices."""
+    curves = []
+    for _ in range(count):
         pc = np.concatenate(([0.0], np.sort(rng.uniform(size=int(rng.integers(1, 6)))), [1.0]))
         curves.append((pc, rng.uniform(0, 0.5, size=pc.size)))
+    return curves
+
+
+def _per_curve_weights(curves, prior) -> np.ndarray:
+    """sum_v alpha_v wa_v + beta_v wb_v over each curve's segments, the segments built curve by curve
+    and tagged ``rep = c`` (one ``vertex_weights`` call for all)."""
     lo = np.concatenate([pc[:-1] for pc, _ in curves])
     hi = np.concatenate([pc[1:] for pc, _ in curves])
     beta = np.concatenate([np.diff(nec) / np.diff(pc) for pc, nec in curves])
     alpha = np.concatenate([nec[:-1] for _, nec in curves]) - beta * lo
     rep = np.repeat(np.arange(len(curves)), [pc.size - 1 for pc, _ in curves])
     wa, wb = prior.vertex_weights(lo, hi, rep)
-    got = np.bincount(rep, weights=alpha * wa + beta * wb)
+    return np.bincount(rep, weights=alpha * wa + beta * wb, minlength=len(curves))
+
+
+@pytest.mark.parametrize("prior", VERTEX_PRIORS, ids=lambda p: p.describe())
+def test_vertex_weights_give_each_curves_expected_cost(prior):
+    """sum_v alpha_v wa_v + beta_v wb_v over one curve's segments is ``prior.expected`` of the curve,
+    for several curves in one call (the segments of curve c tagged ``rep = c``)."""
+    curves = [(FIG1.pc, FIG1.nec)] + _random_curves(np.random.default_rng(3), 3)
+    got = _per_curve_weights(curves, prior)
     tol = 1e-6 if isinstance(prior, pr.InducedPrior) and not isinstance(prior.p_positive, pr.Fixed) else 1e-12
     for c, (pc, nec) in enumerate(curves):
         assert got[c] == pytest.approx(prior.expected(pc, nec), abs=tol)
@@ -183,19 +194,9 @@ def test_curves_expected_is_the_per_curve_formula_to_the_bit(prior):
     rng = np.random.default_rng(11)
     grid = np.linspace(0.0, 1.0, 41)
     curves = [(FIG1.pc, FIG1.nec), (np.array([0.4]), np.array([0.2]))]
-    curves += [(grid, rng.uniform(0, 0.5, grid.size)) for _ in range(3)]
-    for _ in range(4):
-        pc = np.concatenate(([0.0], np.sort(rng.uniform(size=int(rng.integers(1, 6)))), [1.0]))
-        curves.append((pc, rng.uniform(0, 0.5, size=pc.size)))
-    lo = np.concatenate([pc[:-1] for pc, _ in curves])
-    hi = np.concatenate([pc[1:] for pc, _ in curves])
-    beta = np.concatenate([np.diff(nec) / np.diff(pc) for pc, nec in curves])
-    alpha = np.concatenate([nec[:-1] for _, nec in curves]) - beta * lo
-    rep = np.repeat(np.arange(len(curves)), [pc.size - 1 for pc, _ in curves])
-    wa, wb = prior.vertex_weights(lo, hi, rep)
-    expected = np.bincount(rep, weights=alpha * wa + beta * wb, minlength=len(curves))
+    curves += [(grid, rng.uniform(0, 0.5, grid.size)) for _ in range(3)] + _random_curves(rng, 4)
     got = curves_expected(curves, prior)
-    assert got.tobytes() == expected.tobytes()
+    assert got.tobytes() == _per_curve_weights(curves, prior).tobytes()
     assert got[1] == 0.0
 
 
