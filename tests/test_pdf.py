@@ -197,9 +197,60 @@ def test_every_figure_and_table_of_the_site_is_in_the_pdf_with_the_same_number(e
     text = " ".join(pdf_text.split())
     assert {("Figure", int(n)) for n in re.findall(r"Figure (\d+)\.", text)} == {k for k in site if k[0] == "Figure"}
     assert {("Table", int(n)) for n in re.findall(r"Table (\d+)\.", text)} == {k for k in site if k[0] == "Table"}
+    panels = _panel_captions(out)  # report.pdf's grids: the panel's own caption under each panel
     for (kind, number), caption in site.items():  # each number labels the same caption in both
-        start = " ".join(caption.split()[:4])
+        start = " ".join(panels.get(number, caption).split()[:4]) if kind == "Figure" else " ".join(caption.split()[:4])
         assert f"{kind} {number}. {start}" in text, (kind, number, start)
+    assert panels  # the example has grids of panels
+
+
+_FIGURE_ID = re.compile(r'<figure class="figure[^"]*" id="([^"]+)">\s*<img[^>]*>\s*<figcaption><span class="item-label">Figure (\d+)\.')
+
+
+def _panel_captions(out) -> dict[int, str]:
+    """Site figure number -> the caption report.pdf prints under it as a panel of a grid, for the
+    figure kinds that have one (ccreport.figures.registry: panel_caption)."""
+    from ccreport import figures as F
+    from ccreport.render.site import Figure
+    from site_fixtures import example_results
+
+    number_of = {}
+    for page in _site_pages(out):
+        number_of.update({fid: int(n) for fid, n in _FIGURE_ID.findall((out / page).read_text(encoding="utf-8"))})
+    results = example_results()
+    found = {}
+    for spec in F.specs():
+        if spec.panel_caption is None:
+            continue
+        for d in results.datasets.values():
+            for subject in spec.subjects(results, d, {}):
+                fid = Figure(key=spec.key_for(d.name, subject.name), svg="", pdf=None, caption="", alt="").id
+                if fid in number_of:
+                    found[number_of[fid]] = spec.panel_caption(subject)
+    return found
+
+
+def test_each_grid_of_panels_says_once_what_every_panel_shows(example_pdf, pdf_text):
+    """A grid's panels note (once, before the grid) and the panel captions together say what the
+    site's full caption says: the pair or classifier, its own facts, and the rest in the note."""
+    from ccreport import figures as F
+    from ccreport.figures.registry import FigureOptions
+    from site_fixtures import example_results
+
+    text = " ".join(pdf_text.split())
+    results = example_results()
+    for spec in F.specs():
+        if spec.panel_caption is None:
+            continue
+        for d in results.datasets.values():
+            subjects = [x for x in spec.subjects(results, d, {}) if spec.wanted(x, FigureOptions())]
+            note = " ".join(spec.panels_note(subjects[0]).split())
+            assert text.count(" ".join(note.split()[:20])) == 1, (spec.kind, d.name)
+            for subject in subjects:
+                full, panel = spec.caption(subject), spec.panel_caption(subject)
+                assert len(panel) < len(full) / 2 and subject.dataset.name in panel
+                for fact in re.findall(r"PC\(\+\) = [\d., ]+\d|\d+ folds|\d+% pointwise", full):
+                    assert fact.rstrip(".") in panel + " " + note, (spec.kind, subject.name, fact)
 
 
 def test_site_numbers_follow_the_reading_order_of_every_page(example_pdf):

@@ -319,28 +319,38 @@ def _best_under(dataset: DatasetResult, prior: str) -> str:
     return f"Lowest expected cost under the {prior} prior: {best} ({costs[best]:.3f})."
 
 
+def _drawn_as(d: DatasetResult) -> str:
+    """How the cost figures draw each kind of classifier (a clause of their captions)."""
+    crisp = [c.name for c in d.classifiers.values() if c.kind == "crisp"]
+    return (
+        "Each scoring classifier is drawn as its lower envelope"
+        + (f"; the crisp classifier{'s' if len(crisp) > 1 else ''} {', '.join(crisp)} as a single cost line (its envelope faint)" if crisp else "")
+        + ". The bold diagonals are the trivial classifiers (always negative, always positive)."
+    )
+
+
+def _band_clause(b, whose: str) -> str:
+    lt = f"{b.level:.0%} " if isinstance(b.level, (int, float)) else ""
+    return (
+        f"The shaded region is the {lt}pointwise confidence band of {whose}"
+        + (f"; method: {b.method}, {b.replicates} replicates" if b.method else "")
+        + ("; dashed lines, the simultaneous band" if b.simultaneous is not None else "")
+        + "."
+    )
+
+
 def cost_caption(d: DatasetResult, rescaled: bool, with_priors: bool, highlight: str | None = None) -> str:
     """The caption of a cost-space figure (with the priors panel, or one classifier highlighted)."""
-    crisp = [c.name for c in d.classifiers.values() if c.kind == "crisp"]
     parts = [
         f"Cost curves on {d.name}"
         + (f", {highlight} highlighted" if highlight else "")
         + ": normalized expected cost against PC(+), the probability-times-cost operating condition"
-        + " (Drummond & Holte 2006). Each scoring classifier is drawn as its lower envelope"
-        + (f"; the crisp classifier{'s' if len(crisp) > 1 else ''} {', '.join(crisp)} as a single cost line (its envelope faint)" if crisp else "")
-        + ". The bold diagonals are the trivial classifiers (always negative, always positive)."
+        + " (Drummond & Holte 2006). " + _drawn_as(d)
     ]
     if highlight:
         c = d.classifiers[highlight]
         if c.band is not None:
-            b = c.band
-            lt = f"{b.level:.0%} " if isinstance(b.level, (int, float)) else ""
-            parts.append(
-                f"The shaded region is the {lt}pointwise confidence band of {highlight}"
-                + (f"; method: {b.method}, {b.replicates} replicates" if b.method else "")
-                + ("; dashed lines, the simultaneous band" if b.simultaneous is not None else "")
-                + "."
-            )
+            parts.append(_band_clause(c.band, highlight))
         if c.fold_average is not None:
             parts.append(f"The dotted line is the vertical average of the {c.fold_average.n_folds} per-fold cost curves.")
     if with_priors:
@@ -351,6 +361,38 @@ def cost_caption(d: DatasetResult, rescaled: bool, with_priors: bool, highlight:
         parts.append("The strip underneath shows each classifier's operating range, where it beats both trivial classifiers.")
     if rescaled:
         parts.append("(Rescaled Y)")
+    return " ".join(parts)
+
+
+def _focus_panel_caption(d: DatasetResult, c: ClassifierResult) -> str:
+    """A panel of report.pdf's grid: the classifier, the dataset and what is drawn for it."""
+    drawn = []
+    if c.band is not None:
+        lt = f"{c.band.level:.0%} " if isinstance(c.band.level, (int, float)) else ""
+        drawn.append(f"shaded, its {lt}pointwise band" + ("; dashed, the simultaneous band" if c.band.simultaneous is not None else ""))
+    if c.fold_average is not None:
+        drawn.append(f"dotted, the average of its {c.fold_average.n_folds} folds")
+    return (f"{c.name} highlighted on {d.name}" + (": " + "; ".join(drawn) if drawn else "") + "."
+            + (" (Rescaled Y)" if above_half(c) else ""))
+
+
+def _focus_panels_note(d: DatasetResult) -> str:
+    """What every panel of a dataset's highlighted-classifier grid shows (the rest of :func:`cost_caption`)."""
+    parts = [
+        f"Each panel: the cost curves on {d.name}, normalized expected cost against PC(+) (Drummond & Holte 2006), "
+        "with the classifier its caption names highlighted and the others drawn faint for reference. " + _drawn_as(d)
+    ]
+    panels = [c for c in d.classifiers.values() if c.band is not None or c.fold_average is not None]
+    banded = [c for c in panels if c.band is not None]
+    if banded:
+        clause = _band_clause(banded[0].band, "the highlighted classifier")
+        parts.append(clause if len(banded) == len(panels) else clause.replace("The shaded", "Where drawn, the shaded"))
+    folded = [c for c in panels if c.fold_average is not None]
+    if folded:
+        parts.append(("The" if len(folded) == len(panels) else "Where drawn, the")
+                     + " dotted line is the vertical average of the per-fold cost curves.")
+    if any(above_half(c) for c in d.classifiers.values()):
+        parts.append("(Rescaled Y): the y axis runs to 1, for a panel whose band or cost line passes 0.5.")
     return " ".join(parts)
 
 
@@ -423,4 +465,5 @@ FOCUS = register(FigureSpec(
     caption=lambda s: cost_caption(s.dataset, above_half(s.classifier), False, highlight=s.name),
     alt=lambda s: _focus_alt(s.dataset, s.classifier),
     section="focus", order=10, wanted=_focus_wanted,
+    panel_caption=lambda s: _focus_panel_caption(s.dataset, s.classifier), panels_note=lambda s: _focus_panels_note(s.dataset),
 ))

@@ -170,24 +170,64 @@ def draw_difference(ax, comparison: ComparisonResult, styles: dict[str, Style], 
 # --- caption, alt text and registration -------------------------------------------------------------
 
 
+def _crossovers_sentence(m: ComparisonResult) -> str:
+    if m.crossovers:
+        return "Circles mark the crossovers, at PC(+) = " + ", ".join(f"{x:.3f}" for x in m.crossovers) + "."
+    return "The curves do not cross."
+
+
+def _band_sentence(band) -> str:
+    lt = f"{band.level:.0%} " if isinstance(band.level, (int, float)) else ""
+    return (f"The grey region is the {lt}pointwise confidence band of the difference (each PC(+) on its own, "
+            f"not adjusted for reading the whole curve); method: {band.method or 'paired resampling'}.")
+
+
+SIGNIFICANCE_SENTENCE = (
+    "Bars along the bottom mark where the difference is significant family-wise over PC(+) "
+    "(studentized max-statistic: the chance of any false bar is at most 1 \u2212 confidence), coloured "
+    "and hatched like the cheaper classifier's side of zero."
+)
+
+
 def _diff_caption(d: DatasetResult, m: ComparisonResult) -> str:
     parts = [
         f"Difference of the cost curves of {m.a} and {m.b} on {d.name} ({m.a} minus {m.b}): below zero {m.a} "
-        f"has the lower normalized expected cost, above zero {m.b} has."
+        f"has the lower normalized expected cost, above zero {m.b} has.",
+        _crossovers_sentence(m),
     ]
-    if m.crossovers:
-        parts.append("Circles mark the crossovers, at PC(+) = " + ", ".join(f"{x:.3f}" for x in m.crossovers) + ".")
-    else:
-        parts.append("The curves do not cross.")
     band = m.difference_band
     if band is not None:
-        lt = f"{band.level:.0%} " if isinstance(band.level, (int, float)) else ""
-        parts.append(f"The grey region is the {lt}pointwise confidence band of the difference (each PC(+) on its own, "
-                     f"not adjusted for reading the whole curve); method: {band.method or 'paired resampling'}.")
+        parts.append(_band_sentence(band))
     if m.significant is not None and band is not None:
-        parts.append("Bars along the bottom mark where the difference is significant family-wise over PC(+) "
-                     "(studentized max-statistic: the chance of any false bar is at most 1 \u2212 confidence), coloured "
-                     "and hatched like the cheaper classifier's side of zero.")
+        parts.append(SIGNIFICANCE_SENTENCE)
+    return " ".join(parts)
+
+
+def _diff_panel_caption(d: DatasetResult, m: ComparisonResult) -> str:
+    """A panel of report.pdf's grid: the pair, the dataset and where the curves cross."""
+    if m.crossovers:
+        where = ("crossover" if len(m.crossovers) == 1 else "crossovers") + " at PC(+) = " + ", ".join(
+            f"{x:.3f}" for x in m.crossovers)
+    else:
+        where = "the curves do not cross"
+    return f"{m.a} \u2212 {m.b} on {d.name}: {where}."
+
+
+def _diff_panels_note(d: DatasetResult) -> str:
+    """What every panel of a dataset's difference grid shows (the rest of :func:`_diff_caption`)."""
+    drawn = list(d.comparisons.values())
+    bands = [m.difference_band for m in drawn if m.difference_band is not None]
+    tested = [m for m in drawn if m.significant is not None and m.difference_band is not None]
+    parts = [
+        f"Each panel: the difference of the cost curves of A and B on {d.name}, A \u2212 B as its caption names "
+        "them, in normalized expected cost against PC(+): below zero A has the lower normalized expected cost, above "
+        "zero B has. Circles mark the crossovers."
+    ]
+    some = "" if len(bands) == len(drawn) else "Where drawn: "
+    if bands:
+        parts.append(some + _band_sentence(bands[0]))
+    if tested:
+        parts.append(("" if len(tested) == len(drawn) else "Where drawn: ") + SIGNIFICANCE_SENTENCE)
     return " ".join(parts)
 
 
@@ -211,4 +251,5 @@ DIFFERENCE = register(FigureSpec(
     draw=lambda s: difference(s.comparison, s.styles),
     caption=lambda s: _diff_caption(s.dataset, s.comparison), alt=lambda s: _diff_alt(s.comparison),
     section="differences", order=10,
+    panel_caption=lambda s: _diff_panel_caption(s.dataset, s.comparison), panels_note=lambda s: _diff_panels_note(s.dataset),
 ))

@@ -8,7 +8,11 @@ A figure kind is one draw function plus one :func:`register` call in the same mo
 * its caption and alt text (functions of the same :class:`Subject` the drawing gets);
 * the page ``section`` that shows it and its ``order`` there (the report order);
 * ``wanted``: whether a subject gets the figure at all (say, a rescaled copy only when something
-  drawn passes 0.5).
+  drawn passes 0.5);
+* for a kind report.pdf shows as a grid of panels (one per classifier or pair), ``panel_caption``
+  and ``panels_note``: the panel's own facts, and what every panel of the grid shows, said once
+  before it. Together they say what the full caption says; report.pdf prints them instead of the
+  same long caption under every panel (the site keeps the full caption under each figure).
 
 :func:`ccreport.render.figure_files.write_figures` and the page builder iterate :func:`specs`; no
 other file lists figure kinds.
@@ -72,6 +76,8 @@ class FigureSpec:
     order: int  # place in the report: figures are listed by scope, then order
     width: str = "column"  # "column" | "full"
     wanted: Callable[[Subject, FigureOptions], bool] = field(default=always)
+    panel_caption: Callable[[Subject], str] | None = None  # the panel's own facts, in report.pdf's grid
+    panels_note: Callable[[Subject], str] | None = None  # what every panel on the subject's dataset shows
 
     def key_for(self, dataset: str | None = None, name: str | None = None) -> str:
         return self.key.format(dataset=dataset, name=name)

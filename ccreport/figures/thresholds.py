@@ -232,18 +232,43 @@ def _ranges_text(ranges) -> str:
     return " Shaded: the partial ranges " + ", ".join(f"[{a:g}, {b:g}]" for a, b in ranges) + "."
 
 
+METHODS_KEY = (
+    "the cost of each way of choosing the threshold at deployment; optimal = the lower envelope (best threshold for "
+    "each condition), score-driven = threshold at the scores read as probabilities, rate-driven = flag the share of "
+    "cases the condition asks for, which is the perfect ranker's curve plus the Kendall curve; the convex skull is the "
+    "rate-driven curve of the ROC convex hull."
+)
+NOT_PROBABILITIES = "The score-driven (Brier) curve is not drawn: the scores are not probabilities in [0, 1]."
+
+
+def _no_brier_curve(c) -> bool:
+    return c.threshold_choice.methods["pc"]["score_driven"].curve is None
+
+
+def _axes_and_ranges(s: Subject) -> str:
+    axes = _axis_text(s.results.settings.threshold_axis)
+    return f"{axes[0].upper()}{axes[1:]}.{_ranges_text(s.results.settings.partial_ranges)}"
+
+
 def _methods_caption(s: Subject) -> str:
-    setting = s.results.settings.threshold_axis
     c = s.classifier
-    na = " The score-driven (Brier) curve is not drawn: the scores are not probabilities in [0, 1]." \
-        if c.threshold_choice.methods["pc"]["score_driven"].curve is None else ""
+    na = " " + NOT_PROBABILITIES if _no_brier_curve(c) else ""
     return (
-        f"Threshold choice methods of {c.name} on {s.dataset.name} (Hernández-Orallo, Flach & Ferri 2013): the cost of "
-        "each way of choosing the threshold at deployment; optimal = the lower envelope (best threshold for each "
-        "condition), score-driven = threshold at the scores read as probabilities, rate-driven = flag the share of cases "
-        "the condition asks for, which is the perfect ranker's curve plus the Kendall curve; the convex skull is the "
-        f"rate-driven curve of the ROC convex hull. {_axis_text(setting)[0].upper()}{_axis_text(setting)[1:]}."
-        f"{_ranges_text(s.results.settings.partial_ranges)}{na}"
+        f"Threshold choice methods of {c.name} on {s.dataset.name} (Hernández-Orallo, Flach & Ferri 2013): "
+        f"{METHODS_KEY} {_axes_and_ranges(s)}{na}"
+    )
+
+
+def _methods_panel_caption(s: Subject) -> str:
+    """A panel of report.pdf's grid: the classifier and the dataset (and a missing Brier curve)."""
+    return f"{s.name} on {s.dataset.name}." + (" No score-driven curve: the scores are not probabilities." if _no_brier_curve(s.classifier) else "")
+
+
+def _methods_panels_note(s: Subject) -> str:
+    """What every panel of a dataset's threshold-choice grid shows (the rest of :func:`_methods_caption`)."""
+    return (
+        f"Each panel: the threshold choice methods on {s.dataset.name} of the classifier its caption names "
+        f"(Hernández-Orallo, Flach & Ferri 2013): {METHODS_KEY} {_axes_and_ranges(s)}"
     )
 
 
@@ -287,5 +312,5 @@ THRESHOLD_METHODS = register(FigureSpec(
     stem="{dataset_slug}/threshold-methods/{name_slug}",
     draw=lambda s: threshold_methods(s.dataset, s.name, s.results.settings.threshold_axis),
     caption=_methods_caption, alt=_methods_alt, section="threshold_choice", order=20,
-    wanted=_methods_wanted,
+    wanted=_methods_wanted, panel_caption=_methods_panel_caption, panels_note=_methods_panels_note,
 ))

@@ -185,6 +185,8 @@ def _render(results: Results, styles, folder: Path, formats, tasks) -> list[tupl
                 lay_out_once(fig)
                 _save(fig, folder, entry, pending)
             entry.update(caption=caption, alt=alt, width=t.spec.width)
+            if t.spec.panel_caption is not None:  # report.pdf's grid: the panel's facts, the rest said once
+                entry.update(panel_caption=t.spec.panel_caption(t.subject), panels_note=t.spec.panels_note(t.subject))
             out.append((t.key, entry))
     return out
 

@@ -56,6 +56,8 @@ class Figure:
     width: str = "full"  # "column" | "full"
     number: int | None = None  # assigned once for the site and report.pdf (ccreport.render.catalogue)
     scope: str = "dataset"  # the registered kind's scope: "report", "dataset", "classifier" or "pair"
+    panel_caption: str | None = None  # in report.pdf's grid of panels, instead of the caption
+    panels_note: str | None = None  # said once before that grid (ccreport.figures.registry)
 
     @property
     def id(self) -> str:
@@ -95,6 +97,8 @@ def figures_from_index(index: dict | None) -> dict[str, Figure]:
             caption=entry.get("caption", ""),
             alt=entry.get("alt", entry.get("caption", "")),
             width=entry.get("width", "full"),
+            panel_caption=entry.get("panel_caption"),
+            panels_note=entry.get("panels_note"),
         )
     return figures
 
