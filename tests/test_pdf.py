@@ -249,7 +249,9 @@ def test_each_grid_of_panels_says_once_what_every_panel_shows(example_pdf, pdf_t
             for subject in subjects:
                 full, panel = spec.caption(subject), spec.panel_caption(subject)
                 assert len(panel) < len(full) / 2 and subject.dataset.name in panel
-                for fact in re.findall(r"PC\(\+\) = [\d., ]+\d|\d+ folds|\d+% pointwise", full):
+                facts = re.findall(r"PC\(\+\) = [\d., ]+\d|\d+ folds|\d+% pointwise", full)
+                facts += re.findall(r"method: (.*?)(?:, \d+ replicates|\.$|\. )", full)  # a band's method
+                for fact in facts:
                     assert fact.rstrip(".") in panel + " " + note, (spec.kind, subject.name, fact)
 
 

@@ -364,12 +364,20 @@ def cost_caption(d: DatasetResult, rescaled: bool, with_priors: bool, highlight:
     return " ".join(parts)
 
 
+def _band_methods(d: DatasetResult) -> set:
+    """The (method, replicates) of the bands a dataset's classifiers have."""
+    return {(c.band.method, c.band.replicates) for c in d.classifiers.values() if c.band is not None}
+
+
 def _focus_panel_caption(d: DatasetResult, c: ClassifierResult) -> str:
-    """A panel of report.pdf's grid: the classifier, the dataset and what is drawn for it."""
+    """A panel of report.pdf's grid: the classifier, the dataset and what is drawn for it (and its
+    band's method when the panels' bands differ in it)."""
     drawn = []
     if c.band is not None:
-        lt = f"{c.band.level:.0%} " if isinstance(c.band.level, (int, float)) else ""
-        drawn.append(f"shaded, its {lt}pointwise band" + ("; dashed, the simultaneous band" if c.band.simultaneous is not None else ""))
+        b = c.band
+        lt = f"{b.level:.0%} " if isinstance(b.level, (int, float)) else ""
+        method = f" ({b.method}, {b.replicates} replicates)" if b.method and len(_band_methods(d)) > 1 else ""
+        drawn.append(f"shaded, its {lt}pointwise band{method}" + ("; dashed, the simultaneous band" if b.simultaneous is not None else ""))
     if c.fold_average is not None:
         drawn.append(f"dotted, the average of its {c.fold_average.n_folds} folds")
     return (f"{c.name} highlighted on {d.name}" + (": " + "; ".join(drawn) if drawn else "") + "."
@@ -385,7 +393,12 @@ def _focus_panels_note(d: DatasetResult) -> str:
     panels = [c for c in d.classifiers.values() if c.band is not None or c.fold_average is not None]
     banded = [c for c in panels if c.band is not None]
     if banded:
-        clause = _band_clause(banded[0].band, "the highlighted classifier")
+        b = banded[0].band
+        if len(_band_methods(d)) == 1 and all((c.band.simultaneous is None) == (b.simultaneous is None) for c in banded):
+            clause = _band_clause(b, "the highlighted classifier")
+        else:  # the method (and a simultaneous band) named in each panel's caption
+            lt = f"{b.level:.0%} " if isinstance(b.level, (int, float)) else ""
+            clause = f"The shaded region is the {lt}pointwise confidence band of the highlighted classifier, as its caption says."
         parts.append(clause if len(banded) == len(panels) else clause.replace("The shaded", "Where drawn, the shaded"))
     folded = [c for c in panels if c.fold_average is not None]
     if folded:

@@ -210,7 +210,14 @@ def _diff_panel_caption(d: DatasetResult, m: ComparisonResult) -> str:
             f"{x:.3f}" for x in m.crossovers)
     else:
         where = "the curves do not cross"
-    return f"{m.a} \u2212 {m.b} on {d.name}: {where}."
+    band = m.difference_band
+    own = f" Band: {band.method or 'paired resampling'}." if band is not None and len(_band_methods(d)) > 1 else ""
+    return f"{m.a} \u2212 {m.b} on {d.name}: {where}.{own}"
+
+
+def _band_methods(d: DatasetResult) -> set:
+    """The methods of a dataset's difference bands (one, with one resampling per dataset)."""
+    return {m.difference_band.method for m in d.comparisons.values() if m.difference_band is not None}
 
 
 def _diff_panels_note(d: DatasetResult) -> str:
@@ -225,7 +232,10 @@ def _diff_panels_note(d: DatasetResult) -> str:
     ]
     some = "" if len(bands) == len(drawn) else "Where drawn: "
     if bands:
-        parts.append(some + _band_sentence(bands[0]))
+        sentence = _band_sentence(bands[0])
+        if len(_band_methods(d)) > 1:  # each panel's caption names its band's method
+            sentence = sentence.split("; method: ")[0] + "; its method in the panel's caption."
+        parts.append(some + sentence)
     if tested:
         parts.append(("" if len(tested) == len(drawn) else "Where drawn: ") + SIGNIFICANCE_SENTENCE)
     return " ".join(parts)
