@@ -329,10 +329,14 @@ def _drawn_as(d: DatasetResult) -> str:
     )
 
 
+def _level(band) -> str:
+    """A band's confidence level as captions print it ("90% "), or nothing when it has none."""
+    return f"{band.level:.0%} " if isinstance(band.level, (int, float)) else ""
+
+
 def _band_clause(b, whose: str) -> str:
-    lt = f"{b.level:.0%} " if isinstance(b.level, (int, float)) else ""
     return (
-        f"The shaded region is the {lt}pointwise confidence band of {whose}"
+        f"The shaded region is the {_level(b)}pointwise confidence band of {whose}"
         + (f"; method: {b.method}, {b.replicates} replicates" if b.method else "")
         + ("; dashed lines, the simultaneous band" if b.simultaneous is not None else "")
         + "."
@@ -375,9 +379,8 @@ def _focus_panel_caption(d: DatasetResult, c: ClassifierResult) -> str:
     drawn = []
     if c.band is not None:
         b = c.band
-        lt = f"{b.level:.0%} " if isinstance(b.level, (int, float)) else ""
         method = f" ({b.method}, {b.replicates} replicates)" if b.method and len(_band_methods(d)) > 1 else ""
-        drawn.append(f"shaded, its {lt}pointwise band{method}" + ("; dashed, the simultaneous band" if b.simultaneous is not None else ""))
+        drawn.append(f"shaded, its {_level(b)}pointwise band{method}" + ("; dashed, the simultaneous band" if b.simultaneous is not None else ""))
     if c.fold_average is not None:
         drawn.append(f"dotted, the average of its {c.fold_average.n_folds} folds")
     return (f"{c.name} highlighted on {d.name}" + (": " + "; ".join(drawn) if drawn else "") + "."
@@ -397,8 +400,7 @@ def _focus_panels_note(d: DatasetResult) -> str:
         if len(_band_methods(d)) == 1 and all((c.band.simultaneous is None) == (b.simultaneous is None) for c in banded):
             clause = _band_clause(b, "the highlighted classifier")
         else:  # the method (and a simultaneous band) named in each panel's caption
-            lt = f"{b.level:.0%} " if isinstance(b.level, (int, float)) else ""
-            clause = f"The shaded region is the {lt}pointwise confidence band of the highlighted classifier, as its caption says."
+            clause = f"The shaded region is the {_level(b)}pointwise confidence band of the highlighted classifier, as its caption says."
         parts.append(clause if len(banded) == len(panels) else clause.replace("The shaded", "Where drawn, the shaded"))
     folded = [c for c in panels if c.fold_average is not None]
     if folded:
