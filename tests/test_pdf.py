@@ -36,14 +36,29 @@ def test_page_count_and_title_page(example_pdf):
     assert re.search(r"Page 5 of \d+", pages[4])
 
 
+def test_no_section_heading_ends_a_page(example_pdf):
+    """A numbered heading is never the last thing on a page: it stays with what follows, even when
+    that is a wide table on a landscape page of its own (the heading goes onto that page)."""
+    out, reader, _ = example_pdf
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed")
+    heading = re.compile(r"^\d+\.\d+\s+[A-Z][^.]*$")  # "3.2 Summary", not a contents line with leaders
+    for number in range(1, len(reader.pages) + 1):
+        text = subprocess.run(["pdftotext", "-f", str(number), "-l", str(number), "-layout", str(out / "report.pdf"), "-"],
+                              capture_output=True, text=True, check=True).stdout
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        body = [line for line in lines if not re.match(r"Page \d+ of \d+$", line)]
+        assert not (body and heading.match(body[-1])), (number, body[-1])
+
+
 def test_landscape_pages_hold_only_wide_tables(example_pdf):
     """A wide table gets landscape pages; the heading and text after it go back to portrait (the
     chapters' named page type), and a table's note stays whole with its last row."""
     _, reader, pages = example_pdf
     landscape = [i for i, page in enumerate(reader.pages) if float(page.mediabox.width) > float(page.mediabox.height)]
     assert landscape
-    for i in landscape:
-        headings = re.findall(r"^\d+\.\d+[ \u2002][A-Z][^\n]*$", pages[i], flags=re.MULTILINE)
+    for i in landscape:  # a heading only where the wide table follows it at once (it goes with its table)
+        headings = re.findall(r"^\d+\.\d+[ \u2002][A-Z][^\n]*$\n(?!Table \d+\.)", pages[i], flags=re.MULTILINE)
         assert not headings, (i + 1, headings)
         assert not re.search(r"Figure \d+\.", pages[i]), i + 1
 
