@@ -430,3 +430,30 @@ def test_segments_are_one_collection_with_the_given_ends():
     assert isinstance(lc, LineCollection) and list(ax.collections) == [lc] and not list(ax.lines)
     assert [s.tolist() for s in lc.get_segments()] == [[[0.0, 0.1], [1.0, 0.9]], [[0.2, 0.3], [0.5, 0.4]]]
     assert lc.get_linewidth()[0] == 2.0 and lc.get_capstyle() == "butt"
+
+
+def test_grid_notes_say_where_drawn_when_only_some_panels_have_it(extras):
+    """A focus grid where one classifier has no band and another no fold average: the note says
+    "Where drawn" for each, and only the panels that have them mention them."""
+    from dataclasses import replace
+
+    from ccreport.figures.cost_space import FOCUS
+    from ccreport.figures.registry import Subject
+
+    d = extras.datasets["one"]
+    names = [n for n, c in d.classifiers.items() if c.band is not None and c.fold_average is not None]
+    assert len(names) >= 3
+    changed = dict(d.classifiers)
+    changed[names[0]] = replace(changed[names[0]], band=None)
+    changed[names[1]] = replace(changed[names[1]], fold_average=None)
+    mixed = replace(d, classifiers=changed)
+
+    def panel(dataset, name=None):
+        return Subject(extras, {}, dataset, name)
+
+    note = FOCUS.panels_note(panel(mixed, names[2]))
+    assert "Where drawn: The shaded region" in note and "Where drawn: The dotted line" in note
+    assert "pointwise band" not in FOCUS.panel_caption(panel(mixed, names[0]))
+    assert "folds" not in FOCUS.panel_caption(panel(mixed, names[1]))
+    full = FOCUS.panels_note(panel(d, names[2]))
+    assert "Where drawn" not in full and "The shaded region" in full and "The dotted line" in full

@@ -33,10 +33,12 @@ from .style import (
     is_crisp,
     label_of,
     legend_columns,
+    level_text,
     new_figure,
     style,
     styles_for,
     top_legend,
+    where_drawn,
     width_inches,
 )
 from .registry import FigureOptions, FigureSpec, Subject, register
@@ -189,11 +191,11 @@ def draw_cost_classifier(ax, c: ClassifierResult, st: Style, index: int, count: 
 def band_handles(have_band: bool, have_simultaneous: bool, have_folds: bool, level, band_colour: str) -> list:
     """The legend entries of what :func:`draw_cost_classifier` drew beside the curves."""
     handles = []
-    level_text = f"{level:.0%} " if isinstance(level, (int, float)) else ""
+    lt = level_text(level)
     if have_band:
-        handles.append(Patch(facecolor=band_colour, alpha=0.35, linewidth=0, label=f"{level_text}pointwise band"))
+        handles.append(Patch(facecolor=band_colour, alpha=0.35, linewidth=0, label=f"{lt}pointwise band"))
     if have_simultaneous:
-        handles.append(Line2D([], [], color="#606060", linewidth=0.7, linestyle=(0, (3, 2)), label=f"{level_text}simultaneous band"))
+        handles.append(Line2D([], [], color="#606060", linewidth=0.7, linestyle=(0, (3, 2)), label=f"{lt}simultaneous band"))
     if have_folds:
         handles.append(Line2D([], [], color="#606060", linewidth=0.9, linestyle=(0, (0.8, 1.2)), label="fold average"))
     return handles
@@ -329,14 +331,13 @@ def _drawn_as(d: DatasetResult) -> str:
     )
 
 
-def _level(band) -> str:
-    """A band's confidence level as captions print it ("90% "), or nothing when it has none."""
-    return f"{band.level:.0%} " if isinstance(band.level, (int, float)) else ""
-
-
-def _band_clause(b, whose: str) -> str:
+def _band_clause(b, whose: str, details: bool = True) -> str:
+    """The caption's sentence on a band; ``details`` False: its method and simultaneous band are left
+    to each panel's caption."""
+    if not details:
+        return f"The shaded region is the {level_text(b.level)}pointwise confidence band of {whose}, as its caption says."
     return (
-        f"The shaded region is the {_level(b)}pointwise confidence band of {whose}"
+        f"The shaded region is the {level_text(b.level)}pointwise confidence band of {whose}"
         + (f"; method: {b.method}, {b.replicates} replicates" if b.method else "")
         + ("; dashed lines, the simultaneous band" if b.simultaneous is not None else "")
         + "."
@@ -380,7 +381,7 @@ def _focus_panel_caption(d: DatasetResult, c: ClassifierResult) -> str:
     if c.band is not None:
         b = c.band
         method = f" ({b.method}, {b.replicates} replicates)" if b.method and len(_band_methods(d)) > 1 else ""
-        drawn.append(f"shaded, its {_level(b)}pointwise band{method}" + ("; dashed, the simultaneous band" if b.simultaneous is not None else ""))
+        drawn.append(f"shaded, its {level_text(b.level)}pointwise band{method}" + ("; dashed, the simultaneous band" if b.simultaneous is not None else ""))
     if c.fold_average is not None:
         drawn.append(f"dotted, the average of its {c.fold_average.n_folds} folds")
     return (f"{c.name} highlighted on {d.name}" + (": " + "; ".join(drawn) if drawn else "") + "."
@@ -397,15 +398,11 @@ def _focus_panels_note(d: DatasetResult) -> str:
     banded = [c for c in panels if c.band is not None]
     if banded:
         b = banded[0].band
-        if len(_band_methods(d)) == 1 and all((c.band.simultaneous is None) == (b.simultaneous is None) for c in banded):
-            clause = _band_clause(b, "the highlighted classifier")
-        else:  # the method (and a simultaneous band) named in each panel's caption
-            clause = f"The shaded region is the {_level(b)}pointwise confidence band of the highlighted classifier, as its caption says."
-        parts.append(clause if len(banded) == len(panels) else clause.replace("The shaded", "Where drawn, the shaded"))
+        shared = len(_band_methods(d)) == 1 and all((c.band.simultaneous is None) == (b.simultaneous is None) for c in banded)
+        parts.append(where_drawn(len(banded), len(panels)) + _band_clause(b, "the highlighted classifier", details=shared))
     folded = [c for c in panels if c.fold_average is not None]
     if folded:
-        parts.append(("The" if len(folded) == len(panels) else "Where drawn, the")
-                     + " dotted line is the vertical average of the per-fold cost curves.")
+        parts.append(where_drawn(len(folded), len(panels)) + "The dotted line is the vertical average of the per-fold cost curves.")
     if any(above_half(c) for c in d.classifiers.values()):
         parts.append("(Rescaled Y): the y axis runs to 1, for a panel whose band or cost line passes 0.5.")
     return " ".join(parts)

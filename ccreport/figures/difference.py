@@ -25,7 +25,9 @@ from .style import (
     as_array,
     new_figure,
     style,
+    level_text,
     styles_for,
+    where_drawn,
     width_inches,
 )
 from .registry import FigureSpec, register
@@ -129,9 +131,7 @@ def draw_difference(ax, comparison: ComparisonResult, styles: dict[str, Style], 
     if band:
         ax.fill_between(as_array(band.pc), as_array(band.lower), as_array(band.upper), color="#7f7f7f", alpha=0.3,
                         linewidth=0, zorder=1.5)
-        level = band.level
-        lt = f"{level:.0%} " if isinstance(level, (int, float)) else ""
-        handles.append(Patch(facecolor="#7f7f7f", alpha=0.45, linewidth=0, label=f"{lt}pointwise band of the difference"))
+        handles.append(Patch(facecolor="#7f7f7f", alpha=0.45, linewidth=0, label=f"{level_text(band.level)}pointwise band of the difference"))
     ax.plot(pc, diff, color="#1a1a1a", linewidth=1.5, zorder=4, rasterized=pc.size > DENSE_POINTS)
     handles.insert(0, Line2D([], [], color="#1a1a1a", linewidth=1.5, label=f"{m.a} \u2212 {m.b}"))
     labelled = []
@@ -170,16 +170,19 @@ def draw_difference(ax, comparison: ComparisonResult, styles: dict[str, Style], 
 # --- caption, alt text and registration -------------------------------------------------------------
 
 
+def _crossovers_at(m: ComparisonResult) -> str:
+    return "PC(+) = " + ", ".join(f"{x:.3f}" for x in m.crossovers)
+
+
 def _crossovers_sentence(m: ComparisonResult) -> str:
-    if m.crossovers:
-        return "Circles mark the crossovers, at PC(+) = " + ", ".join(f"{x:.3f}" for x in m.crossovers) + "."
-    return "The curves do not cross."
+    return f"Circles mark the crossovers, at {_crossovers_at(m)}." if m.crossovers else "The curves do not cross."
 
 
-def _band_sentence(band) -> str:
-    lt = f"{band.level:.0%} " if isinstance(band.level, (int, float)) else ""
-    return (f"The grey region is the {lt}pointwise confidence band of the difference (each PC(+) on its own, "
-            f"not adjusted for reading the whole curve); method: {band.method or 'paired resampling'}.")
+def _band_sentence(band, method: bool = True) -> str:
+    """The caption's sentence on a difference band; ``method`` False: left to each panel's caption."""
+    said = f"method: {band.method or 'paired resampling'}" if method else "its method in the panel's caption"
+    return (f"The grey region is the {level_text(band.level)}pointwise confidence band of the difference (each PC(+) "
+            f"on its own, not adjusted for reading the whole curve); {said}.")
 
 
 SIGNIFICANCE_SENTENCE = (
@@ -206,8 +209,7 @@ def _diff_caption(d: DatasetResult, m: ComparisonResult) -> str:
 def _diff_panel_caption(d: DatasetResult, m: ComparisonResult) -> str:
     """A panel of report.pdf's grid: the pair, the dataset and where the curves cross."""
     if m.crossovers:
-        where = ("crossover" if len(m.crossovers) == 1 else "crossovers") + " at PC(+) = " + ", ".join(
-            f"{x:.3f}" for x in m.crossovers)
+        where = ("crossover" if len(m.crossovers) == 1 else "crossovers") + " at " + _crossovers_at(m)
     else:
         where = "the curves do not cross"
     band = m.difference_band
@@ -230,14 +232,10 @@ def _diff_panels_note(d: DatasetResult) -> str:
         "them, in normalized expected cost against PC(+): below zero A has the lower normalized expected cost, above "
         "zero B has. Circles mark the crossovers."
     ]
-    some = "" if len(bands) == len(drawn) else "Where drawn: "
     if bands:
-        sentence = _band_sentence(bands[0])
-        if len(_band_methods(d)) > 1:  # each panel's caption names its band's method
-            sentence = sentence.split("; method: ")[0] + "; its method in the panel's caption."
-        parts.append(some + sentence)
+        parts.append(where_drawn(len(bands), len(drawn)) + _band_sentence(bands[0], method=len(_band_methods(d)) == 1))
     if tested:
-        parts.append(("" if len(tested) == len(drawn) else "Where drawn: ") + SIGNIFICANCE_SENTENCE)
+        parts.append(where_drawn(len(tested), len(drawn)) + SIGNIFICANCE_SENTENCE)
     return " ".join(parts)
 
 

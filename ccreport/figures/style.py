@@ -159,6 +159,16 @@ def as_array(x) -> np.ndarray:
     return np.asarray(x, dtype=float)
 
 
+def level_text(level) -> str:
+    """A band's confidence level as legends and captions print it ("90% "); nothing when it has none."""
+    return f"{level:.0%} " if isinstance(level, (int, float)) else ""
+
+
+def where_drawn(drawn: int, panels: int) -> str:
+    """A grid note's opening for something only some of its panels draw."""
+    return "" if drawn == panels else "Where drawn: "
+
+
 def segments(ax, x0, y0, x1, y1, **kw):
     """Straight segments (x0, y0)-(x1, y1), arrays of one length, as one LineCollection: one
     artist and one path to draw and write instead of a Line2D each (a cost line per threshold,
