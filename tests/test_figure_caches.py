@@ -79,6 +79,40 @@ def test_shared_pdf_glyph_layouts_write_the_same_bytes():
     assert _both(C.shared_pdf_glyph_layouts()) == _both()
 
 
+class _CountingZipper:
+    """A zlib compressor that records the size of each piece of data it compresses."""
+
+    def __init__(self, sizes, zipper):
+        self.sizes, self.zipper = sizes, zipper
+
+    def compress(self, data):
+        self.sizes.append(len(data))
+        return self.zipper.compress(data)
+
+    def flush(self, *a):
+        return self.zipper.flush(*a)
+
+
+def test_shared_stream_compression_writes_the_same_bytes_and_compresses_each_stream_once(monkeypatch):
+    import zlib
+
+    sizes = []
+    original = zlib.compressobj
+    monkeypatch.setattr(zlib, "compressobj", lambda *a: _CountingZipper(sizes, original(*a)))
+    plain = _both(C.shared_font_programs())[1]
+    large = [s for s in sizes if s >= C.SHARED_STREAM_BYTES]
+    assert len(large) >= 2  # the font programs of DejaVu Sans and of its oblique (mathtext)
+    sizes.clear()
+    with F.style(), notdef_at_code_zero(), C.shared_font_programs(), C.shared_stream_compression():
+        fig = _figure()
+        first = _save(fig, "pdf")
+        assert sorted(set(s for s in sizes if s >= C.SHARED_STREAM_BYTES)) == sorted(set(large))
+        sizes.clear()
+        again = _save(fig, "pdf")
+    assert first == again == plain
+    assert not [s for s in sizes if s >= C.SHARED_STREAM_BYTES]  # the second file compressed none of them again
+
+
 def test_shared_font_programs_subset_once_and_in_any_order(monkeypatch):
     from fontTools import subset
 

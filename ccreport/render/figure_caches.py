@@ -14,6 +14,8 @@ figures are just slower. Measurements: benchmarks/README.md, "Figure stage, sess
   again. Every subset is padded to the glyphs of :data:`BASE_CHARS` and its final bytes are kept:
   a figure asking for a subset seen before gets those bytes without touching fontTools: two
   fontTools runs for the example's 124 embedded subsets (DejaVu Sans, and its oblique for mathtext).
+* :func:`shared_stream_compression` - the font programs and CIDToGIDMaps those figures embed are
+  the same bytes in most files; each large stream is compressed once per content.
 * :func:`shared_text_layouts` - ``Text._get_layout`` (the size and line positions of a text
   artist, measured with the renderer's font metrics) is a pure function of the text, its font
   properties, alignment, rotation, line spacing, the figure's dpi and the kind of renderer
@@ -34,6 +36,8 @@ from __future__ import annotations
 
 import contextlib
 from io import BytesIO
+
+import matplotlib
 
 # Characters every PDF font subset includes, so that most figures ask fontTools for the same subset
 # and the subsetting runs once per font and build, not per figure. U+FB00-FB04 are the Latin
@@ -170,6 +174,54 @@ def shared_text_layouts():
         yield
     finally:
         Text._get_layout = original
+
+
+# Streams shorter than this are compressed anew each time (keeping them costs more than it saves).
+SHARED_STREAM_BYTES = 4096
+
+
+@contextlib.contextmanager
+def shared_stream_compression():
+    """Memoise the compression of the large streams PDF files repeat, for one ``write_figures`` call.
+
+    Every figure's PDF embeds its font programs (the padded subsets of :func:`shared_font_programs`,
+    the same bytes in most figures) and a 128 kB CIDToGIDMap per font (the same for figures using
+    the same characters); ``PdfFile.outputStream`` compressed each again, about 0.15 CPU s of the
+    example's figures. Here a stream of at least :data:`SHARED_STREAM_BYTES` bytes is compressed
+    once per content and compression level: ``compress(data) + flush()`` of a fresh
+    ``zlib.compressobj(level)``, the very bytes matplotlib's ``Stream`` writes for one ``write``
+    (zlib is deterministic), so the files are the same.
+    """
+    try:
+        import zlib
+
+        from matplotlib.backends.backend_pdf import PdfFile
+
+        original = PdfFile.outputStream
+    except (ImportError, AttributeError):
+        yield
+        return
+    cache: dict = {}
+
+    def outputStream(self, ref, data, *, extra=None):
+        level = matplotlib.rcParams["pdf.compression"]
+        if not level or not isinstance(data, bytes) or len(data) < SHARED_STREAM_BYTES:
+            return original(self, ref, data, extra=extra)
+        packed = cache.get((level, data))
+        if packed is None:
+            zipper = zlib.compressobj(level)
+            packed = cache[(level, data)] = zipper.compress(data) + zipper.flush()
+        self.beginStream(ref.id, None, extra)
+        stream = self.currentstream
+        stream.compressobj = None  # what follows is compressed already; the header still says FlateDecode
+        stream.file.write(packed)
+        self.endStream()
+
+    PdfFile.outputStream = outputStream
+    try:
+        yield
+    finally:
+        PdfFile.outputStream = original
 
 
 @contextlib.contextmanager

@@ -49,6 +49,7 @@ from .figure_caches import (
     remembered_tick_updates,
     shared_font_programs,
     shared_pdf_glyph_layouts,
+    shared_stream_compression,
     shared_text_layouts,
 )
 from .figure_replay import save_svg_and_pdf
@@ -174,7 +175,7 @@ def _render(results: Results, styles, folder: Path, formats, tasks) -> list[tupl
     out = []
     with (
         F.style(), notdef_at_code_zero(),
-        shared_font_programs(), shared_text_layouts(), shared_pdf_glyph_layouts(),  # figure_caches
+        shared_font_programs(), shared_stream_compression(), shared_text_layouts(), shared_pdf_glyph_layouts(),  # figure_caches
     ):
         for t in tasks:
             fig, caption, alt = t.spec.draw(t.subject), t.spec.caption(t.subject), t.spec.alt(t.subject)
