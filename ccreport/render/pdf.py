@@ -39,6 +39,7 @@ from pathlib import Path
 
 from ..build_date import FROM_ENVIRONMENT, BuildDate, build_date
 from .figure_pdfs import FigureImages
+from .html_tree import parsed_html
 from ..collector import collector_paused
 from .pdf_writing import deflate_streams, memoized_bytes, page_references_kept
 from .pdfa import pdfa_repairs
@@ -179,7 +180,8 @@ def render_pdf(site: Site, out: Path, project=None, date: BuildDate | None = Non
         html_options, render_options = figure_fonts(out, project)  # the figures' SVG text in their own font files
         html = report_html(site, date.epoch, attachments=bool(attached), table_layout=_table_layouts(site, out, render_options))
         images = FigureImages(out) if figure_pdfs else {}  # figures drawn from their own PDF files
-        document = weasyprint.HTML(string=html, base_url=str(out) + os.sep, **html_options).render(cache=images, **render_options)
+        source = parsed_html(weasyprint, html, str(out) + os.sep, **html_options)  # html_tree: not char by char
+        document = source.render(cache=images, **render_options)
         attachments = [
             weasyprint.Attachment(
                 filename=str(path), name=name, description=description, created=moment, modified=moment,
