@@ -4,7 +4,8 @@ An induced prior with a random p(+) integrates each interval of PC(+) with a fix
 rule over p(+) (``InducedPrior.vertex_weights``). The loop this replaced called
 ``interval_weights`` once per node (128 calls per prior per replicate set); it is kept here, from
 public functions only, as the reference. Both run interleaved in one process on the same intervals
-(the vertex intervals of 1000 bootstrap replicates' hulls), and the weights are compared bit for bit.
+(the vertex intervals of 1000 bootstrap replicates' hulls), and the weights are compared (bit for bit
+until session 13; since the rule is summed once per end point, the largest absolute difference).
 
     python benchmarks/induced_weights_speed.py
 """

@@ -14,6 +14,7 @@ from ccreport.render.pdf_writing import (  # noqa: E402
     item_bytes,
     memoized_bytes,
     page_references_kept,
+    shared_font_descriptions,
 )
 
 
@@ -92,3 +93,38 @@ def test_page_references_kept_equal_pydyfs_and_follow_new_pages():
         pdf.add_page(pydyf.Dictionary({"Type": "/Page"}))
         assert pdf.page_references == expected + (pdf.objects[-1].reference,)
     assert pydyf.PDF.__dict__["page_references"] is original
+
+
+DOCUMENT = """<!DOCTYPE html><html><head><style>
+body { font-family: DejaVu Sans, sans-serif; font-size: 10pt }
+h1 { font-size: 16pt; font-weight: bold } em { font-style: italic } .caps { font-variant-caps: small-caps }
+.wide { font-stretch: expanded; letter-spacing: 0.1em } table td { font-size: 8pt }
+</style></head><body><h1>Title</h1><p>Plain <em>italic</em> <strong>bold</strong> <span class="caps">Caps</span>
+<span class="wide">wide</span></p><table><tbody><tr><td>0.1234</td><td>0.5678</td></tr></tbody></table>
+<p>Plain again, and <em>italic again</em>.</p></body></html>"""
+
+
+def _pdf(patched: bool) -> bytes:
+    import contextlib
+
+    from ccreport.render.weasyprint_import import import_weasyprint
+
+    weasyprint = import_weasyprint()
+    with shared_font_descriptions() if patched else contextlib.nullcontext():
+        return weasyprint.HTML(string=DOCUMENT).write_pdf(pdf_identifier=b"test")
+
+
+def test_shared_font_descriptions_draw_the_same_pdf_with_one_description_per_font(monkeypatch):
+    import weasyprint.text.line_break as line_break
+
+    plain = _pdf(patched=False)
+    made = []
+    original = line_break.get_font_description
+    monkeypatch.setattr(line_break, "get_font_description", lambda style: made.append(1) or original(style))
+    counting = line_break.get_font_description
+    assert _pdf(patched=True) == plain
+    assert line_break.get_font_description is counting  # restored on exit
+    fonts = len(made)
+    made.clear()
+    _pdf(patched=False)
+    assert 0 < fonts <= 8 < len(made)  # one per distinct font (body, h1, em, strong, caps, wide, cells) vs one per layout

@@ -1,6 +1,6 @@
 """What typesetting report.pdf costs, cut without changing what WeasyPrint lays out or draws.
 
-Four measures, each measured on the example's report.pdf (benchmarks/README.md, "PDF stage,
+Five measures, each measured on the example's report.pdf (benchmarks/README.md, "PDF stage,
 session 10"):
 
 * :func:`ccreport.collector.collector_paused` (render/pdf.py uses it around WeasyPrint): Python's
@@ -17,6 +17,11 @@ session 10"):
 * :func:`page_references_kept`: WeasyPrint's tagging asks ``pdf.page_references`` (a tuple naming
   every page) for each of about 14,000 structure elements, and pydyf builds the tuple anew each time;
   while the context is active the tuple is kept per document until a page is added.
+
+* :func:`shared_font_descriptions`: every Pango layout WeasyPrint makes (about 18,000 for the
+  example: each text box is laid out, then made again to be drawn) builds a Pango font description
+  from the same seven style values; while the context is active one description per set of values
+  is built and shared (Pango copies a description into the layout it is set on).
 
 Nothing here changes a page: the content streams carry the same operators; the file's bytes
 differ from an unpatched WeasyPrint only in the deflated streams (and so the ID), and stay the
@@ -143,3 +148,45 @@ def _memoize(obj) -> None:
             obj.__class__ = _memo_class(type(obj))
         except TypeError:  # pragma: no cover - a class whose layout forbids it: serialised as before
             pass
+
+
+def _font_description_key(style) -> tuple:
+    """The style values ``weasyprint.text.fonts.get_font_description`` reads, hashable."""
+    variations = style["font_variation_settings"]
+    return (
+        tuple(style["font_family"]), style["font_style"], style["font_stretch"], style["font_weight"],
+        style["font_size"], style["font_variant_caps"],
+        variations if isinstance(variations, str) else tuple(tuple(v) for v in variations),
+    )
+
+
+@contextmanager
+def shared_font_descriptions():
+    """While active, WeasyPrint's text layouts share one Pango font description per set of font
+    style values (module docstring): ``weasyprint.text.line_break.get_font_description`` memoised.
+    The descriptions are read-only to their users (``pango_layout_set_font_description`` copies the
+    one it is given), so every layout gets the font it would have got."""
+    try:
+        import weasyprint.text.line_break as line_break
+
+        original = line_break.get_font_description
+    except (ImportError, AttributeError):  # pragma: no cover - another WeasyPrint: nothing patched
+        yield
+        return
+    kept: dict = {}
+
+    def get_font_description(style):
+        try:
+            key = _font_description_key(style)
+        except (KeyError, TypeError):  # pragma: no cover - an unexpected style: WeasyPrint's own
+            return original(style)
+        description = kept.get(key)
+        if description is None:
+            description = kept[key] = original(style)
+        return description
+
+    line_break.get_font_description = get_font_description
+    try:
+        yield
+    finally:
+        line_break.get_font_description = original
