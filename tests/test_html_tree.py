@@ -25,6 +25,14 @@ def _document(body: str, head: str = "<title>t</title>") -> str:
     return f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n{head}\n</head>\n<body>\n{body}\n</body>\n</html>\n'
 
 
+def _agrees_with_tinyhtml5(text: str, plain: bool = False) -> None:
+    """The tree of ``text`` is tinyhtml5's, or None (never None when ``plain``)."""
+    root = plain_html_tree(text)
+    assert root is not None or not plain
+    if root is not None:
+        assert _shape(root) == _as_tinyhtml5(text)
+
+
 def _report_html(results, tmp_path, theme=None):
     import types
 
@@ -43,19 +51,14 @@ def _report_html(results, tmp_path, theme=None):
 def test_the_example_report_is_plain_and_parsed_as_tinyhtml5_parses_it(tmp_path):
     from site_fixtures import example_results
 
-    text = _report_html(example_results(), tmp_path)
-    root = plain_html_tree(text)
-    assert root is not None
-    assert _shape(root) == _as_tinyhtml5(text)
+    _agrees_with_tinyhtml5(_report_html(example_results(), tmp_path), plain=True)
 
 
 def test_a_report_with_markup_in_its_names_is_parsed_as_tinyhtml5_parses_it(tmp_path):
     from site_fixtures import synthetic_results
 
     results = synthetic_results(("<script>alert(1)</script>", 'a&b "q"'), title="<b>Title</b> & co")
-    text = _report_html(results, tmp_path)
-    root = plain_html_tree(text)
-    assert root is not None and _shape(root) == _as_tinyhtml5(text)
+    _agrees_with_tinyhtml5(_report_html(results, tmp_path), plain=True)
 
 
 @pytest.mark.parametrize(
@@ -71,10 +74,7 @@ def test_a_report_with_markup_in_its_names_is_parsed_as_tinyhtml5_parses_it(tmp_
     ],
 )
 def test_plain_documents_give_tinyhtml5s_tree(body):
-    text = _document(body)
-    root = plain_html_tree(text)
-    assert root is not None
-    assert _shape(root) == _as_tinyhtml5(text)
+    _agrees_with_tinyhtml5(_document(body), plain=True)
 
 
 def test_whitespace_around_the_structure_goes_where_html5_puts_it():
@@ -129,10 +129,7 @@ PIECES = st.one_of(
 @given(st.lists(PIECES, max_size=25))
 def test_random_documents_give_tinyhtml5s_tree_or_none(pieces):
     """Whatever the markup (misnested, implied, malformed): the tree is tinyhtml5's, or None."""
-    text = _document("".join(pieces))
-    root = plain_html_tree(text)
-    if root is not None:
-        assert _shape(root) == _as_tinyhtml5(text)
+    _agrees_with_tinyhtml5(_document("".join(pieces)))
 
 
 VOID_TAGS = {"br", "img", "col"}
@@ -152,10 +149,7 @@ def _balanced(draw, depth=0):
 @given(st.lists(_balanced(), max_size=4))
 def test_balanced_documents_give_tinyhtml5s_tree_or_none(parts):
     """Every element closed, but nested as HTML5 may not allow: the tree is tinyhtml5's, or None."""
-    text = _document("".join(parts))
-    root = plain_html_tree(text)
-    if root is not None:
-        assert _shape(root) == _as_tinyhtml5(text)
+    _agrees_with_tinyhtml5(_document("".join(parts)))
 
 
 @st.composite
@@ -179,10 +173,7 @@ def _nested(draw, depth=0):
 @settings(max_examples=200, deadline=None)
 @given(st.lists(_nested(), max_size=4))
 def test_well_formed_documents_are_plain_and_give_tinyhtml5s_tree(parts):
-    text = _document("".join(parts))
-    root = plain_html_tree(text)
-    assert root is not None
-    assert _shape(root) == _as_tinyhtml5(text)
+    _agrees_with_tinyhtml5(_document("".join(parts)), plain=True)
 
 
 def test_the_weasyprint_document_is_the_one_weasyprint_makes(tmp_path):
