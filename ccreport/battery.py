@@ -429,7 +429,8 @@ def assemble(tasks: Sequence[Task], outputs: Sequence[dict]) -> dict[str, Assemb
     to an earlier one's of the same scope. A dataset task may also fill fields of the dataset's
     classifiers and pairs: its output's ``"classifier_fields"`` ({name: fields}) and
     ``"comparison_fields"`` ({(a, b): fields}) entries go to those results (one task that
-    resamples the dataset once for all its classifiers).
+    resamples the dataset once for all its classifiers). A scoring classifier's band is joined
+    from that resampling and its own task's calibration (:func:`ccreport.uncertainty.join_band`).
     """
     merged: dict[tuple[str, ...], dict] = {}
     for task, output in zip(tasks, outputs, strict=True):
@@ -446,7 +447,7 @@ def assemble(tasks: Sequence[Task], outputs: Sequence[dict]) -> dict[str, Assemb
         dataset, names = key[0], key[1:]
         entry = out.setdefault(dataset, Assembled({}, {}, {}))
         if len(names) == 1:
-            entry.classifiers[names[0]] = ClassifierResult(**fields)
+            entry.classifiers[names[0]] = ClassifierResult(**uncertainty.join_band(fields))
         elif len(names) == 2:
             m = ComparisonResult(**fields)
             entry.comparisons[m.key] = m

@@ -2,9 +2,11 @@
 
 Two task functions of the battery's plan (:mod:`ccreport.battery`): :func:`classifier_task` for
 each (dataset, classifier), with its generator ``task_rng(seed, "bootstrap", dataset, classifier)``,
-and :func:`pairs_task` once per dataset for all its pairs (one resampling, generator
-``task_rng(seed, "bootstrap", dataset)``; family-wise significance and Holm, issue 10). They return the typed
-results (:class:`~ccreport.results.Band`,
+and :func:`pairs_task` once per dataset (one resampling, generator ``task_rng(seed, "bootstrap",
+dataset)``, issue 9 item 1: every classifier's replicates and its pairs' family-wise significance and
+Holm, issue 10). A scoring classifier's band is read from the dataset's one resampling and calibrated
+by its own task: the two halves meet in :func:`join_band` when the battery assembles the results.
+They return the typed results (:class:`~ccreport.results.Band`,
 :class:`~ccreport.results.FoldAverageResult`, :class:`~ccreport.results.DifferenceBand`, ...) as
 the fields of the classifier and comparison results they belong to. Which band each is, and what
 it covers, is written into the result itself (``method``, ``target``); the maths is in
@@ -13,6 +15,7 @@ it covers, is written into the result itself (``method``, ``target``); the maths
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -20,7 +23,10 @@ import numpy as np
 from . import hybrid_band_task
 from .analysis import calibration as cb
 from .analysis.bands import simultaneous_band
-from .analysis.bootstrap import bootstrap_crisp, bootstrap_dataset, bootstrap_scores
+from .analysis.bootstrap import bootstrap_crisp, bootstrap_dataset
+from .analysis.hull_costs import GRID
+from .analysis.path_layout import path_layout
+from .analysis.replicate_groups import group_layout
 from .analysis.folds import fold_average
 from .analysis.significance import (
     ADJUST_METHOD,
@@ -87,10 +93,80 @@ def _regions(found) -> tuple[SignificantRegion, ...]:
     return tuple(SignificantRegion(lo=r["lo"], hi=r["hi"], better=r["better"]) for r in found)
 
 
-def classifier_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
-    """Band, expected-cost intervals and fold average of one classifier: {ClassifierResult field: result}.
+BAND_REPLICATES = "band_replicates"  # pairs_task -> join_band: a scoring classifier's BandReplicates
+BAND_CALIBRATION = "band_calibration"  # classifier_task -> join_band: its BandCalibration
 
-    The band and intervals with ``bootstrap`` > 0; the fold average when the dataset has folds.
+
+@dataclass(frozen=True, eq=False)
+class BandReplicates:
+    """What a scoring classifier's band takes from the dataset's one resampling: the optimism-corrected
+    replicate curves ``values`` (R, m) on ``grid``, the replicates' expected costs per prior (R,),
+    the sample's curve ``estimate``, the resampling's ``method`` and the merged score groups the
+    replicates were computed on (None when exact)."""
+
+    grid: np.ndarray
+    values: np.ndarray
+    expected: dict
+    estimate: np.ndarray
+    method: str
+    score_groups: int | None
+
+
+@dataclass(frozen=True, eq=False)
+class BandCalibration:
+    """What a scoring classifier's own task adds to its band: the calibrated levels ``calibration``
+    (:class:`~ccreport.analysis.calibration.Calibration`), what the band covers (``target``) and the
+    analysis settings (level, replicates, band type)."""
+
+    calibration: cb.Calibration
+    target: str
+    settings: AnalysisSettings
+
+
+def band_replicates(rep) -> BandReplicates:
+    """A classifier's :class:`BandReplicates` from its ``Replicates`` of the dataset's resampling.
+    A grouped layout with one group per distinct score (forced by another classifier of the
+    dataset, :func:`~ccreport.analysis.replicate_groups.group_layout`) is the exact path: no groups."""
+    lay = rep.layout
+    merged = lay is not None and lay.grouped and lay.n_points < lay.fine.n_points
+    groups = lay.n_points - 1 if merged else None
+    method = "stratified instance bootstrap" + (f", replicates on {groups} score groups" if merged else "")
+    return BandReplicates(grid=rep.grid, values=rep.values, expected=rep.expected, estimate=rep.estimate,
+                          method=method, score_groups=groups)
+
+
+def _band_fields(rep, cal, settings: AnalysisSettings, target: str, priors, score_groups=None) -> dict:
+    """The ``band`` and ``expected_cost_interval`` fields of replicates ``rep`` (``grid``, ``values``,
+    ``expected``, ``estimate``, ``method``) read at the calibrated levels ``cal``."""
+    level = settings.confidence
+    lower, upper = cb.calibrated_band(rep.values, cal)
+    band = Band(
+        level=level,
+        replicates=settings.bootstrap,
+        method=rep.method,
+        correction=CORRECTION + (CALIBRATED if cal.outer else ""),
+        calibration=_calibration(cal),
+        target=target,
+        type=settings.band,
+        pc=rep.grid,
+        estimate=rep.estimate,
+        lower=lower,
+        upper=upper,
+        simultaneous=_simultaneous(rep.values, settings, cal.sup_scale),
+        score_groups=score_groups,
+    )
+    intervals = {p: ExpectedCostInterval(*cb.calibrated_interval(rep.expected[p], cal.expected_levels(p))) for p in priors}
+    return {"band": band, "expected_cost_interval": intervals}
+
+
+def classifier_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
+    """Band calibration or crisp band, and fold average, of one classifier: {ClassifierResult field: result}.
+
+    With ``bootstrap`` > 0: a crisp classifier's binomial band and intervals; a scoring classifier's
+    calibration (:mod:`ccreport.analysis.calibration`, on the layout its replicates would have on their
+    own: at most ``MAX_REPLICATE_GROUPS`` score groups) under ``BAND_CALIBRATION``, which
+    :func:`join_band` reads with the dataset's replicates (:func:`pairs_task`). The fold average when
+    the dataset has folds.
     """
     (c,) = inputs.classifiers
     labels, scores, predictions, priors = inputs.labels, c.scores, c.predictions, inputs.priors
@@ -99,35 +175,14 @@ def classifier_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
         rng = task_rng(settings.seed, "bootstrap", inputs.dataset, c.name)
         level = settings.confidence
         if scores is not None:
-            rep = bootstrap_scores(rng, labels, scores, settings.bootstrap, priors)
+            layout = group_layout(path_layout(labels, scores))
+            wanted = cb.wanted(settings.calibration, len(labels))
+            cal = cb.calibrate(rng, layout, level, priors, GRID) if wanted else cb.nominal(level, GRID.size)
             target = TARGET_SCORES + (TARGET_FEW_SCORES if np.unique(scores).size <= FEW_SCORES else "")
-            if cb.wanted(settings.calibration, len(labels)):
-                cal = cb.calibrate(rng, rep.layout, level, priors, rep.grid)
-            else:
-                cal = cb.nominal(level, rep.grid.size)
+            found[BAND_CALIBRATION] = BandCalibration(cal, target, settings)
         else:
             rep = bootstrap_crisp(rng, labels, predictions, settings.bootstrap, priors)
-            target = TARGET_CRISP
-            cal = cb.nominal(level, rep.grid.size)
-        lower, upper = cb.calibrated_band(rep.values, cal)
-        found["band"] = Band(
-            level=level,
-            replicates=settings.bootstrap,
-            method=rep.method,
-            correction=CORRECTION + (CALIBRATED if cal.outer else ""),
-            calibration=_calibration(cal),
-            target=target,
-            type=settings.band,
-            pc=rep.grid,
-            estimate=rep.estimate,
-            lower=lower,
-            upper=upper,
-            simultaneous=_simultaneous(rep.values, settings, cal.sup_scale),
-            score_groups=rep.layout.n_points - 1 if rep.layout is not None and rep.layout.grouped else None,
-        )
-        found["expected_cost_interval"] = {
-            p: ExpectedCostInterval(*cb.calibrated_interval(rep.expected[p], cal.expected_levels(p))) for p in priors
-        }
+            found.update(_band_fields(rep, cb.nominal(level, rep.grid.size), settings, TARGET_CRISP, priors))
     if inputs.folds is not None:
         avg = fold_average(labels, inputs.folds, inputs.fold_names, scores=scores, predictions=predictions, priors=priors)
         found["fold_average"] = FoldAverageResult(
@@ -145,8 +200,20 @@ def classifier_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     return found
 
 
+def join_band(fields: dict) -> dict:
+    """A classifier's fields with its band joined: the dataset's replicates (``BAND_REPLICATES``, from
+    :func:`pairs_task`) read at the levels its own task calibrated (``BAND_CALIBRATION``) give ``band``
+    and ``expected_cost_interval``. Fields without both are returned without either key."""
+    fields = dict(fields)
+    rep, own = fields.pop(BAND_REPLICATES, None), fields.pop(BAND_CALIBRATION, None)
+    if rep is not None and own is not None:
+        fields.update(_band_fields(rep, own.calibration, own.settings, own.target, list(rep.expected), rep.score_groups))
+    return fields
+
+
 def pairs_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
-    """The chosen pairs of a dataset from ONE resampling (issue 10): {"comparison_fields": {(a, b): fields}}.
+    """Every classifier's replicates and the chosen pairs of a dataset from ONE resampling (issues 9
+    and 10): {"classifier_fields": {name: {BAND_REPLICATES: ...}}, "comparison_fields": {(a, b): fields}}.
 
     Task key ``("pairs", dataset)``, generator ``task_rng(seed, "bootstrap", dataset)``:
     :func:`~ccreport.analysis.bootstrap.bootstrap_dataset` resamples the instances once for every
@@ -155,18 +222,25 @@ def pairs_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     pointwise difference band (for drawing, labelled as not adjusted for reading the whole curve) and
     per prior the paired expected-cost difference interval, p-value and step-down adjusted p-value (p_adj) over
     every pair and prior of the dataset. ``difference`` of each interval is E[a] - E[b] of the point
-    comparison, so the two agree exactly. Nothing with ``bootstrap`` = 0 or fewer than two classifiers.
-    The same replicates give the dataset hybrid its band, the criteria their intervals and the
-    hybrids their paired tests (``hybrid_band``, :mod:`ccreport.hybrid_band_task`; issue 11 item 6).
+    comparison, so the two agree exactly. The same replicates give each scoring classifier its band
+    (``BAND_REPLICATES``, joined with its own task's calibration by :func:`join_band`), the dataset
+    hybrid its band, the criteria their intervals and the hybrids their paired tests (``hybrid_band``,
+    :mod:`ccreport.hybrid_band_task`; issue 11 item 6). Nothing with ``bootstrap`` = 0; no pairs and
+    no hybrid band with one classifier.
     """
     members = inputs.classifiers
-    if settings.bootstrap <= 0 or len(members) < 2:
+    if settings.bootstrap <= 0 or not members:
         return {}
-    rng = task_rng(settings.seed, "bootstrap", inputs.dataset)
     scores = {c.name: c.scores for c in members if c.scores is not None}
     predictions = {c.name: c.predictions for c in members if c.scores is None}
+    if len(members) < 2 and not scores:  # one crisp classifier: its band is binomial, nothing to pair
+        return {}
+    rng = task_rng(settings.seed, "bootstrap", inputs.dataset)
     reps = bootstrap_dataset(rng, inputs.labels, scores, predictions, settings.bootstrap, inputs.priors,
-                             readers=hybrid_band_task.readers(inputs))  # issue 11 item 6: read on the same replicates
+                             readers=hybrid_band_task.readers(inputs) if len(members) > 1 else None)  # issue 11 item 6
+    bands = {name: {BAND_REPLICATES: band_replicates(reps.classifiers[name])} for name in scores}
+    if len(members) < 2:
+        return {"classifier_fields": bands}
     names = [c.name for c in members]
     pairs = inputs.chosen_pairs()  # [project] comparisons (ccreport.comparisons); the adjusted p-values' family is these x priors
     level = settings.confidence
@@ -207,4 +281,4 @@ def pairs_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
                 for p, v in inf.expected.items()
             },
         }
-    return {"comparison_fields": out, "hybrid_band": hybrid_band_task.hybrid_band(inputs, settings, reps)}
+    return {"classifier_fields": bands, "comparison_fields": out, "hybrid_band": hybrid_band_task.hybrid_band(inputs, settings, reps)}

@@ -7,7 +7,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from ccreport import manifest
+from ccreport import manifest, uncertainty
+from ccreport.analysis import calibration as cb
 from ccreport.analysis import priors as pr
 from ccreport.battery import TASK_KINDS, Task, TaskKind, assemble, plan, run_task
 from ccreport.executors import ProcessPoolExecutor, SerialExecutor, executor_for
@@ -75,9 +76,10 @@ def test_executors_give_the_same_outputs_and_one_worker_means_this_process():
     settings = AnalysisSettings(bootstrap=200, calibration="off")
     tasks = plan([_dataset(n=30)], ["a", "c"], {"d": PRIORS}, settings)
     keys = [t.key for t in tasks]
-    serial = dict(zip(keys, SerialExecutor().map(tasks)))
-    pooled = dict(zip(keys, ProcessPoolExecutor(2).map(tasks)))
-    band_s, band_p = serial["uncertainty", "d", "a"]["band"], pooled["uncertainty", "d", "a"]["band"]
+    serial_outputs, pooled_outputs = SerialExecutor().map(tasks), ProcessPoolExecutor(2).map(tasks)
+    serial, pooled = dict(zip(keys, serial_outputs)), dict(zip(keys, pooled_outputs))
+    band_s = assemble(tasks, serial_outputs)["d"].classifiers["a"].band
+    band_p = assemble(tasks, pooled_outputs)["d"].classifiers["a"].band
     np.testing.assert_array_equal(band_s.lower, band_p.lower)
     fields_s = serial["pairs", "d"]["comparison_fields"]["a", "c"]
     fields_p = pooled["pairs", "d"]["comparison_fields"]["a", "c"]
@@ -88,12 +90,39 @@ def test_executors_give_the_same_outputs_and_one_worker_means_this_process():
 
 
 def test_a_task_draws_the_same_numbers_alone_or_among_others():
-    settings = AnalysisSettings(bootstrap=200, calibration="off")
+    settings = AnalysisSettings(bootstrap=200, calibration="double")
     tasks = plan([_dataset(n=30)], ["a", "b"], {"d": PRIORS}, settings)
-    alone = [t for t in tasks if t.key == ("uncertainty", "d", "b")]
     together = dict(zip([t.key for t in tasks], SerialExecutor().map(tasks)))
-    np.testing.assert_array_equal(run_task(alone[0])["band"].upper, together["uncertainty", "d", "b"]["band"].upper)
-    assert isinstance(alone[0], Task)
+    for key, read in [
+        (("uncertainty", "d", "b"), lambda out: out[uncertainty.BAND_CALIBRATION].calibration.upper),
+        (("pairs", "d"), lambda out: out["classifier_fields"]["b"][uncertainty.BAND_REPLICATES].values),
+    ]:
+        (alone,) = [t for t in tasks if t.key == key]
+        assert isinstance(alone, Task)
+        np.testing.assert_array_equal(read(run_task(alone)), read(together[key]))
+
+
+def test_a_scoring_classifiers_band_is_read_from_the_datasets_one_resampling():
+    """Issue 9 item 1: the band's replicates are the dataset's (the pairs task's), read at the levels
+    the classifier's own task calibrated; with one classifier too; a crisp classifier's band is its
+    own task's binomial band."""
+    settings = AnalysisSettings(bootstrap=200, calibration="double")
+    for names in (["a", "b", "c"], ["a"]):
+        tasks = plan([_dataset(n=40)], names, {"d": PRIORS}, settings)
+        outputs = SerialExecutor().map(tasks)
+        found = dict(zip([t.key for t in tasks], outputs))
+        reps = found["pairs", "d"]["classifier_fields"]["a"][uncertainty.BAND_REPLICATES]
+        own = found["uncertainty", "d", "a"][uncertainty.BAND_CALIBRATION]
+        assert "band" not in found["uncertainty", "d", "a"] and own.calibration.outer > 0
+        band = assemble(tasks, outputs)["d"].classifiers["a"].band
+        lower, upper = cb.calibrated_band(reps.values, own.calibration)
+        np.testing.assert_array_equal(band.lower, lower)
+        np.testing.assert_array_equal(band.upper, upper)
+        assert band.method == "stratified instance bootstrap" and band.calibration is not None
+    tasks = plan([_dataset(n=40)], ["a", "c"], {"d": PRIORS}, settings)
+    outputs = SerialExecutor().map(tasks)
+    assert "c" not in dict(zip([t.key for t in tasks], outputs))["pairs", "d"]["classifier_fields"]
+    assert assemble(tasks, outputs)["d"].classifiers["c"].band.method == "binomial (row marginals)"
 
 
 def test_settings_declared_once_drive_the_manifest_and_results():
@@ -166,9 +195,9 @@ def test_band_target_states_the_measured_shortfall_for_few_distinct_scores():
     data.scores["a"] = np.round(data.scores["a"])  # a handful of distinct values
     assert np.unique(data.scores["a"]).size <= FEW_SCORES < np.unique(data.scores["b"]).size
     settings = AnalysisSettings(bootstrap=50, calibration="off")
-    tasks = {t.key: t for t in plan([data], ["a", "b"], {"d": PRIORS}, settings)}
-    few = run_task(tasks[("uncertainty", "d", "a")])["band"].target
-    many = run_task(tasks[("uncertainty", "d", "b")])["band"].target
+    tasks = plan([data], ["a", "b"], {"d": PRIORS}, settings)
+    found = assemble(tasks, SerialExecutor().map(tasks))["d"].classifiers
+    few, many = found["a"].band.target, found["b"].band.target
     assert few == TARGET_SCORES + TARGET_FEW_SCORES and "82.6-84.8%" in few
     assert many == TARGET_SCORES
 

@@ -16,6 +16,7 @@ from ccreport.analysis.bands import (
 from ccreport.analysis.bootstrap import (
     binomial_sd,
     bootstrap_crisp,
+    bootstrap_dataset,
     bootstrap_pair,
     bootstrap_scores,
     chunk_sizes,
@@ -387,3 +388,21 @@ def test_large_replicates_match_brute_force_with_default_blocks(seed):
         env = envelope_from_hull(*convex_hull(cn[r, layout.neg_at] / layout.n_neg, cp[r, layout.pos_at] / layout.n_pos))
         np.testing.assert_allclose(values[r], env(np.linspace(0, 1, 1001)), atol=1e-12)
         np.testing.assert_allclose(np.sort(env.pc), env.pc)
+
+
+def test_a_classifiers_replicates_of_the_datasets_resampling_are_its_own_bootstrap():
+    """Issue 9 item 1: a scoring classifier's band is read from the dataset's one resampling. For one
+    classifier whose instances are already in its rank order within each class, that resampling
+    draws exactly what its own stratified bootstrap draws (the same generator, chunks and counts), so
+    the replicates agree to the bit: the band is the same procedure, on the instances the pairs share."""
+    rng = np.random.default_rng(3)
+    pos, neg = np.sort(rng.normal(1.0, 1.0, 40))[::-1], np.sort(rng.normal(0.0, 1.0, 60))[::-1]
+    labels, scores = np.r_[np.ones(40, bool), np.zeros(60, bool)], np.r_[pos, neg]
+    layout = path_layout(labels, scores)
+    assert np.array_equal(layout.pos_order, np.arange(40)) and np.array_equal(layout.neg_order, np.arange(60))
+    priors = {"uniform": UniformPrior(), "beta": BetaPrior(2.0, 5.0)}
+    own = bootstrap_scores(np.random.default_rng(9), labels, scores, 300, priors)
+    shared = bootstrap_dataset(np.random.default_rng(9), labels, {"x": scores}, None, 300, priors).classifiers["x"]
+    assert own.values.tobytes() == shared.values.tobytes()
+    assert all(own.expected[p].tobytes() == shared.expected[p].tobytes() for p in priors)
+    np.testing.assert_array_equal(own.estimate, shared.estimate)
