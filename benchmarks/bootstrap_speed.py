@@ -53,8 +53,10 @@ def floor(y, s, replicates, seed):
 
 
 def band(y, s, replicates, seed, priors=None):
-    """As a report computes it (``ccreport.uncertainty.classifier_task``); at n > 10,000 the default
-    ``calibration = "auto"`` does not calibrate (``ccreport.analysis.calibration``)."""
+    """As a report computes it: the replicates of the dataset's one resampling (``pairs_task``; for one
+    classifier the procedure of ``bootstrap_scores``, timed here) read at the levels
+    ``classifier_task`` calibrates; at n > 10,000 the default ``calibration = "auto"`` does not
+    calibrate (``ccreport.analysis.calibration``)."""
     rng = np.random.default_rng(seed)
     rep = bootstrap.bootstrap_scores(rng, y, s, replicates, priors)
     if cb.wanted("auto", y.size):
