@@ -23,7 +23,7 @@ import numpy as np
 from . import hybrid_band_task
 from .analysis import calibration as cb
 from .analysis.bands import simultaneous_band
-from .analysis.bootstrap import bootstrap_crisp, bootstrap_dataset
+from .analysis.bootstrap import bootstrap_crisp, bootstrap_dataset, bootstrap_scores
 from .analysis.hull_costs import GRID
 from .analysis.path_layout import path_layout
 from .analysis.replicate_groups import group_layout
@@ -225,8 +225,10 @@ def pairs_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     comparison, so the two agree exactly. The same replicates give each scoring classifier its band
     (``BAND_REPLICATES``, joined with its own task's calibration by :func:`join_band`), the dataset
     hybrid its band, the criteria their intervals and the hybrids their paired tests (``hybrid_band``,
-    :mod:`ccreport.hybrid_band_task`; issue 11 item 6). Nothing with ``bootstrap`` = 0; no pairs and
-    no hybrid band with one classifier.
+    :mod:`ccreport.hybrid_band_task`; issue 11 item 6). Nothing with ``bootstrap`` = 0. With one
+    classifier only its replicates, from its own stratified bootstrap
+    (:func:`~ccreport.analysis.bootstrap.bootstrap_scores`: the same procedure, and on merged score
+    groups drawn per group, O(R x groups), where the shared draw is O(R x n)).
     """
     members = inputs.classifiers
     if settings.bootstrap <= 0 or not members:
@@ -236,11 +238,13 @@ def pairs_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     if len(members) < 2 and not scores:  # one crisp classifier: its band is binomial, nothing to pair
         return {}
     rng = task_rng(settings.seed, "bootstrap", inputs.dataset)
+    if len(members) == 1:  # one scoring classifier: its own stratified bootstrap (O(R x groups) when grouped)
+        (name,) = scores
+        return {"classifier_fields": {name: {BAND_REPLICATES: band_replicates(
+            bootstrap_scores(rng, inputs.labels, scores[name], settings.bootstrap, inputs.priors))}}}
     reps = bootstrap_dataset(rng, inputs.labels, scores, predictions, settings.bootstrap, inputs.priors,
-                             readers=hybrid_band_task.readers(inputs) if len(members) > 1 else None)  # issue 11 item 6
+                             readers=hybrid_band_task.readers(inputs))  # issue 11 item 6: read on the same replicates
     bands = {name: {BAND_REPLICATES: band_replicates(reps.classifiers[name])} for name in scores}
-    if len(members) < 2:
-        return {"classifier_fields": bands}
     names = [c.name for c in members]
     pairs = inputs.chosen_pairs()  # [project] comparisons (ccreport.comparisons); the adjusted p-values' family is these x priors
     level = settings.confidence

@@ -9,12 +9,13 @@ import pytest
 
 from ccreport import manifest, uncertainty
 from ccreport.analysis import calibration as cb
+from ccreport.analysis.bootstrap import bootstrap_scores
 from ccreport.analysis import priors as pr
 from ccreport.battery import TASK_KINDS, Task, TaskKind, assemble, plan, run_task
 from ccreport.executors import ProcessPoolExecutor, SerialExecutor, executor_for
 from ccreport.loaders import Dataset
 from ccreport.results import ClassifierResult, ComparisonResult
-from ccreport.settings import SETTING_KEYS, AnalysisSettings
+from ccreport.settings import SETTING_KEYS, AnalysisSettings, task_rng
 
 
 def _dataset(name="d", n=40, seed=0, with_crisp=True):
@@ -119,6 +120,14 @@ def test_a_scoring_classifiers_band_is_read_from_the_datasets_one_resampling():
         np.testing.assert_array_equal(band.lower, lower)
         np.testing.assert_array_equal(band.upper, upper)
         assert band.method == "stratified instance bootstrap" and band.calibration is not None
+    # one scoring classifier: its own stratified bootstrap from the dataset's generator (O(R x groups)
+    # on merged score groups, where the shared draw of several classifiers is O(R x n))
+    data = _dataset(n=40)
+    tasks = plan([data], ["a"], {"d": PRIORS}, settings)
+    (pairs,) = [t for t in tasks if t.key == ("pairs", "d")]
+    alone = run_task(pairs)["classifier_fields"]["a"][uncertainty.BAND_REPLICATES]
+    own = bootstrap_scores(task_rng(settings.seed, "bootstrap", "d"), data.labels, data.scores["a"], 200, PRIORS)
+    assert alone.values.tobytes() == own.values.tobytes()
     tasks = plan([_dataset(n=40)], ["a", "c"], {"d": PRIORS}, settings)
     outputs = SerialExecutor().map(tasks)
     assert "c" not in dict(zip([t.key for t in tasks], outputs))["pairs", "d"]["classifier_fields"]
