@@ -23,7 +23,7 @@ import numpy as np
 from . import hybrid_band_task
 from .analysis import calibration as cb
 from .analysis.bands import simultaneous_band
-from .analysis.bootstrap import bootstrap_crisp, bootstrap_dataset, bootstrap_scores
+from .analysis.bootstrap import bootstrap_crisp, bootstrap_dataset, bootstrap_scores, merged_groups, scores_method
 from .analysis.hull_costs import GRID
 from .analysis.path_layout import path_layout
 from .analysis.replicate_groups import group_layout
@@ -124,15 +124,10 @@ class BandCalibration:
 
 
 def band_replicates(rep) -> BandReplicates:
-    """A classifier's :class:`BandReplicates` from its ``Replicates`` of the dataset's resampling.
-    A grouped layout with one group per distinct score (forced by another classifier of the
-    dataset, :func:`~ccreport.analysis.replicate_groups.group_layout`) is the exact path: no groups."""
-    lay = rep.layout
-    merged = lay is not None and lay.grouped and lay.n_points < lay.fine.n_points
-    groups = lay.n_points - 1 if merged else None
-    method = "stratified instance bootstrap" + (f", replicates on {groups} score groups" if merged else "")
+    """A scoring classifier's :class:`BandReplicates` from its ``Replicates`` (the dataset's resampling,
+    or its own stratified bootstrap when it is the dataset's only classifier)."""
     return BandReplicates(grid=rep.grid, values=rep.values, expected=rep.expected, estimate=rep.estimate,
-                          method=method, score_groups=groups)
+                          method=scores_method(rep.layout), score_groups=merged_groups(rep.layout))
 
 
 def _band_fields(rep, cal, settings: AnalysisSettings, target: str, priors, score_groups=None) -> dict:
@@ -175,9 +170,10 @@ def classifier_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
         rng = task_rng(settings.seed, "bootstrap", inputs.dataset, c.name)
         level = settings.confidence
         if scores is not None:
-            layout = group_layout(path_layout(labels, scores))
-            wanted = cb.wanted(settings.calibration, len(labels))
-            cal = cb.calibrate(rng, layout, level, priors, GRID) if wanted else cb.nominal(level, GRID.size)
+            if cb.wanted(settings.calibration, len(labels)):  # on the layout its own replicates would have
+                cal = cb.calibrate(rng, group_layout(path_layout(labels, scores)), level, priors, GRID)
+            else:
+                cal = cb.nominal(level, GRID.size)
             target = TARGET_SCORES + (TARGET_FEW_SCORES if np.unique(scores).size <= FEW_SCORES else "")
             found[BAND_CALIBRATION] = BandCalibration(cal, target, settings)
         else:
@@ -233,15 +229,15 @@ def pairs_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     members = inputs.classifiers
     if settings.bootstrap <= 0 or not members:
         return {}
+    rng = task_rng(settings.seed, "bootstrap", inputs.dataset)
+    if len(members) == 1:  # nothing to pair: a scoring classifier's own stratified bootstrap; a crisp one's band is binomial
+        (c,) = members
+        if c.scores is None:
+            return {}
+        rep = bootstrap_scores(rng, inputs.labels, c.scores, settings.bootstrap, inputs.priors)
+        return {"classifier_fields": {c.name: {BAND_REPLICATES: band_replicates(rep)}}}
     scores = {c.name: c.scores for c in members if c.scores is not None}
     predictions = {c.name: c.predictions for c in members if c.scores is None}
-    if len(members) < 2 and not scores:  # one crisp classifier: its band is binomial, nothing to pair
-        return {}
-    rng = task_rng(settings.seed, "bootstrap", inputs.dataset)
-    if len(members) == 1:  # one scoring classifier: its own stratified bootstrap (O(R x groups) when grouped)
-        (name,) = scores
-        return {"classifier_fields": {name: {BAND_REPLICATES: band_replicates(
-            bootstrap_scores(rng, inputs.labels, scores[name], settings.bootstrap, inputs.priors))}}}
     reps = bootstrap_dataset(rng, inputs.labels, scores, predictions, settings.bootstrap, inputs.priors,
                              readers=hybrid_band_task.readers(inputs))  # issue 11 item 6: read on the same replicates
     bands = {name: {BAND_REPLICATES: band_replicates(reps.classifiers[name])} for name in scores}

@@ -319,10 +319,23 @@ def bootstrap_scores(
     layout = path_layout(labels, scores)
     replicate_layout = group_layout(layout, max_groups)
     (parts,) = _stratified_curves(rng, [replicate_layout], replicates, grid, priors, selection)
-    method = "stratified instance bootstrap" + ("" if selection == "resample" else ", thresholds fixed")
-    if replicate_layout.grouped:
-        method += f", replicates on {replicate_layout.n_points - 1} score groups"
-    return _collect(parts, priors, grid, sample_hull(layout), method, replicate_layout)
+    return _collect(parts, priors, grid, sample_hull(layout), scores_method(replicate_layout, selection), replicate_layout)
+
+
+def merged_groups(layout: PathLayout | None) -> int | None:
+    """The number of merged score groups replicates on ``layout`` were computed on, or None when
+    they are exact: a fine layout, or a grouped one with one group per distinct score (forced by
+    another classifier of the dataset, :func:`~ccreport.analysis.replicate_groups.group_layout`)."""
+    if layout is None or not layout.grouped or layout.n_points == layout.fine.n_points:
+        return None
+    return layout.n_points - 1
+
+
+def scores_method(layout: PathLayout | None, selection: str = "resample") -> str:
+    """The ``method`` text of a scoring classifier's stratified bootstrap replicates on ``layout``."""
+    groups = merged_groups(layout)
+    return ("stratified instance bootstrap" + ("" if selection == "resample" else ", thresholds fixed")
+            + ("" if groups is None else f", replicates on {groups} score groups"))
 
 
 # --- crisp classifiers: binomials on the row marginals (section 4.6) ----------------------------------
