@@ -96,7 +96,7 @@ class _TreeBuilder(HTMLParser):
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
-        self.phase = "initial"  # initial, doctype, before head, head, after head, body, after body
+        self.phase = "initial"  # initial, doctype, before head, head, after head, body, after body, after html
         self.stack: list[ET.Element] = []
         self.skip_newline = False
 
