@@ -1,9 +1,12 @@
 """ccreport.render.pdf_writing: the PDF stage's cost cuts change no content and restore what they pause."""
 
+import contextlib
 import io
 import zlib
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pydyf = pytest.importorskip("pydyf")
 
@@ -15,6 +18,7 @@ from ccreport.render.pdf_writing import (  # noqa: E402
     memoized_bytes,
     page_references_kept,
     shared_font_descriptions,
+    text_layouts_kept,
 )
 
 
@@ -105,8 +109,6 @@ h1 { font-size: 16pt; font-weight: bold } em { font-style: italic } .caps { font
 
 
 def _pdf(patched: bool) -> bytes:
-    import contextlib
-
     from ccreport.render.weasyprint_import import import_weasyprint
 
     weasyprint = import_weasyprint()
@@ -128,3 +130,70 @@ def test_shared_font_descriptions_draw_the_same_pdf_with_one_description_per_fon
     made.clear()
     _pdf(patched=False)
     assert 0 < fonts <= 8 < len(made)  # one per distinct font (body, h1, em, strong, caps, wide, cells) vs one per layout
+
+
+# Text that takes each of text_layouts_kept's paths: kept (plain text, table cells, a header row repeated
+# on each page, leader dots drawn many times from one layout) and WeasyPrint's own (justified lines,
+# letter and word spacing, pre-formatted lines with tabs and blank lines, ellipses, line clamps,
+# forced word breaks, hyphenation, right-to-left text, decorations)
+KEPT_CASES = {
+    "justify": ("p{text-align:justify;width:200pt}", "<p>" + "lorem ipsum dolor sit amet consectetur " * 12 + "</p>"),
+    "letter spacing": ("p{letter-spacing:0.1em}", "<p>spaced letters here and there</p>" * 4),
+    "word spacing": ("p{word-spacing:3pt}", "<p>spaced words here and there</p>" * 4),
+    "pre": ("pre{white-space:pre-wrap}", "<pre>line one\nline two\ttabbed\n\nafter a blank " + "long " * 40 + "</pre>"),
+    "ellipsis": ("div{width:60pt;overflow:hidden;white-space:nowrap;text-overflow:ellipsis}", "<div>a very long line that overflows</div>" * 3),
+    "clamp": ("div{width:80pt;overflow:hidden;line-clamp:2}", "<div>" + "clamped text many words " * 8 + "</div>"),
+    "break word": ("div{width:40pt;overflow-wrap:break-word}", "<div>supercalifragilisticexpialidocious and more</div>"),
+    "leaders": ("a::after{content:leader('.') ' 12'} li{list-style:none}", "<ul>" + "<li><a>Entry</a></li>" * 5 + "</ul>"),
+    "narrow cells": ("td{width:20pt}", "<table><tr>" + "<td>wide words in narrow cells</td>" * 6 + "</tr></table>"),
+    "hyphens": ("p{hyphens:auto;width:60pt}", "<p lang='en'>internationalization representative hyphenation</p>"),
+    "rtl": ("", "<p dir='rtl'>\u05e9\u05dc\u05d5\u05dd \u05e2\u05d5\u05dc\u05dd and mixed text</p>"),
+    "decorations": ("span{text-decoration:underline line-through}", "<p><span>decorated text spanning</span> plain</p>" * 5),
+    "repeated header": (
+        "@page{size:A6} thead{display:table-header-group}",
+        "<table><thead><tr><th>head a</th><th>head b</th></tr></thead>" + "<tr><td>row</td><td>cell</td></tr>" * 60 + "</table>",
+    ),
+}
+
+
+def _kept_pdf(css: str, body: str, patched: bool) -> bytes:
+    import weasyprint
+
+    html = f"<html><head><style>body{{font-family:DejaVu Sans;font-size:10pt}} {css}</style></head><body>{body}</body></html>"
+    with text_layouts_kept() if patched else contextlib.nullcontext():
+        return weasyprint.HTML(string=html).write_pdf(pdf_identifier=b"test")
+
+
+@pytest.mark.parametrize("case", sorted(KEPT_CASES))
+def test_text_layouts_kept_draw_the_same_pdf(case):
+    css, body = KEPT_CASES[case]
+    assert _kept_pdf(css, body, patched=True) == _kept_pdf(css, body, patched=False)
+
+
+WORDS = st.sampled_from(["alpha", "beta", "\u03b3\u03ac\u03bc\u03bc\u03b1", "fi", "ffl", "\u2014", "0.123", "x\u00b2", "quite-long-hyphenated-word", "\u00a0"])
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.integers(20, 300), st.lists(WORDS, min_size=1, max_size=30)), min_size=1, max_size=8))
+def test_text_layouts_kept_draw_the_same_pdf_for_random_paragraphs(paragraphs):
+    body = "".join(f"<p style='width:{w}pt'>{' '.join(words)}</p>" for w, words in paragraphs)
+    assert _kept_pdf("", body, patched=True) == _kept_pdf("", body, patched=False)
+
+
+def test_text_layouts_kept_skip_remaking_layouts_and_restore_weasyprint(monkeypatch):
+    import weasyprint.draw.text as draw_text
+    import weasyprint.text.line_break as line_break
+
+    originals = (line_break.Layout.deactivate, line_break.Layout.reactivate, line_break.Layout.set_text, draw_text.draw_first_line)
+    remade = []
+    reactivate = line_break.Layout.reactivate
+    monkeypatch.setattr(line_break.Layout, "reactivate", lambda self, style: remade.append(1) or reactivate(self, style))
+    css, body = KEPT_CASES["leaders"]
+    _kept_pdf(css, body + "<p>plain text</p>" * 20, patched=False)
+    unpatched = len(remade)
+    remade.clear()
+    counting = line_break.Layout.reactivate
+    _kept_pdf(css, body + "<p>plain text</p>" * 20, patched=True)
+    assert unpatched > 100 and remade == []  # every box drawn from the layout it was laid out with
+    assert line_break.Layout.reactivate is counting
+    assert (line_break.Layout.deactivate, line_break.Layout.set_text, draw_text.draw_first_line) == (originals[0], originals[2], originals[3])
