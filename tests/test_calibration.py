@@ -328,6 +328,25 @@ def test_inner_replicates_in_pieces_make_the_same_world():
         np.testing.assert_array_equal(split.inner_expected[p], whole.inner_expected[p])
 
 
+@pytest.mark.parametrize("block", [1, 40, 10**9])
+def test_inner_world_in_blocks_of_outer_replicates_is_the_whole(block, monkeypatch):
+    """The inner replicates' hulls and costs are computed a few outer replicates at a time (cache):
+    blocks of one outer replicate, of some, or all at once give the same world, bit for bit."""
+    rng = np.random.default_rng(4)
+    y, s = binormal(rng, 90)
+    layout = path_layout(y, s)
+    g, k = 5, 8
+    cpos, cneg = multinomial_counts(rng, layout.n_pos, g), multinomial_counts(rng, layout.n_neg, g)
+    ipos, ineg = cb.resample_counts(rng, cpos, k), cb.resample_counts(rng, cneg, k)
+    monkeypatch.setattr(cb, "HULL_BLOCK", 10**12)
+    whole = cb.bootstrap_world(layout, cpos, cneg, ipos, ineg, GRID, PRIORS)
+    monkeypatch.setattr(cb, "HULL_BLOCK", block * k * layout.n_points)
+    blocked = cb.bootstrap_world(layout, cpos, cneg, ipos, ineg, GRID, PRIORS)
+    np.testing.assert_array_equal(blocked.inner, whole.inner)
+    for p in PRIORS:
+        np.testing.assert_array_equal(blocked.inner_expected[p], whole.inner_expected[p])
+
+
 def test_modes_are_the_manifests():
     from ccreport.settings import CALIBRATIONS
 

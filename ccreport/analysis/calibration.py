@@ -83,6 +83,7 @@ OUTER = 200  # outer replicates whose inner bootstraps calibrate the band
 INNER = 50  # inner replicates per outer replicate
 WINDOW = 0.05  # u is pooled over grid points within this distance in PC(+)
 RESAMPLE_BLOCK = 2**17  # picks counted at once by resample_cumulative (1 MB per working array)
+HULL_BLOCK = 2**20  # inner replicates' path points per block of _inner_world (8 MB per int64 working array)
 AUTO_BUDGET = 100_000_000  # n x OUTER x INNER at most, for calibration="auto" (n <= 10,000)
 MODES = ("auto", "double", "off")
 # Gauss-Legendre nodes for induced priors inside the calibration: it only ranks expected costs, and
@@ -345,7 +346,36 @@ def outer_world(layout, counts_pos, counts_neg, grid, priors) -> Outer:
 
 def _inner_world(layout, outer: Outer, inner_cp, inner_cn, grid, priors) -> tuple[np.ndarray, dict]:
     """Inner optimism-corrected replicates (g, k, m) and expected costs prior -> (g, k), from the inner
-    replicates' cumulative class counts at the ranks of :func:`path_columns` (:func:`resample_cumulative`)."""
+    replicates' cumulative class counts at the ranks of :func:`path_columns` (:func:`resample_cumulative`).
+
+    Computed a few outer replicates at a time (at most ``HULL_BLOCK`` path points of inner replicates
+    per block): each replicate's hull and costs are its own, so the blocks give the very numbers of
+    one pass over the chunk (test), with working arrays of a few MB instead of a chunk's hundreds
+    (``CHUNK_ELEMENTS``): the example's ten calibrations 2.05-2.21 -> 1.90-2.00 CPU s."""
+    g = outer.cp.shape[0]
+    k = inner_cp.shape[0] // g
+    per = max(1, HULL_BLOCK // max(1, k * layout.n_points))  # outer replicates per block
+    if per >= g:
+        return _inner_block(layout, outer, inner_cp, inner_cn, grid, priors)
+    blocks = [
+        _inner_block(layout, _outer_rows(outer, slice(b, b + per)), inner_cp[b * k : (b + per) * k], inner_cn[b * k : (b + per) * k], grid, priors)
+        for b in range(0, g, per)
+    ]
+    values = np.concatenate([v for v, _ in blocks])
+    return values, {p: np.concatenate([e[p] for _, e in blocks]) for p in priors}
+
+
+def _outer_rows(outer: Outer, rows: slice) -> Outer:
+    """The outer replicates ``rows`` of ``outer``."""
+    return Outer(
+        cp=outer.cp[rows], cn=outer.cn[rows], t=outer.t[rows], truth=outer.truth[rows],
+        t_expected={p: v[rows] for p, v in outer.t_expected.items()},
+        truth_expected={p: v[rows] for p, v in outer.truth_expected.items()},
+    )
+
+
+def _inner_block(layout, outer: Outer, inner_cp, inner_cn, grid, priors) -> tuple[np.ndarray, dict]:
+    """:func:`_inner_world` of one block of outer replicates."""
     g = outer.cp.shape[0]
     k = inner_cp.shape[0] // g
     if layout.grouped:  # counts cumulated over every merged score group
