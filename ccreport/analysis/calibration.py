@@ -47,13 +47,14 @@ not move it exactly far enough; its coverage is measured in ``benchmarks/validit
 
 Cost: ``outer x inner`` extra replicates of n instances each (10x the band's own 1000 at the
 defaults, 200 x 50), so ``calibration="auto"`` runs it only while ``n x outer x inner <= AUTO_BUDGET``
-(n <= 10,000 at the defaults). A classifier with few distinct scores (at most ``n / GROUP_DRAWS``)
-is resampled per distinct score instead, one binomial draw a score rather than an integer draw an
-instance (a class's instances with one score are exchangeable, so the replicates have the same
-distribution; :mod:`ccreport.analysis.replicate_groups`): O(G) per replicate. Measured (CPU s):
-the example's German-credit classifiers with 9, 17 and 29 scores at n = 1000, 0.18 -> 0.10,
-0.17 -> 0.12 and 0.19 -> 0.15; nine scores at n = 10,000, 0.84 -> 0.20. Above that the optimism is small next to the band (it shrinks like
-n^(-2/3)) and the uncalibrated band's coverage was measured to be 87-89% at n = 10,000.
+(n <= 10,000 at the defaults). Above that the optimism is small next to the band (it shrinks like
+n^(-2/3)) and the uncalibrated band's coverage was measured to be 87-89% at n = 10,000. A classifier
+with few distinct scores (at most ``n / GROUP_DRAWS``) is resampled per distinct score instead, one
+binomial draw a score rather than an integer draw an instance (a class's instances with one score
+are exchangeable, so the replicates have the same distribution;
+:mod:`ccreport.analysis.replicate_groups`): O(G) per replicate. Measured (CPU s): the example's
+German-credit classifiers with 9, 17 and 29 scores at n = 1000, 0.18 -> 0.10, 0.17 -> 0.12 and
+0.19 -> 0.15; nine scores at n = 10,000, 0.84 -> 0.20.
 
 Why 200 x 50 (was 200 x 100 until session 10; benchmarks/README.md, "Calibration cost, session 10"):
 the Monte-Carlo error of the calibrated levels comes from the outer replicates (a 95% quantile of
@@ -354,9 +355,7 @@ def _inner_world(layout, outer: Outer, inner_cp, inner_cn, grid, priors) -> tupl
     (``CHUNK_ELEMENTS``): the example's ten calibrations 2.05-2.21 -> 1.90-2.00 CPU s."""
     g = outer.cp.shape[0]
     k = inner_cp.shape[0] // g
-    per = max(1, HULL_BLOCK // max(1, k * layout.n_points))  # outer replicates per block
-    if per >= g:
-        return _inner_block(layout, outer, inner_cp, inner_cn, grid, priors)
+    per = max(1, HULL_BLOCK // (k * layout.n_points))  # outer replicates per block
     blocks = [
         _inner_block(layout, _outer_rows(outer, slice(b, b + per)), inner_cp[b * k : (b + per) * k], inner_cn[b * k : (b + per) * k], grid, priors)
         for b in range(0, g, per)

@@ -213,11 +213,11 @@ def _diff_panel_caption(d: DatasetResult, m: ComparisonResult) -> str:
     else:
         where = "the curves do not cross"
     band = m.difference_band
-    own = f" Band: {band.method or 'paired resampling'}." if band is not None and len(_band_methods(d)) > 1 else ""
+    own = f" Band: {band.method or 'paired resampling'}." if band is not None and len(_difference_band_methods(d)) > 1 else ""
     return f"{m.a} \u2212 {m.b} on {d.name}: {where}.{own}"
 
 
-def _band_methods(d: DatasetResult) -> set:
+def _difference_band_methods(d: DatasetResult) -> set:
     """The methods of a dataset's difference bands (one, with one resampling per dataset)."""
     return {m.difference_band.method for m in d.comparisons.values() if m.difference_band is not None}
 
@@ -233,7 +233,7 @@ def _diff_panels_note(d: DatasetResult) -> str:
         "zero B has. Circles mark the crossovers."
     ]
     if bands:
-        parts.append(where_drawn(len(bands), len(drawn)) + _band_sentence(bands[0], method=len(_band_methods(d)) == 1))
+        parts.append(where_drawn(len(bands), len(drawn)) + _band_sentence(bands[0], method=len(_difference_band_methods(d)) == 1))
     if tested:
         parts.append(where_drawn(len(tested), len(drawn)) + SIGNIFICANCE_SENTENCE)
     return " ".join(parts)
