@@ -12,7 +12,8 @@
 #     scikit-learn for regenerating the example predictions, page-validation: the PDF/A-3b
 #     validator the PDF tests use): `pip install -e ".[dev]"` into the
 #     active virtual environment's Python, else the system's python3; skipped when a stamp says
-#     this checkout's pyproject.toml was installed into this Python and it still imports from here.
+#     this checkout's pyproject.toml was installed into this Python and it still imports from here;
+#   - ccreport's own modules byte-compiled (compileall), as a pip install would have them.
 #
 # Idempotent; prints nothing when nothing was missing. Usage: bash install.sh
 set -euo pipefail
@@ -90,3 +91,11 @@ if [ -n "$stale" ]; then
     echo "$wanted" >"$stamp"
     echo "install.sh: ccreport $("$python" -m ccreport --version | awk '{print $NF}') installed"
 fi
+
+# Byte-compile ccreport's own modules. pip compiles a package it installs, but this install is
+# editable: Python compiles each module when it is first imported and caches it in __pycache__,
+# unless PYTHONDONTWRITEBYTECODE is set (as in many containers, and on the machine the benchmarks
+# ran on), when every command compiles ccreport's ~125 modules again: about 0.2 CPU s of each build
+# (benchmarks/README.md, "Session 15"). Up to date files are skipped (~0.15 s); a file that does not
+# compile is left to the import that needs it to report.
+"$python" -m compileall -qq ccreport >/dev/null || true
