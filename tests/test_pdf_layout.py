@@ -145,3 +145,140 @@ def test_page_values_from_the_ends_equal_weasyprints_for_random_trees(trees):
     body = "".join(_tree_html(tree) for tree in trees)
     assert _all_page_values(body, patched=True) == _all_page_values(body, patched=False)
     assert _pdf(body, patched=True) == _pdf(body, patched=False)
+
+
+# Styles taking each of inlined_resolve_percentages' paths: lengths and percentages of margins, paddings,
+# widths and heights (of a definite and an 'auto' containing block height), calc(), min/max with 'auto' and
+# 'none', the box sizings, collapsed and separated table borders, page margins, positioned and floated boxes
+PERCENT_CASES = {
+    "lengths": "div{margin:3pt 5% 7px 2em;padding:1% 2pt 3% 4px;width:60%;min-width:20pt;max-width:90%}",
+    "heights": "div{height:30%;min-height:10%;max-height:80pt} section{height:400pt}",
+    "calc": "div{width:calc(50% - 10pt);margin-left:calc(2em + 3%);padding-top:calc(1pt * 3);height:calc(20% + 5pt)}",
+    "border-box": "div{box-sizing:border-box;width:50%;height:40pt;padding:5pt;border:3pt solid;min-height:10pt}",
+    "padding-box": "div{box-sizing:padding-box;width:40%;padding:2%;border:1pt solid;max-width:none}",
+    "tables": "table{border-collapse:collapse;width:80%} td{border:2pt solid;padding:3%;width:30%} th{border:1pt dotted}",
+    "separate": "table{border-collapse:separate;border-spacing:2pt;margin:auto} td{border:1pt solid;height:5%}",
+    "pages": "@page{size:300pt 420pt;margin:10% 5% 8pt 12pt;padding:2%} div{margin:auto;width:auto}",
+    "positioned": "div{position:absolute;left:10%;top:5%;width:30%} p{float:left;width:25%;margin:2%}",
+    "inline": "span{display:inline-block;width:20%;padding:1em;margin:0 5%} img{width:10%}",
+}
+PERCENT_BODY = (
+    "<section><div>one <span>inline block</span></div><div>two</div>"
+    "<table><tr><th>h</th><td>cell</td></tr><tr><td>a</td><td>b</td></tr></table><p>floated text</p></section>"
+    + "<div>more</div>" * 8
+)
+
+
+@contextlib.contextmanager
+def _installed(resolve):
+    """``resolve`` as every WeasyPrint module's resolve_percentages, then WeasyPrint's again."""
+    from weasyprint.layout import percent
+
+    with pdf_layout.percentages_inlined():  # imports and finds the modules calling it, restores them on exit
+        patched = percent.resolve_percentages
+        modules = [m for m in _weasyprint_modules() if getattr(m, "resolve_percentages", None) is patched]
+        for module in modules:
+            module.resolve_percentages = resolve
+        try:
+            yield
+        finally:
+            for module in modules:
+                module.resolve_percentages = patched
+
+
+@contextlib.contextmanager
+def _both_ways(fast):
+    """Every resolve_percentages call made WeasyPrint's way and ``fast``'s from the same box state; yields
+    the list of the calls whose boxes then differ (attribute names, types and values)."""
+    from weasyprint.layout import percent
+
+    original, differ = percent.resolve_percentages, []
+
+    def both(box, containing_block):
+        before, after = dict(box.__dict__), []
+        for resolve in (fast, original):
+            box.__dict__.clear()
+            box.__dict__.update(before)
+            resolve(box, containing_block)
+            after.append({k: (type(v), repr(v)) for k, v in box.__dict__.items()})
+        if after[0] != after[1]:
+            differ.append(type(box).__name__)
+
+    with _installed(both):
+        yield differ
+
+
+def _weasyprint_modules():
+    import sys
+
+    return [m for n, m in list(sys.modules.items()) if n.startswith("weasyprint.")]
+
+
+def _fast_resolve_percentages(page_class=None, adjust_box_sizing=None):
+    """:func:`pdf_layout.inlined_resolve_percentages`; with ``page_class`` or ``adjust_box_sizing``, a wrong one."""
+    import types
+
+    from weasyprint.css.properties import Dimension
+    from weasyprint.formatting_structure import boxes
+    from weasyprint.layout import percent
+
+    if adjust_box_sizing is not None:
+        percent = types.SimpleNamespace(percentage=percent.percentage, check_math=percent.check_math, adjust_box_sizing=adjust_box_sizing)
+    return pdf_layout.inlined_resolve_percentages(percent, Dimension, boxes.Box, page_class or boxes.PageBox)
+
+
+def _percent_html(css: str) -> str:
+    return f"<html><head><style>body{{font-family:DejaVu Sans;font-size:9pt}} {css}</style></head><body>{PERCENT_BODY}</body></html>"
+
+
+def _percent_pdf(css: str, resolve=None) -> bytes:
+    import weasyprint
+
+    with _installed(resolve) if resolve is not None else contextlib.nullcontext():
+        return weasyprint.HTML(string=_percent_html(css)).write_pdf(pdf_identifier=b"test")
+
+
+@pytest.mark.parametrize("case", sorted(PERCENT_CASES))
+def test_percentages_inlined_draw_the_same_pdf_and_set_the_same_values(case):
+    import weasyprint
+
+    css = PERCENT_CASES[case]
+    with pdf_layout.percentages_inlined():
+        patched = weasyprint.HTML(string=_percent_html(css)).write_pdf(pdf_identifier=b"test")
+    assert patched == _percent_pdf(css)
+    with _both_ways(_fast_resolve_percentages()) as differ:
+        weasyprint.HTML(string=_percent_html(css)).render()
+    assert differ == []
+
+
+WRONG_PERCENTAGES = {
+    # a page's vertical margins as a percentage of its width, as for other boxes
+    "pages as boxes": ("pages", lambda: _fast_resolve_percentages(page_class=type("NotAPage", (), {}))),
+    # box-sizing left out
+    "no box sizing": ("border-box", lambda: _fast_resolve_percentages(adjust_box_sizing=lambda box, axis: None)),
+}
+
+
+@pytest.mark.parametrize("wrong", sorted(WRONG_PERCENTAGES))
+def test_a_wrong_resolve_percentages_fails_the_comparisons(wrong):
+    import weasyprint
+
+    case, make = WRONG_PERCENTAGES[wrong]
+    css = PERCENT_CASES[case]
+    assert _percent_pdf(css, make()) != _percent_pdf(css)
+    with _both_ways(make()) as differ:
+        weasyprint.HTML(string=_percent_html(css)).render()
+    assert differ
+
+
+def test_percentages_inlined_patch_every_caller_and_restore_weasyprint():
+    from weasyprint.layout import block, flex, percent, table
+
+    original = percent.resolve_percentages
+    with pdf_layout.percentages_inlined():
+        with pdf_layout.percentages_inlined():
+            patched = percent.resolve_percentages
+            assert patched is not original
+            assert block.resolve_percentages is patched and table.resolve_percentages is patched
+        assert flex.percent.resolve_percentages is patched
+    assert all(getattr(m, "resolve_percentages", original) is original for m in _weasyprint_modules())

@@ -10,12 +10,20 @@
   found by scanning for the first such child from the start, down the first edge only, and the
   end value by scanning from the end, down the last edge only: the same child at each step, so
   the same values.
+* :func:`percentages_inlined`: ``resolve_percentages`` sets a box's used margins, paddings, widths,
+  heights and borders from its style (25,000 calls for the example, each going through 14 calls of
+  ``resolve_one_percentage`` and ``percentage``). While the context is active the same assignments
+  are made in one function, plain lengths and percentages computed inline as ``percentage``
+  computes them and anything else (``calc()`` and other math) handed to ``percentage`` itself.
 """
 
 from __future__ import annotations
 
+import importlib
+import sys
 import threading
 from contextlib import contextmanager
+from math import inf
 
 _lock = threading.Lock()
 _users = 0
@@ -93,3 +101,111 @@ def page_values_from_the_ends():
                 _users -= 1
                 if _users == 0:
                     parent_box.page_values = _original
+
+
+# The modules of WeasyPrint 70 that call resolve_percentages (imported before patching, so that none
+# binds the patched function by importing it while the context is active)
+_PERCENT_USERS = ("absolute", "block", "column", "flex", "float", "grid", "inline", "page", "percent", "table")
+_BORDER_WIDTHS = tuple(f"border_{side}_width" for side in ("top", "right", "bottom", "left"))
+_percent_users = 0
+_percent_patched: list = []
+
+
+def inlined_resolve_percentages(percent, dimension, box_class, page_class):
+    """WeasyPrint 70's ``percent.resolve_percentages``, written out (see :func:`percentages_inlined`)."""
+    percentage, check_math, adjust_box_sizing = percent.percentage, percent.check_math, percent.adjust_box_sizing
+
+    def used(value, style, refer_to):
+        """``percentage(value, style, refer_to)``: a length in px or %, 'auto' and None here, the rest there."""
+        if type(value) is dimension:
+            unit = value.unit
+            if unit == "%":
+                return refer_to * value.value / 100
+            if unit is not None:
+                return value.value
+        elif value is None or value == "auto":
+            return value
+        return percentage(value, style, refer_to)
+
+    def resolve_percentages(box, containing_block):
+        if isinstance(containing_block, box_class):
+            cb_width, cb_height = containing_block.width, containing_block.height
+        else:
+            cb_width, cb_height = containing_block
+        maybe_height = cb_height if isinstance(box, page_class) else cb_width
+        style = box.style
+        box.margin_left = used(style["margin_left"], style, cb_width)
+        box.margin_right = used(style["margin_right"], style, cb_width)
+        box.margin_top = used(style["margin_top"], style, maybe_height)
+        box.margin_bottom = used(style["margin_bottom"], style, maybe_height)
+        box.padding_left = used(style["padding_left"], style, cb_width)
+        box.padding_right = used(style["padding_right"], style, cb_width)
+        box.padding_top = used(style["padding_top"], style, maybe_height)
+        box.padding_bottom = used(style["padding_bottom"], style, maybe_height)
+        box.width = used(style["width"], style, cb_width)
+        min_width = used(style["min_width"], style, cb_width)
+        box.min_width = 0 if min_width == "auto" else min_width  # resolve_one_percentage's rule for min_*
+        box.max_width = used(style["max_width"], style, cb_width)
+        if cb_height == "auto":
+            height = style["height"]
+            if height == "auto" or check_math(height) or height.unit == "%":
+                box.height = "auto"
+            else:
+                assert height.unit.lower() == "px"
+                box.height = height.value
+            min_height = used(style["min_height"], style, 0)
+            box.min_height = 0 if min_height == "auto" else min_height
+            box.max_height = used(style["max_height"], style, inf)
+        else:
+            box.height = used(style["height"], style, cb_height)
+            min_height = used(style["min_height"], style, cb_height)
+            box.min_height = 0 if min_height == "auto" else min_height
+            box.max_height = used(style["max_height"], style, cb_height)
+        collapse = style["border_collapse"] == "collapse"
+        for name in _BORDER_WIDTHS:
+            if not (collapse and hasattr(box, name)):  # collapsed borders are resolved by the table layout
+                setattr(box, name, style[name])
+        if style["box_sizing"] != "content-box":  # content-box: adjust_box_sizing subtracts nothing
+            adjust_box_sizing(box, "width")
+            adjust_box_sizing(box, "height")
+
+    return resolve_percentages
+
+
+@contextmanager
+def percentages_inlined():
+    """While active, every WeasyPrint module's ``resolve_percentages`` is
+    :func:`inlined_resolve_percentages` (module docstring): the same attributes set to the same
+    values in the same order of style lookups, a min-width or min-height of 'auto' set to 0 as
+    ``resolve_one_percentage`` sets it, ``adjust_box_sizing`` called unless the box sizing is
+    ``content-box`` (for which it changes nothing)."""
+    global _percent_users
+    try:
+        modules = [importlib.import_module(f"weasyprint.layout.{name}") for name in _PERCENT_USERS]
+        from weasyprint.css.properties import Dimension
+        from weasyprint.formatting_structure import boxes
+        from weasyprint.layout import percent
+
+        original = percent.resolve_percentages
+        fast = inlined_resolve_percentages(percent, Dimension, boxes.Box, boxes.PageBox)
+    except (ImportError, AttributeError):  # pragma: no cover - another WeasyPrint: nothing patched
+        yield
+        return
+    with _lock:
+        if _percent_users == 0:
+            users = {m for m in modules} | {m for n, m in list(sys.modules.items()) if n.startswith("weasyprint.")}
+            _percent_patched[:] = [m for m in users if getattr(m, "resolve_percentages", None) is original]
+            for module in _percent_patched:
+                module.resolve_percentages = fast
+            _percent_patched.append(original)
+        _percent_users += 1
+    try:
+        yield
+    finally:
+        with _lock:
+            _percent_users -= 1
+            if _percent_users == 0:
+                original = _percent_patched.pop()
+                for module in _percent_patched:
+                    module.resolve_percentages = original
+                _percent_patched.clear()
