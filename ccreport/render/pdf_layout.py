@@ -41,8 +41,12 @@ def edge_value(box, side: int, fast):
     chain = []
     while box is not None and getattr(type(box), "page_values", None) is fast:  # not a placeholder's box
         chain.append(box)
-        children = box.children if side == 0 else reversed(box.children)
-        box = next((child for child in children if in_flow_or_floated(child)), None)
+        for child in box.children if side == 0 else reversed(box.children):
+            if in_flow_or_floated(child):
+                box = child
+                break
+        else:
+            box = None
     value = None if box is None else box.page_values()[side]  # a leaf, a table: its own method
     for parent in reversed(chain):
         value = value or parent.style["page"]  # ParentBox's `child value or own value`
