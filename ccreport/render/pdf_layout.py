@@ -112,7 +112,8 @@ def page_values_from_the_ends():
 _PERCENT_USERS = ("absolute", "block", "column", "flex", "float", "grid", "inline", "page", "percent", "table")
 _BORDER_WIDTHS = tuple(f"border_{side}_width" for side in ("top", "right", "bottom", "left"))
 _percent_users = 0
-_percent_patched: list = []
+_percent_original = None  # WeasyPrint's resolve_percentages, while patched
+_percent_modules: list = []  # the modules whose resolve_percentages is patched
 
 
 def inlined_resolve_percentages(percent, dimension, box_class, page_class):
@@ -183,7 +184,7 @@ def percentages_inlined():
     values in the same order of style lookups, a min-width or min-height of 'auto' set to 0 as
     ``resolve_one_percentage`` sets it, ``adjust_box_sizing`` called unless the box sizing is
     ``content-box`` (for which it changes nothing)."""
-    global _percent_users
+    global _percent_users, _percent_original
     try:
         modules = [importlib.import_module(f"weasyprint.layout.{name}") for name in _PERCENT_USERS]
         from weasyprint.css.properties import Dimension
@@ -197,11 +198,11 @@ def percentages_inlined():
         return
     with _lock:
         if _percent_users == 0:
-            users = {m for m in modules} | {m for n, m in list(sys.modules.items()) if n.startswith("weasyprint.")}
-            _percent_patched[:] = [m for m in users if getattr(m, "resolve_percentages", None) is original]
-            for module in _percent_patched:
+            users = set(modules) | {m for n, m in list(sys.modules.items()) if n.startswith("weasyprint.")}
+            _percent_original = original
+            _percent_modules[:] = [m for m in users if getattr(m, "resolve_percentages", None) is original]
+            for module in _percent_modules:
                 module.resolve_percentages = fast
-            _percent_patched.append(original)
         _percent_users += 1
     try:
         yield
@@ -209,7 +210,6 @@ def percentages_inlined():
         with _lock:
             _percent_users -= 1
             if _percent_users == 0:
-                original = _percent_patched.pop()
-                for module in _percent_patched:
-                    module.resolve_percentages = original
-                _percent_patched.clear()
+                for module in _percent_modules:
+                    module.resolve_percentages = _percent_original
+                _percent_modules.clear()
