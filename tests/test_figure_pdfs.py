@@ -177,3 +177,18 @@ def test_identical_font_programs_are_embedded_once(tmp_path):
             programs.setdefault(ref.get_object().get_data(), set()).add(ref.idnum)
     assert programs and all(len(ids) == 1 for ids in programs.values())
     assert sum(len(x["/Resources"]["/Font"]) for x in xobjects.values()) > len(programs)
+
+
+def test_name_bytes_are_pypdfs_for_every_kind_of_name():
+    import io
+
+    from pypdf.generic import NameObject
+
+    from ccreport.render.figure_pdfs import name_bytes
+
+    names = ["/Type", "/F1-DejaVuSans", "/a#b", "/with space", "/(paren)", "/caf\u00e9", "/\u00e9t\u00e9", "/x/y", "/%", "/"]
+    for name in names + names:  # the second time from the cache
+        buffer = io.BytesIO()
+        NameObject(name).write_to_stream(buffer)
+        assert name_bytes(name) == buffer.getvalue()
+    assert sum(name_bytes(n) != n.encode() for n in names) >= 6  # the escapes are exercised
