@@ -139,4 +139,43 @@ def _files(*patches) -> list[bytes]:
 
 
 def test_the_shortcuts_write_the_same_bytes():
-    assert _files(S.quick_marker_copies()) == _files()
+    assert _files(S.quick_marker_copies(), S.direct_bbox_unions()) == _files()
+
+
+def _boxes(rng, n: int) -> list:
+    """n boxes, corners in any order, among them zeros of both signs, ties, infinities, NaN, and
+    TransformedBboxes."""
+    from matplotlib.transforms import Bbox, TransformedBbox
+
+    pool = np.array([0.0, -0.0, 1.5, -2.25, 3.0, np.inf, -np.inf, np.nan, 1e-300])
+    out = []
+    for _ in range(n):
+        points = rng.choice(pool, size=(2, 2)) if rng.random() < 0.5 else rng.normal(size=(2, 2)) * 100
+        box = Bbox(points)
+        out.append(TransformedBbox(box, Affine2D().scale(2.0, -1.0)) if rng.random() < 0.3 else box)
+    return out
+
+
+def _unions(patch) -> list[bytes]:
+    from matplotlib.transforms import Bbox
+
+    rng = np.random.default_rng(7)
+    with patch:
+        return [Bbox.union(_boxes(rng, int(rng.integers(1, 12)))).get_points().tobytes() for _ in range(2000)]
+
+
+def test_direct_bbox_unions_give_the_same_bits():
+    assert _unions(S.direct_bbox_unions()) == _unions(contextlib.nullcontext())
+
+
+def test_a_bbox_union_taking_any_zero_or_nan_is_told_apart(monkeypatch):
+    """Without the zero and NaN check, the stacked minimum picks another zero or NaN than matplotlib's."""
+    from matplotlib.transforms import Bbox
+
+    def unguarded(bboxes):
+        corners = np.array([b.get_points() for b in bboxes])
+        return Bbox([corners.min(axis=(0, 1)), corners.max(axis=(0, 1))])
+
+    plain = _unions(contextlib.nullcontext())
+    monkeypatch.setattr(Bbox, "union", staticmethod(unguarded))
+    assert _unions(contextlib.nullcontext()) != plain

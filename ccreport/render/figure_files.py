@@ -53,7 +53,7 @@ from .figure_caches import (
     shared_text_layouts,
 )
 from .figure_replay import save_svg_and_pdf
-from .figure_shortcuts import quick_marker_copies
+from .figure_shortcuts import direct_bbox_unions, quick_marker_copies
 
 SAVE_METADATA = {"svg": {"Date": None}, "pdf": {"CreationDate": None}, "png": {"Software": None}}
 PNG_DPI = 150
@@ -177,7 +177,7 @@ def _render(results: Results, styles, folder: Path, formats, tasks) -> list[tupl
     with (
         F.style(), notdef_at_code_zero(),
         shared_font_programs(), shared_stream_compression(), shared_text_layouts(), shared_pdf_glyph_layouts(),  # figure_caches
-        quick_marker_copies(),  # figure_shortcuts
+        quick_marker_copies(), direct_bbox_unions(),  # figure_shortcuts
     ):
         for t in tasks:
             fig, caption, alt = t.spec.draw(t.subject), t.spec.caption(t.subject), t.spec.alt(t.subject)
