@@ -139,7 +139,7 @@ def _files(*patches) -> list[bytes]:
 
 
 def test_the_shortcuts_write_the_same_bytes():
-    assert _files(S.quick_marker_copies(), S.direct_bbox_unions()) == _files()
+    assert _files(S.quick_marker_copies(), S.direct_bbox_unions(), S.direct_pdf_numbers()) == _files()
 
 
 def _boxes(rng, n: int) -> list:
@@ -179,3 +179,35 @@ def test_a_bbox_union_taking_any_zero_or_nan_is_told_apart(monkeypatch):
     plain = _unions(contextlib.nullcontext())
     monkeypatch.setattr(Bbox, "union", staticmethod(unguarded))
     assert _unions(contextlib.nullcontext()) != plain
+
+
+def _reprs(rng) -> list:
+    """pdfRepr of numbers of every kind it meets (and some it refuses), in lists and dicts too."""
+    from matplotlib.backends import backend_pdf
+
+    values = [0.0, -0.0, 1e-11, -5e-11, 1e15, 2.5, -1 / 3, 7, -12, 2**70, True, False, np.float64(-0.125),
+              np.float32(0.1), np.int64(3), None, "ab(c)", b"x\\y", float("inf"), float("nan"), np.float64("-inf")]
+    values += list(rng.normal(size=300) * 10.0 ** rng.integers(-12, 12, size=300))
+    values += [float(v) for v in rng.normal(size=300)] + [[1.5, 2, [3.25]], {"Key": 0.5, "N": -2}]
+    out = []
+    for v in values:
+        try:
+            out.append(backend_pdf.pdfRepr(v))
+        except Exception as e:  # the same error, the same message
+            out.append((type(e), str(e)))
+    return out
+
+
+def test_direct_pdf_numbers_write_what_pdfrepr_writes():
+    with S.direct_pdf_numbers():
+        quick = _reprs(np.random.default_rng(3))
+    assert quick == _reprs(np.random.default_rng(3))
+
+
+def test_a_pdf_number_written_otherwise_is_told_apart(monkeypatch):
+    from matplotlib.backends import backend_pdf
+
+    plain = _reprs(np.random.default_rng(3))
+    original = backend_pdf.pdfRepr
+    monkeypatch.setattr(backend_pdf, "pdfRepr", lambda obj: (b"%.10g" % obj) if type(obj) is float else original(obj))
+    assert _reprs(np.random.default_rng(3)) != plain
