@@ -152,3 +152,44 @@ def test_a_figure_with_a_layout_engine_is_drawn_by_matplotlib():
         direct = _save_directly(fig, "pdf")
         svg, pdf, replayed = _save_pair(fig)
     assert not replayed and pdf == direct and svg.startswith(b"<?xml")
+
+
+def test_the_recorder_reads_the_renderers_attributes_as_they_are_now():
+    """FORWARDED names are read from the renderer at each access (the rasterization counters change
+    while a figure is drawn, and a mixed-mode renderer swaps its inner renderer); recorded calls are
+    looked up on the renderer when made. A recorder keeping what it read first fails this."""
+
+    class Inner:
+        def __init__(self, tag):
+            self.tag = tag
+
+        def points_to_pixels(self, points):
+            return (self.tag, points)
+
+        def draw_path(self, gc, path, transform, rgbFace=None):
+            return self.tag
+
+        def draw_unknown(self):
+            return self.tag
+
+    class Outer:  # like MixedModeRenderer: what it does not hold, its current inner renderer does
+        _raster_depth, _rasterizing = 0, False
+
+        def __init__(self):
+            self.inner = Inner("vector")
+
+        def __getattr__(self, name):
+            return getattr(self.inner, name)
+
+    outer = Outer()
+    recorder = Recorder(outer)
+    assert (recorder._raster_depth, recorder._rasterizing, recorder.points_to_pixels(2)) == (0, False, ("vector", 2))
+    recorder._raster_depth += 1
+    recorder._rasterizing = True
+    outer.inner = Inner("raster")
+    assert (outer._raster_depth, recorder._raster_depth, recorder._rasterizing) == (1, 1, True)
+    assert recorder.points_to_pixels(3) == ("raster", 3)
+    assert recorder.draw_path(None, None, None) == "raster" and [c[0] for c in recorder.calls] == ["draw_path"]
+    assert recorder.complete
+    recorder.draw_unknown  # a drawing method it has no record of
+    assert not recorder.complete

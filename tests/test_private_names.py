@@ -31,6 +31,9 @@ ALLOWED = {
     ("ccreport/render/figure_caches.py", "Axis._update_ticks"): "matplotlib's tick update, its last result per "
     "axis remembered while one figure is laid out and saved, behind one guarded context manager "
     "(remembered_tick_updates)",
+    ("ccreport/render/figure_shortcuts.py", "MarkerStyle._set_marker"): "matplotlib's marker set-up, given an "
+    "exact copy of another marker's state without copy.deepcopy's generic walk, behind one guarded context "
+    "manager (quick_marker_copies)",
     ("tests/test_figure_caches.py", "Axis._update_ticks"): "counts the tick updates matplotlib runs, to test "
     "that remembered_tick_updates runs fewer",
 }

@@ -23,7 +23,8 @@ saves it while its renderer calls are recorded, and the PDF replays them
 (:mod:`ccreport.render.figure_replay`; its text sits where the SVG's layout measured it, within
 0.05 pt of a PDF drawn on its own, mathtext within 1 pt). Work that repeats from figure to figure
 (text layouts, PDF glyph layouts, font subsets) is shared for the duration of the call
-(:mod:`ccreport.render.figure_caches`). Together: the example's 70 figures in 60% of
+(:mod:`ccreport.render.figure_caches`), and some of matplotlib's bookkeeping takes exact
+shortcuts (:mod:`ccreport.render.figure_shortcuts`). Together: the example's 70 figures in 60% of
 the CPU seconds (benchmarks/README.md, "Figure stage, session 10").
 """
 
@@ -53,6 +54,7 @@ from .figure_caches import (
     shared_text_layouts,
 )
 from .figure_replay import save_svg_and_pdf
+from .figure_shortcuts import direct_bbox_unions, direct_pdf_numbers, quick_marker_copies
 
 SAVE_METADATA = {"svg": {"Date": None}, "pdf": {"CreationDate": None}, "png": {"Software": None}}
 PNG_DPI = 150
@@ -176,6 +178,7 @@ def _render(results: Results, styles, folder: Path, formats, tasks) -> list[tupl
     with (
         F.style(), notdef_at_code_zero(),
         shared_font_programs(), shared_stream_compression(), shared_text_layouts(), shared_pdf_glyph_layouts(),  # figure_caches
+        quick_marker_copies(), direct_bbox_unions(), direct_pdf_numbers(),  # figure_shortcuts
     ):
         for t in tasks:
             fig, caption, alt = t.spec.draw(t.subject), t.spec.caption(t.subject), t.spec.alt(t.subject)

@@ -30,6 +30,7 @@ is then drawn by matplotlib as before, so an unusual figure is only slower.
 from __future__ import annotations
 
 import contextlib
+from operator import attrgetter
 
 from matplotlib.backend_bases import GraphicsContextBase
 from matplotlib.transforms import BboxBase, Transform, TransformedPath
@@ -41,6 +42,13 @@ RECORDED = (
     "stop_rasterizing",
 )
 TEXT_CALLS = ("draw_text", "draw_tex")  # (gc, x, y, s, prop, angle, ...): y follows flipy()
+# What artists read from the renderer thousands of times a figure (the rasterization bookkeeping of
+# every draw wrapper, the text and line metrics): read straight from the renderer by class
+# properties rather than through ``__getattr__``, which Python calls only after a failed look-up
+FORWARDED = (
+    "_rasterizing", "_raster_depth", "points_to_pixels", "get_text_width_height_descent", "new_gc",
+    "flipy", "get_canvas_width_height", "option_image_nocomposite",
+)
 
 
 class Recorder:
@@ -56,10 +64,8 @@ class Recorder:
         object.__setattr__(self, "complete", True)
         object.__setattr__(self, "frozen", {})  # id(live object) -> (live, values, frozen copy)
 
-    def __getattr__(self, name):
+    def __getattr__(self, name):  # the calls of RECORDED and the names of FORWARDED are class attributes
         target = getattr(self.renderer, name)
-        if name in RECORDED:
-            return lambda *args, **kwargs: self._record(name, target, args, kwargs)
         if name.startswith("draw_") or name in ("start_filter", "stop_filter"):
             object.__setattr__(self, "complete", False)
         return target
@@ -113,6 +119,23 @@ class Recorder:
         snap.set_clip_rectangle(None if rect is None else self._freeze(rect))
         snap.set_clip_path(None if clip[0] is None else self._freeze(gc._clippath))
         return snap
+
+
+def _recording(name: str):
+    """The Recorder's method ``name``: record the call, then make it on the renderer."""
+
+    def call(self, *args, **kwargs):
+        return self._record(name, getattr(self.renderer, name), args, kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+for _name in RECORDED:
+    setattr(Recorder, _name, _recording(_name))
+for _name in FORWARDED:  # getattr(recorder.renderer, name) each time, as __getattr__ would
+    setattr(Recorder, _name, property(attrgetter("renderer." + _name)))
+del _name
 
 
 def replay(calls, renderer) -> None:
