@@ -40,6 +40,28 @@ def test_inner_resamples_are_reproducible():
     np.testing.assert_array_equal(a, b)
 
 
+@pytest.mark.parametrize("size", [1, 2, 208, 1000, 65537, 2**31 - 1])
+def test_inner_draws_in_32_bits_are_the_64_bit_draws(size):
+    """resample_counts and resample_cumulative draw their positions as int32 (a third of the time of
+    int64 draws): numpy's bounded generator draws a range that fits 32 bits from 32-bit words either
+    way, so the positions, and every calibration, are the ones int64 draws gave (and the generator is
+    left in the same state)."""
+    a_rng, b_rng = np.random.default_rng(size), np.random.default_rng(size)
+    np.testing.assert_array_equal(a_rng.integers(0, size, size=(3, 5, 64), dtype=np.int32), b_rng.integers(0, size, size=(3, 5, 64)))
+    assert a_rng.integers(1 << 62) == b_rng.integers(1 << 62)
+
+
+def test_resample_counts_is_pinned_to_64_bit_draws():
+    """resample_counts against the same computation with numpy's default (int64) draws."""
+    outer = multinomial_counts(np.random.default_rng(0), 40, 6)
+    got = cb.resample_counts(np.random.default_rng(4), outer, 25)
+    rng = np.random.default_rng(4)
+    lists = np.repeat(np.tile(np.arange(40), 6), outer.ravel()).reshape(6, 40)
+    picks = rng.integers(0, 40, size=(6, 25, 40))
+    want = np.stack([np.bincount(np.take_along_axis(lists[:, None, :], picks, axis=2).reshape(150, 40)[r], minlength=40) for r in range(150)])
+    np.testing.assert_array_equal(got, want)
+
+
 @pytest.mark.parametrize("distinct", [3, 40])
 @pytest.mark.parametrize("block", [2**17, 700])  # all outer rows at once / two at a time, the last alone
 def test_resample_cumulative_is_the_cumulated_resample_from_the_same_draws(distinct, block, monkeypatch):
