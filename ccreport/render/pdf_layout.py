@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import importlib
 import sys
-import threading
 from contextlib import contextmanager
 from math import inf
 
-_lock = threading.Lock()
-_users = 0
-_original = None  # ParentBox.page_values as WeasyPrint defines it, while patched
+from .shared_patch import SharedPatch
+
+_page_values_patch = SharedPatch()
+_percentages_patch = SharedPatch()
 
 
 def in_flow_or_floated(child) -> bool:
@@ -81,7 +81,6 @@ def page_values_from_the_ends():
     with, and WeasyPrint's start (end) value depends only on that child's start (end) value and the
     box's own ``style['page']``. A box whose class defines its own ``page_values`` (tables) is asked
     through it. If WeasyPrint's classes are not as this assumes, nothing is patched."""
-    global _users, _original
     try:
         from weasyprint.formatting_structure import boxes
 
@@ -90,30 +89,25 @@ def page_values_from_the_ends():
     except (ImportError, AttributeError, KeyError):  # pragma: no cover - another WeasyPrint: nothing patched
         yield
         return
-    with _lock:
-        patch = _users > 0 or own_value_follows_parent_box(parent_box, box_class)
-        if patch:
-            if _users == 0:
-                _original = defined
-                parent_box.page_values = ends_page_values
-            _users += 1
-    try:
+
+    def apply():
+        if not own_value_follows_parent_box(parent_box, box_class):
+            return lambda: None
+        parent_box.page_values = ends_page_values
+
+        def undo():
+            parent_box.page_values = defined
+
+        return undo
+
+    with _page_values_patch.applied(apply):
         yield
-    finally:
-        if patch:
-            with _lock:
-                _users -= 1
-                if _users == 0:
-                    parent_box.page_values = _original
 
 
 # The modules of WeasyPrint 70 that call resolve_percentages (imported before patching, so that none
 # binds the patched function by importing it while the context is active)
 _PERCENT_USERS = ("absolute", "block", "column", "flex", "float", "grid", "inline", "page", "percent", "table")
 _BORDER_WIDTHS = tuple(f"border_{side}_width" for side in ("top", "right", "bottom", "left"))
-_percent_users = 0
-_percent_original = None  # WeasyPrint's resolve_percentages, while patched
-_percent_modules: list = []  # the modules whose resolve_percentages is patched
 
 
 def inlined_resolve_percentages(percent, dimension, box_class, page_class):
@@ -184,7 +178,6 @@ def percentages_inlined():
     values in the same order of style lookups, a min-width or min-height of 'auto' set to 0 as
     ``resolve_one_percentage`` sets it, ``adjust_box_sizing`` called unless the box sizing is
     ``content-box`` (for which it changes nothing)."""
-    global _percent_users, _percent_original
     try:
         modules = [importlib.import_module(f"weasyprint.layout.{name}") for name in _PERCENT_USERS]
         from weasyprint.css.properties import Dimension
@@ -196,20 +189,18 @@ def percentages_inlined():
     except (ImportError, AttributeError):  # pragma: no cover - another WeasyPrint: nothing patched
         yield
         return
-    with _lock:
-        if _percent_users == 0:
-            users = set(modules) | {m for n, m in list(sys.modules.items()) if n.startswith("weasyprint.")}
-            _percent_original = original
-            _percent_modules[:] = [m for m in users if getattr(m, "resolve_percentages", None) is original]
-            for module in _percent_modules:
-                module.resolve_percentages = fast
-        _percent_users += 1
-    try:
+
+    def apply():
+        users = set(modules) | {m for n, m in list(sys.modules.items()) if n.startswith("weasyprint.")}
+        patched = [m for m in users if getattr(m, "resolve_percentages", None) is original]
+        for module in patched:
+            module.resolve_percentages = fast
+
+        def undo():
+            for module in patched:
+                module.resolve_percentages = original
+
+        return undo
+
+    with _percentages_patch.applied(apply):
         yield
-    finally:
-        with _lock:
-            _percent_users -= 1
-            if _percent_users == 0:
-                for module in _percent_modules:
-                    module.resolve_percentages = _percent_original
-                _percent_modules.clear()

@@ -39,15 +39,15 @@ same from build to build.
 
 from __future__ import annotations
 
-import threading
 import zlib
 from contextlib import contextmanager
 
+from .shared_patch import SharedPatch
+
 STREAM_LEVEL = 6  # zlib level of the PDF's own streams (pydyf's: 9; 6 is zlib's default)
 
-_references_lock = threading.Lock()
-_references_users = 0
-_references_original = None
+_references_patch = SharedPatch()
+_references_original = None  # pydyf's page_references property, while patched
 
 
 def _kept_page_references(pdf):
@@ -64,19 +64,18 @@ def page_references_kept():
     (the same tuple pydyf would build; see the module docstring)."""
     import pydyf
 
-    global _references_users, _references_original
-    with _references_lock:
-        if _references_users == 0:
-            _references_original = pydyf.PDF.__dict__["page_references"]
-            pydyf.PDF.page_references = property(_kept_page_references)
-        _references_users += 1
-    try:
+    def apply():
+        global _references_original
+        _references_original = original = pydyf.PDF.__dict__["page_references"]
+        pydyf.PDF.page_references = property(_kept_page_references)
+
+        def undo():
+            pydyf.PDF.page_references = original
+
+        return undo
+
+    with _references_patch.applied(apply):
         yield
-    finally:
-        with _references_lock:
-            _references_users -= 1
-            if _references_users == 0:
-                pydyf.PDF.page_references = _references_original
 
 
 def deflate_streams(pdf, level: int = STREAM_LEVEL) -> None:
