@@ -211,3 +211,41 @@ def test_a_pdf_number_written_otherwise_is_told_apart(monkeypatch):
     original = backend_pdf.pdfRepr
     monkeypatch.setattr(backend_pdf, "pdfRepr", lambda obj: (b"%.10g" % obj) if type(obj) is float else original(obj))
     assert _reprs(np.random.default_rng(3)) != plain
+
+
+class _Reduced(enum.Enum):
+    """An Enum reducing itself another way: deepcopy would not hand back the member as it is."""
+
+    A = 1
+
+    def __reduce_ex__(self, protocol):
+        return (str, ("copied",))
+
+
+class _Copied(enum.Enum):
+    """An Enum with a ``__deepcopy__`` of its own."""
+
+    A = 1
+
+    def __deepcopy__(self, memo):
+        return "copied"
+
+
+def test_enum_members_kept_as_deepcopy_keeps_them_on_every_python_3_11():
+    """``Enum.__deepcopy__`` exists from CPython 3.11.6 only (Debian 12's 3.11.2 has none, and read
+    on an Enum class its absence raises through the metaclass): with and without it, JoinStyle and
+    CapStyle members are kept as they are, exactly when ``copy.deepcopy`` returns them themselves,
+    and classes copying themselves otherwise are not."""
+    from matplotlib._enums import CapStyle, JoinStyle
+
+    for kind in (JoinStyle, CapStyle):
+        member = next(iter(kind))
+        assert copy.deepcopy(member) is member
+        assert S.deepcopy_keeps_member(kind)
+        assert S.deepcopy_keeps_member(kind, enum_deepcopy=None)  # as on CPython 3.11.0-3.11.5
+    assert not S.deepcopy_keeps_member(_Copied) and not S.deepcopy_keeps_member(_Copied, enum_deepcopy=None)
+    assert copy.deepcopy(_Copied.A) is not _Copied.A
+    # reducing itself another way: kept only where Enum.__deepcopy__ is there to take precedence
+    assert S.deepcopy_keeps_member(_Reduced) is (copy.deepcopy(_Reduced.A) is _Reduced.A)
+    assert not S.deepcopy_keeps_member(_Reduced, enum_deepcopy=None)
+    assert not S.deepcopy_keeps_member(int) and not S.deepcopy_keeps_member(str, enum_deepcopy=None)

@@ -32,6 +32,27 @@ import types
 _ATOMIC = (type(None), bool, int, float, str)  # deepcopy returns these objects themselves
 
 
+_ENUM_DEEPCOPY = getattr(enum.Enum, "__deepcopy__", None)  # from CPython 3.11.6 (3.11.0-3.11.5: none)
+
+
+def deepcopy_keeps_member(kind: type, enum_deepcopy=_ENUM_DEEPCOPY) -> bool:
+    """Whether ``copy.deepcopy`` returns a member of the class ``kind`` as it is.
+
+    ``copy.deepcopy`` uses a class's ``__deepcopy__`` first: ``Enum``'s returns ``self``. Where
+    ``Enum`` has none (``enum_deepcopy`` None: CPython before 3.11.6) it reduces the member, and
+    ``Enum.__reduce_ex__``'s ``(cls, (value,))`` looks the same member up again. Any other copier
+    or reduction of the class's own: not kept. Read with ``getattr``: an Enum class answers a
+    missing attribute with AttributeError, through its metaclass."""
+    if not issubclass(kind, enum.Enum):
+        return False
+    own = getattr(kind, "__deepcopy__", None)
+    if own is not None and own is not _ENUM_DEEPCOPY:
+        return False  # a copier of the class's own
+    if enum_deepcopy is not None:
+        return True
+    return kind.__reduce_ex__ is enum.Enum.__reduce_ex__
+
+
 class _Unusual(Exception):
     """A value :func:`copy_marker_state` does not copy itself: ``copy.deepcopy`` copies the state."""
 
@@ -57,7 +78,7 @@ def _state_copier():
         kind = type(v)
         if kind in _ATOMIC or kind in enums:
             return v
-        if issubclass(kind, enum.Enum) and kind.__deepcopy__ is enum.Enum.__deepcopy__:
+        if deepcopy_keeps_member(kind):
             enums.add(kind)  # JoinStyle, CapStyle
             return v
         held = memo.get(id(v))
