@@ -236,7 +236,7 @@ def test_enum_members_kept_as_deepcopy_keeps_them_on_every_python_3_11():
     on an Enum class its absence raises through the metaclass): with and without it, JoinStyle and
     CapStyle members are kept as they are, exactly when ``copy.deepcopy`` returns them themselves,
     and classes copying themselves otherwise are not."""
-    from matplotlib._enums import CapStyle, JoinStyle
+    from matplotlib.backend_bases import CapStyle, JoinStyle
 
     for kind in (JoinStyle, CapStyle):
         member = next(iter(kind))
