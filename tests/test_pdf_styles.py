@@ -1,0 +1,257 @@
+"""ccreport.render.pdf_styles: pseudo-element styles made on demand give WeasyPrint's own computed values,
+anchors and PDF bytes, and the patch restores WeasyPrint.
+
+Each document is rendered with and without the patch and compared three ways: the PDF's bytes, every
+property of every element's style and of each of its pseudo-element styles (read through ``style_for``
+after the document is laid out, the patched one making what it had not made), and the anchors
+WeasyPrint's target collector holds, in order, once the styles are made and once the PDF is written.
+Two deliberately wrong variants fail them: a style made with the root element as its parent (inherited
+values wrong: the PDF bytes and the values differ), and styles whose cascade declares an ``anchor``
+deferred too (that anchor collected only when the box building asks for the style, after a
+``target-counter`` looked it up: the collected anchors differ; WeasyPrint 70 stores no target for a
+pseudo-element, so the PDF of that case does not change).
+"""
+
+import contextlib
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("weasyprint")
+
+from ccreport.render import pdf_styles  # noqa: E402
+from ccreport.render.pdf_styles import pseudo_styles_on_demand  # noqa: E402
+
+PSEUDO_TYPES = (
+    "before", "after", "marker", "first-letter", "first-line", "footnote-call", "footnote-marker",
+    "note-call", "note-marker", "note-callback",
+)
+HEAD = (
+    "@page{size:300pt 260pt;margin:20pt;@bottom-center{content:counter(page)}} "
+    "body{font-family:DejaVu Sans;font-size:9pt} *,*::before,*::after{box-sizing:border-box}"
+)
+
+# Each case asks for pseudo-element styles a different way: generated content with counters, quotes,
+# attr() and var(); list markers (outside, inside, their own content, none); first letter and line;
+# footnotes (their call and marker); pseudo-elements of table parts (whose margins and paddings
+# StyleFor.__call__ zeroes), of hidden elements (never asked for) and of the root; inheritance from an
+# element with its own style attribute; a pseudo-element anchor a link before it points to.
+CASES = {
+    "generated": (
+        "body{counter-reset:c} h2{counter-increment:c} h2::before{content:counter(c) '. ';color:#a00}"
+        "h2::after{content:' (' attr(data-x) ')';font-style:italic} q::before{content:open-quote}",
+        "<h2 data-x='one'>A</h2><p>text <q>quoted <q>inner</q></q></p><h2 data-x='two'>B</h2><h2>C</h2>",
+    ),
+    "variables": (
+        ":root{--gap:4pt;--mark:'*'} p::before{content:var(--mark);margin-right:var(--gap)} "
+        "p.big::after{content:var(--missing, '!');font-size:var(--size, 2em)}",
+        "<p>a</p><p class='big'>b</p><p style='--mark:\"#\"'>c</p>",
+    ),
+    "markers": (
+        "ol li::marker{color:#0a0} ul.in{list-style-position:inside} ul.own{list-style-position:inside} ul.own li::marker{content:'> '}"
+        "ul.none{list-style:none}",
+        "<ol><li>one</li><li>two</li></ol><ul class='in'><li>in</li></ul><ul class='own'><li>own</li>"
+        "<li>own again</li></ul><ul class='none'><li>none</li></ul>",
+    ),
+    "first letter and line": (
+        "p::first-letter{font-size:200%;color:#00a} p::first-line{font-weight:bold} div::first-letter{float:left}",
+        "<p>First paragraph with a long line that wraps on to the next line of the page.</p>"
+        "<div>Div text</div><p>Second</p>",
+    ),
+    "footnotes": (
+        ".fn{float:footnote} .fn::footnote-call{color:#a00} .fn::footnote-marker{font-weight:bold}",
+        "<p>Text<span class='fn'>a note</span> and more<span class='fn'>another</span>.</p>",
+    ),
+    "tables": (
+        "table{border-collapse:collapse} td::before{content:'>';padding:3pt} tr::after{content:'row'} "
+        "th::before{content:attr(data-label)} table::before{content:'T'}",
+        "<table><tr><th data-label='h'>head</th><td>a</td></tr><tr><td>b</td><td>c</td></tr></table>",
+    ),
+    "hidden": (
+        ".gone{display:none} .gone::before{content:'never'} span::after{content:'+'}",
+        "<div class='gone'><span>x</span></div><p><span>y</span> <span>z</span></p>",
+    ),
+    "root and inheritance": (
+        "html::before{content:'root'} html::after{content:'end'} div::before{content:'in ';color:inherit}",
+        "<div style='color:#080;font-size:12pt'>green</div><div>plain</div>",
+    ),
+    "pseudo anchor": (
+        "a::after{content:' p. ' target-counter(attr(href), page)} h3::before{-weasy-anchor:'here';content:'>'}"
+        " h3{break-before:page}",
+        "<p id='top'><a href='#here'>there</a></p><h3>Heading</h3><p id='end'><a href='#here'>again</a></p>",
+    ),
+}
+
+
+def _html(case: str) -> str:
+    css, body = CASES[case] if case in CASES else case
+    return f"<html><head><style>{HEAD} {css}</style></head><body>{body}</body></html>"
+
+
+def _render(html: str, patched: bool):
+    """(PDF bytes, every style's values, the anchors collected once styled and once written) of ``html``."""
+    import weasyprint
+    import weasyprint.document as document_module
+
+    captured = {}
+    original = document_module.get_all_computed_styles
+
+    def capture(*args, **kwargs):
+        captured["collector"] = args[8]  # get_all_computed_styles(html, ..., layers, target_collector, forms)
+        captured["style_for"] = style_for = original(*args, **kwargs)
+        captured["styled"] = list(captured["collector"].target_lookup_items)  # what the box building starts from
+        return style_for
+
+    document_module.get_all_computed_styles = capture
+    try:
+        with pseudo_styles_on_demand() if patched else contextlib.nullcontext():
+            source = weasyprint.HTML(string=html)
+            pdf = source.write_pdf(pdf_identifier=b"test")
+    finally:
+        document_module.get_all_computed_styles = original
+    anchors = (captured["styled"], list(captured["collector"].target_lookup_items))
+    return pdf, _all_values(source, captured["style_for"]), anchors
+
+
+def _all_values(source, style_for) -> list:
+    from weasyprint.css.properties import INITIAL_VALUES
+
+    values = []
+    for element in source.etree_element.iter():
+        for pseudo_type in (None, *PSEUDO_TYPES):
+            style = style_for(element, pseudo_type)
+            if style is None:
+                values.append((element.tag, pseudo_type, None))
+                continue
+            values.append((element.tag, pseudo_type, [(name, repr(style[name])) for name in sorted(INITIAL_VALUES)]))
+    return values
+
+
+def _same(html: str) -> bool:
+    return _render(html, patched=True) == _render(html, patched=False)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_pseudo_styles_on_demand_give_the_same_styles_anchors_and_pdf(case):
+    patched, unpatched = _render(_html(case), True), _render(_html(case), False)
+    assert patched[0] == unpatched[0]
+    assert patched[1] == unpatched[1]
+    assert patched[2] == unpatched[2]
+
+
+def test_the_cases_defer_and_make_styles():
+    """The patch is at work in the cases: styles deferred, some made when asked for, some never."""
+    import weasyprint
+    import weasyprint.document as document_module
+
+    made = []
+    original = document_module.get_all_computed_styles
+
+    def capture(*args, **kwargs):
+        style_for = original(*args, **kwargs)
+        made.append((style_for, len(style_for.__dict__[pdf_styles.PENDING])))
+        return style_for
+
+    document_module.get_all_computed_styles = capture
+    try:
+        with pseudo_styles_on_demand():
+            weasyprint.HTML(string=_html("generated")).render()
+    finally:
+        document_module.get_all_computed_styles = original
+    style_for, deferred = made[0]
+    never = len(style_for.__dict__[pdf_styles.PENDING])
+    assert deferred > never > 0
+
+
+def _wrong_parent(set_computed, style_for, element, pseudo_type, cascaded, root, base_url, target_collector):
+    cascaded_styles = style_for.get_cascaded_styles()
+    cascaded_styles[element, pseudo_type] = cascaded
+    try:
+        set_computed(style_for, element, parent=root, root=root, pseudo_type=pseudo_type, base_url=base_url,
+                     target_collector=target_collector)
+    finally:
+        del cascaded_styles[element, pseudo_type]
+
+
+WRONG = {
+    # made with the root as parent: values inherited from the root, not from the element
+    "root as parent": ("make_deferred", _wrong_parent),
+    # styles whose cascade declares an anchor deferred too: the anchor collected when first asked for
+    "anchors deferred": ("deferrable", lambda cascaded: True),
+}
+
+
+@pytest.mark.parametrize("wrong", sorted(WRONG))
+def test_a_wrong_deferral_fails_the_comparison(wrong, monkeypatch):
+    name, function = WRONG[wrong]
+    monkeypatch.setattr(pdf_styles, name, function)
+    differs = [case for case in CASES if not _same(_html(case))]
+    assert differs, wrong
+
+
+def test_pseudo_styles_on_demand_patch_and_restore_weasyprint():
+    from weasyprint import css
+
+    original = css.StyleFor.__init__
+    with pseudo_styles_on_demand():
+        with pseudo_styles_on_demand():
+            assert css.StyleFor.__init__ is not original
+        assert css.StyleFor.__init__ is not original
+    assert css.StyleFor.__init__ is original
+
+
+def test_a_style_for_made_while_patched_makes_its_styles_after():
+    """A StyleFor made inside the context and asked outside it still makes its deferred styles."""
+    import weasyprint
+    import weasyprint.document as document_module
+
+    html = _html("generated")
+    kept = {}
+    original = document_module.get_all_computed_styles
+
+    def capture(*args, **kwargs):
+        kept["style_for"] = original(*args, **kwargs)
+        return kept["style_for"]
+
+    document_module.get_all_computed_styles = capture
+    try:
+        with pseudo_styles_on_demand():
+            patched_source = weasyprint.HTML(string=html)
+            patched_source.render()
+        patched = _all_values(patched_source, kept["style_for"])
+        plain_source = weasyprint.HTML(string=html)
+        plain_source.render()
+        plain = _all_values(plain_source, kept["style_for"])
+    finally:
+        document_module.get_all_computed_styles = original
+    assert patched == plain
+
+
+CLASSES = st.sampled_from(["", "a", "b", "a b"])
+TAGS = st.sampled_from(["div", "p", "span", "li", "em"])
+TREES = st.recursive(
+    st.sampled_from(["text", "more words", ""]),
+    lambda children: st.tuples(TAGS, CLASSES, st.sampled_from(["", "color:#070", "font-size:11pt"]),
+                               st.lists(children, max_size=3)),
+    max_leaves=10,
+)
+RULES = st.lists(st.sampled_from([
+    ".a::before{content:'A';color:#a00}", ".b::after{content:counter(n);font-size:80%}",
+    "li::marker{color:#0a0}", "p::first-letter{font-weight:bold}", "div::before{content:attr(class)}",
+    "span::after{content:none}", ".b{counter-increment:n}", ".a::first-line{color:#00a}",
+    "em::before{-weasy-anchor:'x';content:'*'}", "li{display:list-item}",
+]), max_size=5)
+
+
+def _tree_html(tree) -> str:
+    if isinstance(tree, str):
+        return tree
+    tag, classes, style, children = tree
+    return f"<{tag} class='{classes}' style='{style}'>" + "".join(map(_tree_html, children)) + f"</{tag}>"
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(TREES, min_size=1, max_size=3), RULES)
+def test_pseudo_styles_on_demand_equal_weasyprints_for_random_documents(trees, rules):
+    assert _same(_html((" ".join(rules), "".join(map(_tree_html, trees)))))
