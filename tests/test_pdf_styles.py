@@ -1,5 +1,6 @@
-"""ccreport.render.pdf_styles: pseudo-element styles made on demand give WeasyPrint's own computed values,
-anchors and PDF bytes, and the patch restores WeasyPrint.
+"""ccreport.render.pdf_styles: pseudo-element styles made on demand, and the ::before and ::after boxes
+found empty without their styles, give WeasyPrint's own computed values, anchors and PDF bytes, and the
+patches restore WeasyPrint.
 
 Each document is rendered with and without the patch and compared three ways: the PDF's bytes, every
 property of every element's style and of each of its pseudo-element styles (read through ``style_for``
@@ -9,7 +10,9 @@ Two deliberately wrong variants fail them: a style made with the root element as
 values wrong: the PDF bytes and the values differ), and styles whose cascade declares an ``anchor``
 deferred too (that anchor collected only when the box building asks for the style, after a
 ``target-counter`` looked it up: the collected anchors differ; WeasyPrint 70 stores no target for a
-pseudo-element, so the PDF of that case does not change).
+pseudo-element, so the PDF of that case does not change). Two wrong tests for an empty ::before or
+::after fail the PDF comparison: every deferred one taken for empty, and one taken for empty without
+looking for a ``content`` in its cascade (generated content lost).
 """
 
 import contextlib
@@ -21,7 +24,7 @@ from hypothesis import strategies as st
 pytest.importorskip("weasyprint")
 
 from ccreport.render import pdf_styles  # noqa: E402
-from ccreport.render.pdf_styles import pseudo_styles_on_demand  # noqa: E402
+from ccreport.render.pdf_styles import empty_pseudo_boxes_skipped, pseudo_styles_on_demand  # noqa: E402
 
 PSEUDO_TYPES = (
     "before", "after", "marker", "first-letter", "first-line", "footnote-call", "footnote-marker",
@@ -76,6 +79,13 @@ CASES = {
         "html::before{content:'root'} html::after{content:'end'} div::before{content:'in ';color:inherit}",
         "<div style='color:#080;font-size:12pt'>green</div><div>plain</div>",
     ),
+    # ::before and ::after declaring what before_after_to_box reads, but no content (WeasyPrint's path), a
+    # colour only (no box, the style never made), content through a variable, and content none
+    "declared without content": (
+        ":root{--c:'v'} p::before{display:block} p::after{float:left;position:absolute} div::before{color:#a00}"
+        " div::after{content:none} span::before{content:var(--c)} span::after{display:var(--none, inline)}",
+        "<p>p</p><div>div</div><p><span>span</span></p>",
+    ),
     "pseudo anchor": (
         "a::after{content:' p. ' target-counter(attr(href), page)} h3::before{-weasy-anchor:'here';content:'>'}"
         " h3{break-before:page}",
@@ -87,6 +97,12 @@ CASES = {
 def _html(case: str) -> str:
     css, body = CASES[case] if case in CASES else case
     return f"<html><head><style>{HEAD} {css}</style></head><body>{body}</body></html>"
+
+
+@contextlib.contextmanager
+def _patched():
+    with pseudo_styles_on_demand(), empty_pseudo_boxes_skipped():
+        yield
 
 
 def _render(html: str, patched: bool):
@@ -105,7 +121,7 @@ def _render(html: str, patched: bool):
 
     document_module.get_all_computed_styles = capture
     try:
-        with pseudo_styles_on_demand() if patched else contextlib.nullcontext():
+        with _patched() if patched else contextlib.nullcontext():
             source = weasyprint.HTML(string=html)
             pdf = source.write_pdf(pdf_identifier=b"test")
     finally:
@@ -150,18 +166,23 @@ def test_the_cases_defer_and_make_styles():
 
     def capture(*args, **kwargs):
         style_for = original(*args, **kwargs)
-        made.append((style_for, len(style_for.__dict__[pdf_styles.PENDING])))
+        made.append((style_for, dict(style_for.__dict__[pdf_styles.PENDING])))
         return style_for
 
     document_module.get_all_computed_styles = capture
     try:
-        with pseudo_styles_on_demand():
-            weasyprint.HTML(string=_html("generated")).render()
+        for patches in (pseudo_styles_on_demand, _patched):
+            with patches():
+                weasyprint.HTML(string=_html("generated")).render()
     finally:
         document_module.get_all_computed_styles = original
-    style_for, deferred = made[0]
-    never = len(style_for.__dict__[pdf_styles.PENDING])
-    assert deferred > never > 0
+    (styles_only, deferred), (both, _) = made
+    never = styles_only.__dict__[pdf_styles.PENDING]
+    assert len(deferred) > len(never) > 0
+    h2 = [element for element, pseudo_type in deferred if element.tag == "h2" and pseudo_type == "before"]
+    assert h2 and not any((element, "before") in never for element in h2)  # generated content: made
+    skipped = [key for key in both.__dict__[pdf_styles.PENDING] if key[1] in ("before", "after")]
+    assert len(skipped) > len([key for key in never if key[1] in ("before", "after")])  # made by one, not both
 
 
 def _wrong_parent(set_computed, style_for, element, pseudo_type, cascaded, root, base_url, target_collector):
@@ -179,6 +200,10 @@ WRONG = {
     "root as parent": ("make_deferred", _wrong_parent),
     # styles whose cascade declares an anchor deferred too: the anchor collected when first asked for
     "anchors deferred": ("deferrable", lambda cascaded: True),
+    # every deferred ::before and ::after taken for empty: generated content lost
+    "every pseudo-element boxless": ("boxless", lambda cascaded: True),
+    # content not looked at, only what is read before it: generated content lost
+    "content not looked at": ("boxless", lambda cascaded: not any(n in cascaded for n in ("display", "float", "position"))),
 }
 
 
@@ -192,13 +217,15 @@ def test_a_wrong_deferral_fails_the_comparison(wrong, monkeypatch):
 
 def test_pseudo_styles_on_demand_patch_and_restore_weasyprint():
     from weasyprint import css
+    from weasyprint.formatting_structure import build
 
     original = css.StyleFor.__init__
-    with pseudo_styles_on_demand():
-        with pseudo_styles_on_demand():
-            assert css.StyleFor.__init__ is not original
-        assert css.StyleFor.__init__ is not original
-    assert css.StyleFor.__init__ is original
+    boxes = build.before_after_to_box
+    with _patched():
+        with _patched():
+            assert css.StyleFor.__init__ is not original and build.before_after_to_box is not boxes
+        assert css.StyleFor.__init__ is not original and build.before_after_to_box is not boxes
+    assert css.StyleFor.__init__ is original and build.before_after_to_box is boxes
 
 
 def test_a_style_for_made_while_patched_makes_its_styles_after():
@@ -216,7 +243,7 @@ def test_a_style_for_made_while_patched_makes_its_styles_after():
 
     document_module.get_all_computed_styles = capture
     try:
-        with pseudo_styles_on_demand():
+        with _patched():
             patched_source = weasyprint.HTML(string=html)
             patched_source.render()
         patched = _all_values(patched_source, kept["style_for"])
@@ -240,6 +267,7 @@ RULES = st.lists(st.sampled_from([
     ".a::before{content:'A';color:#a00}", ".b::after{content:counter(n);font-size:80%}",
     "li::marker{color:#0a0}", "p::first-letter{font-weight:bold}", "div::before{content:attr(class)}",
     "span::after{content:none}", ".b{counter-increment:n}", ".a::first-line{color:#00a}",
+    "p::after{display:block}", "div::after{color:#080}", "span::before{float:left;content:'f'}",
     "em::before{-weasy-anchor:'x';content:'*'}", "li{display:list-item}",
 ]), max_size=5)
 

@@ -135,3 +135,76 @@ def pseudo_styles_on_demand():
 
     with _pseudo_patch.applied(apply):
         yield
+
+
+_boxes_patch = SharedPatch()
+# The properties ``before_after_to_box`` reads before it can return no box (``display`` reads ``float``,
+# which reads ``position``)
+_READ_BEFORE_CONTENT = ("content", "display", "float", "position")
+
+
+def content_is_normal(properties, physical_functions) -> bool:
+    """Whether a ``::before``/``::after`` style whose cascade declares no ``content`` computes it to a
+    value for which ``before_after_to_box`` makes no box ('normal': WeasyPrint 70's initial value,
+    stored as it is)."""
+    return (
+        properties.INITIAL_VALUES.get("content") in ("normal", "inhibit", "none")
+        and "content" not in properties.INITIAL_NOT_COMPUTED
+        and "content" not in properties.INHERITED
+        and "content" not in physical_functions
+    )
+
+
+def boxless(cascaded: dict) -> bool:
+    """Whether a deferred ``::before``/``::after`` cascade gives no box without its style being made:
+    it declares none of the properties ``before_after_to_box`` reads (so each has its initial value,
+    content 'normal', and no var() or math is resolved or warned about)."""
+    return not any(name in cascaded for name in _READ_BEFORE_CONTENT)
+
+
+@contextmanager
+def empty_pseudo_boxes_skipped():
+    """While active (inside :func:`pseudo_styles_on_demand`), WeasyPrint's ``before_after_to_box``
+    returns no box at once for a ``::before`` or ``::after`` whose style is still deferred and whose
+    cascade declares none of ``content``, ``display``, ``float`` and ``position``, without making the
+    style.
+
+    WeasyPrint asks for the ``::before`` and ``::after`` of every element it builds a box for; the
+    theme's ``*::before, *::after { box-sizing: border-box }`` gives each a style (about 12,000 for the
+    example, each made and then asked for ``display``, ``float``, ``position`` and ``content``: about
+    0.1 CPU s). Such a style's ``content`` is its initial value, 'normal' (:func:`content_is_normal`),
+    for which ``before_after_to_box`` returns an empty list once it has read ``display`` and
+    ``content``; those reads change nothing but the style itself, which only ``before_after_to_box``
+    asks for. The style stays deferred: if anything asked for it later, it would be made then, with
+    the same values (only the values read so far, the keys of the style dict, would differ)."""
+    try:
+        from weasyprint import css
+        from weasyprint.css import properties
+        from weasyprint.formatting_structure import build
+
+        original = build.before_after_to_box
+        normal = content_is_normal(properties, css.PHYSICAL_FUNCTIONS)
+    except (ImportError, AttributeError):  # pragma: no cover - another WeasyPrint: nothing patched
+        yield
+        return
+
+    def before_after_to_box(element, pseudo_type, state, style_for, *args, **kwargs):
+        pending = getattr(style_for, "__dict__", {}).get(PENDING)
+        if pending and pseudo_type in ("before", "after"):
+            arguments = pending.get((element, pseudo_type))
+            if arguments is not None and boxless(arguments[0]):
+                return []
+        return original(element, pseudo_type, state, style_for, *args, **kwargs)
+
+    def apply():
+        if not normal:
+            return lambda: None
+        build.before_after_to_box = before_after_to_box
+
+        def undo():
+            build.before_after_to_box = original
+
+        return undo
+
+    with _boxes_patch.applied(apply):
+        yield
