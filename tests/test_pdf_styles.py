@@ -23,6 +23,8 @@ from hypothesis import strategies as st
 
 pytest.importorskip("weasyprint")
 
+from weasyprint.css import properties as css_properties  # noqa: E402
+
 from ccreport.render import pdf_styles  # noqa: E402
 from ccreport.render.pdf_styles import empty_pseudo_boxes_skipped, pseudo_styles_on_demand  # noqa: E402
 
@@ -283,3 +285,155 @@ def _tree_html(tree) -> str:
 @given(st.lists(TREES, min_size=1, max_size=3), RULES)
 def test_pseudo_styles_on_demand_equal_weasyprints_for_random_documents(trees, rules):
     assert _same(_html((" ".join(rules), "".join(map(_tree_html, trees)))))
+
+
+# uncascaded_values_direct: each case leaves properties undeclared where __missing__'s other steps matter:
+# logical twins (margin-inline-start and others, in both directions), inherited math functions, custom
+# properties, text decorations and pages, computed initial values (border and outline widths, column gap),
+# font-relative lengths inherited down, the root's values.
+VALUE_CASES = {
+    "logical": (
+        "p{margin-inline-start:10pt;padding-block-end:5pt;border-inline-end:2pt solid;inline-size:60%;"
+        "min-block-size:2em;inset-inline-start:3pt;position:relative} .rtl{direction:rtl}",
+        "<p>ltr</p><div class='rtl'><p>rtl</p><p style='margin-left:4pt'>rtl, left</p></div>",
+    ),
+    "inherited math": (
+        "div{text-indent:calc(10% + 1em);letter-spacing:calc(1pt + 0.05em);word-spacing:calc(2pt + 0.1em);"
+        "line-height:calc(1em + 2pt);font-size:12pt} span{font-size:8pt}",
+        "<div><p>indented text <span>small</span> and more words on the line</p><p>again</p></div>",
+    ),
+    "custom properties": (
+        ":root{--w:140pt;--c:#a00} div{width:var(--w);color:var(--c)} p{--w:60pt;border:1pt solid var(--c)}",
+        "<div>outer<p><span>inner</span></p><div>nested</div></div>",
+    ),
+    "decorations and pages": (
+        "div{text-decoration:underline} em{text-decoration:line-through} @page wide{size:400pt 200pt} "
+        "section{page:wide}",
+        "<div>under <em>through</em></div><section><p>on a wide page</p></section><p>back</p>",
+    ),
+    "computed initial values": (
+        "div{border-style:solid;outline:1pt solid;columns:2;column-rule:1pt solid} p{border-top-style:dashed}"
+        " table{border-collapse:collapse} td{border:1pt solid}",
+        "<div><p>one</p><p>two</p></div><table><tr><td>a</td><td>b</td></tr></table>",
+    ),
+}
+
+
+def _by_place(source, styles: dict) -> dict:
+    """Each computed style's keys in insertion order, by the element's place in the tree (or the page type)
+    and pseudo-element."""
+    places = {element: index for index, element in enumerate(source.etree_element.iter())}
+    return {(places.get(element, repr(element)), pseudo_type): list(style) for (element, pseudo_type), style in styles.items()}
+
+
+def _values_render(html: str, patched: bool):
+    """(PDF bytes, every computed style's keys as laid out and written, every box's style items, every
+    style's values) of ``html``, with :func:`uncascaded_values_direct` or without."""
+    import weasyprint
+    import weasyprint.document as document_module
+
+    from ccreport.render.pdf_styles import uncascaded_values_direct
+
+    captured = {}
+    original = document_module.get_all_computed_styles
+
+    def capture(*args, **kwargs):
+        captured["style_for"] = style_for = original(*args, **kwargs)
+        return style_for
+
+    document_module.get_all_computed_styles = capture
+    try:
+        with uncascaded_values_direct() if patched else contextlib.nullcontext():
+            source = weasyprint.HTML(string=html)
+            document = source.render()
+            pdf = document.write_pdf(pdf_identifier=b"test")
+            style_for = captured["style_for"]
+            keys = _by_place(source, style_for.get_computed_styles())
+            boxes = [
+                (type(box).__name__, repr(list(box.style.items())))
+                for page in document.pages for box in page._page_box.descendants(placeholders=True)
+            ]
+            values = _all_values(source, style_for)
+    finally:
+        document_module.get_all_computed_styles = original
+    return pdf, keys, boxes, values
+
+
+ALL_VALUE_CASES = {**CASES, **VALUE_CASES}
+
+
+@pytest.mark.parametrize("case", sorted(ALL_VALUE_CASES))
+def test_uncascaded_values_direct_give_the_same_styles_and_pdf(case):
+    html = _html(ALL_VALUE_CASES[case])
+    patched, unpatched = _values_render(html, True), _values_render(html, False)
+    for name, mine, theirs in zip(("PDF", "style keys", "box styles", "values"), patched, unpatched):
+        assert mine == theirs, name
+
+
+def _wrongly(**changes):
+    real = pdf_styles.direct_missing
+
+    def wrong(original, keys, inherited, initial_values, not_computed, computers, physical, check_math):
+        arguments = dict(original=original, keys=keys, inherited=inherited, initial_values=initial_values,
+                         not_computed=not_computed, computers=computers, physical=physical, check_math=check_math)
+        arguments.update(changes)
+        return real(**arguments)
+
+    return wrong
+
+
+WRONG_VALUES = {
+    # physical properties as if no logical twin existed (and the direction not read)
+    "logical twins ignored": _wrongly(physical={}),
+    # initial values stored as they are, border widths of 'medium' among them
+    "initial values not computed": _wrongly(not_computed=frozenset()),
+    # every property an inherited one
+    "everything inherited": _wrongly(inherited=pdf_styles.direct_keys(css_properties)),
+}
+
+
+@pytest.mark.parametrize("wrong", sorted(WRONG_VALUES))
+def test_a_wrong_direct_value_fails_the_comparison(wrong, monkeypatch):
+    monkeypatch.setattr(pdf_styles, "direct_missing", WRONG_VALUES[wrong])
+    differs = [case for case in VALUE_CASES if _wrong_pdf(_html(VALUE_CASES[case])) != _values_render(_html(VALUE_CASES[case]), False)[0]]
+    assert differs, wrong  # the PDF itself differs (or is not written)
+
+
+def _wrong_pdf(html: str):
+    try:
+        return _values_render(html, True)[0]
+    except Exception as error:  # a wrong value WeasyPrint cannot lay out
+        return repr(error)
+
+
+def test_uncascaded_values_direct_patch_and_restore_weasyprint():
+    from weasyprint import css
+
+    from ccreport.render.pdf_styles import uncascaded_values_direct
+
+    original = css.ComputedStyle.__missing__
+    with uncascaded_values_direct():
+        with uncascaded_values_direct():
+            assert css.ComputedStyle.__missing__ is not original
+        assert css.ComputedStyle.__missing__ is not original
+    assert css.ComputedStyle.__missing__ is original
+
+
+DECLARATIONS = st.sampled_from([
+    "", "direction:rtl", "margin-inline-start:6pt", "padding-block-start:3pt", "border-inline-end:1pt solid",
+    "font-size:11pt", "text-indent:calc(5% + 1em)", "--v:4pt", "margin-left:var(--v)", "text-decoration:underline",
+    "inline-size:50%", "border-style:solid", "letter-spacing:0.1em", "float:left", "display:inline-block",
+])
+VALUE_TREES = st.recursive(
+    st.sampled_from(["text", "more words", ""]),
+    lambda children: st.tuples(TAGS, CLASSES, st.lists(DECLARATIONS, max_size=3).map(";".join),
+                               st.lists(children, max_size=3)),
+    max_leaves=10,
+)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(VALUE_TREES, min_size=1, max_size=3), RULES)
+def test_uncascaded_values_direct_equal_weasyprints_for_random_documents(trees, rules):
+    html = _html((" ".join(rules), "".join(map(_tree_html, trees))))
+    assert _values_render(html, True) == _values_render(html, False)

@@ -220,3 +220,112 @@ def empty_pseudo_boxes_skipped():
 
     with _boxes_patch.applied(apply):
         yield
+
+
+_values_patch = SharedPatch()
+# Keys ComputedStyle.__missing__ treats apart even when the cascade does not declare them: position, float
+# and display (their specified values are kept, float reads position and display float), page ('auto' takes
+# the ancestor's), text decorations (propagated), custom properties ('__' prefix)
+_SPECIAL_KEYS = ("position", "float", "display", "page")
+
+
+def direct_keys(properties) -> frozenset:
+    """The properties :func:`uncascaded_values_direct` computes itself when the cascade does not declare
+    them: every property but those ``ComputedStyle.__missing__`` treats apart (:data:`_SPECIAL_KEYS`,
+    text decorations, custom properties)."""
+    return frozenset(
+        key for key in properties.INITIAL_VALUES
+        if key not in _SPECIAL_KEYS and not key.startswith("text_decoration_") and key[:2] != "__"
+    )
+
+
+def initial_values_plain(properties, check_math) -> bool:
+    """Whether no initial value is a math function (``__missing__`` resolves one if it is)."""
+    return not any(check_math(value) for value in properties.INITIAL_VALUES.values())
+
+
+def direct_missing(original, keys, inherited, initial_values, not_computed, computers, physical, check_math):
+    """``ComputedStyle.__missing__`` (WeasyPrint 70) for a property in ``keys`` that the style's cascade
+    does not declare (nor, for a physical property, its logical twin for the style's direction): the
+    parent's value when it is inherited and the style has a parent (and that value is no math
+    function), else the initial value, computed by its computer function if WeasyPrint computes it.
+    Anything else goes to ``original``, which then takes the very steps it would have taken."""
+    logical_keys: dict = {}
+
+    def __missing__(self, key):
+        cascaded = self.cascaded
+        if key in cascaded or key not in keys:
+            return original(self, key)
+        logical_function = physical.get(key)
+        if logical_function is not None:
+            direction = self["direction"]  # read, as __missing__ reads it, before the logical key is looked for
+            try:
+                logical = logical_keys[key, direction]
+            except (KeyError, TypeError):
+                logical = logical_function(block="ttb", inline=direction)
+                if type(direction) is str:
+                    logical_keys[key, direction] = logical
+            if logical in cascaded:
+                return original(self, key)
+        parent_style = self.parent_style
+        if parent_style is not None and key in inherited:
+            value = parent_style[key]
+            if check_math(value):  # __missing__ resolves it again in this style
+                return original(self, key)
+            self[key] = value
+            return value
+        value = initial_values[key]
+        if key in not_computed and key in computers:
+            value = computers[key](self, key, value)
+        self[key] = value
+        return value
+
+    return __missing__
+
+
+@contextmanager
+def uncascaded_values_direct():
+    """While active, ``ComputedStyle.__missing__`` computes a property the style's cascade does not
+    declare straight from the parent (inherited) or the initial value (:func:`direct_missing`).
+
+    WeasyPrint computes each property of a style on first access in one general function: the
+    cascaded value or 'inherit'/'initial', a logical twin, var() resolution, 'inherit' and 'initial',
+    text decorations, the page, the specified position/float/display, math functions, then the
+    computer function. For a property the cascade does not declare, most of those steps do nothing:
+    the value is 'inherit' (an inherited property, the style having a parent) or 'initial'; nothing is
+    pending; a physical property reads the style's ``direction`` and takes its logical twin's value only
+    if the cascade declares the twin; 'inherit' stores the parent's computed value, 'initial' stores
+    the initial value unless WeasyPrint computes it (``INITIAL_NOT_COMPUTED``: then its computer
+    function's result is stored); a math function is resolved again (none among the initial values,
+    :func:`initial_values_plain`; an inherited one is left to WeasyPrint). The direct path takes those
+    same steps in the same order: the same values and the same keys, in the same order, in every
+    style dict. Everything else (a declared property, its logical twin declared, position, float,
+    display, page, text decorations, custom properties, an inherited math function) is WeasyPrint's."""
+    try:
+        from weasyprint import css
+        from weasyprint.css import computed_values, functions, properties
+
+        style_class = css.ComputedStyle
+        original = style_class.__dict__["__missing__"]
+        fast = direct_missing(
+            original, direct_keys(properties), properties.INHERITED, properties.INITIAL_VALUES,
+            properties.INITIAL_NOT_COMPUTED, computed_values.COMPUTER_FUNCTIONS, css.PHYSICAL_FUNCTIONS,
+            functions.check_math,
+        )
+        plain = initial_values_plain(properties, functions.check_math)
+    except (ImportError, AttributeError, KeyError):  # pragma: no cover - another WeasyPrint: nothing patched
+        yield
+        return
+
+    def apply():
+        if not plain:
+            return lambda: None
+        style_class.__missing__ = fast
+
+        def undo():
+            style_class.__missing__ = original
+
+        return undo
+
+    with _values_patch.applied(apply):
+        yield
