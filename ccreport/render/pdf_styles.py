@@ -18,9 +18,8 @@ the box building asks for 12,281 (the ``::before`` and ``::after`` of every disp
   example's document).
 * :func:`empty_pseudo_boxes_skipped`: a ``::before``/``::after`` still deferred whose cascade declares
   none of ``content``, ``display``, ``float``, ``position`` makes no box, so ``before_after_to_box``
-  returns none without making its style: 12,063 more never made, 236 made in all; ``render_pdf``
+  returns none without making its style: 12,045 more never made, 236 made in all; ``render_pdf``
   5.15 -> 5.01 CPU s (medians of 6 + 6 alternating runs, the first cut on in both).
-
 * :func:`uncascaded_values_direct`: WeasyPrint computes each property of a style on its first read
   in one general function (``ComputedStyle.__missing__``: var(), logical twins, 'inherit' and
   'initial', decorations, page, math, computer function), 179,000 first reads for the example, most
