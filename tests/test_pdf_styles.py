@@ -88,6 +88,11 @@ CASES = {
         " div::after{content:none} span::before{content:var(--c)} span::after{display:var(--none, inline)}",
         "<p>p</p><div>div</div><p><span>span</span></p>",
     ),
+    # no box for the root: WeasyPrint builds again through a style_for of its own (root_style_for)
+    "hidden root": (
+        "html{display:none} html::before{content:'root'} p::after{content:'p'}",
+        "<p>text</p>",
+    ),
     "pseudo anchor": (
         "a::after{content:' p. ' target-counter(attr(href), page)} h3::before{-weasy-anchor:'here';content:'>'}"
         " h3{break-before:page}",
