@@ -36,8 +36,10 @@ the box building asks for 12,281 (the ``::before`` and ``::after`` of every disp
   on in both); patched only while WeasyPrint's constructor is the source copied.
 
 The first two: ``render_pdf`` 5.27 (4.96-5.43) -> 5.10 (4.75-5.33) CPU s, medians of 7 + 7 alternating
-runs, every pair faster (median of the differences 0.21 s). All three: 5.49 (5.31-6.64) -> 5.00
-(4.92-6.04), 8 + 8 runs, every pair faster (median 0.43 s). report.pdf byte-identical in every run.
+runs, every pair faster (median of the differences 0.21 s). The first three: 5.49 (5.31-6.64) -> 5.00
+(4.92-6.04), 8 + 8 runs, every pair faster (median 0.43 s). All four, in a noisier hour: 5.88
+(5.42-6.84) -> 5.07 (4.93-6.22), 8 + 8 runs, every pair faster (median 0.62 s). report.pdf
+byte-identical in every run.
 """
 
 from __future__ import annotations
