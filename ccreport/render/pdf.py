@@ -42,6 +42,7 @@ from .figure_pdfs import FigureImages
 from .html_tree import parsed_html
 from ..collector import collector_paused
 from .pdf_layout import page_values_from_the_ends, percentages_inlined
+from .pdf_styles import empty_pseudo_boxes_skipped, pseudo_styles_on_demand, shared_cascades_reused, uncascaded_values_direct
 from .pdf_writing import deflate_streams, memoized_bytes, page_references_kept, shared_font_descriptions, text_layouts_kept
 from .pdfa import pdfa_repairs
 from .site import PDF_NAME, Site, page_context, render_template
@@ -178,7 +179,8 @@ def render_pdf(site: Site, out: Path, project=None, date: BuildDate | None = Non
     attached = archive_attachments(out, project, provenance.files if provenance is not None else ())
     target = out / PDF_NAME
     with fixed_source_date(date.epoch), collector_paused(), shared_font_descriptions(), text_layouts_kept(), \
-            page_values_from_the_ends(), percentages_inlined():  # pdf_writing, pdf_layout
+            page_values_from_the_ends(), percentages_inlined(), pseudo_styles_on_demand(), empty_pseudo_boxes_skipped(), \
+            uncascaded_values_direct(), shared_cascades_reused():  # pdf_writing, pdf_layout, pdf_styles
         html_options, render_options = figure_fonts(out, project)  # the figures' SVG text in their own font files
         html = report_html(site, date.epoch, attachments=bool(attached), table_layout=_table_layouts(site, out, render_options))
         images = FigureImages(out) if figure_pdfs else {}  # figures drawn from their own PDF files
