@@ -85,22 +85,14 @@ def page_values_from_the_ends():
         from weasyprint.formatting_structure import boxes
 
         parent_box, box_class = boxes.ParentBox, boxes.Box
-        defined = parent_box.__dict__["page_values"]
+        parent_box.__dict__["page_values"]  # ParentBox defines it (else KeyError: nothing patched)
     except (ImportError, AttributeError, KeyError):  # pragma: no cover - another WeasyPrint: nothing patched
         yield
         return
 
-    def apply():
-        if not own_value_follows_parent_box(parent_box, box_class):
-            return lambda: None
-        parent_box.page_values = ends_page_values
-
-        def undo():
-            parent_box.page_values = defined
-
-        return undo
-
-    with _page_values_patch.applied(apply):
+    with _page_values_patch.attribute_set(
+        parent_box, "page_values", ends_page_values, when=lambda: own_value_follows_parent_box(parent_box, box_class)
+    ):
         yield
 
 

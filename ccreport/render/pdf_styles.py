@@ -44,6 +44,7 @@ byte-identical in every run.
 
 from __future__ import annotations
 
+import sys
 from contextlib import contextmanager
 
 from .shared_patch import SharedPatch
@@ -155,17 +156,7 @@ def pseudo_styles_on_demand():
 
     deferring_init.__wrapped__ = init  # WeasyPrint's, for inspect (shared_cascades_reused checks its source)
 
-    def apply():
-        if not constant:
-            return lambda: None
-        style_for_class.__init__ = deferring_init
-
-        def undo():
-            style_for_class.__init__ = init
-
-        return undo
-
-    with _pseudo_patch.applied(apply):
+    with _pseudo_patch.attribute_set(style_for_class, "__init__", deferring_init, when=lambda: constant):
         yield
 
 
@@ -228,17 +219,7 @@ def empty_pseudo_boxes_skipped():
                 return []
         return original(element, pseudo_type, state, style_for, *args, **kwargs)
 
-    def apply():
-        if not normal:
-            return lambda: None
-        build.before_after_to_box = before_after_to_box
-
-        def undo():
-            build.before_after_to_box = original
-
-        return undo
-
-    with _boxes_patch.applied(apply):
+    with _boxes_patch.attribute_set(build, "before_after_to_box", before_after_to_box, when=lambda: normal):
         yield
 
 
@@ -337,17 +318,7 @@ def uncascaded_values_direct():
         yield
         return
 
-    def apply():
-        if not plain:
-            return lambda: None
-        style_class.__missing__ = fast
-
-        def undo():
-            style_class.__missing__ = original
-
-        return undo
-
-    with _values_patch.applied(apply):
+    with _values_patch.attribute_set(style_class, "__missing__", fast, when=lambda: plain):
         yield
 
 
@@ -486,7 +457,6 @@ def shared_cascades_reused():
     styles collect no anchor, so they are deferred only where no such cascade declares one; the others
     take WeasyPrint's path, in its order. Patched only if WeasyPrint's ``StyleFor.__init__`` is the very
     source copied (:data:`STYLE_FOR_INIT_SHA256`)."""
-    global _reusing_init
     try:
         from weasyprint import css
 
@@ -496,17 +466,8 @@ def shared_cascades_reused():
         yield
         return
 
-    def apply():
-        global _reusing_init
-        if source_sha256(original) != STYLE_FOR_INIT_SHA256:
-            return lambda: None
-        _reusing_init = copied
-
-        def undo():
-            global _reusing_init
-            _reusing_init = None
-
-        return undo
-
-    with _cascades_patch.applied(apply):
+    this_module = sys.modules[__name__]  # its _reusing_init, read by pseudo_styles_on_demand's __init__
+    with _cascades_patch.attribute_set(
+        this_module, "_reusing_init", copied, when=lambda: source_sha256(original) == STYLE_FOR_INIT_SHA256
+    ):
         yield

@@ -37,3 +37,29 @@ class SharedPatch:
                 if self._users == 0:
                     undo, self._undo = self._undo, None
                     undo()
+
+    @contextmanager
+    def attribute_set(self, owner, name: str, value, when: Callable[[], bool] = lambda: True):
+        """``owner.name`` is ``value`` while any user is inside (:meth:`applied`): the first user sets
+        it, if ``when()`` holds then, and the last puts back what ``owner`` itself held (for a class,
+        its own entry: an inherited attribute is deleted again, not copied in)."""
+
+        def apply():
+            if not when():
+                return lambda: None
+            before = vars(owner).get(name, _ABSENT)
+            setattr(owner, name, value)
+
+            def undo():
+                if before is _ABSENT:
+                    delattr(owner, name)
+                else:
+                    setattr(owner, name, before)
+
+            return undo
+
+        with self.applied(apply):
+            yield
+
+
+_ABSENT = object()
