@@ -396,9 +396,10 @@ def init_reusing_cascades(css):
                     matched.append((origin, specificity, pseudo_type, declarations, layer_order))
 
             key = (parent_id, element_declarations, tuple(selectors_keys))
+            types = pseudo_types(matched)
             if key in computed_cache:
                 made = reusable.get(key)
-                if made is not None and made[0] == pseudo_types(matched):
+                if made is not None and made[0] == types:
                     # the same cascades as the element whose style is shared: none built
                     computed_styles[etree_element, None] = computed_cache[key]
                     for pseudo_type, cascaded in made[1].items():
@@ -424,9 +425,9 @@ def init_reusing_cascades(css):
                 computed_cache[key] = computed_styles[etree_element, None]
                 cascades = {
                     pseudo_type: cascaded_styles[etree_element, pseudo_type]
-                    for pseudo_type in dict.fromkeys(pseudo_types(matched)) if pseudo_type}
+                    for pseudo_type in dict.fromkeys(types) if pseudo_type}
                 if all(deferrable(cascaded) for cascaded in cascades.values()):
-                    reusable[key] = (pseudo_types(matched), cascades)
+                    reusable[key] = (types, cascades)
 
         for element, pseudo_type in cascaded_styles:
             if pseudo_type:
