@@ -21,7 +21,7 @@ import numpy as np
 from scipy.stats import norm
 
 from ccreport.analysis import selection as sel
-from ccreport.analysis.bootstrap import bootstrap_dataset
+from ccreport.analysis.paired_bootstrap import bootstrap_dataset
 from ccreport.analysis.priors import UniformPrior, PointPrior
 from ccreport.analysis.roc import roc_points
 from ccreport.analysis.selection import hybrid_bands as hb

@@ -21,7 +21,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ccreport.analysis.bootstrap import bootstrap_dataset, bootstrap_pair  # noqa: E402
+from ccreport.analysis.paired_bootstrap import bootstrap_dataset, bootstrap_pair  # noqa: E402
 from ccreport.analysis.pair_calibration import calibrate_pairs  # noqa: E402
 from ccreport.analysis.priors import BetaPrior, UniformPrior  # noqa: E402
 from ccreport.analysis.significance import dataset_inference  # noqa: E402

@@ -1,6 +1,6 @@
 """Validity of the pair inferences by simulation (issue 10): family-wise claims, p-values, power.
 
-Each simulated data set is resampled once (:func:`ccreport.analysis.bootstrap.bootstrap_dataset`),
+Each simulated data set is resampled once (:func:`ccreport.analysis.paired_bootstrap.bootstrap_dataset`),
 as a report does, and judged by :mod:`ccreport.analysis.significance`:
 
 * ``any_fw``: the share of data sets with at least one family-wise significant PC(+) interval (at
@@ -46,7 +46,7 @@ from ccreport.analysis.bands import (
     bootstrap_p_value,  # noqa: E402
     significant_intervals,  # noqa: E402
 )
-from ccreport.analysis.bootstrap import bootstrap_dataset  # noqa: E402
+from ccreport.analysis.paired_bootstrap import bootstrap_dataset  # noqa: E402
 from ccreport.analysis.hull_costs import GRID  # noqa: E402
 from ccreport.analysis.pair_calibration import (  # noqa: E402
     calibrate_pairs,

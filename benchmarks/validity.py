@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ccreport.analysis import calibration as cb  # noqa: E402
 from ccreport.analysis import bands  # noqa: E402
-from ccreport.analysis import bootstrap  # noqa: E402
+from ccreport.analysis import bootstrap, paired_bootstrap  # noqa: E402
 from ccreport.analysis import hull_costs  # noqa: E402
 from ccreport.analysis.roc import roc_points  # noqa: E402
 
@@ -67,7 +67,7 @@ def one_dataset(rng, n, d, prevalence, replicates, level, grid, max_groups=None,
     groups = {} if max_groups is None else {"max_groups": max_groups}
     # the report's band: the dataset's one resampling (issue 9 item 1; for one classifier the same
     # procedure as bootstrap_scores, tests/test_resampling.py), calibrated from another generator
-    res = bootstrap.bootstrap_dataset(rng, y, {"s": s}, replicates=replicates, grid=grid, **groups).classifiers["s"]
+    res = paired_bootstrap.bootstrap_dataset(rng, y, {"s": s}, replicates=replicates, grid=grid, **groups).classifiers["s"]
     layout = res.layout.fine if res.layout.grouped else res.layout  # the sample's exact selection
     roc = roc_points(y, s)
     sample = bootstrap.sample_hull(layout)

@@ -1,7 +1,7 @@
 """The dataset hybrid's band, criterion intervals and hybrid tests, inside the dataset's one
 resampling (issue 11 item 6; :mod:`ccreport.analysis.selection.hybrid_bands`).
 
-:func:`readers` tells :func:`~ccreport.analysis.bootstrap.bootstrap_dataset` what to read on every
+:func:`readers` tells :func:`~ccreport.analysis.paired_bootstrap.bootstrap_dataset` what to read on every
 replicate hull (each Neyman-Pearson and workforce criterion, each performance-independent rule of a
 probability-scoring classifier); :func:`hybrid_band` turns the replicates into a
 :class:`~ccreport.results.HybridBand`. Both are called by the ``pairs`` task

@@ -23,8 +23,9 @@ import numpy as np
 from . import hybrid_band_task
 from .analysis import calibration as cb
 from .analysis.bands import simultaneous_band
-from .analysis.bootstrap import bootstrap_crisp, bootstrap_dataset, bootstrap_scores, merged_groups, scores_method
+from .analysis.bootstrap import bootstrap_crisp, bootstrap_scores, merged_groups, scores_method
 from .analysis.hull_costs import GRID
+from .analysis.paired_bootstrap import bootstrap_dataset
 from .analysis.path_layout import path_layout
 from .analysis.replicate_groups import group_layout
 from .analysis.folds import fold_average
@@ -212,7 +213,7 @@ def pairs_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     and 10): {"classifier_fields": {name: {BAND_REPLICATES: ...}}, "comparison_fields": {(a, b): fields}}.
 
     Task key ``("pairs", dataset)``, generator ``task_rng(seed, "bootstrap", dataset)``:
-    :func:`~ccreport.analysis.bootstrap.bootstrap_dataset` resamples the instances once for every
+    :func:`~ccreport.analysis.paired_bootstrap.bootstrap_dataset` resamples the instances once for every
     classifier, and :func:`~ccreport.analysis.significance.dataset_inference` gives each unordered
     pair (manifest order) its family-wise test over PC(+) (the only source of ``significant``), its
     pointwise difference band (for drawing, labelled as not adjusted for reading the whole curve) and

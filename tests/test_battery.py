@@ -148,7 +148,7 @@ def test_pairs_task_resamples_once_and_takes_significance_only_from_the_family_w
     """Issue 10: one dataset task fills every pair; ``significant`` is the family-wise test's,
     p_holm is the step-down max-T adjustment over every pair and prior, and the result equals the
     analysis layer's."""
-    from ccreport.analysis.bootstrap import bootstrap_dataset
+    from ccreport.analysis.paired_bootstrap import bootstrap_dataset
     from ccreport.analysis.significance import (
         dataset_inference,
         holm,

@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 
 from ccreport.analysis import selection as sel
-from ccreport.analysis.bootstrap import bootstrap_dataset, path_layout, sample_hull
+from ccreport.analysis.bootstrap import path_layout, sample_hull
 from ccreport.analysis.hull_costs import GRID
+from ccreport.analysis.paired_bootstrap import bootstrap_dataset
 from ccreport.analysis.priors import BetaPrior, PointPrior, UniformPrior
 from ccreport.analysis.roc import crisp_roc, roc_points
 from ccreport.analysis.selection import hybrid_bands as hb

@@ -6,7 +6,6 @@ import pytest
 
 from ccreport.analysis import calibration as cb
 from ccreport.analysis.bootstrap import (
-    bootstrap_dataset,
     bootstrap_scores,
     cumulative,
     multinomial_counts,
@@ -16,6 +15,7 @@ from ccreport.analysis.bootstrap import (
 )
 from ccreport.analysis.hull_costs import GRID, hulls_on_grid
 from ccreport.analysis.hulls import replicate_hulls
+from ccreport.analysis.paired_bootstrap import bootstrap_dataset
 from ccreport.analysis.priors import BetaPrior, UniformPrior
 from ccreport.analysis.replicate_groups import (
     MAX_REPLICATE_GROUPS,

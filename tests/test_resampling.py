@@ -16,8 +16,6 @@ from ccreport.analysis.bands import (
 from ccreport.analysis.bootstrap import (
     binomial_sd,
     bootstrap_crisp,
-    bootstrap_dataset,
-    bootstrap_pair,
     bootstrap_scores,
     chunk_sizes,
     crisp_line_replicates,
@@ -30,6 +28,7 @@ from ccreport.analysis.envelope import envelope_from_hull
 from ccreport.analysis.folds import fold_average
 from ccreport.analysis.hull_costs import GRID, hulls_expected, hulls_on_grid, vertex_curve, vertex_intervals
 from ccreport.analysis.hulls import replicate_hulls
+from ccreport.analysis.paired_bootstrap import bootstrap_dataset, bootstrap_pair
 from ccreport.analysis.priors import Beta, BetaPrior, Fixed, InducedPrior, LogUniform, PointPrior, Uniform, UniformPrior
 from ccreport.analysis.roc import convex_hull
 

@@ -10,12 +10,7 @@ from synthetic import binormal
 
 from ccreport.analysis import significance as sg
 from ccreport.analysis.bands import studentizing_sd
-from ccreport.analysis.bootstrap import (
-    bootstrap_crisp,
-    bootstrap_dataset,
-    chunk_sizes,
-    multinomial_counts,
-)
+from ccreport.analysis.bootstrap import bootstrap_crisp, chunk_sizes, multinomial_counts
 from ccreport.analysis.envelope import envelope_from_hull
 from ccreport.analysis.hull_costs import GRID
 from ccreport.analysis.pair_calibration import (
@@ -24,6 +19,7 @@ from ccreport.analysis.pair_calibration import (
     null_p_values,
     pair_ratios,
 )
+from ccreport.analysis.paired_bootstrap import bootstrap_dataset
 from ccreport.analysis.priors import BetaPrior, PointPrior, UniformPrior
 from ccreport.analysis.roc import convex_hull
 

@@ -9,7 +9,7 @@ are identical that happened in 44-82% of simulated data sets (issue 10), not 10%
   bootstrap analogue of Westfall & Young (1993)'s single-step max-T: for the estimate
   ``d(pc) = t_a(pc) - t_b(pc)`` (the difference of the two sample envelopes) and paired replicate
   differences ``d*_r`` of the replicates' own envelopes (one resampling per dataset,
-  :func:`ccreport.analysis.bootstrap.bootstrap_dataset`),
+  :func:`ccreport.analysis.paired_bootstrap.bootstrap_dataset`),
 
       T*_r = max_j |d*_rj - d_j| / s_j,     c = the ``level`` quantile of T*,
 
@@ -167,7 +167,7 @@ def family_wise(
     """Family-wise significance of ``a - b`` over the whole PC(+) grid (module docstring).
 
     ``raw_difference`` (R, m): the paired replicates' own envelope differences ``t*_a - t*_b``
-    (:meth:`~ccreport.analysis.bootstrap.DatasetReplicates.difference` with ``raw=True``);
+    (:meth:`~ccreport.analysis.paired_bootstrap.DatasetReplicates.difference` with ``raw=True``);
     ``estimate`` (m,): the sample's ``t_a - t_b``; ``scale``: a calibration factor on the critical
     value (1: none); ``family``: a mask (m,) of the grid points tested (default all;
     :func:`claim_family`). Grid points outside it, or where every replicate agrees (sd = 0: both
@@ -339,7 +339,7 @@ def dataset_inference(reps, pairs, level: float, priors=None, calibration: dict 
     """Family-wise significance, pointwise band, p-values and their step-down adjustment
     (:func:`step_down_max_t`) over every pair and prior of a dataset.
 
-    ``reps``: :class:`~ccreport.analysis.bootstrap.DatasetReplicates` (one resampling per dataset);
+    ``reps``: :class:`~ccreport.analysis.paired_bootstrap.DatasetReplicates` (one resampling per dataset);
     ``pairs``: [(a, b), ...]; ``priors``: names of the priors (default: all the replicates carry);
     ``calibration``: {(a, b): :class:`~ccreport.analysis.pair_calibration.PairCalibration`} from
     :func:`~ccreport.analysis.pair_calibration.calibrate_pairs` (default: none; the critical value's

@@ -3,7 +3,7 @@
 Drummond & Holte 2006 section 5.2, last paragraph: a hybrid's cost curve is built piecewise from
 its members' cost lines, so the resampling that gives one classifier its band gives the hybrid
 one, *provided every member is read on the same resampled instances*: the dataset is resampled
-once (:func:`ccreport.analysis.bootstrap.bootstrap_dataset`) and every classifier's replicate is
+once (:func:`ccreport.analysis.paired_bootstrap.bootstrap_dataset`) and every classifier's replicate is
 read on the same rows, so the hybrid's replicate is the pointwise choice among them.
 
 What the band targets (as the single-classifier band, "target (a)" of issue 4): the true cost,
@@ -214,7 +214,7 @@ class HybridInference:
 
 def hybrid_replicates(reps, names):
     """Optimism-corrected replicate curves (R, m) of the dataset hybrid over ``names`` and the
-    replicates' optimism (R, m), from a :class:`~ccreport.analysis.bootstrap.DatasetReplicates`."""
+    replicates' optimism (R, m), from a :class:`~ccreport.analysis.paired_bootstrap.DatasetReplicates`."""
     members = [reps.classifiers[n] for n in names]
     est = np.stack([r.estimate for r in members])  # (k, m)
     raw = np.stack([r.raw for r in members])  # (k, R, m)
@@ -276,7 +276,7 @@ def hybrid_inference(reps, names, priors: dict, hybrid_expected: dict, level: fl
                      criteria: dict | None = None, independent: dict | None = None) -> HybridInference:
     """The dataset hybrid's band, expected-cost intervals, criteria intervals and paired tests.
 
-    ``reps``: the dataset's :class:`~ccreport.analysis.bootstrap.DatasetReplicates` (with
+    ``reps``: the dataset's :class:`~ccreport.analysis.paired_bootstrap.DatasetReplicates` (with
     ``in_sample``, ``trivial``, ``sample_cost`` and the criteria's readings); ``names``: its
     classifiers in manifest order; ``hybrid_expected``: prior -> the sample hybrid's exact expected
     cost; ``criteria``: criterion -> {"reader": key, "sample": {classifier: (fpr, tpr)}} for
