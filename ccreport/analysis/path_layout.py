@@ -7,7 +7,9 @@ path is then the cumulative sum of its per-instance counts in that presorted ord
 Holte 2006 section 5.2 resample instances within each class). :func:`path_layout` sorts once per
 classifier (memoised per process by content); :func:`multinomial_counts` draws one chunk of
 replicates' counts, :func:`chunk_sizes` fixes the chunks from the data alone, and
-:func:`cumulative` turns counts into path coordinates.
+:func:`cumulative` turns counts into path coordinates. Drawn positions are counted by
+:func:`count_positions` (per position) and :func:`gather_counts` (per entry of a table, such as a
+classifier's merged score groups), without arrays as large as the draws.
 """
 
 from __future__ import annotations
