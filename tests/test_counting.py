@@ -8,7 +8,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ccreport.analysis.calibration import resample_counts
 from ccreport.analysis.instance_cost_bins import bin_sums
 from ccreport.analysis.path_layout import count_positions, gather_counts, multinomial_counts
 from ccreport.analysis.replicate_groups import indexed_group_counts
@@ -41,19 +40,6 @@ def test_multinomial_counts_keep_the_draws_and_counts_of_one_bincount():
         np.testing.assert_array_equal(got, expected)
         assert got.dtype == expected.dtype
         assert (got.sum(axis=1) == size).all()
-
-
-def test_resample_counts_keep_the_integers_of_one_bincount():
-    rng = np.random.default_rng(3)
-    counts = multinomial_counts(rng, 50, 6)
-    got = resample_counts(np.random.default_rng(4), counts, 7)
-    g, size = counts.shape
-    rng = np.random.default_rng(4)
-    lists = np.repeat(np.tile(np.arange(size), g), counts.ravel()).reshape(g, size)
-    picks = rng.integers(0, size, size=(g, 7, size), dtype=np.int32)
-    drawn = np.take_along_axis(lists[:, None, :], picks, axis=2).reshape(g * 7, size)
-    drawn += (np.arange(g * 7) * size)[:, None]
-    np.testing.assert_array_equal(got, np.bincount(drawn.ravel(), minlength=g * 7 * size).reshape(g * 7, size))
 
 
 @settings(max_examples=80, deadline=None)

@@ -123,18 +123,17 @@ def bin_sums(keys: np.ndarray, cost: np.ndarray, counts: np.ndarray, bins: int, 
     """(R, bins) sums of ``counts * cost`` over each bin's instances: one weighted bincount per
     replicate of the chunk (``keys`` already of bincount's index type, so nothing is converted).
 
-    A class of more than ``slice_size`` instances is summed in slices, the weights of each made in
-    one reused buffer and the slices' sums added (at 7 x 10^6 instances a row's ``row * cost`` was a
-    new 56 MB array each time; measured 7.2 -> 5.9 CPU ns per instance). The same sums up to the
-    order of addition; a class within one slice (every n <= 2^20) gets the very same floats."""
+    A row is summed in slices of at most ``slice_size`` instances, the weights of each made in one
+    reused buffer and the slices' sums added (at 7 x 10^6 instances a row's ``row * cost`` was a new
+    56 MB array each time; measured 7.2 -> 5.9 CPU ns per instance). The same sums up to the order
+    of addition; a class within one slice (every n <= 2^20) gets the very floats of one weighted
+    bincount per row."""
     size = counts.shape[1]
-    if size <= slice_size:
-        return np.stack([np.bincount(keys, weights=row * cost, minlength=bins) for row in counts])
     out = np.zeros((counts.shape[0], bins))
-    weights = np.empty(slice_size)
+    weights = np.empty(max(1, min(size, slice_size)))
     for i, row in enumerate(counts):  # replicates of the chunk and slices of a row: not a loop over instances
-        for start in range(0, size, slice_size):
-            stop = min(size, start + slice_size)
+        for start in range(0, size, weights.size):
+            stop = min(size, start + weights.size)
             w = np.multiply(row[start:stop], cost[start:stop], out=weights[: stop - start])
             out[i] += np.bincount(keys[start:stop], weights=w, minlength=bins)
     return out
