@@ -43,7 +43,6 @@ from .hull_costs import (
 )
 from .hulls import Hulls, crisp_hulls, replicate_hulls
 from .path_layout import (  # the layout and resampling primitives, also imported from here
-    CHUNK_ELEMENTS,  # noqa: F401
     PathLayout,
     chunk_sizes,
     cumulative,
