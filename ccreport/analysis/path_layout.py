@@ -7,7 +7,8 @@ path is then the cumulative sum of its per-instance counts in that presorted ord
 Holte 2006 section 5.2 resample instances within each class). :func:`path_layout` sorts once per
 classifier (memoised per process by content); :func:`multinomial_counts` draws one chunk of
 replicates' counts, :func:`chunk_sizes` fixes the chunks from the data alone, and
-:func:`cumulative` turns counts into path coordinates. Drawn positions are counted by
+:func:`cumulative` turns counts into path coordinates. :func:`draw_positions` draws a class's
+resampled instances as positions (block by block in a large class), which are counted by
 :func:`count_positions` (per position) and :func:`gather_counts` (per entry of a table, such as a
 classifier's merged score groups), without arrays as large as the draws.
 """
@@ -165,14 +166,60 @@ def chunk_sizes(replicates: int, n: int, elements: int = CHUNK_ELEMENTS) -> list
     return sizes
 
 
+# A class of more than BLOCKED_DRAW_ABOVE instances is drawn DRAW_BLOCK instances at a time
+# (draw_positions): the draws of a block are counted and gathered within a few hundred KB, which stay in
+# the processor's cache, where positions spread over the whole class miss it at every draw
+BLOCKED_DRAW_ABOVE = 1 << 20
+DRAW_BLOCK = 1 << 16
+
+
+def draw_positions(rng: np.random.Generator, size: int, replicates: int, block: int | None = None,
+                   above: int | None = None) -> np.ndarray:
+    """Positions (replicates, size), int32, of ``size`` instances drawn uniformly with replacement:
+    each row is a resample of the class (D&H 2006 section 5.2), its counts Multinomial(size, uniform).
+
+    Up to ``above`` instances (default ``BLOCKED_DRAW_ABOVE``): ``rng.integers(0, size)`` for every
+    position, at once. Above, a row is drawn block by block (``block`` instances, default
+    ``DRAW_BLOCK``), the same law in two stages: how many of the row's ``size`` draws fall in each
+    block is Multinomial(size, block lengths / size), and given that, the draws within a block are
+    uniform on it. A row's positions then come block after block (their order is immaterial: every
+    consumer counts them), so counting them (:func:`count_positions`) or gathering a table entry for
+    each (:func:`gather_counts`) works in one block's few hundred KB at a time instead of missing the
+    processor's cache at every draw. Measured at 7 x 10^6 instances a row (CPU ns per instance,
+    drawing included): :func:`multinomial_counts` 14.1 -> 8.3; the draw and two classifiers' group
+    counts 14.7 -> 10.9 (benchmarks/README.md, "Blocked draws"). Another stream than the plain draw
+    of the same size, so results above the threshold differ from before within Monte-Carlo error.
+    """
+    block = DRAW_BLOCK if block is None else block
+    if size <= (BLOCKED_DRAW_ABOVE if above is None else above):
+        return rng.integers(0, size, size=(replicates, size), dtype=np.int32)
+    starts = np.arange(0, size, block)
+    lengths = np.minimum(block, size - starts)
+    out = np.empty((replicates, size), dtype=np.int32)
+    for row in out:  # replicates of a chunk, then blocks of a row: not a loop over instances
+        ends = np.cumsum(rng.multinomial(size, lengths / size)).tolist()
+        begin = 0
+        for start, length, end in zip(starts.tolist(), lengths.tolist(), ends):
+            np.add(rng.integers(0, length, size=end - begin, dtype=np.int32), start, out=row[begin:end])
+            begin = end
+    return out
+
+
 def multinomial_counts(rng: np.random.Generator, size: int, replicates: int) -> np.ndarray:
     """Counts of each of ``size`` items in ``replicates`` uniform resamples of ``size`` with replacement.
 
     Returns int64 of shape (replicates, size): each row is Multinomial(size, uniform). Drawn as
-    indices and counted for the whole chunk at once (:func:`count_positions`).
+    positions (:func:`draw_positions`) and counted (:func:`count_positions`): up to
+    ``BLOCKED_DRAW_ABOVE`` items for the whole chunk at once, each row offset by its start; above,
+    row by row (a chunk is then a replicate or two), block by block as drawn.
     """
     if size <= 0:
         return np.zeros((replicates, 0), dtype=np.int64)
+    if size > BLOCKED_DRAW_ABOVE:
+        counts = np.zeros((replicates, size), dtype=np.int64)
+        for row, positions in zip(counts, draw_positions(rng, size, replicates)):
+            np.add.at(row, positions, 1)
+        return counts
     dtype = np.int32 if replicates * size < 2**31 else np.int64
     idx = rng.integers(0, size, size=(replicates, size), dtype=dtype)
     idx += (np.arange(replicates, dtype=dtype) * dtype(size))[:, None]

@@ -60,7 +60,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from .path_layout import gather_counts
+from .path_layout import draw_positions, gather_counts
 from .roc import hull_of_monotone_path
 
 MAX_REPLICATE_GROUPS = 4096  # B: replicates use at most this many score groups (module docstring)
@@ -126,11 +126,6 @@ def group_counts(rng: np.random.Generator, sizes: np.ndarray, replicates: int) -
     return rng.multinomial(total, sizes / total, size=replicates)
 
 
-def draw_indices(rng: np.random.Generator, size: int, replicates: int) -> np.ndarray:
-    """Positions (replicates, size) int32 of the instances of one class drawn with replacement."""
-    return rng.integers(0, size, size=(replicates, size), dtype=np.int32)
-
-
 def indexed_group_counts(drawn: np.ndarray, group: np.ndarray, groups: int) -> np.ndarray:
     """Counts (r, G) int32 per group of drawn instance positions (r, size): per replicate a gather
     from the group table and a bincount, in slices of a long row (:func:`~ccreport.analysis.path_layout.gather_counts`;
@@ -184,7 +179,8 @@ def shared_group_counts(rng: np.random.Generator, layouts: dict, crisp: dict, re
 
     ``layouts``: name -> grouped layout; ``crisp``: name -> (labels of the positives, of the
     negatives) as int64 0/1; ``chunks``: replicates per chunk (their sum is ``replicates``). Each
-    chunk draws each class's instances once as positions (:func:`draw_indices`), every scoring
+    chunk draws each class's instances once as positions
+    (:func:`~ccreport.analysis.path_layout.draw_positions`), every scoring
     classifier counts them per its groups (:func:`indexed_group_counts`) and every crisp one sums its
     labels over them. The result is a function of the generator's state and these inputs only; it is
     kept for the last dataset (in this process), so the task kinds that resample a dataset with the
@@ -207,7 +203,7 @@ def shared_group_counts(rng: np.random.Generator, layouts: dict, crisp: dict, re
     found = {k: ([], []) for k in layouts}
     sums = {k: ([], []) for k in crisp}
     for reps in chunks:
-        drawn_pos, drawn_neg = draw_indices(rng, n_pos, reps), draw_indices(rng, n_neg, reps)
+        drawn_pos, drawn_neg = draw_positions(rng, n_pos, reps), draw_positions(rng, n_neg, reps)
         for k, lay in layouts.items():
             g = lay.n_points - 1
             found[k][0].append(indexed_group_counts(drawn_pos, lay.pos_group, g))
