@@ -22,7 +22,7 @@ from .version import __version__
 from .cache import DEFAULT_FOLDER as DEFAULT_CACHE
 from .collector import leave_garbage_to_exit
 from .errors import CCReportError, Problem, UserInputError
-from .interrupts import EXIT_INTERRUPTED
+from .interrupts import EXIT_INTERRUPTED, caused_by_interrupt
 from .process_exit import exit_now
 from .serve import PORT_MAX, PORT_MIN
 
@@ -286,7 +286,10 @@ def main(argv: list[str] | None = None, process_ends: bool = False) -> int:
         where = f"{error.filename}: " if error.filename else ""
         print(f"ccreport: {where}{error.strerror or error}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except Exception:
+    except Exception as error:
+        if caused_by_interrupt(error):  # a Ctrl-C Python wrapped in another error (interrupts.py)
+            print("ccreport: interrupted; the previous output is untouched", file=sys.stderr)
+            return EXIT_INTERRUPTED
         _internal_error()
         return EXIT_INTERNAL
 

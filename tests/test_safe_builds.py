@@ -308,6 +308,79 @@ def test_ctrl_c_is_one_line_exit_130_and_removes_staging(built, tmp_path):
     assert not list(root.glob(".ccreport-*")) or [p.name for p in root.glob(".ccreport-*")] == [".ccreport-cache"]
 
 
+class _DropsAnInterrupt:
+    """An object whose finaliser receives SIGINT: Python raises the KeyboardInterrupt inside it, prints
+    "Exception ignored in ..." and goes on, as when a real Ctrl-C lands in a finaliser."""
+
+    def __del__(self):
+        import signal
+
+        signal.raise_signal(signal.SIGINT)  # handled at once, here
+
+
+def test_an_interrupt_python_drops_still_stops_the_build_and_keeps_the_output(proj, monkeypatch, capsys):
+    before = snapshot(proj / "site")
+    dropped = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda info: dropped.append(info.exc_type))
+    real_write_output = build_module.write_output
+
+    def write_output(*args, **kwargs):
+        _DropsAnInterrupt()  # made and freed: its finaliser runs here
+        return real_write_output(*args, **kwargs)
+
+    monkeypatch.setattr(build_module, "write_output", write_output)
+    assert main(["build", ".", "--no-pdf", "-q", "--no-cache"]) == 130
+    assert dropped == [KeyboardInterrupt]  # Python did drop it
+    assert capsys.readouterr().err.strip() == "ccreport: interrupted; the previous output is untouched"
+    assert snapshot(proj / "site") == before
+    assert not list(proj.glob(".ccreport-build-*"))
+
+
+def test_an_interrupt_inside_another_error_is_an_interrupt(proj, monkeypatch, capsys):
+    """Python 3.11 wraps a KeyboardInterrupt raised in a class's __set_name__ (an import, during a
+    build) into a RuntimeError."""
+    before = snapshot(proj / "site")
+
+    def write_output(*args, **kwargs):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as interrupt:
+            raise RuntimeError("Error calling __set_name__ on '_deprecated_property' instance") from interrupt
+
+    monkeypatch.setattr(build_module, "write_output", write_output)
+    assert main(["build", ".", "--no-pdf", "-q", "--no-cache"]) == 130
+    assert capsys.readouterr().err.strip() == "ccreport: interrupted; the previous output is untouched"
+    assert snapshot(proj / "site") == before
+    assert not list(proj.glob(".ccreport-build-*"))
+
+
+def test_interrupts_noticed_only_in_the_main_thread_and_restores_the_handler():
+    import signal
+
+    from ccreport.interrupts import interrupts_noticed, raise_if_interrupted
+
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    with interrupts_noticed():
+        assert signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+        raise_if_interrupted()  # nothing came
+        with pytest.raises(KeyboardInterrupt):
+            signal.raise_signal(signal.SIGINT)
+        with pytest.raises(KeyboardInterrupt):
+            raise_if_interrupted()  # remembered
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    raise_if_interrupted()  # outside: nothing to raise
+    seen = []
+
+    def elsewhere():
+        with interrupts_noticed():
+            seen.append(signal.getsignal(signal.SIGINT))
+
+    thread = threading.Thread(target=elsewhere)
+    thread.start()
+    thread.join()
+    assert seen == [signal.default_int_handler]
+
+
 def test_stale_staging_of_a_killed_build_is_removed_and_nothing_else(proj):
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     stale = proj / ".ccreport-build-killed"
