@@ -8,14 +8,16 @@ and the CLI prints one line and exits with :data:`EXIT_INTERRUPTED`.
 
 Python can lose that KeyboardInterrupt. It is raised wherever the main thread happens to be when
 the signal is handled, and where that is an object's finaliser (``__del__``, a weakref or cffi
-callback) Python prints "Exception ignored in ..." and carries on: the build then finished and
-replaced the previous output although the user pressed Ctrl-C (seen once in the test suite: exit
-status 0). Python 3.11 also wraps one raised inside a class's ``__set_name__`` (matplotlib's import,
+callback) Python prints "Exception ignored in ..." and carries on: the build would finish and
+replace the previous output although the user pressed Ctrl-C (tests/test_safe_builds.py makes it
+happen). Python 3.11 also wraps one raised inside a class's ``__set_name__`` (matplotlib's import,
 during a build) into a RuntimeError: an "internal error" (seen once in 110 interrupts sent at random
-moments of a build's first 2.5 s). So while a build runs
-(:func:`interrupts_noticed`) the interrupt is also remembered, the build checks for it before it
-replaces anything (:func:`raise_if_interrupted`), and the CLI reads an error caused by one as the
-interrupt it is (:func:`caused_by_interrupt`).
+moments of a build's first 2.5 s). So while a build runs (:func:`interrupts_noticed`) the interrupt
+is also remembered, the build checks for it before it replaces anything (:func:`raise_if_interrupted`),
+and the CLI reads an error caused by one as the interrupt it is (:func:`caused_by_interrupt`).
+
+A process started with SIGINT ignored (a background job of a non-interactive shell, ``nohup``)
+keeps ignoring it, as Python itself does: nothing here turns it back on.
 """
 
 from __future__ import annotations

@@ -289,6 +289,25 @@ def test_serve_port_in_use_is_one_line(proj, capsys):
     assert line.startswith(f"ccreport serve: --port: cannot listen on 127.0.0.1:{port}")
 
 
+def _sigint_by_default() -> None:
+    """SIGINT at its default disposition: a test suite started as a background job (SIGINT ignored,
+    which a child inherits, and a Python started so keeps ignoring it) tests Ctrl-C as a terminal
+    delivers it."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.fixture
+def python_sigint():
+    """This process's SIGINT handler is Python's own for the test (see :func:`_sigint_by_default`)."""
+    import signal
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 def test_ctrl_c_is_one_line_exit_130_and_removes_staging(built, tmp_path):
     root = tmp_path / "proj"
     shutil.copytree(built, root)
@@ -296,6 +315,7 @@ def test_ctrl_c_is_one_line_exit_130_and_removes_staging(built, tmp_path):
     process = subprocess.Popen(
         [sys.executable, "-m", "ccreport", "build", str(root), "-q", "--no-cache"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        preexec_fn=_sigint_by_default,  # as from a terminal, even when the suite runs in the background
     )
     deadline = time.monotonic() + 120
     while not list(root.glob(".ccreport-build-*")) and time.monotonic() < deadline and process.poll() is None:
@@ -318,7 +338,7 @@ class _DropsAnInterrupt:
         signal.raise_signal(signal.SIGINT)  # handled at once, here
 
 
-def test_an_interrupt_python_drops_still_stops_the_build_and_keeps_the_output(proj, monkeypatch, capsys):
+def test_an_interrupt_python_drops_still_stops_the_build_and_keeps_the_output(proj, monkeypatch, capsys, python_sigint):
     before = snapshot(proj / "site")
     dropped = []
     monkeypatch.setattr(sys, "unraisablehook", lambda info: dropped.append(info.exc_type))
@@ -336,7 +356,7 @@ def test_an_interrupt_python_drops_still_stops_the_build_and_keeps_the_output(pr
     assert not list(proj.glob(".ccreport-build-*"))
 
 
-def test_an_interrupt_inside_another_error_is_an_interrupt(proj, monkeypatch, capsys):
+def test_an_interrupt_inside_another_error_is_an_interrupt(proj, monkeypatch, capsys, python_sigint):
     """Python 3.11 wraps a KeyboardInterrupt raised in a class's __set_name__ (an import, during a
     build) into a RuntimeError."""
     before = snapshot(proj / "site")
@@ -354,7 +374,7 @@ def test_an_interrupt_inside_another_error_is_an_interrupt(proj, monkeypatch, ca
     assert not list(proj.glob(".ccreport-build-*"))
 
 
-def test_interrupts_noticed_only_in_the_main_thread_and_restores_the_handler():
+def test_interrupts_noticed_only_in_the_main_thread_and_restores_the_handler(python_sigint):
     import signal
 
     from ccreport.interrupts import interrupts_noticed, raise_if_interrupted
