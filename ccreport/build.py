@@ -239,35 +239,35 @@ def build(
         _remove_empty(created)
         raise environment_error(error, target) from None
     try:
-        with interrupts_noticed():  # a Ctrl-C Python drops is still noticed (interrupts.py)
-            progress.phase("analysing")
-            with cache.using(None if cache_dir is None else Path(cache_dir)), one_blas_thread():
-                files = read_project_files(project, datasets)
-                with run_on(project, scheduler, clamped) as executor:  # a Dask cluster is reached or refused here
-                    results = compute_results(project, datasets, files, executor)
+        progress.phase("analysing")
+        # interrupts_noticed: a Ctrl-C Python drops is still noticed (interrupts.py)
+        with interrupts_noticed(), cache.using(None if cache_dir is None else Path(cache_dir)), one_blas_thread():
+            files = read_project_files(project, datasets)
+            with run_on(project, scheduler, clamped) as executor:  # a Dask cluster is reached or refused here
+                results = compute_results(project, datasets, files, executor)
+            raise_if_interrupted()
+            results = replace(results, provenance=make_provenance(project, date))
+            progress.phase("writing results.json")
+            digests = results_json_digests(results, staging / "results.json")  # streamed, with its side files
+            key = output_key(digests.text if date.fixed else digests.undated, project, pdf, date)
+            if cache_dir is not None and output_key_of(target) == key:
                 raise_if_interrupted()
-                results = replace(results, provenance=make_provenance(project, date))
-                progress.phase("writing results.json")
-                digests = results_json_digests(results, staging / "results.json")  # streamed, with its side files
-                key = output_key(digests.text if date.fixed else digests.undated, project, pdf, date)
-                if cache_dir is not None and output_key_of(target) == key:
-                    raise_if_interrupted()
-                    shutil.rmtree(staging)
-                    return results  # the output on disk is what these inputs give: nothing to write
-                try:
-                    invocation = {
-                        "command_line": list(sys.argv if command_line is None else command_line),
-                        "workers": {"requested": chosen, "started": clamped},
-                        **({"scheduler": scheduler or project.scheduler} if (scheduler or project.scheduler) else {}),
-                        "manifest": Path(os.path.relpath(project.manifest_path, target)).as_posix(),
-                    }
-                    write_output(results, project, staging, pdf=pdf, results_written=True, workers=figure_workers,
-                                 date=date, invocation=invocation, figures_digest=digests.drawn)
-                    finish_staging(staging, key)
-                    raise_if_interrupted()  # the last moment the previous output can be kept
-                    swap_into_place(staging, target)
-                except OSError as error:
-                    raise environment_error(error, target) from error
+                shutil.rmtree(staging)
+                return results  # the output on disk is what these inputs give: nothing to write
+            try:
+                invocation = {
+                    "command_line": list(sys.argv if command_line is None else command_line),
+                    "workers": {"requested": chosen, "started": clamped},
+                    **({"scheduler": scheduler or project.scheduler} if (scheduler or project.scheduler) else {}),
+                    "manifest": Path(os.path.relpath(project.manifest_path, target)).as_posix(),
+                }
+                write_output(results, project, staging, pdf=pdf, results_written=True, workers=figure_workers,
+                             date=date, invocation=invocation, figures_digest=digests.drawn)
+                finish_staging(staging, key)
+                raise_if_interrupted()  # the last moment the previous output can be kept
+                swap_into_place(staging, target)
+            except OSError as error:
+                raise environment_error(error, target) from error
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         _remove_empty(created)
