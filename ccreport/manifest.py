@@ -115,6 +115,7 @@ from .manifest_checks import (
     ManifestLines,
     Where,
     display_path,
+    finite_float,
     printable,
     shown,
     unknown_key_message,
@@ -380,8 +381,11 @@ def _costs(check: Checker, table: dict, where: Where) -> CostSpec | None:
         cell = value.get(key)
         if cell is None:
             continue
-        is_number = isinstance(cell, (int, float)) and not isinstance(cell, bool) and math.isfinite(cell)
-        if is_number or (isinstance(cell, str) and cell.strip()):
+        is_number = isinstance(cell, (int, float)) and not isinstance(cell, bool) and finite_float(cell)
+        if is_number and key in ("fn", "fp") and cell < 0:  # a benefit is tp or tn, never a negative cost
+            check.report(inner, (key,), f"expected a misclassification cost >= 0 (benefits go in tp and tn), got {shown(cell)}")
+            ok = False
+        elif is_number or (isinstance(cell, str) and cell.strip()):
             cells[key] = float(cell) if is_number else cell
         else:
             check.report(inner, (key,), f"expected a column name or a finite number, got {shown(cell)}")
@@ -395,7 +399,10 @@ def _costs(check: Checker, table: dict, where: Where) -> CostSpec | None:
             ok = False
         elif all(key in cells and not isinstance(cells[key], str) for key in given):
             fixed = sum(cells[key] for key in given)
-            if not fixed > 0:
+            if not math.isfinite(fixed):
+                check.report(inner, (given[0],), f"expected {error} + {benefit} a finite number, got {fixed!r} (the sum overflows double precision)")
+                ok = False
+            elif not fixed > 0:
                 check.report(inner, (given[0],), f"expected {error} + {benefit} > 0 (the {who}' cost in every row), got {fixed!r}")
                 ok = False
     return CostSpec(**cells, unit=unit) if ok else None
