@@ -6,7 +6,7 @@ blank lines are skipped. Only the columns the manifest names are converted. A we
 at least :data:`ARROW_MIN_BYTES` is read by Arrow's multi-threaded CSV reader
 (:mod:`ccreport.columnar`); any other is streamed line by line, converted in bulk with numpy a chunk
 of rows at a time, and that reader words every problem. Both give the same arrays, to the bit. A
-Parquet file (``.parquet``, ``.pq``): its schema's names are the header; numbers come from numeric columns, classes and folds from columns of any type as text; problems name the row
+Parquet file (``.parquet``, ``.pq``): its schema's names are the header; numbers come from numeric columns, classes and folds from columns of any scalar type as text (a list, struct, map or union column is a problem); problems name the row
 (1-based) and no line.
 
 What the manifest names:
@@ -20,8 +20,10 @@ What the manifest names:
 - ``costs``: a column of finite numbers >= 0 (each positive's false-negative cost, each
   negative's false-positive cost), or the cells of a cost-benefit matrix (columns or numbers),
   reduced per row to ``fn + tp`` for positives and ``fp + tn`` for negatives (Fawcett 2006,
-  section 3); every cell of a cost column must be a finite number, each row's result >= 0, and each
-  class's total > 0. ``Dataset.costs`` holds the result, one cost per instance.
+  section 3); every cell of a cost column must be a finite number, every misclassification cost
+  (``fn``, ``fp``) >= 0 (benefits are ``tp``, ``tn``), each row's result >= 0 and at most
+  :func:`cost_limit` (any sum of the n costs stays finite), and each class's total > 0.
+  ``Dataset.costs`` holds the result, one cost per instance.
 
 Every problem names the file, the line, the row and the column::
 

@@ -42,12 +42,12 @@ unique within their kind.
                     name, ``costs = "Amount"``: each positive's false-negative cost and each
                     negative's false-positive cost (numbers >= 0); or a cost-benefit matrix, each
                     cell a column name or a number: ``costs = { fn = "Amount", fp = 20 }`` with
-                    ``fn`` the cost of missing a positive, ``fp`` the cost of flagging a negative,
-                    optional benefits ``tp`` (of catching a positive) and ``tn`` (of clearing a
+                    ``fn`` the cost of missing a positive, ``fp`` the cost of flagging a negative
+                    (each >= 0: a benefit is never a negative cost), optional benefits ``tp`` (of catching a positive) and ``tn`` (of clearing a
                     negative), and an optional ``unit`` label such as "EUR". The transform of
                     Fawcett's section 3 gives positives the cost ``fn + tp`` and negatives
-                    ``fp + tn``; these must be >= 0 in every row, with a total > 0 in each class
-                    (at least one of fn, tp and one of fp, tn). The short form is
+                    ``fp + tn``; these must be >= 0 and finite (no overflow) in every row, with a
+                    total > 0 in each class (at least one of fn, tp and one of fp, tn). The short form is
                     ``{ fn = "Amount", fp = "Amount" }``.
     ``narrative``   optional path of a markdown file (must exist) shown on the dataset's page.
 

@@ -79,6 +79,7 @@ NOT_COMPARED = {"invocation.json", MARKER, STAGING_MARKER}
 SOFTWARE_FIELDS = ("generator", "versions", "provenance.ccreport", "provenance.platform")
 SHOWN_DIFFERENCES = 20  # more are counted by section and written to a file
 SHA256 = re.compile(r"[0-9a-f]{64}")
+MAX_DEPTH = 64  # results.json nests about 8 levels; the comparison recurses once per level
 MAX_RESULTS_BYTES = 1 << 30  # a results.json larger than this is not one ccreport wrote
 
 
@@ -163,6 +164,18 @@ def _file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+def _depth(value) -> int:
+    """How deeply a JSON value nests (a scalar: 0), without recursion."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is not None:
+            deepest = max(deepest, level + 1)
+            stack.extend((child, level + 1) for child in children if isinstance(child, (dict, list)))
+    return deepest
+
+
 def _decode_results(data: bytes, where: Path) -> dict:
     """results.json's bytes as a JSON object (UTF-8, at most nesting Python can read)."""
     try:
@@ -181,6 +194,8 @@ def _load_results(text: bytes | str, report: Path) -> dict:
     """results.json parsed and every field verify uses validated (module doc); one
     UserInputError naming the report, the file and the field otherwise."""
     data = _decode_results(text.encode("utf-8") if isinstance(text, str) else text, report)
+    if _depth(data) > MAX_DEPTH:
+        raise _unusable(report, f"expected a ccreport results.json, got JSON nested deeper than {MAX_DEPTH} levels", RESULTS)
 
     def bad(field: str, expected: str, got=None) -> UserInputError:
         return _unusable(report, f"expected {expected}, got {_kind(got)}", f"{RESULTS} {field}")

@@ -716,6 +716,7 @@ ARCHIVES = [
     ("results-truncated", edit_results(lambda d: json.dumps(d).encode()[:5000]), "invalid JSON"),
     ("results-an-array", edit_results(lambda d: b"[1, 2]"), "results.json generator"),
     ("results-nested-100000-deep", edit_results(lambda d: b"[" * 100000 + b"]" * 100000), "nested too deeply"),
+    ("results-nested-500-deep", edit_results(lambda d: d.update(extra=json.loads("[" * 500 + "]" * 500))), "nested deeper than 64 levels"),
     ("results-integer-5000-digits", edit_results(lambda d: b'{"generator": "ccreport", "n": ' + b"7" * 5000 + b"}"), "invalid JSON"),
     ("results-a-folder", in_site(lambda s: (s / "results.json").unlink() or (s / "results.json").mkdir()), "results.json: expected a regular file"),
     ("results-a-symlink-outside", in_site(lambda s: (s / "results.json").unlink() or (s / "results.json").symlink_to("/etc/hostname")), "symbolic link"),
