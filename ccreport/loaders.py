@@ -310,8 +310,9 @@ def _costs(costs: CostSpec | None, wanted: Wanted, classes: Classes | None, rows
         problems = wanted.numbers[columns[0]].problems
         both = getattr(costs, error) != 0.0 and getattr(costs, benefit) != 0.0
         error_cells = np.broadcast_to(np.asarray(cells[error], dtype=float), values.shape)
-        refused = np.zeros(values.shape, dtype=bool)
-        if isinstance(getattr(costs, error), str):
+        readable = np.isfinite(error_cells) & np.isfinite(np.broadcast_to(np.asarray(cells[benefit], dtype=float), values.shape))
+        refused = ~readable  # a cell that is not a number: its column reported it
+        if isinstance(getattr(costs, error), str) and both:  # alone, a negative cost is a negative row cost (below)
             negative_cost = in_class & (error_cells < 0)
             wanted.numbers[getattr(costs, error)].problems.add_cells(
                 np.flatnonzero(negative_cost), rows,
@@ -331,7 +332,7 @@ def _costs(costs: CostSpec | None, wanted: Wanted, classes: Classes | None, rows
 
         bad = np.flatnonzero(in_class & ~refused & ~((values >= 0) & (values <= limit)))
         problems.add_cells(bad, rows, expected)
-        if not bad.size and not refused.any() and not np.any(values[in_class] > 0):
+        if not bad.size and not refused[in_class].any() and not np.any(values[in_class] > 0):
             problems.add(None, f"every {who} row costs 0 ({error} + {benefit}); expected a total > 0 in each class (an instance-cost ROC curve divides by it)")
     return values
 
