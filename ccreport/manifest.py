@@ -456,6 +456,7 @@ def _read_text(path: Path, file: str) -> str:
         raise UserInputError(Problem(file, "encoding", f"expected UTF-8 text, got byte 0x{data[error.start]:02x}", line=line)) from None
 
 
+_LONG_DIGITS = re.compile(r"[0-9_]{4301,}")
 _TOML_POSITION = re.compile(r"\s*\(at line (?P<line>\d+), column (?P<column>\d+)\)$")
 
 
@@ -472,6 +473,11 @@ def _parse_toml(text: str, file: str, lines: ManifestLines) -> dict:
             message = message.replace(" (at end of document)", "")
             line = lines.repeated[0] if lines.repeated else lines.n_lines
         raise UserInputError(Problem(file, "TOML syntax", message[:1].lower() + message[1:], line=line)) from None
+    except ValueError:  # Python refuses to convert an integer of more than 4,300 digits
+        at = _LONG_DIGITS.search(text)
+        line = text.count("\n", 0, at.start()) + 1 if at else None
+        raise UserInputError(Problem(file, "TOML value", "expected a number of at most 4300 digits, got an integer of "
+                                     f"{len(at.group().replace('_', '')) if at else 'more'} digits", line=line)) from None
 
 
 def _by_line(problems: list[Problem]) -> list[Problem]:

@@ -487,6 +487,10 @@ ISSUE_38 = [
     ("criteria.capacity-400-digits", workforce(HUGE), ("criteria[1] (desk).capacity", "2**53"), "line", {}),
     ("criteria.capacity-2**53+1", workforce(str(2**53 + 1)), ("criteria[1] (desk).capacity",), "line", {}),
     ("costs.fn-400-digits", cost_cells("{ fn = " + HUGE + ", fp = 1 }"), ("datasets[1] (d).costs.fn",), "line", {}),
+    ("manifest.seed-5000-digits", set_key("project", "seed", "9" * 5000), ("ccreport.toml:", "TOML value", "5000 digits"), "line", {}),
+    ("manifest.positive-5000-digits", set_key("datasets", "positive", "7" * 5000), ("ccreport.toml:", "TOML value"), "line", {}),
+    ("data.score-5000-digits", data(rows_with(4, ",".join([ROWS[4].split(",")[0], "9" * 5000, *ROWS[4].split(",")[2:]]))), ("data.csv", "s1"), "row", {}),
+    ("data.cost-5000-digits", data(column_replaced("cost", lambda i, v: "9" * 5000 if i == 3 else v)), ("data.csv", "cost"), "row", {}),
     # costs whose sums or ratios overflow
     ("costs.column-near-max-float", cost_cells('"cost"', lambda i, v: "1.7e308"), ("cost", "stays finite"), "row", {}),
     ("costs.column-sum-overflows", cost_cells('{ fn = "cost", tp = 1.7e308, fp = "cost" }', lambda i, v: "1.7e308" if i == 4 else v),
