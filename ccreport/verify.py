@@ -29,7 +29,7 @@ change numbers in their last bits and the bytes of every page; a difference is t
 the reader rather than proof that the inputs changed.
 
 The input is treated as hostile: before anything is read from the project or rebuilt, every field
-verify uses is validated (:func:`_load_results`, :func:`_project_of_folder`): results.json must be
+verify uses is validated (:func:`load_results`, :func:`_project_of_folder`): results.json must be
 UTF-8 JSON from ccreport; ``provenance.files`` a list of objects, each with ``path`` (relative to
 the manifest, POSIX, ``..`` only as leading parts), ``sha256`` (64 lower-case hex digits), ``role``
 (text) and ``size`` (an integer >= 0), no path twice, exactly one ``manifest``; ``provenance.date``
@@ -190,7 +190,7 @@ def _decode_results(data: bytes, where: Path) -> dict:
         raise _unusable(where, f"expected a ccreport results.json, got invalid JSON ({str(error)[:80]})", RESULTS) from None
 
 
-def _load_results(text: bytes | str, report: Path) -> dict:
+def load_results(text: bytes | str, report: Path) -> dict:
     """results.json parsed and every field verify uses validated (module doc); one
     UserInputError naming the report, the file and the field otherwise."""
     data = _decode_results(text.encode("utf-8") if isinstance(text, str) else text, report)
@@ -243,7 +243,7 @@ def _load_results(text: bytes | str, report: Path) -> dict:
 
 
 def recorded_date(results: dict) -> BuildDate:
-    """The build date a validated results.json records (:func:`_load_results`)."""
+    """The build date a validated results.json records (:func:`load_results`)."""
     provenance = results["provenance"]
     return BuildDate(parse_iso(provenance["date"]), provenance["date_source"])
 
@@ -364,7 +364,7 @@ def check_inputs(files: list[dict], root: Path, verification: Verification) -> b
     """Compare each recorded input under ``root`` with its digest; False when one is missing."""
     complete = True
     for entry in files:
-        path = root / PurePosixPath(entry["path"])  # validated by _load_results
+        path = root / PurePosixPath(entry["path"])  # validated by load_results
         try:
             regular = stat.S_ISREG(path.stat().st_mode)
         except (OSError, ValueError):  # missing, a symbolic-link loop, a name too long
@@ -433,7 +433,7 @@ def extract_pdf(report: Path, folder: Path) -> tuple[dict, Path, bytes]:
             raise _unusable(report, f"expected each attachment once, got {len(contents)} named {_shown_text(name)}")
         if not isinstance(contents[0], bytes):
             raise _unusable(report, f"expected the attachment {_shown_text(name)} as bytes")
-    results = _load_results(attachments[RESULTS][0], report)
+    results = load_results(attachments[RESULTS][0], report)
     paths = [PurePosixPath(f["path"]) for f in results["provenance"]["files"]]  # validated
     depth = max((sum(1 for p in path.parts if p == "..") for path in paths), default=0)
     root = folder.joinpath("project", *[f"up{i}" for i in range(depth)])
@@ -578,7 +578,7 @@ def verify(report: str | Path, project: str | Path | None = None, workers: int =
     with tempfile.TemporaryDirectory(prefix="ccreport-verify-") as scratch:
         scratch = Path(scratch)
         if report.is_dir():
-            results = _load_results(_read_results_file(report), report)
+            results = load_results(_read_results_file(report), report)
             root = _project_of_folder(report, Path(project) if project is not None else None)
             pdf = (report / PDF).is_file()
             pdf_bytes = None

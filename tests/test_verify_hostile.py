@@ -17,7 +17,7 @@ import pytest
 from ccreport import build_date as bd
 from ccreport.build import build
 from ccreport.cli import main
-from ccreport.verify import UnusableReport, Verification, _load_results, difference_section, recorded_date
+from ccreport.verify import UnusableReport, Verification, load_results, difference_section, recorded_date
 
 from site_fixtures import write_tiny_project
 
@@ -56,7 +56,7 @@ def test_a_year_1_build_records_a_date_verify_reads(tmp_path, capsys, monkeypatc
     build(root, root / "site", pdf=False)
     results = json.loads((root / "site" / "results.json").read_text(encoding="utf-8"))
     assert results["provenance"]["date"] == "0001-01-01T00:00:00Z"
-    assert recorded_date(_load_results((root / "site" / "results.json").read_bytes(), root / "site")).epoch == bd.MIN_EPOCH
+    assert recorded_date(load_results((root / "site" / "results.json").read_bytes(), root / "site")).epoch == bd.MIN_EPOCH
     assert main(["verify", str(root / "site")]) == 0, capsys.readouterr()
 
 
@@ -119,8 +119,8 @@ def test_one_label_cell_edited_gives_a_summary_not_thousands_of_lines(tmp_path, 
 def test_load_results_names_the_field(tmp_path):
     good = {"generator": "ccreport 1", "provenance": {"files": [{"path": "ccreport.toml", "sha256": "a" * 64, "size": 3, "role": "manifest"}],
                                                        "date": "2024-05-01T00:00:00Z", "date_source": "manifest"}}
-    assert _load_results(json.dumps(good).encode(), tmp_path)["generator"] == "ccreport 1"
+    assert load_results(json.dumps(good).encode(), tmp_path)["generator"] == "ccreport 1"
     for path in ("../ccreport.toml/..", "a//b", "./a", "a\\b", "a\nb", "x" * 256, ""):
         good["provenance"]["files"][0]["path"] = path
         with pytest.raises(UnusableReport, match=r"provenance\.files\[0\]\.path: expected a path relative to the manifest"):
-            _load_results(json.dumps(good).encode(), tmp_path)
+            load_results(json.dumps(good).encode(), tmp_path)
