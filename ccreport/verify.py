@@ -58,7 +58,6 @@ import logging
 import math
 import os
 import re
-import shutil
 import stat
 import tempfile
 import warnings

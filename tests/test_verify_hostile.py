@@ -10,14 +10,13 @@ from __future__ import annotations
 import json
 import tempfile
 from datetime import date
-from pathlib import Path
 
 import pytest
 
 from ccreport import build_date as bd
 from ccreport.build import build
 from ccreport.cli import main
-from ccreport.verify import UnusableReport, Verification, load_results, difference_section, recorded_date
+from ccreport.verify import UnusableReport, Verification, difference_section, load_results, recorded_date
 
 from site_fixtures import write_tiny_project
 
