@@ -473,11 +473,13 @@ def _parse_toml(text: str, file: str, lines: ManifestLines) -> dict:
             message = message.replace(" (at end of document)", "")
             line = lines.repeated[0] if lines.repeated else lines.n_lines
         raise UserInputError(Problem(file, "TOML syntax", message[:1].lower() + message[1:], line=line)) from None
-    except ValueError:  # Python refuses to convert an integer of more than 4,300 digits
+    except ValueError as error:  # Python refuses to convert an integer of more than 4,300 digits
         at = _LONG_DIGITS.search(text)
-        line = text.count("\n", 0, at.start()) + 1 if at else None
-        raise UserInputError(Problem(file, "TOML value", "expected a number of at most 4300 digits, got an integer of "
-                                     f"{len(at.group().replace('_', '')) if at else 'more'} digits", line=line)) from None
+        if at is None:
+            raise UserInputError(Problem(file, "TOML value", f"expected a value TOML can read ({str(error)[:80]})")) from None
+        line = text.count("\n", 0, at.start()) + 1
+        raise UserInputError(Problem(file, "TOML value", f"expected a number of at most 4300 digits, got an integer of {len(at.group().replace('_', ''))} digits",
+                                     line=line)) from None
 
 
 def _by_line(problems: list[Problem]) -> list[Problem]:
