@@ -590,8 +590,15 @@ def verify(report: str | Path, project: str | Path | None = None, workers: int =
             return verification
         manifest = next(root / f["path"] for f in results["provenance"]["files"] if f.get("role") == "manifest")
         out = scratch / "rebuild"
-        build(manifest, out, workers=workers, pdf=pdf, cache_dir=None, date=recorded_date(results),
-              command_line=["ccreport", "verify", str(report)])
+        try:
+            build(manifest, out, workers=workers, pdf=pdf, cache_dir=None, date=recorded_date(results),
+                  command_line=["ccreport", "verify", str(report)])
+        except UnusableReport:
+            raise
+        except UserInputError as error:  # inputs whose digests match but that do not build: one line
+            first = str(error.problems[0]).replace(str(root) + os.sep, "")
+            more = f" (and {len(error.problems) - 1} more)" if len(error.problems) > 1 else ""
+            raise _unusable(report, f"expected recorded inputs that build, got: {first}{more}", "rebuild") from None
         rebuilt = json.loads((out / RESULTS).read_text(encoding="utf-8"))
         skip = SOFTWARE_FIELDS if software_differs else ()
         found, count = compare_values(results, rebuilt, skip=skip)

@@ -710,6 +710,21 @@ def attached_results(change):
     return edit
 
 
+def consistent_manifest(text: bytes):
+    """Attachments whose manifest is ``text``, with results.json recording its digest and size."""
+
+    def edit(attachments):
+        import hashlib
+
+        attachments["ccreport.toml"] = text
+        data = json.loads(attachments["results.json"])
+        entry = next(f for f in data["provenance"]["files"] if f["role"] == "manifest")
+        entry.update(sha256=hashlib.sha256(text).hexdigest(), size=len(text))
+        attachments["results.json"] = json.dumps(data).encode()
+
+    return edit
+
+
 def not_utf8(data):
     return json.dumps(data).replace('"Corpus"', '"Corp\\u00fcs"', 1).encode("utf-8").replace(b"\\u00fc", b"\xfc", 1)
 
@@ -775,6 +790,7 @@ ARCHIVES = [
     ("pdf-path-file-and-folder", pdf_attachments(lambda a: attached_results(lambda d: d["provenance"]["files"].insert(
         1, {"path": "narrative.md/inner.md", "sha256": "0" * 64, "size": 1, "role": "narrative"}))(a) or a.update({"narrative.md/inner.md": b"x"})),
      "can all be files"),
+    ("pdf-manifest-that-does-not-build", pdf_attachments(consistent_manifest(b'[project]\ntitle = 1\nseed = -1\n')), "rebuild: expected recorded inputs that build, got: ccreport.toml:2: project.title"),
     # REPORT itself
     ("report-a-named-pipe", lambda root, mp: os.mkfifo(root / "pipe") or root / "pipe", "REPORT: expected a built output folder or a report.pdf, got something else"),
     ("report-a-broken-symlink", lambda root, mp: (root / "gone").symlink_to(root / "nowhere") or root / "gone", "REPORT: expected a built output folder"),
