@@ -112,6 +112,7 @@ class Wanted:
     table: CsvTable
     numbers: dict[str, NumberColumn] = field(default_factory=dict)
     categories: dict[str, CategoryColumn] = field(default_factory=dict)
+    others: list[Problem] = field(default_factory=list)  # problems of no column (after them)
 
     def number(self, column: str) -> NumberColumn:
         if column not in self.numbers:
@@ -142,7 +143,7 @@ class Wanted:
         problems = []
         for column in sorted(by_column, key=lambda column: order[column][0]):
             problems.extend(by_column[column].problems())
-        return problems
+        return problems + self.others
 
 
 def _missing_column(table: CsvTable, column: str, role: str) -> Problem:
@@ -305,7 +306,11 @@ def _costs(costs: CostSpec | None, wanted: Wanted, classes: Classes | None, rows
     limit = cost_limit(values.size)
     for in_class, error, benefit, who in ((classes.labels, "fn", "tp", "positive"), (~classes.labels, "fp", "tn", "negative")):
         columns = [c for c in (getattr(costs, error), getattr(costs, benefit)) if isinstance(c, str)]
-        if not columns:  # numbers only: the manifest checked their sum
+        if not columns:  # numbers only: the manifest checked their sum is finite and > 0
+            fixed = float(values[in_class][0]) if in_class.any() else 0.0
+            if fixed > limit:
+                wanted.others.append(Problem(wanted.table.file, f"costs.{error}", f"expected {error} + {benefit} of at most {limit:.6g} for "
+                                             f"{values.size} rows (so that a sum of their costs stays finite), got {fixed!r}"))
             continue
         problems = wanted.numbers[columns[0]].problems
         both = getattr(costs, error) != 0.0 and getattr(costs, benefit) != 0.0

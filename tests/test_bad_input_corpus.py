@@ -495,6 +495,7 @@ ISSUE_38 = [
     ("costs.column-near-max-float", cost_cells('"cost"', lambda i, v: "1.7e308"), ("cost", "stays finite"), "row", {}),
     ("costs.column-sum-overflows", cost_cells('{ fn = "cost", tp = 1.7e308, fp = "cost" }', lambda i, v: "1.7e308" if i == 4 else v),
      ("cost", "overflows"), "row", {}),
+    ("costs.number-near-max-float", cost_cells('{ fn = 1.7e308, fp = "cost" }'), ("data.csv", "costs.fn", "at most"), None, {}),
     ("costs.numbers-sum-overflows", cost_cells("{ fn = 1.7e308, tp = 1.7e308, fp = 1 }"), ("datasets[1] (d).costs.fn", "overflows"), "line", {}),
     ("priors.cost-ratio-overflows", prior(distribution='"point"', cost_fn="1e300", cost_fp="1e-300", p_positive="0.5"),
      ("priors[3] (p).cost_fn", "overflows or underflows"), "line", {}),
