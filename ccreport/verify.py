@@ -106,10 +106,15 @@ class Verification:
         counts = Counter(difference_section(line) for line in self.differences)
         lines.append(f"{len(self.differences)} differences: " + ", ".join(f"{n} in {section}" for section, n in counts.items()))
         lines += self.differences[:SHOWN_DIFFERENCES]
-        fd, name = tempfile.mkstemp(prefix="ccreport-verify-", suffix=".txt", dir=folder)
-        with os.fdopen(fd, "w", encoding="utf-8") as stream:
-            stream.write("\n".join(self.differences) + "\n")
-        lines.append(f"... and {len(self.differences) - SHOWN_DIFFERENCES} more; every difference is listed in {name}")
+        rest = len(self.differences) - SHOWN_DIFFERENCES
+        try:
+            fd, name = tempfile.mkstemp(prefix="ccreport-verify-", suffix=".txt", dir=folder)
+            with os.fdopen(fd, "w", encoding="utf-8") as stream:
+                stream.write("\n".join(self.differences) + "\n")
+        except OSError as error:
+            lines.append(f"... and {rest} more (the list could not be written: {error.strerror or error})")
+        else:
+            lines.append(f"... and {rest} more; every difference is listed in {name}")
         return lines
 
 
