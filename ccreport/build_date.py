@@ -3,10 +3,15 @@
 In order of precedence (the reproducible-builds convention first):
 
 1. ``SOURCE_DATE_EPOCH`` in the environment, an integer count of seconds since 1970-01-01T00:00:00Z
-   (https://reproducible-builds.org/specs/source-date-epoch/); a value that is not such an integer
-   is a user error (exit 2), never silently replaced;
+   (https://reproducible-builds.org/specs/source-date-epoch/) written in ASCII digits, at most
+   :data:`MAX_EPOCH` (the last second of year 9999); any other value (non-ASCII digits, a sign,
+   5,000 digits) is a user error (exit 2) that ``ccreport check`` reports too, never silently
+   replaced;
 2. the manifest's optional ``[project] date`` (an ISO date, ``date = 2024-05-01``), read as midnight UTC;
 3. the time of the build, to the second.
+
+Dates are written as ISO 8601 with a four-digit year (``0001-01-01T00:00:00Z`` for year 1), the
+form ``ccreport verify`` reads back (:func:`parse_iso`).
 
 With (1) or (2) the date is fixed, so two builds of the same inputs give the same bytes; with (3)
 each build carries its own date. The date is a presentation setting (title page, PDF metadata,
@@ -16,6 +21,7 @@ each build carries its own date. The date is a presentation setting (title page,
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 
@@ -27,6 +33,8 @@ FROM_MANIFEST = "manifest"
 FROM_CLOCK = "build time"
 SOURCES = (FROM_ENVIRONMENT, FROM_MANIFEST, FROM_CLOCK)
 MAX_EPOCH = 253402300799  # 9999-12-31T23:59:59Z: the last moment an ISO date with 4 digits names
+MIN_EPOCH = -62135596800  # 0001-01-01T00:00:00Z: the first ([project] date = 0001-01-01)
+ISO_MOMENT = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -42,8 +50,10 @@ class BuildDate:
 
     @property
     def iso(self) -> str:
-        """``2024-05-01T00:00:00Z``: as results.json and the PDF metadata record it."""
-        return self.moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+        """``2024-05-01T00:00:00Z``: as results.json and the PDF metadata record it (ISO 8601, the
+        year always four digits: ``strftime("%Y")`` writes year 1 as ``1`` on glibc)."""
+        m = self.moment
+        return f"{m.year:04d}-{m.month:02d}-{m.day:02d}T{m.hour:02d}:{m.minute:02d}:{m.second:02d}Z"
 
     @property
     def fixed(self) -> bool:
@@ -53,7 +63,7 @@ class BuildDate:
     def display(self) -> str:
         """As the title page shows it: the day, and the time of day unless it is midnight UTC."""
         moment = self.moment
-        day = moment.strftime("%Y-%m-%d")
+        day = self.iso[:10]
         return day if (moment.hour, moment.minute, moment.second) == (0, 0, 0) else f"{day} {moment:%H:%M:%S} UTC"
 
 
@@ -64,14 +74,29 @@ def epoch_of_date(day: date) -> int:
 
 def parse_epoch(text: str) -> int:
     """``SOURCE_DATE_EPOCH``'s value; raises UserInputError naming the variable when it is not a
-    non-negative decimal integer of a moment up to year 9999."""
+    non-negative decimal integer in ASCII digits of a moment up to year 9999 (``str.isdigit``
+    accepts other scripts' digits, and ``int`` refuses more than 4,300 digits: the length is
+    checked first)."""
     value = text.strip()
-    if not value.isdigit() or int(value) > MAX_EPOCH:
+    if not (value.isascii() and value.isdigit()) or len(value) > len(str(MAX_EPOCH)) or int(value) > MAX_EPOCH:
         shown = value if len(value) <= 24 else value[:24] + "..."
         raise UserInputError(
             Problem(ENVIRONMENT, "environment", f"expected seconds since 1970-01-01T00:00:00Z, an integer from 0 to {MAX_EPOCH}, got {shown!r}")
         )
     return int(value)
+
+
+def parse_iso(text) -> int | None:
+    """The epoch of ``YYYY-MM-DDTHH:MM:SSZ`` (as :attr:`BuildDate.iso` writes it, years 0001 to
+    9999), or None when ``text`` is not such a string or names no real moment."""
+    match = ISO_MOMENT.fullmatch(text) if isinstance(text, str) else None
+    if match is None:
+        return None
+    try:
+        moment = datetime(*(int(part) for part in match.groups()), tzinfo=timezone.utc)
+    except ValueError:  # 2024-02-30, hour 25, year 0
+        return None
+    return int(moment.timestamp())
 
 
 def build_date(manifest_date: date | None, now: datetime | None = None, environ=None) -> BuildDate:

@@ -218,13 +218,15 @@ def _serve(args) -> int:
 
 
 def _verify(args) -> int:
-    from .verify import verify
+    from .verify import UnusableReport, verify
 
-    found = verify(args.report, args.project, workers=args.workers)
-    for note in found.notes:
-        print(f"note: {note}")
-    for difference in found.differences:
-        print(difference)
+    try:
+        found = verify(args.report, args.project, workers=args.workers)
+    except UnusableReport as error:  # one line, exit 2 (the rebuild's problems: the usual lines)
+        print(str(error), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    for line in found.report_lines():  # notes, then the differences (summarised when many)
+        print(line)
     if found.ok:
         print(f"verified {args.report}: {found.compared_values} values of results.json and {found.compared_files} files match a rebuild from its inputs")
         return 0

@@ -228,6 +228,13 @@ def is_numeric(column: pa.ChunkedArray) -> bool:
     return pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_decimal(kind)
 
 
+def is_nested(column: pa.ChunkedArray) -> bool:
+    """Whether an Arrow column holds lists, structs, maps or unions (no class or fold is one)."""
+    import pyarrow as pa
+    kind = column.type.value_type if pa.types.is_dictionary(column.type) else column.type
+    return pa.types.is_nested(kind) or pa.types.is_union(kind)
+
+
 def is_text(column: pa.ChunkedArray) -> bool:
     import pyarrow as pa
     kind = column.type.value_type if pa.types.is_dictionary(column.type) else column.type

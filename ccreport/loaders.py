@@ -6,7 +6,7 @@ blank lines are skipped. Only the columns the manifest names are converted. A we
 at least :data:`ARROW_MIN_BYTES` is read by Arrow's multi-threaded CSV reader
 (:mod:`ccreport.columnar`); any other is streamed line by line, converted in bulk with numpy a chunk
 of rows at a time, and that reader words every problem. Both give the same arrays, to the bit. A
-Parquet file (``.parquet``, ``.pq``): its schema's names are the header; numbers come from numeric columns, classes and folds from columns of any type as text; problems name the row
+Parquet file (``.parquet``, ``.pq``): its schema's names are the header; numbers come from numeric columns, classes and folds from columns of any scalar type as text (a list, struct, map or union column is a problem); problems name the row
 (1-based) and no line.
 
 What the manifest names:
@@ -20,8 +20,10 @@ What the manifest names:
 - ``costs``: a column of finite numbers >= 0 (each positive's false-negative cost, each
   negative's false-positive cost), or the cells of a cost-benefit matrix (columns or numbers),
   reduced per row to ``fn + tp`` for positives and ``fp + tn`` for negatives (Fawcett 2006,
-  section 3); every cell of a cost column must be a finite number, each row's result >= 0, and each
-  class's total > 0. ``Dataset.costs`` holds the result, one cost per instance.
+  section 3); every cell of a cost column must be a finite number, every misclassification cost
+  (``fn``, ``fp``) >= 0 (benefits are ``tp``, ``tn``), each row's result >= 0 and at most
+  :func:`cost_limit` (any sum of the n costs stays finite), and each class's total > 0.
+  ``Dataset.costs`` holds the result, one cost per instance.
 
 Every problem names the file, the line, the row and the column::
 
@@ -110,6 +112,7 @@ class Wanted:
     table: CsvTable
     numbers: dict[str, NumberColumn] = field(default_factory=dict)
     categories: dict[str, CategoryColumn] = field(default_factory=dict)
+    others: list[Problem] = field(default_factory=list)  # problems of no column (after them)
 
     def number(self, column: str) -> NumberColumn:
         if column not in self.numbers:
@@ -140,7 +143,7 @@ class Wanted:
         problems = []
         for column in sorted(by_column, key=lambda column: order[column][0]):
             problems.extend(by_column[column].problems())
-        return problems
+        return problems + self.others
 
 
 def _missing_column(table: CsvTable, column: str, role: str) -> Problem:
@@ -290,32 +293,60 @@ def _folds(column: CategoryColumn, rows: np.ndarray) -> tuple[np.ndarray, tuple[
 
 
 def _costs(costs: CostSpec | None, wanted: Wanted, classes: Classes | None, rows: np.ndarray) -> np.ndarray | None:
-    """Each row's cost after the cost-benefit transform (Fawcett 2006, section 3); rows whose cost
-    is negative, and a class whose costs are all 0, are problems of the class's (first) cost column."""
+    """Each row's cost after the cost-benefit transform (Fawcett 2006, section 3). Problems of the
+    class's (first) cost column: a negative misclassification cost (a cell of an ``fn`` or ``fp``
+    column: a benefit goes in ``tp``/``tn``), a row whose cost is negative or whose ``error +
+    benefit`` overflows, a cost above :func:`cost_limit` (so that any sum of ``n`` costs, a class
+    total or a bootstrap resample's, stays finite), and a class whose costs are all 0."""
     if costs is None or classes is None or any(column not in wanted.numbers for column in costs.columns):
         return None
     cells = {key: wanted.numbers[c].values() if isinstance(c, str) else c for key, c in zip(("fn", "fp", "tp", "tn"), costs.cells())}
-    values = transformed_costs(classes.labels, **cells)
+    with np.errstate(over="ignore", invalid="ignore"):
+        values = transformed_costs(classes.labels, **cells)
+    limit = cost_limit(values.size)
     for in_class, error, benefit, who in ((classes.labels, "fn", "tp", "positive"), (~classes.labels, "fp", "tn", "negative")):
         columns = [c for c in (getattr(costs, error), getattr(costs, benefit)) if isinstance(c, str)]
-        if not columns:  # numbers only: the manifest checked their sum
+        if not columns:  # numbers only: the manifest checked their sum is finite and > 0
+            fixed = float(values[in_class][0]) if in_class.any() else 0.0
+            if fixed > limit:
+                wanted.others.append(Problem(wanted.table.file, f"costs.{error}", f"expected {error} + {benefit} of at most {limit:.6g} for "
+                                             f"{values.size} rows (so that a sum of their costs stays finite), got {fixed!r}"))
             continue
         problems = wanted.numbers[columns[0]].problems
         both = getattr(costs, error) != 0.0 and getattr(costs, benefit) != 0.0
+        error_cells = np.broadcast_to(np.asarray(cells[error], dtype=float), values.shape)
+        readable = np.isfinite(error_cells) & np.isfinite(np.broadcast_to(np.asarray(cells[benefit], dtype=float), values.shape))
+        refused = ~readable  # a cell that is not a number: its column reported it
+        if isinstance(getattr(costs, error), str) and both:  # alone, a negative cost is a negative row cost (below)
+            negative_cost = in_class & (error_cells < 0)
+            wanted.numbers[getattr(costs, error)].problems.add_cells(
+                np.flatnonzero(negative_cost), rows,
+                lambda position: f"expected a misclassification cost >= 0 (benefits go in {benefit} of the cost-benefit form), got {float(error_cells[position])!r}")
+            refused |= negative_cost
 
         def expected(position: int, error=error, benefit=benefit, both=both) -> str:
             got = float(values[position])
+            if not np.isfinite(got):
+                return f"expected {error} + {benefit} a finite number, got {got!r} (the sum overflows double precision)"
+            if got > limit:
+                return f"expected a cost of at most {limit:.6g} (so that a sum of the {values.size} rows' costs stays finite), got {got!r}"
             if not both:
                 return f"expected a cost >= 0, got {got!r}"
             parts = ", ".join(f"{key} = {float(np.broadcast_to(cells[key], values.shape)[position])!r}" for key in (error, benefit))
             return f"expected {error} + {benefit} >= 0 after the cost-benefit transform, got {got!r} ({parts})"
 
-        negative = np.flatnonzero(in_class & (values < 0))
-        problems.add_cells(negative, rows, expected)
-        finite = np.isfinite(values[in_class])
-        if not negative.size and np.all(finite) and not np.any(values[in_class] > 0):
+        bad = np.flatnonzero(in_class & ~refused & ~((values >= 0) & (values <= limit)))
+        problems.add_cells(bad, rows, expected)
+        if not bad.size and not refused[in_class].any() and not np.any(values[in_class] > 0):
             problems.add(None, f"every {who} row costs 0 ({error} + {benefit}); expected a total > 0 in each class (an instance-cost ROC curve divides by it)")
     return values
+
+
+def cost_limit(n: int) -> float:
+    """The largest per-instance cost for ``n`` instances: ``n`` times it (any class total, any
+    bootstrap resample's total, a total over both classes) is finite in double precision, with a
+    factor 4 to spare for the sums of such totals."""
+    return float(np.finfo(np.float64).max) / (4.0 * max(n, 1))
 
 
 def _fold_problems(spec: DatasetSpec, data: Dataset | None, file: str) -> list[Problem]:
@@ -452,9 +483,15 @@ def _fill_from_parquet(path: Path, wanted: Wanted) -> list[Problem]:
             accumulator.add(columnar.text_cells(cells), table.rows)
         else:
             accumulator.problems.add(None, f"expected a column of numbers, got Parquet type {cells.type}")
-    for column, accumulator in wanted.categories.items():
-        accumulator.add_coded(*columnar.coded_texts(data.column(column)))
-    return []
+    problems = []
+    for column, accumulator in list(wanted.categories.items()):
+        cells = data.column(column)
+        if columnar.is_nested(cells):  # Arrow cannot take unique values of lists or structs
+            problems.append(Problem(table.file, column, f"expected a column of single values (text, numbers or booleans), got Parquet type {cells.type}"))
+            del wanted.categories[column]  # read as absent by _assemble
+            continue
+        accumulator.add_coded(*columnar.coded_texts(cells))
+    return problems
 
 
 def _read_table(table: CsvTable, spec: DatasetSpec, classifiers: Sequence[ClassifierSpec], digest: str, fill) -> Loaded:
@@ -496,7 +533,7 @@ def _assemble(spec: DatasetSpec, usable: Sequence[ClassifierSpec], wanted: Wante
     allowed = _class_values(wanted.categories.get(spec.label), classes)
     predictions = {}
     for c in usable:
-        if c.predictions is not None and allowed:
+        if c.predictions is not None and allowed and c.predictions in wanted.categories:
             predictions[c.name] = _predictions(wanted.categories[c.predictions], allowed, spec.positive, rows)
     if classes is None:
         return None

@@ -42,12 +42,12 @@ unique within their kind.
                     name, ``costs = "Amount"``: each positive's false-negative cost and each
                     negative's false-positive cost (numbers >= 0); or a cost-benefit matrix, each
                     cell a column name or a number: ``costs = { fn = "Amount", fp = 20 }`` with
-                    ``fn`` the cost of missing a positive, ``fp`` the cost of flagging a negative,
-                    optional benefits ``tp`` (of catching a positive) and ``tn`` (of clearing a
+                    ``fn`` the cost of missing a positive, ``fp`` the cost of flagging a negative
+                    (each >= 0: a benefit is never a negative cost), optional benefits ``tp`` (of catching a positive) and ``tn`` (of clearing a
                     negative), and an optional ``unit`` label such as "EUR". The transform of
                     Fawcett's section 3 gives positives the cost ``fn + tp`` and negatives
-                    ``fp + tn``; these must be >= 0 in every row, with a total > 0 in each class
-                    (at least one of fn, tp and one of fp, tn). The short form is
+                    ``fp + tn``; these must be >= 0 and finite (no overflow) in every row, with a
+                    total > 0 in each class (at least one of fn, tp and one of fp, tn). The short form is
                     ``{ fn = "Amount", fp = "Amount" }``.
     ``narrative``   optional path of a markdown file (must exist) shown on the dataset's page.
 
@@ -115,6 +115,7 @@ from .manifest_checks import (
     ManifestLines,
     Where,
     display_path,
+    finite_float,
     printable,
     shown,
     unknown_key_message,
@@ -380,8 +381,11 @@ def _costs(check: Checker, table: dict, where: Where) -> CostSpec | None:
         cell = value.get(key)
         if cell is None:
             continue
-        is_number = isinstance(cell, (int, float)) and not isinstance(cell, bool) and math.isfinite(cell)
-        if is_number or (isinstance(cell, str) and cell.strip()):
+        is_number = isinstance(cell, (int, float)) and not isinstance(cell, bool) and finite_float(cell)
+        if is_number and key in ("fn", "fp") and cell < 0:  # a benefit is tp or tn, never a negative cost
+            check.report(inner, (key,), f"expected a misclassification cost >= 0 (benefits go in tp and tn), got {shown(cell)}")
+            ok = False
+        elif is_number or (isinstance(cell, str) and cell.strip()):
             cells[key] = float(cell) if is_number else cell
         else:
             check.report(inner, (key,), f"expected a column name or a finite number, got {shown(cell)}")
@@ -395,7 +399,10 @@ def _costs(check: Checker, table: dict, where: Where) -> CostSpec | None:
             ok = False
         elif all(key in cells and not isinstance(cells[key], str) for key in given):
             fixed = sum(cells[key] for key in given)
-            if not fixed > 0:
+            if not math.isfinite(fixed):
+                check.report(inner, (given[0],), f"expected {error} + {benefit} a finite number, got {fixed!r} (the sum overflows double precision)")
+                ok = False
+            elif not fixed > 0:
                 check.report(inner, (given[0],), f"expected {error} + {benefit} > 0 (the {who}' cost in every row), got {fixed!r}")
                 ok = False
     return CostSpec(**cells, unit=unit) if ok else None
@@ -449,6 +456,7 @@ def _read_text(path: Path, file: str) -> str:
         raise UserInputError(Problem(file, "encoding", f"expected UTF-8 text, got byte 0x{data[error.start]:02x}", line=line)) from None
 
 
+_LONG_DIGITS = re.compile(r"[0-9_]{4301,}")
 _TOML_POSITION = re.compile(r"\s*\(at line (?P<line>\d+), column (?P<column>\d+)\)$")
 
 
@@ -465,6 +473,13 @@ def _parse_toml(text: str, file: str, lines: ManifestLines) -> dict:
             message = message.replace(" (at end of document)", "")
             line = lines.repeated[0] if lines.repeated else lines.n_lines
         raise UserInputError(Problem(file, "TOML syntax", message[:1].lower() + message[1:], line=line)) from None
+    except ValueError as error:  # Python refuses to convert an integer of more than 4,300 digits
+        at = _LONG_DIGITS.search(text)
+        if at is None:
+            raise UserInputError(Problem(file, "TOML value", f"expected a value TOML can read ({str(error)[:80]})")) from None
+        line = text.count("\n", 0, at.start()) + 1
+        raise UserInputError(Problem(file, "TOML value", f"expected a number of at most 4300 digits, got an integer of {len(at.group().replace('_', ''))} digits",
+                                     line=line)) from None
 
 
 def _by_line(problems: list[Problem]) -> list[Problem]:

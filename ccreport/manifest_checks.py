@@ -8,6 +8,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
+import stat
 from pathlib import Path
 
 from dataclasses import dataclass, replace
@@ -144,7 +145,20 @@ def printable(text: str) -> str:
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
-def _finite_float(value) -> bool:
+def file_kind(path: Path) -> str | None:
+    """What is at ``path`` (symbolic links followed), in words: "a file", "a folder", "a named
+    pipe", "a socket", "a device", or None when nothing is there (or it cannot be looked at)."""
+    try:
+        mode = path.stat().st_mode
+    except (OSError, ValueError):
+        return None
+    for test, kind in ((stat.S_ISREG, "a file"), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "neither a file nor a folder"
+
+
+def finite_float(value) -> bool:
     """Whether a TOML number is a finite float (an integer of 400 digits is not)."""
     try:
         return math.isfinite(float(value))
@@ -228,7 +242,7 @@ class Checker:
                 self.report(where, (key,), f"missing required key; expected {bound.text}")
             return default
         kinds = int if bound.integer else (int, float)
-        is_number = isinstance(value, kinds) and not isinstance(value, bool) and (bound.integer or _finite_float(value))
+        is_number = isinstance(value, kinds) and not isinstance(value, bool) and (bound.integer or finite_float(value))
         if not is_number or not bound.accepts(value):
             self.report(where, (key,), f"expected {bound.text}, got {shown(value)}")
             return None
@@ -274,12 +288,20 @@ class Checker:
         text = self.string(table, key, where, what, required)
         if text is None:
             return None
-        path = (self.root / text).resolve()
-        if not path.exists():
-            self.report(where, (key,), f"expected {what}; file not found: {text} (looked for {path})")
+        if "\0" in text:
+            self.report(where, (key,), f"expected {what}, got a path holding a NUL character")
             return None
-        if not path.is_file():
-            self.report(where, (key,), f"expected {what}, got a folder: {text}")
+        try:
+            path = (self.root / text).resolve()
+        except (OSError, RuntimeError) as error:  # a symbolic-link loop, a name too long
+            self.report(where, (key,), f"expected {what}; cannot follow {printable(text)}: {getattr(error, 'strerror', None) or 'a symbolic-link loop'}")
+            return None
+        kind = file_kind(path)
+        if kind is None:
+            self.report(where, (key,), f"expected {what}; file not found: {printable(text)} (looked for {path})")
+            return None
+        if kind != "a file":
+            self.report(where, (key,), f"expected {what}, got {kind}: {printable(text)}")
             return None
         return path
 

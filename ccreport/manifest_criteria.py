@@ -49,7 +49,8 @@ CRITERION_PARAMETERS = {
 }
 TRAINING_PC = Bound("a number in [0, 1] (the member's training PC(+))", lambda x: 0 <= x <= 1)
 MAX_FPR = Bound("a number in (0, 1]", lambda x: 0 < x <= 1)
-CAPACITY = Bound("an integer >= 0 (cases)", lambda x: x >= 0, integer=True)
+MAX_CAPACITY = 2**53  # every integer up to it is a float exactly (the criterion computes in float64)
+CAPACITY = Bound("an integer >= 0 (cases), at most 2**53", lambda x: 0 <= x <= MAX_CAPACITY, integer=True)
 SHARE = Bound("a number in [0, 1]", lambda x: 0 <= x <= 1)
 
 

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from .analysis.conditions import probability_cost
@@ -113,7 +114,12 @@ def _point_costs(check: Checker, table: dict, where: Where) -> Params | None:
     p = check.number(table, "p_positive", where, OPEN_PROBABILITY)
     if fn is None or fp is None or ("unit" in table and unit is None) or ("p_positive" in table and p is None):
         return None
-    params = dict(cost_fn=fn, cost_fp=fp, cost_ratio=fn / fp)
+    ratio = fn / fp
+    if not (math.isfinite(ratio) and ratio > 0):  # 1e300 / 1e-300 overflows, 1e-300 / 1e300 underflows
+        check.report(where, ("cost_fn",), f"expected cost_fn / cost_fp a finite number > 0 in double precision, got {fn!r} / {fp!r} = {ratio!r} "
+                     "(the ratio overflows or underflows; give both costs in a unit of similar size)")
+        return None
+    params = dict(cost_fn=fn, cost_fp=fp, cost_ratio=ratio)
     if p is not None:
         params.update(p_positive=p, pc=float(probability_cost(p, fn / fp)))
     normalized = _normalized(**params)

@@ -6,9 +6,11 @@
    that must exist and be UTF-8);
 2. the data (:func:`ccreport.loaders.load_project_data`: columns, classes, values, folds of which
    at least one holds both classes);
-3. the output folder (:func:`ccreport.output_folder.check_output`: never an input, a file or a
+3. the environment's ``SOURCE_DATE_EPOCH`` (:func:`ccreport.build_date.parse_epoch`), which the
+   build reads;
+4. the output folder (:func:`ccreport.output_folder.check_output`: never an input, a file or a
    folder ccreport did not write);
-4. the project's own templates (``templates/`` or a project theme's ``templates/``): rendered
+5. the project's own templates (``templates/`` or a project theme's ``templates/``): rendered
    once on the project's own data - the analyses with :data:`REHEARSAL_BOOTSTRAP` replicates and
    no calibration, so the results have the same shape as a build's, and the figure index a build
    would make (nothing drawn) - into a temporary folder that is removed. Shipped templates are tested with ccreport and skipped.
@@ -24,6 +26,7 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
+from .build_date import build_date
 from .errors import UserInputError
 from .loaders import load_project_data
 from .manifest import Project, load_project
@@ -65,6 +68,10 @@ def preflight(project_dir, out_dir=None, force: bool = False) -> tuple[Project, 
     project = load_project(project_dir)
     problems = []
     datasets = None
+    try:
+        build_date(project.build_date)  # SOURCE_DATE_EPOCH, as the build reads it
+    except UserInputError as error:
+        problems += error.problems
     try:
         datasets = load_project_data(project)
     except UserInputError as error:

@@ -30,6 +30,24 @@ RELOAD_SCRIPT = (
     ".finally(function(){setTimeout(poll,1000)})}poll()})();</script>"
 )
 PORT_MIN, PORT_MAX = 1, 65535
+MAX_NAME_BYTES = 255  # one file or folder name (NAME_MAX of Linux and macOS)
+MAX_PATH_BYTES = 4096  # a whole path (PATH_MAX of Linux)
+
+
+def request_problem(raw_path: str) -> tuple[int, str] | None:
+    """``(status, reason)`` when a request's path cannot name a file of the site, else None."""
+    path = urlsplit(raw_path).path
+    try:
+        text = unquote(path, errors="strict")
+    except UnicodeDecodeError:
+        return 400, "Bad request: the path is not UTF-8"
+    if any(ord(c) < 32 or ord(c) == 127 for c in text):
+        return 400, "Bad request: a control character in the path"
+    if len(text.encode("utf-8")) > MAX_PATH_BYTES:
+        return 404, "Not found: path too long"
+    if any(len(part.encode("utf-8")) > MAX_NAME_BYTES for part in text.split("/")):
+        return 404, "Not found: name too long"
+    return None
 
 
 class LiveState:
@@ -56,15 +74,45 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
 
     def translate_path(self, path):
         root = Path(self.directory).resolve()
-        relative = unquote(urlsplit(path).path).lstrip("/")
-        candidate = (root / relative).resolve()
-        if candidate != root and not candidate.is_relative_to(root):
-            return str(root / "__ccreport_outside__")  # does not exist: 404
-        if candidate.is_dir() and path.endswith("/"):
-            return str(candidate) + os.sep
+        outside = str(root / "__ccreport_outside__")  # does not exist: 404
+        try:
+            relative = unquote(urlsplit(path).path).lstrip("/")
+            candidate = (root / relative).resolve()
+            if candidate != root and not candidate.is_relative_to(root):
+                return outside
+            if candidate.is_dir() and path.endswith("/"):
+                return str(candidate) + os.sep
+        except (OSError, ValueError, RuntimeError):  # a name too long, a NUL, a symbolic-link loop
+            return outside
         return str(candidate)
 
+    def handle_one_request(self):
+        """One request, answered whatever happens (module doc): a handler never dies."""
+        try:
+            super().handle_one_request()
+        except (ConnectionError, TimeoutError):  # the browser went away
+            self.close_connection = True
+        except Exception as error:  # a bug must not kill the preview: 500 and one line
+            self.close_connection = True
+            print(f"ccreport serve: could not answer {self.command} {getattr(self, 'path', '')[:200]!r}: {type(error).__name__}: {error}",
+                  file=sys.stderr, flush=True)
+            try:
+                self.send_error(500, "Internal error of ccreport serve")
+            except Exception:  # the connection is gone, or the headers were sent already
+                pass
+
+    def send_head(self):
+        problem = request_problem(self.path)
+        if problem is not None:
+            self.send_error(*problem)
+            return None
+        return super().send_head()
+
     def do_GET(self):
+        problem = request_problem(self.path)
+        if problem is not None:
+            self.send_error(*problem)
+            return
         if self.live is not None and urlsplit(self.path).path == BUILD_ID_PATH:
             self._send(self.live.build_id.encode(), "text/plain")
             return
@@ -77,7 +125,7 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         super().do_GET()
 
     def _send_html(self, path: str) -> None:
-        html = Path(path).read_text(encoding="utf-8")
+        html = Path(path).read_text(encoding="utf-8", errors="replace")
         at = html.rfind("</body>")
         html = html[:at] + RELOAD_SCRIPT + html[at:] if at >= 0 else html + RELOAD_SCRIPT
         self._send(html.encode("utf-8"), "text/html; charset=utf-8")

@@ -13,6 +13,8 @@ tests/test_safe_builds.py builds one).
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import shutil
 import tempfile
@@ -100,6 +102,7 @@ class Case:
     argv: tuple | None = None  # a command line instead of check + build
     templates: bool = False  # only check (see the module docstring)
     position: str | None = None  # "line" or "row": the problem must name one
+    env: dict = field(default_factory=dict)  # environment variables set while check and build run
 
 
 CASES: list[Case] = []
@@ -433,6 +436,101 @@ for id, argv, fragment in CLI_PROBLEMS:
     case(f"cli.{id}", lambda m, f: f.update({"foreign/mine.txt": b"mine"}), fragment, argv=argv)
 
 
+# --- issue 38: what check let through and build tripped on, and silent acceptance ------------------
+
+
+def workforce(capacity: str):
+    def edit(m: Manifest, files):
+        m.criteria.append({"name": '"desk"', "kind": '"workforce"', "capacity": capacity})
+
+    return edit
+
+
+def cost_cells(cells: str, column=None):
+    """``costs`` as a cost-benefit table; ``column(i, value)`` rewrites the cost column's cells."""
+
+    def edit(m: Manifest, files):
+        m.datasets[0]["costs"] = cells
+        if column is not None:
+            files["data.csv"] = column_replaced("cost", column).encode()
+
+    return edit
+
+
+FIFO = object()  # a file content: make a named pipe there
+
+
+def parquet_with(kind: str, column: str):
+    """The data as Parquet with ``column`` turned into a list (``kind = "list"``) or a struct."""
+
+    def edit(m: Manifest, files):
+        import io
+
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        names = HEADER.split(",")
+        cells = {name: [row.split(",")[i] for row in ROWS] for i, name in enumerate(names)}
+        arrays = {name: pa.array([float(v) for v in values]) if name in ("s1", "s2", "cost") else pa.array(values) for name, values in cells.items()}
+        values = cells[column]
+        arrays[column] = pa.array([[v] for v in values]) if kind == "list" else pa.array([{"value": v} for v in values])
+        sink = io.BytesIO()
+        pq.write_table(pa.table(arrays), sink)
+        files["data.parquet"] = sink.getvalue()
+        m.datasets[0]["path"] = '"data.parquet"'
+
+    return edit
+
+
+ISSUE_38 = [
+    # integers of any size: check reads them exactly and refuses what build cannot use
+    ("criteria.capacity-400-digits", workforce(HUGE), ("criteria[1] (desk).capacity", "2**53"), "line", {}),
+    ("criteria.capacity-2**53+1", workforce(str(2**53 + 1)), ("criteria[1] (desk).capacity",), "line", {}),
+    ("costs.fn-400-digits", cost_cells("{ fn = " + HUGE + ", fp = 1 }"), ("datasets[1] (d).costs.fn",), "line", {}),
+    ("manifest.seed-5000-digits", set_key("project", "seed", "9" * 5000), ("ccreport.toml:", "TOML value", "5000 digits"), "line", {}),
+    ("manifest.positive-5000-digits", set_key("datasets", "positive", "7" * 5000), ("ccreport.toml:", "TOML value"), "line", {}),
+    ("data.score-5000-digits", data(rows_with(4, ",".join([ROWS[4].split(",")[0], "9" * 5000, *ROWS[4].split(",")[2:]]))), ("data.csv", "s1"), "row", {}),
+    ("data.cost-5000-digits", data(column_replaced("cost", lambda i, v: "9" * 5000 if i == 3 else v)), ("data.csv", "cost"), "row", {}),
+    # costs whose sums or ratios overflow
+    ("costs.column-near-max-float", cost_cells('"cost"', lambda i, v: "1.7e308"), ("cost", "stays finite"), "row", {}),
+    ("costs.column-sum-overflows", cost_cells('{ fn = "cost", tp = 1.7e308, fp = "cost" }', lambda i, v: "1.7e308" if i == 4 else v),
+     ("cost", "overflows"), "row", {}),
+    ("costs.number-near-max-float", cost_cells('{ fn = 1.7e308, fp = "cost" }'), ("data.csv", "costs.fn", "at most"), None, {}),
+    ("costs.numbers-sum-overflows", cost_cells("{ fn = 1.7e308, tp = 1.7e308, fp = 1 }"), ("datasets[1] (d).costs.fn", "overflows"), "line", {}),
+    ("priors.cost-ratio-overflows", prior(distribution='"point"', cost_fn="1e300", cost_fp="1e-300", p_positive="0.5"),
+     ("priors[3] (p).cost_fn", "overflows or underflows"), "line", {}),
+    ("priors.cost-ratio-underflows", prior(distribution='"point"', cost_fn="1e-300", cost_fp="1e300", p_positive="0.5"),
+     ("priors[3] (p).cost_fn", "overflows or underflows"), "line", {}),
+    # a negative misclassification cost is an error; benefits go in tp / tn
+    ("costs.negative-fn-cell-offset-by-tp", cost_cells('{ fn = "cost", tp = 5, fp = "cost" }', lambda i, v: "-1" if i == 6 else v),
+     ("cost", "misclassification cost >= 0"), "row", {}),
+    ("costs.negative-fp-cell-offset-by-tn", cost_cells('{ fn = "cost", fp = "cost", tn = 5 }', lambda i, v: "-2" if i == 7 else v),
+     ("cost", "misclassification cost >= 0"), "row", {}),
+    ("costs.negative-fn-number", cost_cells('{ fn = -1, tp = 5, fp = "cost" }'), ("datasets[1] (d).costs.fn", "misclassification cost >= 0"), "line", {}),
+    ("costs.negative-fp-number", cost_cells('{ fn = "cost", fp = -3, tn = 4 }'), ("datasets[1] (d).costs.fp", "misclassification cost >= 0"), "line", {}),
+    ("priors.cost-fn-negative", prior(distribution='"point"', cost_fn="-5", cost_fp="1", p_positive="0.5"), ("priors[3] (p).cost_fn",), "line", {}),
+    # Parquet columns of nested types
+    ("parquet.label-list", parquet_with("list", "label"), ("data.parquet", "label", "Parquet type list"), None, {}),
+    ("parquet.label-struct", parquet_with("struct", "label"), ("data.parquet", "label", "Parquet type struct"), None, {}),
+    ("parquet.fold-struct", parquet_with("struct", "fold"), ("data.parquet", "fold", "Parquet type struct"), None, {}),
+    ("parquet.fold-list", parquet_with("list", "fold"), ("data.parquet", "fold", "Parquet type list"), None, {}),
+    ("parquet.prediction-list", parquet_with("list", "pred"), ("data.parquet", "pred", "Parquet type list"), None, {}),
+    ("parquet.prediction-struct", parquet_with("struct", "pred"), ("data.parquet", "pred", "Parquet type struct"), None, {}),
+    # the environment's SOURCE_DATE_EPOCH: ASCII digits only, at most year 9999
+    ("env.source-date-epoch-garbage", None, ("SOURCE_DATE_EPOCH", "environment"), None, {"SOURCE_DATE_EPOCH": "garbage"}),
+    ("env.source-date-epoch-arabic-digits", None, ("SOURCE_DATE_EPOCH", "environment"), None, {"SOURCE_DATE_EPOCH": "\u0661\u0667\u0660\u0660\u0660\u0660\u0660\u0660\u0660\u0660"}),
+    ("env.source-date-epoch-fullwidth-digits", None, ("SOURCE_DATE_EPOCH", "environment"), None, {"SOURCE_DATE_EPOCH": "\uff11\uff17\uff10\uff10"}),
+    ("env.source-date-epoch-5000-digits", None, ("SOURCE_DATE_EPOCH", "environment"), None, {"SOURCE_DATE_EPOCH": "1" * 5000}),
+    ("env.source-date-epoch-after-9999", None, ("SOURCE_DATE_EPOCH", "environment"), None, {"SOURCE_DATE_EPOCH": str(10**12)}),
+    ("env.source-date-epoch-negative", None, ("SOURCE_DATE_EPOCH", "environment"), None, {"SOURCE_DATE_EPOCH": "-86400"}),
+    # a named pipe is called a named pipe, not a folder
+    ("fifo.data-file", lambda m, f: f.update({"pipe.csv": FIFO}) or m.datasets[0].update(path='"pipe.csv"'), ("datasets[1] (d).path", "a named pipe"), "line", {}),
+    ("fifo.narrative", lambda m, f: f.update({"pipe.md": FIFO}) or m.project.update(narrative='"pipe.md"'), ("project.narrative", "a named pipe"), "line", {}),
+]
+for id, edit, fragments, position, env in ISSUE_38:
+    case(f"issue38.{id}", edit, *fragments, position=position, env=env)
+
+
 # --- running them -----------------------------------------------------------------------------------
 
 
@@ -478,7 +576,12 @@ def test_bad_input(c: Case, base, tmp_path, capsys, monkeypatch):
         files["ccreport.toml"] = manifest.text().encode()
     for name, content in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_bytes(content)
+        if content is FIFO:
+            os.mkfifo(root / name)
+        else:
+            (root / name).write_bytes(content)
+    for name, value in c.env.items():
+        monkeypatch.setenv(name, value)
     monkeypatch.chdir(root)
     before, temporary = snapshot(root), leftovers()
 
@@ -496,3 +599,298 @@ def test_bad_input(c: Case, base, tmp_path, capsys, monkeypatch):
                 assert fragment in err, f"{c.id}: {fragment!r} not in {err!r}"
     assert snapshot(root) == before, f"{c.id}: the project or its previous output changed"
     assert leftovers() == temporary
+
+
+# --- issue 38: `ccreport verify` on hostile archives --------------------------------------------------
+#
+# A report folder and a report.pdf built once from the corpus project, then tampered with one way per
+# case: `ccreport verify` must refuse each before it reads anything outside the report or rebuilds:
+# exit 2, exactly one line on standard error naming the file and field, nothing on standard output,
+# no traceback (never exit 1, "differences", nor an internal error).
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory) -> Path:
+    """The corpus project built with its PDF into site/."""
+    root = tmp_path_factory.mktemp("archive") / "proj"
+    root.mkdir()
+    for name, data in BASE_FILES.items():
+        (root / name).write_bytes(data)
+    (root / "ccreport.toml").write_text(Manifest().text())
+    assert main(["build", str(root), "-q", "--no-cache"]) == 0
+    return root
+
+
+def edit_results(change):
+    """Tamper with site/results.json: ``change(data)`` edits the parsed JSON (or returns new bytes)."""
+
+    def tamper(root: Path, monkeypatch) -> Path:
+        path = root / "site" / "results.json"
+        data = json.loads(path.read_text(encoding="utf-8"))
+        replaced = change(data)
+        path.write_bytes(replaced if isinstance(replaced, bytes) else json.dumps(data).encode())
+        return root / "site"
+
+    return tamper
+
+
+def files_entry(index, key, value):
+    def change(data):
+        entry = data["provenance"]["files"][index]
+        if value is DELETE:
+            del entry[key]
+        else:
+            entry[key] = value
+
+    return change
+
+
+DELETE = object()
+
+
+def side_file(path, sha="0" * 64):
+    def change(data):
+        data["datasets"]["d"]["roc_full"] = {"path": path, "rows": 3, "sha256": sha}
+
+    return change
+
+
+def in_site(action):
+    def tamper(root: Path, monkeypatch) -> Path:
+        action(root / "site")
+        return root / "site"
+
+    return tamper
+
+
+def with_env(name, value, target="site"):
+    def tamper(root: Path, monkeypatch) -> Path:
+        monkeypatch.setenv(name, value)
+        return root / target
+
+    return tamper
+
+
+def pdf_bytes(change):
+    """Tamper with the bytes of site/report.pdf and verify the PDF alone."""
+
+    def tamper(root: Path, monkeypatch) -> Path:
+        path = root / "site" / "report.pdf"
+        path.write_bytes(change(path.read_bytes()))
+        return path
+
+    return tamper
+
+
+def pdf_attachments(change):
+    """A PDF holding the report's attachments after ``change(attachments)`` (a dict name -> bytes)."""
+
+    def tamper(root: Path, monkeypatch) -> Path:
+        import pypdf
+
+        path = root / "site" / "report.pdf"
+        attachments = {name: contents[0] for name, contents in pypdf.PdfReader(path).attachments.items()}
+        change(attachments)
+        writer = pypdf.PdfWriter()
+        writer.add_blank_page(100, 100)
+        for name, data in attachments.items():
+            writer.add_attachment(name, data)
+        with open(path, "wb") as stream:
+            writer.write(stream)
+        return path
+
+    return tamper
+
+
+def attached_results(change):
+    def edit(attachments):
+        data = json.loads(attachments["results.json"])
+        replaced = change(data)
+        attachments["results.json"] = replaced if isinstance(replaced, bytes) else json.dumps(data).encode()
+
+    return edit
+
+
+def consistent_manifest(text: bytes):
+    """Attachments whose manifest is ``text``, with results.json recording its digest and size."""
+
+    def edit(attachments):
+        import hashlib
+
+        attachments["ccreport.toml"] = text
+        data = json.loads(attachments["results.json"])
+        entry = next(f for f in data["provenance"]["files"] if f["role"] == "manifest")
+        entry.update(sha256=hashlib.sha256(text).hexdigest(), size=len(text))
+        attachments["results.json"] = json.dumps(data).encode()
+
+    return edit
+
+
+def not_utf8(data):
+    return json.dumps(data).replace('"Corpus"', '"Corp\\u00fcs"', 1).encode("utf-8").replace(b"\\u00fc", b"\xfc", 1)
+
+
+ARCHIVES = [
+    # results.json: the file itself
+    ("results-not-utf8", edit_results(not_utf8), "results.json: expected UTF-8 text"),
+    ("results-truncated", edit_results(lambda d: json.dumps(d).encode()[:5000]), "invalid JSON"),
+    ("results-an-array", edit_results(lambda d: b"[1, 2]"), "results.json generator"),
+    ("results-nested-100000-deep", edit_results(lambda d: b"[" * 100000 + b"]" * 100000), "nested too deeply"),
+    ("results-nested-500-deep", edit_results(lambda d: d.update(extra=json.loads("[" * 500 + "]" * 500))), "nested deeper than 64 levels"),
+    ("results-integer-5000-digits", edit_results(lambda d: b'{"generator": "ccreport", "n": ' + b"7" * 5000 + b"}"), "invalid JSON"),
+    ("results-a-folder", in_site(lambda s: (s / "results.json").unlink() or (s / "results.json").mkdir()), "results.json: expected a regular file"),
+    ("results-a-symlink-outside", in_site(lambda s: (s / "results.json").unlink() or (s / "results.json").symlink_to("/etc/hostname")), "symbolic link"),
+    ("generator-missing", edit_results(lambda d: d.pop("generator")), "results.json generator"),
+    ("generator-a-number", edit_results(lambda d: d.update(generator=3)), "results.json generator"),
+    ("provenance-missing", edit_results(lambda d: d.pop("provenance")), "results.json provenance"),
+    # provenance.files
+    ("files-a-string", edit_results(lambda d: d["provenance"].update(files="ccreport.toml")), "provenance.files: expected an array"),
+    ("files-as-strings", edit_results(lambda d: d["provenance"].update(files=[f["path"] for f in d["provenance"]["files"]])), "provenance.files[0]: expected an object"),
+    ("files-without-sha256", edit_results(files_entry(0, "sha256", DELETE)), "provenance.files[0].sha256"),
+    ("files-sha256-not-hex", edit_results(files_entry(0, "sha256", "z" * 64)), "provenance.files[0].sha256: expected 64"),
+    ("files-sha256-a-number", edit_results(files_entry(0, "sha256", 12)), "provenance.files[0].sha256"),
+    ("files-size-negative", edit_results(files_entry(0, "size", -1)), "provenance.files[0].size"),
+    ("files-size-huge-text", edit_results(files_entry(0, "size", "9" * 500)), "provenance.files[0].size"),
+    ("files-role-missing", edit_results(files_entry(1, "role", DELETE)), "provenance.files[1].role"),
+    ("files-path-absolute", edit_results(files_entry(-1, "path", "/etc/passwd")), ".path: expected a path relative to the manifest"),
+    ("files-path-climbs-inside", edit_results(files_entry(-1, "path", "x/../../../../etc/passwd")), ".path: expected a path relative"),
+    ("files-path-nul", edit_results(files_entry(-1, "path", "data.csv\x00.txt")), ".path: expected a path relative"),
+    ("files-path-a-list", edit_results(files_entry(-1, "path", ["data.csv"])), "provenance.files[3].path: expected a string, got an array"),
+    ("files-path-twice", edit_results(lambda d: d["provenance"]["files"].append(dict(d["provenance"]["files"][-1]))), "each input recorded once"),
+    ("files-no-manifest", edit_results(files_entry(0, "role", "data")), "role manifest"),
+    # provenance: the date, its source, the software
+    ("date-garbage", edit_results(lambda d: d["provenance"].update(date="garbage")), "provenance.date: expected an ISO 8601 moment"),
+    ("date-year-1-unpadded", edit_results(lambda d: d["provenance"].update(date="1-01-01T00:00:00Z")), "provenance.date"),
+    ("date-february-30", edit_results(lambda d: d["provenance"].update(date="2024-02-30T00:00:00Z")), "provenance.date"),
+    ("date-a-number", edit_results(lambda d: d["provenance"].update(date=1700000000)), "provenance.date"),
+    ("date-source-unknown", edit_results(lambda d: d["provenance"].update(date_source="sundial")), "provenance.date_source"),
+    ("software-a-string", edit_results(lambda d: d["provenance"].update(ccreport="0.1.0")), "provenance.ccreport"),
+    # side files: inside the report only
+    ("side-file-outside", edit_results(side_file("../../../../etc/passwd")), "datasets.d.roc_full.path: expected a path inside the report"),
+    ("side-file-absolute", edit_results(side_file("/etc/passwd")), "datasets.d.roc_full.path"),
+    ("side-file-sha256-a-number", edit_results(side_file("tables/x.parquet", 5)), "datasets.d.roc_full.sha256"),
+    # the folder: symbolic links, invocation.json, the environment
+    ("symlink-loop", in_site(lambda s: (s / "figures" / "loop").symlink_to("loop")), "symbolic link"),
+    ("symlink-folder-loop", in_site(lambda s: (s / "figures" / "up").symlink_to("..")), "symbolic link"),
+    ("invocation-not-json", in_site(lambda s: (s / "invocation.json").write_bytes(b"\xff{")), "invocation.json"),
+    ("invocation-manifest-absolute", in_site(lambda s: (s / "invocation.json").write_text('{"manifest": "/etc/ccreport.toml"}')), "invocation.json manifest"),
+    ("invocation-manifest-a-number", in_site(lambda s: (s / "invocation.json").write_text('{"manifest": 7}')), "invocation.json manifest"),
+    ("invocation-manifest-not-toml", in_site(lambda s: (s / "invocation.json").write_text('{"manifest": "../data.csv"}')), "invocation.json manifest"),
+    ("env-source-date-epoch-garbage", with_env("SOURCE_DATE_EPOCH", "garbage"), "SOURCE_DATE_EPOCH: environment"),
+    ("env-source-date-epoch-5000-digits", with_env("SOURCE_DATE_EPOCH", "9" * 5000), "SOURCE_DATE_EPOCH: environment"),
+    ("env-source-date-epoch-garbage-pdf", with_env("SOURCE_DATE_EPOCH", "garbage", "site/report.pdf"), "SOURCE_DATE_EPOCH: environment"),
+    # report.pdf alone
+    ("pdf-truncated", pdf_bytes(lambda b: b[: len(b) * 2 // 3]), "damaged PDF"),
+    ("pdf-tail-cut", pdf_bytes(lambda b: b[:-300]), "damaged PDF"),
+    ("pdf-empty", pdf_bytes(lambda b: b""), "damaged PDF"),
+    ("pdf-without-results", pdf_attachments(lambda a: a.pop("results.json")), "results.json attached"),
+    ("pdf-results-not-utf8", pdf_attachments(attached_results(not_utf8)), "results.json: expected UTF-8 text"),
+    ("pdf-files-without-sha256", pdf_attachments(attached_results(files_entry(0, "sha256", DELETE))), "provenance.files[0].sha256"),
+    ("pdf-path-absolute", pdf_attachments(attached_results(files_entry(-1, "path", "/etc/passwd"))), ".path"),
+    ("pdf-date-garbage", pdf_attachments(attached_results(lambda d: d["provenance"].update(date="garbage"))), "provenance.date"),
+    ("pdf-path-file-and-folder", pdf_attachments(lambda a: attached_results(lambda d: d["provenance"]["files"].insert(
+        1, {"path": "narrative.md/inner.md", "sha256": "0" * 64, "size": 1, "role": "narrative"}))(a) or a.update({"narrative.md/inner.md": b"x"})),
+     "can all be files"),
+    ("pdf-manifest-that-does-not-build", pdf_attachments(consistent_manifest(b'[project]\ntitle = 1\nseed = -1\n')), "rebuild: expected recorded inputs that build, got: ccreport.toml:2: project.title"),
+    # REPORT itself
+    ("report-a-named-pipe", lambda root, mp: os.mkfifo(root / "pipe") or root / "pipe", "REPORT: expected a built output folder or a report.pdf, got something else"),
+    ("report-a-broken-symlink", lambda root, mp: (root / "gone").symlink_to(root / "nowhere") or root / "gone", "REPORT: expected a built output folder"),
+]
+
+
+def test_the_archive_corpus_is_large():
+    assert len(ARCHIVES) >= 30
+    assert len({a[0] for a in ARCHIVES}) == len(ARCHIVES)
+
+
+@pytest.mark.parametrize("id, tamper, fragment", ARCHIVES, ids=[a[0] for a in ARCHIVES])
+def test_hostile_archive(id, tamper, fragment, archive, tmp_path, capsys, monkeypatch):
+    root = tmp_path / "proj"
+    shutil.copytree(archive, root, symlinks=True)
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    target = tamper(root, monkeypatch)
+    monkeypatch.chdir(tmp_path)
+    before = snapshot(root)
+    code = main(["verify", str(target)])
+    captured = capsys.readouterr()
+    out, err = captured.out, captured.err
+    assert code == 2, f"{id}: exited {code}: {err}"
+    assert "Traceback" not in err and "internal error" not in err
+    assert len(err.strip().splitlines()) == 1, f"{id}: not one line: {err!r}"
+    assert fragment in err, f"{id}: {fragment!r} not in {err!r}"
+    assert out == "", f"{id}: {out!r}"
+    assert snapshot(root) == before
+
+
+# --- issue 38: `ccreport serve` answers every request -----------------------------------------------
+
+
+@pytest.fixture(params=["static", "live"])
+def server(request, base):
+    """A real preview server of the corpus site on 127.0.0.1 (a free port), in a thread."""
+    import threading
+
+    from ccreport.serve import LiveState, make_server
+
+    srv = make_server(base / "site", 0, LiveState() if request.param == "live" else None)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield srv.server_address[1]
+    srv.shutdown()
+    srv.server_close()
+
+
+def raw_request(port: int, target: bytes, method: bytes = b"GET") -> bytes:
+    """The status line of the answer to one request written on a raw socket ("" when none came)."""
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(method + b" " + target + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    return answer.split(b"\r\n", 1)[0]
+
+
+HOSTILE_REQUESTS = [
+    (b"/index.html%00.txt", 400),
+    (b"/%00", 400),
+    (b"/index.html%0a", 400),
+    (b"/" + b"a" * 300, 404),
+    (b"/" + b"a" * 300 + b"/index.html", 404),
+    (b"/figures/" + b"%C3%BC" * 200, 404),
+    (b"/" + b"b/" * 2500, 404),
+    (b"/%ff%fe", 400),
+    (b"/../../etc/passwd", 404),
+    (b"/no-such-file.html", 404),
+    (b"/figures/", 404),
+]
+
+
+@pytest.mark.parametrize("target, status", HOSTILE_REQUESTS, ids=[t[:40].decode() for t, _ in HOSTILE_REQUESTS])
+def test_serve_answers_requests_it_cannot_map(target, status, server, capfd):
+    for method in (b"GET", b"HEAD"):
+        line = raw_request(server, target, method)
+        assert line.startswith(b"HTTP/1.") and int(line.split()[1]) == status, (method, target[:60], line)
+    assert raw_request(server, b"/index.html").split()[1] == b"200"  # and keeps serving
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_serve_handler_never_dies(server, monkeypatch, capfd):
+    import http.client
+
+    from ccreport.serve import SiteHandler
+
+    def broken(self, *args):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(SiteHandler, "send_head", broken)
+    monkeypatch.setattr(SiteHandler, "_send_html", broken)
+    connection = http.client.HTTPConnection("127.0.0.1", server, timeout=10)
+    connection.request("GET", "/index.html")
+    assert connection.getresponse().status == 500
+    connection.close()
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and err.count("\n") == 1 and "ccreport serve: could not answer GET '/index.html': RuntimeError: a bug" in err
+    monkeypatch.undo()
+    assert raw_request(server, b"/index.html").split()[1] == b"200"

@@ -85,7 +85,7 @@ def test_no_criteria_is_fine(load):
         ('kind = "neyman_pearson"\nmax_fpr = 0', "max_fpr", "expected a number in (0, 1], got 0"),
         ('kind = "neyman_pearson"\nmax_fpr = 1.5', "max_fpr", "expected a number in (0, 1]"),
         ('kind = "neyman_pearson"', "[[criteria]]", "max_fpr: missing required key"),
-        ('kind = "workforce"\ncapacity = 1.5', "capacity", "expected an integer >= 0 (cases), got 1.5"),
+        ('kind = "workforce"\ncapacity = 1.5', "capacity", "expected an integer >= 0 (cases), at most 2**53, got 1.5"),
         ('kind = "workforce"\ncapacity = -1', "capacity", "expected an integer >= 0 (cases)"),
         ('kind = "workforce"\ncapacity_share = 1.2', "capacity_share", "expected a number in [0, 1]"),
         ('kind = "workforce"\ncapacity = 3\ncapacity_share = 0.1', "capacity =", "expected exactly one of capacity"),
