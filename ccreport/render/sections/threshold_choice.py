@@ -117,8 +117,9 @@ def difference_table(d: DatasetResult, axis: str) -> tb.Table | None:
         f"{dataset_page_slug(d.name)}-threshold-differences-{axis.replace('_', '-')}",
         f"Paired differences A − B of threshold choice areas on {d.name} {AXIS_TEXT[axis]}.",
         ["Pair (A vs B)", "Kendall area A − B", "p", "(Skull − optimal) A − B", "p"],
-        note="Kendall area difference: which classifier ranks better (negative: A). (Skull − optimal): how much more A "
-        "than B would gain by calibrating its scores. In brackets the paired bootstrap interval; p two-sided.",
+        note="Kendall area difference: which classifier ranks better (negative: A). (Skull − optimal): how much more "
+        "choosing thresholds by rate instead of by cost costs A than B once each ranking is made convex (PAV; "
+        "Hernández-Orallo, Flach & Ferri 2013, section 7). In brackets the paired bootstrap interval; p two-sided.",
         compact=True,
     )
     for key, m in found.items():
