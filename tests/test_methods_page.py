@@ -55,8 +55,9 @@ def test_normalisation_is_by_the_cost_of_misclassifying_every_case(example_metho
 
 
 def test_envelope_and_hull_correspondence_is_qualified(example_methods):
-    _, text = example_methods
+    out, text = example_methods
     assert "It is the dual of the ROC convex hull" not in text
+    assert "twin of the ROC convex hull" not in _text(out / "index.html")
     assert "That correspondence holds only for the optimal threshold choice" in text
     assert "convex skull, which lies on or above the envelope [4, §7, Def. 4]" in text
 

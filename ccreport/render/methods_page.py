@@ -183,7 +183,7 @@ def _few_scores(results: Results) -> Limitation:
         text = ("No classifier of this report has the few distinct scores with which the bands are known to cover "
                 "less than their level (benchmarks/README.md, validity matrix).")
     else:
-        text = " ".join(f"{_names(names)}: {note[0].upper()}{note[1:]}." for note, names in found.items())
+        text = " ".join(f"{_names(names)}: {note}." for note, names in found.items())
         text += (" Every interval of these classifiers (bands, expected costs, differences) shares that shortfall, "
                  "wherever it is quoted.")
     return Limitation("few_scores", "Few distinct scores", text)

@@ -76,7 +76,10 @@ def area_table(d: DatasetResult, axis: str) -> tb.Table | None:
             row += [_cell(p.area, p.interval) for p in by_method["kendall"].partial]
         t.rows.append(row)
     t.note = " ".join(
-        ["In brackets: the bootstrap confidence interval (the same resampled instances for every classifier)."]
+        ["In brackets: the bootstrap confidence interval (the same resampled instances for every classifier).",
+         "Kendall: the rate-driven area minus a perfect ranker's, the loss due to the ranking alone; a Kendall curve is "
+         "a difference of two cost curves, not itself the cost of a way of choosing thresholds (Hernández-Orallo, "
+         "Flach & Ferri 2013, section 5)."]
         + (["Kendall [a, b]: the partial area of the Kendall curve over a <= x <= b (not divided by the width)."]
            if ranges else [])
         + notes
