@@ -18,8 +18,9 @@ distinct scores gets no few-scores warning.
   independent estimates of equal standard error s: the cheapest estimate then lies on average
   ``e(k) s`` below the common true cost, with ``e(k) = E[max of k iid N(0, 1)]``
   (:func:`expected_max_normal`); ``s`` is read from the quoted interval as its width over
-  ``2 z_{(1 + confidence)/2}``. Positive correlation (the same instances) and real differences make
-  the bias smaller, so this is the size not to exceed, not an estimate.
+  ``2 z_{(1 + confidence)/2}``. For normal estimates, real differences make the bias smaller (each
+  estimate is at least the smallest true cost plus its own error) and so does positive correlation (the
+  same instances; Slepian's inequality), so this is the size not to exceed, not an estimate.
 * ``few_scores``: the classifiers whose band states the measured under-coverage for few distinct
   scores (:data:`ccreport.uncertainty.TARGET_SCORES` followed by an addition), named with their
   number of distinct scores and the band's own words.
@@ -162,10 +163,10 @@ def _selection(results: Results) -> Limitation | None:
         return None
     text = ("The classifier a dataset's findings quote is the cheapest of the k classifiers on the same instances "
             "its interval comes from, and that interval is the interval of the classifier once chosen: it does "
-            "not include the choice, so it is optimistic. By how much is largest when all k are equally good and "
-            "their estimates independent with a common standard error s: the cheapest estimate then lies on "
-            "average e(k) s below the common true cost, e(k) the mean of the largest of k "
-            "standard normals. " + " ".join(sentences) + " Estimates from the same instances are positively "
+            "not include the choice, so it is optimistic. With normal estimates of a common standard error s, the "
+            "bias is largest when all k are equally good and their estimates independent: the cheapest estimate "
+            "then lies on average e(k) s below the common true cost, e(k) the mean of the largest of k standard "
+            "normals. " + " ".join(sentences) + " Estimates from the same instances are positively "
             "correlated, and real differences between the classifiers separate them; both make the bias smaller "
             "than this worst case. The paired tests against the runner-up say whether the choice itself is "
             "supported.")
