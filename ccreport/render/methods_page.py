@@ -130,8 +130,8 @@ def _pooled_folds(results: Results) -> Limitation | None:
     if not folded:
         return None
     parts = [f"{d.name} ({d.n_folds} folds)" for d in folded]
-    text = (f"On {_names(parts)} the scores are out-of-fold scores: each case was scored by the model fitted "
-            "without its fold, and the scores of all the fold models are pooled into one ROC curve and one lower "
+    text = (f"On {_names(parts)} the fold column declares cross-validation folds, so the scores are out-of-fold "
+            "scores: each case was scored by the model fitted without its fold, and the scores of all the fold models are pooled into one ROC curve and one lower "
             "envelope per classifier (pooling, one of the two methods of Swets and Pickett that D&H discuss [1, §4.5]). The "
             "pooled curve is the curve of none of the fold models, nor of a model refitted on all the data, and "
             "its thresholds are applied to scores of models that may be scaled differently from each other. The "
