@@ -54,7 +54,9 @@ def area_table(d: DatasetResult, axis: str) -> tb.Table | None:
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-threshold-choice-{axis.replace('_', '-')}",
         f"Areas under the threshold choice curves on {d.name} {AXIS_TEXT[axis]}: the expected cost of each way of "
-        "choosing thresholds, averaged over a uniform operating condition (lower is better).",
+        "choosing thresholds, averaged over a uniform operating condition (lower is better); Kendall is the "
+        "rate-driven area minus a perfect ranker's, the loss due to the ranking alone, a difference of two cost "
+        "curves rather than the cost of a way of choosing (Hernández-Orallo, Flach & Ferri 2013, section 5).",
         columns,
         compact=True,
     )
@@ -76,10 +78,7 @@ def area_table(d: DatasetResult, axis: str) -> tb.Table | None:
             row += [_cell(p.area, p.interval) for p in by_method["kendall"].partial]
         t.rows.append(row)
     t.note = " ".join(
-        ["In brackets: the bootstrap confidence interval (the same resampled instances for every classifier).",
-         "Kendall: the rate-driven area minus a perfect ranker's, the loss due to the ranking alone; a Kendall curve is "
-         "a difference of two cost curves, not itself the cost of a way of choosing thresholds (Hernández-Orallo, "
-         "Flach & Ferri 2013, section 5)."]
+        ["In brackets: the bootstrap confidence interval (the same resampled instances for every classifier)."]
         + (["Kendall [a, b]: the partial area of the Kendall curve over a <= x <= b (not divided by the width)."]
            if ranges else [])
         + notes
@@ -120,9 +119,8 @@ def difference_table(d: DatasetResult, axis: str) -> tb.Table | None:
         f"{dataset_page_slug(d.name)}-threshold-differences-{axis.replace('_', '-')}",
         f"Paired differences A − B of threshold choice areas on {d.name} {AXIS_TEXT[axis]}.",
         ["Pair (A vs B)", "Kendall area A − B", "p", "(Skull − optimal) A − B", "p"],
-        note="Kendall area difference: which classifier ranks better (negative: A). (Skull − optimal): how much more "
-        "choosing thresholds by rate instead of by cost costs A than B once each ranking is made convex (PAV; "
-        "Hernández-Orallo, Flach & Ferri 2013, section 7). In brackets the paired bootstrap interval; p two-sided.",
+        note="Kendall area difference: which classifier ranks better (negative: A). (Skull − optimal): how much more A "
+        "than B would gain by calibrating its scores. In brackets the paired bootstrap interval; p two-sided.",
         compact=True,
     )
     for key, m in found.items():
