@@ -71,7 +71,7 @@ def test_table_of_contents_with_page_numbers(example_pdf):
     while end < len(pages) and re.search(r"\.{8,}\s*\d+", pages[end]) and "Contents" not in pages[end]:
         end += 1
     toc = "\n".join(pages[start:end])
-    assert start == 1 and "Contents" in toc
+    assert start < 3 and "Contents" in toc  # after the title page (and the decision summary, when it has a page)
     titles = ["Overview"] + [f"Dataset: {d}" for d in data["datasets"]] + ["Methods", "Provenance"]
     numbers = []
     for title in titles:
