@@ -35,6 +35,13 @@ AXIS_LABELS = {
     "pc": (PC_LABEL, NEC_LABEL),
     "cost_proportion": ("Cost proportion c = C(FN) / (C(FN) + C(FP))", "Loss Q (b = 2)"),
 }
+# The Kendall curve is the rate-driven curve minus the perfect ranker's (HFF 2013 Def. 3, Thm 2): a
+# difference of two cost curves in their units, "not itself a cost curve" (HFF 2013 section 5), so
+# its y axis is not named as one.
+KENDALL_LABELS = {
+    "pc": "Ranking loss: rate-driven NEC\nminus a perfect ranker's",
+    "cost_proportion": "Ranking loss: rate-driven Q\nminus a perfect ranker's",
+}
 AXIS_NAMES = {"pc": "PC(+)", "cost_proportion": "cost proportion"}
 
 
@@ -78,14 +85,15 @@ def shade_partial_areas(ax, curve: np.ndarray, ranges) -> list[Patch]:
     return handles
 
 
-def frame_axes(ax, axis: str, top: float = 1.0) -> None:
-    """Limits, ticks and labels of a threshold-choice panel on ``axis`` ("pc" or "cost_proportion"), y up to ``top``."""
+def frame_axes(ax, axis: str, top: float = 1.0, ylabel: str | None = None) -> None:
+    """Limits, ticks and labels of a threshold-choice panel on ``axis`` ("pc" or "cost_proportion"), y up to
+    ``top``; ``ylabel`` replaces the axis's cost label (the Kendall figure's, :data:`KENDALL_LABELS`)."""
     ax.set_xlim(0, 1)
     ax.set_ylim(0, top)
     ax.set_xticks(np.linspace(0, 1, 6))
-    xlabel, ylabel = AXIS_LABELS[axis]
+    xlabel, cost_label = AXIS_LABELS[axis]
     ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
+    ax.set_ylabel(cost_label if ylabel is None else ylabel)
 
 
 def ranges_of(c: ClassifierResult, axis: str) -> list[tuple[float, float]]:
@@ -201,7 +209,7 @@ def kendall_curves(dataset: DatasetResult, styles=None, setting: str = "pc", wid
             top = 0.0
             for i, c in enumerate(scoring):
                 top = max(top, draw_kendall(ax, c, styles[c.name], axis, i)[1])
-            frame_axes(ax, axis, y_top(top))
+            frame_axes(ax, axis, y_top(top), KENDALL_LABELS[axis])
             if len(axes) > 1:
                 ax.set_title(f"{AXIS_NAMES[axis]} axis", fontsize="small")
         fig.legend(handles=handles, loc="outside lower center", ncols=cols, frameon=False)
@@ -226,6 +234,24 @@ def _axis_text(setting: str) -> str:
     return "x = PC(+), y = normalized expected cost, the axes of the report's cost curves"
 
 
+def _kendall_axis_text(setting: str) -> str:
+    """The Kendall figure's axes: y is in the units of the cost curves but is not itself a cost (HFF 2013 section 5)."""
+    if setting == "cost_proportion":
+        return ("x is the cost proportion c = C(FN)/(C(FN)+C(FP)) at the data's class mix; y is the rate-driven loss "
+                "(C(FN)+C(FP) = 2) minus a perfect ranker's")
+    if setting == "both":
+        return ("top: x = PC(+), y = the rate-driven normalized expected cost minus a perfect ranker's; bottom: the 2013 "
+                "paper's cost proportion c at the data's class mix, y = the rate-driven loss (C(FN)+C(FP) = 2) minus a "
+                "perfect ranker's")
+    return "x = PC(+); y = the rate-driven normalized expected cost minus a perfect ranker's"
+
+
+KENDALL_NOT_COST = (
+    "A Kendall curve is the difference of two cost curves, not itself a cost curve: it is the cost of no "
+    "classifier and does not meet cost lines (Hernández-Orallo, Flach & Ferri 2013, section 5)."
+)
+
+
 def _ranges_text(ranges) -> str:
     if not ranges:
         return ""
@@ -235,8 +261,9 @@ def _ranges_text(ranges) -> str:
 METHODS_KEY = (
     "the cost of each way of choosing the threshold at deployment; optimal = the lower envelope (best threshold for "
     "each condition), score-driven = threshold at the scores read as probabilities, rate-driven = flag the share of "
-    "cases the condition asks for, which is the perfect ranker's curve plus the Kendall curve; the convex skull is the "
-    "rate-driven curve of the ROC convex hull."
+    "cases the condition asks for, which is the perfect ranker's curve plus the Kendall curve (drawn on the same axes, "
+    "though a difference of two cost curves, not a cost curve); the convex skull is the rate-driven curve of the ROC "
+    "convex hull."
 )
 NOT_PROBABILITIES = "The score-driven (Brier) curve is not drawn: the scores are not probabilities in [0, 1]."
 
@@ -283,8 +310,8 @@ def _kendall_caption(s: Subject) -> str:
     return (
         f"Kendall curves on {s.dataset.name}: the cost of the rate-driven method above a perfect ranker's, for each "
         "scoring classifier (lower is a better ranking; the area is 2 w0 w1 (1 - AUC)). "
-        f"{_axis_text(setting)[0].upper()}{_axis_text(setting)[1:]}; areas in the legend on the first axis drawn."
-        f"{_ranges_text(s.results.settings.partial_ranges)}"
+        f"{_kendall_axis_text(setting)[0].upper()}{_kendall_axis_text(setting)[1:]}; areas in the legend on the first "
+        f"axis drawn. {KENDALL_NOT_COST}{_ranges_text(s.results.settings.partial_ranges)}"
     )
 
 

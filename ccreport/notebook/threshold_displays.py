@@ -33,6 +33,7 @@ from matplotlib.lines import Line2D
 from ..figures.style import classifier_styles, legend_columns, style, style_for
 from ..figures.thresholds import (
     AXIS_NAMES,
+    KENDALL_LABELS,
     METHOD_STYLES,
     draw_kendall,
     draw_methods,
@@ -196,7 +197,7 @@ class KendallCurveDisplay(ThresholdDisplayFromArrays):
         for panel, axis in drawn.panels.items():
             line, top = draw_kendall(panel, c, st, axis, index)
             drawn.tops[panel] = max(drawn.tops.get(panel, 0.0), top)
-            frame_axes(panel, axis, y_top(drawn.tops[panel]))
+            frame_axes(panel, axis, y_top(drawn.tops[panel]), KENDALL_LABELS[axis])
             first = first or line
         legend_axis = next(iter(drawn.panels.values()))
         handles = [kendall_handle(k, s, legend_axis) for k, s in drawn.classifiers]

@@ -37,6 +37,7 @@ from .page_names import dataset_link, dataset_page_slug, slug
 from .sections import DATASET_SECTIONS, PageSection
 from .sections import instance_costs, overview, provenance
 from .markdown_text import render_markdown, strip_leading_title
+from .methods_page import limitations, probability_rules_table  # the methods page's generated parts
 
 PDF_NAME = "report.pdf"
 
@@ -186,7 +187,10 @@ def build_pages(results: Results, figures: dict[str, Figure]) -> list[Page]:
                 },
             )
         )
-    pages.append(Page("methods", "Methods", "Methods", "methods.html", data={"instance_cost_bins": BINS}))
+    rules = probability_rules_table(results)
+    pages.append(Page("methods", "Methods", "Methods", "methods.html",
+                      tables={} if rules is None else {"probability_rules": rules},
+                      data={"instance_cost_bins": BINS, "limitations": limitations(results)}))
     pages.append(
         Page(
             "provenance",

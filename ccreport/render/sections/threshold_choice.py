@@ -54,7 +54,9 @@ def area_table(d: DatasetResult, axis: str) -> tb.Table | None:
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-threshold-choice-{axis.replace('_', '-')}",
         f"Areas under the threshold choice curves on {d.name} {AXIS_TEXT[axis]}: the expected cost of each way of "
-        "choosing thresholds, averaged over a uniform operating condition (lower is better).",
+        "choosing thresholds, averaged over a uniform operating condition (lower is better); Kendall is the "
+        "rate-driven area minus a perfect ranker's, the loss due to the ranking alone, a difference of two cost "
+        "curves rather than the cost of a way of choosing (Hernández-Orallo, Flach & Ferri 2013, section 5).",
         columns,
         compact=True,
     )
