@@ -221,7 +221,8 @@ def constrained_decision(d, name: str, usable: dict, points: dict[str, float], c
     return Decision(
         basis="criterion", kind=kind, classifier=chosen, threshold=_finite(first),
         threshold_interval=threshold_interval(thresholds, first), fpr=float(ch.fpr), tpr=float(ch.tpr),
-        mix={**ch.mix.to_dict(), "points": [list(x) for x in ch.mix.points]} if mixed else None,
+        mix={"thresholds": [_finite(t) for t in ch.mix.thresholds], "weight_first": ch.mix.weight_first,
+             "points": [list(x) for x in ch.mix.points]} if mixed else None,
         flagged=None if kind != "workforce" else float(ch.flagged),
         flagged_share=float(share_p * ch.tpr + (1.0 - share_p) * ch.fpr),
         runner_up=ranking[1] if len(ranking) > 1 else None, at_priors=at or None, ties=ties,
