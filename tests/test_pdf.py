@@ -63,10 +63,23 @@ def test_landscape_pages_hold_only_wide_tables(example_pdf):
         assert not re.search(r"Figure \d+\.", pages[i]), i + 1
 
 
+def test_decision_summary_right_after_the_title(example_pdf):
+    """Issue 32 point 8: page 2 is the decision, per dataset, with each constrained choice."""
+    out, _, pages = example_pdf
+    data = json.loads((out / "results.json").read_text())
+    page = " ".join(pages[1].split())
+    assert page.startswith("The decision") or "The decision" in page.split("What to deploy")[0]
+    for name, d in data["datasets"].items():
+        assert name in page
+        for criterion, row in d["decisions"]["criteria"].items():
+            if row.get("classifier"):
+                assert f"{criterion} (" in page and f"): {row['classifier']}," in page
+
+
 def test_table_of_contents_with_page_numbers(example_pdf):
     out, _, pages = example_pdf
     data = json.loads((out / "results.json").read_text())
-    toc = pages[1]
+    toc = pages[2]
     assert "Contents" in toc
     titles = ["Overview"] + [f"Dataset: {d}" for d in data["datasets"]] + ["Methods", "Provenance"]
     numbers = []
