@@ -173,6 +173,12 @@ def test_decision_box_agrees_with_results_json(built):
         assert c["in_sample"]["interval"][0] <= c["in_sample"]["estimate"] <= c["in_sample"]["interval"][1]
         assert "held_out" in c  # the fixture has folds
     assert mixed >= 1  # the fixture exercises a randomised optimum
+    # the decision and the criteria's bootstrap (hybrid.criteria) choose the same classifier
+    for name in ("np", "desk", "share"):
+        assert box["criteria"][name]["classifier"] == j["hybrid"]["criteria"][name]["classifier"]
+    prices = tables["decision_prices"]
+    assert [r[0].text for r in prices.rows] == ["np", "np", "desk", "desk", "share", "share"]
+    assert prices.rows[0][2].value == box["criteria"]["np"]["price"]["loan"]["cost_per_case"]["constrained"]
     assert 0 < box["priors"]["loan"]["flagged_share"] <= 1
 
 

@@ -354,15 +354,43 @@ def decision_tables(d: DatasetResult, priors: list[str]) -> dict:
             note="Neyman-Pearson: most TPR with FPR <= max_fpr, constrained rate = false-alarm rate; workforce: most TPR "
             "with at most the capacity flagged, constrained rate = share of cases flagged. Rate intervals: two-sided "
             "exact (Clopper-Pearson) binomial intervals at the report's confidence, each end a one-sided bound at "
-            f"half the remaining level; {WARNING}: the upper end or the held-out rate passes the cap.",
+            f"(1 + confidence) / 2; {WARNING}: the upper end or the held-out rate passes the cap.",
             compact=True,
         )
         criterion_rows(d, t)
         out["decision_criteria"] = t
+        prices = price_table(d)
+        if prices is not None:
+            out["decision_prices"] = prices
     segments = hybrid_segment_table(d)
     if segments is not None:
         out["hybrid_segments"] = segments
     return out
+
+
+def price_table(d: DatasetResult) -> tb.Table | None:
+    """What each constrained choice costs beside the unconstrained optimum and the trivial classifiers
+    (``datasets.<d>.decisions.criteria.<c>.price``), per case in units where the prior gives them."""
+    rows = [(n, r) for n, r in d.decisions.criteria.items() if r.price]
+    if not rows:
+        return None
+    t = tb.Table(
+        f"{dataset_page_slug(d.name)}-decision-prices",
+        f"The price of each constraint on {d.name}: the deployed rule's expected cost beside the cheapest choice "
+        "without constraint (the dataset hybrid at the same PC(+)) and the two trivial classifiers.",
+        ["Criterion", "Condition", "Constrained", "Unconstrained optimum", "Flag nobody", "Flag everyone", "Unit"],
+        note="Per case in the prior's unit where it gives costs, else normalized expected cost (D&H 2006 Eq. 6); "
+        "without a point prior, equal costs at the class mix (normalized expected cost = error rate).",
+        compact=True,
+    )
+    for name, row in rows:
+        for p, v in row.price.items():
+            src = v.get("cost_per_case", v)
+            digits = 3 if "cost_per_case" in v else tb.COST_DIGITS
+            t.rows.append([tb.text(name), tb.text(f"{p} (PC(+) = {v['pc']:.3f})")]
+                          + [tb.num(src[k], digits) for k in ("constrained", "unconstrained", "flag_nobody", "flag_everyone")]
+                          + [tb.text(v.get("unit", "normalized"))])
+    return t
 
 
 def hybrid_segment_table(d: DatasetResult) -> tb.Table | None:
