@@ -244,7 +244,7 @@ def constraint_check(d, kind: str, ch, level: float, basis: str = COMPARED_ON) -
     Clopper-Pearson formula at that count (``randomised``: true). ``held_out`` (with folds): the out-of-fold rate of the criterion re-chosen on
     the other folds (:mod:`ccreport.analysis.selection.out_of_fold`), its interval made at its
     expected count. ``exceeds``: the interval's upper end or the held-out rate is above the cap;
-    ``zero_width``: nobody flagged in-sample (the interval is [0, upper], the estimate 0 exactly).
+    ``zero_count``: the constrained count is 0 in-sample (the interval is [0, upper], not zero-width).
     Workforce with a batch whose class counts differ from the data's: no interval (the flagged
     share of that batch is not a binomial rate of the evaluated cases).
     """
@@ -277,7 +277,7 @@ def constraint_check(d, kind: str, ch, level: float, basis: str = COMPARED_ON) -
                            "interval": list(clopper_pearson(held, n, level))}
         exceeds = exceeds or held / n > cap + 1e-12
     out["exceeds"] = bool(exceeds)
-    out["zero_width"] = bool(max(counts) == 0)
+    out["zero_count"] = bool(max(counts) == 0)
     return out
 
 

@@ -32,6 +32,7 @@ import numpy as np
 import pytest
 
 from ccreport.build import build
+from ccreport.render.decision_summary import few_scores_warning
 
 pytestmark = pytest.mark.slow
 
@@ -105,11 +106,12 @@ def write_project(root):
 def built(tmp_path_factory):
     root = write_project(tmp_path_factory.mktemp("known") / "project")
     out = root.parent / "site"
-    build(root, out, pdf=True)
-    return out
+    results = build(root, out, pdf=True)
+    return out, results
 
 
 def test_results_name_the_known_decisions(built):
+    built, _ = built
     box = json.loads((built / "results.json").read_text())["datasets"]["made"]["decisions"]["criteria"]
     wf = box["capacity-20"]
     assert wf["compared_on"] == "randomised"
@@ -125,6 +127,7 @@ def test_results_name_the_known_decisions(built):
 
 
 def test_report_opens_with_the_known_decisions(built):
+    built, results = built
     html = (built / "index.html").read_text()
     block = html[html.index('class="decision-summary"'):html.index("</section>", html.index('class="decision-summary"'))]
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", block))
@@ -132,6 +135,12 @@ def test_report_opens_with_the_known_decisions(built):
     assert re.search(r"runner-up on the same basis graded \(TPR 36\.4%", text)
     assert re.search(r"fpr-10pct \(Neyman-Pearson\): coarse,", text)
     assert "desk-costs" in text and "EUR per case" in text
+    # at desk-costs' PC(+) = 0.8 flagging everyone is cheapest: a trivial choice, its zero-width interval explained
+    assert re.search(r"Under desk-costs \(PC\(\+\) = 0\.800\): flag every case as pos \(a trivial classifier\)", text)
+    assert "zero width: flagging everyone costs exactly 1 \u2212 PC(+) on every resample" in text
+    # a classifier with 2 distinct scores carries the under-coverage warning wherever its interval is quoted
+    d = results.datasets["made"]
+    assert "coarse has 2 distinct scores" in few_scores_warning(d, "coarse") and few_scores_warning(d, "graded") == ""
     assert html.index('class="decision-summary"') < html.index('id="index-findings"')
     if shutil.which("pdftotext") is None:
         pytest.skip("pdftotext (poppler-utils) is not installed")

@@ -25,7 +25,7 @@ from ..uncertainty import FEW_SCORES, TARGET_FEW_SCORES
 from . import tables as tb
 from .findings import p_holm_ref
 from .page_names import dataset_page_slug
-from .sections.decisions import KIND_WORDS, ZERO_WIDTH, constraint_text, rate, threshold_text, zero_width
+from .sections.decisions import KIND_WORDS, constraint_text, rate, threshold_text, trivial_choice, zero_width_text
 
 
 @dataclass
@@ -87,8 +87,9 @@ def price_words(price: dict) -> str:
 
 def prior_line(d: DatasetResult, name: str, row) -> SummaryLine:
     head = f"Under {name} (PC(+) = {row.pc:.3f})"
-    if row.threshold is None:
-        what = f"flag nobody as {d.positive_label}"
+    who = trivial_choice(row)
+    if who is not None:
+        what = f"flag {'no case' if who == 'nobody' else 'every case'} as {d.positive_label} (a trivial classifier)"
     else:
         what = f"deploy {row.classifier}, flagging a case as {d.positive_label} when its score is at least {threshold_text(row.threshold)}"
     iv = row.expected_cost_interval
@@ -103,8 +104,9 @@ def prior_line(d: DatasetResult, name: str, row) -> SummaryLine:
             cost += f" {tb.interval(iv[0], iv[1], tb.COST_DIGITS)}"
     text = (f"{what}: {cost}; stays the cheapest for PC(+) in [{row.pc_interval[0]:.3f}, {row.pc_interval[1]:.3f}]; "
             f"flags {rate(row.flagged_share)} of cases")
-    if zero_width(row):
-        text += f" ({ZERO_WIDTH})"
+    why = zero_width_text(row)
+    if why:
+        text += f" (the interval has {why})"
     r = row.runner_up
     if r:
         ref = p_holm_ref(d, row.classifier, r["classifier"], name)

@@ -86,14 +86,24 @@ def prior_rows(d: DatasetResult, t: tb.Table) -> None:
         t.sentences.append(prior_sentence(d, name, row))
 
 
-ZERO_WIDTH = ("zero width: flagging nobody costs exactly PC(+) on every resample, so the bootstrap has nothing to vary; "
-              "the uncertainty is in whether flagging nobody stays the cheapest choice")
+def trivial_choice(row) -> str | None:
+    """"nobody" or "everyone" when a prior decision's threshold flags nobody or every case, else None."""
+    if row.threshold is None or (row.fpr == 0.0 and row.tpr == 0.0):
+        return "nobody"
+    if row.fpr == 1.0 and row.tpr == 1.0:
+        return "everyone"
+    return None
 
 
-def zero_width(row) -> bool:
-    """A prior decision's cost interval of zero width: the trivial flag-nobody choice."""
+def zero_width_text(row) -> str:
+    """Why a prior decision's cost interval has zero width (a trivial choice), or "" when it has not."""
     iv = row.expected_cost_interval
-    return iv is not None and iv[0] == iv[1] and row.threshold is None
+    who = trivial_choice(row)
+    if iv is None or iv[0] != iv[1] or who is None:
+        return ""
+    cost = "PC(+)" if who == "nobody" else "1 \u2212 PC(+)"
+    return (f"zero width: flagging {who} costs exactly {cost} on every resample, so the bootstrap has nothing to vary; "
+            f"the uncertainty is in whether flagging {who} stays the cheapest choice")
 
 
 def prior_sentence(d: DatasetResult, name: str, row) -> str:
@@ -108,7 +118,8 @@ def prior_sentence(d: DatasetResult, name: str, row) -> str:
           f"Expected normalized cost {row.expected_cost:.4f}")
     if row.expected_cost_interval is not None:
         s += f" ({tb.interval(*row.expected_cost_interval, tb.COST_DIGITS)} bootstrap interval"
-        s += f"; {ZERO_WIDTH})" if zero_width(row) else ")"
+        why = zero_width_text(row)
+        s += f"; {why})" if why else ")"
     if row.cost_per_case is not None:
         c = row.cost_per_case
         s += (f", that is {money(c['value'], c['unit'])} per case on average (a missed {pos} case costs {c['cost_fn']:g} "
