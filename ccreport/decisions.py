@@ -241,7 +241,8 @@ def constraint_check(d, kind: str, ch, level: float, basis: str = COMPARED_ON) -
     ``(1 + level) / 2``). A randomised optimum flags each case independently with its mixed
     probability, so on new cases its count is binomial with the mixed rate; on the evaluated cases
     ``count`` is its expected count ``w k_1 + (1 - w) k_2`` and the interval is the
-    Clopper-Pearson formula at that count (``randomised``: true). ``held_out`` (with folds): the out-of-fold rate of the criterion re-chosen on
+    Clopper-Pearson formula at that count (``randomised``: true). ``held_out`` (randomised basis
+    only) (with folds): the out-of-fold rate of the criterion re-chosen on
     the other folds (:mod:`ccreport.analysis.selection.out_of_fold`), its interval made at its
     expected count. ``exceeds``: the interval's upper end or the held-out rate is above the cap;
     ``zero_count``: the constrained count is 0 in-sample (the interval is [0, upper], not zero-width).
@@ -271,7 +272,7 @@ def constraint_check(d, kind: str, ch, level: float, basis: str = COMPARED_ON) -
     out["in_sample"] = {"estimate": count / n, "count": count, "n": n, "interval": [lo, hi],
                         "randomised": counts[0] != counts[1]}
     exceeds = hi > cap + 1e-12
-    if held is not None:
+    if held is not None and basis == COMPARED_ON:  # the folds re-choose the randomised optimum only
         held = float(np.clip(held, 0.0, n))
         out["held_out"] = {"estimate": held / n, "count": held, "n": n,
                            "interval": list(clopper_pearson(held, n, level))}
