@@ -74,6 +74,14 @@ def test_decision_summary_right_after_the_title(example_pdf):
         for criterion, row in d["decisions"]["criteria"].items():
             if row.get("classifier"):
                 assert f"{criterion} (" in page and f"): {row['classifier']}," in page
+        for prior, row in d["decisions"]["priors"].items():
+            # the cost interval quoted is the expected-cost table's (expected_cost_interval), in units
+            canonical = d["classifiers"][row["classifier"]]["expected_cost_interval"][prior]
+            scale = row["cost_per_case"]["value"] / row["expected_cost"]
+            lo, hi = (v * scale for v in canonical)
+            assert row["cost_per_case"]["interval"] == pytest.approx([lo, hi])
+            assert f"Under {prior} (PC(+) = {row['pc']:.3f}): deploy {row['classifier']}" in page
+            assert f"[{lo:,.3f}, {hi:,.3f}]" in page
 
 
 def test_table_of_contents_with_page_numbers(example_pdf):
