@@ -204,3 +204,15 @@ def test_interval_at_a_randomised_rules_expected_count_covers(n, p1, p2, w):
     cover, upper = np.mean((lo <= p) & (p <= hi)), np.mean(p <= hi)
     assert cover >= 0.90 - 3 * np.sqrt(0.9 * 0.1 / reps)
     assert upper >= 0.95 - 3 * np.sqrt(0.95 * 0.05 / reps)
+
+
+def test_workforce_constraint_for_another_batch_has_no_binomial_interval():
+    y = np.r_[np.ones(30, bool), np.zeros(70, bool)]
+    s = np.r_[np.linspace(0.3, 1.0, 30), np.linspace(0.0, 0.7, 70)]
+    roc = sel.select_scores(y, s, {}).roc
+    d = SimpleNamespace(n_pos=30, n_neg=70)
+    same = constraint_check(d, "workforce", sel.workforce(roc, capacity=20), 0.9)
+    assert same["rate"] == "flagged" and same["cap"] == pytest.approx(0.2)
+    assert same["in_sample"]["count"] == pytest.approx(20) and same["in_sample"]["n"] == 100
+    other = constraint_check(d, "workforce", sel.workforce(roc, capacity=20, n_pos=50, n_neg=50), 0.9)
+    assert "in_sample" not in other and "batch" in other["note"]
