@@ -326,7 +326,7 @@ def criterion_sentence(d: DatasetResult, name: str, row) -> str:
         if "in_sample" in sc:
             s += f", {RATE_WORDS[sc['rate']]} {constraint_text(sc, False)}"
         s += "."
-    if ivs:
+    if ivs and any(p in ivs for p in (row.at_priors or {})):
         s += (" Chosen on the same data it is evaluated on: the cost interval is optimism-corrected by re-choosing on"
               " every bootstrap replicate.")
     else:
