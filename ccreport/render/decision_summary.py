@@ -25,7 +25,7 @@ from ..uncertainty import FEW_SCORES, TARGET_FEW_SCORES
 from . import tables as tb
 from .findings import p_holm_ref
 from .page_names import dataset_page_slug
-from .sections.decisions import KIND_WORDS, constraint_text, rate, threshold_text, trivial_choice, zero_width_text
+from .sections.decisions import KIND_WORDS, constraint_text, criterion_interval, rate, threshold_text, trivial_choice, zero_width_text
 
 
 @dataclass
@@ -72,16 +72,24 @@ def short_rule(row) -> str:
     return f"{one(a)} for {100 * m['weight_first']:.1f}% of cases (drawn at random), {one(b)} for the rest"
 
 
-def price_words(price: dict) -> str:
-    """The constrained choice's cost against the unconstrained optimum and the best trivial one."""
+def price_words(price: dict, intervals: dict | None = None) -> str:
+    """The constrained choice's cost against the unconstrained optimum and the best trivial one;
+    ``intervals``: prior -> {lower, upper} of the choice's normalized expected cost (the criteria's
+    bootstrap, :func:`ccreport.render.sections.decisions.criterion_interval`), shown in the same units."""
     parts = []
     for p, v in price.items():
-        src, fmt = (v["cost_per_case"], lambda x: money(x, v["unit"])) if "cost_per_case" in v else (v, lambda x: f"{x:.4f}")
+        units = "cost_per_case" in v
+        src, fmt = (v["cost_per_case"], lambda x: money(x, v["unit"])) if units else (v, lambda x: f"{x:.4f}")
         trivial = "flagging nobody" if src["flag_nobody"] <= src["flag_everyone"] else "flagging everyone"
         where = f"under {p}" if p != EQUAL_COSTS else f"with equal costs at the class mix (PC(+) = {v['pc']:.3f})"
-        parts.append(f"{where} it costs {fmt(src['constrained'])}{' per case' if 'cost_per_case' in v else ''} against "
-                     f"{fmt(src['unconstrained'])} unconstrained and {fmt(min(src['flag_nobody'], src['flag_everyone']))} "
-                     f"{trivial}")
+        cost = fmt(src["constrained"]) + (" per case" if units else "")
+        iv = (intervals or {}).get(p)
+        if iv is not None:
+            scale = src["flag_nobody"] + src["flag_everyone"]  # normalized: pc + (1 - pc) = 1; in units: the scale
+            digits = 3 if units else tb.COST_DIGITS
+            cost += f" {tb.interval(iv['lower'] * scale, iv['upper'] * scale, digits)}"
+        parts.append(f"{where} it costs {cost} against {fmt(src['unconstrained'])} unconstrained and "
+                     f"{fmt(min(src['flag_nobody'], src['flag_everyone']))} {trivial}")
     return "; ".join(parts)
 
 
@@ -142,8 +150,12 @@ def criterion_line(d: DatasetResult, name: str, row) -> SummaryLine:
         text += f"; {what} {constraint_text({**c, 'exceeds': False})}"
         if c.get("exceeds"):
             warning = f"the {what} may pass its cap of {rate(c['cap'])} on new data"
+    ivs = {p: iv for p, iv in criterion_interval(d, name, row.classifier).items() if p in (row.price or {})}
     if row.price:
-        text += f"; {price_words(row.price)}"
+        text += f"; {price_words(row.price, ivs)}"
+    if ivs:
+        few = few_scores_warning(d, row.classifier)
+        warning = "; ".join(w for w in (warning, few) if w)
     if row.runner_up:
         r = row.runner_up
         text += f"; runner-up on the same basis {r['classifier']} (TPR {rate(r['tpr'])}, FPR {rate(r['fpr'])})"
