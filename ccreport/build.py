@@ -116,7 +116,8 @@ def compute_results(
         )
         dataset_results[data.name] = replace(
             dataset_results[data.name],
-            decisions=decisions_for(dataset_results[data.name], applicable[data.name], project.priors),
+            decisions=decisions_for(dataset_results[data.name], applicable[data.name], project.priors,
+                                    settings.confidence),
         )
     return Results(
         title=project.title,

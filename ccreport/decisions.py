@@ -14,19 +14,26 @@ selection criterion, the classifier and threshold to deploy and the figures that
   With costs in units (``cost_fn``, ``cost_fp``) the expected cost per case is
   ``nec (p cost_fn + (1 - p) cost_fp)`` (the normalizer of D&H 2006 Eq. 5), p = the prior's
   ``p_positive`` or the dataset's class mix.
-* **Criterion**: Neyman-Pearson and workforce choose the classifier with the most TPR under the
-  constraint with one threshold (what can be deployed without randomising; ties: the most TPR
-  with mixing, then the fewer false positives, then manifest order). ``threshold``, ``fpr``,
-  ``tpr`` (and ``flagged``) are those of one threshold that keeps the constraint on its own (the
-  best single threshold for Neyman-Pearson; the mixture's vertex flagging fewer cases for
-  workforce); ``at_priors`` the cost of that single threshold at each point prior (its rates are
-  the row's ``fpr``/``tpr``); ``mix`` the randomised optimum (two thresholds, ``weight_first``, its
-  rates and its own ``at_priors``) when it needs mixing (D&H 2006 s. 5.1.3: a mix of two adjacent
-  hull vertices reaches the constraint exactly). The bootstrap intervals of item 6 are of the
-  criterion's optimum, i.e. of the mix when there is one; performance-independent
-  the classifier whose rule gives the smallest area (expected NEC under the uniform prior). The
-  runner-up is the next classifier by the same measure; no paired test exists for criteria yet
-  (bands for hybrids are item 6). ``at_priors``: the choice's cost at each point prior.
+* **Constrained criterion** (Neyman-Pearson, workforce, and any criterion whose choice has a
+  randomised and a single-threshold operating point): every classifier is ranked on ONE basis,
+  the criterion's objective (most TPR) at its constraint at the randomised optimum
+  (``compared_on`` = "randomised": the hull at the constraint, D&H 2006 s. 5.1.3-5.1.4, reached
+  by mixing two adjacent hull vertices), ties to fewer false positives, then manifest order
+  (:func:`ccreport.analysis.selection.rank_constrained`). The chosen classifier is the first of
+  that ranking and the runner-up the second; ``ranking`` lists every classifier with the rates
+  it was ranked on. ``threshold``, ``fpr``, ``tpr``, ``flagged`` and ``at_priors`` are the
+  deployed randomised optimum's (``threshold`` its first threshold; ``mix`` its two thresholds
+  and weight when it mixes). ``single_threshold``: the same ranking on the other basis (one
+  threshold, no randomising): its winner, threshold and rates. ``constraint``: the constrained
+  rate with its exact binomial interval, in-sample and held out, and whether it may pass the cap
+  (:func:`constraint_check`); ``price``: its cost beside the unconstrained optimum and the
+  trivial classifiers (:func:`price`). The bootstrap intervals of the criteria (hybrid band)
+  are of the randomised optimum, the deployed rule.
+* **Performance-independent criterion**: the classifier whose rule gives the smallest area
+  (expected NEC under the uniform prior); the runner-up the next by the same measure.
+  ``at_priors``: the choice's threshold and cost at each point prior.
+* ``flagged_share``: the share of cases the deployed choice flags, ``p TPR + (1 - p) FPR`` with p
+  the prior's ``p_positive`` (costs in units) or the data's share of positives.
 
 A threshold t (a distinct score) stands for every cut-off in (next lower score, t]: on the
 evaluated data they all flag the same cases (``threshold_interval``).
@@ -36,7 +43,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .analysis.binomial import clopper_pearson, one_sided_level
 from .analysis.priors import PointPrior
+from .analysis.selection import BASES, operating_point, rank_constrained
 from .results import Decision, DecisionsResult, NotApplicable
 
 
@@ -104,6 +113,8 @@ def prior_decision(d, name: str, pc: float, cost: dict | None) -> Decision:
         runner_up = {"classifier": r.name, "threshold": _finite(r.selection.table.threshold[rk]),
                      "expected_cost": runner[0], **paired_test(d, chosen, r.name, name)}
     per_case = None
+    p = cost["p_positive"] if cost is not None else d.n_pos / (d.n_pos + d.n_neg)
+    share = float(p * hybrid.tpr[k] + (1.0 - p) * hybrid.fpr[k])
     if cost is not None:
         s = cost["scale"]
         per_case = {"value": c.expected_cost[name] * s, "unit": cost["unit"], "cost_fn": cost["cost_fn"],
@@ -117,12 +128,19 @@ def prior_decision(d, name: str, pc: float, cost: dict | None) -> Decision:
         pc_interval=(float(hybrid.low[k]), float(hybrid.high[k])),
         expected_cost=c.expected_cost[name],
         expected_cost_interval=None if interval is None else (interval.lower, interval.upper),
-        runner_up=runner_up, cost_per_case=per_case, ties=ties,
+        runner_up=runner_up, cost_per_case=per_case, ties=ties, flagged_share=share,
         note="; ".join(f"equally cheap at this PC(+): {t}" for t in tie_notes),
     )
 
 
-def criterion_decision(d, name: str, points: dict[str, float], costs: dict[str, dict | None]) -> Decision | None:
+COMPARED_ON = BASES[0]  # every constrained criterion ranks all classifiers at their randomised optimum
+
+
+def criterion_decision(d, name: str, points: dict[str, float], costs: dict[str, dict | None],
+                       level: float | None = None) -> Decision | None:
+    """The decision row of criterion ``name``: performance-independent rules by their area;
+    constrained criteria (Neyman-Pearson, workforce, any criterion whose choice has a randomised
+    and a single-threshold operating point) by :func:`constrained_decision`."""
     choices = {c.name: c.selection.criteria[name] for c in d.classifiers.values()
                if c.selection is not None and name in c.selection.criteria}
     usable = {n: ch for n, ch in choices.items() if not isinstance(ch, NotApplicable)}
@@ -131,66 +149,175 @@ def criterion_decision(d, name: str, points: dict[str, float], costs: dict[str, 
         first = next(iter(reasons.values()), "no classifier")
         return Decision(basis="criterion", kind="performance_independent", classifier=None, threshold=None,
                         threshold_interval=None, fpr=None, tpr=None, note=f"not applicable: {first}")
-    order = list(usable)
     sample = next(iter(usable.values()))
-    if hasattr(sample, "area"):  # performance-independent: smallest area
-        ranked = sorted(order, key=lambda n: (usable[n].area, order.index(n)))
-    else:  # most TPR with one threshold under the constraint, then with mixing, then fewest FP
-        ranked = sorted(order, key=lambda n: (-single(usable[n])[2], -usable[n].tpr, usable[n].fpr, order.index(n)))
+    if not hasattr(sample, "area"):
+        return constrained_decision(d, name, usable, points, costs, level)
+    order = list(usable)
+    ranked = sorted(order, key=lambda n: (usable[n].area, order.index(n)))
     chosen = ranked[0]
     ch = usable[chosen]
-    thresholds = d.classifiers[chosen].selection.thresholds
-    if hasattr(ch, "area"):
-        at = {}
-        for p, x in points.items():
-            k = int(ch.curve.piece_at(x))
-            t = float(ch.curve.threshold[k])
-            at[p] = {"threshold": _finite(t), "expected_cost": float(ch.curve(x))}
-            _with_units(at[p], costs.get(p))
-        runner = ranked[1] if len(ranked) > 1 else None
-        return Decision(
-            basis="criterion", kind="performance_independent", classifier=chosen, threshold=None,
-            threshold_interval=None, fpr=None, tpr=None, expected_cost=ch.area,
-            runner_up=None if runner is None else {"classifier": runner, "expected_cost": usable[runner].area},
-            at_priors=at or None,
-            note=f"rule {ch.rule}: the threshold follows PC(+); expected_cost is the area (uniform prior)",
-        )
-    kind = "workforce" if hasattr(ch, "flagged") else "neyman_pearson"
-    mixed = ch.mix.weight_first < 1.0
-    first, single_fpr, single_tpr = single(ch)
-    at, mix_at = {}, {}
-    for p, x in points.items():  # the deployed single threshold's cost; the mix's apart (same rates when unmixed)
-        at[p] = {"expected_cost": single_fpr * (1.0 - x) + (1.0 - single_tpr) * x}
+    at = {}
+    for p, x in points.items():
+        k = int(ch.curve.piece_at(x))
+        t = float(ch.curve.threshold[k])
+        at[p] = {"threshold": _finite(t), "expected_cost": float(ch.curve(x))}
         _with_units(at[p], costs.get(p))
-        mix_at[p] = {"expected_cost": ch.fpr * (1.0 - x) + (1.0 - ch.tpr) * x}
-        _with_units(mix_at[p], costs.get(p))
     runner = ranked[1] if len(ranked) > 1 else None
-    runner_up = None
-    if runner is not None:
-        r = usable[runner]
-        runner_up = {"classifier": runner, "fpr": r.fpr, "tpr": r.tpr}
-    ties = tuple(n for n in ranked[1:] if usable[n].tpr == ch.tpr and usable[n].fpr == ch.fpr)
     return Decision(
-        basis="criterion", kind=kind, classifier=chosen, threshold=_finite(first),
-        threshold_interval=threshold_interval(thresholds, first), fpr=float(single_fpr), tpr=float(single_tpr),
-        mix={**ch.mix.to_dict(), "fpr": ch.fpr, "tpr": ch.tpr, "at_priors": mix_at or None} if mixed else None,
-        flagged=None if kind != "workforce" else float(ch.n_pos * single_tpr + ch.n_neg * single_fpr), runner_up=runner_up, at_priors=at or None, ties=ties,
+        basis="criterion", kind="performance_independent", classifier=chosen, threshold=None,
+        threshold_interval=None, fpr=None, tpr=None, expected_cost=ch.area,
+        runner_up=None if runner is None else {"classifier": runner, "expected_cost": usable[runner].area},
+        at_priors=at or None,
+        note=f"rule {ch.rule}: the threshold follows PC(+); expected_cost is the area (uniform prior)",
     )
 
 
-def single(ch) -> tuple[float, float, float]:
-    """``(threshold, fpr, tpr)`` of one threshold that keeps a criterion's constraint on its own:
-    Neyman-Pearson's best single threshold; workforce's mixture vertex flagging fewer cases."""
-    if hasattr(ch, "deterministic_threshold"):
-        return float(ch.deterministic_threshold), ch.deterministic_fpr, ch.deterministic_tpr
-    f, t = ch.mix.points[0]
-    return float(ch.mix.thresholds[0]), f, t
+def constrained_decision(d, name: str, usable: dict, points: dict[str, float], costs: dict[str, dict | None],
+                         level: float | None = None) -> Decision:
+    """A constrained criterion's decision: every classifier ranked on one basis (:data:`COMPARED_ON`,
+    the randomised optimum: the criterion's objective, most TPR, at its constraint, D&H 2006
+    s. 5.1.3-5.1.4) by :func:`ccreport.analysis.selection.rank_constrained`; the chosen one is
+    the first, the runner-up the second of that same ranking, and ``ranking`` lists all with the
+    rates they were ranked on. ``single_threshold`` is the same ranking on the other basis (one
+    threshold, no randomising): its winner, threshold and rates. ``constraint`` and ``price``:
+    see :func:`constraint_check` and :func:`price`."""
+    ranked = rank_constrained(usable, COMPARED_ON)
+    chosen = ranked[0]
+    ch = usable[chosen]
+    kind = "workforce" if hasattr(ch, "flagged") else "neyman_pearson"
+    thresholds = d.classifiers[chosen].selection.thresholds
+    mixed = ch.mix.weight_first < 1.0
+    first = float(ch.mix.thresholds[0])
+    share_p = d.n_pos / (d.n_pos + d.n_neg)
+
+    def rates(n, basis):
+        f, t = operating_point(usable[n], basis)
+        row = {"classifier": n, "fpr": float(f), "tpr": float(t)}
+        if kind == "workforce":
+            c = usable[n]
+            row["flagged"] = float(c.n_pos * t + c.n_neg * f)
+        return row
+
+    ranking = [rates(n, COMPARED_ON) for n in ranked]
+    key = (round(ch.tpr, 12), round(ch.fpr, 12))
+    ties = tuple(r["classifier"] for r in ranking[1:] if (round(r["tpr"], 12), round(r["fpr"], 12)) == key)
+    at = {}
+    for p, x in points.items():
+        at[p] = {"expected_cost": ch.fpr * (1.0 - x) + (1.0 - ch.tpr) * x}
+        _with_units(at[p], costs.get(p))
+    other = BASES[1]
+    s_name = rank_constrained(usable, other)[0]
+    s_ch = usable[s_name]
+    s_t = float(s_ch.deterministic_threshold)
+    single = {**rates(s_name, other), "threshold": _finite(s_t),
+              "threshold_interval": list(threshold_interval(d.classifiers[s_name].selection.thresholds, s_t)),
+              "at_priors": {p: _with_units({"expected_cost": s_ch.deterministic_fpr * (1.0 - x)
+                                            + (1.0 - s_ch.deterministic_tpr) * x}, costs.get(p))
+                            for p, x in points.items()} or None}
+    check = None
+    if level is not None:
+        check = constraint_check(d, kind, ch, level)
+        single["constraint"] = constraint_check(d, kind, s_ch, level, basis=other)
+    return Decision(
+        basis="criterion", kind=kind, classifier=chosen, threshold=_finite(first),
+        threshold_interval=threshold_interval(thresholds, first), fpr=float(ch.fpr), tpr=float(ch.tpr),
+        mix={"thresholds": [_finite(t) for t in ch.mix.thresholds], "weight_first": ch.mix.weight_first,
+             "points": [list(x) for x in ch.mix.points]} if mixed else None,
+        flagged=None if kind != "workforce" else float(ch.flagged),
+        flagged_share=float(share_p * ch.tpr + (1.0 - share_p) * ch.fpr),
+        runner_up=ranking[1] if len(ranking) > 1 else None, at_priors=at or None, ties=ties,
+        compared_on=COMPARED_ON, ranking=ranking, single_threshold=single, constraint=check,
+        price=price(d, ch.fpr, ch.tpr, points, costs),
+    )
 
 
-def _with_units(row: dict, cost: dict | None) -> None:
+def constraint_check(d, kind: str, ch, level: float, basis: str = COMPARED_ON) -> dict:
+    """The constrained rate of a choice with its exact binomial interval, in-sample and held out.
+
+    Neyman-Pearson constrains the false-alarm rate (false positives among the ``n_neg``
+    negatives) to ``max_fpr``; workforce the share of cases flagged to ``W / (P + N)``.
+    ``in_sample``: ``{estimate, count, n, interval}``: the two-sided Clopper-Pearson interval at
+    ``level`` (:func:`ccreport.analysis.binomial.clopper_pearson`; each end a one-sided bound at
+    ``(1 + level) / 2``). A randomised optimum flags each case independently with its mixed
+    probability, so on new cases its count is binomial with the mixed rate; on the evaluated cases
+    ``count`` is its expected count ``w k_1 + (1 - w) k_2`` and the interval is the
+    Clopper-Pearson formula at that count (``randomised``: true). ``held_out`` (randomised basis
+    only) (with folds): the out-of-fold rate of the criterion re-chosen on
+    the other folds (:mod:`ccreport.analysis.selection.out_of_fold`), its interval made at its
+    expected count. ``exceeds``: the interval's upper end or the held-out rate is above the cap;
+    ``zero_count``: the constrained count is 0 in-sample (the interval is [0, upper], not zero-width).
+    Workforce with a batch whose class counts differ from the data's: no interval (the flagged
+    share of that batch is not a binomial rate of the evaluated cases).
+    """
+    n_pos, n_neg = float(d.n_pos), float(d.n_neg)
+    if kind == "neyman_pearson":
+        rate, cap, n = "false_alarm", float(ch.max_fpr), n_neg
+        counts = [p[0] * n_neg for p in ch.mix.points] if basis == COMPARED_ON else [ch.deterministic_fpr * n_neg] * 2
+        held = None if ch.out_of_fold is None else ch.out_of_fold[0] * n_neg
+    else:
+        rate, n = "flagged", n_pos + n_neg
+        cap = float(ch.capacity / (ch.n_pos + ch.n_neg))
+        pts = ch.mix.points if basis == COMPARED_ON else [(ch.deterministic_fpr, ch.deterministic_tpr)] * 2
+        counts = [t * n_pos + f * n_neg for f, t in pts]
+        held = None if ch.out_of_fold is None else ch.out_of_fold[2]
+    out = {"rate": rate, "cap": cap, "level": float(level), "one_sided_level": one_sided_level(level),
+           "method": "clopper_pearson"}
+    if rate == "flagged" and (ch.n_pos, ch.n_neg) != (n_pos, n_neg):
+        out["note"] = "the workforce batch's class counts differ from the data's: no binomial interval"
+        return out
+    counts = [float(np.round(c, 9)) for c in counts]  # integers up to the rounding of count / n * n
+    w = ch.mix.weight_first if basis == COMPARED_ON else 1.0
+    count = w * counts[0] + (1.0 - w) * counts[1]
+    lo, hi = clopper_pearson(count, n, level)
+    out["in_sample"] = {"estimate": count / n, "count": count, "n": n, "interval": [lo, hi],
+                        "randomised": counts[0] != counts[1]}
+    exceeds = hi > cap + 1e-12
+    if held is not None and basis == COMPARED_ON:  # the folds re-choose the randomised optimum only
+        held = float(np.clip(held, 0.0, n))
+        out["held_out"] = {"estimate": held / n, "count": held, "n": n,
+                           "interval": list(clopper_pearson(held, n, level))}
+        exceeds = exceeds or held / n > cap + 1e-12
+    out["exceeds"] = bool(exceeds)
+    out["zero_count"] = bool(max(counts) == 0)
+    return out
+
+
+def price(d, fpr: float, tpr: float, points: dict[str, float], costs: dict[str, dict | None]) -> dict:
+    """What a constrained choice costs beside the unconstrained optimum and the trivial classifiers.
+
+    Per point prior (name -> PC(+) = x): normalized expected cost (D&H 2006 Eq. 6) of the choice,
+    ``fpr (1 - x) + (1 - tpr) x``; of the unconstrained optimum, the dataset hybrid's lower
+    envelope at x (the cheapest classifier and threshold, no constraint); of the trivial
+    classifiers, flagging nobody, x, and flagging everyone, 1 - x; each times the prior's scale
+    ``p cost_fn + (1 - p) cost_fp`` when it gives costs in units (``cost_per_case``). Without any
+    point prior: one condition, ``"class mix, equal costs"``, at x = the data's share of
+    positives, where normalized expected cost is the error rate.
+    """
+    conditions = dict(points)
+    if not conditions:
+        conditions = {EQUAL_COSTS: d.n_pos / (d.n_pos + d.n_neg)}
+    env = d.hybrid.hybrid.envelope
+    out = {}
+    for p, x in conditions.items():
+        row = {"pc": float(x), "constrained": float(fpr * (1.0 - x) + (1.0 - tpr) * x),
+               "unconstrained": float(env(x)), "flag_nobody": float(x), "flag_everyone": float(1.0 - x)}
+        cost = costs.get(p)
+        if cost is not None:
+            row["unit"] = cost["unit"]
+            row["cost_per_case"] = {k: row[k] * cost["scale"] for k in
+                                    ("constrained", "unconstrained", "flag_nobody", "flag_everyone")}
+        out[p] = row
+    return out
+
+
+EQUAL_COSTS = "class mix, equal costs"
+
+
+def _with_units(row: dict, cost: dict | None) -> dict:
     if cost is not None:
         row["cost_per_case"] = row["expected_cost"] * cost["scale"]
         row["unit"] = cost["unit"]
+    return row
 
 
 def _finite(t) -> float | None:
@@ -198,9 +325,10 @@ def _finite(t) -> float | None:
     return t if np.isfinite(t) else None
 
 
-def decisions_for(d, priors: dict, specs) -> DecisionsResult | None:
+def decisions_for(d, priors: dict, specs, level: float | None = None) -> DecisionsResult | None:
     """The decision box of dataset result ``d``: ``priors`` (name -> Prior) that apply to it,
-    ``specs`` the manifest's PriorSpecs (for costs in units). None without a hybrid."""
+    ``specs`` the manifest's PriorSpecs (for costs in units), ``level`` the report's confidence
+    (for the constraints' binomial intervals; None: none). None without a hybrid."""
     if d.hybrid is None or not d.classifiers:
         return None
     mix = d.n_pos / (d.n_pos + d.n_neg)
@@ -213,5 +341,5 @@ def decisions_for(d, priors: dict, specs) -> DecisionsResult | None:
         for n in (c.selection.criteria if c.selection is not None else {}):
             if n not in names:
                 names.append(n)
-    criterion_rows = {n: criterion_decision(d, n, points, costs) for n in names}
+    criterion_rows = {n: criterion_decision(d, n, points, costs, level) for n in names}
     return DecisionsResult(priors=prior_rows, criteria=criterion_rows)

@@ -137,11 +137,16 @@ def test_decision_box_agrees_with_results_json(built):
     assert loan["cost_per_case"]["value"] == pytest.approx(loan["expected_cost"] * (p * 5 + (1 - p) * 1))
     assert loan["cost_per_case"]["unit"] == "EUR"
     np_row = box["criteria"]["np"]
-    best_tpr = max(x["criteria"]["np"]["deterministic"]["tpr"] for x in j["classifiers"].values())
-    assert j["classifiers"][np_row["classifier"]]["criteria"]["np"]["deterministic"]["tpr"] == best_tpr == np_row["tpr"]
-    assert np_row["fpr"] <= 0.1
+    # every classifier ranked on one basis (the randomised optimum): the chosen is the best there
+    assert np_row["compared_on"] == "randomised"
+    best_tpr = max(x["criteria"]["np"]["tpr"] for x in j["classifiers"].values())
+    assert j["classifiers"][np_row["classifier"]]["criteria"]["np"]["tpr"] == best_tpr == np_row["tpr"]
+    assert [r["classifier"] for r in np_row["ranking"]][:2] == [np_row["classifier"], np_row["runner_up"]["classifier"]]
+    assert np_row["fpr"] <= 0.1 + 1e-12
+    single = np_row["single_threshold"]
+    assert single["tpr"] == max(x["criteria"]["np"]["deterministic"]["tpr"] for x in j["classifiers"].values())
     desk = box["criteria"]["desk"]
-    assert desk["flagged"] <= 12 + 1e-9
+    assert desk["flagged"] <= 12 + 1e-9 and desk["single_threshold"]["flagged"] <= 12 + 1e-9
     # the sentences and the table show the JSON's numbers
     tables = sections.decision_tables(d, list(d.priors))
     text = " ".join(tables["decisions"].sentences)
@@ -150,24 +155,31 @@ def test_decision_box_agrees_with_results_json(built):
     first = tables["decisions"].rows[list(box["priors"]).index("loan")]
     assert first[1].text == loan["classifier"] and first[7].value == loan["expected_cost"]
     crit = " ".join(tables["decision_criteria"].sentences)
-    assert sections.threshold_text(np_row["threshold"]) in crit and f"{100 * np_row['tpr']:.1f}%" in crit
-    # each cost belongs to the rates shown beside it: the single threshold's, and the mix's on its own row
+    assert f"{100 * np_row['tpr']:.1f}%" in crit and f"Runner-up on the same basis: {np_row['runner_up']['classifier']}" in crit
+    # each cost belongs to the rates shown beside it (the deployed randomised optimum's)
     pcs = {n: r["pc"] for n, r in box["priors"].items()}
     mixed = 0
     for name in ("np", "desk"):
         row = box["criteria"][name]
         for p, v in row["at_priors"].items():
             assert v["expected_cost"] == pytest.approx(row["fpr"] * (1 - pcs[p]) + (1 - row["tpr"]) * pcs[p])
-        if "mix" in row:
-            mixed += 1
-            m = row["mix"]
-            for p, v in m["at_priors"].items():
-                assert v["expected_cost"] == pytest.approx(m["fpr"] * (1 - pcs[p]) + (1 - m["tpr"]) * pcs[p])
-                assert v["expected_cost"] <= row["at_priors"][p]["expected_cost"] + 1e-12 or m["fpr"] > row["fpr"]
-            mix_rows = [r for r in tables["decision_criteria"].rows if r[0].note == "randomised optimum"]
-            assert any(r[3].text == f"{100 * m['tpr']:.1f}%" for r in mix_rows)
-            assert f"that mix costs {m['at_priors']['loan']['expected_cost']:.4f}" in crit
+            price = row["price"][p]
+            assert price["constrained"] == pytest.approx(v["expected_cost"])
+            assert price["unconstrained"] == pytest.approx(box["priors"][p]["expected_cost"])
+            assert price["unconstrained"] <= price["constrained"] + 1e-12
+            assert price["flag_nobody"] == pcs[p] and price["flag_everyone"] == pytest.approx(1 - pcs[p])
+        mixed += "mix" in row
+        c = row["constraint"]
+        assert c["in_sample"]["interval"][0] <= c["in_sample"]["estimate"] <= c["in_sample"]["interval"][1]
+        assert "held_out" in c  # the fixture has folds
     assert mixed >= 1  # the fixture exercises a randomised optimum
+    # the decision and the criteria's bootstrap (hybrid.criteria) choose the same classifier
+    for name in ("np", "desk", "share"):
+        assert box["criteria"][name]["classifier"] == j["hybrid"]["criteria"][name]["classifier"]
+    prices = tables["decision_prices"]
+    assert [r[0].text for r in prices.rows] == ["np", "np", "desk", "desk", "share", "share"]
+    assert prices.rows[0][2].value == box["criteria"]["np"]["price"]["loan"]["cost_per_case"]["constrained"]
+    assert 0 < box["priors"]["loan"]["flagged_share"] <= 1
 
 
 def test_sections_render_their_tables(built):

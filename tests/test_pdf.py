@@ -63,6 +63,27 @@ def test_landscape_pages_hold_only_wide_tables(example_pdf):
         assert not re.search(r"Figure \d+\.", pages[i]), i + 1
 
 
+def test_decision_summary_right_after_the_title(example_pdf):
+    """Issue 32 point 8: page 2 is the decision, per dataset, with each constrained choice."""
+    out, _, pages = example_pdf
+    data = json.loads((out / "results.json").read_text())
+    page = " ".join(pages[1].split())
+    assert page.startswith("The decision") or "The decision" in page.split("What to deploy")[0]
+    for name, d in data["datasets"].items():
+        assert name in page
+        for criterion, row in d["decisions"]["criteria"].items():
+            if row.get("classifier"):
+                assert f"{criterion} (" in page and f"): {row['classifier']}," in page
+        for prior, row in d["decisions"]["priors"].items():
+            # the cost interval quoted is the expected-cost table's (expected_cost_interval), in units
+            canonical = d["classifiers"][row["classifier"]]["expected_cost_interval"][prior]
+            scale = row["cost_per_case"]["value"] / row["expected_cost"]
+            lo, hi = (v * scale for v in canonical)
+            assert row["cost_per_case"]["interval"] == pytest.approx([lo, hi])
+            assert f"Under {prior} (PC(+) = {row['pc']:.3f}): deploy {row['classifier']}" in page
+            assert f"[{lo:,.3f}, {hi:,.3f}]" in page
+
+
 def test_table_of_contents_with_page_numbers(example_pdf):
     out, _, pages = example_pdf
     data = json.loads((out / "results.json").read_text())

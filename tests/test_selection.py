@@ -196,7 +196,14 @@ def test_row13_workforce():
     x, y = c.virtual_point
     assert c.cost_line[0] + slope * x == pytest.approx(y)
     assert workforce(roc, capacity_share=0.15).capacity == pytest.approx(60)
-    assert set(c.to_dict()) == {"capacity", "fpr", "tpr", "flagged", "cost_line"}
+    assert set(c.to_dict()) == {"capacity", "fpr", "tpr", "flagged", "cost_line", "mix", "deterministic"}
+    # the best single threshold: most TP with at most W flagged, fewest FP among equals (brute force)
+    for w in (0, 37, 60, 150, 500):
+        c = workforce(roc, capacity=w)
+        ok = [(int(tp), -int(fp), float(t)) for tp, fp, t in zip(roc.tp, roc.fp, roc.thresholds) if tp + fp <= w]
+        tp, mfp, t = max(ok)
+        assert (c.deterministic_threshold, c.deterministic_tpr, c.deterministic_fpr) == (t, tp / 100, -mfp / 300)
+        assert c.deterministic_tpr <= c.tpr + 1e-12  # mixing never does worse
 
 
 def test_row21_out_of_fold():

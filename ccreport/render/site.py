@@ -34,6 +34,7 @@ from . import findings as fd
 from . import tables as tb
 from .catalogue import Catalogue, number_items
 from .page_names import dataset_link, dataset_page_slug, slug
+from .decision_summary import decision_summary
 from .sections import DATASET_SECTIONS, PageSection
 from .sections import instance_costs, overview, provenance
 from .markdown_text import render_markdown, strip_leading_title
@@ -347,6 +348,7 @@ def render_site(results: Results, project, out: Path, figures: dict | None = Non
         "attachments": False,
         "tb": tb,
         "report_findings": [p.data["dataset_findings"] for p in pages if "dataset_findings" in p.data],
+        "decision_summary": decision_summary(results),
     }
     copy_theme(theme, out)
     (out / "tables").mkdir(exist_ok=True)

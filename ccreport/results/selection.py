@@ -120,7 +120,12 @@ class Decision:
     weight_first}``; ``runner_up``: the next-best other classifier, with the paired bootstrap test
     against it where one was computed; ``at_priors``: for a criterion, prior -> its cost there;
     ``cost_per_case``: ``{value, interval, unit, cost_fn, cost_fp, p_positive}`` for a prior
-    with costs in units. ``ties``: other classifiers exactly as good.
+    with costs in units. ``ties``: other classifiers exactly as good. ``flagged_share``: the share
+    of cases the deployed choice flags. Constrained criteria (:func:`ccreport.decisions.constrained_decision`):
+    ``compared_on`` (the one basis every classifier was ranked on), ``ranking`` (every classifier,
+    best first, with the rates it was ranked on), ``single_threshold`` (the ranking's winner on
+    the other basis), ``constraint`` (the constrained rate with exact binomial intervals) and
+    ``price`` (its cost beside the unconstrained optimum and the trivial classifiers).
     """
 
     basis: str  # "prior" or "criterion"
@@ -141,6 +146,12 @@ class Decision:
     at_priors: dict | None = None
     ties: tuple[str, ...] = ()
     note: str = ""
+    flagged_share: float | None = None
+    compared_on: str | None = None
+    ranking: list | None = None
+    single_threshold: dict | None = None
+    constraint: dict | None = None
+    price: dict | None = None
 
     def to_dict(self) -> dict:
         out = {}

@@ -21,7 +21,15 @@ from .classifier import (
     select_scores,
 )
 from .family import ParameterBased, select_family
-from .criteria import NeymanPearsonChoice, WorkforceChoice, neyman_pearson, workforce
+from .criteria import (
+    BASES,
+    NeymanPearsonChoice,
+    WorkforceChoice,
+    neyman_pearson,
+    operating_point,
+    rank_constrained,
+    workforce,
+)
 from .curves import HybridCurve
 from .hull import Hybrid, Tie, dataset_hybrid, threshold_table
 from .independent import (
@@ -36,6 +44,7 @@ from .independent import (
 from .out_of_fold import OutOfFold, out_of_fold
 
 __all__ = [
+    "BASES",
     "RULES",
     "ClassifierSelection",
     "Criterion",
@@ -54,6 +63,8 @@ __all__ = [
     "WorkforceChoice",
     "dataset_hybrid",
     "neyman_pearson",
+    "operating_point",
+    "rank_constrained",
     "out_of_fold",
     "parameter_based",
     "performance_independent",

@@ -15,7 +15,13 @@ NEC at PC(+) = 1] = [FPR, 1 - TPR]`` (D&H 2006 Eq. 6).
   strictly along the hull, so the choice is the hull's unique crossing with Eq. 12, or the first
   vertex with TPR = 1 when W is larger than needed for it. In cost space Eq. 12 is the point
   ``(P/(P-N), (P-W)/(P-N))`` (Eq. 3), at negative PC(+) when N > P, through which every cost line
-  of a classifier on Eq. 12 passes; there is no such point when P = N.
+  of a classifier on Eq. 12 passes; there is no such point when P = N. Also the best single
+  threshold: the most TPR with at most W flagged, ties to the smaller FPR.
+
+Both criteria maximise TPR subject to one linear constraint on the ROC point; choosing among
+classifiers (:func:`rank_constrained`) compares every classifier on one basis: its randomised
+optimum (``BASES[0]``, the hull at the constraint) or its best single threshold (``BASES[1]``),
+never one classifier on one and another on the other.
 """
 
 from __future__ import annotations
@@ -42,6 +48,44 @@ def mix_indices(hull_fpr, hull_tpr, value, along) -> tuple[int, int, float]:
         return i, i, 1.0
     j = i + 1
     return i, j, float((along[j] - value) / (along[j] - along[i]))
+
+
+BASES = ("randomised", "single_threshold")
+
+
+def operating_point(choice, basis: str) -> tuple[float, float]:
+    """``(fpr, tpr)`` of a Neyman-Pearson or workforce choice on ``basis``: the randomised optimum
+    (the mixture of two hull vertices that meets the constraint exactly, D&H 2006 s. 5.1.3) or the
+    best single threshold that meets it on its own."""
+    if basis == BASES[0]:
+        return choice.fpr, choice.tpr
+    if basis == BASES[1]:
+        return choice.deterministic_fpr, choice.deterministic_tpr
+    raise ValueError(f"unknown basis {basis!r}; expected one of {BASES}")
+
+
+def rank_constrained(choices: dict, basis: str) -> list[str]:
+    """The names of ``choices`` (name -> Neyman-Pearson or workforce choice, in manifest order),
+    best first, by the criterion's objective on one ``basis`` for all: most TPR at the
+    constraint, then fewest false positives (smaller FPR), then manifest order. Rates are
+    compared to 12 decimals, so two classifiers at the same ROC point tie whatever the rounding
+    of their mixture weights."""
+    order = list(choices)
+
+    def key(name):
+        fpr, tpr = operating_point(choices[name], basis)
+        return (-round(float(tpr), 12), round(float(fpr), 12), order.index(name))
+
+    return sorted(order, key=key)
+
+
+def best_single(tp: np.ndarray, along: np.ndarray, limit: float) -> int:
+    """Index of the ROC point with the most ``tp`` among those with ``along <= limit``, the
+    first (fewest false positives) among equals. ROC points are ordered with ``tp``, ``fp`` and
+    so ``along`` (a non-negative combination of them) non-decreasing; point 0 (flag nobody,
+    ``along`` 0) always qualifies."""
+    k = max(int(np.searchsorted(along, limit, side="right")) - 1, 0)
+    return int(np.searchsorted(tp, tp[k], side="left"))
 
 
 @dataclass(frozen=True)
@@ -135,9 +179,7 @@ def neyman_pearson(roc: RocCurve, max_fpr: float, keep=None) -> NeymanPearsonCho
     if i != j:
         pc = (f[j] - f[i]) / ((f[j] - f[i]) + (t[j] - t[i]))
         touch = (float(pc), float((1.0 - t[i]) * pc + f[i] * (1.0 - pc)))
-    # best single threshold: points are ordered with fp and tp non-decreasing
-    k = int(np.searchsorted(roc.fp / roc.n_neg, alpha, side="right")) - 1
-    k = int(np.searchsorted(roc.tp, roc.tp[k], side="left"))  # first point with that tp
+    k = best_single(roc.tp, roc.fp / roc.n_neg, alpha)
     return NeymanPearsonChoice(
         max_fpr=alpha,
         fpr=float(fpr),
@@ -157,6 +199,7 @@ class WorkforceChoice:
     ``capacity`` is W in cases, for a batch of ``n_pos`` positives and ``n_neg`` negatives;
     ``flagged`` the expected number of cases flagged, ``P TPR + N FPR``. ``virtual_point`` is
     Eq. 12 in cost space, ``(P/(P-N), (P-W)/(P-N))`` (None when P = N).
+    ``deterministic_*``: the best single threshold with at most W flagged.
     ``out_of_fold``: ``(fpr, tpr, flagged)`` achieved on held-out folds, when computed.
     """
 
@@ -167,6 +210,9 @@ class WorkforceChoice:
     tpr: float
     flagged: float
     mix: Mixture
+    deterministic_threshold: float
+    deterministic_fpr: float
+    deterministic_tpr: float
     out_of_fold: tuple[float, float, float] | None = None
 
     @property
@@ -187,6 +233,12 @@ class WorkforceChoice:
             "tpr": self.tpr,
             "flagged": self.flagged,
             "cost_line": list(self.cost_line),
+            "mix": self.mix.to_dict(),
+            "deterministic": {
+                "threshold": self.deterministic_threshold,
+                "fpr": self.deterministic_fpr,
+                "tpr": self.deterministic_tpr,
+            },
         }
         if self.out_of_fold is not None:
             f, t, c = self.out_of_fold
@@ -231,6 +283,7 @@ def workforce(
     i, j, lam = mix_indices(f, t, w, flagged)
     fpr = lam * f[i] + (1.0 - lam) * f[j]
     tpr = lam * t[i] + (1.0 - lam) * t[j]
+    k = best_single(roc.tp, (p / roc.n_pos) * roc.tp + (n / roc.n_neg) * roc.fp, w)  # exact counts when the batch is the data
     return WorkforceChoice(
         capacity=w,
         n_pos=p,
@@ -239,4 +292,7 @@ def workforce(
         tpr=float(tpr),
         flagged=float(p * tpr + n * fpr),
         mix=hull_mixture(roc, keep, i, j, lam),
+        deterministic_threshold=float(roc.thresholds[k]),
+        deterministic_fpr=float(roc.fp[k] / roc.n_neg),
+        deterministic_tpr=float(roc.tp[k] / roc.n_pos),
     )

@@ -86,6 +86,26 @@ def prior_rows(d: DatasetResult, t: tb.Table) -> None:
         t.sentences.append(prior_sentence(d, name, row))
 
 
+def trivial_choice(row) -> str | None:
+    """"nobody" or "everyone" when a prior decision's threshold flags nobody or every case, else None."""
+    if row.threshold is None or (row.fpr == 0.0 and row.tpr == 0.0):
+        return "nobody"
+    if row.fpr == 1.0 and row.tpr == 1.0:
+        return "everyone"
+    return None
+
+
+def zero_width_text(row) -> str:
+    """Why a prior decision's cost interval has zero width (a trivial choice), or "" when it has not."""
+    iv = row.expected_cost_interval
+    who = trivial_choice(row)
+    if iv is None or iv[0] != iv[1] or who is None:
+        return ""
+    cost = "PC(+)" if who == "nobody" else "1 \u2212 PC(+)"
+    return (f"zero width: flagging {who} costs exactly {cost} on every resample, so the bootstrap has nothing to vary; "
+            f"the uncertainty is in whether flagging {who} stays the cheapest choice")
+
+
 def prior_sentence(d: DatasetResult, name: str, row) -> str:
     pos, neg = d.positive_label, d.negative_label
     s = (f"Under {name} (PC(+) = {row.pc:.3f}), deploy {row.classifier} and flag a case as {pos} when its score "
@@ -97,7 +117,9 @@ def prior_sentence(d: DatasetResult, name: str, row) -> str:
           f"This choice stays the cheapest while PC(+) lies in [{row.pc_interval[0]:.3f}, {row.pc_interval[1]:.3f}]. "
           f"Expected normalized cost {row.expected_cost:.4f}")
     if row.expected_cost_interval is not None:
-        s += f" ({tb.interval(*row.expected_cost_interval, tb.COST_DIGITS)} bootstrap interval)"
+        s += f" ({tb.interval(*row.expected_cost_interval, tb.COST_DIGITS)} bootstrap interval"
+        why = zero_width_text(row)
+        s += f"; {why})" if why else ")"
     if row.cost_per_case is not None:
         c = row.cost_per_case
         s += (f", that is {money(c['value'], c['unit'])} per case on average (a missed {pos} case costs {c['cost_fn']:g} "
@@ -128,36 +150,105 @@ def prior_sentence(d: DatasetResult, name: str, row) -> str:
 KIND_WORDS = {"neyman_pearson": "Neyman-Pearson", "workforce": "workforce", "performance_independent": "threshold from PC(+)"}
 
 
+BASIS_WORDS = {"randomised": "at its randomised optimum (two thresholds mixed at random so the constraint is met exactly)",
+               "single_threshold": "at its best single threshold"}
+RATE_WORDS = {"false_alarm": "false-alarm rate", "flagged": "share of cases flagged"}
+
+
+def rule_text(t, pos: str = "positive") -> str:
+    """One threshold's rule: flag a case when its score is at least t (None: flag nobody)."""
+    return "flag nobody" if t is None else f"flag a case as {pos} when its score is at least {t:.6g}"
+
+
+def deploy_text(row, pos: str = "positive") -> str:
+    """The deployed rule of a criterion row: one threshold, or the randomised mix of two."""
+    m = row.mix
+    if m is None:
+        return rule_text(row.threshold, pos)
+    a, b = m["thresholds"]
+    w = m["weight_first"]
+    return f"{rule_text(a, pos)} for {100 * w:.1f}% of cases (drawn at random), {rule_text(b, pos)} for the rest"
+
+
+def threshold_cell(row) -> str:
+    """A criterion row's threshold column: one threshold, or ``a (w%) / b (1 - w%)``."""
+    m = row.mix
+    if m is None:
+        return threshold_text(row.threshold)
+    a, b = m["thresholds"]
+    w = m["weight_first"]
+    return f"{threshold_text(a)} ({100 * w:.1f}%) / {threshold_text(b)} ({100 * (1 - w):.1f}%)"
+
+
+def pct_interval(iv) -> str:
+    return f"[{100 * iv[0]:.1f}%, {100 * iv[1]:.1f}%]"
+
+
+def constraint_text(c: dict | None, with_level: bool = True) -> str:
+    """A constrained rate with its exact interval, held-out rate and the warning (issue 32 point 5)."""
+    if not c or "in_sample" not in c:
+        return (c or {}).get("note", "")
+    s_in = c["in_sample"]
+    count = f"{s_in['count']:.0f}" if float(s_in["count"]).is_integer() else f"{s_in['count']:.2f} expected"
+    text = f"{rate(s_in['estimate'])} ({count} of {s_in['n']:.0f}) {pct_interval(s_in['interval'])}"
+    if "held_out" in c:
+        h = c["held_out"]
+        text += f"; held out {rate(h['estimate'])} {pct_interval(h['interval'])}"
+    if c.get("exceeds"):
+        text += f"; {WARNING} may pass the {rate(c['cap'])} cap"
+    return text
+
+
+WARNING = "\u26a0"
+
+
+def interval_words(c: dict) -> str:
+    """Which interval a constraint cell shows: two-sided Clopper-Pearson at the report's level."""
+    return (f"{100 * c['level']:g}% two-sided exact (Clopper-Pearson) binomial interval; its upper end is a "
+            f"one-sided {100 * c['one_sided_level']:g}% upper bound")
+
+
+def price_text(price: dict | None) -> str:
+    """``condition: constrained vs unconstrained, flag nobody, flag everyone`` in units when given."""
+    parts = []
+    for p, v in (price or {}).items():
+        if "cost_per_case" in v:
+            u, c = v["unit"], v["cost_per_case"]
+            f = lambda x: money(x, u)  # noqa: E731
+        else:
+            c = v
+            f = lambda x: f"{x:.4f}"  # noqa: E731
+        parts.append(f"{p}: {f(c['constrained'])} against {f(c['unconstrained'])} unconstrained, "
+                     f"{f(c['flag_nobody'])} flagging nobody, {f(c['flag_everyone'])} flagging everyone")
+    return "; ".join(parts)
+
+
 def criterion_rows(d: DatasetResult, t: tb.Table) -> None:
     for name, row in d.decisions.criteria.items():
         if row.classifier is None:
-            t.rows.append([tb.text(name), tb.text(tb.DASH, note=row.note)] + [tb.text(tb.DASH)] * 5)
+            t.rows.append([tb.text(name), tb.text(tb.DASH, note=row.note)] + [tb.text(tb.DASH)] * 6)
             t.sentences.append(f"{name}: {row.note}.")
             continue
         ivs = criterion_interval(d, name, row.classifier)
-        mix = row.mix
-        # the intervals (item 6) are of the criterion's optimum: beside the mix's costs when there is one
-        costs = cost_text(row.at_priors, {} if mix is not None else ivs)
         r = row.runner_up or {}
-        single = "" if mix is None else "single threshold"
-        t.rows.append([
-            tb.text(f"{name} ({KIND_WORDS[row.kind]})"),
-            tb.text(row.classifier),
-            tb.text("follows PC(+)" if row.kind == "performance_independent" else threshold_text(row.threshold),
-                    note=single),
-            tb.text(rate(row.tpr)),
-            tb.text(rate(row.fpr)),
-            tb.text(costs or (f"area {row.expected_cost:.4f}" if row.expected_cost is not None else tb.DASH)),
-            tb.text(r.get("classifier", tb.DASH)),
-        ])
-        if mix is not None:  # the randomised optimum on its own row, with its own rates and costs
-            a, b = mix["thresholds"]
+        if row.kind == "performance_independent":
             t.rows.append([
-                tb.text("", note="randomised optimum"), tb.text(row.classifier),
-                tb.text(f"{threshold_text(a)} / {threshold_text(b)}",
-                        note=f"{100 * mix['weight_first']:.0f}% / {100 * (1 - mix['weight_first']):.0f}% of cases"),
-                tb.text(rate(mix["tpr"])), tb.text(rate(mix["fpr"])),
-                tb.text(cost_text(mix.get("at_priors"), ivs) or tb.DASH), tb.text(""),
+                tb.text(f"{name} ({KIND_WORDS[row.kind]})"), tb.text(row.classifier), tb.text("follows PC(+)"),
+                tb.text(tb.DASH), tb.text(tb.DASH), tb.text(tb.DASH),
+                tb.text(cost_text(row.at_priors, ivs) or f"area {row.expected_cost:.4f}"),
+                tb.text(r.get("classifier", tb.DASH)),
+            ])
+        else:
+            t.rows.append([
+                tb.text(f"{name} ({KIND_WORDS[row.kind]})"),
+                tb.text(row.classifier),
+                tb.text(threshold_cell(row), note="randomised" if row.mix is not None else ""),
+                tb.text(rate(row.tpr)),
+                tb.text(rate(row.fpr)),
+                tb.text(constraint_text(row.constraint)),
+                tb.text(cost_text(row.at_priors, ivs) or tb.DASH),
+                tb.text(r.get("classifier", tb.DASH),
+                        note="" if not r else f"TPR {rate(r['tpr'])}, FPR {rate(r['fpr'])}"),
             ])
         t.sentences.append(criterion_sentence(d, name, row))
 
@@ -188,37 +279,58 @@ def criterion_sentence(d: DatasetResult, name: str, row) -> str:
                  + (f", interval {tb.interval(ivs[p]['lower'], ivs[p]['upper'], 4)}" if p in ivs else "") + ")"
                  for p, v in (row.at_priors or {}).items()]
         return s + (": " + "; ".join(parts) if parts else "") + "."
-    s = f"{name}: deploy {row.classifier} with threshold {threshold_text(row.threshold)}"
-    s += f"; it catches {rate(row.tpr)} of the {pos} cases and flags {rate(row.fpr)} of the {neg} ones"
+    c = row.constraint or {}
+    s = (f"{name}: every classifier compared {BASIS_WORDS[row.compared_on]}; the best is {row.classifier}: "
+         f"{deploy_text(row, pos)}")
+    s += f". It catches {rate(row.tpr)} of the {pos} cases and flags {rate(row.fpr)} of the {neg} ones"
     if row.flagged is not None:
-        s += f" ({row.flagged:.1f} cases flagged)"
+        s += f" ({row.flagged:.1f} cases flagged in expectation)"
     s += "."
-    ivs = criterion_interval(d, name, row.classifier)
-    m = row.mix
-    for p, v in (row.at_priors or {}).items():
-        s += f" Under {p} {'this single threshold' if m is not None else 'its'} expected normalized cost is {v['expected_cost']:.4f}"
-        if p in ivs and m is None:
-            s += f" ({100 * d.hybrid_band.level:.0f}% interval {tb.interval(ivs[p]['lower'], ivs[p]['upper'], 4)})"
-        s += f" ({money(v['cost_per_case'], v['unit'])} per case)." if "cost_per_case" in v else "."
-    if m is not None:
-        s += (f" Alternating at random between thresholds {threshold_text(m['thresholds'][0])} "
-              f"({100 * m['weight_first']:.0f}% of cases) and {threshold_text(m['thresholds'][1])} would use the "
-              f"limit exactly: TPR {rate(m['tpr'])}, FPR {rate(m['fpr'])}")
-        for p, v in (m.get("at_priors") or {}).items():
-            s += f"; under {p} that mix costs {v['expected_cost']:.4f}"
-            if p in ivs:
-                s += f" ({100 * d.hybrid_band.level:.0f}% interval {tb.interval(ivs[p]['lower'], ivs[p]['upper'], 4)})"
-            if "cost_per_case" in v:
-                s += f", {money(v['cost_per_case'], v['unit'])} per case"
-        s += "."
     if row.runner_up:
         r = row.runner_up
-        s += f" Next best: {r['classifier']} (TPR {rate(r['tpr'])}, FPR {rate(r['fpr'])})."
-    if ivs:
-        s += (" Chosen on the same data it is evaluated on: the interval is optimism-corrected by re-choosing on"
+        s += f" Runner-up on the same basis: {r['classifier']} (TPR {rate(r['tpr'])}, FPR {rate(r['fpr'])})."
+    if row.ties:
+        s += f" Exactly as good: {', '.join(row.ties)}."
+    if "in_sample" in c:
+        s += (f" Its {RATE_WORDS[c['rate']]} is {constraint_text(c).split(';')[0]} in-sample"
+              f" ({interval_words(c)}"
+              + ("; the rule is randomised: the interval is made at its expected count" if c["in_sample"].get("randomised")
+                 else "") + ")")
+        if "held_out" in c:
+            h = c["held_out"]
+            s += (f" and {rate(h['estimate'])} {pct_interval(h['interval'])} held out (chosen on the other folds, "
+                  "interval at the expected count)")
+        s += "."
+        if c.get("exceeds"):
+            s += (f" {WARNING} The cap of {rate(c['cap'])} may be exceeded on new data: "
+                  + ("the held-out rate is above it" if c.get("held_out", {}).get("estimate", 0) > c["cap"] + 1e-12
+                     else "the interval's upper end is above it") + ".")
+    elif c.get("note"):
+        s += f" ({c['note']}.)"
+    ivs = criterion_interval(d, name, row.classifier)
+    for p, v in (row.at_priors or {}).items():
+        s += f" Under {p} its expected normalized cost is {v['expected_cost']:.4f}"
+        if p in ivs:
+            s += f" ({100 * d.hybrid_band.level:.0f}% interval {tb.interval(ivs[p]['lower'], ivs[p]['upper'], 4)})"
+        s += f" ({money(v['cost_per_case'], v['unit'])} per case)." if "cost_per_case" in v else "."
+    if row.price:
+        units = any("cost_per_case" in v for v in row.price.values())
+        s += (f" Price of the constraint ({'cost per case' if units else 'normalized expected cost'}): "
+              f"{price_text(row.price)}.")
+    st = row.single_threshold
+    if st and row.mix is not None:
+        sc = st.get("constraint") or {}
+        s += (f" With one threshold only (no randomising; every classifier compared at its best single threshold), "
+              f"the best is {st['classifier']} at {threshold_text(st['threshold'])}: TPR {rate(st['tpr'])}, "
+              f"FPR {rate(st['fpr'])}")
+        if "in_sample" in sc:
+            s += f", {RATE_WORDS[sc['rate']]} {constraint_text(sc, False)}"
+        s += "."
+    if ivs and any(p in ivs for p in (row.at_priors or {})):
+        s += (" Chosen on the same data it is evaluated on: the cost interval is optimism-corrected by re-choosing on"
               " every bootstrap replicate.")
     else:
-        s += " Chosen on the same data it is evaluated on: optimistic (see the out-of-fold rates)."
+        s += " Chosen on the same data it is evaluated on: optimistic (see the held-out rates)."
     return s
 
 
@@ -245,19 +357,51 @@ def decision_tables(d: DatasetResult, priors: list[str]) -> dict:
     if d.decisions.criteria:
         t = tb.Table(
             f"{slug}-criterion-decisions",
-            f"What to deploy on {d.name} under each selection criterion: the best classifier, a single threshold "
-            "that keeps the constraint, its rates, and its cost at each point prior; where the optimum mixes two "
-            "thresholds at random, the mix follows on its own row with its weights, rates and costs.",
-            ["Criterion", "Deploy", "Threshold", "TPR", "FPR", "E[cost] at point priors", "Runner-up"],
-            note="Neyman-Pearson: most TPR with FPR <= max_fpr; workforce: most TPR with at most the capacity flagged.",
+            f"What to deploy on {d.name} under each selection criterion: every classifier compared on one basis, its "
+            "randomised optimum (the most TPR meeting the constraint exactly, mixing two thresholds at random where "
+            "needed); the best, its threshold(s), its rates, the constrained rate with its exact interval and its "
+            "held-out value, its cost at each point prior, and the runner-up of the same ranking.",
+            ["Criterion", "Deploy", "Threshold", "TPR", "FPR", "Constrained rate", "E[cost] at point priors", "Runner-up"],
+            note="Neyman-Pearson: most TPR with FPR <= max_fpr, constrained rate = false-alarm rate; workforce: most TPR "
+            "with at most the capacity flagged, constrained rate = share of cases flagged. Rate intervals: two-sided "
+            "exact (Clopper-Pearson) binomial intervals at the report's confidence, each end a one-sided bound at "
+            f"(1 + confidence) / 2; {WARNING}: the upper end or the held-out rate passes the cap.",
             compact=True,
         )
         criterion_rows(d, t)
         out["decision_criteria"] = t
+        prices = price_table(d)
+        if prices is not None:
+            out["decision_prices"] = prices
     segments = hybrid_segment_table(d)
     if segments is not None:
         out["hybrid_segments"] = segments
     return out
+
+
+def price_table(d: DatasetResult) -> tb.Table | None:
+    """What each constrained choice costs beside the unconstrained optimum and the trivial classifiers
+    (``datasets.<d>.decisions.criteria.<c>.price``), per case in units where the prior gives them."""
+    rows = [(n, r) for n, r in d.decisions.criteria.items() if r.price]
+    if not rows:
+        return None
+    t = tb.Table(
+        f"{dataset_page_slug(d.name)}-decision-prices",
+        f"The price of each constraint on {d.name}: the deployed rule's expected cost beside the cheapest choice "
+        "without constraint (the dataset hybrid at the same PC(+)) and the two trivial classifiers.",
+        ["Criterion", "Condition", "Constrained", "Unconstrained optimum", "Flag nobody", "Flag everyone", "Unit"],
+        note="Per case in the prior's unit where it gives costs, else normalized expected cost (D&H 2006 Eq. 6); "
+        "without a point prior, equal costs at the class mix (normalized expected cost = error rate).",
+        compact=True,
+    )
+    for name, row in rows:
+        for p, v in row.price.items():
+            src = v.get("cost_per_case", v)
+            digits = 3 if "cost_per_case" in v else tb.COST_DIGITS
+            t.rows.append([tb.text(name), tb.text(f"{p} (PC(+) = {v['pc']:.3f})")]
+                          + [tb.num(src[k], digits) for k in ("constrained", "unconstrained", "flag_nobody", "flag_everyone")]
+                          + [tb.text(v.get("unit", "normalized"))])
+    return t
 
 
 def hybrid_segment_table(d: DatasetResult) -> tb.Table | None:
