@@ -516,12 +516,13 @@ ISSUE_38 = [
     ("parquet.fold-list", parquet_with("list", "fold"), ("data.parquet", "fold", "Parquet type list"), None, {}),
     ("parquet.prediction-list", parquet_with("list", "pred"), ("data.parquet", "pred", "Parquet type list"), None, {}),
     ("parquet.prediction-struct", parquet_with("struct", "pred"), ("data.parquet", "pred", "Parquet type struct"), None, {}),
-    # the environment's SOURCE_DATE_EPOCH: ASCII digits only, at most year 9999
+    # the environment's SOURCE_DATE_EPOCH: ASCII digits only, at most 10^11
     ("env.source-date-epoch-garbage", None, ("SOURCE_DATE_EPOCH", "environment"), None, {"SOURCE_DATE_EPOCH": "garbage"}),
     ("env.source-date-epoch-arabic-digits", None, ("SOURCE_DATE_EPOCH", "environment"), None, {"SOURCE_DATE_EPOCH": "\u0661\u0667\u0660\u0660\u0660\u0660\u0660\u0660\u0660\u0660"}),
     ("env.source-date-epoch-fullwidth-digits", None, ("SOURCE_DATE_EPOCH", "environment"), None, {"SOURCE_DATE_EPOCH": "\uff11\uff17\uff10\uff10"}),
     ("env.source-date-epoch-5000-digits", None, ("SOURCE_DATE_EPOCH", "environment"), None, {"SOURCE_DATE_EPOCH": "1" * 5000}),
     ("env.source-date-epoch-after-9999", None, ("SOURCE_DATE_EPOCH", "environment"), None, {"SOURCE_DATE_EPOCH": str(10**12)}),
+    ("env.source-date-epoch-over-10-to-11", None, ("SOURCE_DATE_EPOCH", "environment"), None, {"SOURCE_DATE_EPOCH": str(10**11 + 1)}),
     ("env.source-date-epoch-negative", None, ("SOURCE_DATE_EPOCH", "environment"), None, {"SOURCE_DATE_EPOCH": "-86400"}),
     # a named pipe is called a named pipe, not a folder
     ("fifo.data-file", lambda m, f: f.update({"pipe.csv": FIFO}) or m.datasets[0].update(path='"pipe.csv"'), ("datasets[1] (d).path", "a named pipe"), "line", {}),
