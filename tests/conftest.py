@@ -37,3 +37,10 @@ def fixed_build_date(monkeypatch):
     """Every test builds with a fixed date (SOURCE_DATE_EPOCH), so two builds give the same bytes
     whenever they run; a test of the other date sources removes it with monkeypatch.delenv."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", FIXED_EPOCH)
+
+
+@pytest.fixture(autouse=True)
+def cache_key_of_the_session(monkeypatch, tmp_path_factory):
+    """The task cache's per-user key (ccreport.cache.key_path) is a file of the test session, not
+    of the user running the tests; a test of the key's own location removes the variable."""
+    monkeypatch.setenv("CCREPORT_CACHE_KEY", str(tmp_path_factory.getbasetemp() / "ccreport-cache-key"))
