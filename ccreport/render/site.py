@@ -213,16 +213,20 @@ def build_pages(results: Results, figures: dict[str, Figure]) -> list[Page]:
 
 class TemplateSandbox(ImmutableSandboxedEnvironment):
     """Jinja2's immutable sandbox, narrowed further: no attribute that is a module, and no call of
-    anything but Jinja2's and ccreport's own functions and the methods of plain values (str, numbers,
-    containers). A project's templates (and a theme's, and those a report.pdf carries, which
-    ``ccreport verify`` renders) are data: they format the report's values, and can neither reach
-    Python's internals nor call a library function that writes a file or starts a process."""
+    anything but what the render was given (the context's values and Jinja2's globals), Jinja2's
+    and ccreport's own functions and the methods of plain values (str, numbers, containers). A
+    project's templates (and a theme's, and those a report.pdf carries, which ``ccreport verify``
+    renders) are data: they format the report's values, and can neither reach Python's internals
+    nor call a library function that writes a file or starts a process."""
 
     def is_safe_attribute(self, obj, attr, value) -> bool:
         return not isinstance(value, types.ModuleType) and super().is_safe_attribute(obj, attr, value)
 
-    def is_safe_callable(self, obj) -> bool:
-        return super().is_safe_callable(obj) and _callable_allowed(obj)
+    def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 (Jinja2's own signature)
+        given = any(__obj is value for value in __context.parent.values())
+        if not given and not _callable_allowed(__obj):
+            raise SecurityError(f"{__obj!r} is not safely callable")
+        return super().call(__context, __obj, *args, **kwargs)
 
 
 _PLAIN = (str, bytes, int, float, complex, bool, list, tuple, dict, set, frozenset, range, type(None), Markup)
