@@ -61,7 +61,7 @@ KEY_BYTES = 32
 ENTRY_MAGIC = b"ccreport cache entry 1\n"
 FOLDER_MAGIC = b"ccreport cache folder 1\n"
 MANIFEST_NAME = "manifest"
-_MISSING = object()
+MISSING = object()  # what Cache.get and Cache.get_folder return for an entry not found or not usable
 _secrets: dict[Path, bytes] = {}
 _active: Cache | None = None
 _source_hash: str | None = None
@@ -158,7 +158,9 @@ def secret() -> bytes:
     return _secrets[path]
 
 
-def _mac(key: bytes, magic: bytes, name: str, payload) -> bytes:
+def entry_mac(key: bytes, magic: bytes, name: str, payload) -> bytes:
+    """HMAC-SHA256 under ``key`` of ``magic``, the entry's name (its content address) and ``payload``:
+    the name is signed too, so a good entry moved to another name is refused."""
     h = hmac.new(key, magic, hashlib.sha256)
     h.update(name.encode() + b"\0")
     h.update(payload)
@@ -211,32 +213,32 @@ class Cache:
                 path.unlink()
 
     def get(self, key: str, expected: type | None = None):
-        """The value stored under ``key`` (``_MISSING`` if none, or if the entry fails its HMAC,
+        """The value stored under ``key`` (``MISSING`` if none, or if the entry fails its HMAC,
         cannot be unpickled, or is not an instance of ``expected``: then it is deleted)."""
         path = self._path(key)
         try:
             data = _read_regular(path)
         except FileNotFoundError:
             self.misses += 1
-            return _MISSING
+            return MISSING
         except OSError:
             self._discard(path, "unreadable")
-            return _MISSING
+            return MISSING
         n = len(ENTRY_MAGIC)
         view = memoryview(data)
         if not data.startswith(ENTRY_MAGIC) or len(data) < n + 32 or not hmac.compare_digest(
-            view[n:n + 32], _mac(self.key, ENTRY_MAGIC, key, view[n + 32:])
+            view[n:n + 32], entry_mac(self.key, ENTRY_MAGIC, key, view[n + 32:])
         ):
             self._discard(path, "failed its HMAC")
-            return _MISSING
+            return MISSING
         try:
             value = pickle.loads(view[n + 32:])
         except Exception:
             self._discard(path, "could not be unpickled")
-            return _MISSING
+            return MISSING
         if expected is not None and not isinstance(value, expected):
             self._discard(path, "held the wrong type")
-            return _MISSING
+            return MISSING
         self.hits += 1
         return value
 
@@ -267,7 +269,7 @@ class Cache:
             fd, temporary = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
             with os.fdopen(fd, "wb") as f:
                 f.write(ENTRY_MAGIC)
-                f.write(_mac(self.key, ENTRY_MAGIC, key, payload))
+                f.write(entry_mac(self.key, ENTRY_MAGIC, key, payload))
                 f.write(payload)
             os.replace(temporary, path)
         except OSError:
@@ -277,7 +279,7 @@ class Cache:
 
     def get_folder(self, key: str, staging: Path, subfolder: str):
         """Copy the stored folder ``key`` into ``staging/subfolder`` and return its index, or
-        ``_MISSING`` (then ``staging/subfolder`` is as before). The manifest's HMAC is checked,
+        ``MISSING`` (then ``staging/subfolder`` is as before). The manifest's HMAC is checked,
         then that the stored files are exactly the manifest's, regular files, each of its SHA-256,
         before anything is copied."""
         stored = self.folder / "folders" / key
@@ -288,16 +290,16 @@ class Cache:
                 self._discard(stored, "had no manifest")
             else:
                 self.misses += 1
-            return _MISSING
+            return MISSING
         except OSError:
             self._discard(stored, "unreadable")
-            return _MISSING
+            return MISSING
         n = len(FOLDER_MAGIC)
         if stored.is_symlink() or not data.startswith(FOLDER_MAGIC) or len(data) < n + 32 or not hmac.compare_digest(
-            data[n:n + 32], _mac(self.key, FOLDER_MAGIC, key, data[n + 32:])
+            data[n:n + 32], entry_mac(self.key, FOLDER_MAGIC, key, data[n + 32:])
         ):
             self._discard(stored, "failed its HMAC")
-            return _MISSING
+            return MISSING
         try:
             manifest = json.loads(data[n + 32:])
             index, digests = manifest["index"], manifest["files"]
@@ -305,7 +307,7 @@ class Cache:
                 raise ValueError
         except (ValueError, KeyError, TypeError):
             self._discard(stored, "held the wrong type")
-            return _MISSING
+            return MISSING
         root = stored / subfolder
         found, contents = set(), {}
         try:
@@ -322,10 +324,10 @@ class Cache:
                         contents[rel] = _read_regular(path)
         except OSError:
             self._discard(stored, "had a file missing, added or unreadable")
-            return _MISSING
+            return MISSING
         if found != set(digests) or any(hashlib.sha256(b).hexdigest() != digests[rel] for rel, b in contents.items()):
             self._discard(stored, "had a file missing, added or changed")
-            return _MISSING
+            return MISSING
         target = staging / subfolder
         for rel in sorted(contents):
             (target / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -348,7 +350,7 @@ class Cache:
                 for p in sorted((temporary / subfolder).rglob("*")) if p.is_file()
             }
             payload = json.dumps({"index": index, "files": digests}, sort_keys=True).encode()
-            (temporary / MANIFEST_NAME).write_bytes(FOLDER_MAGIC + _mac(self.key, FOLDER_MAGIC, key, payload) + payload)
+            (temporary / MANIFEST_NAME).write_bytes(FOLDER_MAGIC + entry_mac(self.key, FOLDER_MAGIC, key, payload) + payload)
             os.replace(temporary, stored)
         except OSError:  # a cache that cannot be written is skipped
             if temporary is not None:
@@ -400,7 +402,7 @@ def cached_folder(key_text: str, staging: Path, subfolder: str, produce):
         return produce()
     key = hashlib.sha256(f"{source_hash()}\0{subfolder}\0{key_text}".encode()).hexdigest()
     index = cache.get_folder(key, staging, subfolder)
-    if index is not _MISSING:
+    if index is not MISSING:
         return index
     index = produce()
     cache.put_folder(key, staging, subfolder, index)
@@ -432,7 +434,7 @@ def cached_map(function, argument_tuples, run, show: bool = True) -> list:
     keys = [task_key(function, args) for args in argument_tuples]
     expected = expected_type(function)
     results = [cache.get(key, expected) for key in keys]
-    todo = [i for i, r in enumerate(results) if r is _MISSING]
+    todo = [i for i, r in enumerate(results) if r is MISSING]
     if show:
         progress.advance(len(results) - len(todo))
     for i, result in zip(todo, run([argument_tuples[i] for i in todo])):

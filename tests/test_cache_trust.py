@@ -62,7 +62,7 @@ def figure_files(folder: Path, suffix: str) -> list[Path]:
 
 def resign(path: Path, key: bytes, payload: bytes) -> None:
     name = path.stem
-    path.write_bytes(cache.ENTRY_MAGIC + cache._mac(key, cache.ENTRY_MAGIC, name, payload) + payload)
+    path.write_bytes(cache.ENTRY_MAGIC + cache.entry_mac(key, cache.ENTRY_MAGIC, name, payload) + payload)
 
 
 def payload_of(path: Path) -> bytes:
@@ -181,9 +181,9 @@ WITH_PDF = {flip, code_pickle, edited_svgs, edited_figure_pdf}  # report.pdf too
 def intact(folder: Path) -> bool:
     """Whether every entry of the cache passes its checks now."""
     c = cache.Cache(folder)
-    ok = all(c.get(path.stem) is not cache._MISSING for path in entries(folder))
+    ok = all(c.get(path.stem) is not cache.MISSING for path in entries(folder))
     for stored in (folder / "folders").iterdir():
-        ok &= c.get_folder(stored.name, folder.parent / "scratch", "figures") is not cache._MISSING
+        ok &= c.get_folder(stored.name, folder.parent / "scratch", "figures") is not cache.MISSING
     return ok and not c.discarded
 
 

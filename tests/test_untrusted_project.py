@@ -195,9 +195,9 @@ def test_a_cache_entry_that_would_run_code_is_discarded_unread(tmp_path):
     c.put(key, {"x": 1})
     path = tmp_path / "cache" / "ab" / f"{key}.pickle"
     path.write_bytes(pickle.dumps(Touch(marker)))  # a plain pickle, as a colleague's zip could hold
-    assert c.get(key, dict) is cache._MISSING
+    assert c.get(key, dict) is cache.MISSING
     assert not marker.exists() and not path.exists() and c.discarded == {"failed its HMAC": 1}
     other = cache.Cache(tmp_path / "cache", key=b"k" * 32)  # signed, with another user's key
     other.put(key, Touch(marker))
     assert not marker.exists()
-    assert c.get(key, dict) is cache._MISSING and not marker.exists() and c.discarded == {"failed its HMAC": 2}
+    assert c.get(key, dict) is cache.MISSING and not marker.exists() and c.discarded == {"failed its HMAC": 2}
