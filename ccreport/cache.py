@@ -311,6 +311,8 @@ class Cache:
         root = stored / subfolder
         found, contents = set(), {}
         try:
+            if root.is_symlink() or not root.is_dir():
+                raise OSError(f"{root} is not a folder")
             for folder, dirs, files in os.walk(root, onerror=_raise):
                 for name in dirs + files:
                     path = Path(folder, name)

@@ -12,6 +12,7 @@ import shutil
 from pathlib import Path
 
 import jinja2
+from jinja2.sandbox import SecurityError
 import pytest
 
 from ccreport import cache, paths
@@ -151,7 +152,7 @@ def environment():
 )
 def test_the_sandbox_refuses(text, context, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(jinja2.sandbox.SecurityError):
+    with pytest.raises(SecurityError):
         environment().from_string(text).render(context)
     assert not (tmp_path / "written").exists()
 
