@@ -222,7 +222,7 @@ class TemplateSandbox(ImmutableSandboxedEnvironment):
     def is_safe_attribute(self, obj, attr, value) -> bool:
         return not isinstance(value, types.ModuleType) and super().is_safe_attribute(obj, attr, value)
 
-    def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 (Jinja2's own signature)
+    def call(__self, __context, __obj, *args, **kwargs):  # Jinja2's own signature
         given = any(__obj is value for value in __context.parent.values())
         if not given and not _callable_allowed(__obj):
             raise SecurityError(f"{__obj!r} is not safely callable")
