@@ -138,7 +138,10 @@ def _read_key(path: Path) -> bytes:
 def secret() -> bytes:
     """This user's cache key (:func:`key_path`), made on first use: 32 random bytes, mode 0600.
     Raises :class:`CacheKeyError` when it cannot be read or made, or others may read or change it."""
-    path = key_path()
+    try:
+        path = key_path()
+    except RuntimeError:  # no home folder (Path.home)
+        raise CacheKeyError(f"has no home folder to live in; set {KEY_ENV} to a file of its own") from None
     if path not in _secrets:
         try:
             try:
