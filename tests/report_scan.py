@@ -281,3 +281,132 @@ def describe(group: list[Occurrence]) -> str:
     shown = sorted({(x.interval, x.source) for x in group})
     return (f"{o.dataset} {' '.join(o.entity) or '-'} {' '.join(o.qualifier)} {o.value}: "
             + "; ".join(f"[{a}, {b}] in {src}" for (a, b), src in shown[:6]))
+
+
+# --- marks ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class MarkedCell:
+    """A table cell carrying a mark (``best-mark`` span: \u2605 or *), with its table's header and its row."""
+
+    page: str
+    table: str
+    header: str
+    row: list[str]
+    mark: str
+
+
+class _Marks(html.parser.HTMLParser):
+    """The marked cells of one page's tables."""
+
+    def __init__(self, page: str):
+        super().__init__(convert_charrefs=True)
+        self.page = page
+        self.found: list[MarkedCell] = []
+        self._table = None
+        self._headers: list[str] = []
+        self._row: list[str] | None = None
+        self._marks: list[tuple[int, str]] = []
+        self._cell: list[str] | None = None
+        self._in_mark = False
+        self._mark_text: list[str] = []
+        self._rows = 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "table":
+            self._table, self._headers, self._rows = attrs.get("id") or self.getpos(), [], 0
+        elif tag == "figure" and attrs.get("id", "").startswith("table-"):
+            self._figure = attrs["id"]
+        elif tag == "tr":
+            self._row, self._marks = [], []
+        elif tag in ("td", "th") and self._row is not None:
+            self._cell = []
+        elif tag == "span" and "best-mark" in (attrs.get("class") or "") and self._cell is not None:
+            self._in_mark, self._mark_text = True, []
+
+    def handle_endtag(self, tag):
+        if tag == "span" and self._in_mark:
+            self._in_mark = False
+            self._marks.append((len(self._row), "".join(self._mark_text).strip()))
+        elif tag in ("td", "th") and self._cell is not None and self._row is not None:
+            self._row.append(" ".join("".join(self._cell).split()))
+            self._cell = None
+        elif tag == "tr" and self._row is not None:
+            if self._rows == 0:
+                self._headers = self._row
+            else:
+                for k, mark in self._marks:
+                    self.found.append(MarkedCell(self.page, getattr(self, "_figure", str(self._table)),
+                                                 self._headers[k] if k < len(self._headers) else "", self._row, mark))
+            self._rows += 1
+            self._row = None
+
+    def handle_data(self, data):
+        if self._in_mark:
+            self._mark_text.append(data)
+        elif self._cell is not None:
+            self._cell.append(data)
+
+
+def marked_cells(site: Path) -> list[MarkedCell]:
+    out = []
+    for page in sorted(site.glob("*.html")):
+        parser = _Marks(page.name)
+        parser.feed(page.read_text(encoding="utf-8"))
+        parser.close()
+        out += parser.found
+    return out
+
+
+def unjustified_marks(site: Path, results: dict) -> list[str]:
+    """Every marked cell checked against the family-wise result it claims (the reading guide's
+    definitions): a \u2605 beside classifier c's cost under prior p says c's cost is the lowest, below the
+    best trivial classifier's, and its paired difference from every runner-up has a step-down
+    adjusted p-value (``p_holm``) at most 1 - confidence; a * beside A - B under p says that
+    difference's ``p_holm`` is at most 1 - confidence. A mark whose quantity has no such adjusted
+    test (an instance-cost column) is unjustified. Returns what is wrong, one line per cell."""
+    level = float(results["settings"]["confidence"])
+    alpha = 1.0 - level
+    priors = list(results["priors"])
+    problems = []
+    for cell in marked_cells(site):
+        where = f"{cell.page} {cell.table} [{cell.header}] {' | '.join(cell.row)[:80]}"
+        dataset = next((d for d in results["datasets"] if cell.page == f"dataset-{d}.html"), None)
+        if dataset is None:  # the index's table: a dataset column
+            dataset = next((x for x in cell.row if x in results["datasets"]), None)
+        d = results["datasets"].get(dataset)
+        if d is None:
+            problems.append(f"{where}: no dataset")
+            continue
+        names = list(d["classifiers"])
+        prior = next((p for p in priors if p in cell.header.split()), None) or next(
+            (x for x in cell.row if x in priors), None)
+        instance = bool(re.search(r"\biv\b|total cost", cell.header))
+        if cell.mark == "*":
+            a, b = cell.row[0], cell.row[1]
+            m = d["comparisons"].get(f"{a} vs {b}") or d["comparisons"].get(f"{b} vs {a}")
+            iv = None if m is None or prior is None else (m.get("expected_cost_difference_interval") or {}).get(prior)
+            if instance or iv is None or iv.get("p_holm") is None or iv["p_holm"] > alpha + 1e-12:
+                problems.append(f"{where}: * without an adjusted p <= {alpha:g}")
+            continue
+        name = cell.row[0] if cell.row[0] in names else next(
+            (n for n in names if n == cell.header), None)
+        if name is None or prior is None or instance:
+            problems.append(f"{where}: \u2605 on a quantity without an adjusted test (classifier {name}, prior {prior})")
+            continue
+        costs = {n: c["expected_cost"].get(prior) for n, c in d["classifiers"].items()
+                 if c["expected_cost"].get(prior) is not None}
+        best = costs[name]
+        if any(v < best * (1 - 1e-9) for v in costs.values()):
+            problems.append(f"{where}: \u2605 on {name}, not the lowest")
+            continue
+        others = sorted(v for n, v in costs.items() if n != name)
+        runners = [n for n, v in costs.items() if n != name and others and abs(v - others[0]) <= 1e-9 * abs(v)]
+        for r in runners:
+            m = d["comparisons"].get(f"{name} vs {r}") or d["comparisons"].get(f"{r} vs {name}")
+            iv = None if m is None else (m.get("expected_cost_difference_interval") or {}).get(prior)
+            if iv is None or iv.get("p_holm") is None or iv["p_holm"] > alpha + 1e-12:
+                problems.append(f"{where}: \u2605 on {name} but against {r} p_adj = {None if iv is None else iv.get('p_holm')}")
+    return problems

@@ -414,18 +414,23 @@ def hybrid_band_tables(d: DatasetResult, priors: list[str]) -> dict:
         f"The dataset hybrid on {d.name} (the cheapest classifier and threshold at every PC(+)): expected "
         f"normalized cost with its {pct} bootstrap interval, and the paired difference from the best single "
         "classifier (hybrid minus classifier, the same resampled instances).",
-        ["Prior", "Hybrid E[cost]", "E[cost] interval", "Best single classifier", "Difference", "Difference interval", "p"],
+        ["Prior", "Hybrid E[cost]", "E[cost] interval", "Best single classifier", "Difference", "Difference interval",
+         "p (unadjusted)"],
         note="Intervals are optimism-corrected: classifier and threshold are re-chosen on every replicate. "
-        "A difference near 0 means combining classifiers gains nothing over the best one.",
+        "A difference near 0 means combining classifiers gains nothing over the best one. " + P_NOTE,
         compact=True,
     )
+    crossed = False
     for test in inf.tests:
         if test["a"] != "dataset hybrid":
             continue
         p, iv, e = test["prior"], test["interval"], inf.expected[test["prior"]]
+        crossed |= iv.upper > 0
         t.rows.append([tb.text(p), tb.num(e.estimate, tb.COST_DIGITS), tb.text(tb.interval(e.lower, e.upper, 4)),
                        tb.text(test["b"]), tb.num(iv.estimate, tb.COST_DIGITS),
-                       tb.text(tb.interval(iv.lower, iv.upper, 4)), tb.num(iv.p_value, 3)])
+                       tb.text(tb.interval(iv.lower, iv.upper, 4)), tb.p_cell(iv.p_value, b.replicates)])
+    if crossed:
+        t.note += " " + HYBRID_BOUND
     out = {"hybrid_tests": t}
     rows = [x for x in inf.tests if "criterion" in x]
     if rows:
@@ -433,17 +438,38 @@ def hybrid_band_tables(d: DatasetResult, priors: list[str]) -> dict:
             f"{slug}-independent-tests",
             f"Threshold set from PC(+) alone against the classifier's own lower envelope on {d.name}: expected "
             f"normalized cost difference (rule minus envelope) with its {pct} paired bootstrap interval and p-value.",
-            ["Criterion", "Classifier", "Prior", "Difference", "Interval", "p"],
-            note="The rule chooses nothing on the labels (unbiased); the envelope's replicates are optimism-corrected.",
+            ["Criterion", "Classifier", "Prior", "Difference", "Interval", "p (unadjusted)"],
+            note="The rule chooses nothing on the labels (unbiased); the envelope's replicates are optimism-corrected. "
+            + P_NOTE,
             compact=True,
         )
         for x in rows:
             iv = x["interval"]
             u.rows.append([tb.text(x["criterion"]), tb.text(x["classifier"]), tb.text(x["prior"]),
                            tb.num(iv.estimate, tb.COST_DIGITS), tb.text(tb.interval(iv.lower, iv.upper, 4)),
-                           tb.num(iv.p_value, 3)])
+                           tb.p_cell(iv.p_value, b.replicates)])
+        if any(x["interval"].lower < 0 for x in rows):
+            u.note += " " + RULE_BOUND
         out["independent_tests"] = u
     return out
+
+
+P_NOTE = ("p: two-sided, each test on its own (unadjusted for the other rows; nothing here is starred); "
+          "\u201c\u2264 2/(R + 1)\u201d, R the replicates: no replicate reached 0, the smallest p the bootstrap can show.")
+# the bounds these differences obey in sample, and why their intervals may cross them (issue 32, point 6)
+HYBRID_BOUND = (
+    "In sample the difference cannot be positive: the hybrid is the lower envelope over every classifier, at or "
+    "below each. Its interval is for the difference of the two selections' costs on new cases (both re-chosen on "
+    "every replicate, optimism-corrected), which can be positive: choosing among more classifiers on these data "
+    "is more optimistic, so an upper end above 0 says the combination may cost more than the best single "
+    "classifier on new data, not that the estimate is wrong."
+)
+RULE_BOUND = (
+    "In sample the difference cannot be negative: the lower envelope takes the cheapest threshold at every "
+    "PC(+). Its interval is for the difference of costs on new cases, where the envelope's thresholds, chosen on "
+    "these data (optimism-corrected replicates), may cost more than the rule's, which chooses nothing on the "
+    "labels: a lower end below 0 says so, not that the estimate is wrong."
+)
 
 
 DECISIONS = Section("decisions", "Decision box", "Decisions", tables=decision_tables)

@@ -62,6 +62,12 @@ def summary_table(d: DatasetResult, priors: list[str]) -> tb.Table | None:
             tb.num(ic.min_total_threshold, 4), tb.interval_cell([ic.operating_range] if ic.operating_range else []),
         ])
     mark_cheapest(d, dict(zip(found, totals)), lambda ivs: ivs.min_total_cost_difference)
+    zero = [n for n, c in found.items() if c.instance_costs.intervals is not None
+            and c.instance_costs.intervals.min_total_cost[0] == c.instance_costs.intervals.min_total_cost[1]]
+    if zero:
+        t.note += (f" A zero-width interval ({', '.join(zero)}): every replicate's least total cost was the same: the "
+                   "cheapest choice was one whose total stratified resampling (class counts kept) cannot change, "
+                   "flagging every instance when each false alarm has one fixed cost, or none when each miss has.")
     t.note += " " + STAR_NOTE
     return t
 

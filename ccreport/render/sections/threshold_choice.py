@@ -152,15 +152,17 @@ def difference_table(d: DatasetResult, axis: str) -> tb.Table | None:
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-threshold-differences-{axis.replace('_', '-')}",
         f"Paired differences A − B of threshold choice areas on {d.name} {AXIS_TEXT[axis]}.",
-        ["Pair (A vs B)", "Kendall area A − B", "p", "(Skull − optimal) A − B", "p"],
+        ["Pair (A vs B)", "Kendall area A − B", "p (unadjusted)", "(Skull − optimal) A − B", "p (unadjusted)"],
         note="Kendall area difference: which classifier ranks better (negative: A). (Skull − optimal): how much more A "
-        "than B would gain by calibrating its scores. In brackets the paired bootstrap interval; p two-sided.",
+        "than B would gain by calibrating its scores. In brackets the paired bootstrap interval; p two-sided, "
+        "unadjusted: each test on its own, not adjusted for the other pairs (no star is given here); "
+        "\u201c\u2264 2/(R + 1)\u201d, R the replicates: no replicate reached 0, the smallest p the bootstrap can show.",
         compact=True,
     )
     for key, m in found.items():
         k, s = m.differences[axis]["kendall"], m.differences[axis]["skull_minus_optimal"]
-        t.rows.append([tb.text(key), _cell(k.difference, k.interval), tb.num(k.p_value, 3),
-                       _cell(s.difference, s.interval), tb.num(s.p_value, 3)])
+        t.rows.append([tb.text(key), _cell(k.difference, k.interval), tb.p_cell(k.p_value, m.replicates),
+                       _cell(s.difference, s.interval), tb.p_cell(s.p_value, m.replicates)])
     return t
 
 
