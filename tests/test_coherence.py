@@ -205,3 +205,27 @@ def test_crossed_bounds_are_explained(site):
     # a zero-width interval shown is explained
     german = (site / "dataset-german_credit.html").read_text(encoding="utf-8")
     assert "[455,000, 455,000]" in german and "A zero-width interval (tree_crisp)" in german
+
+
+def test_canonical_interval_only_for_the_same_quantity():
+    """with_canonical_intervals replaces the optimal area's interval only by the interval of a prior
+    uniform on [0, 1] (uniform, or Beta(1, 1)) whose expected cost is that very area."""
+    from ccreport.analysis.priors import BetaPrior, UniformPrior
+    from ccreport.results import ExpectedCostInterval, ThresholdChoiceResult, ThresholdMethodResult
+    from ccreport.results.threshold_choice import uniform_on_unit, with_canonical_intervals
+
+    assert uniform_on_unit(UniformPrior()) and uniform_on_unit(BetaPrior(1, 1))
+    assert not uniform_on_unit(UniformPrior(0.1, 0.5)) and not uniform_on_unit(BetaPrior(2, 8))
+    optimal = ThresholdMethodResult(0.25, (0.2, 0.3), (), None)
+    other = ThresholdMethodResult(0.3, (0.25, 0.35), (), None)
+    tc = ThresholdChoiceResult({"pc": {"optimal": optimal, "skull": other}, "cost_proportion": {"optimal": optimal}})
+    ivs = {"flat": ExpectedCostInterval(0.22, 0.33), "beta": ExpectedCostInterval(0.1, 0.2)}
+    got = with_canonical_intervals(tc, {"flat": 0.25, "beta": 0.15}, ivs, ["flat"])
+    assert got.methods["pc"]["optimal"].interval == (0.22, 0.33)
+    assert got.methods["pc"]["optimal"].interval_source == "expected_cost_interval.flat"
+    assert got.methods["pc"]["skull"] is other and got.methods["cost_proportion"]["optimal"] is optimal
+    assert tc.methods["pc"]["optimal"] is optimal  # the input is not changed
+    # no uniform prior, or a uniform prior whose expected cost is another number: unchanged
+    assert with_canonical_intervals(tc, {"beta": 0.15}, ivs, []) is tc
+    assert with_canonical_intervals(tc, {"flat": 0.2501}, ivs, ["flat"]) is tc
+    assert with_canonical_intervals(tc, {"flat": 0.25}, None, ["flat"]) is tc

@@ -111,6 +111,9 @@ def area_table(d: DatasetResult, axis: str) -> tb.Table | None:
                 "methods' intervals are percentile intervals of the replicates' areas."
                 if source is not None and axis == "pc" else
                 "Percentile intervals of the replicates' areas (the optimal area's is not optimism-corrected)."))
+    if source is not None and axis == "pc":  # the optimal column quotes the expected-cost intervals: their warnings too
+        notes += [f"Caution, {n}: {c.band.coverage_warning} (the band table)." for n, c in d.classifiers.items()
+                  if n in found and c.band is not None and c.band.coverage_warning]
     t.note = " ".join(
         [first]
         + (["Kendall [a, b]: the partial area of the Kendall curve over a <= x <= b (not divided by the width)."]
