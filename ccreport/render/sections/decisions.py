@@ -13,14 +13,17 @@
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 
 import numpy as np
 
 from ... import naming
 from ...results import DatasetResult
+from .. import ranking
 from .. import tables as tb
 from ..page_names import dataset_page_slug
 from .base import Section
+from .comparisons import holm_text
 
 
 def threshold_text(t) -> str:
@@ -63,9 +66,7 @@ def prior_rows(d: DatasetResult, t: tb.Table) -> None:
             r_note = f"diff {r['difference']:+.4f}"
             if "difference_interval" in r:
                 lo, hi = r["difference_interval"]
-                r_note += f" {tb.interval(lo, hi, tb.COST_DIGITS)}, p = {r['p_value']:.3f}"
-                if "p_holm" in r:
-                    r_note += f", p_adj = {r['p_holm']:.3f}"
+                r_note += f" {tb.interval(lo, hi, tb.COST_DIGITS)} unadjusted, {runner_up_p_text(d, row, r)}"
         per_case = row.cost_per_case
         pc_cell = tb.text(tb.DASH)
         if per_case is not None:
@@ -84,6 +85,14 @@ def prior_rows(d: DatasetResult, t: tb.Table) -> None:
             tb.text(r.get("classifier", tb.DASH), note=r_note),
         ])
         t.sentences.append(prior_sentence(d, name, row))
+
+
+def runner_up_p_text(d: DatasetResult, row, r: dict) -> str:
+    """``p=0.043, p_adj=0.303`` of the choice against its runner-up, printed as the differences table
+    prints them (:func:`.comparisons.holm_text`: a p at its floor as the fraction 1/(R + 1))."""
+    m = ranking.comparison(d, row.classifier, r["classifier"])
+    replicates = None if m is None or m.difference_band is None else m.difference_band.replicates
+    return holm_text(SimpleNamespace(p_value=r["p_value"], p_holm=r.get("p_holm")), replicates)
 
 
 def prior_sentence(d: DatasetResult, name: str, row) -> str:
@@ -112,12 +121,14 @@ def prior_sentence(d: DatasetResult, name: str, row) -> str:
             lo, hi = r["difference_interval"]
             significant = r.get("significant", hi < 0 or lo > 0)
             verdict = ("the difference is significant" if significant else "the data cannot tell the two apart")
-            holm = f", adjusted p = {r['p_holm']:.3f}" if "p_holm" in r else ""
-            s += (f"; difference {r['difference']:+.4f}, interval {tb.interval(lo, hi, tb.COST_DIGITS)}, "
-                  f"p = {r['p_value']:.3f}{holm}: {verdict}")
+            s += (f"; difference {r['difference']:+.4f}, unadjusted interval {tb.interval(lo, hi, tb.COST_DIGITS)}, "
+                  f"{runner_up_p_text(d, row, r)}: {verdict}")
         elif "difference" not in r:  # the pair is not among the compared ones ([project] comparisons)
             s += "; no paired test: the two are not a compared pair"
         s += ")."
+    c = d.classifiers.get(row.classifier) if row.classifier is not None else None
+    if row.expected_cost_interval is not None and c is not None and c.band is not None and c.band.coverage_warning:
+        s += f" Caution, {row.classifier}: {c.band.coverage_warning} (the band table)."  # macros.html coverage_warning
     if row.ties:
         s += f" Equally cheap: {', '.join(row.ties)}."
     if row.note:
