@@ -229,3 +229,28 @@ def test_canonical_interval_only_for_the_same_quantity():
     assert with_canonical_intervals(tc, {"beta": 0.15}, ivs, []) is tc
     assert with_canonical_intervals(tc, {"flat": 0.2501}, ivs, ["flat"]) is tc
     assert with_canonical_intervals(tc, {"flat": 0.25}, None, ["flat"]) is tc
+
+
+def test_an_adjusted_verdict_is_never_beside_an_unlabelled_interval(site):
+    """An interval printed with p_adj (or "adjusted p") beside it is the pair's own, unadjusted one and
+    says so: it may exclude 0 where p_adj is above 1 - confidence (on 8e32f04: [0.0058, 0.0518] beside
+    "p_adj=0.303" in the differences table, and the decision box's "interval ..., adjusted p")."""
+    import subprocess
+
+    # the label after the interval ("[a, b] unadjusted, p=..., p_adj=...") or before it ("unadjusted interval [a, b]")
+    pattern = report_scan.re.compile(r"(unadjusted interval )?\[[^\[\]]{3,40}\]([^\[\]]{0,40}?)(?:p_adj|adjusted p)")
+    texts = {}
+    for page in site.glob("*.html"):
+        parser = report_scan._Blocks()
+        parser.feed(page.read_text(encoding="utf-8"))
+        texts[page.name] = " \n ".join(text for text, _, _ in parser.blocks)
+    texts["report.pdf"] = " ".join(subprocess.run(["pdftotext", "-raw", str(site / "report.pdf"), "-"], check=True,
+                                                  capture_output=True, text=True).stdout.split())
+    seen, bad = 0, []
+    for name, text in texts.items():
+        for m in pattern.finditer(text):
+            seen += 1
+            if not m.group(1) and "unadjusted" not in m.group(2) and "(adjusted p" not in m.group(0):
+                bad.append(f"{name}: {m.group(0)}")
+    assert seen > 50
+    assert not bad, "\n".join(bad[:10])
