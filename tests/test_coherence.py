@@ -132,6 +132,10 @@ def test_marks_agree_across_formats(site):
     by_table: dict[str, list] = {}
     for c in cells:
         by_table.setdefault(c.table.removeprefix("table-"), []).append(c)
+    # the index table's CSV says which cheapest is starred: exactly the starred cells, each justified
+    rows = list(csv.DictReader((site / "tables" / "index-expected-cost.csv").open(encoding="utf-8")))
+    starred = {(c.row[0], c.row[1]) for c in cells if c.page == "index.html" and c.mark == "\u2605"}
+    assert {(r["Dataset"], r["Prior"]) for r in rows if r["best_significant"] == "True"} == starred
     for key, found in by_table.items():
         tex = (site / "tables" / f"{key}.tex").read_text(encoding="utf-8")
         assert tex.count("$^{*}$") == sum(c.mark == "*" for c in found), key
@@ -254,3 +258,24 @@ def test_an_adjusted_verdict_is_never_beside_an_unlabelled_interval(site):
                 bad.append(f"{name}: {m.group(0)}")
     assert seen > 50
     assert not bad, "\n".join(bad[:10])
+
+
+def test_star_check_on_a_project_with_stars(tmp_path):
+    """The star check is not vacuous: on a project where one classifier is clearly cheaper its stars
+    (summary and index) are found and justified, and the same pages read against a results.json whose
+    adjusted p-values are above 1 - confidence are flagged."""
+    from ccreport.build import build
+    from site_fixtures import write_tiny_project
+
+    root = write_tiny_project(tmp_path / "p", n=400, settings="bootstrap = 500")
+    out = tmp_path / "site"
+    build(root, out, pdf=False)
+    results = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    stars = [c for c in report_scan.marked_cells(out) if c.mark == "\u2605"]
+    assert {(c.page, c.header) for c in stars} >= {("dataset-tiny.html", "E[cost] uniform"), ("index.html", "good")}
+    assert report_scan.unjustified_marks(out, results) == []
+    for m in results["datasets"]["tiny"]["comparisons"].values():
+        for iv in (m.get("expected_cost_difference_interval") or {}).values():
+            iv["p_holm"] = 0.5
+    flagged = report_scan.unjustified_marks(out, results)
+    assert len([p for p in flagged if "\u2605" in p]) == len(stars)
