@@ -44,7 +44,7 @@ class Occurrence:
         return (self.dataset, self.entity, self.value)
 
 
-class _Blocks(html.parser.HTMLParser):
+class PageBlocks(html.parser.HTMLParser):
     """An HTML page as blocks of text: each table row (with its table, row index and the offsets at
     which its cells start), paragraph, list item and heading; ``headers``: table id -> the texts of
     its first row's cells."""
@@ -213,7 +213,7 @@ def html_occurrences(site: Path, datasets: list[str], classifiers: list[str], pr
     out = []
     prior_names = _names(priors) if priors else None
     for page in sorted(site.glob("*.html")):
-        parser = _Blocks()
+        parser = PageBlocks()
         parser.feed(page.read_text(encoding="utf-8"))
         parser.close()
         dataset = next((d for d in datasets if page.name == f"dataset-{d}.html"), None)

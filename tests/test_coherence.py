@@ -245,7 +245,7 @@ def test_an_adjusted_verdict_is_never_beside_an_unlabelled_interval(site):
     pattern = report_scan.re.compile(r"(unadjusted interval )?\[[^\[\]]{3,40}\]([^\[\]]{0,40}?)(?:p_adj|adjusted p)")
     texts = {}
     for page in site.glob("*.html"):
-        parser = report_scan._Blocks()
+        parser = report_scan.PageBlocks()
         parser.feed(page.read_text(encoding="utf-8"))
         texts[page.name] = " \n ".join(text for text, _, _ in parser.blocks)
     texts["report.pdf"] = " ".join(subprocess.run(["pdftotext", "-raw", str(site / "report.pdf"), "-"], check=True,
