@@ -36,6 +36,7 @@ from .provenance import make_provenance
 from .threads import one_blas_thread
 from .collector import collector_paused, long_lived_frozen
 from .results import DatasetResult, Results, results_json_digests, write_results_json
+from .results.threshold_choice import canonical_classifiers
 from .version import __version__
 
 INVOCATION_NAME = "invocation.json"  # command line and workers: not in results.json, which they must not change
@@ -106,7 +107,8 @@ def compute_results(
             positive_label=data.positive_label,
             negative_label=data.negative_label,
             n_folds=None if data.folds is None else len(data.fold_names),
-            classifiers=found.classifiers if found else {},
+            # one quantity, one interval: the optimal area on the pc axis is the uniform prior's expected cost
+            classifiers=canonical_classifiers(found.classifiers, applicable[data.name]) if found else {},
             comparisons=found.comparisons if found else {},
             priors=tuple(applicable[data.name]),
             narrative_markdown=files.dataset_narratives[data.name],
