@@ -111,6 +111,13 @@ class BandReplicates:
     estimate: np.ndarray
     method: str
     score_groups: int | None
+    # what the intervals are studentized by (None: percentile intervals): each replicate's sd of its
+    # selection's cost (R, m) and the sample's (m,), and per prior the same for the expected costs
+    sd: np.ndarray | None = None
+    sd_estimate: np.ndarray | None = None
+    expected_sd: dict | None = None
+    expected_sd_estimate: dict | None = None
+    expected_estimate: dict | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -128,14 +135,42 @@ def band_replicates(rep) -> BandReplicates:
     """A scoring classifier's :class:`BandReplicates` from its ``Replicates`` (the dataset's resampling,
     or its own stratified bootstrap when it is the dataset's only classifier)."""
     return BandReplicates(grid=rep.grid, values=rep.values, expected=rep.expected, estimate=rep.estimate,
-                          method=scores_method(rep.layout), score_groups=merged_groups(rep.layout))
+                          method=scores_method(rep.layout), score_groups=merged_groups(rep.layout),
+                          sd=rep.sd, sd_estimate=rep.sd_estimate, expected_sd=rep.expected_sd,
+                          expected_sd_estimate=rep.expected_sd_estimate, expected_estimate=rep.expected_estimate)
+
+
+def interval_fields(rep, cal, priors) -> dict:
+    """The band ``(lower, upper)`` and, per prior name in ``priors``, the expected-cost interval
+    ``[lower, upper]`` of replicates ``rep`` (``values``, ``estimate``, ``expected``; with ``sd`` and
+    ``expected_sd`` studentized) read at the calibrated levels ``cal``.
+
+    A scoring classifier's replicates carry their selections' own sds, and its band and intervals are
+    studentized (bootstrap-t, :func:`~ccreport.analysis.calibration.studentized_band` and
+    :func:`~ccreport.analysis.calibration.studentized_interval`); a crisp classifier's (its
+    selection fixed, binomial) are percentile intervals (:func:`~ccreport.analysis.calibration.calibrated_band`)."""
+    sd = getattr(rep, "sd", None)
+    if sd is None:
+        band = cb.calibrated_band(rep.values, cal)
+    else:
+        band = cb.studentized_band(rep.values, rep.estimate, sd, rep.sd_estimate, cal)
+    e_sd = getattr(rep, "expected_sd", None)
+    intervals = {}
+    for p in priors:
+        if e_sd is None or p not in e_sd:
+            intervals[p] = cb.calibrated_interval(rep.expected[p], cal.expected_levels(p))
+        else:
+            intervals[p] = cb.studentized_interval(rep.expected[p], rep.expected_estimate[p], e_sd[p],
+                                                   rep.expected_sd_estimate[p], cal.expected_levels(p))
+    return {"band": band, "expected_cost_interval": intervals}
 
 
 def _band_fields(rep, cal, settings: AnalysisSettings, target: str, priors, score_groups=None) -> dict:
     """The ``band`` and ``expected_cost_interval`` fields of replicates ``rep`` (``grid``, ``values``,
     ``expected``, ``estimate``, ``method``) read at the calibrated levels ``cal``."""
     level = settings.confidence
-    lower, upper = cb.calibrated_band(rep.values, cal)
+    found = interval_fields(rep, cal, priors)
+    lower, upper = found["band"]
     band = Band(
         level=level,
         replicates=settings.bootstrap,
@@ -151,7 +186,7 @@ def _band_fields(rep, cal, settings: AnalysisSettings, target: str, priors, scor
         simultaneous=_simultaneous(rep.values, settings, cal.sup_scale),
         score_groups=score_groups,
     )
-    intervals = {p: ExpectedCostInterval(*cb.calibrated_interval(rep.expected[p], cal.expected_levels(p))) for p in priors}
+    intervals = {p: ExpectedCostInterval(*v) for p, v in found["expected_cost_interval"].items()}
     return {"band": band, "expected_cost_interval": intervals}
 
 

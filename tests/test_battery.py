@@ -116,7 +116,7 @@ def test_a_scoring_classifiers_band_is_read_from_the_datasets_one_resampling():
         own = found["uncertainty", "d", "a"][uncertainty.BAND_CALIBRATION]
         assert "band" not in found["uncertainty", "d", "a"] and own.calibration.outer > 0
         band = assemble(tasks, outputs)["d"].classifiers["a"].band
-        lower, upper = cb.calibrated_band(reps.values, own.calibration)
+        lower, upper = uncertainty.interval_fields(reps, own.calibration, [])["band"]  # studentized (issue 33)
         np.testing.assert_array_equal(band.lower, lower)
         np.testing.assert_array_equal(band.upper, upper)
         assert band.method == "stratified instance bootstrap" and band.calibration is not None

@@ -53,6 +53,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..bands import bootstrap_p_value, percentile_interval
+from ..calibration import nominal, studentized_band
 from ..hull_costs import curves_expected
 from ..replicate_groups import group_means
 from .independent import check_rule, switch_point
@@ -215,6 +216,15 @@ class HybridInference:
 def hybrid_replicates(reps, names):
     """Optimism-corrected replicate curves (R, m) of the dataset hybrid over ``names`` and the
     replicates' optimism (R, m), from a :class:`~ccreport.analysis.paired_bootstrap.DatasetReplicates`."""
+    t, values, optimism, _, _ = hybrid_replicates_sd(reps, names)
+    return t, values, optimism
+
+
+def hybrid_replicates_sd(reps, names):
+    """:func:`hybrid_replicates` and the sds the band is studentized by: each replicate's binomial sd
+    of what it selected (the sample's selection where it swapped, as its value) (R, m) and the
+    sample hybrid's (m,), read from the members' :class:`~ccreport.analysis.bootstrap.Replicates`
+    ``sd`` / ``sd_estimate`` at the classifier chosen (None when a member has none)."""
     members = [reps.classifiers[n] for n in names]
     est = np.stack([r.estimate for r in members])  # (k, m)
     raw = np.stack([r.raw for r in members])  # (k, R, m)
@@ -229,8 +239,15 @@ def hybrid_replicates(reps, names):
     sample_cost = np.stack([r.sample_cost for r in members])[sample, :, m].T  # (R, m)
     t = est.min(axis=0)
     optimism = h_ins - h_raw
-    values = np.where(trivial & ~sample_trivial[None, :], 2.0 * t[None, :] - sample_cost, t[None, :] + optimism)
-    return t, values, optimism
+    swap = trivial & ~sample_trivial[None, :]
+    values = np.where(swap, 2.0 * t[None, :] - sample_cost, t[None, :] + optimism)
+    if any(r.sd is None or r.sample_sd is None for r in members):
+        return t, values, optimism, None, None
+    sds = np.stack([r.sd for r in members])  # (k, R, m)
+    sample_sd = np.stack([r.sample_sd for r in members])[sample, :, m].T  # (R, m): sd of the value 2 T - sample_cost
+    sd = np.where(swap, sample_sd, np.take_along_axis(sds, take, 0)[0])
+    sd_estimate = np.stack([r.sd_estimate for r in members])[sample, m]
+    return t, values, optimism, sd, sd_estimate
 
 
 def _sample_trivial(r) -> np.ndarray:
@@ -284,8 +301,11 @@ def hybrid_inference(reps, names, priors: dict, hybrid_expected: dict, level: fl
     {prior: sample expected cost})} for performance-independent hybrids.
     """
     names = list(names)
-    t, values, optimism = hybrid_replicates(reps, names)
-    lower, upper = percentile_interval(values, level)
+    t, values, optimism, sd, sd_estimate = hybrid_replicates_sd(reps, names)
+    if sd is None:
+        lower, upper = percentile_interval(values, level)
+    else:
+        lower, upper = studentized_band(values, t, sd, sd_estimate, nominal(level, t.size))
     grid = reps.grid
     r = values.shape[0]
     curves = [(grid, optimism[b]) for b in range(r)]
