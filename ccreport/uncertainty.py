@@ -75,6 +75,11 @@ CORRECTION = (
     "- replicate's own cost"
 )
 CALIBRATED = "; upper edge and sup-norm critical value calibrated by a double bootstrap (Beran 1987 prepivoting)"
+STUDENTIZED = (
+    "; studentized (bootstrap-t, Efron & Tibshirani 1993 ch. 12): the pointwise band and the expected-cost "
+    "intervals are estimate + the sample's sd x quantiles of (corrected replicate - estimate) / the replicate's "
+    "own sd, each sd that of the selected thresholds' cost (D&H 2006 Eq. 8)"
+)
 
 
 def _simultaneous(values, settings: AnalysisSettings, scale: float = 1.0) -> SimultaneousBand | None:
@@ -118,6 +123,9 @@ class BandReplicates:
     expected_sd: dict | None = None
     expected_sd_estimate: dict | None = None
     expected_estimate: dict | None = None
+    raw_expected: dict | None = None  # prior -> each replicate's own (uncorrected) expected cost (R,)
+    raw: np.ndarray | None = None  # each replicate's own envelope (R, m)
+    sd_floor: np.ndarray | None = None  # the sample selection's Agresti-Coull sd (m,)
 
 
 @dataclass(frozen=True, eq=False)
@@ -137,7 +145,8 @@ def band_replicates(rep) -> BandReplicates:
     return BandReplicates(grid=rep.grid, values=rep.values, expected=rep.expected, estimate=rep.estimate,
                           method=scores_method(rep.layout), score_groups=merged_groups(rep.layout),
                           sd=rep.sd, sd_estimate=rep.sd_estimate, expected_sd=rep.expected_sd,
-                          expected_sd_estimate=rep.expected_sd_estimate, expected_estimate=rep.expected_estimate)
+                          expected_sd_estimate=rep.expected_sd_estimate, expected_estimate=rep.expected_estimate,
+                          raw_expected=rep.raw_expected, raw=rep.raw, sd_floor=rep.sd_floor)
 
 
 def interval_fields(rep, cal, priors) -> dict:
@@ -153,7 +162,9 @@ def interval_fields(rep, cal, priors) -> dict:
     if sd is None:
         band = cb.calibrated_band(rep.values, cal)
     else:
-        band = cb.studentized_band(rep.values, rep.estimate, sd, rep.sd_estimate, cal)
+        raw = getattr(rep, "raw", None)
+        basic = None if raw is None else 2.0 * rep.estimate - raw
+        band = cb.studentized_band(rep.values, rep.estimate, sd, rep.sd_estimate, cal, basic, getattr(rep, "sd_floor", None))
     e_sd = getattr(rep, "expected_sd", None)
     intervals = {}
     for p in priors:
@@ -161,7 +172,8 @@ def interval_fields(rep, cal, priors) -> dict:
             intervals[p] = cb.calibrated_interval(rep.expected[p], cal.expected_levels(p))
         else:
             intervals[p] = cb.studentized_interval(rep.expected[p], rep.expected_estimate[p], e_sd[p],
-                                                   rep.expected_sd_estimate[p], cal.expected_levels(p))
+                                                   rep.expected_sd_estimate[p], cal.expected_levels(p),
+                                                   basic=2.0 * rep.expected_estimate[p] - rep.raw_expected[p])
     return {"band": band, "expected_cost_interval": intervals}
 
 
@@ -175,7 +187,7 @@ def _band_fields(rep, cal, settings: AnalysisSettings, target: str, priors, scor
         level=level,
         replicates=settings.bootstrap,
         method=rep.method,
-        correction=CORRECTION + (CALIBRATED if cal.outer else ""),
+        correction=CORRECTION + (STUDENTIZED if getattr(rep, "sd", None) is not None else "") + (CALIBRATED if cal.outer else ""),
         calibration=_calibration(cal),
         target=target,
         type=settings.band,

@@ -131,6 +131,9 @@ class Replicates:
     sd: np.ndarray | None = None
     sd_estimate: np.ndarray | None = None
     sample_sd: np.ndarray | None = None  # each replicate's sd of the sample's own selection (R, m)
+    # the sample selection's sd with Agresti-Coull rates (m,): the band's upper edge is at least the
+    # binomial bound it gives (calibration.studentized_band)
+    sd_floor: np.ndarray | None = None
 
 
 def _readings(parts: list) -> dict | None:
@@ -162,7 +165,9 @@ def collect_replicates(parts: list, priors, grid, estimate_hull: Hulls, method, 
     sd_est = {p: float(sample_expected_sd(sd_hull, prior)[0]) for p, prior in priors.items()}
     grid_sd = np.concatenate([p[0].raw_sd for p in parts], axis=0) if parts[0][0].raw_sd is not None else None
     sample_sd = np.concatenate([p[0].sample_sd for p in parts], axis=0) if parts[0][0].sample_sd is not None else None
-    grid_sd_est = costs_sd_at(sd_hull, optimal_vertices(sd_hull, grid), grid)[0]
+    selected = optimal_vertices(sd_hull, grid)
+    grid_sd_est = costs_sd_at(sd_hull, selected, grid)[0]
+    grid_sd_plus = costs_sd_at(sd_hull, selected, grid, plus=2)[0]
     if layout is not None and layout.grouped:
         coarse = sample_hull(layout)
         est_b = hulls_on_grid(coarse, grid)[0]
@@ -194,6 +199,7 @@ def collect_replicates(parts: list, priors, grid, estimate_hull: Hulls, method, 
         sd=grid_sd,
         sd_estimate=grid_sd_est,
         sample_sd=sample_sd,
+        sd_floor=grid_sd_plus,
     )
 
 

@@ -195,19 +195,27 @@ class HullCurves(NamedTuple):
     sample_sd: np.ndarray | None = None  # the replicate's sd of the sample's selection (bootstrap.trivial_swap)
 
 
-def costs_sd_at(h: Hulls, j: np.ndarray, grid: np.ndarray) -> np.ndarray:
+def costs_sd_at(h: Hulls, j: np.ndarray, grid: np.ndarray, plus: int = 0) -> np.ndarray:
     """Binomial standard deviation of the cost of vertices ``j`` (R, m) at the grid PC(+), from the
     replicate's own rates: ``sqrt(pc^2 fnr (1 - fnr) / n_pos + (1 - pc)^2 fpr (1 - fpr) / n_neg)``
     (D&H 2006 Eq. 8, with PC(+) in place of p(+)); 0 for the trivial classifiers."""
     fpr = (h.x / h.n_neg)[j]
     fnr = (1.0 - h.y / h.n_pos)[j]
-    return line_sd(fnr, fpr, h.n_pos, h.n_neg, grid)
+    return line_sd(fnr, fpr, h.n_pos, h.n_neg, grid, plus)
 
 
-def line_sd(fnr, fpr, n_pos: int, n_neg: int, grid) -> np.ndarray:
+def line_sd(fnr, fpr, n_pos: int, n_neg: int, grid, plus: int = 0) -> np.ndarray:
     """D&H 2006 Eq. 8: the sd of a cost line ``fnr pc + fpr (1 - pc)`` whose rates are binomial
-    proportions of n_pos positives and n_neg negatives, at each PC(+) of ``grid`` (broadcast)."""
+    proportions of n_pos positives and n_neg negatives, at each PC(+) of ``grid`` (broadcast).
+
+    ``plus`` = 2: each rate as Agresti & Coull's (1998) "add two successes and two failures",
+    ``(count + 2) / (n + 4)`` over n + 4 draws, so a rate counted 0 or n times (no negative above the
+    threshold) still has the variance a binomial that small has, instead of none."""
     grid = np.asarray(grid, dtype=float)
+    if plus:
+        fnr = (np.asarray(fnr, dtype=float) * n_pos + plus) / (n_pos + 2 * plus)
+        fpr = (np.asarray(fpr, dtype=float) * n_neg + plus) / (n_neg + 2 * plus)
+        n_pos, n_neg = n_pos + 2 * plus, n_neg + 2 * plus
     var = grid**2 * (fnr * (1.0 - fnr) / n_pos) + (1.0 - grid) ** 2 * (fpr * (1.0 - fpr) / n_neg)
     return np.sqrt(np.maximum(var, 0.0))
 

@@ -216,7 +216,7 @@ class HybridInference:
 def hybrid_replicates(reps, names):
     """Optimism-corrected replicate curves (R, m) of the dataset hybrid over ``names`` and the
     replicates' optimism (R, m), from a :class:`~ccreport.analysis.paired_bootstrap.DatasetReplicates`."""
-    t, values, optimism, _, _ = hybrid_replicates_sd(reps, names)
+    t, values, optimism, _, _, _ = hybrid_replicates_sd(reps, names)
     return t, values, optimism
 
 
@@ -224,7 +224,8 @@ def hybrid_replicates_sd(reps, names):
     """:func:`hybrid_replicates` and the sds the band is studentized by: each replicate's binomial sd
     of what it selected (the sample's selection where it swapped, as its value) (R, m) and the
     sample hybrid's (m,), read from the members' :class:`~ccreport.analysis.bootstrap.Replicates`
-    ``sd`` / ``sd_estimate`` at the classifier chosen (None when a member has none)."""
+    ``sd`` / ``sd_estimate`` at the classifier chosen (None when a member has none), and the replicate
+    hybrids' own curves (R, m)."""
     members = [reps.classifiers[n] for n in names]
     est = np.stack([r.estimate for r in members])  # (k, m)
     raw = np.stack([r.raw for r in members])  # (k, R, m)
@@ -242,12 +243,13 @@ def hybrid_replicates_sd(reps, names):
     swap = trivial & ~sample_trivial[None, :]
     values = np.where(swap, 2.0 * t[None, :] - sample_cost, t[None, :] + optimism)
     if any(r.sd is None or r.sample_sd is None for r in members):
-        return t, values, optimism, None, None
+        return t, values, optimism, None, None, h_raw
     sds = np.stack([r.sd for r in members])  # (k, R, m)
     sample_sd = np.stack([r.sample_sd for r in members])[sample, :, m].T  # (R, m): sd of the value 2 T - sample_cost
     sd = np.where(swap, sample_sd, np.take_along_axis(sds, take, 0)[0])
     sd_estimate = np.stack([r.sd_estimate for r in members])[sample, m]
-    return t, values, optimism, sd, sd_estimate
+    floor = np.stack([r.sd_floor for r in members])[sample, m]
+    return t, values, optimism, sd, (sd_estimate, floor), h_raw
 
 
 def _sample_trivial(r) -> np.ndarray:
@@ -301,11 +303,12 @@ def hybrid_inference(reps, names, priors: dict, hybrid_expected: dict, level: fl
     {prior: sample expected cost})} for performance-independent hybrids.
     """
     names = list(names)
-    t, values, optimism, sd, sd_estimate = hybrid_replicates_sd(reps, names)
+    t, values, optimism, sd, sd_estimate, raw = hybrid_replicates_sd(reps, names)
     if sd is None:
         lower, upper = percentile_interval(values, level)
     else:
-        lower, upper = studentized_band(values, t, sd, sd_estimate, nominal(level, t.size))
+        sd_estimate, floor = sd_estimate
+        lower, upper = studentized_band(values, t, sd, sd_estimate, nominal(level, t.size), 2.0 * t[None, :] - raw, floor)
     grid = reps.grid
     r = values.shape[0]
     curves = [(grid, optimism[b]) for b in range(r)]
