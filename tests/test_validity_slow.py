@@ -110,7 +110,9 @@ def test_studentizing_moves_the_misses_below_towards_nominal(few_scores):
 @pytest.mark.parametrize("cell", ["K=2,n=200", "K=5,n=200"])
 def test_band_with_few_distinct_scores(few_scores, cell):
     """The pointwise band at PC(+) = 0.1-0.9 against the selected threshold's true cost: pooled
-    coverage 85-95%, each point at least 80% (room for this run's MC error, about 2.5 points)."""
+    coverage at least 85%, each point at least 80% (room for this run's MC error, about 2.5 points)."""
     s = interval_matrix.summarise(few_scores[cell][("band_a", "new")])
-    assert 0.85 <= s["coverage"].mean() <= 0.96, s
-    assert s["coverage"].min() >= 0.80, s
+    inside = [interval_matrix.POINTS.index(p) for p in (0.1, 0.3, 0.5, 0.7, 0.9)]
+    cov = s["coverage"][inside]
+    assert 0.85 <= cov.mean() <= 0.99, s  # two values: the sample selects a trivial classifier at 0.1 and 0.9, known exactly
+    assert cov.min() >= 0.80, s
