@@ -126,6 +126,7 @@ class BandReplicates:
     raw_expected: dict | None = None  # prior -> each replicate's own (uncorrected) expected cost (R,)
     raw: np.ndarray | None = None  # each replicate's own envelope (R, m)
     sd_floor: np.ndarray | None = None  # the sample selection's Agresti-Coull sd (m,)
+    few_scores: bool = False  # at most FEW_SCORES distinct scores: the lower edges reach the basic bootstrap's
 
 
 @dataclass(frozen=True, eq=False)
@@ -146,7 +147,15 @@ def band_replicates(rep) -> BandReplicates:
                           method=scores_method(rep.layout), score_groups=merged_groups(rep.layout),
                           sd=rep.sd, sd_estimate=rep.sd_estimate, expected_sd=rep.expected_sd,
                           expected_sd_estimate=rep.expected_sd_estimate, expected_estimate=rep.expected_estimate,
-                          raw_expected=rep.raw_expected, raw=rep.raw, sd_floor=rep.sd_floor)
+                          raw_expected=rep.raw_expected, raw=rep.raw, sd_floor=rep.sd_floor,
+                          few_scores=distinct_scores(rep.layout) <= FEW_SCORES)
+
+
+def distinct_scores(layout) -> int:
+    """The number of distinct scores of the classifier whose (possibly grouped) path ``layout`` is."""
+    if layout is None:
+        return 0
+    return (layout.fine if layout.grouped else layout).n_points - 1
 
 
 def interval_fields(rep, cal, priors) -> dict:
@@ -163,9 +172,11 @@ def interval_fields(rep, cal, priors) -> dict:
         band = cb.calibrated_band(rep.values, cal)
     else:
         raw = getattr(rep, "raw", None)
-        basic = None if raw is None else 2.0 * rep.estimate - raw
+        few = getattr(rep, "few_scores", False)
+        basic = 2.0 * rep.estimate - raw if few and raw is not None else None
         band = cb.studentized_band(rep.values, rep.estimate, sd, rep.sd_estimate, cal, basic, getattr(rep, "sd_floor", None))
     e_sd = getattr(rep, "expected_sd", None)
+    few = getattr(rep, "few_scores", False)
     intervals = {}
     for p in priors:
         if e_sd is None or p not in e_sd:
@@ -173,7 +184,7 @@ def interval_fields(rep, cal, priors) -> dict:
         else:
             intervals[p] = cb.studentized_interval(rep.expected[p], rep.expected_estimate[p], e_sd[p],
                                                    rep.expected_sd_estimate[p], cal.expected_levels(p),
-                                                   basic=2.0 * rep.expected_estimate[p] - rep.raw_expected[p])
+                                                   basic=2.0 * rep.expected_estimate[p] - rep.raw_expected[p] if few else None)
     return {"band": band, "expected_cost_interval": intervals}
 
 

@@ -112,3 +112,37 @@ def test_line_sd_is_eq8():
     got = line_sd(0.2, 0.3, 50, 80, np.array([0.0, 0.5, 1.0]))
     want = np.sqrt(np.array([0.0, 0.25, 1.0]) * 0.2 * 0.8 / 50 + np.array([1.0, 0.25, 0.0]) * 0.3 * 0.7 / 80)
     assert np.allclose(got, want)
+
+
+def test_band_upper_edge_reaches_the_binomial_bound_of_a_rate_counted_zero():
+    """A threshold with no negative above it (FP = 0) has no FPR variance in any resample; through
+    ``evaluate`` the band's upper edge still reaches the selected line's Agresti-Coull bound
+    ``t + z_0.95 sd``, sd from the rates (count + 2) / (n + 4) (worked by hand here). At 8e32f04 the
+    upper edge there was the percentiles' 0.0780, below the bound 0.0913."""
+    from ccreport import evaluate
+
+    n_pos, n_neg, tp = 100, 100, 30
+    y, s = _one_line(tp, 0, n_pos, n_neg)
+    band = evaluate(y, {"c": s}, bootstrap=500, calibration="off").datasets["data"].classifiers["c"].band
+    j = int(np.argmin(np.abs(np.asarray(band.pc) - 0.1)))
+    pc = band.pc[j]
+    assert band.estimate[j] == pytest.approx(pc * 0.7)  # the line (FNR 0.7, FPR 0) is selected there
+    fnr, fpr = (70 + 2) / (n_pos + 4), (0 + 2) / (n_neg + 4)
+    sd = np.sqrt(pc**2 * fnr * (1 - fnr) / (n_pos + 4) + (1 - pc) ** 2 * fpr * (1 - fpr) / (n_neg + 4))
+    assert band.upper[j] >= band.estimate[j] + 1.6448536269514722 * sd - 1e-12
+
+
+def test_basic_lower_edge_only_with_few_distinct_scores():
+    """The lower edges reach the basic bootstrap's for at most FEW_SCORES distinct scores only."""
+    from ccreport import uncertainty
+
+    rng = np.random.default_rng(4)
+    y = rng.random(300) < 0.5
+    cal = cb.nominal(0.9, GRID.size)
+    for s, few in ((np.round(rng.normal(size=300) + y), True), (rng.normal(size=300) + y, False)):
+        rep = uncertainty.band_replicates(bootstrap_scores(rng, y, s, 300, {"u": UniformPrior()}))
+        assert rep.few_scores is few
+        lower, _ = uncertainty.interval_fields(rep, cal, [])["band"]
+        plain, _ = cb.studentized_band(rep.values, rep.estimate, rep.sd, rep.sd_estimate, cal, sd_floor=rep.sd_floor)
+        assert np.all(lower <= plain + 1e-15)
+        assert bool(np.any(lower < plain - 1e-9)) is few

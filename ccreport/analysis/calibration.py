@@ -81,7 +81,14 @@ bootstrap-t intervals (:func:`studentized_band`, :func:`studentized_interval`; E
 of what that replicate selected (D&H 2006 Eq. 8 on the grid; the selection-fixed plug-in sd of an
 expected cost, :func:`~ccreport.analysis.hull_costs.expected_sd`), and the quantiles of the ratios
 (at the calibrated upper level) are scaled by the sample's own sd. Where all sds are equal this is
-the percentile band (test).
+the percentile band (test). For a classifier with few distinct scores the caller also passes the
+reflected replicates ``2 t - t*`` (``basic``): the envelope then chooses among a few thresholds whose
+costs differ by whole steps, so the selected threshold's true cost (what ``c*`` targets) can lie
+well above the best achievable one, and the lower edge is taken as the lower of the two (with many
+scores the two targets differ little and the resampled sample's sharp minimum overstates the
+difference: 98% coverage for continuous scores at n = 200, measured). A selected threshold with no
+example of a class on one side has no resampling variance in that rate; the band's upper edge is
+at least the selected line's binomial bound with Agresti-Coull rates (``sd_floor``).
 """
 
 from __future__ import annotations

@@ -20,8 +20,7 @@ hybrid selects a trivial classifier and the sample's does not, ``c* = 2 T - t*(v
 replicate's cost of the sample's own selection (the pile-up fix of ``trivial_swap``). The band is
 studentized as a single classifier's (:func:`ccreport.analysis.calibration.studentized_band`: each
 replicate's deviation over the sd of what it selected, D&H 2006 Eq. 8, scaled by the sample
-selection's sd; the lower edge reaching the basic bootstrap's, the upper at least the selected
-line's Agresti-Coull binomial bound). It is *not* double-bootstrap calibrated (the
+selection's sd; the upper edge at least the selected line's Agresti-Coull binomial bound). It is *not* double-bootstrap calibrated (the
 single-classifier band is, at n <= 10,000, :mod:`ccreport.analysis.calibration`): a double
 bootstrap over every classifier costs k times as much. Measured (``benchmarks/interval_matrix.py``,
 cell "hybrid": binormal, three scorers, n = 200, 300 data sets): 85.7-91.3% coverage at PC(+) =
@@ -315,7 +314,7 @@ def hybrid_inference(reps, names, priors: dict, hybrid_expected: dict, level: fl
         lower, upper = percentile_interval(values, level)
     else:
         sd_estimate, floor = sd_estimate
-        lower, upper = studentized_band(values, t, sd, sd_estimate, nominal(level, t.size), 2.0 * t[None, :] - raw, floor)
+        lower, upper = studentized_band(values, t, sd, sd_estimate, nominal(level, t.size), sd_floor=floor)
     grid = reps.grid
     r = values.shape[0]
     curves = [(grid, optimism[b]) for b in range(r)]
