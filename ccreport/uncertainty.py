@@ -59,11 +59,10 @@ TARGET_SCORES = (
 )
 FEW_SCORES = 10  # distinct scores at or below which the band's target text states the measured shortfall
 TARGET_FEW_SCORES = (
-    "; with few distinct scores the band covers less than its level: in binormal simulations with scores "
-    "rounded to 5 values at n = 200 a 90% band covered this target 82.6-84.8% of the time at PC(+) = 0.3-0.5 and "
-    "62% at PC(+) = 0.05 (86-96% at n = 1000; benchmarks/README.md, validity matrix): the envelope then "
-    "jumps between thresholds a few hundredths apart in cost, and a replicate that switches is corrected "
-    "by the whole jump"
+    "; with few distinct scores the band's lower edge also reaches the basic bootstrap's, so it covers the best "
+    "achievable cost too; in binormal simulations with scores rounded to 5 values at n = 200 a 90% band covered "
+    "this target 88.3-99.0% of the time at PC(+) = 0.1-0.9 and 100% at 0.05 (conservative near the ends, where "
+    "the cost is nearly known; benchmarks/README.md, interval matrix)"
 )
 TARGET_CRISP = (
     "the true cost of this classifier's cost line, where it is cheaper than the trivial classifiers "

@@ -23,9 +23,9 @@ replicate's deviation over the sd of what it selected, D&H 2006 Eq. 8, scaled by
 selection's sd; the upper edge at least the selected line's Agresti-Coull binomial bound). It is *not* double-bootstrap calibrated (the
 single-classifier band is, at n <= 10,000, :mod:`ccreport.analysis.calibration`): a double
 bootstrap over every classifier costs k times as much. Measured (``benchmarks/interval_matrix.py``,
-cell "hybrid": binormal, three scorers, n = 200, 300 data sets): 85.7-91.3% coverage at PC(+) =
-0.1-0.9 at nominal 90% (percentiles: 79.7-89.7%), the truth escaping *above* 8-14% of the time
-and below at most 1%: the one-sided defect of the uncalibrated single-classifier band (optimism
+cell "hybrid": binormal, three scorers, n = 200, 300 data sets): 85.3-88.7% coverage at PC(+) =
+0.1-0.9 at nominal 90% (percentiles: 79.7-89.7%), the truth escaping *above* 7.7-14.3% of the time
+and below at most 4.7%: the one-sided defect of the uncalibrated single-classifier band (optimism
 under-estimated, a cube-root problem). The expected-cost interval (percentiles of the integrated
 corrected replicates) covered 82.7%, 16.3% above.
 
@@ -64,7 +64,7 @@ from .independent import check_rule, switch_point
 
 TARGET = ("the true expected cost, at each PC(+), of the classifier and threshold the dataset hybrid selected on "
           "these data (optimism-corrected bootstrap, pointwise, studentized; not double-bootstrap calibrated: in "
-          "binormal simulations at n = 200 a 90% band covered 85.7-91.3% at PC(+) = 0.1-0.9, the truth escaping above "
+          "binormal simulations at n = 200 a 90% band covered 85.3-88.7% at PC(+) = 0.1-0.9, the truth escaping above "
           "up to 14.3% of the time, and the expected-cost interval 82.7%, 16.3% above; benchmarks/README.md, "
           "interval matrix)")
 
@@ -229,9 +229,10 @@ def hybrid_replicates(reps, names):
 def hybrid_replicates_sd(reps, names):
     """:func:`hybrid_replicates` and the sds the band is studentized by: each replicate's binomial sd
     of what it selected (the sample's selection where it swapped, as its value) (R, m) and the
-    sample hybrid's (m,), read from the members' :class:`~ccreport.analysis.bootstrap.Replicates`
-    ``sd`` / ``sd_estimate`` at the classifier chosen (None when a member has none), and the replicate
-    hybrids' own curves (R, m)."""
+    sample hybrid's with its Agresti-Coull form ``(sd_estimate (m,), sd_floor (m,))``, read from the
+    members' :class:`~ccreport.analysis.bootstrap.Replicates` ``sd`` / ``sd_estimate`` / ``sd_floor`` at the
+    classifier chosen (None, None when a member has none), and the replicate hybrids' own curves (R, m):
+    ``(t, values, optimism, sd, (sd_estimate, sd_floor), raw)``."""
     members = [reps.classifiers[n] for n in names]
     est = np.stack([r.estimate for r in members])  # (k, m)
     raw = np.stack([r.raw for r in members])  # (k, R, m)
