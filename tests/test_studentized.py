@@ -74,8 +74,8 @@ def test_constant_sd_gives_the_percentile_band(seed, level):
     """With every sd equal to the sample's the studentized band is the percentile band (the ratio is
     the replicate's deviation rescaled by a constant)."""
     rng = np.random.default_rng(seed)
-    values = rng.normal(size=(200, 7))
-    est = rng.normal(size=7)
+    est = rng.uniform(5.0, 10.0, size=7)  # costs: the studentized lower edge is clipped at 0
+    values = est + rng.normal(size=(200, 7))
     s0 = rng.uniform(0.1, 2.0, size=7)
     cal = cb.nominal(level, 7)
     lo, hi = cb.studentized_band(values, est, np.broadcast_to(s0, values.shape), s0, cal)
@@ -92,9 +92,9 @@ def test_studentized_band_widens_where_the_replicates_sd_is_small():
     dev = rng.normal(size=(1000, 1))
     sd = np.where(dev < 0, 0.5, 1.0)  # replicates below the estimate have half the sd
     cal = cb.nominal(0.9, 1)
-    lo, _ = cb.studentized_band(dev, np.zeros(1), sd, np.ones(1), cal)
-    plo, _ = cb.calibrated_band(dev, cal)
-    assert lo[0] < 1.5 * plo[0]
+    lo, _ = cb.studentized_band(10.0 + dev, np.full(1, 10.0), sd, np.ones(1), cal)
+    plo, _ = cb.calibrated_band(10.0 + dev, cal)
+    assert lo[0] - 10.0 < 1.5 * (plo[0] - 10.0)
 
 
 def test_sample_trivial_points_keep_the_percentile_band_and_zero_sd_ratios_are_zero():
@@ -146,3 +146,12 @@ def test_basic_lower_edge_only_with_few_distinct_scores():
         plain, _ = cb.studentized_band(rep.values, rep.estimate, rep.sd, rep.sd_estimate, cal, sd_floor=rep.sd_floor)
         assert np.all(lower <= plain + 1e-15)
         assert bool(np.any(lower < plain - 1e-9)) is few
+
+
+def test_a_cost_interval_never_reaches_below_zero():
+    rng = np.random.default_rng(9)
+    values = 0.01 + rng.normal(scale=0.05, size=(500, 3))
+    cal = cb.nominal(0.9, 3)
+    lo, _ = cb.studentized_band(values, np.full(3, 0.01), np.full((500, 3), 0.05), np.full(3, 0.05), cal)
+    assert np.all(lo == 0.0)
+    assert cb.studentized_interval(values[:, 0], 0.01, np.full(500, 0.05), 0.05, (0.05, 0.95))[0] == 0.0

@@ -619,7 +619,7 @@ def studentized_band(values, estimate, sd, sd_estimate, cal: Calibration, basic=
         upper = np.maximum(upper, est + ndtri(1.0 - cal.lower_level) * np.asarray(sd_floor, dtype=float))
     plo, phi = calibrated_band(values, cal)
     exact = s <= 0
-    return np.where(exact, plo, lower), np.where(exact, phi, upper)
+    return np.where(exact, plo, np.maximum(lower, 0.0)), np.where(exact, phi, upper)  # a cost is never below 0
 
 
 def studentized_interval(samples, estimate: float, sd, sd_estimate: float, levels: tuple[float, float], basic=None) -> list[float]:
@@ -634,4 +634,4 @@ def studentized_interval(samples, estimate: float, sd, sd_estimate: float, level
     lo, hi = np.quantile(z, [levels[0], levels[1]])
     if basic is not None:
         lo = min(lo, float(np.quantile(studentized_ratios(basic, estimate, sd), levels[0])))
-    return [float(estimate + sd_estimate * lo), float(estimate + sd_estimate * hi)]
+    return [max(0.0, float(estimate + sd_estimate * lo)), float(estimate + sd_estimate * hi)]  # a cost is never below 0
