@@ -581,7 +581,8 @@ def studentized_ratios(values, estimate, sd) -> np.ndarray:
     return np.where(live, (values - np.asarray(estimate, dtype=float)) / np.where(live, sd, 1.0), 0.0)
 
 
-def studentized_band(values, estimate, sd, sd_estimate, cal: Calibration, basic=None, sd_floor=None) -> tuple[np.ndarray, np.ndarray]:
+def studentized_band(values, estimate, sd, sd_estimate, cal: Calibration, basic=None, sd_floor=None,
+                     floor_level: float | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Pointwise studentized (bootstrap-t) band of optimism-corrected replicate curves (R, m).
 
     ``t_j + s_j q_a(z_j)`` with ``z*_j = (c*_j - t_j) / s*_j`` (:func:`studentized_ratios`), ``s*``
@@ -598,7 +599,8 @@ def studentized_band(values, estimate, sd, sd_estimate, cal: Calibration, basic=
     ``t + z s_floor``, the normal-approximation binomial bound of the selected cost line at the
     nominal upper level (D&H 2006 section 4.6): a selected threshold with no negative (or no
     positive) on one side has no binomial variance in the resampling, so no bootstrap interval can
-    see how far its true rate may lie from 0.
+    see how far its true rate may lie from 0. ``floor_level``: the one-sided level of that bound
+    (default the nominal upper level).
 
     Why: with few distinct scores the sd of the selected cost depends strongly on the estimate (a
     data set whose cost line lies high uses it over a narrower PC(+) range and, where it is used, at
@@ -616,7 +618,8 @@ def studentized_band(values, estimate, sd, sd_estimate, cal: Calibration, basic=
         zb = np.sort(studentized_ratios(basic, est, sd), axis=0)
         lower = np.minimum(lower, est + s * _sorted_quantiles(zb, np.full(est.shape, cal.lower_level)))
     if sd_floor is not None:  # at least the binomial upper bound of the selected cost line (Agresti-Coull sd)
-        upper = np.maximum(upper, est + ndtri(1.0 - cal.lower_level) * np.asarray(sd_floor, dtype=float))
+        z = ndtri(1.0 - cal.lower_level if floor_level is None else floor_level)
+        upper = np.maximum(upper, est + z * np.asarray(sd_floor, dtype=float))
     plo, phi = calibrated_band(values, cal)
     exact = s <= 0
     return np.where(exact, plo, np.maximum(lower, 0.0)), np.where(exact, phi, upper)  # a cost is never below 0
