@@ -47,17 +47,17 @@ from scipy.stats import norm
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ccreport import uncertainty  # noqa: E402
-from ccreport.analysis import calibration as cb  # noqa: E402
-from ccreport.analysis import selection as sel  # noqa: E402
-from ccreport.analysis.bootstrap import bootstrap_crisp, bootstrap_scores, sample_hull  # noqa: E402
-from ccreport.analysis.hull_costs import GRID, switches  # noqa: E402
-from ccreport.analysis.paired_bootstrap import bootstrap_dataset  # noqa: E402
-from ccreport.analysis.path_layout import path_layout  # noqa: E402
-from ccreport.analysis.priors import UniformPrior  # noqa: E402
-from ccreport.analysis.replicate_groups import group_layout  # noqa: E402
-from ccreport.analysis.roc import roc_points  # noqa: E402
-from ccreport.analysis.selection import hybrid_bands as hb  # noqa: E402
+from ccreport import uncertainty
+from ccreport.analysis import calibration as cb
+from ccreport.analysis import selection as sel
+from ccreport.analysis.bootstrap import bootstrap_crisp, bootstrap_scores, sample_hull
+from ccreport.analysis.hull_costs import GRID, switches
+from ccreport.analysis.paired_bootstrap import bootstrap_dataset
+from ccreport.analysis.path_layout import path_layout
+from ccreport.analysis.priors import UniformPrior
+from ccreport.analysis.replicate_groups import group_layout
+from ccreport.analysis.roc import roc_points
+from ccreport.analysis.selection import hybrid_bands as hb
 
 D = 1.0
 LEVEL = 0.9
@@ -71,7 +71,7 @@ PRIORS = {"uniform": UniformPrior()}
 
 def mixture_cuts(k: int, d: float = D) -> np.ndarray:
     """The K - 1 cut points splitting the half-half binormal mixture into K equally likely bins."""
-    f = lambda x, q: 0.5 * ndtr(x) + 0.5 * ndtr(x - d) - q  # noqa: E731
+    f = lambda x, q: 0.5 * ndtr(x) + 0.5 * ndtr(x - d) - q
     return np.array([brentq(f, -12.0, 12.0, args=(j / k,)) for j in range(1, k)])
 
 
@@ -204,7 +204,7 @@ def hybrid(rng, n: int = 200, prevalence: float = 0.3):
     env = found.envelope
     sample_e = {p: pr.expected(env.pc, env.nec) for p, pr in PRIORS.items()}
     inf = hb.hybrid_inference(reps, list(scores), PRIORS, sample_e, LEVEL)
-    t_old, values, _ = hb.hybrid_replicates(reps, list(scores))
+    _, values, _ = hb.hybrid_replicates(reps, list(scores))
     old = np.quantile(values, [(1 - LEVEL) / 2, (1 + LEVEL) / 2], axis=0)
     d = np.array(HYBRID_D)[found.classifier]
     thr = found.threshold
@@ -227,7 +227,7 @@ def run_cell(cell: str, datasets: int, seed: int = 33):
     rng = np.random.default_rng([seed, CELLS.index(cell)])
     if cell.startswith("K="):
         k, n = (int(part.split("=")[1]) for part in cell.split(","))
-        one = lambda: binned(rng, k, n)  # noqa: E731
+        one = lambda: binned(rng, k, n)
     else:
         one = {"five_values": lambda: five_values(rng), "crisp": lambda: crisp(rng), "hybrid": lambda: hybrid(rng)}[cell]
     rows = [one() for _ in range(datasets)]
@@ -268,7 +268,7 @@ def table(results: dict, datasets: int) -> str:
     for cell, found in results.items():
         for (target, method), misses in found.items():
             s = summarise(misses)
-            f = lambda v: " / ".join(f"{100 * x:.1f}" for x in np.atleast_1d(v))  # noqa: E731
+            f = lambda v: " / ".join(f"{100 * x:.1f}" for x in np.atleast_1d(v))
             cov = " / ".join(f"{100 * c:.1f} ± {100 * e:.1f}" for c, e in zip(np.atleast_1d(s["coverage"]), np.atleast_1d(s["se"])))
             lines.append(f"| {cell} | {NAMES[target]} | {method} | {cov} | {f(s['below'])} | {f(s['above'])} |")
     return "\n".join(lines)
@@ -294,7 +294,7 @@ def main(argv=None):
     text += f"\n\n{time.process_time() - started:.0f} CPU s in all."
     print(text)
     if args.write:
-        from validity import write_section  # noqa: PLC0415
+        from validity import write_section
 
         write_section(Path(__file__).with_name("README.md"), "Interval matrix (issue 33)", text)
 

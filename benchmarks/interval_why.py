@@ -28,10 +28,10 @@ from scipy.special import ndtr
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from interval_matrix import D, PRIORS, envelope_area, mixture_cuts  # noqa: E402
+from interval_matrix import PRIORS, D, envelope_area, mixture_cuts
 
-from ccreport.analysis import calibration as cb  # noqa: E402
-from ccreport.analysis.bootstrap import bootstrap_scores  # noqa: E402
+from ccreport.analysis import calibration as cb
+from ccreport.analysis.bootstrap import bootstrap_scores
 
 
 def one_k(k: int, n: int, datasets: int, seed: int = 35) -> dict:

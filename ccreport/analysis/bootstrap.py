@@ -34,16 +34,16 @@ import numpy as np
 
 from .hull_costs import (
     GRID,
+    HullCurves,
     costs_sd_at,
     expected_sd,
-    line_sd,
-    vertex_intervals,
-    HullCurves,
     hull_curves,
     hulls_expected,
     hulls_on_grid,
+    line_sd,
     optimal_vertices,
     switches,
+    vertex_intervals,
 )
 from .hulls import Hulls, crisp_hulls, replicate_hulls
 from .path_layout import (  # the layout and resampling primitives, also imported from here

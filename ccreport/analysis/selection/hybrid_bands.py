@@ -315,7 +315,7 @@ def hybrid_inference(reps, names, priors: dict, hybrid_expected: dict, level: fl
     {prior: sample expected cost})} for performance-independent hybrids.
     """
     names = list(names)
-    t, values, optimism, sd, sd_estimate, raw = hybrid_replicates_sd(reps, names)
+    t, values, optimism, sd, sd_estimate, _ = hybrid_replicates_sd(reps, names)
     floor_step = None
     if sd is None:
         lower, upper = percentile_interval(values, level)
