@@ -196,7 +196,7 @@ def pct_interval(iv) -> str:
 
 
 def constraint_text(c: dict | None, with_level: bool = True) -> str:
-    """A constrained rate with its exact interval, held-out rate and the warning (issue 32 point 5)."""
+    """A constrained rate with its exact interval, held-out rate and the warning."""
     if not c or "in_sample" not in c:
         return (c or {}).get("note", "")
     s_in = c["in_sample"]
@@ -611,7 +611,7 @@ def hybrid_band_tables(d: DatasetResult, priors: list[str]) -> dict:
 
 P_NOTE = ("p: two-sided, each test on its own (unadjusted for the other rows; nothing here is starred); "
           "\u201c\u2264 2/(R + 1)\u201d, R the replicates: no replicate reached 0, the smallest p the bootstrap can show.")
-# the bounds these differences obey in sample, and why their intervals may cross them (issue 32, point 6)
+# the bounds these differences obey in sample, and why their intervals may cross them
 HYBRID_BOUND = (
     "In sample the difference cannot be positive: the hybrid is the lower envelope over every classifier, at or "
     "below each. Its interval is for the difference of the two selections' costs on new cases (both re-chosen on "
