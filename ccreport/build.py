@@ -230,7 +230,8 @@ def build(
     clamped = clamp_workers(chosen, n_tasks)
     if clamped != chosen:
         progress.note(f"{chosen} workers clamped to {clamped} ({n_tasks} tasks, {available_cores()} cores)")
-    figure_workers = clamped if (workers is not None or project.workers is not None) else None
+    # the figures' own count (not the battery's task count): the chosen workers on this machine's cores
+    figure_workers = min(chosen, available_cores()) if (workers is not None or project.workers is not None) else None
     created = [p for p in (target, *target.parents) if not p.exists()][1:]  # parents a build makes
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
