@@ -194,6 +194,16 @@ def swap_into_place(staging: Path, target: Path) -> None:
         os.replace(staging, target)
 
 
+def check_cache_dir(cache_dir: Path, target: Path) -> None:
+    """Refuse a task cache inside the output folder (the report would carry its pickles, and a
+    build replaces its output folder as a whole) or an output folder inside the cache."""
+    folder, out = cache_dir.resolve(), target.resolve()
+    if folder == out or folder.is_relative_to(out) or out.is_relative_to(folder):
+        where = "is the output folder" if folder == out else "is inside the output folder" if folder.is_relative_to(out) else "holds the output folder"
+        raise UserInputError(Problem(display_path(cache_dir), "cache folder (--cache-dir)",
+                                     f"expected a folder apart from the output folder {display_path(target)}; this one {where}"))
+
+
 def build(
     project_dir: str | Path = ".",
     out_dir: str | Path | None = None,
@@ -224,6 +234,8 @@ def build(
     project = load_project(project_dir)
     date = build_date(project.build_date) if date is None else date
     target = check_output(project, output_folder(project.manifest_path, out_dir), force=force)
+    if cache_dir is not None:
+        check_cache_dir(Path(cache_dir), target)
     datasets = load_project_data(project)
     chosen = workers_for(project, workers)
     n_tasks = count_tasks(datasets, project)
