@@ -59,11 +59,23 @@ class _Task:
     stem: str  # path without extension, relative to the output folder
 
 
+def group_folder(dataset: str | None) -> str:
+    """The folder (relative to the output, posix) holding a dataset's figures, ``figures/overview``
+    for ``None`` (the overview's): every figure's files are in exactly one of these."""
+    return "figures/" + (OVERVIEW_FOLDERS[0] if dataset is None else naming.stem(dataset, reserved=OVERVIEW_FOLDERS))
+
+
+def group_of(entry: dict) -> str:
+    """The group folder (:func:`group_folder`) of an index entry of :func:`write_figures`."""
+    path = next(entry[fmt] for fmt in ("svg", "pdf", "png") if fmt in entry)
+    return "/".join(path.split("/")[:2])
+
+
 def _stem(spec: FigureSpec, subject: Subject, dataset: str | None) -> str:
     """The spec's file stem for a subject, names turned into stems by :mod:`ccreport.naming`
     (injective: no two figures ever share a file)."""
     wanted = {field for _, field, _, _ in string.Formatter().parse(spec.stem) if field}
-    values = {"dataset_slug": None if dataset is None else naming.stem(dataset, reserved=OVERVIEW_FOLDERS)}
+    values = {"dataset_slug": None if dataset is None else group_folder(dataset).removeprefix("figures/")}
     if "name_slug" in wanted:
         values["name_slug"] = naming.stem(subject.name)
     if "pair_slug" in wanted:
@@ -174,6 +186,7 @@ def write_figures(
     styles: dict | None = None,
     workers: int | None = None,
     theme_style: Path | None = None,
+    groups=None,
 ) -> dict:
     """Write every figure of the report under ``folder/figures/`` and return the index.
 
@@ -206,15 +219,21 @@ def write_figures(
     available, at most ``DEFAULT_MAX_WORKERS``; never more than one per four figures; forked
     processes, where ``fork`` exists) splits the figures between processes; the files are the
     same bytes either way. ``theme_style``: the theme's ``figures.mplstyle``, layered
-    over the package style for every figure (:func:`ccreport.figures.theme_style`).
+    over the package style for every figure (:func:`ccreport.figures.theme_style`). ``groups``:
+    only the figures whose files are in these folders (:func:`group_folder`; None: all), so a build
+    redraws only the datasets whose figures its cache does not hold; each figure is drawn as it is
+    drawn among all of them.
     """
     with F.theme_style(theme_style):
-        return _write_figures(results, Path(folder), formats, focus, rescaled, styles, workers)
+        return _write_figures(results, Path(folder), formats, focus, rescaled, styles, workers, groups)
 
 
-def _write_figures(results, folder: Path, formats, focus, rescaled, styles, workers) -> dict:
+def _write_figures(results, folder: Path, formats, focus, rescaled, styles, workers, groups=None) -> dict:
     styles = styles or F.classifier_styles(results)
     tasks = _tasks(results, styles, FigureOptions(focus=focus, rescaled=rescaled))
+    if groups is not None:
+        wanted = set(groups)
+        tasks = [t for t in tasks if "/".join(t.stem.split("/")[:2]) in wanted]
     workers = _default_workers() if workers is None else max(1, int(workers))
     workers = min(workers, max(1, len(tasks) // 4))
     if workers > 1 and "fork" in mp.get_all_start_methods():
