@@ -161,7 +161,6 @@ def write_output(
     if invocation is not None:
         (staging / INVOCATION_NAME).write_text(json.dumps(invocation, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
-    from .render.figure_files import write_figures
     from .render.site import render_site
 
     # ccreport.collector: what the process holds is frozen, and the output stages' garbage is collected
