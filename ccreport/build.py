@@ -163,7 +163,6 @@ def write_output(
     if invocation is not None:
         (staging / INVOCATION_NAME).write_text(json.dumps(invocation, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
-    from .render.figure_files import write_figures
     from .render.site import render_site
 
     # ccreport.collector: what the process holds is frozen, and the output stages' garbage is collected
@@ -172,10 +171,7 @@ def write_output(
         progress.phase("drawing figures")
         figure_style = theme_figure_style(project)
         drawn = figures_key(results) if figures_digest is None else figures_digest
-        key = drawn + ("" if figure_style is None else "\n" + figure_style.read_text(encoding="utf-8"))
-        figures = cache.cached_folder(
-            key, staging, "figures", lambda: write_figures(results, staging, workers=workers, theme_style=figure_style)
-        )
+        figures = draw_figures(results, staging, workers, figure_style, drawn)
         progress.phase("writing pages")
         site = render_site(results, project, staging, figures, pdf=pdf)
         if pdf:
@@ -244,7 +240,8 @@ def build(
     clamped = clamp_workers(chosen, n_tasks)
     if clamped != chosen:
         progress.note(f"{chosen} workers clamped to {clamped} ({n_tasks} tasks, {available_cores()} cores)")
-    figure_workers = clamped if (workers is not None or project.workers is not None) else None
+    # the figures' own count (not the battery's task count): the chosen workers on this machine's cores
+    figure_workers = min(chosen, available_cores()) if (workers is not None or project.workers is not None) else None
     created = [p for p in (target, *target.parents) if not p.exists()][1:]  # parents a build makes
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -305,6 +302,33 @@ def theme_figure_style(project: Project) -> Path | None:
     theme = getattr(project, "theme", None) or DEFAULT_THEME
     path = theme_dir(theme, project.root) / THEME_STYLE_NAME
     return path if path.is_file() else None
+
+
+def draw_figures(results: Results, staging: Path, workers: int | None, figure_style: Path | None, drawn: str) -> dict:
+    """Write the figures into ``staging/figures`` and return their index (report order), from the
+    active cache where it holds them: the overview's figures keyed by ``drawn`` (:func:`figures_key`),
+    each dataset's by :func:`figures_key` of the results with that dataset alone and the
+    classifiers' order (their styles); both with the theme's figure style. So a changed dataset
+    redraws its own figures and the overview's, and the others come from the cache."""
+    from .figures import classifier_names
+    from .render.figure_files import group_folder, group_of, write_figures
+
+    theme = "" if figure_style is None else "\n" + figure_style.read_text(encoding="utf-8")
+
+    def key_texts() -> dict:
+        order = json.dumps(classifier_names(results), ensure_ascii=False)
+        keys = {group_folder(None): drawn + theme}
+        for name, d in results.datasets.items():
+            keys[group_folder(name)] = figures_key(replace(results, datasets={name: d})) + "\n" + order + theme
+        return keys
+
+    def produce(groups) -> dict:
+        by_group: dict = {}
+        for key, entry in write_figures(results, staging, workers=workers, theme_style=figure_style, groups=groups).items():
+            by_group.setdefault(group_of(entry), {})[key] = entry
+        return by_group
+
+    return {key: entry for index in cache.cached_folders(key_texts, staging, produce).values() for key, entry in index.items()}
 
 
 def figures_key(results: Results) -> str:

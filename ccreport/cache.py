@@ -13,8 +13,8 @@ a function of its arrays, settings and seed; ``battery.task_rng``). Its key is t
 So a changed dataset changes the keys of its own tasks only, and the other datasets' tasks are
 found. Results are stored as ``<folder>/<key[:2]>/<key>.pickle``, written to a temporary file and
 renamed, so a killed build never leaves half an entry. Whole folders of output whose content is a
-function of a key can be stored too (:func:`cached_folder`: the figures, keyed by the results they
-draw). The folder is ``.ccreport-cache/`` beside the manifest by default (with a ``.gitignore``
+function of a key can be stored too (:func:`cached_folder`, :func:`cached_folders`: the overview's
+figures and each dataset's, keyed by the results they draw). The folder is ``.ccreport-cache/`` beside the manifest by default (with a ``.gitignore``
 holding ``*``, so version control ignores it), or ``--cache-dir``; ``--no-cache`` bypasses it.
 Delete it to reclaim space.
 
@@ -412,6 +412,31 @@ def cached_folder(key_text: str, staging: Path, subfolder: str, produce):
     index = produce()
     cache.put_folder(key, staging, subfolder, index)
     return index
+
+
+def cached_folders(key_texts, staging: Path, produce) -> dict:
+    """Folders of output cached one by one (:func:`cached_folder` for several subfolders whose
+    contents are functions of their own keys: a dataset's figures, keyed by that dataset's results).
+
+    ``key_texts()``: ``{subfolder: key text}``, asked for only when the cache is active;
+    ``produce(subfolders)`` writes ``staging/<subfolder>`` for each subfolder of the list (None:
+    every subfolder there is) and returns ``{subfolder: JSON-able index}``. Returns ``{subfolder:
+    index}``: with the cache active, in ``key_texts()``'s order, the folders found (verified,
+    :meth:`Cache.get_folder`) copied in and only the others produced, in one ``produce`` call, and
+    stored; without it, ``produce(None)``. A subfolder ``produce`` leaves out is an empty index."""
+    cache = _active
+    if cache is None:
+        return produce(None)
+    keys = {sub: hashlib.sha256(f"{source_hash()}\0{sub}\0{text}".encode()).hexdigest() for sub, text in key_texts().items()}
+    found = {sub: cache.get_folder(key, staging, sub) for sub, key in keys.items()}
+    missing = [sub for sub, index in found.items() if index is MISSING]
+    if missing:
+        made = produce(missing)
+        for sub in missing:
+            found[sub] = made.get(sub, {})
+            if (staging / sub).is_dir():
+                cache.put_folder(keys[sub], staging, sub, found[sub])
+    return found
 
 
 def done(result):

@@ -55,9 +55,14 @@ def entries(folder: Path) -> list[Path]:
     return sorted(folder.glob("??/*.pickle"), key=lambda p: (-p.stat().st_size, p.name))
 
 
+def stored_figures(folder: Path) -> Path:
+    """The stored folder holding the most figures (the cache stores the overview's and each
+    dataset's figures apart)."""
+    return max((folder / "folders").iterdir(), key=lambda stored: (len(list(stored.rglob("*"))), stored.name))
+
+
 def figure_files(folder: Path, suffix: str) -> list[Path]:
-    (stored,) = list((folder / "folders").iterdir())
-    return sorted((stored / "figures").rglob(f"*{suffix}"))
+    return sorted((stored_figures(folder) / "figures").rglob(f"*{suffix}"))
 
 
 def resign(path: Path, key: bytes, payload: bytes) -> None:
@@ -167,8 +172,7 @@ def linked_figure(folder, marker):
 
 
 def edited_index(folder, marker):
-    (stored,) = list((folder / "folders").iterdir())
-    manifest = stored / cache.MANIFEST_NAME
+    manifest = stored_figures(folder) / cache.MANIFEST_NAME
     manifest.write_bytes(manifest.read_bytes().replace(b'"caption": "', b'"caption": "Edited: ', 1))
     return "1 failed its HMAC"
 
@@ -183,7 +187,8 @@ def intact(folder: Path) -> bool:
     c = cache.Cache(folder)
     ok = all(c.get(path.stem) is not cache.MISSING for path in entries(folder))
     for stored in (folder / "folders").iterdir():
-        ok &= c.get_folder(stored.name, folder.parent / "scratch", "figures") is not cache.MISSING
+        (group,) = list((stored / "figures").iterdir())  # figures/<group>: the overview's or a dataset's
+        ok &= c.get_folder(stored.name, folder.parent / "scratch", f"figures/{group.name}") is not cache.MISSING
     return ok and not c.discarded
 
 

@@ -18,22 +18,19 @@ SCANNED = ("ccreport", "tests", "benchmarks")
 ALLOWED = {
     ("ccreport/process_exit.py", "os._exit"): "the documented way to end a process without the interpreter's "
     "teardown (its underscore marks it as low-level, not private); after the atexit handlers and flushed streams",
-    ("ccreport/render/figure_files.py", "_backend_pdf_ps"): "matplotlib's private PDF font-subsetting helper, "
+    ("ccreport/speedups/figure_subsets.py", "_backend_pdf_ps"): "matplotlib's private PDF font-subsetting helper, "
     "behind one guarded context manager (notdef_at_code_zero) that patches nothing if it is missing",
-    ("ccreport/render/figure_caches.py", "_backend_pdf_ps"): "matplotlib's private PDF font-subsetting helper, "
+    ("ccreport/speedups/figure_caches.py", "_backend_pdf_ps"): "matplotlib's private PDF font-subsetting helper, "
     "behind one guarded context manager (shared_font_programs) that patches nothing if it is missing",
-    ("ccreport/render/figure_caches.py", "Text._get_layout"): "matplotlib's text layout, memoised across the "
+    ("ccreport/speedups/figure_caches.py", "Text._get_layout"): "matplotlib's text layout, memoised across the "
     "renderers of one write_figures call behind one guarded context manager (shared_text_layouts)",
-    ("ccreport/render/figure_caches.py", "_text_helpers"): "matplotlib's glyph layout, memoised "
+    ("ccreport/speedups/figure_caches.py", "_text_helpers"): "matplotlib's glyph layout, memoised "
     "while RendererPdf.draw_text draws plain text, behind one guarded context manager (shared_pdf_glyph_layouts)",
     ("tests/test_figure_caches.py", "Text._get_layout"): "counts the text layouts matplotlib computes, to test "
     "that shared_text_layouts computes each once",
-    ("ccreport/render/figure_caches.py", "Axis._update_ticks"): "matplotlib's tick update, its last result per "
+    ("ccreport/speedups/figure_caches.py", "Axis._update_ticks"): "matplotlib's tick update, its last result per "
     "axis remembered while one figure is laid out and saved, behind one guarded context manager "
     "(remembered_tick_updates)",
-    ("ccreport/render/figure_shortcuts.py", "MarkerStyle._set_marker"): "matplotlib's marker set-up, given an "
-    "exact copy of another marker's state without copy.deepcopy's generic walk, behind one guarded context "
-    "manager (quick_marker_copies)",
     ("tests/test_figure_caches.py", "Axis._update_ticks"): "counts the tick updates matplotlib runs, to test "
     "that remembered_tick_updates runs fewer",
 }
