@@ -170,25 +170,43 @@ def test_p_at_the_floor_reads_the_same_everywhere(site, results_json):
 
 
 def test_under_covering_intervals_carry_their_warning(site):
-    """knn on sonar (8 distinct scores) has a band known to under-cover; wherever its interval is
-    quoted (the title page, the index, the dataset's findings, the uncertainty table) the warning
-    is beside it (on 8e32f04 only the band table's note said so)."""
-    import subprocess
+    """Wherever the interval of a classifier whose band states a coverage shortfall is quoted (the
+    index, the dataset page), the warning is beside it; on 8e32f04 knn on sonar (8 distinct scores)
+    had such a band and only the band table's note said so. Since the studentized bands keep their
+    level with few distinct scores (benchmarks/README.md, interval matrix), the example's bands
+    state no shortfall, and the rendering is checked on a band that does."""
+    import dataclasses
+
+    from jinja2 import Environment, FileSystemLoader
+    from markupsafe import Markup
+
+    from ccreport import paths
+    from ccreport.results.uncertainty import FEW_SCORES_MARK
 
     results = example_results()
+    quoted = 0
+    for dname, d in results.datasets.items():
+        text = (site / f"dataset-{dname}.html").read_text(encoding="utf-8")
+        index = (site / "index.html").read_text(encoding="utf-8")
+        for name, c in d.classifiers.items():
+            if c.band is None or not c.band.coverage_warning or "uniform" not in c.expected_cost_interval:
+                continue
+            iv = c.expected_cost_interval["uniform"]
+            shown = f"[{iv.lower:.4f}, {iv.upper:.4f}]"
+            for page, body in (("index.html", index), (f"dataset-{dname}.html", text)):
+                for at in [i for i in range(len(body)) if body.startswith(shown, i)]:
+                    assert f"Caution, {name}:" in body[at:at + 1500], (page, name)
+                    quoted += 1
     knn = results.datasets["sonar"].classifiers["knn"]
-    assert knn.band.coverage_warning and "cover less than 90%" in knn.band.coverage_warning
-    iv = knn.expected_cost_interval["uniform"]
-    quoted = f"[{iv.lower:.4f}, {iv.upper:.4f}]"
-    for page in ("index.html", "dataset-sonar.html"):
-        text = (site / page).read_text(encoding="utf-8")
-        start = text.index(quoted)
-        assert "Caution, knn:" in text[start:start + 1500], page
-    first = subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(site / "report.pdf"), "-"], check=True,
-                           capture_output=True, text=True).stdout
-    assert "Caution, knn: with few" in " ".join(first.split())
-    # a classifier whose band states no shortfall carries none
-    assert results.datasets["sonar"].classifiers["logreg"].band.coverage_warning is None
+    assert knn.band.coverage_warning is None  # the few-scores band keeps its level now
+    # a band whose target states a shortfall gives the warning, and the shared macro prints it
+    short = dataclasses.replace(knn.band, target=knn.band.target + "; " + FEW_SCORES_MARK
+                                + ": in simulations a 90% band covered this target 80.0-84.0% of the time")
+    assert short.coverage_warning.startswith("with few distinct scores its intervals cover less than 90%")
+    env = Environment(loader=FileSystemLoader(str(paths.templates_dir())), autoescape=True)
+    html = env.get_template("macros.html").module.coverage_warning(short, "knn")
+    assert "Caution, knn:" in str(Markup(html)) and "80.0-84.0%" in str(html)
+    assert env.get_template("macros.html").module.coverage_warning(knn.band, "knn").strip() == ""
 
 
 # --- 6. bounded quantities, bounded intervals ----------------------------------------------------------

@@ -138,9 +138,11 @@ def test_report_opens_with_the_known_decisions(built):
     # at desk-costs' PC(+) = 0.8 flagging everyone is cheapest: a trivial choice, its zero-width interval explained
     assert re.search(r"Under desk-costs \(PC\(\+\) = 0\.800\): flag every case as pos \(a trivial classifier\)", text)
     assert "zero width: flagging everyone costs exactly 1 \u2212 PC(+) on every resample" in text
-    # a classifier with 2 distinct scores carries the under-coverage warning wherever its interval is quoted
+    # the summary's warning is the band's own (none: the studentized bands keep their level with 2 scores)
     d = results.datasets["made"]
-    assert "Caution, coarse: with few distinct scores" in few_scores_warning(d, "coarse") and few_scores_warning(d, "graded") == ""
+    for name, c in d.classifiers.items():
+        expected = f"Caution, {name}: {c.band.coverage_warning}" if c.band is not None and c.band.coverage_warning else ""
+        assert few_scores_warning(d, name) == expected
     assert html.index('class="decision-summary"') < html.index('id="index-findings"')
     if shutil.which("pdftotext") is None:
         pytest.skip("pdftotext (poppler-utils) is not installed")
