@@ -23,7 +23,6 @@ from .cache import DEFAULT_FOLDER as DEFAULT_CACHE
 from .collector import leave_garbage_to_exit
 from .errors import CCReportError, Problem, UserInputError
 from .interrupts import EXIT_INTERRUPTED, caused_by_interrupt
-from .process_exit import exit_now
 from .serve import PORT_MAX, PORT_MIN
 
 DESCRIPTION = """\
@@ -297,9 +296,8 @@ def main(argv: list[str] | None = None, process_ends: bool = False) -> int:
 
 
 def run() -> NoReturn:
-    """The ``ccreport`` script and ``python -m ccreport``: :func:`main`, then the process ends
-    without freeing its heap object by object (:func:`ccreport.process_exit.exit_now`)."""
-    exit_now(main(process_ends=True))
+    """The ``ccreport`` script and ``python -m ccreport``: :func:`main`, then an ordinary exit with its status."""
+    sys.exit(main(process_ends=True))
 
 
 if __name__ == "__main__":
