@@ -35,7 +35,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import integrate, special
+from scipy import special
 
 log = logging.getLogger("ccreport.analysis.priors")
 
@@ -501,12 +501,24 @@ EXPECTED_CACHE = 256  # induced-prior expected costs remembered per process (Ind
 
 
 def quadrature(integrand, lo: float, hi: float) -> float:
-    """integral_lo^hi integrand(u) du by QUADPACK's adaptive Gauss-Kronrod rule (``scipy.integrate.quad``,
-    absolute tolerance ``QUAD_TOLERANCE``, relative 1e-10, at most 200 subintervals) on one smooth
-    piece of an induced prior's integrand. When QUADPACK reports that it did not reach the tolerance
-    (its ``ier`` > 0: the subdivision limit, roundoff, a badly behaved integrand) its estimate is kept
-    and a debug note on this module's logger says the error bound it reached; SciPy's own warning is
-    not raised, so no library wording reaches the terminal."""
+    """integral_lo^hi integrand(u) du on one smooth piece [lo, hi] of an induced prior's integrand
+    (between two kinks; the integrand is an expected normalized cost, in [0, max nec]).
+
+    A piece no wider than ``QUAD_TOLERANCE`` is one midpoint, (hi - lo) integrand((lo + hi) / 2):
+    its error is at most (hi - lo) times the integrand's range on it, within the tolerance asked of
+    the quadrature. Such pieces occur where many kinks in p(+) map to a few ulps of u near 0 or 1
+    (a beta p(+) and an envelope of hundreds of vertices, as from 10^5 rows and more); there
+    QUADPACK can only report roundoff.
+
+    Wider pieces: QUADPACK's adaptive Gauss-Kronrod rule (``scipy.integrate.quad``, absolute
+    tolerance ``QUAD_TOLERANCE``, relative 1e-10, at most 200 subintervals). Where it reports that
+    it did not reach the tolerance (``ier`` > 0: the subdivision limit, roundoff) its estimate is
+    kept and a debug note on this module's logger says the error bound it reached; SciPy's
+    ``IntegrationWarning`` is not raised, so no library wording reaches the terminal."""
+    if hi - lo <= QUAD_TOLERANCE:
+        return (hi - lo) * integrand(0.5 * (lo + hi))
+    from scipy import integrate  # imported when first needed: only induced priors integrate
+
     value, error, info, *message = integrate.quad(
         integrand, lo, hi, epsabs=QUAD_TOLERANCE, epsrel=1e-10, limit=200, full_output=1
     )

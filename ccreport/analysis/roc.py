@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import isotonic_regression
 
 from .memo import ArrayMemo, content_key
 
@@ -154,12 +153,16 @@ def crisp_roc(y_true, predictions) -> RocCurve:
 def block_starts(values, weights) -> np.ndarray:
     """Start index of each pooled block of the weighted increasing isotonic fit of ``values``
     (pool-adjacent-violators, ``scipy.optimize.isotonic_regression``); weights must be positive."""
+    from scipy.optimize import isotonic_regression  # imported when first needed: scipy.optimize's import is large
+
     return isotonic_regression(values, weights=weights).blocks[:-1]
 
 
 def decreasing_block_starts(values, weights) -> np.ndarray:
     """Start index of each pooled block of the weighted *decreasing* isotonic fit of ``values``
     (``scipy.optimize.isotonic_regression(..., increasing=False)``); weights must be positive."""
+    from scipy.optimize import isotonic_regression
+
     return isotonic_regression(values, weights=weights, increasing=False).blocks[:-1]
 
 
