@@ -34,6 +34,7 @@ from .cache import cached_map, done, source_hash
 from .errors import Problem, UserInputError
 from .interrupts import ignore_interrupts
 from .manifest_checks import SCHEDULER_ADDRESS, SCHEDULER_EXPECTED
+from .speedups.heap import keep_freed_memory
 from .threads import one_blas_thread, worker_init
 from .version import __version__
 
@@ -49,10 +50,17 @@ class Executor(Protocol):
 
 
 class SerialExecutor:
-    """Every task in this process, in order."""
+    """Every task in this process, in order (freed memory kept for reuse first, as in a pool's
+    workers: :func:`ccreport.threads.worker_init`)."""
 
     def map(self, tasks: Sequence[Task]) -> list:
-        return cached_map(run_task, [(task,) for task in tasks], lambda todo: [done(run_task(*args)) for args in todo])
+        return cached_map(run_task, [(task,) for task in tasks], self._run)
+
+    @staticmethod
+    def _run(todo: list[tuple[Task]]) -> list:
+        if todo:
+            keep_freed_memory()
+        return [done(run_task(*args)) for args in todo]
 
 
 class ProcessPoolExecutor:
