@@ -1,6 +1,7 @@
 """CPU seconds per task kind of the issue-9 large project (one process, serial), with an optional cProfile.
 
     python benchmarks/task_profile.py --n 1000000 [--classifiers 3] [--profile FILE] [--kinds uncertainty,...]
+    python benchmarks/task_profile.py --project example_project --kinds uncertainty,pairs
 
 Writes the project of ``benchmarks/make_large_project.py`` into /tmp (reused when present), loads it,
 plans the tasks exactly as :func:`ccreport.build.compute_results` does and runs them one by one in
@@ -42,9 +43,10 @@ def main() -> None:
     parser.add_argument("--kinds", default="", help="comma-separated task kinds to run (default: all)")
     parser.add_argument("--profile", type=Path, default=None)
     parser.add_argument("--folder", type=Path, default=Path("/tmp/ccreport-large"))
+    parser.add_argument("--project", type=Path, default=None, help="time this project instead (e.g. example_project)")
     args = parser.parse_args()
-    project_dir = args.folder / f"n{args.n}-k{args.classifiers}-{args.format}"
-    if not (project_dir / "ccreport.toml").is_file():
+    project_dir = args.project or args.folder / f"n{args.n}-k{args.classifiers}-{args.format}"
+    if args.project is None and not (project_dir / "ccreport.toml").is_file():
         write_project(project_dir, args.n, args.classifiers, args.format)
     start = time.process_time()
     project = load_project(project_dir)

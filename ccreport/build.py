@@ -36,6 +36,7 @@ from .provenance import make_provenance
 from .threads import one_blas_thread
 from .collector import collector_paused, long_lived_frozen
 from .results import DatasetResult, Results, results_json_digests, write_results_json
+from .results.threshold_choice import canonical_classifiers
 from .version import __version__
 
 INVOCATION_NAME = "invocation.json"  # command line and workers: not in results.json, which they must not change
@@ -107,7 +108,8 @@ def compute_results(
             positive_label=data.positive_label,
             negative_label=data.negative_label,
             n_folds=None if data.folds is None else len(data.fold_names),
-            classifiers=found.classifiers if found else {},
+            # one quantity, one interval: the optimal area on the pc axis is the uniform prior's expected cost
+            classifiers=canonical_classifiers(found.classifiers, applicable[data.name]) if found else {},
             comparisons=found.comparisons if found else {},
             priors=tuple(applicable[data.name]),
             narrative_markdown=files.dataset_narratives[data.name],
@@ -162,7 +164,6 @@ def write_output(
     if invocation is not None:
         (staging / INVOCATION_NAME).write_text(json.dumps(invocation, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
-    from .render.figure_files import write_figures
     from .render.site import render_site
 
     # ccreport.collector: what the process holds is frozen, and the output stages' garbage is collected
@@ -171,10 +172,7 @@ def write_output(
         progress.phase("drawing figures")
         figure_style = theme_figure_style(project)
         drawn = figures_key(results) if figures_digest is None else figures_digest
-        key = drawn + ("" if figure_style is None else "\n" + figure_style.read_text(encoding="utf-8"))
-        figures = cache.cached_folder(
-            key, staging, "figures", lambda: write_figures(results, staging, workers=workers, theme_style=figure_style)
-        )
+        figures = draw_figures(results, staging, workers, figure_style, drawn)
         progress.phase("writing pages")
         site = render_site(results, project, staging, figures, pdf=pdf)
         if pdf:
@@ -193,6 +191,16 @@ def swap_into_place(staging: Path, target: Path) -> None:
         shutil.rmtree(retired, ignore_errors=True)
     else:
         os.replace(staging, target)
+
+
+def check_cache_dir(cache_dir: Path, target: Path) -> None:
+    """Refuse a task cache inside the output folder (the report would carry its pickles, and a
+    build replaces its output folder as a whole) or an output folder inside the cache."""
+    folder, out = cache_dir.resolve(), target.resolve()
+    if folder == out or folder.is_relative_to(out) or out.is_relative_to(folder):
+        where = "is the output folder" if folder == out else "is inside the output folder" if folder.is_relative_to(out) else "holds the output folder"
+        raise UserInputError(Problem(display_path(cache_dir), "cache folder (--cache-dir)",
+                                     f"expected a folder apart from the output folder {display_path(target)}; this one {where}"))
 
 
 def build(
@@ -225,13 +233,16 @@ def build(
     project = load_project(project_dir)
     date = build_date(project.build_date) if date is None else date
     target = check_output(project, output_folder(project.manifest_path, out_dir), force=force)
+    if cache_dir is not None:
+        check_cache_dir(Path(cache_dir), target)
     datasets = load_project_data(project)
     chosen = workers_for(project, workers)
     n_tasks = count_tasks(datasets, project)
     clamped = clamp_workers(chosen, n_tasks)
     if clamped != chosen and (workers is not None or project.workers is not None):  # a count someone asked for
         progress.note(f"{chosen} workers clamped to {clamped} ({n_tasks} tasks, {available_cores()} cores)")
-    figure_workers = clamped if (workers is not None or project.workers is not None) else None
+    # the figures' own count (not the battery's task count): the chosen workers on this machine's cores
+    figure_workers = min(chosen, available_cores()) if (workers is not None or project.workers is not None) else None
     created = [p for p in (target, *target.parents) if not p.exists()][1:]  # parents a build makes
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -292,6 +303,33 @@ def theme_figure_style(project: Project) -> Path | None:
     theme = getattr(project, "theme", None) or DEFAULT_THEME
     path = theme_dir(theme, project.root) / THEME_STYLE_NAME
     return path if path.is_file() else None
+
+
+def draw_figures(results: Results, staging: Path, workers: int | None, figure_style: Path | None, drawn: str) -> dict:
+    """Write the figures into ``staging/figures`` and return their index (report order), from the
+    active cache where it holds them: the overview's figures keyed by ``drawn`` (:func:`figures_key`),
+    each dataset's by :func:`figures_key` of the results with that dataset alone and the
+    classifiers' order (their styles); both with the theme's figure style. So a changed dataset
+    redraws its own figures and the overview's, and the others come from the cache."""
+    from .figures import classifier_names
+    from .render.figure_files import group_folder, group_of, write_figures
+
+    theme = "" if figure_style is None else "\n" + figure_style.read_text(encoding="utf-8")
+
+    def key_texts() -> dict:
+        order = json.dumps(classifier_names(results), ensure_ascii=False)
+        keys = {group_folder(None): drawn + theme}
+        for name, d in results.datasets.items():
+            keys[group_folder(name)] = figures_key(replace(results, datasets={name: d})) + "\n" + order + theme
+        return keys
+
+    def produce(groups) -> dict:
+        by_group: dict = {}
+        for key, entry in write_figures(results, staging, workers=workers, theme_style=figure_style, groups=groups).items():
+            by_group.setdefault(group_of(entry), {})[key] = entry
+        return by_group
+
+    return {key: entry for index in cache.cached_folders(key_texts, staging, produce).values() for key, entry in index.items()}
 
 
 def figures_key(results: Results) -> str:

@@ -4,7 +4,7 @@ In order of precedence (the reproducible-builds convention first):
 
 1. ``SOURCE_DATE_EPOCH`` in the environment, an integer count of seconds since 1970-01-01T00:00:00Z
    (https://reproducible-builds.org/specs/source-date-epoch/) written in ASCII digits, at most
-   :data:`MAX_EPOCH` (the last second of year 9999); any other value (non-ASCII digits, a sign,
+   :data:`MAX_ENVIRONMENT_EPOCH` (10^11 s, in year 5138); any other value (non-ASCII digits, a sign,
    5,000 digits) is a user error (exit 2) that ``ccreport check`` reports too, never silently
    replaced;
 2. the manifest's optional ``[project] date`` (an ISO date, ``date = 2024-05-01``), read as midnight UTC;
@@ -33,6 +33,7 @@ FROM_MANIFEST = "manifest"
 FROM_CLOCK = "build time"
 SOURCES = (FROM_ENVIRONMENT, FROM_MANIFEST, FROM_CLOCK)
 MAX_EPOCH = 253402300799  # 9999-12-31T23:59:59Z: the last moment an ISO date with 4 digits names
+MAX_ENVIRONMENT_EPOCH = 10**11  # the largest SOURCE_DATE_EPOCH accepted (a bound, not a calendar edge)
 MIN_EPOCH = -62135596800  # 0001-01-01T00:00:00Z: the first ([project] date = 0001-01-01)
 ISO_MOMENT = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z", re.ASCII)
 
@@ -74,14 +75,14 @@ def epoch_of_date(day: date) -> int:
 
 def parse_epoch(text: str) -> int:
     """``SOURCE_DATE_EPOCH``'s value; raises UserInputError naming the variable when it is not a
-    non-negative decimal integer in ASCII digits of a moment up to year 9999 (``str.isdigit``
+    non-negative decimal integer in ASCII digits, at most 10^11 (``str.isdigit``
     accepts other scripts' digits, and ``int`` refuses more than 4,300 digits: the length is
     checked first)."""
     value = text.strip()
-    if not (value.isascii() and value.isdigit()) or len(value) > len(str(MAX_EPOCH)) or int(value) > MAX_EPOCH:
+    if not (value.isascii() and value.isdigit()) or len(value) > len(str(MAX_ENVIRONMENT_EPOCH)) or int(value) > MAX_ENVIRONMENT_EPOCH:
         shown = value if len(value) <= 24 else value[:24] + "..."
         raise UserInputError(
-            Problem(ENVIRONMENT, "environment", f"expected seconds since 1970-01-01T00:00:00Z, an integer from 0 to {MAX_EPOCH}, got {shown!r}")
+            Problem(ENVIRONMENT, "environment", f"expected seconds since 1970-01-01T00:00:00Z, an integer from 0 to {MAX_ENVIRONMENT_EPOCH}, got {shown!r}")
         )
     return int(value)
 

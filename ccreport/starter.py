@@ -13,7 +13,7 @@ import numpy as np
 
 from .errors import Problem, UserInputError
 
-MANIFEST = '''# ccreport project manifest: every key is documented in the README ("The manifest").
+MANIFEST = '''# ccreport project manifest: every key is documented in docs/manifest.md.
 [project]
 title = "Starter project: two scoring classifiers and a rule"
 seed = 2006

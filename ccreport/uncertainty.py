@@ -59,11 +59,10 @@ TARGET_SCORES = (
 )
 FEW_SCORES = 10  # distinct scores at or below which the band's target text states the measured shortfall
 TARGET_FEW_SCORES = (
-    "; with few distinct scores the band covers less than its level: in binormal simulations with scores "
-    "rounded to 5 values at n = 200 a 90% band covered this target 82.6-84.8% of the time at PC(+) = 0.3-0.5 and "
-    "62% at PC(+) = 0.05 (86-96% at n = 1000; benchmarks/README.md, validity matrix): the envelope then "
-    "jumps between thresholds a few hundredths apart in cost, and a replicate that switches is corrected "
-    "by the whole jump"
+    "; with few distinct scores the band's lower edge also reaches the basic bootstrap's, so it covers the best "
+    "achievable cost too; in binormal simulations with scores rounded to 5 values at n = 200 a 90% band covered "
+    "this target 88.3-99.0% of the time at PC(+) = 0.1-0.9 and 100% at 0.05 (conservative near the ends, where "
+    "the cost is nearly known; benchmarks/README.md, interval matrix)"
 )
 TARGET_CRISP = (
     "the true cost of this classifier's cost line, where it is cheaper than the trivial classifiers "
@@ -75,6 +74,11 @@ CORRECTION = (
     "- replicate's own cost"
 )
 CALIBRATED = "; upper edge and sup-norm critical value calibrated by a double bootstrap (Beran 1987 prepivoting)"
+STUDENTIZED = (
+    "; studentized (bootstrap-t, Efron & Tibshirani 1993 ch. 12): the pointwise band and the expected-cost "
+    "intervals are estimate + the sample's sd x quantiles of (corrected replicate - estimate) / the replicate's "
+    "own sd, each sd that of the selected thresholds' cost (D&H 2006 Eq. 8)"
+)
 
 
 def _simultaneous(values, settings: AnalysisSettings, scale: float = 1.0) -> SimultaneousBand | None:
@@ -111,6 +115,17 @@ class BandReplicates:
     estimate: np.ndarray
     method: str
     score_groups: int | None
+    # what the intervals are studentized by (None: percentile intervals): each replicate's sd of its
+    # selection's cost (R, m) and the sample's (m,), and per prior the same for the expected costs
+    sd: np.ndarray | None = None
+    sd_estimate: np.ndarray | None = None
+    expected_sd: dict | None = None
+    expected_sd_estimate: dict | None = None
+    expected_estimate: dict | None = None
+    raw_expected: dict | None = None  # prior -> each replicate's own (uncorrected) expected cost (R,)
+    raw: np.ndarray | None = None  # each replicate's own envelope (R, m)
+    sd_floor: np.ndarray | None = None  # the sample selection's Agresti-Coull sd (m,)
+    few_scores: bool = False  # at most FEW_SCORES distinct scores: the lower edges reach the basic bootstrap's
 
 
 @dataclass(frozen=True, eq=False)
@@ -128,19 +143,61 @@ def band_replicates(rep) -> BandReplicates:
     """A scoring classifier's :class:`BandReplicates` from its ``Replicates`` (the dataset's resampling,
     or its own stratified bootstrap when it is the dataset's only classifier)."""
     return BandReplicates(grid=rep.grid, values=rep.values, expected=rep.expected, estimate=rep.estimate,
-                          method=scores_method(rep.layout), score_groups=merged_groups(rep.layout))
+                          method=scores_method(rep.layout), score_groups=merged_groups(rep.layout),
+                          sd=rep.sd, sd_estimate=rep.sd_estimate, expected_sd=rep.expected_sd,
+                          expected_sd_estimate=rep.expected_sd_estimate, expected_estimate=rep.expected_estimate,
+                          raw_expected=rep.raw_expected, raw=rep.raw, sd_floor=rep.sd_floor,
+                          few_scores=distinct_scores(rep.layout) <= FEW_SCORES)
+
+
+def distinct_scores(layout) -> int:
+    """The number of distinct scores of the classifier whose (possibly grouped) path ``layout`` is."""
+    if layout is None:
+        return 0
+    return (layout.fine if layout.grouped else layout).n_points - 1
+
+
+def interval_fields(rep, cal, priors) -> dict:
+    """The band ``(lower, upper)`` and, per prior name in ``priors``, the expected-cost interval
+    ``[lower, upper]`` of replicates ``rep`` (``values``, ``estimate``, ``expected``; with ``sd`` and
+    ``expected_sd`` studentized) read at the calibrated levels ``cal``.
+
+    A scoring classifier's replicates carry their selections' own sds, and its band and intervals are
+    studentized (bootstrap-t, :func:`~ccreport.analysis.calibration.studentized_band` and
+    :func:`~ccreport.analysis.calibration.studentized_interval`); a crisp classifier's (its
+    selection fixed, binomial) are percentile intervals (:func:`~ccreport.analysis.calibration.calibrated_band`)."""
+    sd = getattr(rep, "sd", None)
+    if sd is None:
+        band = cb.calibrated_band(rep.values, cal)
+    else:
+        raw = getattr(rep, "raw", None)
+        few = getattr(rep, "few_scores", False)
+        basic = 2.0 * rep.estimate - raw if few and raw is not None else None
+        band = cb.studentized_band(rep.values, rep.estimate, sd, rep.sd_estimate, cal, basic, getattr(rep, "sd_floor", None))
+    e_sd = getattr(rep, "expected_sd", None)
+    few = getattr(rep, "few_scores", False)
+    intervals = {}
+    for p in priors:
+        if e_sd is None or p not in e_sd:
+            intervals[p] = cb.calibrated_interval(rep.expected[p], cal.expected_levels(p))
+        else:
+            intervals[p] = cb.studentized_interval(rep.expected[p], rep.expected_estimate[p], e_sd[p],
+                                                   rep.expected_sd_estimate[p], cal.expected_levels(p),
+                                                   basic=2.0 * rep.expected_estimate[p] - rep.raw_expected[p] if few else None)
+    return {"band": band, "expected_cost_interval": intervals}
 
 
 def _band_fields(rep, cal, settings: AnalysisSettings, target: str, priors, score_groups=None) -> dict:
     """The ``band`` and ``expected_cost_interval`` fields of replicates ``rep`` (``grid``, ``values``,
     ``expected``, ``estimate``, ``method``) read at the calibrated levels ``cal``."""
     level = settings.confidence
-    lower, upper = cb.calibrated_band(rep.values, cal)
+    found = interval_fields(rep, cal, priors)
+    lower, upper = found["band"]
     band = Band(
         level=level,
         replicates=settings.bootstrap,
         method=rep.method,
-        correction=CORRECTION + (CALIBRATED if cal.outer else ""),
+        correction=CORRECTION + (STUDENTIZED if getattr(rep, "sd", None) is not None else "") + (CALIBRATED if cal.outer else ""),
         calibration=_calibration(cal),
         target=target,
         type=settings.band,
@@ -151,7 +208,7 @@ def _band_fields(rep, cal, settings: AnalysisSettings, target: str, priors, scor
         simultaneous=_simultaneous(rep.values, settings, cal.sup_scale),
         score_groups=score_groups,
     )
-    intervals = {p: ExpectedCostInterval(*cb.calibrated_interval(rep.expected[p], cal.expected_levels(p))) for p in priors}
+    intervals = {p: ExpectedCostInterval(*v) for p, v in found["expected_cost_interval"].items()}
     return {"band": band, "expected_cost_interval": intervals}
 
 

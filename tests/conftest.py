@@ -37,3 +37,13 @@ def fixed_build_date(monkeypatch):
     """Every test builds with a fixed date (SOURCE_DATE_EPOCH), so two builds give the same bytes
     whenever they run; a test of the other date sources removes it with monkeypatch.delenv."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", FIXED_EPOCH)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def cache_key_of_the_session(tmp_path_factory):
+    """The task cache's per-user key (ccreport.cache.key_path) is a file of the test session, not
+    of the user running the tests (session scope: module fixtures that build use it too); a test
+    of the key's own location sets or removes the variable itself."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CCREPORT_CACHE_KEY", str(tmp_path_factory.getbasetemp() / "ccreport-cache-key"))
+        yield

@@ -373,6 +373,14 @@ TEMPLATE_BAD = [
     ("dataset-page", template("dataset.html", "{{ results.datasets['nope'].name }}"), "dataset.html"),
     ("pdf-report", template("report.html", "{{ [] | first | int + 'x' }}"), "report.html"),
     ("theme-template", lambda m, f: m.project.update(theme='"mine"') or f.update({"themes/mine/theme.css": b"body{}", "themes/mine/templates/index.html": b"{{ 1 // 0 }}"}), "ZeroDivisionError"),
+    # issue 38: templates are sandboxed (the payload would write "pwned" into the project); a cycle
+    # through the shipped templates is named at the project's own file
+    ("sandbox", template("index.html", '{{ cycler.__init__.__globals__.os.popen("touch pwned").read() }}'), "refused by the template sandbox"),
+    ("sandbox-module", template("index.html", "{{ tb.io.open('pwned', 'w') }}"), "refused by the template sandbox"),
+    ("self-include-through-base", lambda m, f: f.update({
+        "templates/index.html": b'{% extends "base/index.html" %}{% block content %}{% include "dataset.html" %}{% endblock %}',
+        "templates/dataset.html": b'{% extends "base/dataset.html" %}\n{% block content %}{% include "dataset.html" %}{% endblock %}'}),
+     "templates/dataset.html:2: template: a template includes or extends itself"),
 ]
 for id, edit, fragment in TEMPLATE_BAD:
     case(f"template.{id}", edit, "template", fragment, templates=True)
@@ -431,6 +439,8 @@ CLI_PROBLEMS = [
     ("missing-manifest-file", ("check", "other.toml"), "file not found"),
     ("serve-without-site", ("serve", ".", "-o", "foreign", "--no-watch"), "expected a built site"),
     ("new-into-project", ("new", "."), "ccreport"),
+    ("cache-inside-output", ("build", ".", "-o", "out", "--cache-dir", "out/cache", "--no-pdf"), "cache folder (--cache-dir)"),
+    ("output-inside-cache", ("build", ".", "-o", "cache/out", "--cache-dir", "cache", "--no-pdf"), "cache folder (--cache-dir)"),
 ]
 for id, argv, fragment in CLI_PROBLEMS:
     case(f"cli.{id}", lambda m, f: f.update({"foreign/mine.txt": b"mine"}), fragment, argv=argv)
@@ -516,12 +526,13 @@ ISSUE_38 = [
     ("parquet.fold-list", parquet_with("list", "fold"), ("data.parquet", "fold", "Parquet type list"), None, {}),
     ("parquet.prediction-list", parquet_with("list", "pred"), ("data.parquet", "pred", "Parquet type list"), None, {}),
     ("parquet.prediction-struct", parquet_with("struct", "pred"), ("data.parquet", "pred", "Parquet type struct"), None, {}),
-    # the environment's SOURCE_DATE_EPOCH: ASCII digits only, at most year 9999
+    # the environment's SOURCE_DATE_EPOCH: ASCII digits only, at most 10^11
     ("env.source-date-epoch-garbage", None, ("SOURCE_DATE_EPOCH", "environment"), None, {"SOURCE_DATE_EPOCH": "garbage"}),
     ("env.source-date-epoch-arabic-digits", None, ("SOURCE_DATE_EPOCH", "environment"), None, {"SOURCE_DATE_EPOCH": "\u0661\u0667\u0660\u0660\u0660\u0660\u0660\u0660\u0660\u0660"}),
     ("env.source-date-epoch-fullwidth-digits", None, ("SOURCE_DATE_EPOCH", "environment"), None, {"SOURCE_DATE_EPOCH": "\uff11\uff17\uff10\uff10"}),
     ("env.source-date-epoch-5000-digits", None, ("SOURCE_DATE_EPOCH", "environment"), None, {"SOURCE_DATE_EPOCH": "1" * 5000}),
     ("env.source-date-epoch-after-9999", None, ("SOURCE_DATE_EPOCH", "environment"), None, {"SOURCE_DATE_EPOCH": str(10**12)}),
+    ("env.source-date-epoch-over-10-to-11", None, ("SOURCE_DATE_EPOCH", "environment"), None, {"SOURCE_DATE_EPOCH": str(10**11 + 1)}),
     ("env.source-date-epoch-negative", None, ("SOURCE_DATE_EPOCH", "environment"), None, {"SOURCE_DATE_EPOCH": "-86400"}),
     # a named pipe is called a named pipe, not a folder
     ("fifo.data-file", lambda m, f: f.update({"pipe.csv": FIFO}) or m.datasets[0].update(path='"pipe.csv"'), ("datasets[1] (d).path", "a named pipe"), "line", {}),

@@ -19,8 +19,8 @@ def test_a_few_scores_band_is_named_with_its_shortfall_whatever_the_order():
     }
     note = band_note(bands)
     assert f"What the band covers: {TARGET_SCORES}." in note
-    assert "For knn, stump: with few distinct scores the band covers less than its level" in note
-    assert "82.6-84.8%" in note and note.count("82.6-84.8%") == 1
+    assert "For knn, stump: with few distinct scores the band's lower edge also reaches the basic bootstrap's" in note
+    assert "88.3-99.0%" in note and note.count("88.3-99.0%") == 1
 
 
 def test_no_addition_when_every_band_has_the_plain_target():

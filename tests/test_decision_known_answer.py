@@ -140,7 +140,7 @@ def test_report_opens_with_the_known_decisions(built):
     assert "zero width: flagging everyone costs exactly 1 \u2212 PC(+) on every resample" in text
     # a classifier with 2 distinct scores carries the under-coverage warning wherever its interval is quoted
     d = results.datasets["made"]
-    assert "coarse has 2 distinct scores" in few_scores_warning(d, "coarse") and few_scores_warning(d, "graded") == ""
+    assert "Caution, coarse: with few distinct scores" in few_scores_warning(d, "coarse") and few_scores_warning(d, "graded") == ""
     assert html.index('class="decision-summary"') < html.index('id="index-findings"')
     if shutil.which("pdftotext") is None:
         pytest.skip("pdftotext (poppler-utils) is not installed")

@@ -11,13 +11,13 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 from ccreport import figures as F
-from ccreport.render import figure_caches as C
 from ccreport.render.figure_files import (
     NO_LAYOUT_ENGINE,
     SAVE_METADATA,
     lay_out_once,
     notdef_at_code_zero,
 )
+from ccreport.speedups import figure_caches as C
 
 pypdf = pytest.importorskip("pypdf")
 

@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 from ccreport import figures as F
 from ccreport.figures.style import segments
 from ccreport.render.figure_files import NO_LAYOUT_ENGINE, SAVE_METADATA, lay_out_once
-from ccreport.render.figure_replay import Recorder, replay, save_svg_and_pdf
+from ccreport.speedups.figure_replay import Recorder, replay, save_svg_and_pdf
 
 SVG_KW, PDF_KW = {"metadata": SAVE_METADATA["svg"]}, {"metadata": SAVE_METADATA["pdf"]}
 

@@ -134,9 +134,9 @@ def test_p_value_at_the_bootstrap_floor_is_a_bound():
     # every replicate on one side of 0: the smallest p the two-sided bootstrap can give, 2 / (R + 1)
     floor = bootstrap_p_value(np.full(1000, 0.3))
     assert floor == 2 / 1001
-    assert tb.p_value_text(floor, 1000) == "p\u00a0\u2264\u00a00.002"
-    assert tb.p_value_text(bootstrap_p_value(np.full(500, -0.1)), 500) == "p\u00a0\u2264\u00a00.004"
-    assert tb.p_value_text(2 / 100001, 100000) == "p\u00a0<\u00a00.001"
+    assert tb.p_value_text(floor, 1000) == "p\u00a0\u2264\u00a02/1001"
+    assert tb.p_value_text(bootstrap_p_value(np.full(500, -0.1)), 500) == "p\u00a0\u2264\u00a02/501"
+    assert tb.p_value_text(2 / 100001, 100000) == "p\u00a0\u2264\u00a02/100001"
     # one replicate beyond 0: an ordinary p-value
     one_more = bootstrap_p_value(np.r_[np.full(999, 0.3), -0.1])
     assert one_more == 4 / 1001 and tb.p_value_text(one_more, 1000) == "p=0.004"
@@ -146,8 +146,8 @@ def test_p_value_at_the_bootstrap_floor_is_a_bound():
     from ccreport.analysis.significance import difference_p_value
 
     low = difference_p_value(np.full(500, -0.2), -0.2)
-    assert low == 1 / 501 and tb.p_value_text(low, 500, floor_count=1) == "p\u00a0\u2264\u00a00.002"
-    assert tb.p_value_text(1 / 1001, 1000, floor_count=1) == "p\u00a0<\u00a00.001"
+    assert low == 1 / 501 and tb.p_value_text(low, 500, floor_count=1) == "p\u00a0\u2264\u00a01/501"
+    assert tb.p_value_text(1 / 1001, 1000, floor_count=1) == "p\u00a0\u2264\u00a01/1001"
     assert tb.p_value_text(2 / 1001, 1000, floor_count=1) == "p=0.002"
     assert tb.p_value_text(0.04, 1000, floor_count=1, name="p_adj") == "p_adj=0.040"
 

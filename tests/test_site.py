@@ -124,7 +124,7 @@ def test_uncertainty_tables_carry_the_intervals_of_results_json(example_site):
                 prior = column.split()[-1]
                 iv = m["expected_cost_difference_interval"][prior]
                 replicates = m["difference_band"]["replicates"]
-                expected = f"{tb.cost(iv['lower'])}, {tb.cost(iv['upper'])}] {tb.p_value_text(iv['p_value'], replicates, 1)}"
+                expected = f"{tb.cost(iv['lower'])}, {tb.cost(iv['upper'])}] unadjusted, {tb.p_value_text(iv['p_value'], replicates, 1)}"
                 expected = " ".join(expected.split())  # the page's text, spaces normalised (no-break spaces too)
                 assert cell.split()[0] == tb.cost(m["expected_cost_difference"][prior]) and expected in cell
                 # both p and the adjusted p (p_holm) are shown; the mark follows the adjusted one (issue 10)

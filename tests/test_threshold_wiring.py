@@ -244,7 +244,7 @@ def test_section_tables_say_what_does_not_apply():
     assert areas.columns[-2:] == ["Kendall [0.1, 0.5]", "Kendall [0.5, 0.9]"]
     rows = {r[0].text: r for r in areas.rows}
     assert rows["b"][2].text == "n/a" and "probabilities in [0, 1]" in areas.note
-    assert "c is crisp: only its single cost line applies" in areas.note
+    assert "c is crisp: it has no threshold to choose" in areas.note and "another quantity" in areas.note
     assert rows["a"][4].note.startswith("[")  # Kendall with its interval
     assert [r[0].text for r in tables["threshold_differences"].rows] == ["a vs b"]
     assert len(tables["threshold_partial"].rows) == 2 * 2  # two scoring classifiers x two ranges

@@ -35,11 +35,15 @@ import numpy as np
 from .hull_costs import (
     GRID,
     HullCurves,
+    costs_sd_at,
+    expected_sd,
     hull_curves,
     hulls_expected,
     hulls_on_grid,
+    line_sd,
     optimal_vertices,
     switches,
+    vertex_intervals,
 )
 from .hulls import Hulls, crisp_hulls, replicate_hulls
 from .path_layout import (  # the layout and resampling primitives, also imported from here
@@ -118,6 +122,18 @@ class Replicates:
     # (:func:`ccreport.analysis.significance.crisp_reference`); None for a scoring classifier
     line: np.ndarray | None = None
     line_estimate: np.ndarray | None = None
+    # prior -> each replicate's plug-in sd of its expected cost, selection fixed (R,), and the
+    # sample's (float): what the expected-cost interval is studentized by (hull_costs.expected_sd)
+    expected_sd: dict | None = None
+    expected_sd_estimate: dict | None = None
+    # each replicate's binomial sd of its selection's cost on the grid (R, m; of the sample's selection
+    # where trivial_swap swapped) and the sample's (m,): what the band is studentized by
+    sd: np.ndarray | None = None
+    sd_estimate: np.ndarray | None = None
+    sample_sd: np.ndarray | None = None  # each replicate's sd of the sample's own selection (R, m)
+    # the sample selection's sd with Agresti-Coull rates (m,): the band's upper edge is at least the
+    # binomial bound it gives (calibration.studentized_band)
+    sd_floor: np.ndarray | None = None
 
 
 def _readings(parts: list) -> dict | None:
@@ -143,6 +159,15 @@ def collect_replicates(parts: list, priors, grid, estimate_hull: Hulls, method, 
     raw_e = {p: np.concatenate([q[0].raw_expected[p] for q in parts]) for p in priors}
     ins_e = {p: np.concatenate([q[0].in_sample_expected[p] for q in parts]) for p in priors}
     sample_cost = np.concatenate([p[2] for p in parts], axis=0) if parts[0][2] is not None else None
+    have_sd = parts[0][0].raw_expected_sd is not None
+    sd = {p: np.concatenate([q[0].raw_expected_sd[p] for q in parts]) for p in priors} if have_sd else None
+    sd_hull = sample_hull(layout) if layout is not None and layout.grouped else estimate_hull
+    sd_est = {p: float(sample_expected_sd(sd_hull, prior)[0]) for p, prior in priors.items()}
+    grid_sd = np.concatenate([p[0].raw_sd for p in parts], axis=0) if parts[0][0].raw_sd is not None else None
+    sample_sd = np.concatenate([p[0].sample_sd for p in parts], axis=0) if parts[0][0].sample_sd is not None else None
+    selected = optimal_vertices(sd_hull, grid)
+    grid_sd_est = costs_sd_at(sd_hull, selected, grid)[0]
+    grid_sd_plus = costs_sd_at(sd_hull, selected, grid, plus=2)[0]
     if layout is not None and layout.grouped:
         coarse = sample_hull(layout)
         est_b = hulls_on_grid(coarse, grid)[0]
@@ -169,7 +194,19 @@ def collect_replicates(parts: list, priors, grid, estimate_hull: Hulls, method, 
         trivial=np.concatenate([p[3] for p in parts], axis=0) if len(parts[0]) > 3 else None,
         sample_cost=sample_cost,
         readings=_readings([p[4] for p in parts]) if len(parts[0]) > 4 else None,
+        expected_sd=sd,
+        expected_sd_estimate=sd_est,
+        sd=grid_sd,
+        sd_estimate=grid_sd_est,
+        sample_sd=sample_sd,
+        sd_floor=grid_sd_plus,
     )
+
+
+def sample_expected_sd(h: Hulls, prior) -> np.ndarray:
+    """:func:`~ccreport.analysis.hull_costs.expected_sd` of hulls ``h`` under one prior, selection its own."""
+    lo, hi = vertex_intervals(h)
+    return expected_sd(h, prior.vertex_weights(lo, hi, h.replicate_ids()))
 
 
 def sample_selection(layout: PathLayout, grid) -> tuple[np.ndarray, np.ndarray]:
@@ -179,9 +216,10 @@ def sample_selection(layout: PathLayout, grid) -> tuple[np.ndarray, np.ndarray]:
     return k, (k == 0) | (k == layout.n_points - 1)
 
 
-def trivial_swap(h: Hulls, layout: PathLayout, cp, cn, grid, selection) -> tuple[np.ndarray, np.ndarray]:
-    """Where a replicate selects a trivial classifier but the sample did not, and the replicate's
-    cost of the sample's selection: ``(swap (R, m), sample_cost (R, m))``.
+def trivial_swap(h: Hulls, layout: PathLayout, cp, cn, grid, selection) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where a replicate selects a trivial classifier but the sample did not, the replicate's cost
+    of the sample's selection, and that cost's own binomial sd in the replicate (D&H 2006 Eq. 8):
+    ``(swap (R, m), sample_cost (R, m), sample_sd (R, m))``.
 
     Why: a trivial classifier's cost is known exactly, so ``C(v*) - t*(v*)`` is exactly 0 for such a
     replicate and its optimism-corrected value is exactly the estimate: these replicates pile up at
@@ -197,7 +235,7 @@ def trivial_swap(h: Hulls, layout: PathLayout, cp, cn, grid, selection) -> tuple
     trivial = trivial_selection(h, grid)
     fnr = 1.0 - cp[:, layout.pos_at[k]] / layout.n_pos
     fpr = cn[:, layout.neg_at[k]] / layout.n_neg
-    return trivial & ~sample_trivial[None, :], fnr * grid + fpr * (1.0 - grid)
+    return trivial & ~sample_trivial[None, :], fnr * grid + fpr * (1.0 - grid), line_sd(fnr, fpr, layout.n_pos, layout.n_neg, grid)
 
 
 def trivial_selection(h: Hulls, grid) -> np.ndarray:
@@ -216,8 +254,14 @@ def _chunk_curves(layout: PathLayout, cp, cn, grid, priors, selection: str):
         sample_switches = np.tile(switches(sample_hull(layout)), cp.shape[0])
         return hull_curves(fixed_vertices(layout, cp, cn), grid, priors, sample_switches), None, None
     h = replicate_hulls(layout, cp, cn)
-    swap, sample_cost = trivial_swap(h, layout, cp, cn, grid, sample_selection(layout, grid))
-    return hull_curves(h, grid, priors), swap, sample_cost
+    swap, sample_cost, sample_sd = trivial_swap(h, layout, cp, cn, grid, sample_selection(layout, grid))
+    return with_swapped_sd(hull_curves(h, grid, priors, sd=True), swap, sample_sd), swap, sample_cost
+
+
+def with_swapped_sd(curves: HullCurves, swap, sample_sd) -> HullCurves:
+    """``curves`` whose grid sds are, where ``swap``, those of the sample's selection (the swapped
+    replicates' values are its cost, :func:`trivial_swap`)."""
+    return curves._replace(raw_sd=np.where(swap, sample_sd, curves.raw_sd), sample_sd=sample_sd)
 
 
 def stratified_curves(rng, layouts: list[PathLayout], replicates: int, grid, priors, selection: str):

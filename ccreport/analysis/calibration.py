@@ -65,6 +65,30 @@ the mean calibrated level at PC(+) = 0.5 moved by less than 0.003 from 100 to 50
 and the pointwise coverage by less than its Monte-Carlo error). The sup-norm scale is different: a
 90% quantile of one outer replicate's own 50 inner sup statistics is noisy enough to push the
 ratios' tail up, so the critical value is pooled over outer replicates (:func:`sup_ratios`).
+
+Studentized bands and intervals
+-------------------------------
+The calibration above corrects the *mean* of the optimism. A classifier with few distinct scores
+has a second defect the percentiles of ``c*`` cannot see: the spread of its cost depends on the cost
+itself. Its envelope is made of a few cost lines; one that lies high in a data set is used over a
+narrower PC(+) range (the trivial classifiers take over sooner) and, at a given PC(+), with rates
+nearer 0 or 1, so the data sets whose estimate lies furthest above the truth are exactly those
+whose replicates spread least, and the truth falls *below* the interval (measured, the expected
+cost under the uniform prior at n = 200: 83% coverage, 14% below, with five values; 87%, 11% below,
+with two; benchmarks/README.md, "Interval matrix"). The bands and intervals are therefore read as
+bootstrap-t intervals (:func:`studentized_band`, :func:`studentized_interval`; Efron & Tibshirani
+1993 ch. 12, Hall 1988): each corrected replicate's deviation from the estimate is divided by the sd
+of what that replicate selected (D&H 2006 Eq. 8 on the grid; the selection-fixed plug-in sd of an
+expected cost, :func:`~ccreport.analysis.hull_costs.expected_sd`), and the quantiles of the ratios
+(at the calibrated upper level) are scaled by the sample's own sd. Where all sds are equal this is
+the percentile band (test). For a classifier with few distinct scores the caller also passes the
+reflected replicates ``2 t - t*`` (``basic``): the envelope then chooses among a few thresholds whose
+costs differ by whole steps, so the selected threshold's true cost (what ``c*`` targets) can lie
+well above the best achievable one, and the lower edge is taken as the lower of the two (with many
+scores the two targets differ little and the resampled sample's sharp minimum overstates the
+difference: 98% coverage for continuous scores at n = 200, measured). A selected threshold with no
+example of a class on one side has no resampling variance in that rate; the band's upper edge is
+at least the selected line's binomial bound with Agresti-Coull rates (``sd_floor``).
 """
 
 from __future__ import annotations
@@ -72,6 +96,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from scipy.special import ndtri
 
 from .bands import studentizing_sd
 from .hull_costs import GRID, hull_curves
@@ -340,7 +365,7 @@ def outer_world(layout, counts_pos, counts_neg, grid, priors) -> Outer:
     """Outer replicates from their counts ((g, n_pos) and (g, n_neg), in the layout's class-rank
     order): each one's own envelope t*_b and the truth C(v*_b), on the grid and under each prior."""
     cp, cn = cumulative(counts_pos), cumulative(counts_neg)
-    t, truth, t_e, truth_e = hull_curves(replicate_hulls(layout, cp, cn), grid, priors, nodes=INDUCED_NODES)
+    t, truth, t_e, truth_e = hull_curves(replicate_hulls(layout, cp, cn), grid, priors, nodes=INDUCED_NODES)[:4]
     return Outer(cp=cp, cn=cn, t=t, truth=truth, t_expected=t_e, truth_expected=truth_e)
 
 
@@ -382,7 +407,7 @@ def _inner_block(layout, outer: Outer, inner_cp, inner_cn, grid, priors) -> tupl
         columns, pos_ranks, neg_ranks = path_columns(layout)
         hulls = replicate_hulls(columns, inner_cp, inner_cn)
         recounted = _recounted(hulls, outer.cp[:, pos_ranks], outer.cn[:, neg_ranks], k)
-    raw, ins, raw_e, ins_e = hull_curves(recounted, grid, priors, nodes=INDUCED_NODES)
+    raw, ins, raw_e, ins_e = hull_curves(recounted, grid, priors, nodes=INDUCED_NODES)[:4]
     values = outer.t[:, None, :] + (ins - raw).reshape(g, k, grid.size)
     expected = {p: outer.t_expected[p][:, None] + (ins_e[p] - raw_e[p]).reshape(g, k) for p in priors}
     return values, expected
@@ -539,3 +564,73 @@ def calibrated_interval(samples, levels: tuple[float, float]) -> list[float]:
     """Interval of one statistic's replicates at (lower, upper) quantile levels."""
     lo, hi = np.quantile(np.asarray(samples, dtype=float), [levels[0], levels[1]])
     return [float(lo), float(hi)]
+
+
+def studentized_ratios(values, estimate, sd) -> np.ndarray:
+    """Bootstrap-t ratios ``(c* - t) / s*`` (Efron & Tibshirani 1993 ch. 12; Davison & Hinkley 1997
+    section 5.2.1) of optimism-corrected replicates ``values`` (R, ...) about the estimate ``t``, each
+    divided by its own selection's sd ``s*`` (same shape as ``values``); 0 where ``s*`` = 0 (a
+    replicate that selected a trivial classifier: its corrected value is the estimate itself)."""
+    values = np.asarray(values, dtype=float)
+    sd = np.asarray(sd, dtype=float)
+    live = sd > 0
+    return np.where(live, (values - np.asarray(estimate, dtype=float)) / np.where(live, sd, 1.0), 0.0)
+
+
+def studentized_band(values, estimate, sd, sd_estimate, cal: Calibration, basic=None, sd_floor=None,
+                     floor_level: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Pointwise studentized (bootstrap-t) band of optimism-corrected replicate curves (R, m).
+
+    ``t_j + s_j q_a(z_j)`` with ``z*_j = (c*_j - t_j) / s*_j`` (:func:`studentized_ratios`), ``s*``
+    each replicate's binomial sd of the cost of what it selected and ``s`` the sample's (D&H 2006
+    Eq. 8), read at the lower level and at the calibrated upper level of ``cal``. Where the sample
+    selects a trivial classifier (``s_j`` = 0, its cost known exactly) the percentile band of the
+    replicates (:func:`calibrated_band`) is kept.
+
+    ``basic`` (R, m): the reflected replicates ``2 t - t*`` (the basic bootstrap, Davison & Hinkley
+    1997 eq. 5.6, whose target is the best cost achievable, not the cost of what was selected); the
+    lower edge is the lower of the two studentized lower edges, so the band reaches down to the
+    optimum as well. ``sd_floor`` (m,): the sample selection's sd with Agresti-Coull rates
+    (:func:`~ccreport.analysis.hull_costs.line_sd` ``plus=2``); the upper edge is at least
+    ``t + z s_floor``, the normal-approximation binomial bound of the selected cost line at the
+    nominal upper level (D&H 2006 section 4.6): a selected threshold with no negative (or no
+    positive) on one side has no binomial variance in the resampling, so no bootstrap interval can
+    see how far its true rate may lie from 0. ``floor_level``: the one-sided level of that bound
+    (default the nominal upper level).
+
+    Why: with few distinct scores the sd of the selected cost depends strongly on the estimate (a
+    data set whose cost line lies high uses it over a narrower PC(+) range and, where it is used, at
+    a smaller binomial variance), so percentiles of ``c*`` give bands too narrow exactly in the data
+    sets whose estimate lies far from the truth; the ratio to its own sd is nearly pivotal
+    (second-order accurate, Hall 1992 section 3.5).
+    """
+    z = studentized_ratios(values, estimate, sd)
+    est = np.asarray(estimate, dtype=float)
+    s = np.asarray(sd_estimate, dtype=float)
+    zs = np.sort(z, axis=0)
+    lower = est + s * _sorted_quantiles(zs, np.full(est.shape, cal.lower_level))
+    upper = est + s * _sorted_quantiles(zs, cal.upper)
+    if basic is not None:  # the reflected replicates 2 t - t*: their lower edge reaches the optimum too
+        zb = np.sort(studentized_ratios(basic, est, sd), axis=0)
+        lower = np.minimum(lower, est + s * _sorted_quantiles(zb, np.full(est.shape, cal.lower_level)))
+    if sd_floor is not None:  # at least the binomial upper bound of the selected cost line (Agresti-Coull sd)
+        z = ndtri(1.0 - cal.lower_level if floor_level is None else floor_level)
+        upper = np.maximum(upper, est + z * np.asarray(sd_floor, dtype=float))
+    plo, phi = calibrated_band(values, cal)
+    exact = s <= 0
+    return np.where(exact, plo, np.maximum(lower, 0.0)), np.where(exact, phi, upper)  # a cost is never below 0
+
+
+def studentized_interval(samples, estimate: float, sd, sd_estimate: float, levels: tuple[float, float], basic=None) -> list[float]:
+    """Bootstrap-t interval of one statistic: ``[t + s q_lo(z*), t + s q_hi(z*)]``, ``z*`` the
+    :func:`studentized_ratios` of its optimism-corrected replicates (R,) by their own sds ``sd`` (R,),
+    ``s`` = ``sd_estimate`` the sample's; the percentile interval (:func:`calibrated_interval`) when
+    ``s`` = 0 (nothing to studentize by). ``basic`` (R,): the reflected replicates ``2 t - t*``; the
+    lower end is the lower of the two studentized ones (:func:`studentized_band`)."""
+    if not sd_estimate > 0:
+        return calibrated_interval(samples, levels)
+    z = studentized_ratios(samples, estimate, sd)
+    lo, hi = np.quantile(z, [levels[0], levels[1]])
+    if basic is not None:
+        lo = min(lo, float(np.quantile(studentized_ratios(basic, estimate, sd), levels[0])))
+    return [max(0.0, float(estimate + sd_estimate * lo)), float(estimate + sd_estimate * hi)]  # a cost is never below 0

@@ -190,19 +190,49 @@ class HullCurves(NamedTuple):
     in_sample: np.ndarray
     raw_expected: dict
     in_sample_expected: dict
+    raw_expected_sd: dict | None = None
+    raw_sd: np.ndarray | None = None
+    sample_sd: np.ndarray | None = None  # the replicate's sd of the sample's selection (bootstrap.trivial_swap)
 
 
-def hull_curves(h: Hulls, grid, priors: dict, switch_pc=None, nodes: int | None = None) -> HullCurves:
+def costs_sd_at(h: Hulls, j: np.ndarray, grid: np.ndarray, plus: int = 0) -> np.ndarray:
+    """Binomial standard deviation of the cost of vertices ``j`` (R, m) at the grid PC(+), from the
+    replicate's own rates: ``sqrt(pc^2 fnr (1 - fnr) / n_pos + (1 - pc)^2 fpr (1 - fpr) / n_neg)``
+    (D&H 2006 Eq. 8, with PC(+) in place of p(+)); 0 for the trivial classifiers."""
+    fpr = (h.x / h.n_neg)[j]
+    fnr = (1.0 - h.y / h.n_pos)[j]
+    return line_sd(fnr, fpr, h.n_pos, h.n_neg, grid, plus)
+
+
+def line_sd(fnr, fpr, n_pos: int, n_neg: int, grid, plus: int = 0) -> np.ndarray:
+    """D&H 2006 Eq. 8: the sd of a cost line ``fnr pc + fpr (1 - pc)`` whose rates are binomial
+    proportions of n_pos positives and n_neg negatives, at each PC(+) of ``grid`` (broadcast).
+
+    ``plus`` = 2: each rate as Agresti & Coull's (1998) "add two successes and two failures",
+    ``(count + 2) / (n + 4)`` over n + 4 draws, so a rate counted 0 or n times (no negative above the
+    threshold) still has the variance a binomial that small has, instead of none."""
+    grid = np.asarray(grid, dtype=float)
+    if plus:
+        fnr = (np.asarray(fnr, dtype=float) * n_pos + plus) / (n_pos + 2 * plus)
+        fpr = (np.asarray(fpr, dtype=float) * n_neg + plus) / (n_neg + 2 * plus)
+        n_pos, n_neg = n_pos + 2 * plus, n_neg + 2 * plus
+    var = grid**2 * (fnr * (1.0 - fnr) / n_pos) + (1.0 - grid) ** 2 * (fpr * (1.0 - fpr) / n_neg)
+    return np.sqrt(np.maximum(var, 0.0))
+
+
+def hull_curves(h: Hulls, grid, priors: dict, switch_pc=None, nodes: int | None = None, sd: bool = False) -> HullCurves:
     """Raw and in-sample (original counts ``x0, y0``, replicate's selection) grid values and expected
     costs of every replicate of ``h``. ``switch_pc``: the switching points to select with (default
     the hulls' own; the sample's for fixed thresholds); ``nodes``: the quadrature rule of priors that
-    need one (:meth:`~ccreport.analysis.priors.Prior.vertex_weights`)."""
+    need one (:meth:`~ccreport.analysis.priors.Prior.vertex_weights`). ``sd``: also each selection's
+    own standard deviations, on the grid (:func:`costs_sd_at`) and of the expected costs
+    (:func:`expected_sd`), for studentized intervals."""
     sw = switches(h) if switch_pc is None else switch_pc
     orig = h.original()
     j = optimal_vertices(h, grid, sw)  # the replicate's selection, costed twice
     raw = costs_at(h, j, grid)
     ins = costs_at(h, j, grid, in_sample=True)
-    raw_e, ins_e = {}, {}
+    raw_e, ins_e, raw_sd = {}, {}, ({} if sd else None)
     if priors:
         lo, hi = vertex_intervals(h, sw)
         rep = h.replicate_ids()
@@ -211,4 +241,38 @@ def hull_curves(h: Hulls, grid, priors: dict, switch_pc=None, nodes: int | None 
             w = prior.vertex_weights(lo, hi, rep, nodes, ends)  # shared: same switching points
             raw_e[p] = hulls_expected(h, prior, sw, w)
             ins_e[p] = hulls_expected(orig, prior, sw, w)
-    return HullCurves(raw, ins, raw_e, ins_e)
+            if sd:
+                raw_sd[p] = expected_sd(h, w)
+    return HullCurves(raw, ins, raw_e, ins_e, raw_sd, costs_sd_at(h, j, grid) if sd else None)
+
+
+def expected_sd(h: Hulls, weights) -> np.ndarray:
+    """Plug-in standard deviation of each replicate's expected cost with its selection held fixed: (R,).
+
+    With the vertices' weights ``(W0, W1)`` (:meth:`~ccreport.analysis.priors.Prior.vertex_weights`)
+    the expected cost is ``E = sum_v fpr_v (W0_v - W1_v) + fnr_v W1_v`` (:func:`hulls_expected`), a
+    sum over instances: a negative between hull vertices k - 1 and k (in FP order) is counted in the
+    FP of every vertex v >= k, so it adds ``S_k / n_neg`` with ``S_k = sum_{v >= k} (W0_v - W1_v)``;
+    a positive between vertices k - 1 and k subtracts ``T_k / n_pos`` with ``T_k = sum_{v >= k} W1_v``.
+    Within each class the instances are drawn independently (the stratified bootstrap, D&H 2006
+    section 4.6), so ``Var E = Var_neg(S) / n_neg + Var_pos(T) / n_pos``, the variances taken over the
+    class's instances as counted in the replicate (its fractions ``dx_k / n_neg``, ``dy_k / n_pos``):
+    the delta-method (infinitesimal jackknife) variance of a selection-fixed expected cost, the
+    expected-cost form of D&H 2006 Eq. 8.
+    """
+    wa, wb = (np.asarray(w, dtype=float) for w in weights)
+    rep = h.replicate_ids()
+    reps = h.replicates
+    first = h.indptr[:-1]
+    out = np.zeros(reps)
+    for vals, counts, size in ((wa - wb, h.x, h.n_neg), (wb, h.y, h.n_pos)):
+        csum = np.cumsum(vals)
+        total = csum[h.indptr[1:] - 1]  # per replicate
+        suffix = total[rep] - csum + vals  # sum over v >= this vertex, within the replicate
+        d = np.diff(counts, prepend=0.0)
+        d[first] = counts[first]  # a replicate's first vertex counts from 0
+        frac = d / size
+        mean = np.bincount(rep, weights=frac * suffix, minlength=reps)
+        second = np.bincount(rep, weights=frac * suffix * suffix, minlength=reps)
+        out += np.maximum(second - mean * mean, 0.0) / size
+    return np.sqrt(out)

@@ -28,6 +28,7 @@ from .bootstrap import (
     stratified_curves,
     trivial_selection,
     trivial_swap,
+    with_swapped_sd,
 )
 from .hull_costs import GRID, hull_curves
 from .hulls import crisp_hulls, replicate_hulls
@@ -38,9 +39,10 @@ from .replicate_groups import MAX_REPLICATE_GROUPS, group_layout, shared_group_c
 def _dataset_chunk(layout: PathLayout, cp, cn, grid, priors, readers: dict):
     """:func:`_chunk_curves` (resampled selection) plus the trivial flags and the readers' outputs."""
     h = replicate_hulls(layout, cp, cn)
-    swap, sample_cost = trivial_swap(h, layout, cp, cn, grid, sample_selection(layout, grid))
+    swap, sample_cost, sample_sd = trivial_swap(h, layout, cp, cn, grid, sample_selection(layout, grid))
     read = {k: f(h, cp, cn, layout) for k, f in readers.items()} or None
-    return hull_curves(h, grid, priors), swap, sample_cost, trivial_selection(h, grid), read
+    curves = with_swapped_sd(hull_curves(h, grid, priors, sd=True), swap, sample_sd)
+    return curves, swap, sample_cost, trivial_selection(h, grid), read
 
 
 

@@ -9,7 +9,7 @@ when the step-down adjusted p-value is at most 1 - confidence, else "tied with",
 :mod:`ccreport.render.ranking`); for each constrained criterion, the choice on its one basis,
 its rates, its constrained rate with the exact interval and the cap warning, and its price; for a
 dataset with instance costs, which analysis the decision follows and why. A number whose interval
-is known to under-cover (a classifier with few distinct scores, :data:`ccreport.uncertainty.FEW_SCORES`)
+is known to under-cover (the band's ``coverage_warning``: a classifier with few distinct scores)
 carries that warning beside it.
 """
 
@@ -17,11 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
 
 from ..decisions import EQUAL_COSTS
 from ..results import DatasetResult, Results
-from ..uncertainty import FEW_SCORES, TARGET_FEW_SCORES
 from . import tables as tb
 from .findings import p_holm_ref
 from .page_names import dataset_page_slug
@@ -46,15 +44,11 @@ class DatasetSummary:
 
 
 def few_scores_warning(d: DatasetResult, classifier: str) -> str:
-    """The under-coverage warning of a classifier whose band is known to cover less than its level."""
+    """The under-coverage warning of a classifier whose band is known to cover less than its level,
+    in the words every other place quotes (:attr:`ccreport.results.Band.coverage_warning`), or ""."""
     c = d.classifiers.get(classifier)
-    band = None if c is None else c.band
-    if band is None or not band.target or TARGET_FEW_SCORES not in band.target:
-        return ""
-    n = None if c.selection is None else int(np.isfinite(c.selection.thresholds).sum())
-    count = f"{n} distinct scores" if n is not None else f"at most {FEW_SCORES} distinct scores"
-    return (f"{classifier} has {count}: its intervals are known to cover less than their level "
-            "(in simulations a 90% band covered 83-85% mid-range and 62% near the ends)")
+    warning = None if c is None or c.band is None else c.band.coverage_warning
+    return f"Caution, {classifier}: {warning}" if warning else ""
 
 
 def money(x: float, unit: str) -> str:

@@ -12,29 +12,22 @@ depends on the fonts of the reader's machine (matplotlib laid it out with the st
 narrower fallback sans only leaves some space); report.pdf pins it to the very font files
 matplotlib measured the text with (:mod:`ccreport.render.figure_fonts`).
 
-PDF files keep character code 0 of every second font subset for ``.notdef``
-(:func:`notdef_at_code_zero`): matplotlib numbers the glyphs it cannot give their own code (a
-ligature such as DejaVu's "ff" in "Difference", a second glyph for one character) from code 0 of a
-second subset, i.e. CID 0, which PDF/A-3 reads as drawing ``.notdef`` (ISO 19005-3 6.2.11.8);
-report.pdf draws the figures from these PDF files (:mod:`ccreport.render.figure_pdfs`).
+report.pdf draws each figure from its PDF file where it can (:mod:`ccreport.render.figure_pdfs`).
 
-Each figure is laid out once (:func:`lay_out_once`) and drawn once: the SVG is saved as matplotlib
-saves it while its renderer calls are recorded, and the PDF replays them
-(:mod:`ccreport.render.figure_replay`; its text sits where the SVG's layout measured it, within
-0.05 pt of a PDF drawn on its own, mathtext within 1 pt). Work that repeats from figure to figure
-(text layouts, PDF glyph layouts, font subsets) is shared for the duration of the call
-(:mod:`ccreport.render.figure_caches`), and some of matplotlib's bookkeeping takes exact
-shortcuts (:mod:`ccreport.render.figure_shortcuts`). Together: the example's 70 figures in 60% of
-the CPU seconds (benchmarks/README.md, "Figure stage, session 10").
+Each figure is laid out once (:func:`lay_out_once`) and drawn once per file with matplotlib's
+public API. Where ``ccreport.speedups`` allows (on by default, off with ``CCREPORT_SPEEDUPS=0`` or
+another matplotlib), the SVG and PDF are drawn in one walk (:mod:`ccreport.speedups.figure_replay`),
+work repeated from figure to figure is shared (:mod:`ccreport.speedups.figure_caches`) and a
+font's second PDF subset keeps code 0 for ``.notdef`` (:mod:`ccreport.speedups.figure_subsets`);
+SVG files are byte-identical either way. Figures are split between forked worker processes
+(``workers``); the files are the same bytes for any number of them.
 """
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing as mp
 import os
 import string
-import weakref
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,68 +39,14 @@ from .. import naming
 from ..figures import FigureOptions, FigureSpec, Subject
 from ..interrupts import ignore_interrupts
 from ..results import Results
-from .figure_caches import (
-    remembered_tick_updates,
-    shared_font_programs,
-    shared_pdf_glyph_layouts,
-    shared_stream_compression,
-    shared_text_layouts,
-)
-from .figure_replay import save_svg_and_pdf
-from .figure_shortcuts import direct_bbox_unions, direct_pdf_numbers, quick_marker_copies
+from ..speedups import figure_caches, figure_replay
+from ..speedups.figure_subsets import notdef_at_code_zero
 
 SAVE_METADATA = {"svg": {"Date": None}, "pdf": {"CreationDate": None}, "png": {"Software": None}}
 PNG_DPI = 150
 
 
 OVERVIEW_FOLDERS = ("overview",)  # figures/overview/ holds the index's figures, never a dataset's
-
-
-@contextlib.contextmanager
-def notdef_at_code_zero():
-    """While writing figures, a font's second subset (glyphs matplotlib's PDF backend cannot give
-    their own character code) starts with code 0 bound to glyph 0, ``.notdef``, so its real glyphs
-    get codes (CIDs) from 1. Uses matplotlib's private ``CharacterTracker`` (3.11): if it is missing
-    or has changed, nothing is patched (report.pdf then draws such a figure from its SVG)."""
-    try:
-        from matplotlib.backends import _backend_pdf_ps as pdfps
-        from matplotlib.font_manager import FontPath
-
-        tracker, glyph_map_class = pdfps.CharacterTracker, pdfps.GlyphMap
-        original = tracker.track_glyph
-    except (ImportError, AttributeError):
-        yield
-        return
-
-    fonts_of = weakref.WeakKeyDictionary()  # tracker -> {font: (its glyph map, its subsets)}
-
-    def track_glyph(self, font, chars, glyph):
-        try:
-            fonts = fonts_of.get(self)
-            if fonts is None:
-                fonts = fonts_of[self] = {}
-            known = fonts.get(font)
-            if known is None:  # the tracker's own entries for the font, made as track_glyph makes them
-                path = FontPath(font.fname, font.face_index)
-                known = fonts[font] = (self.glyph_maps.setdefault(path, glyph_map_class()), self.used.setdefault(path, [{}]))
-            glyph_map, subsets = known
-            if len(subsets) == 1:
-                charcode, chars = (ord(chars[0]), chars) if isinstance(chars, str) else (chars, chr(chars))
-                opens_second = glyph_map.get(chars, glyph) is None and (
-                    len(chars) > 1 or self.subset_size != 0 and (charcode >= self.subset_size or charcode in subsets[0])
-                )  # matplotlib's own condition for a glyph to go to a further subset
-                if opens_second:
-                    subsets.append({0: 0})
-                    glyph_map.add("\0", 0, 1, 0)
-        except Exception:  # pragma: no cover - another matplotlib: its own behaviour
-            pass
-        return original(self, font, chars, glyph)
-
-    tracker.track_glyph = track_glyph
-    try:
-        yield
-    finally:
-        tracker.track_glyph = original
 
 
 @dataclass(frozen=True, eq=False)
@@ -120,11 +59,23 @@ class _Task:
     stem: str  # path without extension, relative to the output folder
 
 
+def group_folder(dataset: str | None) -> str:
+    """The folder (relative to the output, posix) holding a dataset's figures, ``figures/overview``
+    for ``None`` (the overview's): every figure's files are in exactly one of these."""
+    return "figures/" + (OVERVIEW_FOLDERS[0] if dataset is None else naming.stem(dataset, reserved=OVERVIEW_FOLDERS))
+
+
+def group_of(entry: dict) -> str:
+    """The group folder (:func:`group_folder`) of an index entry of :func:`write_figures`."""
+    path = next(entry[fmt] for fmt in ("svg", "pdf", "png") if fmt in entry)
+    return "/".join(path.split("/")[:2])
+
+
 def _stem(spec: FigureSpec, subject: Subject, dataset: str | None) -> str:
     """The spec's file stem for a subject, names turned into stems by :mod:`ccreport.naming`
     (injective: no two figures ever share a file)."""
     wanted = {field for _, field, _, _ in string.Formatter().parse(spec.stem) if field}
-    values = {"dataset_slug": None if dataset is None else naming.stem(dataset, reserved=OVERVIEW_FOLDERS)}
+    values = {"dataset_slug": None if dataset is None else group_folder(dataset).removeprefix("figures/")}
     if "name_slug" in wanted:
         values["name_slug"] = naming.stem(subject.name)
     if "pair_slug" in wanted:
@@ -175,17 +126,13 @@ def lay_out_once(fig) -> None:
 
 def _render(results: Results, styles, folder: Path, formats, tasks) -> list[tuple[str, dict]]:
     out = []
-    with (
-        F.style(), notdef_at_code_zero(),
-        shared_font_programs(), shared_stream_compression(), shared_text_layouts(), shared_pdf_glyph_layouts(),  # figure_caches
-        quick_marker_copies(), direct_bbox_unions(), direct_pdf_numbers(),  # figure_shortcuts
-    ):
+    with F.style(), notdef_at_code_zero(), figure_caches.shared_work():  # speedups: nothing when off
         for t in tasks:
             fig, caption, alt = t.spec.draw(t.subject), t.spec.caption(t.subject), t.spec.alt(t.subject)
             entry = {fmt: f"{t.stem}.{fmt}" for fmt in formats}
             (folder / t.stem).parent.mkdir(parents=True, exist_ok=True)
             pending = list(formats)
-            with remembered_tick_updates():  # from layout to the last file, not while drawing code runs
+            with figure_caches.tick_updates():  # from layout to the last file, not while drawing code runs
                 lay_out_once(fig)
                 _save(fig, folder, entry, pending)
             entry.update(caption=caption, alt=alt, width=t.spec.width)
@@ -198,8 +145,8 @@ def _render(results: Results, styles, folder: Path, formats, tasks) -> list[tupl
 def _save(fig, folder: Path, entry: dict, pending: list) -> None:
     """Write the laid-out figure in each format of ``pending`` (SVG and PDF drawn once together)."""
     with matplotlib.rc_context(NO_LAYOUT_ENGINE):
-        if "svg" in pending and "pdf" in pending:  # drawn once (figure_replay)
-            save_svg_and_pdf(
+        if "svg" in pending and "pdf" in pending and figure_replay.on():  # drawn once
+            figure_replay.save_svg_and_pdf(
                 fig, folder / entry["svg"], folder / entry["pdf"],
                 svg_kw={"metadata": SAVE_METADATA["svg"]}, pdf_kw={"metadata": SAVE_METADATA["pdf"]},
             )
@@ -217,12 +164,16 @@ def _render_share(k: int, n: int):
     return _render(results, styles, folder, formats, tasks[k::n])
 
 
+DEFAULT_MAX_WORKERS = 8  # the default's cap: each worker shares less of the caches' work (speedups)
+
+
 def _default_workers() -> int:
+    """The CPUs this process may run on, at most :data:`DEFAULT_MAX_WORKERS`."""
     try:
         available = len(os.sched_getaffinity(0))
     except AttributeError:
         available = os.cpu_count() or 1
-    return max(1, min(2, available))
+    return max(1, min(DEFAULT_MAX_WORKERS, available))
 
 
 def write_figures(
@@ -235,6 +186,7 @@ def write_figures(
     styles: dict | None = None,
     workers: int | None = None,
     theme_style: Path | None = None,
+    groups=None,
 ) -> dict:
     """Write every figure of the report under ``folder/figures/`` and return the index.
 
@@ -263,18 +215,25 @@ def write_figures(
     The dict is in report order (overview, then per dataset: its figures, one per classifier, one
     per pair, each group in the kinds' ``order``). Files: ``figures/overview/*``, ``figures/<dataset-stem>/{cost,roc,...}``,
     ``figures/<dataset-stem>/focus/<classifier-stem>``, ``figures/<dataset-stem>/diff/<pair-stem>``.
-    Formats: any of "svg", "pdf", "png" (PNG at ``PNG_DPI``). ``workers`` (default: 2 where two
-    CPUs are available and ``fork`` exists) splits the figures between forked processes; the
-    files are the same bytes either way. ``theme_style``: the theme's ``figures.mplstyle``, layered
-    over the package style for every figure (:func:`ccreport.figures.theme_style`).
+    Formats: any of "svg", "pdf", "png" (PNG at ``PNG_DPI``). ``workers`` (default: the CPUs
+    available, at most ``DEFAULT_MAX_WORKERS``; never more than one per four figures; forked
+    processes, where ``fork`` exists) splits the figures between processes; the files are the
+    same bytes either way. ``theme_style``: the theme's ``figures.mplstyle``, layered
+    over the package style for every figure (:func:`ccreport.figures.theme_style`). ``groups``:
+    only the figures whose files are in these folders (:func:`group_folder`; None: all), so a build
+    redraws only the datasets whose figures its cache does not hold; each figure is drawn as it is
+    drawn among all of them.
     """
     with F.theme_style(theme_style):
-        return _write_figures(results, Path(folder), formats, focus, rescaled, styles, workers)
+        return _write_figures(results, Path(folder), formats, focus, rescaled, styles, workers, groups)
 
 
-def _write_figures(results, folder: Path, formats, focus, rescaled, styles, workers) -> dict:
+def _write_figures(results, folder: Path, formats, focus, rescaled, styles, workers, groups=None) -> dict:
     styles = styles or F.classifier_styles(results)
     tasks = _tasks(results, styles, FigureOptions(focus=focus, rescaled=rescaled))
+    if groups is not None:
+        wanted = set(groups)
+        tasks = [t for t in tasks if "/".join(t.stem.split("/")[:2]) in wanted]
     workers = _default_workers() if workers is None else max(1, int(workers))
     workers = min(workers, max(1, len(tasks) // 4))
     if workers > 1 and "fork" in mp.get_all_start_methods():

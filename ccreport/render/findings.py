@@ -67,10 +67,14 @@ class Ref:
 
 @dataclass(frozen=True)
 class Finding:
-    """One sentence: ``parts`` are plain strings and :class:`Ref` s, in reading order."""
+    """One sentence: ``parts`` are plain strings and :class:`Ref` s, in reading order; ``warnings``:
+    ``(classifier, band)`` of each classifier whose interval the sentence quotes from a band that states
+    it under-covers (:attr:`ccreport.results.Band.coverage_warning`), printed after the sentence by the
+    ``coverage_warning`` macro of macros.html wherever the sentence is shown."""
 
     topic: str
     parts: tuple
+    warnings: tuple = ()
 
     @property
     def refs(self) -> list[Ref]:
@@ -334,9 +338,11 @@ def decision_findings(d: DatasetResult) -> list[Finding]:
         if row.threshold is not None:
             parts += [" at threshold ", Ref(f"{row.threshold:.6g}", "threshold", path + ("threshold",), href, row.threshold)]
         parts += [": expected cost ", cost_ref(row.expected_cost, path + ("expected_cost",), href)]
+        warnings = ()
         if row.expected_cost_interval is not None:
             lo, hi = row.expected_cost_interval
             parts += [" ", Ref(tb.interval(lo, hi, tb.COST_DIGITS), "cost_interval", path + ("expected_cost_interval",), href, (lo, hi))]
+            warnings = coverage_warnings(d, [row.classifier])
         r = row.runner_up or {}
         if r.get("classifier"):
             parts += ["; runner-up ", Ref(r["classifier"], "name", classifier_path(d, r["classifier"]), href, r["classifier"])]
@@ -349,7 +355,7 @@ def decision_findings(d: DatasetResult) -> list[Finding]:
             else:
                 parts.append(" (no adjusted test)")
         parts.append(".")
-        out.append(Finding("decision", tuple(parts)))
+        out.append(Finding("decision", tuple(parts), warnings))
     return out
 
 
@@ -408,8 +414,12 @@ def prior_findings(d: DatasetResult, priors: list[str]) -> list[Finding]:
         elif all(verdicts[p].reason in ("not compared", "alone") for p in priors):
             text.append("no paired test of the cheapest against the runner-up was run")
         else:
-            text.append(("it is significantly cheaper than the runner-up (adjusted for all pairs and priors) under " + ", ".join(starred))
-                        if starred else "under no prior is the cheapest significantly cheaper than the runner-up (adjusted for all pairs and priors)")
+            text.append(("its expected cost is significantly below the runner-up's (adjusted for all pairs and priors) under "
+                         + ", ".join(starred))
+                        if starred else "under no prior is the cheapest's expected cost significantly below the runner-up's "
+                        "(adjusted for all pairs and priors)")
+            text.append("; an expected cost averages over PC(+), so this can differ from the family-wise PC(+) "
+                        "intervals above, which are about single operating conditions")
         text.append(".")
         out.append(Finding("priors", tuple(text)))
     return out
@@ -489,11 +499,13 @@ def quote(results: Results, d: DatasetResult, level: str) -> Finding:
         href = table_href(d, "summary")
     parts: list = ["Quote: ", name_ref(d, name, href), f" under {p}, expected cost ",
                    expected_cost_ref(d, name, p, href)]
+    warnings = ()
     if iv is not None:
         parts += [f", {level} interval ",
                   Ref(tb.interval(iv.lower, iv.upper, tb.COST_DIGITS), "cost_interval",
                       classifier_path(d, name, "expected_cost_interval", p), href, (iv.lower, iv.upper)),
                   " (optimism-corrected bootstrap; the point estimate is in sample, so optimistic)"]
+        warnings = coverage_warnings(d, [name])
     else:
         parts.append(" (in sample, optimistic; no bootstrap interval was computed)")
     if not v.starred and v.reason != "alone":
@@ -502,7 +514,18 @@ def quote(results: Results, d: DatasetResult, level: str) -> Finding:
             "; it costs the same as " if v.reason == "equal" else "; it is not significantly cheaper than ")
         parts += [words] + names_list([name_ref(d, n) for n in others])
     parts.append(".")
-    return Finding("quote", tuple(parts))
+    return Finding("quote", tuple(parts), warnings)
+
+
+def coverage_warnings(d: DatasetResult, names) -> tuple:
+    """``(classifier, band)`` of each of ``names`` whose band states that its intervals under-cover
+    (:attr:`ccreport.results.Band.coverage_warning`): the warning travels with every quoted interval."""
+    out = []
+    for n in dict.fromkeys(names):
+        c = d.classifiers.get(n)
+        if c is not None and c.band is not None and c.band.coverage_warning:
+            out.append((n, c.band))
+    return tuple(out)
 
 
 def level_text(results: Results) -> str:

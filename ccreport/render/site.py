@@ -15,14 +15,18 @@ reachable as ``base/<name>`` so an override can ``{% extends "base/dataset.html"
 
 from __future__ import annotations
 
+import linecache
+import re
 import shutil
 import traceback
+import types
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import jinja2
+from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 from markupsafe import Markup
 
 from ..analysis.instance_cost_bins import BINS  # the methods text states the instance-cost bootstrap's bin count
@@ -212,6 +216,40 @@ def build_pages(results: Results, figures: dict[str, Figure]) -> list[Page]:
 # --- templates --------------------------------------------------------------------------------
 
 
+class TemplateSandbox(ImmutableSandboxedEnvironment):
+    """Jinja2's immutable sandbox, narrowed further: no attribute that is a module, and no call of
+    anything but what the render was given (the context's values and Jinja2's globals), Jinja2's
+    and ccreport's own functions and the methods of plain values (str, numbers, containers). A
+    project's templates (and a theme's, and those a report.pdf carries, which ``ccreport verify``
+    renders) are data: they format the report's values, and can neither reach Python's internals
+    nor call a library function that writes a file or starts a process."""
+
+    def is_safe_attribute(self, obj, attr, value) -> bool:
+        return not isinstance(value, types.ModuleType) and super().is_safe_attribute(obj, attr, value)
+
+    def call(__self, __context, __obj, *args, **kwargs):  # Jinja2's own signature
+        given = any(__obj is value for value in __context.parent.values())
+        if not given and not _callable_allowed(__obj):
+            raise SecurityError(f"{__obj!r} is not safely callable")
+        return super().call(__context, __obj, *args, **kwargs)
+
+
+_PLAIN = (str, bytes, int, float, complex, bool, list, tuple, dict, set, frozenset, range, type(None), Markup)
+_OWN_MODULES = ("ccreport", "jinja2", "markupsafe")
+
+
+def _callable_allowed(obj) -> bool:
+    """Whether a template may call ``obj`` (:class:`TemplateSandbox`): a function, class or
+    method defined in ccreport, Jinja2 or MarkupSafe, or a method of a plain value."""
+    owner = getattr(obj, "__self__", None)
+    if owner is not None and not isinstance(owner, types.ModuleType):
+        if isinstance(owner, _PLAIN):
+            return True
+        obj = type(owner)
+    module = getattr(obj, "__module__", None) or ""
+    return module.split(".")[0] in _OWN_MODULES
+
+
 def make_environment(project_root: Path | None, theme: Path) -> jinja2.Environment:
     base = jinja2.FileSystemLoader(str(paths.templates_dir()))
     loaders: list[jinja2.BaseLoader] = []
@@ -220,7 +258,7 @@ def make_environment(project_root: Path | None, theme: Path) -> jinja2.Environme
     if (theme / "templates").is_dir():
         loaders.append(jinja2.FileSystemLoader(str(theme / "templates")))
     loaders += [base, jinja2.PrefixLoader({"base": base})]
-    env = jinja2.Environment(
+    env = TemplateSandbox(
         loader=jinja2.ChoiceLoader(loaders),
         undefined=jinja2.StrictUndefined,
         autoescape=jinja2.select_autoescape(["html", "xml"], default_for_string=True),
@@ -243,9 +281,33 @@ def _template_frame(exc: BaseException) -> tuple[str | None, int | None]:
     return found
 
 
+def _recursion_frame(exc: RecursionError) -> tuple[str | None, int | None]:
+    """Where a template includes or extends itself: of the template lines on the endless cycle
+    (those the traceback holds more than once), the innermost in a file of the project or its
+    theme, else (a cycle through ccreport's own templates only) the innermost of the cycle."""
+    frames = [
+        (f.filename, f.lineno) for f in traceback.extract_tb(exc.__traceback__)
+        if f.filename.endswith((".html", ".xml", ".txt", ".css", ".jinja", ".j2")) and Path(f.filename).exists()
+    ]
+    seen: dict[tuple[str, int | None], int] = {}
+    for frame in frames:
+        seen[frame] = seen.get(frame, 0) + 1
+    cycle = [frame for frame in frames if seen[frame] > 1] or frames
+    built_in = paths.templates_dir().resolve()
+    own = [frame for frame in cycle if not Path(frame[0]).resolve().is_relative_to(built_in)]
+    def pulling(word: str) -> list:
+        return [frame for frame in own if re.search(word, linecache.getline(frame[0], frame[1] or 0))]
+
+    return (pulling(r"\b(include|import|from)\b") or pulling(r"\bextends\b") or own or cycle or [(None, None)])[-1]
+
+
 def template_error(exc: Exception, name: str) -> UserInputError:
     """A one-line UserInputError naming the template file, line and what went wrong."""
-    if isinstance(exc, jinja2.TemplateSyntaxError):
+    if isinstance(exc, SecurityError):
+        file, line = _template_frame(exc)
+        file = file or name
+        expected = f"refused by the template sandbox ({str(exc).rstrip('.')}): templates format the report's values and cannot run code"
+    elif isinstance(exc, jinja2.TemplateSyntaxError):
         file, line = exc.filename or exc.name or name, exc.lineno
         expected = f"template syntax error: {exc.message}"
     elif isinstance(exc, jinja2.TemplateNotFound):
@@ -283,7 +345,7 @@ def render_template(env: jinja2.Environment, name: str, context: dict) -> str:
     except UnicodeDecodeError as exc:
         raise _undecodable_template(env, name, exc) from exc
     except RecursionError as exc:
-        file, line = _template_frame(exc)
+        file, line = _recursion_frame(exc)
         raise UserInputError(Problem(str(file or name), "template", "a template includes or extends itself (endless recursion)", line=line)) from None
     except jinja2.TemplateError as exc:
         raise template_error(exc, name) from exc

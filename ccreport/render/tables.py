@@ -39,25 +39,42 @@ def fmt(value: float | None, digits: int) -> str:
     return text
 
 
+def at_floor(p: float | None, replicates: int | None, floor_count: int = 2) -> bool:
+    """Whether a bootstrap p-value is at its method's floor ``floor_count / (R + 1)`` (:func:`p_value_text`)."""
+    return bool(replicates) and p is not None and p <= floor_count / (replicates + 1) * (1 + ranking.TIE_RTOL)
+
+
+def floor_text(replicates: int, floor_count: int = 2) -> str:
+    """The floor of a bootstrap p-value as printed everywhere (HTML, PDF, LaTeX, CSV): ``2/1001``."""
+    return f"{floor_count}/{replicates + 1}"
+
+
 def p_value_text(p: float | None, replicates: int | None = None, floor_count: int = 2, name: str = "p") -> str:
-    """A bootstrap p-value as printed: ``p=0.031``; at the method's floor, ``p \u2264 <floor>``.
+    """A bootstrap p-value as printed: ``p=0.031``; at the method's floor, ``p ≤ 2/1001``.
 
     A bootstrap p-value is never below ``floor_count / (R + 1)``: 2 for the two-sided
     2 min(#(d* <= 0) + 1, #(d* >= 0) + 1) / (R + 1) (:func:`ccreport.analysis.bands.bootstrap_p_value`),
     1 for the basic-bootstrap (#(|d* - d| >= |d|) + 1) / (R + 1)
     (:func:`ccreport.analysis.significance.difference_p_value`). Reached when no replicate is as
-    extreme as the estimate, it says only that p is at most that. The floor is printed rounded up to
-    3 decimals (2 / 1001 = 0.001998 as "p \u2264 0.002"), so the bound stays true; below 0.001 as
-    "p < 0.001" (no-break spaces: the bound never wraps). Without ``replicates`` the value is printed
+    extreme as the estimate, it says only that p is at most that, so it is printed as that bound, as
+    the fraction itself with R the replicate count (``p ≤ 1/1001``; no-break spaces: the bound never
+    wraps), the same in every table, finding and format. Without ``replicates`` the value is printed
     as it is. ``name``: the symbol printed ("p", "p_adj").
     """
     if p is None:
         return ""
-    if replicates:
-        floor = floor_count / (replicates + 1)
-        if p <= floor * (1 + ranking.TIE_RTOL):
-            return f"{name}\u00a0<\u00a00.001" if floor < 0.001 else f"{name}\u00a0\u2264\u00a0{math.ceil(floor * 1000 - 1e-9) / 1000:.3f}"
+    if at_floor(p, replicates, floor_count):
+        return f"{name}\u00a0\u2264\u00a0{floor_text(replicates, floor_count)}"
     return f"{name}={fmt(p, 3)}"
+
+
+def p_cell(p: float | None, replicates: int | None, floor_count: int = 2) -> "Cell":
+    """A table cell of a bootstrap p-value: at 3 decimals, or at its floor the bound ``≤ 2/1001``
+    (:func:`p_value_text`), which the CSV file holds as ``<= 2/1001``."""
+    if at_floor(p, replicates, floor_count):
+        bound = floor_text(replicates, floor_count)
+        return Cell(f"\u2264\u00a0{bound}", f"<= {bound}")
+    return num(p, 3)
 
 
 def cost(value) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -39,6 +39,9 @@ class ThresholdMethodResult:
     partial: tuple[PartialAreaResult, ...]
     curve: np.ndarray | None
     not_applicable: str | None = None
+    # where ``interval`` comes from when the quantity has its canonical interval elsewhere
+    # (:func:`with_canonical_intervals`): a results.json path relative to the classifier
+    interval_source: str | None = None
 
     def to_dict(self) -> dict:
         out = {
@@ -49,6 +52,8 @@ class ThresholdMethodResult:
         }
         if self.not_applicable is not None:
             out["not_applicable"] = self.not_applicable
+        if self.interval_source is not None:
+            out["interval_source"] = self.interval_source
         return out
 
 
@@ -101,3 +106,63 @@ class ThresholdChoiceComparison:
         out["level"] = self.level
         out["p_value_method"] = self.p_value_method
         return out
+
+
+# the area of the optimal curve on the pc axis and an expected cost under a uniform prior on [0, 1]
+# are one integral (D&H 2006 section 4.2: the expected cost under the uniform prior is the area under
+# the lower envelope); computed twice they agree to rounding
+SAME_AREA_ATOL = 1e-9
+
+
+def with_canonical_intervals(threshold_choice: ThresholdChoiceResult | None, expected_cost: dict,
+                             expected_cost_interval: dict | None, uniform_priors) -> ThresholdChoiceResult | None:
+    """The threshold-choice result with the ``optimal`` area on the ``pc`` axis given its canonical interval.
+
+    That area is int_0^1 of the lower envelope over PC(+), the classifier's expected cost under a
+    uniform prior on [0, 1] (D&H 2006 section 4.2). The expected-cost interval is the canonical one
+    (optimism-corrected and calibrated, :mod:`ccreport.uncertainty`); the threshold-choice task's own
+    percentile interval of the same area (the replicates' in-sample areas, not corrected) is replaced
+    by it, and ``interval_source`` names where it comes from (``expected_cost_interval.<prior>``), so
+    every page and results.json show the one interval. ``uniform_priors``: the names of the
+    dataset's priors that are uniform on [0, 1], in manifest order (the first with an interval is
+    used). Unchanged without such a prior, without an interval, or when the two areas differ by more
+    than :data:`SAME_AREA_ATOL` (then they are not the same quantity). A crisp classifier's
+    ``score_fixed`` (its single cost line, never switching to a trivial classifier) is another
+    quantity and keeps its own interval.
+    """
+    if threshold_choice is None or not expected_cost_interval:
+        return threshold_choice
+    optimal = threshold_choice.methods.get("pc", {}).get("optimal")
+    if optimal is None or optimal.area is None:
+        return threshold_choice
+    for prior in uniform_priors:
+        iv = expected_cost_interval.get(prior)
+        cost = expected_cost.get(prior)
+        if iv is None or cost is None or abs(float(cost) - float(optimal.area)) > SAME_AREA_ATOL:
+            continue
+        canonical = replace(optimal, interval=(float(iv.lower), float(iv.upper)),
+                            interval_source=f"expected_cost_interval.{prior}")
+        methods = {axis: dict(by_method) for axis, by_method in threshold_choice.methods.items()}
+        methods["pc"]["optimal"] = canonical
+        return replace(threshold_choice, methods=methods)
+    return threshold_choice
+
+
+def uniform_on_unit(prior) -> bool:
+    """Whether a prior over PC(+) (:class:`ccreport.analysis.priors.Prior`) is uniform on [0, 1]:
+    ``uniform`` on [0, 1], or Beta(1, 1)."""
+    kind = getattr(prior, "kind", None)
+    if kind == "uniform":
+        return (float(prior.low), float(prior.high)) == (0.0, 1.0)
+    return kind == "beta" and float(prior.a) == 1.0 and float(prior.b) == 1.0
+
+
+def canonical_classifiers(classifiers: dict, priors: dict) -> dict:
+    """Every classifier of a dataset with :func:`with_canonical_intervals` applied; ``priors``: the
+    dataset's priors, name -> :class:`~ccreport.analysis.priors.Prior`."""
+    uniform = [name for name, prior in priors.items() if uniform_on_unit(prior)]
+    out = {}
+    for name, c in classifiers.items():
+        tc = with_canonical_intervals(c.threshold_choice, c.expected_cost, c.expected_cost_interval, uniform)
+        out[name] = c if tc is c.threshold_choice else replace(c, threshold_choice=tc)
+    return out

@@ -3,6 +3,7 @@ significant regions (D&H 2006 sections 4.5-4.7 and 5.2)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -45,6 +46,13 @@ class SimultaneousBand:
         return {"lower": self.lower, "upper": self.upper, "method": self.method}
 
 
+# the band target's clause stating a measured shortfall of coverage (ccreport.uncertainty.TARGET_FEW_SCORES)
+# and the measured figures in it ("a 90% band covered this target 82.6-84.8% of the time at PC(+) = 0.3-0.5
+# and 62% at PC(+) = 0.05")
+FEW_SCORES_MARK = "with few distinct scores the band covers less than its level"
+MEASURED_COVERAGE = re.compile(r"(a \d+(?:\.\d+)?% band covered this target [^;:]*?)(?: \(|;|:|$)")
+
+
 @dataclass(frozen=True, eq=False)
 class Band:
     """A bootstrap confidence band around one classifier's cost curve (D&H 2006 section 4.6).
@@ -68,6 +76,22 @@ class Band:
     simultaneous: SimultaneousBand | None = None
     # issue 9: the merged score groups the replicates were computed on (None: every distinct score)
     score_groups: int | None = None
+
+    @property
+    def coverage_warning(self) -> str | None:
+        """What the band's target says it under-covers, in one clause for quoting beside a number whose
+        interval comes from this resampling (its expected-cost intervals), or None when it states no
+        shortfall. Read from ``target``: the few-distinct-scores clause
+        (:data:`ccreport.uncertainty.TARGET_FEW_SCORES`), with its measured coverage when stated."""
+        if not self.target or FEW_SCORES_MARK not in self.target:
+            return None
+        clause = self.target[self.target.index(FEW_SCORES_MARK):]
+        measured = MEASURED_COVERAGE.search(clause)
+        level = f"{100 * float(self.level):g}%"
+        text = f"with few distinct scores its intervals cover less than {level}"
+        if measured:
+            text += f": in simulations {measured.group(1).replace('covered this target', 'covered the true cost')}"
+        return text
 
     def to_dict(self) -> dict:
         groups = {} if self.score_groups is None else {"score_groups": self.score_groups}

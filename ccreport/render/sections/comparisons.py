@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import math
+
 from ...results import ComparisonResult, DatasetResult
 from .. import tables as tb
 from ..page_names import dataset_page_slug
@@ -47,7 +49,8 @@ def holm_text(iv, replicates: int | None) -> str:
         return raw
     bound = raw.startswith("p\u00a0")
     holm = "p_adj"
-    return raw + ", " + (f"{holm}\u00a0\u2264\u00a0{tb.fmt(iv.p_holm, 3)}" if bound and iv.p_holm < 1 else f"{holm}={tb.fmt(iv.p_holm, 3)}")
+    shown = math.ceil(iv.p_holm * 1000 - 1e-9) / 1000  # a bound stays true when rounded up
+    return raw + ", " + (f"{holm}\u00a0\u2264\u00a0{shown:.3f}" if bound and iv.p_holm < 1 else f"{holm}={tb.fmt(iv.p_holm, 3)}")
 
 
 def _difference_cell(m: ComparisonResult, prior: str) -> tb.Cell:
@@ -58,7 +61,9 @@ def _difference_cell(m: ComparisonResult, prior: str) -> tb.Cell:
     interval = (m.expected_cost_difference_interval or {}).get(prior)
     if interval is not None:
         lo, hi = interval.lower, interval.upper
-        cell.note = f"[{tb.cost(lo)},\u00a0{tb.cost(hi)}]" + (" " + holm_text(interval, replicates) if interval.p_value is not None else "")
+        # the interval is each pair's own (unadjusted); the mark and p_adj are adjusted over every pair and prior
+        cell.note = (f"[{tb.cost(lo)},\u00a0{tb.cost(hi)}]" + (" unadjusted" if interval.p_holm is not None else "")
+                     + (", " + holm_text(interval, replicates) if interval.p_value is not None else ""))
         if interval.p_holm is not None and band is not None:
             # marks and words use the step-down adjusted p-value over every pair and prior (issue 10)
             cell.best = interval.p_holm <= 1 - float(band.level) + 1e-12
@@ -84,10 +89,12 @@ def differences_table(d: DatasetResult, priors: list[str]) -> tb.Table:
         )
     if has_intervals:
         note += (
-            f" In brackets: paired bootstrap {confidence_text(d)} interval, p-value and p_adj, the p-value "
-            "adjusted over every pair and prior of this dataset (Westfall & Young step-down max-T) (\u201cp \u2264 x\u201d: no replicate was as far from "
+            f" In brackets: the paired bootstrap {confidence_text(d)} interval of that one difference (unadjusted: it "
+            "may exclude 0 where the adjusted test does not), its p-value p and p_adj, the p-value "
+            "adjusted over every pair and prior of this dataset (Westfall & Young step-down max-T) "
+            "(\u201cp \u2264 1/(R + 1)\u201d, with R the replicates: no replicate was as far from "
             f"the estimate as 0, the smallest p-value the bootstrap can show); {tb.SIGNIFICANT_MARK} and bold: "
-            "p_adj \u2264 1 \u2212 confidence."
+            "p_adj \u2264 1 \u2212 confidence, the only mark of significance here."
         )
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-differences",

@@ -13,14 +13,17 @@
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 
 import numpy as np
 
 from ... import naming
 from ...results import DatasetResult
+from .. import ranking
 from .. import tables as tb
 from ..page_names import dataset_page_slug
 from .base import Section
+from .comparisons import holm_text
 
 
 def threshold_text(t) -> str:
@@ -63,9 +66,7 @@ def prior_rows(d: DatasetResult, t: tb.Table) -> None:
             r_note = f"diff {r['difference']:+.4f}"
             if "difference_interval" in r:
                 lo, hi = r["difference_interval"]
-                r_note += f" {tb.interval(lo, hi, tb.COST_DIGITS)}, p = {r['p_value']:.3f}"
-                if "p_holm" in r:
-                    r_note += f", p_adj = {r['p_holm']:.3f}"
+                r_note += f" {tb.interval(lo, hi, tb.COST_DIGITS)} unadjusted, {runner_up_p_text(d, row, r)}"
         per_case = row.cost_per_case
         pc_cell = tb.text(tb.DASH)
         if per_case is not None:
@@ -106,6 +107,14 @@ def zero_width_text(row) -> str:
             f"the uncertainty is in whether flagging {who} stays the cheapest choice")
 
 
+def runner_up_p_text(d: DatasetResult, row, r: dict) -> str:
+    """``p=0.043, p_adj=0.303`` of the choice against its runner-up, printed as the differences table
+    prints them (:func:`.comparisons.holm_text`: a p at its floor as the fraction 1/(R + 1))."""
+    m = ranking.comparison(d, row.classifier, r["classifier"])
+    replicates = None if m is None or m.difference_band is None else m.difference_band.replicates
+    return holm_text(SimpleNamespace(p_value=r["p_value"], p_holm=r.get("p_holm")), replicates)
+
+
 def prior_sentence(d: DatasetResult, name: str, row) -> str:
     pos, neg = d.positive_label, d.negative_label
     s = (f"Under {name} (PC(+) = {row.pc:.3f}), deploy {row.classifier} and flag a case as {pos} when its score "
@@ -134,12 +143,14 @@ def prior_sentence(d: DatasetResult, name: str, row) -> str:
             lo, hi = r["difference_interval"]
             significant = r.get("significant", hi < 0 or lo > 0)
             verdict = ("the difference is significant" if significant else "the data cannot tell the two apart")
-            holm = f", adjusted p = {r['p_holm']:.3f}" if "p_holm" in r else ""
-            s += (f"; difference {r['difference']:+.4f}, interval {tb.interval(lo, hi, tb.COST_DIGITS)}, "
-                  f"p = {r['p_value']:.3f}{holm}: {verdict}")
+            s += (f"; difference {r['difference']:+.4f}, unadjusted interval {tb.interval(lo, hi, tb.COST_DIGITS)}, "
+                  f"{runner_up_p_text(d, row, r)}: {verdict}")
         elif "difference" not in r:  # the pair is not among the compared ones ([project] comparisons)
             s += "; no paired test: the two are not a compared pair"
         s += ")."
+    c = d.classifiers.get(row.classifier) if row.classifier is not None else None
+    if row.expected_cost_interval is not None and c is not None and c.band is not None and c.band.coverage_warning:
+        s += f" Caution, {row.classifier}: {c.band.coverage_warning} (the band table)."  # macros.html coverage_warning
     if row.ties:
         s += f" Equally cheap: {', '.join(row.ties)}."
     if row.note:
@@ -185,7 +196,7 @@ def pct_interval(iv) -> str:
 
 
 def constraint_text(c: dict | None, with_level: bool = True) -> str:
-    """A constrained rate with its exact interval, held-out rate and the warning (issue 32 point 5)."""
+    """A constrained rate with its exact interval, held-out rate and the warning."""
     if not c or "in_sample" not in c:
         return (c or {}).get("note", "")
     s_in = c["in_sample"]
@@ -558,18 +569,23 @@ def hybrid_band_tables(d: DatasetResult, priors: list[str]) -> dict:
         f"The dataset hybrid on {d.name} (the cheapest classifier and threshold at every PC(+)): expected "
         f"normalized cost with its {pct} bootstrap interval, and the paired difference from the best single "
         "classifier (hybrid minus classifier, the same resampled instances).",
-        ["Prior", "Hybrid E[cost]", "E[cost] interval", "Best single classifier", "Difference", "Difference interval", "p"],
+        ["Prior", "Hybrid E[cost]", "E[cost] interval", "Best single classifier", "Difference", "Difference interval",
+         "p (unadjusted)"],
         note="Intervals are optimism-corrected: classifier and threshold are re-chosen on every replicate. "
-        "A difference near 0 means combining classifiers gains nothing over the best one.",
+        "A difference near 0 means combining classifiers gains nothing over the best one. " + P_NOTE,
         compact=True,
     )
+    crossed = False
     for test in inf.tests:
         if test["a"] != "dataset hybrid":
             continue
         p, iv, e = test["prior"], test["interval"], inf.expected[test["prior"]]
+        crossed |= iv.upper > 0
         t.rows.append([tb.text(p), tb.num(e.estimate, tb.COST_DIGITS), tb.text(tb.interval(e.lower, e.upper, 4)),
                        tb.text(test["b"]), tb.num(iv.estimate, tb.COST_DIGITS),
-                       tb.text(tb.interval(iv.lower, iv.upper, 4)), tb.num(iv.p_value, 3)])
+                       tb.text(tb.interval(iv.lower, iv.upper, 4)), tb.p_cell(iv.p_value, b.replicates)])
+    if crossed:
+        t.note += " " + HYBRID_BOUND
     out = {"hybrid_tests": t}
     rows = [x for x in inf.tests if "criterion" in x]
     if rows:
@@ -577,17 +593,38 @@ def hybrid_band_tables(d: DatasetResult, priors: list[str]) -> dict:
             f"{slug}-independent-tests",
             f"Threshold set from PC(+) alone against the classifier's own lower envelope on {d.name}: expected "
             f"normalized cost difference (rule minus envelope) with its {pct} paired bootstrap interval and p-value.",
-            ["Criterion", "Classifier", "Prior", "Difference", "Interval", "p"],
-            note="The rule chooses nothing on the labels (unbiased); the envelope's replicates are optimism-corrected.",
+            ["Criterion", "Classifier", "Prior", "Difference", "Interval", "p (unadjusted)"],
+            note="The rule chooses nothing on the labels (unbiased); the envelope's replicates are optimism-corrected. "
+            + P_NOTE,
             compact=True,
         )
         for x in rows:
             iv = x["interval"]
             u.rows.append([tb.text(x["criterion"]), tb.text(x["classifier"]), tb.text(x["prior"]),
                            tb.num(iv.estimate, tb.COST_DIGITS), tb.text(tb.interval(iv.lower, iv.upper, 4)),
-                           tb.num(iv.p_value, 3)])
+                           tb.p_cell(iv.p_value, b.replicates)])
+        if any(x["interval"].lower < 0 for x in rows):
+            u.note += " " + RULE_BOUND
         out["independent_tests"] = u
     return out
+
+
+P_NOTE = ("p: two-sided, each test on its own (unadjusted for the other rows; nothing here is starred); "
+          "\u201c\u2264 2/(R + 1)\u201d, R the replicates: no replicate reached 0, the smallest p the bootstrap can show.")
+# the bounds these differences obey in sample, and why their intervals may cross them
+HYBRID_BOUND = (
+    "In sample the difference cannot be positive: the hybrid is the lower envelope over every classifier, at or "
+    "below each. Its interval is for the difference of the two selections' costs on new cases (both re-chosen on "
+    "every replicate, optimism-corrected), which can be positive: choosing among more classifiers on these data "
+    "is more optimistic, so an upper end above 0 says the combination may cost more than the best single "
+    "classifier on new data, not that the estimate is wrong."
+)
+RULE_BOUND = (
+    "In sample the difference cannot be negative: the lower envelope takes the cheapest threshold at every "
+    "PC(+). Its interval is for the difference of costs on new cases, where the envelope's thresholds, chosen on "
+    "these data (optimism-corrected replicates), may cost more than the rule's, which chooses nothing on the "
+    "labels: a lower end below 0 says so, not that the estimate is wrong."
+)
 
 
 DECISIONS = Section("decisions", "Decision box", "Decisions", tables=decision_tables)

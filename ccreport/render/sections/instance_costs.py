@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...results import DatasetResult
+from .. import ranking
 from .. import tables as tb
 from ..page_names import dataset_page_slug
 from .base import Section
@@ -60,7 +61,14 @@ def summary_table(d: DatasetResult, priors: list[str]) -> tb.Table | None:
             tb.text(name), tb.num(c.auc, tb.AUC_DIGITS), auciv, total,
             tb.num(ic.min_total_threshold, 4), tb.interval_cell([ic.operating_range] if ic.operating_range else []),
         ])
-    tb.mark_best(totals)
+    mark_cheapest(d, dict(zip(found, totals)), lambda ivs: ivs.min_total_cost_difference)
+    zero = [n for n, c in found.items() if c.instance_costs.intervals is not None
+            and c.instance_costs.intervals.min_total_cost[0] == c.instance_costs.intervals.min_total_cost[1]]
+    if zero:
+        t.note += (f" A zero-width interval ({', '.join(zero)}): every replicate's least total cost was the same: the "
+                   "cheapest choice was one whose total stratified resampling (class counts kept) cannot change, "
+                   "flagging every instance when each false alarm has one fixed cost, or none when each miss has.")
+    t.note += " " + STAR_NOTE
     return t
 
 
@@ -80,7 +88,7 @@ def expected_table(d: DatasetResult, priors: list[str]) -> tb.Table | None:
         note="iv: the instance-cost envelope, the prior read as a distribution over PC_iv(+); in brackets its bootstrap interval.",
         compact=len(used) > 2,
     )
-    columns = {k: [] for k in range(2 * len(used))}
+    columns: dict[int, dict[str, tb.Cell]] = {k: {} for k in range(2 * len(used))}
     for name, c in found.items():
         ic = c.instance_costs
         row = [tb.text(name)]
@@ -90,13 +98,40 @@ def expected_table(d: DatasetResult, priors: list[str]) -> tb.Table | None:
             if ic.intervals is not None and p in ic.intervals.expected_cost:
                 lo, hi = ic.intervals.expected_cost[p]
                 iv.note = f"[{tb.cost(lo)}, {tb.cost(hi)}]"
-            columns[2 * k].append(plain)
-            columns[2 * k + 1].append(iv)
+            columns[2 * k][name] = plain
+            columns[2 * k + 1][name] = iv
             row += [plain, iv]
         t.rows.append(row)
-    for cells in columns.values():
-        tb.mark_best(cells)
+    for k, p in enumerate(used):
+        # plain: the class-level expected cost, the summary table's verdict (its adjusted test)
+        tb.mark_verdict(columns[2 * k], ranking.dataset_verdict(d, p, {n: c.expected_cost.get(p) for n, c in found.items()}))
+        mark_cheapest(d, columns[2 * k + 1], lambda ivs, p=p: ivs.expected_cost_difference.get(p))
+    t.note += " Plain columns: \u2605 as in the summary table (the adjusted test of the class-level expected costs). " + STAR_NOTE
     return t
+
+
+STAR_NOTE = (
+    "Instance-cost columns: ★ only when the cheapest is significantly cheaper than the runner-up by the "
+    "step-down adjusted p-value (p_adj) of their paired difference; these differences have unadjusted paired "
+    "intervals only (the comparisons' instance-cost intervals), so the cheapest says whom it was not tested against."
+)
+
+
+def mark_cheapest(d: DatasetResult, cells: dict[str, tb.Cell], pick) -> None:
+    """Star the cheapest of ``cells`` (classifier -> cell) as every table does (:func:`ranking.verdict`):
+    only when its paired instance-cost difference from each runner-up (``pick(intervals)``, an
+    :class:`~ccreport.results.ExpectedCostDifferenceInterval`) has a step-down adjusted p-value
+    (``p_holm``) at most 1 - confidence; otherwise the cheapest says whom it is tied with or was not
+    tested against."""
+
+    def p_adjusted(a: str, b: str):
+        m = ranking.comparison(d, a, b)
+        ivs = None if m is None or m.instance_costs is None else m.instance_costs.intervals
+        found = None if ivs is None else pick(ivs)
+        return None if found is None or found.p_holm is None else float(found.p_holm)
+
+    values = {n: c.value for n, c in cells.items()}
+    tb.mark_verdict(cells, ranking.verdict(values, None, p_adjusted, ranking.alpha_of(d)))
 
 
 def what_changes(d: DatasetResult) -> str | None:

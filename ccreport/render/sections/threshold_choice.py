@@ -3,6 +3,8 @@ areas and their bootstrap intervals per classifier, and the pairs' paired differ
 
 from __future__ import annotations
 
+import numpy as np
+
 from ...results import DatasetResult
 from .. import tables as tb
 from ..page_names import dataset_page_slug
@@ -37,6 +39,28 @@ def _cell(area, interval) -> tb.Cell:
     return cell
 
 
+def canonical_source(found: dict, axis: str) -> str | None:
+    """The uniform prior whose expected-cost interval the optimal areas show
+    (:func:`ccreport.results.threshold_choice.with_canonical_intervals`), or None."""
+    for tc in found.values():
+        optimal = tc.methods[axis].get("optimal")
+        if optimal is not None and optimal.interval_source is not None:
+            return optimal.interval_source.removeprefix("expected_cost_interval.")
+    return None
+
+
+def _crisp_optimal(d: DatasetResult, name: str, prior: str | None) -> tb.Cell:
+    """A crisp classifier's optimal area on the pc axis: its lower envelope's area, which is its expected cost
+    under the uniform prior (with that interval when the scoring classifiers show it), else the envelope's
+    area by the trapezoid rule (exact: the envelope is piecewise linear)."""
+    c = d.classifiers[name]
+    if prior is not None and prior in c.expected_cost:
+        iv = (c.expected_cost_interval or {}).get(prior)
+        return _cell(c.expected_cost[prior], None if iv is None else (iv.lower, iv.upper))
+    pc, nec = np.asarray(c.envelope_pc, dtype=float), np.asarray(c.envelope_nec, dtype=float)
+    return _cell(float(np.sum(np.diff(pc) * (nec[1:] + nec[:-1]) / 2)), None)
+
+
 def area_table(d: DatasetResult, axis: str) -> tb.Table | None:
     """Each classifier's area per method (with its interval) and, per partial range, its Kendall partial area."""
     found = {n: c.threshold_choice for n, c in d.classifiers.items() if c.threshold_choice is not None}
@@ -60,15 +84,21 @@ def area_table(d: DatasetResult, axis: str) -> tb.Table | None:
         columns,
         compact=True,
     )
+    source = canonical_source(found, axis)
     for name, tc in found.items():
         by_method = tc.methods[axis]
         row = [tb.text(name)]
-        if "score_fixed" in by_method:  # crisp: one cost line, the same under every method
+        if "score_fixed" in by_method:  # crisp: one cost line; its optimal curve is its lower envelope
             line = by_method["score_fixed"]
-            row += [_cell(line.area, line.interval)] + [tb.text(tb.DASH) for _ in METHOD_COLUMNS[1:]]
+            row += [_crisp_optimal(d, name, source) if axis == "pc" else tb.text(tb.DASH)]
+            row += [tb.text(tb.DASH) for _ in METHOD_COLUMNS[1:]]
             row += [tb.text(tb.DASH) for _ in ranges]
-            notes.append(f"{name} is crisp: only its single cost line applies, so every method gives the area shown "
-                         "as optimal.")
+            interval = "" if line.interval is None else (
+                f" [{tb.cost(line.interval[0])}, {tb.cost(line.interval[1])}]")
+            notes.append(f"{name} is crisp: it has no threshold to choose; the optimal column (PC(+) axis) is its lower "
+                         "envelope (its cost line where that beats both trivial classifiers, the cheaper trivial "
+                         "classifier elsewhere), as in the other tables. Its cost line used at every operating "
+                         f"condition, another quantity, has area {tb.cost(line.area)}{interval}.")
         else:
             for method, _ in METHOD_COLUMNS:
                 r = by_method[method]
@@ -77,8 +107,17 @@ def area_table(d: DatasetResult, axis: str) -> tb.Table | None:
                     notes.append(f"Score-driven for {name}: {r.not_applicable}.")
             row += [_cell(p.area, p.interval) for p in by_method["kendall"].partial]
         t.rows.append(row)
+    first = ("In brackets: the bootstrap confidence interval (the same resampled instances for every classifier). "
+             + (f"Optimal is each classifier's expected cost under the {source} prior (uniform on [0, 1]) with its "
+                "optimism-corrected interval, the same numbers as the summary and uncertainty tables; the other "
+                "methods' intervals are percentile intervals of the replicates' areas."
+                if source is not None and axis == "pc" else
+                "Percentile intervals of the replicates' areas (the optimal area's is not optimism-corrected)."))
+    if source is not None and axis == "pc":  # the optimal column quotes the expected-cost intervals: their warnings too
+        notes += [f"Caution, {n}: {c.band.coverage_warning} (the band table)." for n, c in d.classifiers.items()
+                  if n in found and c.band is not None and c.band.coverage_warning]
     t.note = " ".join(
-        ["In brackets: the bootstrap confidence interval (the same resampled instances for every classifier)."]
+        [first]
         + (["Kendall [a, b]: the partial area of the Kendall curve over a <= x <= b (not divided by the width)."]
            if ranges else [])
         + notes
@@ -118,15 +157,17 @@ def difference_table(d: DatasetResult, axis: str) -> tb.Table | None:
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-threshold-differences-{axis.replace('_', '-')}",
         f"Paired differences A − B of threshold choice areas on {d.name} {AXIS_TEXT[axis]}.",
-        ["Pair (A vs B)", "Kendall area A − B", "p", "(Skull − optimal) A − B", "p"],
+        ["Pair (A vs B)", "Kendall area A − B", "p (unadjusted)", "(Skull − optimal) A − B", "p (unadjusted)"],
         note="Kendall area difference: which classifier ranks better (negative: A). (Skull − optimal): how much more A "
-        "than B would gain by calibrating its scores. In brackets the paired bootstrap interval; p two-sided.",
+        "than B would gain by calibrating its scores. In brackets the paired bootstrap interval; p two-sided, "
+        "unadjusted: each test on its own, not adjusted for the other pairs (no star is given here); "
+        "\u201c\u2264 2/(R + 1)\u201d, R the replicates: no replicate reached 0, the smallest p the bootstrap can show.",
         compact=True,
     )
     for key, m in found.items():
         k, s = m.differences[axis]["kendall"], m.differences[axis]["skull_minus_optimal"]
-        t.rows.append([tb.text(key), _cell(k.difference, k.interval), tb.num(k.p_value, 3),
-                       _cell(s.difference, s.interval), tb.num(s.p_value, 3)])
+        t.rows.append([tb.text(key), _cell(k.difference, k.interval), tb.p_cell(k.p_value, m.replicates),
+                       _cell(s.difference, s.interval), tb.p_cell(s.p_value, m.replicates)])
     return t
 
 

@@ -28,6 +28,10 @@ def interval_table(d: DatasetResult, priors: list[str]) -> tb.Table | None:
                 cell.note = f"[{tb.cost(ivs[p].lower)},\u00a0{tb.cost(ivs[p].upper)}]"
             row.append(cell)
         t.rows.append(row)
+    cautions = [f"Caution, {n}: {c.band.coverage_warning} (the band table)." for n, c in d.classifiers.items()
+                if c.expected_cost_interval is not None and c.band is not None and c.band.coverage_warning]
+    if cautions:
+        t.note += " " + " ".join(cautions)
     return t
 
 

@@ -1,13 +1,14 @@
-"""Work matplotlib repeats for every figure file, done once per :func:`write_figures` call.
+"""Replaces matplotlib's per-file text layout, tick updates, PDF glyph layout, font subsetting and stream compression by memoised ones: about 4 CPU s of the example's figure stage.
 
 Writing the report's figures (:mod:`ccreport.render.figure_files`: about 70 figures, each laid out
-once and saved as SVG and as PDF) spent most of its time on things that are the same in every
+once and saved as SVG and as PDF) spends most of its time on things that are the same in every
 file: laying out the same tick labels and legend entries with the same fonts, and subsetting,
 serialising and re-parsing the same font program for every PDF. The context managers here
 memoise that work for the duration of one ``write_figures`` call (one style, one theme). They
-write the bytes matplotlib writes on its own, except that font subsets are padded (below); each
-uses private matplotlib helpers, and if these are missing or have changed, it patches nothing and
-figures are just slower. Measurements: benchmarks/README.md, "Figure stage, session 10".
+write the bytes matplotlib writes on its own (SVG files byte-identical), except that PDF font
+subsets are padded (below). Each patches private matplotlib names, so the build enters them only
+through :func:`shared_work` and :func:`tick_updates`, which do nothing unless
+``ccreport.speedups.active`` allows it for the installed matplotlib (:data:`WRITTEN_FOR`).
 
 * :func:`shared_font_programs` - a PDF embeds a subset of each font it uses (``pdf.fonttype: 42``,
   TrueType), built by fontTools (about 0.1 s a subset for DejaVu Sans), saved to bytes, parsed
@@ -38,6 +39,30 @@ import contextlib
 from io import BytesIO
 
 import matplotlib
+
+from . import active
+
+WRITTEN_FOR = ("3.11",)  # the matplotlib versions whose private names these patches were written against
+
+
+def _on() -> bool:
+    return active("figure_caches", "matplotlib", WRITTEN_FOR)
+
+
+@contextlib.contextmanager
+def shared_work():
+    """For one ``write_figures`` call: shared font programs, stream compression, text layouts and
+    PDF glyph layouts (each below), or nothing when the speedup is off."""
+    if not _on():
+        yield
+        return
+    with shared_font_programs(), shared_stream_compression(), shared_text_layouts(), shared_pdf_glyph_layouts():
+        yield
+
+
+def tick_updates():
+    """:func:`remembered_tick_updates` for one figure's layout and save, or nothing when off."""
+    return remembered_tick_updates() if _on() else contextlib.nullcontext()
 
 # Characters every PDF font subset includes, so that most figures ask fontTools for the same subset
 # and the subsetting runs once per font and build, not per figure. U+FB00-FB04 are the Latin

@@ -1,4 +1,6 @@
-"""Draw a figure once, write it as SVG and as PDF: the PDF replays what the SVG's draw recorded.
+"""Replaces the PDF file's own walk of a figure's artists (``Figure.draw``) by a replay of the SVG's draw: about 1.6 CPU s of the example.
+
+Draw a figure once, write it as SVG and as PDF: the PDF replays what the SVG's draw recorded.
 
 ``savefig`` walks the whole artist tree for every file: updating ticks, laying out tick labels and
 legends, transforming paths: most of each save's time. The two vector files of a report figure
@@ -24,7 +26,9 @@ mixed-mode renderer rasterizes them itself, as it did.
 
 Anything the recorder does not know (an Agg filter, a drawing method it has no record of), or a
 figure ``savefig`` draws more than once (one with a layout engine left), makes it give up: the PDF
-is then drawn by matplotlib as before, so an unusual figure is only slower.
+is then drawn by matplotlib as before, so an unusual figure is only slower. The recorder reads
+private renderer attributes (``_rasterizing``, a graphics context's clip path), so the build calls
+:func:`save_svg_and_pdf` only when :func:`on` says the speedup may run.
 """
 
 from __future__ import annotations
@@ -34,6 +38,15 @@ from operator import attrgetter
 
 from matplotlib.backend_bases import GraphicsContextBase
 from matplotlib.transforms import BboxBase, Transform, TransformedPath
+
+from . import active
+
+WRITTEN_FOR = ("3.11",)  # matplotlib versions the recorder was written against
+
+
+def on() -> bool:
+    """Whether the build may draw a figure's SVG and PDF once (``ccreport.speedups.active``)."""
+    return active("figure_replay", "matplotlib", WRITTEN_FOR)
 
 # Calls that put something on the canvas (or change how later ones are put), kept in order
 RECORDED = (
