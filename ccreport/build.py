@@ -25,7 +25,7 @@ from .battery import assemble, make_criterion, make_prior, plan, prior_result, t
 from .decisions import decisions_for
 from .errors import Problem, UserInputError
 from .build_date import BuildDate, build_date
-from .executors import Executor, SerialExecutor, cluster, executor_for
+from .executors import Executor, SerialExecutor, cluster, default_workers, executor_for, machine_cores
 from .loaders import Dataset, load_project_data
 from .manifest import MAX_WORKERS, Project, display_path, load_project
 from .interrupts import interrupts_noticed, raise_if_interrupted
@@ -54,8 +54,9 @@ def library_versions() -> dict[str, str]:
 
 
 def workers_for(project: Project, workers: int | None = None) -> int:
-    """How many processes run the tasks: the command line's ``-j``, else the manifest's, else 1."""
-    chosen = workers if workers is not None else (project.workers or 1)
+    """How many processes run the tasks: the command line's ``-j``, else the manifest's, else one per
+    core (:func:`ccreport.executors.default_workers`)."""
+    chosen = workers if workers is not None else (project.workers or default_workers())
     return max(1, int(chosen))
 
 
@@ -238,7 +239,7 @@ def build(
     chosen = workers_for(project, workers)
     n_tasks = count_tasks(datasets, project)
     clamped = clamp_workers(chosen, n_tasks)
-    if clamped != chosen:
+    if clamped != chosen and (workers is not None or project.workers is not None):  # a count someone asked for
         progress.note(f"{chosen} workers clamped to {clamped} ({n_tasks} tasks, {available_cores()} cores)")
     # the figures' own count (not the battery's task count): the chosen workers on this machine's cores
     figure_workers = min(chosen, available_cores()) if (workers is not None or project.workers is not None) else None
@@ -380,10 +381,7 @@ def output_key(results_json: str, project: Project, pdf: bool, date: BuildDate |
 
 
 def available_cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:
-        return os.cpu_count() or 1
+    return machine_cores()
 
 
 def count_tasks(datasets: list[Dataset], project: Project) -> int:

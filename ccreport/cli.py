@@ -10,6 +10,7 @@ else is a bug: one line names the log file holding the traceback, and the exit s
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 import tempfile
@@ -22,8 +23,8 @@ from .version import __version__
 from .cache import DEFAULT_FOLDER as DEFAULT_CACHE
 from .collector import leave_garbage_to_exit
 from .errors import CCReportError, Problem, UserInputError
+from .executors import DEFAULT_WORKERS_CAP
 from .interrupts import EXIT_INTERRUPTED, caused_by_interrupt
-from .process_exit import exit_now
 from .serve import PORT_MAX, PORT_MIN
 
 DESCRIPTION = """\
@@ -77,7 +78,8 @@ def _add_build(sub):
     p.add_argument("project", nargs="?", default=".", metavar="PROJECT_DIR", help="folder holding ccreport.toml (default: .)")
     p.add_argument("-o", "--output", metavar="OUT", help="output folder (default: PROJECT_DIR/site)")
     p.add_argument("-j", "--workers", type=_int_in(1, MAX_WORKERS, "a worker count"), metavar="N",
-                   help=f"worker processes for the analyses, 1 to {MAX_WORKERS} (default: the manifest's, else 1); "
+                   help=f"worker processes for the analyses and figures, 1 to {MAX_WORKERS} (default: the manifest's, else one per core, "
+                   f"at most {DEFAULT_WORKERS_CAP}); "
                    "clamped to the task count and the machine's cores; results do not depend on it")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run the analyses on a Dask distributed cluster: the address of "
                    "its scheduler, e.g. tcp://10.0.0.5:8786 (default: the manifest's scheduler, else this machine); needs "
@@ -131,8 +133,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("report", metavar="REPORT", help="an output folder (holding results.json) or a report.pdf")
     p.add_argument("--project", metavar="PROJECT_DIR", help="for a folder: the project it was built from "
                    "(default: as recorded in the folder's invocation.json, else the folder's parent)")
-    p.add_argument("-j", "--workers", type=_int_in(1, MAX_WORKERS, "a worker count"), default=1, metavar="N",
-                   help="worker processes for the rebuild (default: 1; results do not depend on it)")
+    p.add_argument("-j", "--workers", type=_int_in(1, MAX_WORKERS, "a worker count"), metavar="N",
+                   help=f"worker processes for the rebuild (default: the manifest's, else one per core, at most "
+                   f"{DEFAULT_WORKERS_CAP}; results do not depend on it)")
     return parser
 
 
@@ -297,9 +300,14 @@ def main(argv: list[str] | None = None, process_ends: bool = False) -> int:
 
 
 def run() -> NoReturn:
-    """The ``ccreport`` script and ``python -m ccreport``: :func:`main`, then the process ends
-    without freeing its heap object by object (:func:`ccreport.process_exit.exit_now`)."""
-    exit_now(main(process_ends=True))
+    """The ``ccreport`` script and ``python -m ccreport``: :func:`main`, then an ordinary exit with its
+    status (``atexit`` handlers, flushed streams, the interpreter's teardown). Every object is first
+    moved to the collector's permanent generation (``gc.freeze``), so the teardown's final collection
+    does not walk the build's garbage, which the operating system reclaims with the process
+    (0.7 CPU s of the example's build)."""
+    status = main(process_ends=True)
+    gc.freeze()
+    sys.exit(status)
 
 
 if __name__ == "__main__":

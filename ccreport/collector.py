@@ -22,7 +22,7 @@ example, before these measures, 19 full collections cost 2.8-3.0 CPU s of a 20 s
 * :func:`leave_garbage_to_exit`: a process that ends when its command returns (the ``ccreport``
   command, :func:`ccreport.cli.run`) does not enable the collector again after a pause: the output
   stages' garbage (about 55 MB on the example) is left to the operating system, which reclaims it
-  at the exit (:mod:`ccreport.process_exit`), rather than walked once more for nothing. On the
+  at the exit, rather than walked once more for nothing. On the
   example that is 1.1-1.2 of the build's 1.2-1.4 CPU s of collections (benchmarks/README.md,
   "Garbage collection, session 11"). A long-lived process (``ccreport serve``, a notebook calling
   :func:`ccreport.build`) never calls it, so its collector resumes after every build.

@@ -15,13 +15,15 @@ work happens:
 
 All look each task up in the build's content-addressed cache first (:func:`ccreport.cache.cached_map`,
 active only inside a build that asks for it; the cache stays on this machine) and run only the tasks
-not found there. :func:`executor_for` chooses between the local ones from a worker count.
+not found there. :func:`executor_for` chooses between the local ones from a worker count;
+:func:`default_workers` is the count a build uses when neither ``-j`` nor the manifest gives one.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import os
 import socket
 import urllib.parse
 from collections.abc import Iterator, Sequence
@@ -32,10 +34,12 @@ from .cache import cached_map, done, source_hash
 from .errors import Problem, UserInputError
 from .interrupts import ignore_interrupts
 from .manifest_checks import SCHEDULER_ADDRESS, SCHEDULER_EXPECTED
+from .speedups.heap import keep_freed_memory
 from .threads import one_blas_thread, worker_init
 from .version import __version__
 
 CONNECT_TIMEOUT = 10  # seconds to wait for a Dask scheduler's answer
+DEFAULT_WORKERS_CAP = 8  # default workers at most: each holds its tasks' arrays (memory grows with workers)
 INSTALL_HINT = 'pip install "ccreport[cluster]" (dask[distributed])'
 
 
@@ -46,10 +50,17 @@ class Executor(Protocol):
 
 
 class SerialExecutor:
-    """Every task in this process, in order."""
+    """Every task in this process, in order (freed memory kept for reuse first, as in a pool's
+    workers: :func:`ccreport.threads.worker_init`)."""
 
     def map(self, tasks: Sequence[Task]) -> list:
-        return cached_map(run_task, [(task,) for task in tasks], lambda todo: [done(run_task(*args)) for args in todo])
+        return cached_map(run_task, [(task,) for task in tasks], self._run)
+
+    @staticmethod
+    def _run(todo: list[tuple[Task]]) -> list:
+        if todo:
+            keep_freed_memory()
+        return [done(run_task(*args)) for args in todo]
 
 
 class ProcessPoolExecutor:
@@ -71,6 +82,24 @@ class ProcessPoolExecutor:
             return [done(output) for output in pool.map(run_task, [task for (task,) in todo])]
         finally:
             pool.shutdown(wait=True, cancel_futures=True)  # Ctrl-C: tasks not started are dropped
+
+
+def machine_cores() -> int:
+    """The cores this process may run on: ``os.process_cpu_count`` (Python 3.13), else the size of
+    its CPU affinity set (``os.sched_getaffinity``, where the system has one), else ``os.cpu_count``."""
+    counted = getattr(os, "process_cpu_count", None)
+    if counted is not None:
+        return max(1, counted() or 1)
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
+def default_workers() -> int:
+    """Worker processes of a build that asks for no count: one per core, at most
+    :data:`DEFAULT_WORKERS_CAP` (the results do not depend on it)."""
+    return min(machine_cores(), DEFAULT_WORKERS_CAP)
 
 
 def executor_for(workers: int | None) -> Executor:

@@ -24,8 +24,11 @@ def one_blas_thread():
 
 
 def worker_init() -> None:
-    """Initializer of worker processes: SIGINT left to the main process, one BLAS thread."""
+    """Initializer of worker processes: SIGINT left to the main process, one BLAS thread, freed
+    memory kept for reuse (:func:`ccreport.speedups.heap.keep_freed_memory`, unless speedups are off)."""
     from .interrupts import ignore_interrupts
+    from .speedups.heap import keep_freed_memory
 
     ignore_interrupts()
+    keep_freed_memory()
     one_blas_thread()  # threadpool_limits applies on creation; a worker keeps it for its life

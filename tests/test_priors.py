@@ -304,3 +304,41 @@ def test_induced_expected_cost_is_remembered_per_curve_and_unchanged():
     other[1] += 1e-12
     assert prior.expected(pc, other) != first
     assert pr.InducedPrior(pr.Beta(3.0, 6.0), pr.LogUniform(1.0, 10.0)).expected(pc, nec) != first
+
+
+def test_induced_prior_of_a_large_envelope_gives_no_library_warning(caplog):
+    """A beta p(+) and the envelope of 10^5 rows (88 vertices): many kinks in p(+) land
+    within a few ulps of u = 1, where QUADPACK reported "Extremely bad integrand behavior" and SciPy
+    printed an IntegrationWarning. Now no warning and no note, and the value agrees with the second
+    method of this module (Gauss-Legendre vertex weights, 400 nodes) and with a plain integral of
+    the envelope against the induced density, computed independently here."""
+    import logging
+    import warnings
+
+    rng = np.random.default_rng(1)  # a sample whose envelope made QUADPACK report trouble
+    n = 10**5
+    labels = np.arange(n) < n // 2
+    scores = np.where(labels, rng.normal(1.0, 1.0, n), rng.normal(0.0, 1.0, n))
+    env = lower_envelope(roc_points(labels, scores))
+    prior = pr.InducedPrior(pr.Beta(3.0, 7.0), pr.LogUniform(0.1, 10.0))
+    with warnings.catch_warnings(), caplog.at_level(logging.DEBUG, logger="ccreport.analysis.priors"):
+        warnings.simplefilter("error")
+        got = prior._expected(env.pc, env.nec)
+    assert not caplog.records
+    _, alpha, beta = pr.curve_segments(env.pc, env.nec)
+    wa, wb = prior.vertex_weights(env.pc[:-1], env.pc[1:], np.zeros(env.pc.size - 1, dtype=np.int64), 400)
+    assert got == pytest.approx(float(np.sum(alpha * wa + beta * wb)), abs=1e-7)  # a fixed rule across kinks: ~5e-8
+    # independently: E_p E_r nec(PC(p, r)) by the midpoint rule in p (beta density) and log r, no ccreport code
+    p = ((np.arange(3000) + 0.5) / 3000)[:, None]
+    weight = stats.beta.pdf(p, 3.0, 7.0) / 3000
+    r = np.exp(np.log(0.1) + (np.arange(3000) + 0.5) / 3000 * np.log(100.0))[None, :]
+    pc = p * r / (p * r + 1.0 - p)
+    assert got == pytest.approx(float((np.interp(pc, env.pc, env.nec) * weight).sum() / 3000), abs=1e-7)  # seen: 3e-9
+
+
+def test_a_piece_narrower_than_the_tolerance_is_one_midpoint():
+    """quadrature on [lo, hi] with hi - lo <= QUAD_TOLERANCE: (hi - lo) f(mid), within the tolerance
+    of the exact integral; a wider piece is QUADPACK's (the exact integral of a smooth function)."""
+    lo = 1.0 - 4e-16
+    assert pr.quadrature(lambda u: 7.0 * u, lo, 1.0) == pytest.approx(3.5 * (1.0 - lo * lo), abs=pr.QUAD_TOLERANCE)
+    assert pr.quadrature(lambda u: np.exp(u), 0.25, 0.75) == pytest.approx(np.exp(0.75) - np.exp(0.25), rel=1e-13)

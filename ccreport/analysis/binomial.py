@@ -18,9 +18,7 @@ an expected count wherever it is shown.
 
 from __future__ import annotations
 
-from . import scipy_kernels
-
-special = scipy_kernels.special_functions()  # scipy.special's ufuncs, without that package's import
+from scipy import special
 
 
 def clopper_pearson(k, n, level: float) -> tuple[float, float]:

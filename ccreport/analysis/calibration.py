@@ -99,7 +99,6 @@ import numpy as np
 from scipy.special import ndtri
 
 from .bands import studentizing_sd
-from .heap import keep_freed_memory
 from .hull_costs import GRID, hull_curves
 from .hulls import Hulls, replicate_hulls
 from .path_layout import PathLayout, chunk_sizes, count_positions, cumulative, multinomial_counts
@@ -492,11 +491,8 @@ def calibrate(
     """Prepivoting (Beran 1987) of a scoring classifier's optimism-corrected band: the module docstring.
 
     ``layout``: the classifier's sorted path, :func:`~ccreport.analysis.path_layout.path_layout` (the
-    band's ``Replicates.layout``, so the scores are sorted once for both). Sets the process's heap
-    to keep freed memory for reuse first (:func:`~ccreport.analysis.heap.keep_freed_memory`: the
-    many large temporaries then cause no page faults; the same numbers).
+    band's ``Replicates.layout``, so the scores are sorted once for both).
     """
-    keep_freed_memory()
     priors = priors or {}
     grid = np.asarray(grid, dtype=float)
     n = layout.n_pos + layout.n_neg

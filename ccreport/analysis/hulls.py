@@ -15,11 +15,8 @@ once, in two stages:
 
 Both hulls are pool-adjacent-violators fits (as :func:`ccreport.analysis.roc.hull_of_monotone_path`),
 done for all replicates of a chunk in one call by offsetting each replicate's slopes so that no
-block is pooled across replicates. The PAV kernel is SciPy's, reached through
-:func:`ccreport.analysis.pav.block_starts`, the one place ccreport touches SciPy's private
-``_pava_pybind`` (the public ``scipy.optimize.isotonic_regression`` wraps the same kernel with
-per-call checks and copies that cost more than the fit here); ``tests/test_pav.py`` checks it
-against the public function, so a SciPy release that moves or changes it fails there, loudly.
+block is pooled across replicates (``scipy.optimize.isotonic_regression``, through
+:func:`ccreport.analysis.roc.block_starts`).
 
 Reading costs off these hulls is :mod:`ccreport.analysis.hull_costs`.
 """
@@ -31,7 +28,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .pav import block_starts
+from .roc import block_starts
 
 if TYPE_CHECKING:  # the layout type only; path_layout imports this module
     from .path_layout import PathLayout
@@ -89,7 +86,7 @@ def flat_hull_mask(x: np.ndarray, y: np.ndarray, rep: np.ndarray, first: np.ndar
     keep[-1] = True
     if step.size:
         ws = w[step].astype(np.float64)  # int / int divides in float64: the same slopes
-        keep[step[block_starts(2.0 * rep[step] - dy[step] / ws, ws, overwrite=True)]] = True
+        keep[step[block_starts(2.0 * rep[step] - dy[step] / ws, ws)]] = True
     return keep
 
 

@@ -29,15 +29,15 @@ wb_v`` (:mod:`ccreport.analysis.hull_costs`). A new kind of prior defines it her
 from __future__ import annotations
 
 import functools
+import logging
 import math
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import special
 
-from . import scipy_kernels
-
-special = scipy_kernels.special_functions()  # scipy.special's ufuncs, without that package's import
+log = logging.getLogger("ccreport.analysis.priors")
 
 QUAD_TOLERANCE = 1e-11
 INDUCED_NODES = 128  # Gauss-Legendre nodes over p(+) of an induced prior's vertex weights (random p(+))
@@ -431,11 +431,7 @@ class InducedPrior(Prior):
         def integrand(u: float) -> float:  # np.clip of one positive float, without its array machinery
             return inner(min(max(float(self._p_of_u(u)), tiny), 1.0 - 1e-16))
 
-        total = 0.0
-        for lo, hi in zip(edges[:-1], edges[1:]):
-            if hi > lo:  # scipy.integrate.quad's routine, without that package's imports (scipy_kernels)
-                total += scipy_kernels.quad(integrand, lo, hi, epsabs=QUAD_TOLERANCE, epsrel=1e-10, limit=200)
-        return float(total)
+        return float(sum(quadrature(integrand, lo, hi) for lo, hi in zip(edges[:-1], edges[1:]) if hi > lo))
 
     def vertex_weights(self, lo, hi, rep, nodes: int | None = None, ends: EndPoints | None = None):
         """Vertex weights: the inner expectation over the cost ratio in closed form per interval
@@ -502,6 +498,37 @@ class InducedPrior(Prior):
 
 
 EXPECTED_CACHE = 256  # induced-prior expected costs remembered per process (InducedPrior.expected)
+
+
+def quadrature(integrand, lo: float, hi: float) -> float:
+    """integral_lo^hi integrand(u) du on one smooth piece [lo, hi] of an induced prior's integrand
+    (between two kinks; the integrand is an expected normalized cost, in [0, max nec]).
+
+    A piece no wider than ``QUAD_TOLERANCE`` is one midpoint, (hi - lo) integrand((lo + hi) / 2):
+    its error is at most (hi - lo) times the integrand's range on it, within the tolerance asked of
+    the quadrature. Such pieces occur where many kinks in p(+) map to a few ulps of u near 0 or 1
+    (a beta p(+) and an envelope of hundreds of vertices, as from 10^5 rows and more); there
+    QUADPACK can only report roundoff.
+
+    Wider pieces: QUADPACK's adaptive Gauss-Kronrod rule (``scipy.integrate.quad``, absolute
+    tolerance ``QUAD_TOLERANCE``, relative 1e-10, at most 200 subintervals). Where it reports that
+    it did not reach the tolerance (``ier`` > 0: the subdivision limit, roundoff) its estimate is
+    kept and a debug note on this module's logger says the error bound it reached; SciPy's
+    ``IntegrationWarning`` is not raised, so no library wording reaches the terminal."""
+    if hi - lo <= QUAD_TOLERANCE:
+        return (hi - lo) * integrand(0.5 * (lo + hi))
+    from scipy import integrate  # imported when first needed: only induced priors integrate
+
+    value, error, info, *message = integrate.quad(
+        integrand, lo, hi, epsabs=QUAD_TOLERANCE, epsrel=1e-10, limit=200, full_output=1
+    )
+    if message:
+        log.debug(
+            "induced prior: the expected cost's integral over [%.17g, %.17g] reached an estimated error of %.1e "
+            "(asked %.0e) in %d subintervals: %s",
+            lo, hi, error, QUAD_TOLERANCE, info["last"], message[0].splitlines()[0],
+        )
+    return value
 
 
 @functools.lru_cache(maxsize=EXPECTED_CACHE)

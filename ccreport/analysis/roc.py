@@ -18,7 +18,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from .memo import ArrayMemo, content_key
-from .pav import decreasing_block_starts
 
 
 @dataclass(frozen=True, eq=False)
@@ -149,6 +148,22 @@ def crisp_roc(y_true, predictions) -> RocCurve:
         n_pos=n_pos,
         n_neg=n_neg,
     )
+
+
+def block_starts(values, weights) -> np.ndarray:
+    """Start index of each pooled block of the weighted increasing isotonic fit of ``values``
+    (pool-adjacent-violators, ``scipy.optimize.isotonic_regression``); weights must be positive."""
+    from scipy.optimize import isotonic_regression  # imported when first needed: scipy.optimize's import is large
+
+    return isotonic_regression(values, weights=weights).blocks[:-1]
+
+
+def decreasing_block_starts(values, weights) -> np.ndarray:
+    """Start index of each pooled block of the weighted *decreasing* isotonic fit of ``values``
+    (``scipy.optimize.isotonic_regression(..., increasing=False)``); weights must be positive."""
+    from scipy.optimize import isotonic_regression
+
+    return isotonic_regression(values, weights=weights, increasing=False).blocks[:-1]
 
 
 def hull_of_monotone_path(x: np.ndarray, y: np.ndarray) -> np.ndarray:

@@ -31,7 +31,7 @@ Closed forms used (Hernández-Orallo, Flach & Ferri 2013 (HFF) through
   (class-balanced) Brier score), one matrix product per range.
 
 Each replicate's ROC convex hull is one pool-adjacent-violators fit for all replicates together
-(SciPy's PAV kernel, :mod:`ccreport.analysis.pav`; each replicate's sheared step slopes, as in
+(``scipy.optimize.isotonic_regression``, :func:`ccreport.analysis.roc.decreasing_block_starts`; each replicate's sheared step slopes, as in
 :mod:`ccreport.analysis.roc`, offset so that no block pools across replicates).
 """
 
@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .pav import decreasing_block_starts
+from .roc import decreasing_block_starts
 from .thresholds import AXES, KENDALL_METHODS, check_axes, check_ranges
 
 
