@@ -1,4 +1,4 @@
-"""report.pdf's fixed table layouts (ccreport.render.table_widths) against WeasyPrint's own automatic
+"""report.pdf's fixed table layouts (ccreport.speedups.table_widths) against WeasyPrint's own automatic
 layout of the same tables, in the same CSS, under both built-in themes."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from weasyprint.formatting_structure import boxes  # noqa: E402
 
 from ccreport import paths  # noqa: E402
 from ccreport.render.site import copy_theme, make_environment  # noqa: E402
-from ccreport.render.table_widths import (  # noqa: E402
+from ccreport.speedups.table_widths import (  # noqa: E402
     PAGE_CONTENT_PX,
     SLACK,
     Layout,
