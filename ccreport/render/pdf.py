@@ -143,7 +143,7 @@ def figure_fonts(out: Path, project=None) -> tuple[dict, dict]:
     return weasyprint_options(out, theme_figure_style(project) if getattr(project, "root", None) is not None else None)
 
 
-def _table_layouts(site: Site, out: Path, render_options: dict):
+def table_layouts(site: Site, out: Path, render_options: dict):
     """Each table's fixed layout (:mod:`ccreport.speedups.table_widths`, a speedup: WeasyPrint's
     automatic table layout without its measuring pass), measured in the document's own font map;
     None (WeasyPrint's automatic layout) when the speedup is off or for a theme of the project's own."""
@@ -180,7 +180,7 @@ def render_pdf(site: Site, out: Path, project=None, date: BuildDate | None = Non
     target = out / PDF_NAME
     with fixed_source_date(date.epoch), collector_paused():
         html_options, render_options = figure_fonts(out, project)  # the figures' SVG text in their own font files
-        html = report_html(site, date.epoch, attachments=bool(attached), table_layout=_table_layouts(site, out, render_options))
+        html = report_html(site, date.epoch, attachments=bool(attached), table_layout=table_layouts(site, out, render_options))
         images = FigureImages(out) if figure_pdfs else {}  # figures drawn from their own PDF files
         source = weasyprint.HTML(string=html, base_url=str(out) + os.sep, **html_options)
         document = source.render(cache=images, **render_options)
