@@ -114,8 +114,8 @@ class FigurePdf:
 
 def _fonts(page):
     """``(name, font dictionary)`` of each font of the page's resources."""
-    resources = page.get("/Resources")
-    fonts = resources.get("/Font") if resources is not None else None
+    resources = page.get("/Resources")  # pypdf < 5: ``get`` may answer an indirect reference
+    fonts = resources.get_object().get("/Font") if resources is not None else None
     return [(str(name), font.get_object()) for name, font in (fonts.get_object() if fonts is not None else {}).items()]
 
 
@@ -125,7 +125,8 @@ def _draws_cid_zero(font) -> bool:
     PDF/A validator reads as drawing .notdef (ISO 19005-3 6.2.11.8); such a figure takes the SVG route."""
     if font.get("/Subtype") != "/Type0":
         return False
-    for descendant in font.get("/DescendantFonts", []):
+    descendants = font.get("/DescendantFonts")
+    for descendant in descendants.get_object() if descendants is not None else []:
         mapping = descendant.get_object().get("/CIDToGIDMap")
         if mapping is None or not hasattr(mapping.get_object(), "get_data"):
             continue  # /Identity: CID 0 is GID 0
