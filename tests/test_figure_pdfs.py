@@ -117,7 +117,8 @@ def test_figure_xobject_is_the_figure_pdf_page(tmp_path):
                 next(k for k, v in source["/Resources"]["/Font"].items() if v.get_object()["/BaseFont"] == font.get_object()["/BaseFont"])
             ].get_object()["/DescendantFonts"][0].get_object()
             assert descendant["/FontDescriptor"]["/FontFile2"].get_data() == source_font["/FontDescriptor"]["/FontFile2"].get_data()
-        assert set(xobject["/Resources"].get("/XObject") or {}) == set(source["/Resources"].get("/XObject") or {})
+        inner, source_inner = xobject["/Resources"].get("/XObject"), source["/Resources"].get("/XObject")
+        assert set(inner.get_object() if inner else {}) == set(source_inner.get_object() if source_inner else {})
     page = pypdf.PdfReader(target).pages[0]
     content = page.get_contents().get_data()
     assert re.search(rb"/Figure\s*<</MCID \d+>>\s*BDC(?:(?!EMC).)*?/iccfig0_0 Do", content, re.DOTALL)
