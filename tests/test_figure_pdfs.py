@@ -14,7 +14,7 @@ weasyprint = pytest.importorskip("weasyprint")
 
 from ccreport import figures as F  # noqa: E402
 from ccreport.render.figure_files import SAVE_METADATA, notdef_at_code_zero  # noqa: E402
-from ccreport.render.figure_pdfs import XOBJECT_PREFIX, FigureImages, FigurePdf  # noqa: E402
+from ccreport.render.figure_pdfs import XOBJECT_NAME, FigureImages, FigurePdf  # noqa: E402
 from ccreport.render.pdfa import pdfa_repairs  # noqa: E402
 
 matplotlib.use("Agg")
@@ -60,12 +60,14 @@ def _write(folder: Path, stems, figure_pdfs: bool = True) -> Path:
     return target
 
 
-def _figure_xobjects(pdf: Path) -> dict[str, object]:
+def _figure_xobjects(pdf: Path) -> dict[int, object]:
+    """The figures' form XObjects of a PDF by their number in drawing order."""
     out = {}
     for page in pypdf.PdfReader(pdf).pages:
         for name, ref in (page["/Resources"].get("/XObject") or {}).items():
-            if name.startswith("/" + XOBJECT_PREFIX):
-                out[name] = ref.get_object()
+            found = XOBJECT_NAME.search(name)
+            if found:
+                out[int(found[1])] = ref.get_object()
     return out
 
 
@@ -100,8 +102,8 @@ def test_figure_xobject_is_the_figure_pdf_page(tmp_path):
     _figure(tmp_path, "b")
     target = _write(tmp_path, ["a", "b"])
     xobjects = _figure_xobjects(target)
-    assert sorted(xobjects) == [f"/{XOBJECT_PREFIX}0", f"/{XOBJECT_PREFIX}1"]
-    for name, stem in ((f"/{XOBJECT_PREFIX}0", "a"), (f"/{XOBJECT_PREFIX}1", "b")):
+    assert sorted(xobjects) == [0, 1]
+    for name, stem in ((0, "a"), (1, "b")):
         source = pypdf.PdfReader(tmp_path / "figures" / f"{stem}.pdf").pages[0]
         xobject = xobjects[name]
         assert xobject["/Subtype"] == "/Form"
@@ -115,10 +117,11 @@ def test_figure_xobject_is_the_figure_pdf_page(tmp_path):
                 next(k for k, v in source["/Resources"]["/Font"].items() if v.get_object()["/BaseFont"] == font.get_object()["/BaseFont"])
             ].get_object()["/DescendantFonts"][0].get_object()
             assert descendant["/FontDescriptor"]["/FontFile2"].get_data() == source_font["/FontDescriptor"]["/FontFile2"].get_data()
-        assert set(xobject["/Resources"].get("/XObject") or {}) == set(source["/Resources"].get("/XObject") or {})
+        inner, source_inner = xobject["/Resources"].get("/XObject"), source["/Resources"].get("/XObject")
+        assert set(inner.get_object() if inner else {}) == set(source_inner.get_object() if source_inner else {})
     page = pypdf.PdfReader(target).pages[0]
     content = page.get_contents().get_data()
-    assert re.search(rb"/Figure\s*<</MCID \d+>>\s*BDC(?:(?!EMC).)*?/ccfig0 Do", content, re.DOTALL)
+    assert re.search(rb"/Figure\s*<</MCID \d+>>\s*BDC(?:(?!EMC).)*?/iccfig0_0 Do", content, re.DOTALL)
     page_validation = pytest.importorskip("page")
     report = page_validation.validate_pdf(target, profile="3b")
     assert report.is_compliant, [(f.rule_id, f.message) for f in report.failures]
@@ -132,7 +135,7 @@ def test_same_boxes_as_the_svg_route(tmp_path):
     with_pdfs, with_svgs = _write(tmp_path, ["a"]), _write(tmp_path, ["a"], figure_pdfs=False)
     box = pypdf.PdfReader(tmp_path / "figures" / "a.pdf").pages[0].mediabox
     content = pypdf.PdfReader(with_pdfs).pages[0].get_contents().get_data().decode("latin-1")
-    a, d, e, f = (float(v) for v in re.search(r"([-\d.]+) 0 0 ([-\d.]+) ([-\d.]+) ([-\d.]+) cm\s*/ccfig0 Do", content).groups())
+    a, d, e, f = (float(v) for v in re.search(r"([-\d.]+) 0 0 ([-\d.]+) ([-\d.]+) ([-\d.]+) cm\s*/iccfig0_0 Do", content).groups())
     assert e == 0
     assert a > 0 and d < 0 and a == pytest.approx(-d, rel=1e-6)  # same scale both ways: the aspect is kept
     assert f == pytest.approx(-d * float(box.height), rel=1e-6)  # the figure's bottom at the box's bottom
@@ -140,7 +143,7 @@ def test_same_boxes_as_the_svg_route(tmp_path):
     # the SVG route sets the same box: WeasyPrint's transform to the image box precedes the drawing in both
     place = re.compile(r"1 0 0 1 ([-\d.]+) ([-\d.]+) cm")
     assert place.findall(content)[:1] == place.findall(svg_content)[:1]
-    scale = re.search(r"([-\d.]+) 0 0 -[-\d.]+ [-\d.]+ [-\d.]+ cm\s*/ccfig0 Do", content)[1]
+    scale = re.search(r"([-\d.]+) 0 0 -[-\d.]+ [-\d.]+ [-\d.]+ cm\s*/iccfig0_0 Do", content)[1]
     assert f"{scale} 0 0 {scale} 0 0 cm" in svg_content  # the SVG's viewBox (= MediaBox) at the same scale
     assert [p.extract_text() for p in pypdf.PdfReader(with_pdfs).pages][0].startswith("Figures")
 
@@ -153,7 +156,7 @@ def test_fallbacks_to_the_svg(tmp_path):
     with pytest.raises(ValueError, match="CID 0"):
         FigurePdf(tmp_path / "figures" / "ligature.pdf", FigureImages(tmp_path))
     target = _write(tmp_path, ["nopdf", "ligature", "ok"])
-    assert sorted(_figure_xobjects(target)) == [f"/{XOBJECT_PREFIX}0"]
+    assert sorted(_figure_xobjects(target)) == [0]
     page_validation = pytest.importorskip("page")
     assert page_validation.validate_pdf(target, profile="3b").is_compliant
 

@@ -16,6 +16,7 @@ pypdf = pytest.importorskip("pypdf")
 
 from ccreport.build import build  # noqa: E402
 from ccreport.render.page_names import dataset_page_slug  # noqa: E402
+from ccreport.render.figure_pdfs import XOBJECT_NAME  # noqa: E402
 
 from site_fixtures import example_build, write_tiny_project  # noqa: E402
 
@@ -139,7 +140,7 @@ def test_figures_stay_vector(example_pdf):
             obj = xobject.get_object()
             if obj.get("/Subtype") == "/Image":
                 page_images.add(xobject.idnum)
-            elif name.startswith("/ccfig"):
+            elif XOBJECT_NAME.search(name):
                 inner = (obj.get("/Resources") or {}).get("/XObject") or {}
                 figure_images |= {(xobject.idnum, n) for n, x in inner.items() if x.get_object().get("/Subtype") == "/Image"}
     assert not page_images  # every figure of the example has its PDF: nothing drawn from SVG
@@ -162,7 +163,7 @@ def test_every_figure_is_drawn_from_its_own_pdf_file(example_pdf):
     drawn = {}
     for page in reader.pages:
         for name, xobject in ((page.get("/Resources") or {}).get("/XObject") or {}).items():
-            if name.startswith("/ccfig"):
+            if XOBJECT_NAME.search(name):
                 drawn[name] = xobject.get_object()
     assert len(drawn) == len(sources) == len(list(out.glob("figures/**/*.svg")))
     matched = set()

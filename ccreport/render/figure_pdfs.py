@@ -26,23 +26,26 @@ for each figure whose SVG ``figures/X.svg`` has a sibling ``figures/X.pdf``:
 Nothing is re-encoded, so the drawing is matplotlib's own PDF rendering of the figure (the same
 artists as the SVG; text in the same DejaVu font files). A figure without a PDF file (or whose PDF
 cannot be read) falls back to the SVG route: WeasyPrint draws the SVG, with its fonts pinned by
-:mod:`ccreport.render.figure_fonts`. Deterministic: names ``ccfig0, ccfig1, ...`` in drawing
+:mod:`ccreport.render.figure_fonts`. Deterministic: ids ``ccfig0_, ccfig1_, ...`` in drawing
 order, objects copied in the file's dictionary order.
 
-Depends on WeasyPrint 70's stream (``Stream._resources``, the page resources' ``XObject``
-dictionary, whose non-None entries WeasyPrint adds to the PDF as they are) and on pypdf's raw stream
-bytes (``StreamObject._data``); pinned by tests/test_figure_pdfs.py.
+Public seams only: WeasyPrint's image protocol (``get_intrinsic_size``, ``draw``, and
+``Stream.add_image`` with ``id`` and ``get_x_object``, as WeasyPrint's own images use it; the XObject
+is then named ``i<id>0``), the ``write_pdf`` finisher, pydyf's objects, and pypdf's streams (an
+encoded stream's stored bytes through the base ``StreamObject.get_data``); tests/test_figure_pdfs.py.
 """
 
 from __future__ import annotations
 
 import functools
 import io
+import re
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
-XOBJECT_PREFIX = "ccfig"
+XOBJECT_PREFIX = "ccfig"  # a figure's image id is ccfig0_, ccfig1_, ... in drawing order
+XOBJECT_NAME = re.compile(rf"{XOBJECT_PREFIX}(\d+)_")  # in the page's XObject name WeasyPrint makes of the id
 PX_PER_PT = 4 / 3  # CSS: 1pt = 4/3 px
 _NO_COPY = ("/Length",)  # pydyf writes the length of the bytes it writes
 
@@ -65,6 +68,7 @@ class FigurePdf:
         cid_zero = [name for name, font in _fonts(self._page) if _draws_cid_zero(font)]
         if cid_zero:
             raise ValueError(f"{self.path}: font {cid_zero[0]} maps CID 0 to a glyph (PDF/A: .notdef)")
+        self.id: str | None = None  # set when first drawn (XOBJECT_PREFIX)
         self.name: str | None = None
         self.xobject = None
 
@@ -73,17 +77,24 @@ class FigurePdf:
         return self.width * PX_PER_PT, self.height * PX_PER_PT, self.width / self.height
 
     def draw(self, stream, concrete_width, concrete_height, _style):
-        """Draw the figure into the ``concrete_width x concrete_height`` px box (y down) of ``stream``."""
+        """Draw the figure into the ``concrete_width x concrete_height`` px box (y down) of ``stream``.
+
+        Registered as WeasyPrint registers its own images (``stream.add_image``, which names the
+        XObject ``i<id>0``, e.g. ``iccfig0_0`` and asks :meth:`get_x_object` for it when the page is written)."""
         if self.xobject is None:
             self.xobject = self._form_xobject()
-            self.name = f"{XOBJECT_PREFIX}{len(self._owner.drawn)}"
+            self.id = f"{XOBJECT_PREFIX}{len(self._owner.drawn)}_"
             self._owner.drawn.append(self)
-        stream._resources["XObject"][self.name] = self.xobject  # WeasyPrint 70: added to the PDF as is
+        self.name = stream.add_image(self, False, 1)
         x0, y0, _, _ = self.box
         sx, sy = concrete_width / self.width, concrete_height / self.height
         with stream.stacked():
             stream.transform(a=sx, d=-sy, e=-x0 * sx, f=concrete_height + y0 * sy)
             stream.draw_x_object(self.name)
+
+    def get_x_object(self, interpolate, dpi_ratio):
+        """The figure's form XObject (WeasyPrint's image protocol; neither argument applies to a form)."""
+        return self.xobject
 
     def _form_xobject(self):
         import pydyf
@@ -103,8 +114,8 @@ class FigurePdf:
 
 def _fonts(page):
     """``(name, font dictionary)`` of each font of the page's resources."""
-    resources = page.get("/Resources")
-    fonts = resources.get("/Font") if resources is not None else None
+    resources = page.get("/Resources")  # pypdf < 5: ``get`` may answer an indirect reference
+    fonts = resources.get_object().get("/Font") if resources is not None else None
     return [(str(name), font.get_object()) for name, font in (fonts.get_object() if fonts is not None else {}).items()]
 
 
@@ -114,7 +125,8 @@ def _draws_cid_zero(font) -> bool:
     PDF/A validator reads as drawing .notdef (ISO 19005-3 6.2.11.8); such a figure takes the SVG route."""
     if font.get("/Subtype") != "/Type0":
         return False
-    for descendant in font.get("/DescendantFonts", []):
+    descendants = font.get("/DescendantFonts")
+    for descendant in descendants.get_object() if descendants is not None else []:
         mapping = descendant.get_object().get("/CIDToGIDMap")
         if mapping is None or not hasattr(mapping.get_object(), "get_data"):
             continue  # /Identity: CID 0 is GID 0
@@ -133,13 +145,13 @@ def _empty_dictionary():
 def _stream_bytes(stream) -> tuple[bytes, dict]:
     """``(bytes, filter entries)`` of a pypdf stream: its encoded bytes and ``/Filter``/``/DecodeParms``
     when it is encoded, else its data (and no filter)."""
-    from pypdf.generic import EncodedStreamObject
+    from pypdf.generic import EncodedStreamObject, StreamObject
 
     if isinstance(stream, EncodedStreamObject) and "/Filter" in stream:
         extra = {"Filter": _serialise(stream["/Filter"])}
         if "/DecodeParms" in stream:
             extra["DecodeParms"] = _serialise(stream["/DecodeParms"])
-        return stream._data, extra  # the bytes as matplotlib compressed them
+        return StreamObject.get_data(stream), extra  # the bytes as stored (encoded), as matplotlib compressed them
     return stream.get_data(), {}
 
 

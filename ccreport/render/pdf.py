@@ -37,16 +37,12 @@ from datetime import datetime, timezone
 from html import unescape
 from pathlib import Path
 
+from .. import speedups
 from ..build_date import FROM_ENVIRONMENT, BuildDate, build_date
-from .figure_pdfs import FigureImages
-from .html_tree import parsed_html
 from ..collector import collector_paused
-from .pdf_layout import page_values_from_the_ends, percentages_inlined
-from .pdf_styles import empty_pseudo_boxes_skipped, pseudo_styles_on_demand, shared_cascades_reused, uncascaded_values_direct
-from .pdf_writing import deflate_streams, memoized_bytes, page_references_kept, shared_font_descriptions, text_layouts_kept
+from .figure_pdfs import FigureImages
 from .pdfa import pdfa_repairs
 from .site import PDF_NAME, Site, page_context, render_template
-from .weasyprint_import import import_weasyprint
 
 PDF_VARIANT = "pdf/a-3b"
 RESULTS_ATTACHMENT = "results.json"
@@ -111,7 +107,7 @@ def _markup(html: str):
 def report_html(site: Site, epoch: int, attachments: bool, table_layout=None) -> str:
     """The whole report as one HTML document. ``table_layout``: a function of a
     :class:`~ccreport.render.tables.Table` giving its fixed layout
-    (:func:`ccreport.render.table_widths.table_layout`), or None for WeasyPrint's automatic one."""
+    (:func:`ccreport.speedups.table_widths.table_layout`), or None for WeasyPrint's automatic one."""
     date = BuildDate(epoch, FROM_ENVIRONMENT)
     context = dict(site.context)
     context.update(
@@ -147,14 +143,18 @@ def figure_fonts(out: Path, project=None) -> tuple[dict, dict]:
     return weasyprint_options(out, theme_figure_style(project) if getattr(project, "root", None) is not None else None)
 
 
-def _table_layouts(site: Site, out: Path, render_options: dict):
-    """Each table's fixed layout (:mod:`ccreport.render.table_widths`), measured in the document's
-    own font map; None (WeasyPrint's automatic layout) for a theme of the project's own."""
+def table_layouts(site: Site, out: Path, render_options: dict):
+    """Each table's fixed layout (:mod:`ccreport.speedups.table_widths`, a speedup: WeasyPrint's
+    automatic table layout without its measuring pass), measured in the document's own font map;
+    None (WeasyPrint's automatic layout) when the speedup is off or for a theme of the project's own."""
     from .. import paths
-    from .table_widths import measurer_for, table_layout
 
-    measure = measurer_for(site.theme, paths.themes_dir(), Path(out) / "assets", render_options["font_config"].font_map)
-    return None if measure is None else (lambda table: table_layout(table, measure))
+    from ..speedups import table_widths
+
+    if not speedups.active("table_widths", "weasyprint", table_widths.WRITTEN_FOR):
+        return None
+    measure = table_widths.measurer_for(site.theme, paths.themes_dir(), Path(out) / "assets", render_options["font_config"].font_map)
+    return None if measure is None else (lambda table: table_widths.table_layout(table, measure))
 
 
 def render_pdf(site: Site, out: Path, project=None, date: BuildDate | None = None, figure_pdfs: bool = True) -> Path:
@@ -166,7 +166,7 @@ def render_pdf(site: Site, out: Path, project=None, date: BuildDate | None = Non
     ``figure_pdfs``: draw each figure from its vector PDF file (:mod:`ccreport.render.figure_pdfs`;
     False: every figure through its SVG, the route of figures without a PDF file).
     """
-    weasyprint = import_weasyprint()  # without a compiler run per library name (weasyprint_import)
+    import weasyprint
 
     out = Path(out)
     results = site.context["results"]
@@ -178,13 +178,11 @@ def render_pdf(site: Site, out: Path, project=None, date: BuildDate | None = Non
     moment = date.moment
     attached = archive_attachments(out, project, provenance.files if provenance is not None else ())
     target = out / PDF_NAME
-    with fixed_source_date(date.epoch), collector_paused(), shared_font_descriptions(), text_layouts_kept(), \
-            page_values_from_the_ends(), percentages_inlined(), pseudo_styles_on_demand(), empty_pseudo_boxes_skipped(), \
-            uncascaded_values_direct(), shared_cascades_reused():  # pdf_writing, pdf_layout, pdf_styles
+    with fixed_source_date(date.epoch), collector_paused():
         html_options, render_options = figure_fonts(out, project)  # the figures' SVG text in their own font files
-        html = report_html(site, date.epoch, attachments=bool(attached), table_layout=_table_layouts(site, out, render_options))
+        html = report_html(site, date.epoch, attachments=bool(attached), table_layout=table_layouts(site, out, render_options))
         images = FigureImages(out) if figure_pdfs else {}  # figures drawn from their own PDF files
-        source = parsed_html(weasyprint, html, str(out) + os.sep, **html_options)  # html_tree: not char by char
+        source = weasyprint.HTML(string=html, base_url=str(out) + os.sep, **html_options)
         document = source.render(cache=images, **render_options)
         attachments = [
             weasyprint.Attachment(
@@ -193,20 +191,18 @@ def render_pdf(site: Site, out: Path, project=None, date: BuildDate | None = Non
             )
             for path, name, description in attached
         ]
+
         def finisher(document, pdf):
             if figure_pdfs:
                 images.embed(pdf)  # before the repairs, which then cover the copied objects too
             pdfa_repairs(document, pdf)
-            deflate_streams(pdf)  # once, at zlib level 6, rather than twice at 9 (pdf_writing)
-            memoized_bytes(pdf)  # each object serialised once, though the document ID hashes them again
 
         options = dict(pdf_identifier=b"ccreport-report", pdf_tags=True, finisher=finisher)
-        with page_references_kept():  # tagging asks for them once per structure element (pdf_writing)
-            try:
-                document.write_pdf(target, pdf_variant=PDF_VARIANT if attachments else None, attachments=attachments, **options)
-            except Exception:  # pragma: no cover - a PDF/A failure should not lose the report
-                document.write_pdf(target, **options)
+        try:
+            document.write_pdf(target, pdf_variant=PDF_VARIANT if attachments else None, attachments=attachments, **options)
+        except Exception:  # pragma: no cover - a PDF/A failure should not lose the report
+            document.write_pdf(target, **options)
     # WeasyPrint keeps the figures' @font-face files in a temporary folder until its font
-    # configuration is freed; remove it now, not whenever (or, at a fast exit, never) that happens
+    # configuration is freed; remove it now (its finaliser), not whenever (or, at a fast exit, never) that happens
     render_options["font_config"].__del__()
     return target

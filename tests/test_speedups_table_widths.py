@@ -1,4 +1,4 @@
-"""report.pdf's fixed table layouts (ccreport.render.table_widths) against WeasyPrint's own automatic
+"""report.pdf's fixed table layouts (ccreport.speedups.table_widths) against WeasyPrint's own automatic
 layout of the same tables, in the same CSS, under both built-in themes."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from weasyprint.formatting_structure import boxes  # noqa: E402
 
 from ccreport import paths  # noqa: E402
 from ccreport.render.site import copy_theme, make_environment  # noqa: E402
-from ccreport.render.table_widths import (  # noqa: E402
+from ccreport.speedups.table_widths import (  # noqa: E402
     PAGE_CONTENT_PX,
     SLACK,
     Layout,
@@ -144,3 +144,29 @@ def test_layout_styles():
     layout = Layout(width=100.0, columns=(40.0, 60.0))
     assert layout.table_style == "table-layout: fixed; width: 100.0000px"
     assert layout.column_styles() == ["width: 40.0000px", "width: 60.0000px"]
+
+
+def test_the_switch_and_the_version_guard_turn_the_fixed_layout_off(tmp_path, monkeypatch, caplog):
+    """report.pdf's tables get fixed widths only while the speedup is active: CCREPORT_SPEEDUPS=0, or a
+    WeasyPrint it was not written for, gives WeasyPrint's automatic layout (no function), with a debug note."""
+    import logging
+    from types import SimpleNamespace
+
+    from weasyprint.text.fonts import FontConfiguration
+
+    from ccreport import speedups
+    from ccreport.render.pdf import table_layouts
+
+    theme = paths.themes_dir() / "default"
+    copy_theme(theme, tmp_path)
+    site, options = SimpleNamespace(theme=theme), {"font_config": FontConfiguration()}
+    monkeypatch.delenv(speedups.SWITCH, raising=False)
+    layout_of = table_layouts(site, tmp_path, options)
+    assert layout_of is not None and layout_of(_tables()[0]).table_style.startswith("table-layout: fixed")
+    monkeypatch.setenv(speedups.SWITCH, "0")
+    assert table_layouts(site, tmp_path, options) is None
+    monkeypatch.delenv(speedups.SWITCH)
+    monkeypatch.setattr("ccreport.speedups.table_widths.WRITTEN_FOR", ("69",))
+    with caplog.at_level(logging.DEBUG, logger="ccreport.speedups"):
+        assert table_layouts(site, tmp_path, options) is None
+    assert "table_widths is off" in caplog.text
