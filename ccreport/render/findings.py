@@ -465,7 +465,7 @@ def trust_findings(d: DatasetResult, priors: list[str], level: str) -> list[Find
     intervals = [n for n, c in d.classifiers.items() if (c.expected_cost_interval or {}).get(p) is not None]
     if intervals:
         out.append(Finding("trust", (
-            f"The {level} bootstrap intervals are optimism-corrected (Efron 1983): they cover the cost of each classifier "
+            f"The {level} bootstrap intervals are optimism-corrected (Efron 1983) and studentized (bootstrap-t): they cover the cost of each classifier "
             "with its thresholds selected on these data, which the in-sample estimate understates; quote the "
             "interval, not the in-sample number alone.",)))
     return out
@@ -504,7 +504,7 @@ def quote(results: Results, d: DatasetResult, level: str) -> Finding:
         parts += [f", {level} interval ",
                   Ref(tb.interval(iv.lower, iv.upper, tb.COST_DIGITS), "cost_interval",
                       classifier_path(d, name, "expected_cost_interval", p), href, (iv.lower, iv.upper)),
-                  " (optimism-corrected bootstrap; the point estimate is in sample, so optimistic)"]
+                  " (optimism-corrected, studentized bootstrap; the point estimate is in sample, so optimistic)"]
         warnings = coverage_warnings(d, [name])
     else:
         parts.append(" (in sample, optimistic; no bootstrap interval was computed)")
