@@ -19,17 +19,20 @@ The public API does what ``ccreport build`` does, piece by piece, for notebook u
 
 from .version import __version__  # noqa: E402,F401
 
-from .analysis.conditions import normalized_expected_cost, probability_cost  # noqa: E402
-from .analysis.envelope import Envelope, compare, cost_lines, lower_envelope, operating_range  # noqa: E402
-from .analysis.priors import (  # noqa: E402
-    BetaPrior,
-    InducedPrior,
-    PointPrior,
-    UniformPrior,
-    expected_cost,
-)
-from .analysis.roc import RocCurve, auc, convex_hull, crisp_roc, roc_points  # noqa: E402
-from .notebook import evaluate, write_project  # noqa: E402  (docs/notebook.md)
+from .build_date import libraries_see_no_invalid_epoch  # noqa: E402
+
+with libraries_see_no_invalid_epoch():  # numpy.f2py's import reads SOURCE_DATE_EPOCH (build_date)
+    from .analysis.conditions import normalized_expected_cost, probability_cost  # noqa: E402
+    from .analysis.envelope import Envelope, compare, cost_lines, lower_envelope, operating_range  # noqa: E402
+    from .analysis.priors import (  # noqa: E402
+        BetaPrior,
+        InducedPrior,
+        PointPrior,
+        UniformPrior,
+        expected_cost,
+    )
+    from .analysis.roc import RocCurve, auc, convex_hull, crisp_roc, roc_points  # noqa: E402
+    from .notebook import evaluate, write_project  # noqa: E402  (docs/notebook.md)
 
 NOTEBOOK_DISPLAYS = {  # name -> module of ccreport.notebook; imported on first use (matplotlib)
     "CostCurveDisplay": "displays",

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 
@@ -71,6 +72,31 @@ class BuildDate:
 def epoch_of_date(day: date) -> int:
     """Midnight UTC of ``day`` in seconds since the epoch."""
     return int(datetime(day.year, day.month, day.day, tzinfo=timezone.utc).timestamp())
+
+
+@contextmanager
+def libraries_see_no_invalid_epoch():
+    """Hide an invalid ``SOURCE_DATE_EPOCH`` from the libraries imported inside the block.
+
+    Some libraries read the variable with ``int()`` when they are imported (numpy.f2py, which
+    scipy.special's array-API layer imports), so a value such as ``garbage`` would end the import
+    of ccreport with a traceback before the command can name the problem. Inside the block a value
+    :func:`parse_epoch` would refuse is removed from the environment; it is put back afterwards, so
+    ``check``, ``build`` and ``verify`` still report it as a one-line error (exit 2)."""
+    value = os.environ.get(ENVIRONMENT)
+    invalid = False
+    if value is not None:
+        try:
+            parse_epoch(value)
+        except UserInputError:
+            invalid = True
+    if invalid:
+        del os.environ[ENVIRONMENT]
+    try:
+        yield
+    finally:
+        if invalid:
+            os.environ[ENVIRONMENT] = value
 
 
 def parse_epoch(text: str) -> int:

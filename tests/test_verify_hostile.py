@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+from pathlib import Path
 from datetime import date
 
 import pytest
@@ -123,3 +124,21 @@ def test_load_results_names_the_field(tmp_path):
         good["provenance"]["files"][0]["path"] = path
         with pytest.raises(UnusableReport, match=r"provenance\.files\[0\]\.path: expected a path relative to the manifest"):
             load_results(json.dumps(good).encode(), tmp_path)
+
+
+@pytest.mark.parametrize("command", ["check", "verify"])
+def test_an_invalid_source_date_epoch_is_one_line_in_a_fresh_process(tmp_path, command):
+    """numpy.f2py reads SOURCE_DATE_EPOCH with int() when scipy.special imports it: in a fresh
+    process an invalid value must still reach ccreport's own one-line error, exit 2."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "SOURCE_DATE_EPOCH": "garbage"}
+    example = Path(__file__).resolve().parent.parent / "example_project"
+    target = str(tmp_path / "site") if command == "verify" else str(example)
+    done = subprocess.run([sys.executable, "-m", "ccreport", command, target], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.splitlines()[0].startswith("SOURCE_DATE_EPOCH: environment: expected seconds"), done.stderr
