@@ -134,7 +134,7 @@ def test_band_upper_edge_reaches_the_binomial_bound_of_a_rate_counted_zero():
 
 def test_basic_lower_edge_only_with_few_distinct_scores():
     """The lower edges reach the basic bootstrap's for at most FEW_SCORES distinct scores only."""
-    from ccreport import uncertainty
+    from ccreport.tasks import bands_task as uncertainty
 
     rng = np.random.default_rng(4)
     y = rng.random(300) < 0.5

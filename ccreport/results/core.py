@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..settings import AnalysisSettings
-from ..naming import stem
+from ..project.settings import AnalysisSettings
+from ..project.naming import stem
 from . import curves, json_text
 from .json_text import write_json
 from .convert import clean, dicts, interval_list, list_of_dicts, pairs_list
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from .instance_costs import InstanceCostComparisonResult, InstanceCosts
     from .selection import DecisionsResult, HybridBand, HybridResult, SelectionResult
     from .threshold_choice import ThresholdChoiceComparison, ThresholdChoiceResult
-    from .uncertainty import (
+    from .bands import (
         Band,
         DifferenceBand,
         ExpectedCostDifferenceInterval,
@@ -274,7 +274,7 @@ class ProvenanceFile:
 @dataclass(frozen=True)
 class Provenance:
     """Where a build came from (``results.json``'s ``provenance``): its date and the date's source
-    (``SOURCE_DATE_EPOCH``, ``manifest`` or ``build time``, see :mod:`ccreport.build_date`), the
+    (``SOURCE_DATE_EPOCH``, ``manifest`` or ``build time``, see :mod:`ccreport.runtime.build_date`), the
     ccreport that built it (version; commit and tree state when run from a git checkout), Python
     and the operating system, and every file that shaped the output. How the build was invoked
     (command line, workers) is not here: it differs between runs that give the same bytes, so it
@@ -459,9 +459,9 @@ class ResultsDigests:
 
     ``text``: results.json as written (:func:`results_to_json`'s bytes). ``undated``: the
     results.json of the same results with provenance ``date`` and ``date_source`` blank
-    (``ccreport.build.undated``; equal to ``text`` without provenance): what an output dated by the
+    (``ccreport.commands.build.undated``; equal to ``text`` without provenance): what an output dated by the
     clock is a function of. ``drawn``: the results.json of the same results without provenance and
-    with no inputs: what the figures are drawn from (``ccreport.build.figures_key``).
+    with no inputs: what the figures are drawn from (``ccreport.commands.build.figures_key``).
     """
 
     text: str

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .uncertainty import ExpectedCostDifferenceInterval
+from .bands import ExpectedCostDifferenceInterval
 from .convert import dicts, interval_list, pairs_list
 from .core import envelope_comparison_dict
 
