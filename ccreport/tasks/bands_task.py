@@ -16,7 +16,6 @@ it covers, is written into the result itself (``method``, ``target``); the maths
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -47,9 +46,8 @@ from ..results import (
     SimultaneousBand,
 )
 from ..project.settings import AnalysisSettings, task_rng
+from .inputs import TaskInputs
 
-if TYPE_CHECKING:  # the battery imports this module for its task kinds
-    from .battery import TaskInputs
 
 TARGET_SCORES = (
     "the true cost, at each PC(+), of the classifier as selected on this data (the score thresholds "

@@ -23,7 +23,6 @@ instance costs already fix the ratio of the two errors' costs.
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -39,9 +38,8 @@ from ..results import (
     InstanceCosts,
 )
 from ..project.settings import AnalysisSettings, task_rng
+from .inputs import ClassifierData, TaskInputs
 
-if TYPE_CHECKING:  # the battery imports this module for its task kinds
-    from .battery import ClassifierData, TaskInputs
 
 MAX_STORED_POINTS = 2000  # ROCIV paths longer than this are thinned for results.json and figures
 THIN_STEP = 1e-3  # ... to one point per this much path length (fpr + tpr), plus every hull vertex

@@ -29,7 +29,6 @@ or pair's result.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -66,9 +65,8 @@ from ..results import (
     ThresholdMethodResult,
 )
 from ..project.settings import AnalysisSettings, task_rng
+from .inputs import TaskInputs
 
-if TYPE_CHECKING:  # the battery imports this module for its task kinds
-    from .battery import TaskInputs
 
 KIND = "threshold_choice"
 P_VALUE_METHOD = "two-sided bootstrap: 2 min(#(d* <= 0) + 1, #(d* >= 0) + 1) / (R + 1)"
