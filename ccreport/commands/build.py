@@ -31,7 +31,7 @@ from ..project.loaders import Dataset, load_project_data
 from ..project.manifest import MAX_WORKERS, Project, display_path, load_project
 from ..runtime.interrupts import interrupts_noticed, raise_if_interrupted
 from ..runtime.output_folder import RETIRED_PREFIX, check_output, finish_staging, make_staging, output_folder, output_key_of, remove_stale_staging
-from ..paths import DEFAULT_THEME, THEME_STYLE_NAME, templates_dir, theme_dir, themes_dir
+from ..paths import templates_dir, theme_figure_style, themes_dir
 from ..project.project_files import ProjectFiles, read_project_files
 from ..runtime.provenance import make_provenance
 from ..runtime.threads import one_blas_thread
@@ -297,13 +297,6 @@ def run_on(project: Project, scheduler: str | None, workers: int):
     if project.scheduler is not None:
         return cluster(project.scheduler, display_path(project.manifest_path), "project.scheduler")
     return contextlib.nullcontext(executor_for(workers))
-
-
-def theme_figure_style(project: Project) -> Path | None:
-    """The project theme's ``figures.mplstyle`` (its figures' matplotlib style), if it has one."""
-    theme = getattr(project, "theme", None) or DEFAULT_THEME
-    path = theme_dir(theme, project.root) / THEME_STYLE_NAME
-    return path if path.is_file() else None
 
 
 def draw_figures(results: Results, staging: Path, workers: int | None, figure_style: Path | None, drawn: str) -> dict:

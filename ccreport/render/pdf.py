@@ -39,6 +39,7 @@ from pathlib import Path
 
 from .. import speedups
 from ..runtime.build_date import FROM_ENVIRONMENT, BuildDate, build_date
+from ..paths import theme_figure_style
 from ..runtime.collector import collector_paused
 from .figure_pdfs import FigureImages
 from .pdfa import pdfa_repairs
@@ -137,7 +138,6 @@ def archive_attachments(out: Path, project, files) -> list[tuple[Path, str, str]
 def figure_fonts(out: Path, project=None) -> tuple[dict, dict]:
     """WeasyPrint options pinning the figures' SVG text to matplotlib's font files
     (:func:`ccreport.render.figure_fonts.weasyprint_options`, with the theme's ``figures.mplstyle``)."""
-    from ..commands.build import theme_figure_style
     from .figure_fonts import weasyprint_options
 
     return weasyprint_options(out, theme_figure_style(project) if getattr(project, "root", None) is not None else None)
