@@ -32,7 +32,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from .tables import SIGNIFICANT_MARK
+from .marks import SIGNIFICANT_MARK
 
 PACKAGES = ("booktabs", "siunitx", "array")
 TEXT_WIDTH_PT = 345.0  # \textwidth of LaTeX's article class at 10 pt, one column (letter and A4 alike)
