@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from ccreport.analysis import calibration as cb
 from ccreport.analysis.bootstrap import bootstrap_scores, sample_expected_sd
 from ccreport.analysis.hull_costs import GRID, line_sd
-from ccreport.analysis.path_layout import path_layout, sample_hull
+from ccreport.analysis.hulls import sample_hull
+from ccreport.analysis.path_layout import path_layout
 from ccreport.analysis.priors import BetaPrior, PointPrior, UniformPrior
 
 
