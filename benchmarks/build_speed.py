@@ -20,25 +20,25 @@ import tempfile
 import time
 from pathlib import Path
 
-import ccreport.executors as executors
-from ccreport.build import compute_results
-from ccreport.executors import SerialExecutor
-from ccreport.loaders import load_project_data
-from ccreport.manifest import load_project
-from ccreport.project_files import read_project_files
+import ccreport.tasks.executors as executors
+from ccreport.commands.build import compute_results
+from ccreport.tasks.executors import SerialExecutor
+from ccreport.project.loaders import load_project_data
+from ccreport.project.manifest import load_project
+from ccreport.project.project_files import read_project_files
 from ccreport.render.figure_files import write_figures
 from ccreport.render.site import render_site
 from ccreport.results import write_results_json
 
-try:  # the output stages' collector freeze (ccreport/collector.py; older trees have none)
-    from ccreport.collector import long_lived_frozen
+try:  # the output stages' collector freeze (ccreport/runtime/collector.py; older trees have none)
+    from ccreport.runtime.collector import long_lived_frozen
 except ImportError:  # pragma: no cover - comparing with an older tree
     import contextlib
 
     long_lived_frozen = contextlib.nullcontext
 
 try:  # the output stages' collector pause, and the command's garbage left to its exit (session 11)
-    from ccreport.collector import collector_paused, leave_garbage_to_exit
+    from ccreport.runtime.collector import collector_paused, leave_garbage_to_exit
 except ImportError:  # pragma: no cover - comparing with an older tree
     import contextlib
 
@@ -47,8 +47,8 @@ except ImportError:  # pragma: no cover - comparing with an older tree
     def leave_garbage_to_exit():
         pass
 
-try:  # one BLAS thread, as a build runs (ccreport/threads.py; older trees have no such module)
-    from ccreport.threads import one_blas_thread
+try:  # one BLAS thread, as a build runs (ccreport/runtime/threads.py; older trees have no such module)
+    from ccreport.runtime.threads import one_blas_thread
 except ImportError:  # pragma: no cover - comparing with an older tree
     import contextlib
 
@@ -95,7 +95,7 @@ def one_build(project_dir: Path, pdf: bool = True) -> tuple[dict, dict]:
             out = Path(tempfile.mkdtemp(prefix="ccreport-bench-"))
             write_results_json(results, out / "results.json")
             lap("results.json")
-            with long_lived_frozen(), collector_paused():  # as ccreport.build.write_output
+            with long_lived_frozen(), collector_paused():  # as ccreport.commands.build.write_output
                 figures = write_figures(results, out, workers=1)
                 lap(f"figures ({len(figures)} x svg+pdf)")
                 site = render_site(results, project, out, figures, pdf=pdf)

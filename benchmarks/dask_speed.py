@@ -4,7 +4,7 @@
 The project is benchmarks/scale_build.py's (``k`` binormal scoring classifiers, ``n`` rows, default
 settings: 1000 replicates, calibrated bands, so each classifier's uncertainty task is CPU-bound).
 Each cluster is started and warmed up (one task run) before timing; then ``compute_results`` through
-:class:`ccreport.executors.DaskExecutor` is timed in wall seconds, alternating 1 and 2 workers
+:class:`ccreport.tasks.executors.DaskExecutor` is timed in wall seconds, alternating 1 and 2 workers
 ``--repeats`` times, and the serial executor in this process once for reference. The results of
 every run are compared byte for byte with the serial run.
 
@@ -23,11 +23,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from ccreport.build import compute_results  # noqa: E402
-from ccreport.executors import SerialExecutor, cluster  # noqa: E402
-from ccreport.loaders import load_project_data  # noqa: E402
-from ccreport.manifest import load_project  # noqa: E402
-from ccreport.project_files import read_project_files  # noqa: E402
+from ccreport.commands.build import compute_results  # noqa: E402
+from ccreport.tasks.executors import SerialExecutor, cluster  # noqa: E402
+from ccreport.project.loaders import load_project_data  # noqa: E402
+from ccreport.project.manifest import load_project  # noqa: E402
+from ccreport.project.project_files import read_project_files  # noqa: E402
 from ccreport.results import results_to_json  # noqa: E402
 from scale_build import write_project  # noqa: E402
 

@@ -23,7 +23,7 @@ Cells (negatives N(0, 1), positives N(d', 1), d' = 1, exactly half positives unl
   uniform prior against the same integrated.
 
 Each data set is analysed by the functions ``ccreport build`` and ``ccreport.evaluate`` run
-(:func:`ccreport.uncertainty.interval_fields` on the replicates of
+(:func:`ccreport.tasks.bands_task.interval_fields` on the replicates of
 :func:`~ccreport.analysis.bootstrap.bootstrap_scores` with ``bootstrap = 1000`` and the calibration of
 ``calibration = "auto"``; the hybrid through :func:`~ccreport.analysis.selection.hybrid_bands.hybrid_inference`
 on :func:`~ccreport.analysis.paired_bootstrap.bootstrap_dataset`), without building the project files
@@ -47,7 +47,7 @@ from scipy.stats import norm
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ccreport import uncertainty
+from ccreport.tasks import bands_task as uncertainty
 from ccreport.analysis import calibration as cb
 from ccreport.analysis import selection as sel
 from ccreport.analysis.bootstrap import bootstrap_crisp, bootstrap_scores, sample_hull

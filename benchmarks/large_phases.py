@@ -4,8 +4,8 @@
         [--bootstrap 0] [--pdf] [--workers 1] [--profile FILE] [--folder /tmp/ccreport-large] [--keep]
 
 Writes the project of ``benchmarks/make_large_project.py`` into ``FOLDER/n<N>-k<K>-<format>`` (reused
-when present), then runs :func:`ccreport.build.build` on it in this process (no task cache), timing
-each of the build's own phases (``ccreport.progress.phase``: reading the manifest and data,
+when present), then runs :func:`ccreport.commands.build.build` on it in this process (no task cache), timing
+each of the build's own phases (``ccreport.runtime.progress.phase``: reading the manifest and data,
 analysing, writing results.json, drawing figures, writing pages, typesetting report.pdf) by CPU
 seconds of this process and its children (user + system, ``resource.getrusage``) and by its peak
 resident memory (``/proc/self/status`` VmRSS sampled every 20 ms; the figure pool's children are
@@ -40,8 +40,8 @@ from make_large_project import write_project  # noqa: E402
 
 import importlib  # noqa: E402
 
-build_module = importlib.import_module("ccreport.build")  # the module (ccreport.build is also a function)
-from ccreport import progress  # noqa: E402
+build_module = importlib.import_module("ccreport.commands.build")  # the module (ccreport.commands.build is also a function)
+from ccreport.runtime import progress  # noqa: E402
 
 
 def cpu_seconds() -> float:

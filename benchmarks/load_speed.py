@@ -4,7 +4,7 @@
 
 Each size writes (once, kept in the folder) a binormal dataset with a label column ("pos"/"neg",
 30% positives) and 2 classifiers' scores rounded to 10 decimals, as CSV and as Parquet (snappy),
-then loads it with ``ccreport.loaders.load_dataset`` three ways, each in a fresh process, and
+then loads it with ``ccreport.project.loaders.load_dataset`` three ways, each in a fresh process, and
 reports the process's CPU seconds (user + system, all threads) and wall seconds of the load alone
 (the SHA-256 of the file included). Goal: the Parquet load at least 5x faster, in CPU seconds, than
 the line-by-line CSV reader.
@@ -28,7 +28,7 @@ import json, resource, sys, time
 from pathlib import Path
 sys.path.insert(0, {root!r})
 from ccreport import loaders
-from ccreport.manifest import ClassifierSpec, DatasetSpec
+from ccreport.project.manifest import ClassifierSpec, DatasetSpec
 if {slow!r}:
     loaders.read_csv_fast = lambda *args: None  # the line-by-line reader only (the reader before Arrow)
 spec = DatasetSpec(name="x", path=Path({path!r}), label="label", positive="pos")

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 import ccreport.render.pdf as pdf_module
-from ccreport.build import build
+from ccreport.commands.build import build
 
 
 def main() -> None:

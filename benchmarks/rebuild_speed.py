@@ -3,7 +3,7 @@
     PYTHONPATH=. python benchmarks/rebuild_speed.py [PROJECT_DIR] [--pdf]
 
 Copies the project (default: the example) to a scratch folder, then times, in one process, the
-function ``ccreport build`` runs (``ccreport.build.build`` with the cache beside the manifest):
+function ``ccreport build`` runs (``ccreport.commands.build.build`` with the cache beside the manifest):
 
 1. cold: an empty cache;
 2. no change: the same inputs again (goal: under 1 s; nothing is written);
@@ -23,15 +23,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from ccreport import cache
+from ccreport.tasks import cache
 
-build_module = importlib.import_module("ccreport.build")
+build_module = importlib.import_module("ccreport.commands.build")
 EXAMPLE = Path(__file__).resolve().parent.parent / "example_project"
 
 
 def nudge_first_score(project: Path) -> str:
     """Change one score of the first dataset's first scoring classifier; return its name."""
-    from ccreport.manifest import load_project
+    from ccreport.project.manifest import load_project
 
     spec = load_project(project)
     data = spec.datasets[0]
@@ -48,7 +48,7 @@ def nudge_first_score(project: Path) -> str:
 
 def append_to_narrative(project: Path) -> str:
     """Add a sentence to the project's narrative (pages and PDF change, results do not)."""
-    from ccreport.manifest import load_project
+    from ccreport.project.manifest import load_project
 
     path = load_project(project).narrative
     path.write_text(path.read_text(encoding="utf-8") + "\nOne more sentence.\n", encoding="utf-8")

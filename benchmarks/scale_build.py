@@ -28,12 +28,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ccreport.battery import run_task  # noqa: E402
-from ccreport.build import compute_results, write_output  # noqa: E402
-from ccreport.cache import cached_map, done  # noqa: E402
-from ccreport.loaders import load_project_data  # noqa: E402
-from ccreport.manifest import load_project  # noqa: E402
-from ccreport.project_files import read_project_files  # noqa: E402
+from ccreport.tasks.battery import run_task  # noqa: E402
+from ccreport.commands.build import compute_results, write_output  # noqa: E402
+from ccreport.tasks.cache import cached_map, done  # noqa: E402
+from ccreport.project.loaders import load_project_data  # noqa: E402
+from ccreport.project.manifest import load_project  # noqa: E402
+from ccreport.project.project_files import read_project_files  # noqa: E402
 
 
 def write_project(root: Path, k: int, n: int, comparisons: str) -> Path:

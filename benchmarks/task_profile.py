@@ -4,7 +4,7 @@
     python benchmarks/task_profile.py --project example_project --kinds uncertainty,pairs
 
 Writes the project of ``benchmarks/make_large_project.py`` into /tmp (reused when present), loads it,
-plans the tasks exactly as :func:`ccreport.build.compute_results` does and runs them one by one in
+plans the tasks exactly as :func:`ccreport.commands.build.compute_results` does and runs them one by one in
 this process with one BLAS thread, timing each with ``time.process_time``; prints the CPU seconds
 per task kind (and the load) and the peak RSS. ``--profile FILE``: also a cProfile of the task runs
 (``python -c "import pstats; pstats.Stats('FILE').sort_stats('cumulative').print_stats(40)"``).
@@ -28,11 +28,11 @@ from make_large_project import write_project  # noqa: E402
 
 import importlib  # noqa: E402
 
-build = importlib.import_module("ccreport.build")
-from ccreport.battery import plan, run_task  # noqa: E402
-from ccreport.loaders import load_project_data  # noqa: E402
-from ccreport.manifest import load_project  # noqa: E402
-from ccreport.threads import one_blas_thread  # noqa: E402
+build = importlib.import_module("ccreport.commands.build")
+from ccreport.tasks.battery import plan, run_task  # noqa: E402
+from ccreport.project.loaders import load_project_data  # noqa: E402
+from ccreport.project.manifest import load_project  # noqa: E402
+from ccreport.runtime.threads import one_blas_thread  # noqa: E402
 
 
 def main() -> None:

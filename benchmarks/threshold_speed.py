@@ -21,7 +21,7 @@ from timing import best_time
 from ccreport.analysis.bootstrap import cumulative, multinomial_counts, path_layout
 from ccreport.analysis.roc import roc_points
 from ccreport.analysis.threshold_replicates import replicate_areas
-from ccreport.analysis.thresholds import threshold_choice
+from ccreport.analysis.threshold_choice import threshold_choice
 
 RANGES = ((0.1, 0.5), (0.5, 0.9))
 

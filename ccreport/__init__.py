@@ -81,12 +81,9 @@ __all__ = [
 ]
 
 
-from . import build as build_module  # noqa: E402  loaded before ``build`` below, so that importing
-# ccreport.build later (it is already loaded) no longer replaces the function by the module
+from .commands.build import build as _build  # noqa: E402
 
 
 def build(project_dir=".", out_dir=None, workers=None, pdf=True, **options):
-    """Build a project as ``ccreport build`` does and return its Results (see ccreport.build.build)."""
-    from .build import build as _build
-
+    """Build a project as ``ccreport build`` does and return its Results (see ccreport.commands.build.build)."""
     return _build(project_dir, out_dir, workers=workers, pdf=pdf, **options)

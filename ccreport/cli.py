@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import NoReturn
 
 from .version import __version__
-from .cache import DEFAULT_FOLDER as DEFAULT_CACHE
-from .collector import leave_garbage_to_exit
+from .tasks.cache import DEFAULT_FOLDER as DEFAULT_CACHE
+from .runtime.collector import leave_garbage_to_exit
 from .errors import CCReportError, Problem, UserInputError
-from .executors import DEFAULT_WORKERS_CAP
-from .interrupts import EXIT_INTERRUPTED, caused_by_interrupt
-from .serve import PORT_MAX, PORT_MIN
+from .tasks.executors import DEFAULT_WORKERS_CAP
+from .runtime.interrupts import EXIT_INTERRUPTED, caused_by_interrupt
+from .commands.serve import PORT_MAX, PORT_MIN
 
 DESCRIPTION = """\
 ccreport turns a project manifest (ccreport.toml) into a cost-curve analysis report of binary
@@ -64,7 +64,7 @@ def _int_in(low: int, high: int, what: str):
 
 
 def _add_build(sub):
-    from .manifest import MAX_WORKERS
+    from .project.manifest import MAX_WORKERS
 
     p = sub.add_parser(
         "build",
@@ -92,7 +92,7 @@ def _add_build(sub):
 
 
 def _parser() -> argparse.ArgumentParser:
-    from .manifest import MAX_WORKERS
+    from .project.manifest import MAX_WORKERS
 
     parser = _Parser(prog="ccreport", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"ccreport {__version__}")
@@ -142,14 +142,14 @@ def _parser() -> argparse.ArgumentParser:
 def _output(args) -> Path:
     """The output folder: ``-o`` as given, else ``site`` beside the manifest (as :func:`build` picks
     it), relative to the working folder when inside it."""
-    from .manifest import display_path
-    from .output_folder import output_folder
+    from .project.manifest import display_path
+    from .runtime.output_folder import output_folder
 
     return Path(args.output) if args.output else Path(display_path(output_folder(args.project)))
 
 
 def _cache_dir(args) -> Path | None:
-    from .manifest import manifest_path_of
+    from .project.manifest import manifest_path_of
 
     if args.no_cache:
         return None
@@ -157,8 +157,8 @@ def _cache_dir(args) -> Path | None:
 
 
 def _build(args) -> int:
-    from . import progress
-    from .build import build
+    from .runtime import progress
+    from .commands.build import build
 
     started = time.perf_counter()
     with progress.showing(progress.wanted(args.quiet)):
@@ -174,7 +174,7 @@ def _build(args) -> int:
 
 
 def _check(args) -> int:
-    from .preflight import preflight
+    from .project.preflight import preflight
 
     project, datasets = preflight(args.project, args.output, force=args.force)
     print(f"{project.manifest_path}: ok ({len(datasets)} datasets, {len(project.classifiers)} classifiers, {len(project.priors)} priors)")
@@ -182,7 +182,7 @@ def _check(args) -> int:
 
 
 def _new(args) -> int:
-    from .starter import create_starter
+    from .project.starter import create_starter
 
     root = create_starter(args.directory)
     print(f"created {root}; now run: ccreport build {root}")
@@ -190,8 +190,8 @@ def _new(args) -> int:
 
 
 def _serve(args) -> int:
-    from .manifest import manifest_path_of
-    from .serve import serve
+    from .project.manifest import manifest_path_of
+    from .commands.serve import serve
 
     root = _output(args)
     if not (root / "index.html").is_file():
@@ -202,7 +202,7 @@ def _serve(args) -> int:
     project_root = manifest_path_of(args.project).parent
 
     def rebuild() -> bool:
-        from .build import build
+        from .commands.build import build
 
         started = time.perf_counter()
         try:
@@ -221,7 +221,7 @@ def _serve(args) -> int:
 
 
 def _verify(args) -> int:
-    from .verify import UnusableReport, verify
+    from .commands.verify import UnusableReport, verify
 
     try:
         found = verify(args.report, args.project, workers=args.workers)
@@ -268,7 +268,7 @@ ONE_SHOT = {"build", "check", "new", "verify"}  # commands after which the proce
 def main(argv: list[str] | None = None, process_ends: bool = False) -> int:
     """Run one command; its exit status. ``process_ends``: the process exits when this returns
     (:func:`run`), so a one-shot command leaves its output stages' garbage to the exit
-    (:func:`ccreport.collector.leave_garbage_to_exit`)."""
+    (:func:`ccreport.runtime.collector.leave_garbage_to_exit`)."""
     args = _parser().parse_args(argv)
     if process_ends and args.command in ONE_SHOT:
         leave_garbage_to_exit()

@@ -85,3 +85,11 @@ def theme_dir(name: str, project_root: Path | None = None, manifest: str = "ccre
             expected=f"unknown theme {name!r}; expected one of {', '.join(available_themes(project_root))}",
         )
     )
+
+
+def theme_figure_style(project) -> Path | None:
+    """The ``figures.mplstyle`` (its figures' matplotlib style) of ``project``'s theme (a
+    :class:`ccreport.project.manifest.Project`, or anything with ``theme`` and ``root``), if it has one."""
+    theme = getattr(project, "theme", None) or DEFAULT_THEME
+    path = theme_dir(theme, project.root) / THEME_STYLE_NAME
+    return path if path.is_file() else None

@@ -14,10 +14,10 @@ from urllib.parse import unquote, urlsplit
 
 import numpy as np
 
-from ccreport.battery import analyse_classifier, analyse_pair, prior_result
+from ccreport.tasks.battery import analyse_classifier, analyse_pair, prior_result
 from ccreport.analysis import priors as pr
 from ccreport.results import DatasetResult, InputFile, Results
-from ccreport.settings import AnalysisSettings
+from ccreport.project.settings import AnalysisSettings
 
 
 SCEPTIC_PRIOR = """
@@ -260,7 +260,7 @@ def example_build() -> Path:
     if "example" not in _BUILT:
         import tempfile
 
-        from ccreport.build import build
+        from ccreport.commands.build import build
 
         out = Path(tempfile.mkdtemp(prefix="ccreport-example-")) / "site"
         _BUILT["example results"] = build(EXAMPLE, out, pdf=True)

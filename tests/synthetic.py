@@ -20,8 +20,8 @@ import hashlib
 import numpy as np
 
 from ccreport.analysis.priors import BetaPrior, PointPrior, UniformPrior
-from ccreport.battery import analyse_classifier, analyse_pair, pairs, prior_result
-from ccreport.settings import AnalysisSettings
+from ccreport.tasks.battery import analyse_classifier, analyse_pair, pairs, prior_result
+from ccreport.project.settings import AnalysisSettings
 from ccreport.results import (
     Band,
     ClassifierResult,

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from ccreport import build_date as bd
-from ccreport.build import build
+from ccreport.runtime import build_date as bd
+from ccreport.commands.build import build
 from ccreport.cli import main
 from ccreport.errors import UserInputError
-from ccreport.manifest import load_project
-from ccreport.verify import compare_values
+from ccreport.project.manifest import load_project
+from ccreport.commands.verify import compare_values
 
 from site_fixtures import write_tiny_project
 

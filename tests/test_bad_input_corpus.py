@@ -136,7 +136,7 @@ PROJECT_BAD = {
     "workers": ["0", "257", "1.5", '"2"', HUGE, "1000000", "-1"],
     "narrative": ['"missing.md"', '"."', "1", '""'],
     "theme": ['"../leak"', '"nope"', '"/etc"', '".hidden"', "3", '"a/b"', '"default/../default"', '""'],
-    # issue 9: which pairs (ccreport/comparisons.py) and where to run (a Dask scheduler's address)
+    # issue 9: which pairs (ccreport/tasks/comparisons.py) and where to run (a Dask scheduler's address)
     "comparisons": ['"some"', "3", "true", '{ base = "a" }', '{ baseline = "zz" }', '{ baseline = 1 }', '[["a", "a"]]',
                     '[["a", "b"], ["b", "a"]]', '[["a", "zz"]]', '[["a"]]', '["a", "b"]', '[["a", 1]]'],
     "scheduler": ['"localhost"', "8786", '""', '"tcp://"'],
@@ -841,7 +841,7 @@ def server(request, base):
     """A real preview server of the corpus site on 127.0.0.1 (a free port), in a thread."""
     import threading
 
-    from ccreport.serve import LiveState, make_server
+    from ccreport.commands.serve import LiveState, make_server
 
     srv = make_server(base / "site", 0, LiveState() if request.param == "live" else None)
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
@@ -890,7 +890,7 @@ def test_serve_answers_requests_it_cannot_map(target, status, server, capfd):
 def test_serve_handler_never_dies(server, monkeypatch, capfd):
     import http.client
 
-    from ccreport.serve import SiteHandler
+    from ccreport.commands.serve import SiteHandler
 
     def broken(self, *args):
         raise RuntimeError("a bug")

@@ -3,7 +3,7 @@
 from types import SimpleNamespace
 
 from ccreport.render.sections.uncertainty import band_note
-from ccreport.uncertainty import TARGET_FEW_SCORES, TARGET_SCORES
+from ccreport.tasks.bands_task import TARGET_FEW_SCORES, TARGET_SCORES
 
 
 def _band(target, calibrated=True):

@@ -7,15 +7,16 @@ import dataclasses
 import numpy as np
 import pytest
 
-from ccreport import manifest, uncertainty
+from ccreport.project import manifest
+from ccreport.tasks import bands_task as uncertainty
 from ccreport.analysis import calibration as cb
 from ccreport.analysis.bootstrap import bootstrap_scores
 from ccreport.analysis import priors as pr
-from ccreport.battery import TASK_KINDS, Task, TaskKind, assemble, plan, run_task
-from ccreport.executors import ProcessPoolExecutor, SerialExecutor, executor_for
-from ccreport.loaders import Dataset
+from ccreport.tasks.battery import TASK_KINDS, Task, TaskKind, assemble, plan, run_task
+from ccreport.tasks.executors import ProcessPoolExecutor, SerialExecutor, executor_for
+from ccreport.project.loaders import Dataset
 from ccreport.results import ClassifierResult, ComparisonResult
-from ccreport.settings import SETTING_KEYS, AnalysisSettings, task_rng
+from ccreport.project.settings import SETTING_KEYS, AnalysisSettings, task_rng
 
 
 def _dataset(name="d", n=40, seed=0, with_crisp=True):
@@ -155,7 +156,7 @@ def test_pairs_task_resamples_once_and_takes_significance_only_from_the_family_w
         step_down_max_t,
         studentized,
     )
-    from ccreport.settings import task_rng
+    from ccreport.project.settings import task_rng
 
     priors = {"uniform": pr.UniformPrior(0.0, 1.0), "low": pr.UniformPrior(0.0, 0.3)}
     settings = AnalysisSettings(bootstrap=200, calibration="off")
@@ -199,7 +200,7 @@ def test_band_target_states_the_measured_shortfall_for_few_distinct_scores():
     """Issue 10 item 4 (figures re-measured for issue 33): a classifier with at most FEW_SCORES
     distinct scores gets what its band does and the measured coverage (88.3-99.0% at PC(+) =
     0.1-0.9, n = 200) in its band's target text; continuous scores do not."""
-    from ccreport.uncertainty import FEW_SCORES, TARGET_FEW_SCORES, TARGET_SCORES
+    from ccreport.tasks.bands_task import FEW_SCORES, TARGET_FEW_SCORES, TARGET_SCORES
 
     data = _dataset(n=60, with_crisp=False)
     data.scores["a"] = np.round(data.scores["a"])  # a handful of distinct values
@@ -214,7 +215,7 @@ def test_band_target_states_the_measured_shortfall_for_few_distinct_scores():
 
 def test_usable_folds_counts_each_selection_set_as_the_loop_did():
     """usable_folds by per-fold counts (O(n)) agrees with checking every selection set by a mask."""
-    from ccreport.battery import usable_folds
+    from ccreport.tasks.battery import usable_folds
 
     def by_masks(labels, folds):
         codes = np.unique(folds)

@@ -1,4 +1,4 @@
-"""The task cache (ccreport.cache), the unchanged-rebuild skip, progress and serve's rebuild on change."""
+"""The task cache (ccreport.tasks.cache), the unchanged-rebuild skip, progress and serve's rebuild on change."""
 
 import importlib
 import io
@@ -8,16 +8,17 @@ import time
 
 import pytest
 
-from ccreport import cache, progress
-from ccreport.build import compute_results
-from ccreport.project_files import read_project_files
+from ccreport.runtime import progress
+from ccreport.tasks import cache
+from ccreport.commands.build import compute_results
+from ccreport.project.project_files import read_project_files
 from ccreport.cli import main
-from ccreport.loaders import load_project_data
-from ccreport.manifest import load_project
+from ccreport.project.loaders import load_project_data
+from ccreport.project.manifest import load_project
 from ccreport.results import results_to_json
 from site_fixtures import write_tiny_project
 
-build_module = importlib.import_module("ccreport.build")
+build_module = importlib.import_module("ccreport.commands.build")
 FAST = 'bootstrap = 500\ncalibration = "off"'
 
 
@@ -63,7 +64,7 @@ def test_warm_cache_reuses_every_task_and_a_changed_dataset_recomputes_only_its_
         compute(two_datasets)
     # one crisp prediction of 'other' changed: the tasks that read that column (rule's classifier
     # tasks, the pairs (good, rule) and (weak, rule), and the dataset-wide tasks), nothing of 'tiny'
-    from ccreport.battery import TASK_KINDS
+    from ccreport.tasks.battery import TASK_KINDS
 
     per = {s: sum(k.scope == s for k in TASK_KINDS) for s in ("dataset", "classifier", "pair")}
     expected = per["classifier"] + 2 * per["pair"] + per["dataset"]
@@ -73,7 +74,7 @@ def test_warm_cache_reuses_every_task_and_a_changed_dataset_recomputes_only_its_
 
 
 def test_the_key_sees_every_argument():
-    from ccreport.settings import AnalysisSettings as Settings
+    from ccreport.project.settings import AnalysisSettings as Settings
 
     def f(*args):
         return args
@@ -161,7 +162,7 @@ def test_the_rich_display_runs_phases_and_tasks():
 
 
 def test_serve_watcher_rebuilds_on_a_change_and_ignores_the_output(two_datasets):
-    from ccreport.serve import watch_and_rebuild
+    from ccreport.commands.serve import watch_and_rebuild
 
     site = two_datasets / "site"
     site.mkdir()

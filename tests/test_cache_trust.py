@@ -1,4 +1,4 @@
-"""The task cache is read back as untrusted input (ccreport.cache, "Trust"): a damaged or foreign
+"""The task cache is read back as untrusted input (ccreport.tasks.cache, "Trust"): a damaged or foreign
 entry is discarded with one line and recomputed, and the build is byte-identical to a cold one.
 
 Each case damages a copy of a warm cache in one way of issue 38 (a flipped byte in the largest
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ccreport import cache
+from ccreport.tasks import cache
 from ccreport.cli import main
 from conftest import FIXED_EPOCH
 from site_fixtures import write_tiny_project
@@ -250,8 +250,8 @@ def test_a_key_file_others_may_read_turns_the_cache_off_with_one_line(tmp_path, 
 
 
 def test_the_cached_type_is_the_functions_return_annotation():
-    from ccreport.battery import prior_result, run_task
-    from ccreport.comparisons import in_sample_cost
+    from ccreport.tasks.battery import prior_result, run_task
+    from ccreport.tasks.comparisons import in_sample_cost
     from ccreport.results import PriorResult
 
     assert cache.expected_type(run_task) is dict

@@ -372,7 +372,7 @@ def test_inner_world_in_blocks_of_outer_replicates_is_the_whole(block, monkeypat
 
 
 def test_modes_are_the_manifests():
-    from ccreport.settings import CALIBRATIONS
+    from ccreport.project.settings import CALIBRATIONS
 
     assert cb.MODES == CALIBRATIONS
 

@@ -181,7 +181,7 @@ def test_under_covering_intervals_carry_their_warning(site):
     from markupsafe import Markup
 
     from ccreport import paths
-    from ccreport.results.uncertainty import FEW_SCORES_MARK
+    from ccreport.results.bands import FEW_SCORES_MARK
 
     results = example_results()
     quoted = 0
@@ -282,7 +282,7 @@ def test_star_check_on_a_project_with_stars(tmp_path):
     """The star check is not vacuous: on a project where one classifier is clearly cheaper its stars
     (summary and index) are found and justified, and the same pages read against a results.json whose
     adjusted p-values are above 1 - confidence are flagged."""
-    from ccreport.build import build
+    from ccreport.commands.build import build
     from site_fixtures import write_tiny_project
 
     root = write_tiny_project(tmp_path / "p", n=400, settings="bootstrap = 500")

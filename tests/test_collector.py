@@ -1,10 +1,10 @@
-"""ccreport.collector: the garbage collector's pause and freeze around the output stages restore
+"""ccreport.runtime.collector: the garbage collector's pause and freeze around the output stages restore
 what they change, and a frozen object's garbage is collected once the block ends."""
 
 import gc
 import weakref
 
-from ccreport.collector import collector_paused, long_lived_frozen
+from ccreport.runtime.collector import collector_paused, long_lived_frozen
 
 
 def test_collector_paused_nests_and_restores():
@@ -74,7 +74,7 @@ def test_a_process_that_ends_leaves_the_collector_paused_after_a_pause():
 
     code = (
         "import gc\n"
-        "from ccreport.collector import collector_paused, leave_garbage_to_exit\n"
+        "from ccreport.runtime.collector import collector_paused, leave_garbage_to_exit\n"
         "with collector_paused():\n"
         "    pass\n"
         "before = gc.isenabled()\n"
@@ -97,7 +97,7 @@ def test_only_one_shot_commands_leave_garbage_to_the_exit():
 def test_a_build_in_process_leaves_the_collector_as_it_found_it(tmp_path):
     from site_fixtures import write_tiny_project
 
-    from ccreport.build import build
+    from ccreport.commands.build import build
 
     project = write_tiny_project(tmp_path / "p")
     assert gc.isenabled()

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ccreport import columnar, loaders
+from ccreport.project import columnar, loaders
 from ccreport.errors import UserInputError
-from ccreport.loaders import load_dataset, read_dataset
-from ccreport.manifest import ClassifierSpec, DatasetSpec
+from ccreport.project.loaders import load_dataset, read_dataset
+from ccreport.project.manifest import ClassifierSpec, DatasetSpec
 
 SCORES = ClassifierSpec("logreg", scores="logreg")
 CRISP = ClassifierSpec("tree", predictions="tree_crisp")
@@ -268,8 +268,8 @@ def test_loading_the_example_imports_neither_pyarrow_nor_pandas():
     example = Path(__file__).resolve().parent.parent / "example_project"
     code = (
         "import sys\n"
-        "from ccreport.manifest import load_project\n"
-        "from ccreport.loaders import load_project_data\n"
+        "from ccreport.project.manifest import load_project\n"
+        "from ccreport.project.loaders import load_project_data\n"
         f"data = load_project_data(load_project({str(example)!r}))\n"
         "assert len(data) == 2, data\n"
         "print(sorted(m for m in ('pyarrow', 'pandas') if m in sys.modules))\n"

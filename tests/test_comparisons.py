@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 
 import ccreport
-from ccreport import comparisons as cm
-from ccreport.build import compute_results
+from ccreport.tasks import comparisons as cm
+from ccreport.commands.build import compute_results
 from ccreport.errors import UserInputError
-from ccreport.loaders import load_project_data
-from ccreport.manifest import load_project
-from ccreport.project_files import read_project_files
+from ccreport.project.loaders import load_project_data
+from ccreport.project.manifest import load_project
+from ccreport.project.project_files import read_project_files
 from ccreport.results import results_to_json
-from ccreport.settings import AnalysisSettings, Comparisons
+from ccreport.project.settings import AnalysisSettings, Comparisons
 
 from site_fixtures import write_tiny_project
 
@@ -171,7 +171,7 @@ def test_bad_values_are_one_line_naming_file_line_and_key(tmp_path, value, fragm
 def test_settings_record_and_manifest_documentation():
     assert AnalysisSettings().to_dict()["comparisons"] == "auto"
     assert Comparisons("pairs", pairs=(("a", "b"),)).to_dict() == [["a", "b"]]
-    from ccreport import manifest
+    from ccreport.project import manifest
 
     assert "comparisons" in manifest.__doc__ and '{ baseline = "<classifier>" }' in manifest.__doc__
 

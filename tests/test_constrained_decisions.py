@@ -21,7 +21,7 @@ from scipy.stats import beta, binomtest
 
 from ccreport.analysis import selection as sel
 from ccreport.analysis.binomial import clopper_pearson
-from ccreport.decisions import constrained_decision, constraint_check
+from ccreport.tasks.decisions import constrained_decision, constraint_check
 
 
 # --- the brute force -----------------------------------------------------------------------------

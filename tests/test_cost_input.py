@@ -9,8 +9,8 @@ import pytest
 
 from ccreport.cli import main
 from ccreport.errors import UserInputError
-from ccreport.loaders import load_dataset, load_project_data
-from ccreport.manifest import CostSpec, DatasetSpec, load_project
+from ccreport.project.loaders import load_dataset, load_project_data
+from ccreport.project.manifest import CostSpec, DatasetSpec, load_project
 
 HEAD = """\
 [project]

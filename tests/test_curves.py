@@ -15,7 +15,7 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
-from ccreport.build import build
+from ccreport.commands.build import build
 from ccreport.cli import main
 from ccreport.results import curves, results_to_json, write_results_json
 from ccreport.results.curves import rdp_keep, segment_distances

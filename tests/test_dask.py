@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from ccreport import executors
-from ccreport.build import compute_results
+from ccreport.tasks import executors
+from ccreport.commands.build import compute_results
 from ccreport.cli import main
 from ccreport.errors import UserInputError
-from ccreport.executors import DaskExecutor, SerialExecutor, cluster
-from ccreport.loaders import load_project_data
-from ccreport.manifest import load_project
-from ccreport.project_files import read_project_files
+from ccreport.tasks.executors import DaskExecutor, SerialExecutor, cluster
+from ccreport.project.loaders import load_project_data
+from ccreport.project.manifest import load_project
+from ccreport.project.project_files import read_project_files
 from ccreport.results import results_to_json
 
 from site_fixtures import write_tiny_project

@@ -31,7 +31,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from ccreport.build import build
+from ccreport.commands.build import build
 from ccreport.render.decision_summary import few_scores_warning
 
 pytestmark = pytest.mark.slow

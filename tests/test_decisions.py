@@ -11,11 +11,11 @@ import pytest
 
 from ccreport.analysis import selection as sel
 from ccreport.analysis.roc import roc_points
-from ccreport.build import compute_results
-from ccreport.executors import ProcessPoolExecutor, SerialExecutor
-from ccreport.loaders import load_project_data
-from ccreport.manifest import load_project
-from ccreport.project_files import read_project_files
+from ccreport.commands.build import compute_results
+from ccreport.tasks.executors import ProcessPoolExecutor, SerialExecutor
+from ccreport.project.loaders import load_project_data
+from ccreport.project.manifest import load_project
+from ccreport.project.project_files import read_project_files
 from ccreport.render.sections import decisions as sections
 from ccreport.results import results_to_json
 

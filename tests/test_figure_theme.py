@@ -80,7 +80,7 @@ def test_theme_style_is_restored_and_a_theme_without_colours_keeps_the_palette(t
 
 
 def test_journal_build_draws_black_and_white_figures(tmp_path):
-    from ccreport.build import build
+    from ccreport.commands.build import build
 
     from site_fixtures import write_tiny_project
 

@@ -14,7 +14,7 @@ import pytest
 from matplotlib.figure import Figure
 
 from ccreport import figures as F
-from ccreport import naming
+from ccreport.project import naming
 from ccreport.render.figure_files import write_figures
 from ccreport.figures import significance_color
 from ccreport.results import Band, dataset_priors
@@ -259,7 +259,7 @@ def test_nothing_clipped(plain):
 
 
 def test_file_stems_of_names():
-    from ccreport.naming import stem
+    from ccreport.project.naming import stem
 
     assert stem("sonar") == "sonar"  # a plain name is kept
     assert stem("German credit/2").startswith("german-credit-2--")  # else readable + hash

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from scipy import integrate, stats
 
-from ccreport.build import build
+from ccreport.commands.build import build
 from ccreport.render import findings as fd
 from ccreport.render import ranking
 from ccreport.render import tables as tb

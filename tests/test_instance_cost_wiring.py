@@ -8,16 +8,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ccreport import instance_cost_tasks as ict
+from ccreport.tasks import instance_cost_tasks as ict
 from conftest import FIXED_EPOCH
 from ccreport.analysis import priors as pr
 from ccreport.analysis.bands import percentile_interval
 from ccreport.analysis.hull_costs import hull_curves
 from ccreport.analysis.instance_cost_bootstrap import bootstrap_instance_costs, instance_cost_priors, replicate_iv_hulls
 from ccreport.analysis.instance_costs import analyse_instance_costs
-from ccreport.battery import ClassifierData, TaskInputs
+from ccreport.tasks.battery import ClassifierData, TaskInputs
 from ccreport.cli import main
-from ccreport.settings import AnalysisSettings, task_rng
+from ccreport.project.settings import AnalysisSettings, task_rng
 
 PRIORS = {
     "uniform": pr.UniformPrior(0.0, 1.0),

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ccreport import data_table, loaders
+from ccreport.project import data_table, loaders
 from ccreport.errors import UserInputError
-from ccreport.loaders import fold_order, load_dataset, load_project_data, sha256_file
-from ccreport.manifest import ClassifierSpec, DatasetSpec, load_project
+from ccreport.project.loaders import fold_order, load_dataset, load_project_data, sha256_file
+from ccreport.project.manifest import ClassifierSpec, DatasetSpec, load_project
 
 SCORES = ClassifierSpec("logreg", scores="logreg")
 CRISP = ClassifierSpec("tree", predictions="tree_crisp")

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ccreport.errors import UserInputError
-from ccreport.manifest import (
+from ccreport.project.manifest import (
     DEFAULT_PRIOR,
     CostSpec,
     ManifestLines,

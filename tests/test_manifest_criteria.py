@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from ccreport.errors import UserInputError
-from ccreport.manifest import load_project
-from ccreport.manifest_criteria import CriterionSpec
+from ccreport.project.manifest import load_project
+from ccreport.project.manifest_criteria import CriterionSpec
 
 MINIMAL = """\
 [project]

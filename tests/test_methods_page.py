@@ -21,14 +21,14 @@ from html import unescape
 import numpy as np
 import pytest
 
-from ccreport.analysis import thresholds as T
+from ccreport.analysis import threshold_choice as T
 from ccreport.analysis.roc import roc_points
 from ccreport.analysis.selection.independent import performance_independent
-from ccreport.build import build
+from ccreport.commands.build import build
 from ccreport.figures.style import NEC_LABEL
-from ccreport.figures.thresholds import KENDALL_LABELS, kendall_curves
+from ccreport.figures.threshold_choice import KENDALL_LABELS, kendall_curves
 from ccreport.render.methods_page import expected_max_normal, limitations, probability_rules
-from ccreport.uncertainty import FEW_SCORES
+from ccreport.tasks.bands_task import FEW_SCORES
 
 from site_fixtures import example_build, example_results, synthetic_results, write_tiny_project
 

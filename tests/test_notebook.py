@@ -14,7 +14,7 @@ import pytest
 import ccreport
 from ccreport.results import results_to_json
 from ccreport import BetaPrior, CostCurveDisplay, DifferenceDisplay, evaluate, write_project
-from ccreport.build import build
+from ccreport.commands.build import build
 from ccreport.errors import UserInputError
 from ccreport.figures import style
 from ccreport.render.figure_files import SAVE_METADATA

@@ -22,7 +22,7 @@ from ccreport import (  # noqa: E402
     evaluate,
     write_project,
 )
-from ccreport.build import build  # noqa: E402
+from ccreport.commands.build import build  # noqa: E402
 from ccreport.errors import UserInputError  # noqa: E402
 from ccreport.figures import style  # noqa: E402
 from ccreport.render.figure_files import SAVE_METADATA  # noqa: E402

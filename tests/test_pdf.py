@@ -14,7 +14,7 @@ import pytest
 
 pypdf = pytest.importorskip("pypdf")
 
-from ccreport.build import build  # noqa: E402
+from ccreport.commands.build import build  # noqa: E402
 from ccreport.render.page_names import dataset_page_slug  # noqa: E402
 from ccreport.render.figure_pdfs import XOBJECT_NAME  # noqa: E402
 

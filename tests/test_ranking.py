@@ -12,7 +12,7 @@ from hypothesis import given, strategies as st
 from scipy import integrate
 
 from ccreport.analysis import priors as pr
-from ccreport.battery import trivial_expected_cost
+from ccreport.tasks.battery import trivial_expected_cost
 from ccreport.render import ranking
 from ccreport.render import tables as tb
 from ccreport.render.sections.overview import cross_dataset_table

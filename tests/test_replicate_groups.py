@@ -25,7 +25,7 @@ from ccreport.analysis.replicate_groups import (
     group_sizes,
 )
 from ccreport.analysis.roc import roc_points
-from ccreport.threshold_choice import replicate_area_arrays
+from ccreport.tasks.threshold_choice_task import replicate_area_arrays
 
 
 def data(seed, n=2000, decimals=None, shift=1.0):

@@ -126,11 +126,11 @@ cost_ratio = { distribution = "loguniform", low = 1, high = 10 }
 
 
 def test_one_or_two_workers_give_identical_results_json(tmp_path):
-    from ccreport.build import compute_results
-    from ccreport.executors import ProcessPoolExecutor, SerialExecutor
-    from ccreport.loaders import load_project_data
-    from ccreport.manifest import load_project
-    from ccreport.project_files import read_project_files
+    from ccreport.commands.build import compute_results
+    from ccreport.tasks.executors import ProcessPoolExecutor, SerialExecutor
+    from ccreport.project.loaders import load_project_data
+    from ccreport.project.manifest import load_project
+    from ccreport.project.project_files import read_project_files
     from ccreport.results import results_to_dict, results_to_json
 
     project = load_project(_tiny_project(tmp_path))

@@ -7,7 +7,7 @@ import dataclasses
 import hashlib
 import json
 
-from ccreport.build import build, figures_key, undated
+from ccreport.commands.build import build, figures_key, undated
 from ccreport.results import ResultsDigests, results_json_digests, results_to_json
 
 from site_fixtures import write_tiny_project

@@ -19,12 +19,12 @@ import pytest
 
 import importlib
 
-from ccreport import naming
+from ccreport.project import naming
 from ccreport.cli import main
-from ccreport.output_folder import MARKER, STAGING_MARKER, is_previous_output, remove_stale_staging
+from ccreport.runtime.output_folder import MARKER, STAGING_MARKER, is_previous_output, remove_stale_staging
 from site_fixtures import write_tiny_project
 
-build_module = importlib.import_module("ccreport.build")
+build_module = importlib.import_module("ccreport.commands.build")
 FAST = 'bootstrap = 500\ncalibration = "off"'
 
 
@@ -377,7 +377,7 @@ def test_an_interrupt_inside_another_error_is_an_interrupt(proj, monkeypatch, ca
 def test_interrupts_noticed_only_in_the_main_thread_and_restores_the_handler(python_sigint):
     import signal
 
-    from ccreport.interrupts import interrupts_noticed, raise_if_interrupted
+    from ccreport.runtime.interrupts import interrupts_noticed, raise_if_interrupted
 
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     with interrupts_noticed():
@@ -503,7 +503,7 @@ def _get(port: int, path: str) -> tuple[int, bytes]:
 
 @pytest.fixture
 def served(proj, tmp_path):
-    from ccreport.serve import LiveState, make_server
+    from ccreport.commands.serve import LiveState, make_server
 
     site = proj / "site"
     outside = tmp_path / "outside.txt"

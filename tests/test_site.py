@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pytest
 
-from ccreport.build import build
+from ccreport.commands.build import build
 from ccreport.errors import UserInputError
 from ccreport.render import tables as tb
 from ccreport.render.markdown_text import render_markdown

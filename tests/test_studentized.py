@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from ccreport.analysis import calibration as cb
 from ccreport.analysis.bootstrap import bootstrap_scores, sample_expected_sd
 from ccreport.analysis.hull_costs import GRID, line_sd
-from ccreport.analysis.path_layout import path_layout, sample_hull
+from ccreport.analysis.hulls import sample_hull
+from ccreport.analysis.path_layout import path_layout
 from ccreport.analysis.priors import BetaPrior, PointPrior, UniformPrior
 
 
@@ -134,7 +135,7 @@ def test_band_upper_edge_reaches_the_binomial_bound_of_a_rate_counted_zero():
 
 def test_basic_lower_edge_only_with_few_distinct_scores():
     """The lower edges reach the basic bootstrap's for at most FEW_SCORES distinct scores only."""
-    from ccreport import uncertainty
+    from ccreport.tasks import bands_task as uncertainty
 
     rng = np.random.default_rng(4)
     y = rng.random(300) < 0.5

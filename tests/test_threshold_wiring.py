@@ -10,18 +10,18 @@ import pytest
 
 from ccreport.analysis import priors as pr
 from ccreport.analysis.bootstrap import multinomial_counts
-from ccreport.analysis.thresholds import (
+from ccreport.analysis.threshold_choice import (
     METHODS,
     crisp_threshold_choice,
     threshold_choice,
 )
-from ccreport.battery import assemble, plan
+from ccreport.tasks.battery import assemble, plan
 from ccreport.errors import UserInputError
-from ccreport.executors import ProcessPoolExecutor, SerialExecutor
-from ccreport.loaders import Dataset
-from ccreport.manifest import load_project
-from ccreport.settings import AnalysisSettings, task_rng
-from ccreport.threshold_choice import replicate_area_arrays
+from ccreport.tasks.executors import ProcessPoolExecutor, SerialExecutor
+from ccreport.project.loaders import Dataset
+from ccreport.project.manifest import load_project
+from ccreport.project.settings import AnalysisSettings, task_rng
+from ccreport.tasks.threshold_choice_task import replicate_area_arrays
 
 MINIMAL = """[project]
 title = "t"
@@ -165,7 +165,7 @@ def _plain(d) -> str:
 
 
 def _cd(data, name):
-    from ccreport.battery import ClassifierData
+    from ccreport.tasks.battery import ClassifierData
 
     return ClassifierData(name, data.scores.get(name), data.predictions.get(name))
 

@@ -16,7 +16,7 @@ from ccreport.analysis.piecewise import DRAW_TOLERANCE, linear, parabolic
 from ccreport.analysis.bootstrap import cumulative, multinomial_counts, path_layout
 from ccreport.analysis.roc import roc_hull, roc_points
 from ccreport.analysis.threshold_replicates import replicate_areas, replicate_hulls
-from ccreport.analysis.thresholds import (
+from ccreport.analysis.threshold_choice import (
     AXES,
     CRISP_NOTE,
     METHODS,

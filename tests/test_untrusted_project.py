@@ -15,7 +15,8 @@ import jinja2
 from jinja2.sandbox import SecurityError
 import pytest
 
-from ccreport import cache, paths
+from ccreport import paths
+from ccreport.tasks import cache
 from ccreport.cli import main
 from ccreport.render import site
 from site_fixtures import write_tiny_project
@@ -90,7 +91,7 @@ def test_serve_rebuild_runs_neither_the_template_nor_the_cache(proj, tmp_path, m
     for entry in entries:
         entry.write_bytes(pickle.dumps(Touch(marker)))
     results = []
-    serve_module = __import__("ccreport.serve", fromlist=["serve"])
+    serve_module = __import__("ccreport.commands.serve", fromlist=["serve"])
     monkeypatch.setattr(serve_module, "serve", lambda root, port, project_root=None, rebuild=None: results.append(rebuild()))
     capsys.readouterr()
     assert main(["serve", "."]) == 0

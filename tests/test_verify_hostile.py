@@ -14,10 +14,10 @@ from datetime import date
 
 import pytest
 
-from ccreport import build_date as bd
-from ccreport.build import build
+from ccreport.runtime import build_date as bd
+from ccreport.commands.build import build
 from ccreport.cli import main
-from ccreport.verify import UnusableReport, Verification, difference_section, load_results, recorded_date
+from ccreport.commands.verify import UnusableReport, Verification, difference_section, load_results, recorded_date
 
 from site_fixtures import write_tiny_project
 

@@ -1,5 +1,5 @@
 """How many worker processes a build starts when it is not told: one per core, capped
-(ccreport.executors.default_workers), and a count someone asked for still wins."""
+(ccreport.tasks.executors.default_workers), and a count someone asked for still wins."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import os
 import pytest
 
 import importlib
-from ccreport import executors
+from ccreport.tasks import executors
 from ccreport.cli import main
 from site_fixtures import write_tiny_project
 
-build_module = importlib.import_module("ccreport.build")  # the module (ccreport.build is also the function)
+build_module = importlib.import_module("ccreport.commands.build")  # the module (ccreport.commands.build is also the function)
 
 
 @pytest.mark.parametrize("cores, expected", [(1, 1), (2, 2), (6, 6), (8, 8), (64, executors.DEFAULT_WORKERS_CAP)])

@@ -45,15 +45,13 @@ from .hull_costs import (
     switches,
     vertex_intervals,
 )
-from .hulls import Hulls, crisp_hulls, replicate_hulls
+from .hulls import Hulls, crisp_hulls, fixed_vertices, replicate_hulls, sample_hull
 from .path_layout import (  # the layout and resampling primitives, also imported from here
     PathLayout,
     chunk_sizes,
     cumulative,
-    fixed_vertices,
     multinomial_counts,
     path_layout,
-    sample_hull,
 )
 from .replicate_groups import (
     MAX_REPLICATE_GROUPS,

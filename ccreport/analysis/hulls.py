@@ -24,14 +24,12 @@ Reading costs off these hulls is :mod:`ccreport.analysis.hull_costs`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .path_layout import PathLayout
 from .roc import block_starts
 
-if TYPE_CHECKING:  # the layout type only; path_layout imports this module
-    from .path_layout import PathLayout
 
 BLOCK = 32  # points per block in the hull pruning (see the module docstring)
 
@@ -201,3 +199,31 @@ def crisp_hulls(tp, fp, n_pos: int, n_neg: int, tp0: float, fp0: float) -> Hulls
     x0 = np.column_stack((zeros, np.full(reps, float(fp0)), negs)).ravel()
     y0 = np.column_stack((zeros, np.full(reps, float(tp0)), poss)).ravel()
     return Hulls(x=x, y=y, indptr=np.arange(reps + 1) * 3, n_pos=n_pos, n_neg=n_neg, x0=x0, y0=y0)
+
+
+def sample_hull(layout: PathLayout) -> Hulls:
+    """The sample's own ROC convex hull as a one-replicate :class:`~ccreport.analysis.hulls.Hulls`."""
+    x = layout.neg_sample[layout.hull].astype(float)
+    y = layout.pos_sample[layout.hull].astype(float)
+    return Hulls(x=x, y=y, indptr=np.array([0, x.size]), n_pos=layout.n_pos, n_neg=layout.n_neg, x0=x, y0=y)
+
+
+def fixed_vertices(layout: PathLayout, cp: np.ndarray, cn: np.ndarray) -> Hulls:
+    """The replicates' costs of the sample's own hull vertices (thresholds fixed, D&H 2006 section 5.2).
+
+    Not a hull of the replicate: the same ROC points (score thresholds) the sample's envelope selected,
+    re-counted in each replicate; evaluated with the sample's own switching points.
+    """
+    reps = cp.shape[0]
+    rows = np.arange(reps)[:, None]
+    x = cn[rows, layout.neg_at[layout.hull]].astype(float)
+    y = cp[rows, layout.pos_at[layout.hull]].astype(float)
+    return Hulls(
+        x=x.ravel(),
+        y=y.ravel(),
+        indptr=np.arange(reps + 1) * layout.hull.size,
+        n_pos=layout.n_pos,
+        n_neg=layout.n_neg,
+        x0=np.tile(layout.neg_sample[layout.hull].astype(float), reps),
+        y0=np.tile(layout.pos_sample[layout.hull].astype(float), reps),
+    )

@@ -31,8 +31,8 @@ from .bootstrap import (
     with_swapped_sd,
 )
 from .hull_costs import GRID, hull_curves
-from .hulls import crisp_hulls, replicate_hulls
-from .path_layout import PathLayout, chunk_sizes, cumulative, multinomial_counts, path_layout, sample_hull
+from .hulls import crisp_hulls, replicate_hulls, sample_hull
+from .path_layout import PathLayout, chunk_sizes, cumulative, multinomial_counts, path_layout
 from .replicate_groups import MAX_REPLICATE_GROUPS, group_layout, shared_group_counts
 
 

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .hulls import Hulls
 from .memo import ArrayMemo, content_key
 from .roc import hull_of_monotone_path
 
@@ -123,34 +122,6 @@ def _sorted_layout(y: np.ndarray, s: np.ndarray, n_pos: int) -> PathLayout:
         n_pos=n_pos,
         n_neg=y.size - n_pos,
         hull=hull_of_monotone_path(neg_at.astype(float), pos_at.astype(float)),
-    )
-
-
-def sample_hull(layout: PathLayout) -> Hulls:
-    """The sample's own ROC convex hull as a one-replicate :class:`~ccreport.analysis.hulls.Hulls`."""
-    x = layout.neg_sample[layout.hull].astype(float)
-    y = layout.pos_sample[layout.hull].astype(float)
-    return Hulls(x=x, y=y, indptr=np.array([0, x.size]), n_pos=layout.n_pos, n_neg=layout.n_neg, x0=x, y0=y)
-
-
-def fixed_vertices(layout: PathLayout, cp: np.ndarray, cn: np.ndarray) -> Hulls:
-    """The replicates' costs of the sample's own hull vertices (thresholds fixed, D&H 2006 section 5.2).
-
-    Not a hull of the replicate: the same ROC points (score thresholds) the sample's envelope selected,
-    re-counted in each replicate; evaluated with the sample's own switching points.
-    """
-    reps = cp.shape[0]
-    rows = np.arange(reps)[:, None]
-    x = cn[rows, layout.neg_at[layout.hull]].astype(float)
-    y = cp[rows, layout.pos_at[layout.hull]].astype(float)
-    return Hulls(
-        x=x.ravel(),
-        y=y.ravel(),
-        indptr=np.arange(reps + 1) * layout.hull.size,
-        n_pos=layout.n_pos,
-        n_neg=layout.n_neg,
-        x0=np.tile(layout.neg_sample[layout.hull].astype(float), reps),
-        y0=np.tile(layout.pos_sample[layout.hull].astype(float), reps),
     )
 
 

@@ -1,6 +1,6 @@
 """Every threshold-choice area and partial area for many bootstrap replicates at once.
 
-The areas of :mod:`ccreport.analysis.thresholds` for R replicates of one scoring classifier, from
+The areas of :mod:`ccreport.analysis.threshold_choice` for R replicates of one scoring classifier, from
 their ROC counts, in O(R x m) numpy work (m distinct scores of the original sample) with no Python
 loop over replicates, so bootstrap intervals and paired differences of areas (the same resampled
 instances for two classifiers: subtract their arrays) are cheap.
@@ -42,7 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .roc import decreasing_block_starts
-from .thresholds import AXES, KENDALL_METHODS, check_axes, check_ranges
+from .threshold_choice import AXES, KENDALL_METHODS, check_axes, check_ranges
 
 
 @dataclass(frozen=True, eq=False)

@@ -22,7 +22,7 @@ from .instance_costs import side_by_side
 from .priors import cost_priors, prior_densities
 from .registry import FigureOptions, FigureSpec, Subject, register, specs
 from .roc import roc_space
-from .thresholds import kendall_curves, threshold_methods
+from .threshold_choice import kendall_curves, threshold_methods
 from . import selection as selection_figures  # noqa: F401 (registers the issue-11 figures)
 from . import family as family_figures  # noqa: F401 (registers the parameter-based family figure)
 from .style import (

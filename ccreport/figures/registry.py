@@ -63,7 +63,7 @@ def always(subject: Subject, options: FigureOptions) -> bool:
 @dataclass(frozen=True)
 class FigureSpec:
     """One kind of figure. ``key``/``stem`` patterns may use ``{dataset}``, ``{name}`` (key) and
-    ``{dataset_slug}``, ``{name_slug}``, ``{pair_slug}`` (stem, relative to ``figures/``; stems from :mod:`ccreport.naming`)."""
+    ``{dataset_slug}``, ``{name_slug}``, ``{pair_slug}`` (stem, relative to ``figures/``; stems from :mod:`ccreport.project.naming`)."""
 
     kind: str
     scope: str  # one of SCOPES

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from ..errors import Problem, UserInputError
-from ..manifest import NAME_PATTERN, shown
+from ..project.manifest import NAME_PATTERN, shown
 
 MAX_REPORTED = 5
 BINARY_DEFAULTS = ({0, 1}, {-1, 1}, {False, True})  # classes for which pos_label=None means 1 (True)
@@ -123,8 +123,8 @@ def predictions(values, n: int, positive, negative, source: str, argument: str) 
 
 
 def folds(values, labels: np.ndarray, source: str) -> tuple[np.ndarray, tuple[str, ...]]:
-    """Fold codes 0..k-1 in the order of :func:`ccreport.loaders.fold_order` of the folds' texts."""
-    from ..loaders import fold_order
+    """Fold codes 0..k-1 in the order of :func:`ccreport.project.loaders.fold_order` of the folds' texts."""
+    from ..project.loaders import fold_order
 
     array = column(values, source, "folds")
     same_length(array, labels.size, source, "folds")

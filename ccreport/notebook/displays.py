@@ -104,7 +104,7 @@ class CostCurveDisplay:
 
     @classmethod
     def from_results(cls, results: Results, name: str, *, dataset: str | None = None, ax=None, band=False, rescaled_y=False):
-        """Plot one classifier of Results already computed (by ``evaluate`` or ``ccreport.build``)."""
+        """Plot one classifier of Results already computed (by ``evaluate`` or ``ccreport.commands.build``)."""
         if dataset is not None:
             results = replace(results, datasets={dataset: results.datasets[dataset]})
         return cls(results, name, band=band, rescaled_y=rescaled_y).plot(ax=ax)

@@ -1,7 +1,7 @@
 """``ccreport.evaluate``: the battery of ``ccreport build`` on arrays already in a notebook.
 
 The arrays become the in-memory project ``ccreport build`` would read
-(:func:`~ccreport.notebook.project.notebook_project`), and :func:`ccreport.build.compute_results`
+(:func:`~ccreport.notebook.project.notebook_project`), and :func:`ccreport.commands.build.compute_results`
 runs the same plan -> executor -> assemble on it: there is no second analysis path, so every number
 equals the report's for the same data, and ``results.json`` is byte for byte the one ``ccreport
 build`` writes for the folder :func:`ccreport.write_project` makes of the same arguments.
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import weakref
 
-from ..build import compute_results
-from ..executors import executor_for
+from ..commands.build import compute_results
+from ..tasks.executors import executor_for
 from ..results import Results
 from .project import DEFAULT_DATASET, DEFAULT_TITLE, NotebookProject, notebook_project
 
@@ -39,7 +39,7 @@ def evaluate(y_true, scores=None, *, predictions=None, pos_label=None, priors=No
     array (one value per instance) or a number, positives costing fn + tp and negatives fp + tn.
     ``settings``: the manifest's ``[project]`` settings (seed, confidence, bootstrap, band,
     calibration, ..., ``comparisons``: "all", "best", ``{"baseline": name}`` or a list of (a, b)
-    pairs; :mod:`ccreport.comparisons`), checked by the same declaration with the same messages;
+    pairs; :mod:`ccreport.tasks.comparisons`), checked by the same declaration with the same messages;
     ``title``/``dataset``: the report's title and the dataset's name; ``workers``: processes
     (results do not depend on it).
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import Problem, UserInputError
-from ..manifest import MANIFEST_NAME, display_path
+from ..project.manifest import MANIFEST_NAME, display_path
 from ..results import Results
 from .evaluate import source_of
 from .project import DEFAULT_DATASET, DEFAULT_TITLE, notebook_project

@@ -23,12 +23,12 @@ import numpy as np
 
 from ..analysis import priors as pr
 from ..errors import Problem, UserInputError
-from ..loaders import Dataset
-from ..manifest import check_classifier_names
-from ..manifest import MANIFEST_NAME, NAME_PATTERN, ClassifierSpec, CostSpec, DatasetSpec, PriorSpec, Project, read_arguments
-from ..project_files import ProjectFiles
+from ..project.loaders import Dataset
+from ..project.manifest import check_classifier_names
+from ..project.manifest import MANIFEST_NAME, NAME_PATTERN, ClassifierSpec, CostSpec, DatasetSpec, PriorSpec, Project, read_arguments
+from ..project.project_files import ProjectFiles
 from ..results import InputFile
-from ..settings import AnalysisSettings, Comparisons
+from ..project.settings import AnalysisSettings, Comparisons
 from . import arrays
 
 LABEL_COLUMN = "y_true"

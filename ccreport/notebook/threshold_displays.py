@@ -7,14 +7,14 @@ manner: ``from_predictions``, ``from_estimator``, ``from_results`` and ``plot``.
   score-driven, rate-driven, perfect ranker, Kendall, convex skull), the report's
   ``threshold-methods`` figure.
 
-Both draw with :mod:`ccreport.figures.thresholds`, the report's functions and style file:
+Both draw with :mod:`ccreport.figures.threshold_choice`, the report's functions and style file:
 
-* on a new figure (``ax=None``), :func:`~ccreport.figures.thresholds.kendall_curves` /
-  :func:`~ccreport.figures.thresholds.threshold_methods` themselves, on the axis of the results'
+* on a new figure (``ax=None``), :func:`~ccreport.figures.threshold_choice.kendall_curves` /
+  :func:`~ccreport.figures.threshold_choice.threshold_methods` themselves, on the axis of the results'
   ``threshold_axis`` (``"pc"``, ``"cost_proportion"`` or ``"both"``, two panels): the figure
   ``ccreport build`` writes for the same data, the same bytes when saved with its settings;
-* into a given ``ax``, :func:`~ccreport.figures.thresholds.draw_kendall` /
-  :func:`~ccreport.figures.thresholds.draw_methods` (the functions those figures draw with) on one
+* into a given ``ax``, :func:`~ccreport.figures.threshold_choice.draw_kendall` /
+  :func:`~ccreport.figures.threshold_choice.draw_methods` (the functions those figures draw with) on one
   axis (``"pc"`` unless the results' setting names the other one).
 
 Calling again with the same ``ax`` adds a classifier: a Kendall curve in the next colour, dash and
@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from matplotlib.lines import Line2D
 
 from ..figures.style import classifier_styles, legend_columns, style, style_for
-from ..figures.thresholds import (
+from ..figures.threshold_choice import (
     AXIS_NAMES,
     KENDALL_LABELS,
     METHOD_STYLES,

@@ -1,6 +1,6 @@
 """The decision first: one block per dataset, opening report.pdf (after the title) and index.html.
 
-Read from each dataset's decision box (:mod:`ccreport.decisions`, ``datasets.<d>.decisions`` in
+Read from each dataset's decision box (:mod:`ccreport.tasks.decisions`, ``datasets.<d>.decisions`` in
 results.json), nothing recomputed: at each point prior, the recommended classifier and threshold,
 its expected cost in the project's units (else normalized) with the classifier's canonical
 ``expected_cost_interval``, the PC(+) range where it stays the cheapest, the share of cases it
@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
-from ..decisions import EQUAL_COSTS
+from ..tasks.decisions import EQUAL_COSTS
 from ..results import DatasetResult, Results
 from . import tables as tb
 from .findings import p_holm_ref

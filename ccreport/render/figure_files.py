@@ -35,9 +35,9 @@ from pathlib import Path
 import matplotlib
 
 from .. import figures as F
-from .. import naming
+from ..project import naming
 from ..figures import FigureOptions, FigureSpec, Subject
-from ..interrupts import ignore_interrupts
+from ..runtime.interrupts import ignore_interrupts
 from ..results import Results
 from ..speedups import figure_caches, figure_replay
 from ..speedups.figure_subsets import notdef_at_code_zero
@@ -72,7 +72,7 @@ def group_of(entry: dict) -> str:
 
 
 def _stem(spec: FigureSpec, subject: Subject, dataset: str | None) -> str:
-    """The spec's file stem for a subject, names turned into stems by :mod:`ccreport.naming`
+    """The spec's file stem for a subject, names turned into stems by :mod:`ccreport.project.naming`
     (injective: no two figures ever share a file)."""
     wanted = {field for _, field, _, _ in string.Formatter().parse(spec.stem) if field}
     values = {"dataset_slug": None if dataset is None else group_folder(dataset).removeprefix("figures/")}
@@ -192,7 +192,7 @@ def write_figures(
 
     Index keys are those of the registered figure kinds (:mod:`ccreport.figures`, each declared by
     a :class:`~ccreport.figures.FigureSpec` beside its drawing function); names are the real
-    dataset/classifier names, file names are stems of them (:mod:`ccreport.naming`: injective and short). Shipped kinds:
+    dataset/classifier names, file names are stems of them (:mod:`ccreport.project.naming`: injective and short). Shipped kinds:
 
     * ``"overview/priors"`` - every prior as a density over PC(+) (only if there are priors);
     * ``"overview/small-multiples"`` - one cost-space panel per dataset, shared legend (full width);

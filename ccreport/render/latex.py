@@ -6,7 +6,7 @@ What a journal's LaTeX needs, and how each .tex file provides it:
   (:data:`PACKAGES`: booktabs for the rules, siunitx for ``S`` columns, array for ragged ``p``
   columns).
 * **Labels that compile.** ``\\label{tab:<key>}`` uses the table's key unescaped: keys are file
-  stems (:mod:`ccreport.naming`, characters ``[a-z0-9_.-]``), all legal in a label, whereas an
+  stems (:mod:`ccreport.project.naming`, characters ``[a-z0-9_.-]``), all legal in a label, whereas an
   escaped ``\\_`` inside ``\\label`` stops pdflatex ("Missing \\endcsname") and corrupts the .aux.
 * **True minus signs and aligned decimals.** Numeric columns are siunitx ``S`` columns with a
   ``table-format`` measured from the column's numbers (integer digits, decimals, sign), so the
@@ -32,7 +32,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from .tables import SIGNIFICANT_MARK
+from .marks import SIGNIFICANT_MARK
 
 PACKAGES = ("booktabs", "siunitx", "array")
 TEXT_WIDTH_PT = 345.0  # \textwidth of LaTeX's article class at 10 pt, one column (letter and A4 alike)

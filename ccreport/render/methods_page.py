@@ -22,7 +22,7 @@ distinct scores gets no few-scores warning.
   estimate is at least the smallest true cost plus its own error) and so does positive correlation (the
   same instances; Slepian's inequality), so this is the size not to exceed, not an estimate.
 * ``few_scores``: the classifiers whose band states the measured under-coverage for few distinct
-  scores (:data:`ccreport.uncertainty.TARGET_SCORES` followed by an addition), named with their
+  scores (:data:`ccreport.tasks.bands_task.TARGET_SCORES` followed by an addition), named with their
   number of distinct scores and the band's own words.
 * ``not_covered``: what no interval covers: a deployment population whose within-class score
   distributions differ from the data's (D&H 2006 section 6, after Webb & Ting 2005), the class-level
@@ -47,7 +47,7 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from ..results import Results
-from ..uncertainty import TARGET_SCORES
+from ..tasks.bands_task import TARGET_SCORES
 from . import tables as tb
 from .findings import quote_prior
 

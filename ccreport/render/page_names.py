@@ -1,12 +1,12 @@
-"""Names of the site's pages and anchors: file stems and ids from :mod:`ccreport.naming` (injective, short)."""
+"""Names of the site's pages and anchors: file stems and ids from :mod:`ccreport.project.naming` (injective, short)."""
 
 from __future__ import annotations
 
-from .. import naming
+from ..project import naming
 
 
 def slug(text: str) -> str:
-    """A file stem / id of a name, injective and short (:func:`ccreport.naming.stem`)."""
+    """A file stem / id of a name, injective and short (:func:`ccreport.project.naming.stem`)."""
     return naming.stem(text)
 
 

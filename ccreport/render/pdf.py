@@ -15,7 +15,7 @@ line a raster.
 
 Dates and reproducible bytes: the document's ``dcterms.created/modified`` (the PDF's CreationDate and
 ModDate), the attachments' dates and the title page carry the build date
-(:mod:`ccreport.build_date`: ``SOURCE_DATE_EPOCH``, else ``[project] date``, else the time of the
+(:mod:`ccreport.runtime.build_date`: ``SOURCE_DATE_EPOCH``, else ``[project] date``, else the time of the
 build). WeasyPrint stamps the embedded font subsets with ``SOURCE_DATE_EPOCH``, which is set to the
 build date while writing, so with a fixed date two builds of the same inputs give the same bytes.
 
@@ -24,7 +24,7 @@ text are in the structure tree) with the archive attached as PDF/A-3 associated 
 (:mod:`ccreport.render.pdfa` repairs what WeasyPrint 70 gets wrong in PDF/A-3: every attachment twice in the
 catalog's ``/AF``, a compressed XMP stream, interpolated images, a stream /Length off by one): ``results.json`` and every file of the project that shaped the output (the
 manifest, data, narratives, template overrides, the project's theme), named by their paths
-relative to the manifest, so :mod:`ccreport.verify` can rebuild the report from the PDF alone.
+relative to the manifest, so :mod:`ccreport.commands.verify` can rebuild the report from the PDF alone.
 If PDF/A output fails (it should not with WeasyPrint 70) a plain tagged PDF is written instead.
 """
 
@@ -38,8 +38,9 @@ from html import unescape
 from pathlib import Path
 
 from .. import speedups
-from ..build_date import FROM_ENVIRONMENT, BuildDate, build_date
-from ..collector import collector_paused
+from ..runtime.build_date import FROM_ENVIRONMENT, BuildDate, build_date
+from ..paths import theme_figure_style
+from ..runtime.collector import collector_paused
 from .figure_pdfs import FigureImages
 from .pdfa import pdfa_repairs
 from .site import PDF_NAME, Site, page_context, render_template
@@ -137,7 +138,6 @@ def archive_attachments(out: Path, project, files) -> list[tuple[Path, str, str]
 def figure_fonts(out: Path, project=None) -> tuple[dict, dict]:
     """WeasyPrint options pinning the figures' SVG text to matplotlib's font files
     (:func:`ccreport.render.figure_fonts.weasyprint_options`, with the theme's ``figures.mplstyle``)."""
-    from ..build import theme_figure_style
     from .figure_fonts import weasyprint_options
 
     return weasyprint_options(out, theme_figure_style(project) if getattr(project, "root", None) is not None else None)
@@ -160,7 +160,7 @@ def table_layouts(site: Site, out: Path, render_options: dict):
 def render_pdf(site: Site, out: Path, project=None, date: BuildDate | None = None, figure_pdfs: bool = True) -> Path:
     """Write ``out/report.pdf`` from a rendered site (``out`` holds its figures, assets and results.json).
 
-    ``project``: the :class:`ccreport.manifest.Project` whose files are attached (as
+    ``project``: the :class:`ccreport.project.manifest.Project` whose files are attached (as
     ``site.results.provenance`` lists them; None: only results.json); ``date``: the build date
     (None: the one the results record, else ``SOURCE_DATE_EPOCH`` or the present moment);
     ``figure_pdfs``: draw each figure from its vector PDF file (:mod:`ccreport.render.figure_pdfs`;

@@ -8,7 +8,7 @@ cost: they share one (competition) rank and are both lowest if either is.
 The baseline of an expected-cost table is the best trivial classifier, always choosing the
 cheaper of "always negative" and "always positive" at each PC(+): its expected cost is
 E[min(PC(+), 1 - PC(+))] under the prior (D&H 2006 section 4.2;
-:func:`ccreport.battery.trivial_expected_cost`). A classifier whose expected cost is not below
+:func:`ccreport.tasks.battery.trivial_expected_cost`). A classifier whose expected cost is not below
 it (up to the tolerance) is *no better than trivial*.
 
 Which cost gets the star is decided by :func:`verdict` alone (:func:`starred` is its set form): the

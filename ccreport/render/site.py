@@ -30,7 +30,8 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 from markupsafe import Markup
 
 from ..analysis.instance_cost_bins import BINS  # the methods text states the instance-cost bootstrap's bin count
-from .. import naming, paths
+from .. import paths
+from ..project import naming
 from ..errors import Problem, UserInputError
 from ..figures import specs as figure_specs
 from ..results import DatasetResult, Results, dataset_priors

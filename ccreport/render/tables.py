@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import ranking
+from .latex import table_latex
+from .marks import SIGNIFICANT_MARK  # noqa: F401  (tables.SIGNIFICANT_MARK for the sections)
 
 COST_DIGITS = 4
 AUC_DIGITS = 3
@@ -23,7 +25,6 @@ PC_DIGITS = 3
 DASH = "\u2014"
 BEST_MARK = "\u2605"  # a star beside the bold best value: not colour alone
 WIDE_TABLE_CHARS = 150  # compact 7.2pt type on A4 portrait holds about this many characters
-SIGNIFICANT_MARK = "*"  # beside a bold difference whose interval excludes 0
 NOT_BETTER_MARK = "\u2020"  # beside a cost no lower than the best trivial classifier's
 TRIVIAL_NAME = "best trivial"  # the row (or column) of the best trivial classifier in expected-cost tables
 
@@ -223,8 +224,6 @@ class Table:
 
     def to_latex(self) -> str:
         """The table for a journal's LaTeX (booktabs, siunitx): see :mod:`ccreport.render.latex`."""
-        from .latex import table_latex
-
         return table_latex(self)
 
 

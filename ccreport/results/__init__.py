@@ -36,7 +36,7 @@ from .core import (
     ResultsDigests,
 )
 from .comparisons import ComparisonChoice
-from .uncertainty import (
+from .bands import (
     Band,
     CalibrationDescription,
     DifferenceBand,

@@ -48,3 +48,17 @@ def interval_list(iv):
     return None if iv is None else list(iv)
 
 
+def envelope_comparison_dict(m) -> dict:
+    """The keys every envelope comparison writes (D&H 2006 sections 4.3-4.4), from the fields of
+    :class:`ccreport.analysis.envelope.Comparison` that ``m`` carries: crossovers, where each side is
+    better or tied, the largest difference and each side's largest lead, and the difference curve."""
+    return {
+        "crossovers": list(m.crossovers),
+        "a_better": [list(iv) for iv in m.a_better],
+        "b_better": [list(iv) for iv in m.b_better],
+        "ties": [list(iv) for iv in m.ties],
+        "max_difference": {"pc": m.max_difference[0], "a_minus_b": m.max_difference[1]},
+        "a_max_advantage": {"pc": m.a_max_advantage[0], "b_minus_a": m.a_max_advantage[1]},
+        "b_max_advantage": {"pc": m.b_max_advantage[0], "a_minus_b": m.b_max_advantage[1]},
+        "difference_curve": pairs_list(m.difference_pc, m.difference),
+    }

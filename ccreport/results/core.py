@@ -16,30 +16,29 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from ..settings import AnalysisSettings
-from ..naming import stem
+from ..project.settings import AnalysisSettings
+from ..project.naming import stem
 from . import curves, json_text
 from .json_text import write_json
-from .convert import clean, dicts, interval_list, list_of_dicts, pairs_list
-
-if TYPE_CHECKING:
-    from .comparisons import ComparisonChoice
-    from .instance_costs import InstanceCostComparisonResult, InstanceCosts
-    from .selection import DecisionsResult, HybridBand, HybridResult, SelectionResult
-    from .threshold_choice import ThresholdChoiceComparison, ThresholdChoiceResult
-    from .uncertainty import (
-        Band,
-        DifferenceBand,
-        ExpectedCostDifferenceInterval,
-        ExpectedCostInterval,
-        FamilyWiseResult,
-        FoldAverageResult,
-        SignificantRegion,
-    )
+from .convert import clean, dicts, envelope_comparison_dict, interval_list, list_of_dicts, pairs_list
+from .tables import TABLE_KINDS, with_interval
+from .comparisons import ComparisonChoice
+from .instance_costs import InstanceCostComparisonResult, InstanceCosts
+from .selection import DecisionsResult, HybridBand, HybridResult, SelectionResult
+from .threshold_choice import ThresholdChoiceComparison, ThresholdChoiceResult
+from .bands import (
+    Band,
+    DifferenceBand,
+    ExpectedCostDifferenceInterval,
+    ExpectedCostInterval,
+    FamilyWiseResult,
+    FoldAverageResult,
+    SignificantRegion,
+)
 
 SCHEMA_VERSION = "1.0"
 
@@ -119,22 +118,6 @@ class ClassifierResult:
                 selection["thresholds"] = thresholds[keep]
             out.update(selection)
         return out
-
-
-def envelope_comparison_dict(m) -> dict:
-    """The keys every envelope comparison writes (D&H 2006 sections 4.3-4.4), from the fields of
-    :class:`ccreport.analysis.envelope.Comparison` that ``m`` carries: crossovers, where each side is
-    better or tied, the largest difference and each side's largest lead, and the difference curve."""
-    return {
-        "crossovers": list(m.crossovers),
-        "a_better": [list(iv) for iv in m.a_better],
-        "b_better": [list(iv) for iv in m.b_better],
-        "ties": [list(iv) for iv in m.ties],
-        "max_difference": {"pc": m.max_difference[0], "a_minus_b": m.max_difference[1]},
-        "a_max_advantage": {"pc": m.a_max_advantage[0], "b_minus_a": m.a_max_advantage[1]},
-        "b_max_advantage": {"pc": m.b_max_advantage[0], "a_minus_b": m.b_max_advantage[1]},
-        "difference_curve": pairs_list(m.difference_pc, m.difference),
-    }
 
 
 @dataclass(frozen=True, eq=False)
@@ -274,7 +257,7 @@ class ProvenanceFile:
 @dataclass(frozen=True)
 class Provenance:
     """Where a build came from (``results.json``'s ``provenance``): its date and the date's source
-    (``SOURCE_DATE_EPOCH``, ``manifest`` or ``build time``, see :mod:`ccreport.build_date`), the
+    (``SOURCE_DATE_EPOCH``, ``manifest`` or ``build time``, see :mod:`ccreport.runtime.build_date`), the
     ccreport that built it (version; commit and tree state when run from a git checkout), Python
     and the operating system, and every file that shaped the output. How the build was invoked
     (command line, workers) is not here: it differs between runs that give the same bytes, so it
@@ -337,8 +320,6 @@ class Results:
             import pandas
         except ImportError:
             raise ImportError("Results.table needs pandas: pip install pandas (or use Results.to_json())") from None
-        from .tables import TABLE_KINDS
-
         if kind not in TABLE_KINDS:
             raise ValueError(f"Results.table: kind {kind!r}; expected one of {', '.join(TABLE_KINDS)}")
         records = [row for d in self.datasets.values() for row in TABLE_KINDS[kind](d)]
@@ -349,8 +330,6 @@ class Results:
         """A compact summary for Jupyter: per dataset, each classifier's AUC, operating range and
         expected costs (with their bootstrap intervals when computed)."""
         import html
-
-        from .tables import with_interval
 
         e = html.escape
         parts = [f"<div><strong>{e(self.title)}</strong> <small>({e(self.generator)}; seed {self.seed}, "
@@ -459,9 +438,9 @@ class ResultsDigests:
 
     ``text``: results.json as written (:func:`results_to_json`'s bytes). ``undated``: the
     results.json of the same results with provenance ``date`` and ``date_source`` blank
-    (``ccreport.build.undated``; equal to ``text`` without provenance): what an output dated by the
+    (``ccreport.commands.build.undated``; equal to ``text`` without provenance): what an output dated by the
     clock is a function of. ``drawn``: the results.json of the same results without provenance and
-    with no inputs: what the figures are drawn from (``ccreport.build.figures_key``).
+    with no inputs: what the figures are drawn from (``ccreport.commands.build.figures_key``).
     """
 
     text: str

@@ -6,9 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .uncertainty import ExpectedCostDifferenceInterval
-from .convert import dicts, interval_list, pairs_list
-from .core import envelope_comparison_dict
+from .bands import ExpectedCostDifferenceInterval
+from .convert import dicts, envelope_comparison_dict, interval_list, pairs_list
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,11 +1,13 @@
-"""``Results.table``: results as rows for a notebook's DataFrame."""
+"""``Results.table``: results as rows for a notebook's DataFrame.
+
+Each function reads a :class:`ccreport.results.core.DatasetResult` ``d`` (or one of its
+:class:`~ccreport.results.core.ClassifierResult` ``c``); core imports this module, not the reverse."""
 
 from __future__ import annotations
 
-from .core import ClassifierResult, DatasetResult
 
 
-def with_interval(c: ClassifierResult, prior: str) -> str:
+def with_interval(c, prior: str) -> str:
     """A classifier's expected cost under a prior, with its bootstrap interval when computed."""
     value = c.expected_cost.get(prior)
     if value is None:
@@ -14,7 +16,7 @@ def with_interval(c: ClassifierResult, prior: str) -> str:
     return f"{value:.4f}" + ("" if iv is None else f" [{iv.lower:.4f}, {iv.upper:.4f}]")
 
 
-def _expected_cost_rows(d: DatasetResult) -> list[dict]:
+def _expected_cost_rows(d) -> list[dict]:
     rows = []
     for c in d.classifiers.values():
         row = {"dataset": d.name, "classifier": c.name}
@@ -27,7 +29,7 @@ def _expected_cost_rows(d: DatasetResult) -> list[dict]:
     return rows
 
 
-def _classifier_rows(d: DatasetResult) -> list[dict]:
+def _classifier_rows(d) -> list[dict]:
     return [
         {"dataset": d.name, "classifier": c.name, "kind": c.kind, "auc": c.auc,
          "range_lo": None if c.operating_range is None else c.operating_range[0],
@@ -36,7 +38,7 @@ def _classifier_rows(d: DatasetResult) -> list[dict]:
     ]
 
 
-def _comparison_rows(d: DatasetResult) -> list[dict]:
+def _comparison_rows(d) -> list[dict]:
     rows = []
     for m in d.comparisons.values():
         row = {"dataset": d.name, "a": m.a, "b": m.b, "crossovers": tuple(m.crossovers),

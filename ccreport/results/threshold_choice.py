@@ -120,7 +120,7 @@ def with_canonical_intervals(threshold_choice: ThresholdChoiceResult | None, exp
 
     That area is int_0^1 of the lower envelope over PC(+), the classifier's expected cost under a
     uniform prior on [0, 1] (D&H 2006 section 4.2). The expected-cost interval is the canonical one
-    (optimism-corrected and calibrated, :mod:`ccreport.uncertainty`); the threshold-choice task's own
+    (optimism-corrected and calibrated, :mod:`ccreport.tasks.bands_task`); the threshold-choice task's own
     percentile interval of the same area (the replicates' in-sample areas, not corrected) is replaced
     by it, and ``interval_source`` names where it comes from (``expected_cost_interval.<prior>``), so
     every page and results.json show the one interval. ``uniform_priors``: the names of the

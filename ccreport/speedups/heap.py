@@ -15,8 +15,8 @@ sizes 110,000-130,000 faults and 0.4-0.8 CPU s of system time next to 1.4 s of u
 thresholds below freed pages stay in the heap and the next array of the same size reuses them:
 9,000 faults (the heap's first growth) and 0.02 CPU s in the example's calibrations, none in the
 bands after them; the same numbers (only where memory comes from changes). Set by the executors
-before a process runs its first task (:func:`ccreport.threads.worker_init`,
-:class:`ccreport.executors.SerialExecutor`).
+before a process runs its first task (:func:`ccreport.runtime.threads.worker_init`,
+:class:`ccreport.tasks.executors.SerialExecutor`).
 
 :func:`keep_freed_memory` sets ``M_MMAP_THRESHOLD`` to 32 MB (glibc's own ceiling for its dynamic
 threshold on 64-bit: larger requests are still mapped and unmapped) and ``M_TRIM_THRESHOLD`` to

@@ -17,7 +17,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ... import naming
+from ...project import naming
 from ...results import DatasetResult
 from .. import ranking
 from .. import tables as tb

@@ -1,0 +1,1 @@
+"""The commands of the ccreport script: build, serve and verify (cli.py parses, these run)."""

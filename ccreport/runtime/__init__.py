@@ -1,0 +1,1 @@
+"""What a build needs around the analyses: the output folder, provenance, dates, progress, interrupts, threads."""
