@@ -19,9 +19,9 @@ The public API does what ``ccreport build`` does, piece by piece, for notebook u
 
 from .version import __version__  # noqa: E402,F401
 
-from .build_date import libraries_see_no_invalid_epoch  # noqa: E402
+from .runtime.build_date import libraries_see_no_invalid_epoch  # noqa: E402
 
-with libraries_see_no_invalid_epoch():  # numpy.f2py's import reads SOURCE_DATE_EPOCH (build_date)
+with libraries_see_no_invalid_epoch():  # numpy.f2py's import reads SOURCE_DATE_EPOCH (runtime/build_date.py)
     from .analysis.conditions import normalized_expected_cost, probability_cost  # noqa: E402
     from .analysis.envelope import Envelope, compare, cost_lines, lower_envelope, operating_range  # noqa: E402
     from .analysis.priors import (  # noqa: E402
