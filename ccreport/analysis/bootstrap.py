@@ -85,7 +85,7 @@ class Replicates:
     bootstrap world the original sample plays the population, so ``C(v*) - t*`` is a draw of
     "true cost of the selected classifier minus its apparent cost"; its spread is the sampling noise
     and its mean the optimism. Percentiles of ``c*`` are intervals for the true cost of the
-    classifier selected on the data (issue 4 target (a)). Where the replicate selects a trivial
+    classifier selected on the data (the bands' target (a)). Where the replicate selects a trivial
     classifier and the sample did not, ``c*_j = 2 t_j - t*_j(v_j)`` instead, the replicate's error
     of the sample's own selection v_j (:func:`trivial_swap`); the expected costs keep the plain
     correction.
@@ -221,7 +221,7 @@ def trivial_swap(h: Hulls, layout: PathLayout, cp, cn, grid, selection) -> tuple
 
     Why: a trivial classifier's cost is known exactly, so ``C(v*) - t*(v*)`` is exactly 0 for such a
     replicate and its optimism-corrected value is exactly the estimate: these replicates pile up at
-    the estimate and cut off the band's lower tail (issue 10 item 4; the crisp classifier's case,
+    the estimate and cut off the band's lower tail (the crisp classifier's case,
     and a scoring classifier's with few distinct scores or at the ends of its operating range, where
     the truth fell below the band 13-18% of the time at n = 200 with 5 distinct scores). A replicate
     that chose a trivial classifier says nothing about the sampling error of the non-trivial
@@ -399,7 +399,7 @@ def crisp_replicates(tp, fp, n_pos, n_neg, tp0, fp0, grid, priors, method) -> Re
     true cost of what the sample selected. The optimism correction used for scoring classifiers is
     not used here: a replicate that selects a trivial classifier where the sample selected the line
     would be corrected to exactly the estimate, so such replicates pile up there, and the band's
-    lower edge could never fall below ``2 estimate - trivial`` (issue 10: 74-76% coverage at
+    lower edge could never fall below ``2 estimate - trivial`` (which gave 74-76% coverage at
     PC(+) = 0.2 and 0.8 just inside the operating range, n = 200). With the selection fixed, the
     truth escapes below the band only when the line was selected, and above it only as the binomial
     band's own tail, so the band is nominal inside the operating range and exact outside it.

@@ -259,7 +259,7 @@ class InstanceCostResult:
     operating_range: tuple[float, float] | None
 
     def to_dict(self) -> dict:
-        """The results.json form: ``instance_costs`` of ``datasets.<d>.classifiers.<c>`` (issue 13).
+        """The results.json form: ``instance_costs`` of ``datasets.<d>.classifiers.<c>``.
 
         ``min_total_cost.threshold`` is null when predicting nothing positive is cheapest (+inf);
         ``operating_range`` is null when no threshold beats both trivial classifiers.

@@ -24,7 +24,7 @@ share of the bootstrap world's null p-values at or below the observed one: unifo
 right, whatever the bias of the plain p-value.
 
 The expensive part, the hulls of ``outer x inner`` replicates, is per *classifier*: every pair of
-the dataset reads the same outer and inner replicates (one resampling per dataset, issue 9), and a
+the dataset reads the same outer and inner replicates (one resampling per dataset), and a
 pair only adds array differences on the grid, O(outer x inner x grid). Memory: the inner envelopes
 are computed for ``SUB`` outer replicates at a time (the random draws do not depend on it).
 """

@@ -6,7 +6,7 @@ per class) that keep how both classifiers label the same instances, so the corre
 is taken into account without estimating it. For scoring classifiers the same holds of the
 stratified instance bootstrap when both read the same resampled instances.
 
-A dataset is resampled once (issue 9): :func:`bootstrap_dataset` draws each replicate's instance
+A dataset is resampled once: :func:`bootstrap_dataset` draws each replicate's instance
 counts once and evaluates every classifier, scoring and crisp, on them, so any pair's paired
 replicates are two of its arrays (:class:`DatasetReplicates`): O(grid x replicates) a pair, no
 resampling or hull per pair. :func:`bootstrap_pair` remains for one pair. Each classifier's
@@ -103,7 +103,7 @@ def _pair_crisp(rng, y, pa, pb, replicates, priors, grid):
     return tuple(results)
 
 
-# --- one resampling per dataset (issue 9): every classifier on the same replicates --------------------
+# --- one resampling per dataset: every classifier on the same replicates --------------------
 
 
 @dataclass(frozen=True, eq=False)
@@ -146,7 +146,7 @@ def bootstrap_dataset(
     readers: dict | None = None,
     max_groups: int = MAX_REPLICATE_GROUPS,
 ) -> DatasetReplicates:
-    """One stratified resampling of a dataset's instances, read by every classifier (issue 9 item 1).
+    """One stratified resampling of a dataset's instances, read by every classifier.
 
     Each chunk draws, per class, the multinomial count of every instance once; a scoring classifier
     reads the counts in its own score order (:attr:`PathLayout.pos_order`) and gets its replicate

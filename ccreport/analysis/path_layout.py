@@ -46,7 +46,7 @@ class PathLayout:
     n_pos: int
     n_neg: int
     hull: np.ndarray  # point indices of the sample's own ROC convex hull vertices
-    # a grouped layout (:func:`ccreport.analysis.replicate_groups.group_layout`, issue 9): path point
+    # a grouped layout (:func:`ccreport.analysis.replicate_groups.group_layout`): path point
     # k is the end of group k of merged score groups; ``pos_at``/``neg_at`` are then columns of the
     # replicates' cumulative *group* counts (0..G), ``pos_count``/``neg_count`` the sample's class
     # counts before each point, ``pos_group``/``neg_group`` the group of each instance (by position

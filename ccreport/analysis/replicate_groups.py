@@ -1,4 +1,4 @@
-"""Bootstrap replicates on at most B merged score groups (issue 9): O(R x B) after O(n) preparation.
+"""Bootstrap replicates on at most B merged score groups: O(R x B) after O(n) preparation.
 
 Why
 ---

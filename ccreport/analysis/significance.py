@@ -1,9 +1,9 @@
-"""Significance of the difference of two classifiers that means what it says (issue 10).
+"""Significance of the difference of two classifiers that means what it says.
 
 Drummond & Holte 2006 section 4.7 judge a difference at one operating condition by whether its
 confidence interval excludes 0. A report reads the whole curve, PC(+) in [0, 1], and calls every
 region where a pointwise 90% band excludes 0 "significant": with two classifiers whose true curves
-are identical that happened in 44-82% of simulated data sets (issue 10), not 10%. Here:
+are identical that happened in 44-82% of simulated data sets, not 10%. Here:
 
 * :func:`family_wise` -- a max-statistic (studentized sup-norm) test over the whole grid, the
   bootstrap analogue of Westfall & Young (1993)'s single-step max-T: for the estimate
@@ -30,7 +30,7 @@ are identical that happened in 44-82% of simulated data sets (issue 10), not 10%
   same shared replicates. It is Holm's step-down with the Bonferroni factor replaced by the
   resampled law of the maximum over the tests still in play, so it keeps the family-wise error
   at alpha (any dependence the resampling reproduces) and, unlike Holm on bootstrap p-values, has no
-  floor K/(R + 1): with R = 1000 and K > 100 pair x prior tests Holm could mark nothing (issue 10).
+  floor K/(R + 1): with R = 1000 and K > 100 pair x prior tests Holm could mark nothing.
   :func:`holm` stays for reference and tests.
 
 Why the replicates' own envelopes and not the optimism-corrected values of the bands
@@ -38,7 +38,7 @@ Why the replicates' own envelopes and not the optimism-corrected values of the b
 thresholds each classifier selected on the data, which differs between two classifiers with
 identical true curves (each has its own selection noise), and the selection noise is negatively
 correlated with the apparent cost, so a test of 0 read from them was conservative (2.5% of
-p-values below 0.05 under the null, issue 10). What a reader means by "a is significantly better
+p-values below 0.05 under the null). What a reader means by "a is significantly better
 than b at PC(+)" is a statement about the classifiers, i.e. about D; the optimism of the two
 envelopes enters d and d* alike and largely cancels in the difference. Its residual effect, and
 every rate, is measured in ``benchmarks/significance.py`` (benchmarks/README.md).
@@ -141,7 +141,7 @@ def crisp_reference(ra, rb):
     at the ends of the operating range are heavy-tailed (kurtosis about 5 against 3 inside it, and
     78% of the replicate maxima fell there, correlated crisp pairs at n = 1000) and the critical
     value came out too large: identical crisp classifiers at n = 1000 were called different somewhere
-    in 5-8% of data sets at confidence 0.9 and 12-18% at 0.8 (benchmarks/README.md, issue 10; a
+    in 5-8% of data sets at confidence 0.9 and 12-18% at 0.8 (benchmarks/README.md; a
     quarter-lattice-step continuity allowance had hidden part of it at n = 200, but the lattice was
     not the cause: it is fine at n = 1000, and with this reference no allowance is needed). The line
     difference is linear in the 3-D confusion matrix's counts (D&H 2006 section 4.7):

@@ -44,7 +44,7 @@ def dataset_hybrid(d: DatasetResult, width="full") -> Figure:
     decision box's segments table); segments at least :data:`LABEL_WIDTH` wide show their number,
     those at least :data:`NAME_WIDTH` wide also their classifier and threshold; the others are
     listed in the table only (German credit has 17 segments, many a few hundredths wide). Segment
-    ends are small ticks on the curve. The band (issue 11 item 6) is shaded light grey, so the
+    ends are small ticks on the curve. The band is shaded light grey, so the
     figure reads in greyscale.
     """
     h = d.hybrid.hybrid

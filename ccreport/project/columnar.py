@@ -86,7 +86,7 @@ def release_unused() -> None:
 
     Arrow's pool (mimalloc or jemalloc) keeps freed memory for its own reuse; numpy, which holds the
     converted columns, cannot use it, so after reading it is dead weight for the rest of the build
-    (issue 9: 1.26 GB resident after loading a 10^7-row Parquet file with 5 columns, 0.55 GB after
+    (1.26 GB resident after loading a 10^7-row Parquet file with 5 columns, 0.55 GB after
     this). Nothing to give back, and nothing imported, when Arrow has not been used.
     """
     pa = sys.modules.get("pyarrow")

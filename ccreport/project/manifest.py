@@ -225,7 +225,7 @@ class Project:
     datasets: tuple[DatasetSpec, ...]
     classifiers: tuple[ClassifierSpec, ...]
     priors: tuple[PriorSpec, ...]
-    criteria: tuple[CriterionSpec, ...] = ()  # [[criteria]]: selection criteria (issue 11)
+    criteria: tuple[CriterionSpec, ...] = ()  # [[criteria]]: selection criteria
     settings: AnalysisSettings = AnalysisSettings()  # what the analyses compute with
     narrative: Path | None = None
     theme: str = "default"

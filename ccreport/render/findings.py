@@ -12,7 +12,7 @@ What is found (per dataset, :func:`dataset_findings`):
 * **cheapest**: which classifier is cheapest on which PC(+) intervals: the runs of the dataset hybrid
   (the lower envelope over every classifier and threshold, D&H 2006 section 5.1.2) with one classifier;
 * **significance**: where the cheapest is significantly cheaper than *every* other classifier: the
-  intersection of its run with each pair's family-wise ``significant`` intervals (issue 10: a
+  intersection of its run with each pair's family-wise ``significant`` intervals (a
   studentized max-statistic band over the whole PC(+) range, never the pointwise band); the classifiers
   it is nowhere separated from there, and those it was not compared with;
 * **trivial**: classifiers with no operating range (never below min(PC(+), 1 - PC(+)), D&H 2006

@@ -19,7 +19,7 @@ repaired here on the ``pydyf.PDF`` before it is written:
 Each repair leaves the content as drawn; each is a no-op where WeasyPrint already complies.
 
 One more change is about cost, not conformance: pydyf deflates every stream at zlib level 9, which
-for the attached archive (results.json and the project's data files, issue 9: a 10^7-row CSV is
+for the attached archive (results.json and the project's data files: a 10^7-row CSV is
 about 340 MB) costs about 14 CPU s per 100 MB of CSV text against 1 s at level 1, for 39% against
 45% of the size (Parquet data is already compressed: 8 against 5 CPU s for 218 MB, 78% either
 way); benchmarks/README.md, "n = 10^7 ... per phase". Embedded files are therefore deflated at :data:`EMBEDDED_FILE_LEVEL`; the stream is the

@@ -13,7 +13,7 @@ it (up to the tolerance) is *no better than trivial*.
 
 Which cost gets the star is decided by :func:`verdict` alone (:func:`starred` is its set form): the
 lowest cost is starred only when it is below the baseline AND significantly cheaper than the
-runner-up, "significantly" as issue 10 defines it: the step-down adjusted p-value (p_adj) (``p_holm``, over every
+runner-up, "significantly" as the methods page defines it: the step-down adjusted p-value (p_adj) (``p_holm``, over every
 pair and prior of the dataset) of the paired expected-cost difference, best minus runner-up, is at
 most 1 - confidence. Otherwise the best is "tied with" the runner-up(s) it is not separated from:
 equal costs, a difference the test cannot tell from 0, or a pair that was not compared (no test).

@@ -74,7 +74,7 @@ class Band:
     target: str | None = None
     type: str | None = None
     simultaneous: SimultaneousBand | None = None
-    # issue 9: the merged score groups the replicates were computed on (None: every distinct score)
+    # the merged score groups the replicates were computed on (None: every distinct score)
     score_groups: int | None = None
 
     @property
@@ -161,7 +161,7 @@ class FoldAverageResult:
 class DifferenceBand:
     """The pointwise paired bootstrap band of the difference a - b of two cost curves (D&H 2006
     section 4.7), for drawing: ``kind`` is "pointwise" and ``note`` says it is not adjusted for reading
-    the whole curve; it never decides "significant" (that is :class:`FamilyWiseResult`, issue 10)."""
+    the whole curve; it never decides "significant" (that is :class:`FamilyWiseResult`)."""
 
     level: float
     replicates: int

@@ -78,7 +78,7 @@ class ClassifierResult:
     threshold_choice: ThresholdChoiceResult | None = None  # HFF 2013 threshold choice methods
     auc_hull: float | None = None  # area under the ROC convex hull
     instance_costs: InstanceCosts | None = None  # datasets with ``costs`` (Fawcett 2006)
-    selection: SelectionResult | None = None  # thresholds, criteria, out-of-fold (issue 11)
+    selection: SelectionResult | None = None  # thresholds, criteria, out-of-fold
 
     def to_dict(self, files: str = "") -> dict:
         """The JSON form; ``files``: the folder (relative to results.json) of this classifier's side
@@ -139,7 +139,7 @@ class ComparisonResult:
     difference_band: DifferenceBand | None = None  # pointwise paired bootstrap band (with ``bootstrap`` > 0)
     significant: tuple[SignificantRegion, ...] | None = None  # from the family-wise test only
     expected_cost_difference_interval: dict[str, ExpectedCostDifferenceInterval] | None = None  # with p_holm
-    family_wise: FamilyWiseResult | None = None  # the max-statistic test over PC(+) (issue 10)
+    family_wise: FamilyWiseResult | None = None  # the max-statistic test over PC(+)
     threshold_choice: ThresholdChoiceComparison | None = None  # paired threshold-choice area differences
     instance_costs: InstanceCostComparisonResult | None = None  # datasets with ``costs``
 
@@ -183,13 +183,13 @@ class DatasetResult:
     comparisons: dict[str, ComparisonResult]
     priors: tuple[str, ...]  # the priors that apply to this dataset (manifest order); not in results.json
     narrative_markdown: str | None = None
-    hybrid: HybridResult | None = None  # the dataset hybrid (issue 11)
-    decisions: DecisionsResult | None = None  # the decision box (issue 11)
-    hybrid_band: HybridBand | None = None  # the hybrid's band, criterion intervals, tests (issue 11 item 6)
+    hybrid: HybridResult | None = None  # the dataset hybrid
+    decisions: DecisionsResult | None = None  # the decision box
+    hybrid_band: HybridBand | None = None  # the hybrid's band, criterion intervals, tests
     # prior -> E[min(PC(+), 1 - PC(+))], the best trivial classifier's expected cost (D&H 2006
     # section 4.2): the baseline row of the expected-cost tables; not in results.json
     trivial_expected_cost: dict[str, float] = field(default_factory=dict)
-    comparison_choice: ComparisonChoice | None = None  # which pairs were compared and why (issue 9)
+    comparison_choice: ComparisonChoice | None = None  # which pairs were compared and why
 
     def to_dict(self) -> dict:
         out = {
@@ -217,7 +217,7 @@ class DatasetResult:
 
 def add_hybrid_band(out: dict, band: HybridBand) -> None:
     """``hybrid.band`` and, beside each criterion result, its ``expected_cost_interval`` (prior ->
-    {estimate, lower, upper}); ``hybrid.criteria.<name>``: the dataset choice's (issue 11 item 6)."""
+    {estimate, lower, upper}); ``hybrid.criteria.<name>``: the dataset choice's."""
     out.setdefault("hybrid", {})["band"] = band.to_dict()
     for name, found in band.inference.criteria.items():
         for who in found:

@@ -176,8 +176,8 @@ class DecisionsResult:
 
 @dataclass(frozen=True, eq=False)
 class HybridBand:
-    """The dataset hybrid's band, expected-cost intervals, criterion intervals and paired tests
-    (issue 11 item 6): ``inference`` is a :class:`ccreport.analysis.selection.hybrid_bands.HybridInference`.
+    """The dataset hybrid's band, expected-cost intervals, criterion intervals and paired tests:
+    ``inference`` is a :class:`ccreport.analysis.selection.hybrid_bands.HybridInference`.
 
     JSON (``datasets.<d>.hybrid.band``): ``level``, ``replicates``, ``method``, ``target``,
     ``kind`` ("pointwise"), ``pc``, ``estimate``, ``lower``, ``upper``, ``expected_cost_interval``

@@ -1,4 +1,4 @@
-"""Python's cyclic garbage collector around a build's output stages (issue 9: the example's build time).
+"""Python's cyclic garbage collector around a build's output stages.
 
 A build holds hundreds of thousands of long-lived objects (the modules of numpy, scipy, matplotlib
 and WeasyPrint, the results), and its output stages allocate millions of short-lived ones (artists,

@@ -3,8 +3,8 @@
 Two task functions of the battery's plan (:mod:`ccreport.tasks.battery`): :func:`classifier_task` for
 each (dataset, classifier), with its generator ``task_rng(seed, "bootstrap", dataset, classifier)``,
 and :func:`pairs_task` once per dataset (one resampling, generator ``task_rng(seed, "bootstrap",
-dataset)``, issue 9 item 1: every classifier's replicates and its pairs' family-wise significance and
-Holm, issue 10). A scoring classifier's band is read from the dataset's one resampling and calibrated
+dataset)``: every classifier's replicates and its pairs' family-wise significance and
+Holm). A scoring classifier's band is read from the dataset's one resampling and calibrated
 by its own task: the two halves meet in :func:`join_band` when the battery assembles the results.
 They return the typed results (:class:`~ccreport.results.Band`,
 :class:`~ccreport.results.FoldAverageResult`, :class:`~ccreport.results.DifferenceBand`, ...) as
@@ -277,7 +277,7 @@ def pairs_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     comparison, so the two agree exactly. The same replicates give each scoring classifier its band
     (``BAND_REPLICATES``, joined with its own task's calibration by :func:`join_band`), the dataset
     hybrid its band, the criteria their intervals and the hybrids their paired tests (``hybrid_band``,
-    :mod:`ccreport.tasks.hybrid_band_task`; issue 11 item 6). Nothing with ``bootstrap`` = 0. With one
+    :mod:`ccreport.tasks.hybrid_band_task`). Nothing with ``bootstrap`` = 0. With one
     classifier only its replicates, from its own stratified bootstrap
     (:func:`~ccreport.analysis.bootstrap.bootstrap_scores`: the same procedure, and on merged score
     groups drawn per group, O(R x groups), where the shared draw is O(R x n)).
@@ -295,7 +295,7 @@ def pairs_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     scores = {c.name: c.scores for c in members if c.scores is not None}
     predictions = {c.name: c.predictions for c in members if c.scores is None}
     reps = bootstrap_dataset(rng, inputs.labels, scores, predictions, settings.bootstrap, inputs.priors,
-                             readers=hybrid_band_task.readers(inputs))  # issue 11 item 6: read on the same replicates
+                             readers=hybrid_band_task.readers(inputs))  # read on the same replicates
     bands = {name: {BAND_REPLICATES: band_replicates(reps.classifiers[name])} for name in scores}
     names = [c.name for c in members]
     pairs = inputs.chosen_pairs()  # [project] comparisons (ccreport.tasks.comparisons); the adjusted p-values' family is these x priors

@@ -181,7 +181,7 @@ def pair_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     return comparison_fields(a, b)
 
 
-# --- selection criteria and hybrids (D&H 2006 section 5; issue 11) ----------------------------
+# --- selection criteria and hybrids (D&H 2006 section 5) ----------------------------
 
 
 def make_criterion(spec) -> sel.Criterion:

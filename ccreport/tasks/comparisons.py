@@ -1,4 +1,4 @@
-"""Which pairs of classifiers a dataset compares: the ``[project] comparisons`` setting (issue 9, item 2).
+"""Which pairs of classifiers a dataset compares: the ``[project] comparisons`` setting.
 
 Every pair costs a figure, a table row, a paired test per prior and a member of the Holm family, so
 with k classifiers "all pairs" (k(k - 1)/2 of them: 496 at k = 32) is not always what a reader

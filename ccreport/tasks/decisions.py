@@ -1,4 +1,4 @@
-"""The decision box: what to deploy, at which threshold, and how sure we are (issue 11, item 4).
+"""The decision box: what to deploy, at which threshold, and how sure we are.
 
 Derived from a dataset's assembled results (no new resampling): for every point prior and every
 selection criterion, the classifier and threshold to deploy and the figures that back the choice.
@@ -88,7 +88,7 @@ def paired_test(d, chosen: str, other: str, prior: str) -> dict:
         out["difference_interval"] = [min(lo, hi), max(lo, hi)]
         out["p_value"] = found.p_value
         if found.p_holm is not None and m.difference_band is not None:
-            # the word "significant" follows the step-down adjusted p (p_holm) over the dataset's pairs and priors (issue 10)
+            # the word "significant" follows the step-down adjusted p (p_holm) over the dataset's pairs and priors
             out["p_holm"] = found.p_holm
             out["significant"] = bool(found.p_holm <= 1.0 - float(m.difference_band.level) + 1e-12)
     return out

@@ -1,5 +1,5 @@
 """The dataset hybrid's band, criterion intervals and hybrid tests, inside the dataset's one
-resampling (issue 11 item 6; :mod:`ccreport.analysis.selection.hybrid_bands`).
+resampling (:mod:`ccreport.analysis.selection.hybrid_bands`).
 
 :func:`readers` tells :func:`~ccreport.analysis.paired_bootstrap.bootstrap_dataset` what to read on every
 replicate hull (each Neyman-Pearson and workforce criterion, each performance-independent rule of a

@@ -1,4 +1,4 @@
-"""The instance-cost part of the battery (Fawcett 2006; issue 13): one dataset task of the plan.
+"""The instance-cost part of the battery (Fawcett 2006): one dataset task of the plan.
 
 :func:`dataset_task` for each dataset (nothing for a dataset without ``costs``) gives every
 classifier its instance-cost result and every chosen pair its comparison. It calls
@@ -9,7 +9,7 @@ bootstrap of :mod:`ccreport.analysis.instance_cost_bootstrap` for all classifier
 :func:`classifier_task` and :func:`pair_task` are the same for one classifier or one pair.
 
 Pairing: the resampled instances come from the generator ``task_rng(seed, "instance_costs",
-dataset)``, keyed by the dataset only, and are drawn once for all classifiers (issue 9: the draw is
+dataset)``, keyed by the dataset only, and are drawn once for all classifiers (the draw is
 O(R n), the rest O(R x bins) per classifier), so every classifier and every pair of that dataset
 sees the same replicates (the same instances, with their costs): a pair's replicate differences are
 the differences of its two classifiers' replicates.

@@ -120,7 +120,7 @@ def replicate_area_arrays(rng: np.random.Generator, labels, classifiers, replica
 
 def _grouped_area_arrays(rng, n_pos: int, n_neg: int, prepared: dict, replicates: int, ranges, max_groups: int,
                          shared_rng=None) -> dict:
-    """:func:`replicate_area_arrays` on merged score groups (issue 9; :mod:`ccreport.analysis.replicate_groups`).
+    """:func:`replicate_area_arrays` on merged score groups (:mod:`ccreport.analysis.replicate_groups`).
 
     Each chunk draws each class's resampled instances once, as positions (the same draws as the
     fine path's :func:`multinomial_counts` from ``rng``; from ``shared_rng`` in the pairs task's
@@ -272,7 +272,7 @@ def dataset_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     reps = {}
     if settings.bootstrap > 0 and inputs.classifiers:
         rng = task_rng(settings.seed, KIND, inputs.dataset)
-        shared = task_rng(settings.seed, "bootstrap", inputs.dataset)  # above B distinct scores (issue 9)
+        shared = task_rng(settings.seed, "bootstrap", inputs.dataset)  # above B distinct scores
         reps = replicate_area_arrays(rng, labels, inputs.classifiers, settings.bootstrap, ranges, shared_rng=shared)
     level = settings.confidence
     shown = AXES if settings.threshold_axis == "both" else (settings.threshold_axis,)

@@ -6,7 +6,7 @@ one, *provided every member is read on the same resampled instances*: the datase
 once (:func:`ccreport.analysis.paired_bootstrap.bootstrap_dataset`) and every classifier's replicate is
 read on the same rows, so the hybrid's replicate is the pointwise choice among them.
 
-What the band targets (as the single-classifier band, "target (a)" of issue 4): the true cost,
+What the band targets (as the single-classifier band, "target (a)" of the classifier bands): the true cost,
 at each PC(+), of the classifier and threshold the *sample* hybrid selects there. The in-sample
 envelope is optimistic (the minimum of noisy estimates), so replicates are optimism-corrected the
 same way (Efron 1983; :class:`ccreport.analysis.bootstrap.Replicates`)::
@@ -173,7 +173,7 @@ def independent_reader(scores, rule: str, priors: dict, pi: float):
     def read(h, cp=None, cn=None, layout=None) -> dict:
         pos = np.diff(cp[:, layout.pos_at], axis=1)
         neg = np.diff(cn[:, layout.neg_at], axis=1)
-        if pos.shape[1] != distinct.size:  # merged score groups (issue 9): each group's mean weight
+        if pos.shape[1] != distinct.size:  # merged score groups: each group's mean weight
             return {p: pos @ group_means(layout, wp, True) / layout.n_pos + neg @ group_means(layout, wn, False) / layout.n_neg
                     for p, (wp, wn) in weights.items()}
         return {p: pos @ wp / layout.n_pos + neg @ wn / layout.n_neg for p, (wp, wn) in weights.items()}

@@ -1,5 +1,5 @@
 """The dataset page's pairwise comparisons: crossovers, where each is cheaper, expected-cost differences
-(D&H 2006 sections 4.3-4.4 and 4.7), family-wise significance and step-down adjusted p-values (issue 10; results.json ``p_holm``)."""
+(D&H 2006 sections 4.3-4.4 and 4.7), family-wise significance and step-down adjusted p-values (results.json ``p_holm``)."""
 
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ def _difference_cell(m: ComparisonResult, prior: str) -> tb.Cell:
         cell.note = (f"[{tb.cost(lo)},\u00a0{tb.cost(hi)}]" + (" unadjusted" if interval.p_holm is not None else "")
                      + (", " + holm_text(interval, replicates) if interval.p_value is not None else ""))
         if interval.p_holm is not None and band is not None:
-            # marks and words use the step-down adjusted p-value over every pair and prior (issue 10)
+            # marks and words use the step-down adjusted p-value over every pair and prior
             cell.best = interval.p_holm <= 1 - float(band.level) + 1e-12
             cell.mark, cell.mark_label = tb.SIGNIFICANT_MARK, f"adjusted p \u2264 {1 - float(band.level):.2g}"
         else:

@@ -1,4 +1,4 @@
-"""The decision box, the threshold tables and the selection criteria of a dataset (issue 11).
+"""The decision box, the threshold tables and the selection criteria of a dataset.
 
 * ``decisions``: for every point prior and every criterion, what to deploy (classifier and
   threshold), over which cut-offs and operating conditions that choice holds, its rates, its
@@ -274,7 +274,7 @@ def cost_text(at_priors: dict | None, ivs: dict) -> str:
 
 def criterion_interval(d: DatasetResult, name: str, classifier: str | None) -> dict:
     """prior -> {estimate, lower, upper}: the bootstrap interval of ``classifier``'s choice under
-    criterion ``name`` (issue 11 item 6), {} when not computed."""
+    criterion ``name``, {} when not computed."""
     if d.hybrid_band is None or classifier is None:
         return {}
     return d.hybrid_band.criterion_intervals(name, classifier) or {}
@@ -557,7 +557,7 @@ def family_tables(d: DatasetResult) -> dict:
 
 def hybrid_band_tables(d: DatasetResult, priors: list[str]) -> dict:
     """The dataset hybrid's expected cost with its interval and the paired tests between hybrids
-    (issue 11 item 6; D&H 2006 section 5.2)."""
+    (D&H 2006 section 5.2)."""
     if d.hybrid_band is None:
         return {}
     slug = dataset_page_slug(d.name)

@@ -1,4 +1,4 @@
-"""The dataset page's instance-cost section (Fawcett 2006; issue 13): what each instance's own cost changes.
+"""The dataset page's instance-cost section (Fawcett 2006): what each instance's own cost changes.
 
 Tables: AUC against AUCIV and the least total cost of errors on the data in the data's units, with
 the cheapest threshold and intervals; expected costs over PC_iv(+) with intervals. A sentence built
