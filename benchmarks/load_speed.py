@@ -27,7 +27,7 @@ CHILD = """
 import json, resource, sys, time
 from pathlib import Path
 sys.path.insert(0, {root!r})
-from ccreport import loaders
+from ccreport.project import loaders
 from ccreport.project.manifest import ClassifierSpec, DatasetSpec
 if {slow!r}:
     loaders.read_csv_fast = lambda *args: None  # the line-by-line reader only (the reader before Arrow)

@@ -354,7 +354,7 @@ _RUN = """
 import sys
 sys.path.insert(0, {root!r})
 from tests.synthetic import synthetic_results
-from ccreport import naming
+from ccreport.project import naming
 from ccreport.render.figure_files import write_figures
 results = synthetic_results(datasets=("a",), classifiers=("logreg", "stump", "tree_crisp"), bands=True, folds=True)
 write_figures(results, {out!r}, formats=("svg", "pdf"), workers={workers})
