@@ -42,7 +42,7 @@ def test_calibration_moves_the_upper_misses_towards_nominal(tables, n):
     Paired on the same data sets: fewer misses above than the uncalibrated band. The absolute bound
     leaves room for this run's Monte-Carlo error (about 2 points): the full matrix measured 8.0% above
     at PC(+) = 0.3 / 0.5 / 0.7, n = 200 (297 data sets; 8.1% with the earlier 200 x 100 calibration on
-    the same data sets; benchmarks/README.md, "Calibration cost, session 10"), and this run gives
+    the same data sets; benchmarks/README.md, "Calibration cost"), and this run gives
     5-9% depending on the seed."""
     above = tables[n][("a_above", "report")].mean()
     assert above < tables[n][("a_above", "optimism")].mean()

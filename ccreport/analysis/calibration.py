@@ -56,7 +56,7 @@ are exchangeable, so the replicates have the same distribution;
 German-credit classifiers with 9, 17 and 29 scores at n = 1000, 0.18 -> 0.10, 0.17 -> 0.12 and
 0.19 -> 0.15; nine scores at n = 10,000, 0.84 -> 0.20.
 
-Why 200 x 50 (benchmarks/README.md, "Calibration cost, session 10"):
+Why 200 x 50 (benchmarks/README.md, "Calibration cost"):
 the Monte-Carlo error of the calibrated levels comes from the outer replicates (a 95% quantile of
 ``u`` pooled over the window), while the inner replicates only set the resolution of each rank,
 ``1/(inner + 1)``: a rank among k exchangeable values is exactly uniform when the band is right, so
