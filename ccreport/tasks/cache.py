@@ -170,6 +170,17 @@ def entry_mac(key: bytes, magic: bytes, name: str, payload) -> bytes:
     return h.digest()
 
 
+def verified_payload(key: bytes, magic: bytes, name: str, data: bytes):
+    """The payload of ``data`` = ``magic | HMAC (32 bytes) | payload`` when its HMAC under ``key``
+    (:func:`entry_mac`) is right, as a zero-copy view; None otherwise."""
+    n = len(magic)
+    view = memoryview(data)
+    if not data.startswith(magic) or len(data) < n + 32:
+        return None
+    payload = view[n + 32:]
+    return payload if hmac.compare_digest(view[n:n + 32], entry_mac(key, magic, name, payload)) else None
+
+
 def _read_regular(path: Path) -> bytes:
     """The bytes of a regular file, never through a link nor blocking on a pipe (OSError otherwise)."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
@@ -227,15 +238,12 @@ class Cache:
         except OSError:
             self._discard(path, "unreadable")
             return MISSING
-        n = len(ENTRY_MAGIC)
-        view = memoryview(data)
-        if not data.startswith(ENTRY_MAGIC) or len(data) < n + 32 or not hmac.compare_digest(
-            view[n:n + 32], entry_mac(self.key, ENTRY_MAGIC, key, view[n + 32:])
-        ):
+        payload = verified_payload(self.key, ENTRY_MAGIC, key, data)
+        if payload is None:
             self._discard(path, "failed its HMAC")
             return MISSING
         try:
-            value = pickle.loads(view[n + 32:])
+            value = pickle.loads(payload)
         except Exception:
             self._discard(path, "could not be unpickled")
             return MISSING
@@ -297,14 +305,12 @@ class Cache:
         except OSError:
             self._discard(stored, "unreadable")
             return MISSING
-        n = len(FOLDER_MAGIC)
-        if stored.is_symlink() or not data.startswith(FOLDER_MAGIC) or len(data) < n + 32 or not hmac.compare_digest(
-            data[n:n + 32], entry_mac(self.key, FOLDER_MAGIC, key, data[n + 32:])
-        ):
+        payload = None if stored.is_symlink() else verified_payload(self.key, FOLDER_MAGIC, key, data)
+        if payload is None:
             self._discard(stored, "failed its HMAC")
             return MISSING
         try:
-            manifest = json.loads(data[n + 32:])
+            manifest = json.loads(bytes(payload))
             index, digests = manifest["index"], manifest["files"]
             if not isinstance(index, dict) or not isinstance(digests, dict):
                 raise ValueError
