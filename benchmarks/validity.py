@@ -66,7 +66,7 @@ def one_dataset(rng, n, d, prevalence, replicates, level, grid, max_groups=None,
     s = data_rng.normal(size=n) + d * y
     groups = {} if max_groups is None else {"max_groups": max_groups}
     # the report's band: the dataset's one resampling (issue 9 item 1; for one classifier the same
-    # procedure as bootstrap_scores, tests/test_resampling.py), calibrated from another generator
+    # procedure as bootstrap_scores, tests/analysis/test_resampling.py), calibrated from another generator
     res = paired_bootstrap.bootstrap_dataset(rng, y, {"s": s}, replicates=replicates, grid=grid, **groups).classifiers["s"]
     layout = res.layout.fine if res.layout.grouped else res.layout  # the sample's exact selection
     roc = roc_points(y, s)

@@ -28,14 +28,14 @@ ALLOWED = {
     "renderers of one write_figures call behind one guarded context manager (shared_text_layouts)",
     ("ccreport/speedups/figure_caches.py", "_text_helpers"): "matplotlib's glyph layout, memoised "
     "while RendererPdf.draw_text draws plain text, behind one guarded context manager (shared_pdf_glyph_layouts)",
-    ("tests/test_figure_caches.py", "Text._get_layout"): "counts the text layouts matplotlib computes, to test "
+    ("tests/speedups/test_figure_caches.py", "Text._get_layout"): "counts the text layouts matplotlib computes, to test "
     "that shared_text_layouts computes each once",
     ("ccreport/speedups/figure_caches.py", "Axis._update_ticks"): "matplotlib's tick update, its last result per "
     "axis remembered while one figure is laid out and saved, behind one guarded context manager "
     "(remembered_tick_updates)",
-    ("tests/test_figure_caches.py", "Axis._update_ticks"): "counts the tick updates matplotlib runs, to test "
+    ("tests/speedups/test_figure_caches.py", "Axis._update_ticks"): "counts the tick updates matplotlib runs, to test "
     "that remembered_tick_updates runs fewer",
-    ("tests/test_figure_speedups.py", "Text._get_layout"): "checks that matplotlib's text layout is patched only "
+    ("tests/speedups/test_figure_speedups.py", "Text._get_layout"): "checks that matplotlib's text layout is patched only "
     "while the figure speedups are on, and restored after",
 }
 

@@ -17,7 +17,7 @@ evaluated at a subset of the sample's thresholds instead:
   replicates (:func:`binned_rociv_replicates`); everything after it (hull, envelope on the PC_iv(+)
   grid, expected costs, cheapest threshold, AUCIV) is O(R x bins).
 
-The binning error is bounded (``tests/test_instance_cost_bins.py`` checks it on random data). At a
+The binning error is bounded (``tests/analysis/test_instance_cost_bins.py`` checks it on random data). At a
 condition x the envelope is the least cost line ``L_x(f, t) = x (1 - t) + (1 - x) f`` over the path's
 points. The exact optimum v lies in some bin whose end points a, c are kept, and the binned hull
 contains the chord [a, c]; ``L_x`` is linear with ``|dL/df| + |dL/dt| = 1``, so for every point p of

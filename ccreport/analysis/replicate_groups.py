@@ -16,7 +16,7 @@ At quantiles of ``u = tpr + fpr`` of the sample's path (``u`` runs from 0 to 2):
 first path points at or past ``2 j / B``, j = 0..B. A group then spans at most ``2 / B`` in
 ``tpr + fpr`` plus its last distinct-score step (large only at a big tie block).
 
-The binning error (a bound, exact; tested in tests/test_replicate_groups.py)
+The binning error (a bound, exact; tested in tests/analysis/test_replicate_groups.py)
 -----------------------------------------------------------------------------
 Every end of a group is a point of the fine path, so a grouped hull lies inside the fine hull and
 its envelope lies above: ``t_B(pc) >= t(pc)``. If the fine envelope's optimal point v at pc lies

@@ -32,7 +32,7 @@ order, objects copied in the file's dictionary order.
 Public seams only: WeasyPrint's image protocol (``get_intrinsic_size``, ``draw``, and
 ``Stream.add_image`` with ``id`` and ``get_x_object``, as WeasyPrint's own images use it; the XObject
 is then named ``i<id>0``), the ``write_pdf`` finisher, pydyf's objects, and pypdf's streams (an
-encoded stream's stored bytes through the base ``StreamObject.get_data``); tests/test_figure_pdfs.py.
+encoded stream's stored bytes through the base ``StreamObject.get_data``); tests/render/test_figure_pdfs.py.
 """
 
 from __future__ import annotations

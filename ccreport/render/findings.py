@@ -4,7 +4,7 @@ A :class:`Finding` is a sentence made of plain text and :class:`Ref` parts. A Re
 name the sentence quotes: the text printed, where the value is in ``results.json`` (``path``, keys and
 list indexes), how it was got from there (``kind``) and the table showing it (``href``, a page and a
 table id). The template ``findings.html`` prints the text and links each Ref to its table;
-``tests/test_findings.py`` looks every Ref up in ``results.json``, so a sentence cannot disagree with
+``tests/render/test_findings.py`` looks every Ref up in ``results.json``, so a sentence cannot disagree with
 its table. Nothing here is free text: every sentence is one of the templates below, filled from Results.
 
 What is found (per dataset, :func:`dataset_findings`):

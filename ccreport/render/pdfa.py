@@ -1,7 +1,7 @@
 """PDF/A-3 repairs of WeasyPrint 70's output, applied as a ``write_pdf`` finisher.
 
 WeasyPrint writes ``pdf_variant="pdf/a-3b"`` documents that a PDF/A validator (the ``page``
-validator, which passes the veraPDF corpus; see tests/test_pdf.py) rejects for four reasons, each
+validator, which passes the veraPDF corpus; see tests/render/test_pdf.py) rejects for four reasons, each
 repaired here on the ``pydyf.PDF`` before it is written:
 
 * the catalog's ``/AF`` array lists every attachment twice (once from the ``EmbeddedFiles`` name

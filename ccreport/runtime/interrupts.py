@@ -9,7 +9,7 @@ and the CLI prints one line and exits with :data:`EXIT_INTERRUPTED`.
 Python can lose that KeyboardInterrupt. It is raised wherever the main thread happens to be when
 the signal is handled, and where that is an object's finaliser (``__del__``, a weakref or cffi
 callback) Python prints "Exception ignored in ..." and carries on: the build would finish and
-replace the previous output although the user pressed Ctrl-C (tests/test_safe_builds.py makes it
+replace the previous output although the user pressed Ctrl-C (tests/runtime/test_safe_builds.py makes it
 happen). Python 3.11 also wraps one raised inside a class's ``__set_name__`` (matplotlib's import,
 during a build) into a RuntimeError: an "internal error" (seen once in 110 interrupts sent at random
 moments of a build's first 2.5 s). So while a build runs (:func:`interrupts_noticed`) the interrupt

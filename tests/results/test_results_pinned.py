@@ -22,7 +22,7 @@ from ccreport.results import results_to_json
 
 from site_fixtures import write_tiny_project
 
-FIXTURES = Path(__file__).with_name("fixtures")
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 CASES = {
     "tiny_both": dict(folds=3, settings='bootstrap = 500\nband = "both"\nconfidence = 0.8'),

@@ -15,7 +15,7 @@ import pytest
 pytestmark = pytest.mark.slow
 
 _spec = importlib.util.spec_from_file_location(
-    "validity", Path(__file__).resolve().parents[1] / "benchmarks" / "validity.py"
+    "validity", Path(__file__).resolve().parents[2] / "benchmarks" / "validity.py"
 )
 validity = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(validity)
@@ -77,7 +77,7 @@ def test_simultaneous_band_covers_the_whole_true_curve(tables, n):
 # --- issue 33: intervals with few distinct scores (benchmarks/interval_matrix.py, reduced) ------------
 
 _mspec = importlib.util.spec_from_file_location(
-    "interval_matrix", Path(__file__).resolve().parents[1] / "benchmarks" / "interval_matrix.py"
+    "interval_matrix", Path(__file__).resolve().parents[2] / "benchmarks" / "interval_matrix.py"
 )
 interval_matrix = importlib.util.module_from_spec(_mspec)
 _mspec.loader.exec_module(interval_matrix)

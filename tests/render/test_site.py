@@ -94,7 +94,7 @@ def test_tables_carry_the_numbers_of_results_json(example_site):
         for n, cell in zip(names, cells):
             assert cell.split()[0] == tb.cost(values[n])
             # the cheapest is starred (a symbol, not colour alone) only when significantly cheaper than the
-            # runner-up (issue 14; tests/test_findings.py), otherwise it says whom it is tied with
+            # runner-up (issue 14; tests/render/test_findings.py), otherwise it says whom it is tied with
             if values[n] == best:
                 assert (tb.BEST_MARK in cell) != ("tied with" in cell or "not tested against" in cell)
             else:

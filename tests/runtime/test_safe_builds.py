@@ -311,7 +311,7 @@ def python_sigint():
 def test_ctrl_c_is_one_line_exit_130_and_removes_staging(built, tmp_path):
     root = tmp_path / "proj"
     shutil.copytree(built, root)
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     process = subprocess.Popen(
         [sys.executable, "-m", "ccreport", "build", str(root), "-q", "--no-cache"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,

@@ -265,7 +265,7 @@ def test_loading_the_example_imports_neither_pyarrow_nor_pandas():
     import sys
     from pathlib import Path
 
-    example = Path(__file__).resolve().parent.parent / "example_project"
+    example = Path(__file__).resolve().parents[2] / "example_project"
     code = (
         "import sys\n"
         "from ccreport.project.manifest import load_project\n"

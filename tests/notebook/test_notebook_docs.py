@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "notebook.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "notebook.md"
 
 
 def code_blocks(text: str) -> list[str]:

@@ -1,7 +1,7 @@
 """Issue 38: what `verify` reads back is validated, and what it prints stays readable.
 
 The hostile archives themselves (tampered results.json, PDFs, symbolic links...) are cases of
-tests/test_bad_input_corpus.py; here: the four-digit ISO dates a build writes and verify reads
+tests/commands/test_bad_input_corpus.py; here: the four-digit ISO dates a build writes and verify reads
 back, the summary of many differences, and the validation helpers.
 """
 
@@ -135,7 +135,7 @@ def test_an_invalid_source_date_epoch_is_one_line_in_a_fresh_process(tmp_path, c
     import sys
 
     env = {**os.environ, "SOURCE_DATE_EPOCH": "garbage"}
-    example = Path(__file__).resolve().parent.parent / "example_project"
+    example = Path(__file__).resolve().parents[2] / "example_project"
     target = str(tmp_path / "site") if command == "verify" else str(example)
     done = subprocess.run([sys.executable, "-m", "ccreport", command, target], env=env,
                           capture_output=True, text=True, timeout=120)

@@ -20,7 +20,7 @@ from ccreport.figures import significance_color
 from ccreport.results import Band, dataset_priors
 from tests.synthetic import WORSE_THAN_TRIVIAL, synthetic_dataset, synthetic_results
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -342,7 +342,7 @@ def test_pdf_fonts_embedded_pypdf(written):
 
 
 def test_svg_text_as_text(written):
-    """Text is <text> in the style's font (report.pdf pins it: tests/test_figure_fonts.py), not glyph outlines."""
+    """Text is <text> in the style's font (report.pdf pins it: tests/render/test_figure_fonts.py), not glyph outlines."""
     _, tmp_path, index = written
     svg = (tmp_path / index["one/cost"]["svg"]).read_text()
     assert "font-family: 'DejaVu Sans', sans-serif" in svg and ">Normalized expected cost</text>" in svg

@@ -11,7 +11,7 @@ from matplotlib import font_manager as fm
 from ccreport import figures as F
 from ccreport.render.figure_fonts import PINNED_PREFIX, figure_font_css, pin_svg_fonts, weasyprint_options
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RULE = re.compile(r'@font-face \{ font-family: "([^"]+)"; src: url\("file://([^"]+)"\); font-style: (\w+); font-weight: (\d+); \}')
 
 

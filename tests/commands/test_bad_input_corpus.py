@@ -8,7 +8,7 @@ command line, exactly one line); the expected file and field are named; no trace
 folder, its previous output included, byte-identical afterwards and nothing left behind (no
 staging folder, no temporary folder of ``check``). ``check`` and ``build`` are both run and both
 must refuse, except for templates, which only ``check`` runs here (a build of them draws figures;
-tests/test_safe_builds.py builds one).
+tests/runtime/test_safe_builds.py builds one).
 """
 
 from __future__ import annotations
