@@ -4,4 +4,10 @@ ccreport.templates and ccreport.themes. Everything else about the build is in py
 
 from setuptools import find_packages, setup
 
-setup(packages=[*find_packages(include=["ccreport", "ccreport.*"]), "ccreport.templates", "ccreport.themes"])
+setup(
+    packages=[
+        *find_packages(include=["ccreport", "ccreport.*"]),
+        "ccreport.templates",
+        "ccreport.themes",
+    ]
+)

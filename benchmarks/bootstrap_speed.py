@@ -29,9 +29,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from ccreport.analysis import (
+    bands,  # noqa: E402
+    bootstrap,  # noqa: E402
+)
 from ccreport.analysis import calibration as cb  # noqa: E402
-from ccreport.analysis import bands  # noqa: E402
-from ccreport.analysis import bootstrap  # noqa: E402
 
 
 def data(n, seed=0):
@@ -91,15 +93,29 @@ def proc_seconds(y, s, replicates):
         return None, "Rscript not found"
     with tempfile.TemporaryDirectory() as tmp:
         csv = Path(tmp) / "d.csv"
-        np.savetxt(csv, np.column_stack((y.astype(int), s)), delimiter=",", header="y,s", comments="", fmt=["%d", "%.17g"])
+        np.savetxt(
+            csv,
+            np.column_stack((y.astype(int), s)),
+            delimiter=",",
+            header="y,s",
+            comments="",
+            fmt=["%d", "%.17g"],
+        )
         script = Path(tmp) / "ci.R"
         script.write_text(R_SCRIPT)
-        out = subprocess.run(["Rscript", str(script), str(csv), str(replicates)], capture_output=True, text=True)
+        out = subprocess.run(
+            ["Rscript", str(script), str(csv), str(replicates)], capture_output=True, text=True
+        )
         if out.returncode != 0:
             return None, out.stderr.strip().splitlines()[-1] if out.stderr else "Rscript failed"
         version = subprocess.run(
-            ["Rscript", "-e", 'cat(R.version.string, "/ pROC", as.character(packageVersion("pROC")))'],
-            capture_output=True, text=True,
+            [
+                "Rscript",
+                "-e",
+                'cat(R.version.string, "/ pROC", as.character(packageVersion("pROC")))',
+            ],
+            capture_output=True,
+            text=True,
         ).stdout.strip()
         return float(out.stdout.split()[-1]), version
 
@@ -149,8 +165,13 @@ def main(argv=None):
     if r_t is not None:
         print(f"pROC ci.se {r_t:.2f} s   ours {b:.3f} s   speed-up {r_t / b:.1f}x", flush=True)
     mem = peak_memory(args.memory_n, args.replicates)
-    print(f"n={args.memory_n}: peak RSS {mem['peak_mb']:.0f} MB (before the bootstrap {mem['before_mb']:.0f} MB), {mem['seconds']:.1f} s", flush=True)
-    load = Path("/proc/loadavg").read_text().split()[:3] if Path("/proc/loadavg").exists() else ["?"]
+    print(
+        f"n={args.memory_n}: peak RSS {mem['peak_mb']:.0f} MB (before the bootstrap {mem['before_mb']:.0f} MB), {mem['seconds']:.1f} s",
+        flush=True,
+    )
+    load = (
+        Path("/proc/loadavg").read_text().split()[:3] if Path("/proc/loadavg").exists() else ["?"]
+    )
     body = "\n".join(
         [
             f"`PYTHONPATH=. python benchmarks/bootstrap_speed.py` on {platform.machine()}, Python {platform.python_version()}, "

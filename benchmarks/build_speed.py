@@ -22,13 +22,13 @@ from pathlib import Path
 
 import ccreport.tasks.executors as executors
 from ccreport.commands.build import compute_results
-from ccreport.tasks.executors import SerialExecutor
 from ccreport.project.loaders import load_project_data
 from ccreport.project.manifest import load_project
 from ccreport.project.project_files import read_project_files
 from ccreport.render.figure_files import write_figures
 from ccreport.render.site import render_site
 from ccreport.results import write_results_json
+from ccreport.tasks.executors import SerialExecutor
 
 try:  # the output stages' collector freeze (ccreport/runtime/collector.py; older trees have none)
     from ccreport.runtime.collector import long_lived_frozen
@@ -46,6 +46,7 @@ except ImportError:  # pragma: no cover - comparing with an older tree
 
     def leave_garbage_to_exit():
         pass
+
 
 try:  # one BLAS thread, as a build runs (ccreport/runtime/threads.py; older trees have no such module)
     from ccreport.runtime.threads import one_blas_thread
@@ -90,7 +91,9 @@ def one_build(project_dir: Path, pdf: bool = True) -> tuple[dict, dict]:
             project = load_project(project_dir)
             datasets = load_project_data(project)
             lap("manifest + data")
-            results = compute_results(project, datasets, read_project_files(project, datasets), SerialExecutor())
+            results = compute_results(
+                project, datasets, read_project_files(project, datasets), SerialExecutor()
+            )
             lap("analyses")
             out = Path(tempfile.mkdtemp(prefix="ccreport-bench-"))
             write_results_json(results, out / "results.json")
@@ -115,7 +118,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("project", nargs="?", default=str(EXAMPLE))
     parser.add_argument("--repeats", type=int, default=1)
-    parser.add_argument("--no-pdf", action="store_true", help="skip report.pdf (as ccreport build --no-pdf)")
+    parser.add_argument(
+        "--no-pdf", action="store_true", help="skip report.pdf (as ccreport build --no-pdf)"
+    )
     args = parser.parse_args()
     import ccreport
 
@@ -131,7 +136,9 @@ def main() -> None:
     for kind in sorted(runs[0][1], key=lambda k: -runs[0][1][k]):
         print(f"  {kind:32s} {min(r[1][kind] for r in runs):13.2f}")
     best = min(r[0]["total"][1] for r in runs)
-    print(f"goal (issue 9): total < 15 CPU s with one worker -> {'met' if best < 15 else 'NOT met'} ({best:.1f} s)")
+    print(
+        f"goal (issue 9): total < 15 CPU s with one worker -> {'met' if best < 15 else 'NOT met'} ({best:.1f} s)"
+    )
 
 
 if __name__ == "__main__":

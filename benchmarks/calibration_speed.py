@@ -19,8 +19,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ccreport.analysis import calibration as cb  # noqa: E402
 from ccreport.analysis import bootstrap  # noqa: E402
+from ccreport.analysis import calibration as cb  # noqa: E402
 from ccreport.analysis.priors import BetaPrior, PointPrior, UniformPrior  # noqa: E402
 
 PRIORS = {"uniform": UniformPrior(), "beta": BetaPrior(2.0, 5.0), "point": PointPrior(0.3)}
@@ -40,7 +40,9 @@ def main(argv=None):
     ap.add_argument("--sizes", type=int, nargs="+", default=[200, 1000, 10000])
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args(argv)
-    print(f"| n | band, 1000 replicates | calibration, {cb.OUTER} x {cb.INNER} | calibration / band | calibrated by \"auto\" |")
+    print(
+        f'| n | band, 1000 replicates | calibration, {cb.OUTER} x {cb.INNER} | calibration / band | calibrated by "auto" |'
+    )
     print("| ---: | ---: | ---: | ---: | --- |")
     for n in args.sizes:
         rng = np.random.default_rng(n)

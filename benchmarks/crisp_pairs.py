@@ -42,10 +42,16 @@ from ccreport.analysis.bands import studentizing_sd  # noqa: E402
 from ccreport.analysis.hull_costs import GRID  # noqa: E402
 
 TRIVIAL = np.minimum(GRID, 1 - GRID)
-SPECS = {"null": (2, 1, 2, 1), "partial": (2, 1, 1, 0.5), "alt_small": (2.2, 1.1, 2, 1)}  # d'_a, thr_a, d'_b, thr_b
+SPECS = {
+    "null": (2, 1, 2, 1),
+    "partial": (2, 1, 1, 0.5),
+    "alt_small": (2.2, 1.1, 2, 1),
+}  # d'_a, thr_a, d'_b, thr_b
 VARIANTS = ("envelope", "envelope_quarter", "lines", "build")
 LEVELS = (0.8, 0.9, 0.95)
-QUARTER = 0.25  # the second pass's allowance: a quarter of the lattice step pc / n_pos + (1 - pc) / n_neg
+QUARTER = (
+    0.25  # the second pass's allowance: a quarter of the lattice step pc / n_pos + (1 - pc) / n_neg
+)
 
 
 def true_curve(dprime: float, threshold: float) -> np.ndarray:
@@ -72,19 +78,34 @@ def claims(ref_star, ref, judge, family, level, allowance=0.0) -> np.ndarray:
 def one(rng, spec: str, rho: float, n: int, truth: np.ndarray, replicates: int) -> dict:
     y = rng.random(n) < 0.5
     common = rng.normal(size=n)
-    noise_a, noise_b = (np.sqrt(rho) * common + np.sqrt(1 - rho) * rng.normal(size=n) for _ in range(2))
+    noise_a, noise_b = (
+        np.sqrt(rho) * common + np.sqrt(1 - rho) * rng.normal(size=n) for _ in range(2)
+    )
     da, ta, db, tb = SPECS[spec]
     pa, pb = noise_a + da * y >= ta, noise_b + db * y >= tb
     n_pos, n_neg = int(y.sum()), int((~y).sum())
     cells, draws = {}, {}
     for cls, m in ((True, n_pos), (False, n_neg)):
         k = y == cls
-        cells[cls] = np.array([np.count_nonzero(k & (pa == i) & (pb == j)) for i in (True, False) for j in (True, False)], float)
-        draws[cls] = rng.multinomial(m, cells[cls] / m, size=replicates)  # columns (1,1) (1,0) (0,1) (0,0)
+        cells[cls] = np.array(
+            [
+                np.count_nonzero(k & (pa == i) & (pb == j))
+                for i in (True, False)
+                for j in (True, False)
+            ],
+            float,
+        )
+        draws[cls] = rng.multinomial(
+            m, cells[cls] / m, size=replicates
+        )  # columns (1,1) (1,0) (0,1) (0,0)
 
     def rates(cp, cn):
-        return (1 - (cp[..., 0] + cp[..., 1]) / n_pos, (cn[..., 0] + cn[..., 1]) / n_neg,
-                1 - (cp[..., 0] + cp[..., 2]) / n_pos, (cn[..., 0] + cn[..., 2]) / n_neg)
+        return (
+            1 - (cp[..., 0] + cp[..., 1]) / n_pos,
+            (cn[..., 0] + cn[..., 1]) / n_neg,
+            1 - (cp[..., 0] + cp[..., 2]) / n_pos,
+            (cn[..., 0] + cn[..., 2]) / n_neg,
+        )
 
     s, r = rates(cells[True], cells[False]), rates(draws[True], draws[False])
     ta_, la = (v[0] for v in curves(np.array([s[0]]), np.array([s[1]])))
@@ -102,13 +123,16 @@ def one(rng, spec: str, rho: float, n: int, truth: np.ndarray, replicates: int) 
             "envelope": claims(d_star, d, d, family, level),
             "envelope_quarter": claims(d_star, d, d, family, level, quarter),
             "lines": claims(line_star, line, line, family, level),
-            "build": (fw.upper > fw.lower) & ((fw.lower > 0) | (fw.upper < 0)),  # as its `significant`: where s > 0
+            "build": (fw.upper > fw.lower)
+            & ((fw.lower > 0) | (fw.upper < 0)),  # as its `significant`: where s > 0
         }
         for name, m in masks.items():
             judged = line if name == "lines" else d
             out[f"{name}_any_{level}"] = bool(m.any())
             out[f"{name}_false_{level}"] = bool((m & (np.sign(judged) != sign_truth)).any())
-            out[f"{name}_true_{level}"] = bool((m & (np.sign(judged) == sign_truth) & (sign_truth != 0)).any())
+            out[f"{name}_true_{level}"] = bool(
+                (m & (np.sign(judged) == sign_truth) & (sign_truth != 0)).any()
+            )
     return out
 
 
@@ -128,11 +152,17 @@ def main(argv=None):
     args = ap.parse_args(argv)
     rng = np.random.default_rng([args.seed, args.n, int(args.rho * 10)])
     truth = true_curve(*SPECS[args.spec][:2]) - true_curve(*SPECS[args.spec][2:])
-    rows = [one(rng, args.spec, args.rho, args.n, truth, args.replicates) for _ in range(args.datasets)]
-    print(f"| {args.spec} | {args.rho} | {args.n} | {args.datasets} | variant | any claim, 0.8 / 0.9 / 0.95 (%) | false claim, 0.9 (%) | true claim, 0.9 (%) |")
+    rows = [
+        one(rng, args.spec, args.rho, args.n, truth, args.replicates) for _ in range(args.datasets)
+    ]
+    print(
+        f"| {args.spec} | {args.rho} | {args.n} | {args.datasets} | variant | any claim, 0.8 / 0.9 / 0.95 (%) | false claim, 0.9 (%) | true claim, 0.9 (%) |"
+    )
     for v in VARIANTS:
         anys = " / ".join(fmt([r[f"{v}_any_{lv}"] for r in rows]) for lv in LEVELS)
-        print(f"| | | | | {v} | {anys} | {fmt([r[f'{v}_false_0.9'] for r in rows])} | {fmt([r[f'{v}_true_0.9'] for r in rows])} |")
+        print(
+            f"| | | | | {v} | {anys} | {fmt([r[f'{v}_false_0.9'] for r in rows])} | {fmt([r[f'{v}_true_0.9'] for r in rows])} |"
+        )
     return rows
 
 

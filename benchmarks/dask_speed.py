@@ -23,13 +23,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from scale_build import write_project  # noqa: E402
+
 from ccreport.commands.build import compute_results  # noqa: E402
-from ccreport.tasks.executors import SerialExecutor, cluster  # noqa: E402
 from ccreport.project.loaders import load_project_data  # noqa: E402
 from ccreport.project.manifest import load_project  # noqa: E402
 from ccreport.project.project_files import read_project_files  # noqa: E402
 from ccreport.results import results_to_json  # noqa: E402
-from scale_build import write_project  # noqa: E402
+from ccreport.tasks.executors import SerialExecutor, cluster  # noqa: E402
 
 
 def timed(project, data, files, executor) -> tuple[float, str]:
@@ -54,8 +55,12 @@ def main(argv=None):
         files = read_project_files(project, data)
         serial, expected = timed(project, data, files, SerialExecutor())
         print(f"k = {args.k}, n = {args.n}: serial in this process {serial:.1f} s wall")
-        clusters = {w: distributed.LocalCluster(n_workers=w, threads_per_worker=1, processes=True, dashboard_address=":0")
-                    for w in (1, 2)}
+        clusters = {
+            w: distributed.LocalCluster(
+                n_workers=w, threads_per_worker=1, processes=True, dashboard_address=":0"
+            )
+            for w in (1, 2)
+        }
         try:
             times = {1: [], 2: []}
             for _ in range(args.repeats):
@@ -69,8 +74,10 @@ def main(argv=None):
             for c in clusters.values():
                 c.close()
         one, two = min(times[1]), min(times[2])
-        print(f"best of {args.repeats}: 1 worker {one:.1f} s, 2 workers {two:.1f} s, speed-up {one / two:.2f}x "
-              f"(serial {serial:.1f} s); results byte-identical to serial")
+        print(
+            f"best of {args.repeats}: 1 worker {one:.1f} s, 2 workers {two:.1f} s, speed-up {one / two:.2f}x "
+            f"(serial {serial:.1f} s); results byte-identical to serial"
+        )
 
 
 if __name__ == "__main__":

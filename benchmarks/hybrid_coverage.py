@@ -22,7 +22,7 @@ from scipy.stats import norm
 
 from ccreport.analysis import selection as sel
 from ccreport.analysis.paired_bootstrap import bootstrap_dataset
-from ccreport.analysis.priors import UniformPrior, PointPrior
+from ccreport.analysis.priors import PointPrior, UniformPrior
 from ccreport.analysis.roc import roc_points
 from ccreport.analysis.selection import hybrid_bands as hb
 
@@ -34,7 +34,10 @@ XS = (0.2, 0.3, 0.5, 0.7, 0.8)
 def one(rng, replicates):
     y = rng.random(N) < P_POS
     shared = rng.normal(size=N)
-    scores = {f"c{i}": d * y + np.sqrt(0.5) * shared + np.sqrt(0.5) * rng.normal(size=N) for i, d in enumerate(D)}
+    scores = {
+        f"c{i}": d * y + np.sqrt(0.5) * shared + np.sqrt(0.5) * rng.normal(size=N)
+        for i, d in enumerate(D)
+    }
     rocs = {n: roc_points(y, s) for n, s in scores.items()}
     hybrid = sel.dataset_hybrid(rocs)
     priors = {"uniform": UniformPrior(), "half": PointPrior(0.5)}
@@ -42,8 +45,14 @@ def one(rng, replicates):
     reps = bootstrap_dataset(rng, y, scores, None, replicates, priors, readers=readers)
     env = hybrid.envelope
     found = {n: sel.neyman_pearson(r, ALPHA) for n, r in rocs.items()}
-    inf = hb.hybrid_inference(reps, list(scores), priors, {p: pr.expected(env.pc, env.nec) for p, pr in priors.items()},
-                              LEVEL, {"np": {"sample": {n: (c.fpr, c.tpr) for n, c in found.items()}}})
+    inf = hb.hybrid_inference(
+        reps,
+        list(scores),
+        priors,
+        {p: pr.expected(env.pc, env.nec) for p, pr in priors.items()},
+        LEVEL,
+        {"np": {"sample": {n: (c.fpr, c.tpr) for n, c in found.items()}}},
+    )
     d = np.array(D)[hybrid.classifier]
     t = hybrid.threshold
     tpr = np.where(np.isinf(t), 0.0, norm.sf(t - d))
@@ -55,7 +64,7 @@ def one(rng, replicates):
         j = int(np.argmin(np.abs(inf.grid - x)))
         out.append((truth < inf.lower[j] - 1e-12, truth > inf.upper[j] + 1e-12))
     lo, hi = hybrid.low, hybrid.high
-    true_area = float(np.sum(fpr * (hi - lo) + ((1 - tpr) - fpr) * (hi ** 2 - lo ** 2) / 2))
+    true_area = float(np.sum(fpr * (hi - lo) + ((1 - tpr) - fpr) * (hi**2 - lo**2) / 2))
     e = inf.expected["uniform"]
     out.append((true_area < e.lower, true_area > e.upper))
     best = inf.criteria["np"]["dataset_classifier"]
@@ -74,14 +83,23 @@ def one(rng, replicates):
 
 def main(datasets=200, replicates=200):
     rng = np.random.default_rng(2006)
-    rows = np.array([one(rng, replicates) for _ in range(datasets)], dtype=float)  # (datasets, cells, 2)
-    names = [f"band at PC(+) = {x}" for x in XS] + ["E[cost] uniform", "Neyman-Pearson choice at PC(+) = 0.5"]
-    print(f"n = {N}, {datasets} data sets, R = {replicates}, nominal {100 * LEVEL:.0f}% (5% each side)")
+    rows = np.array(
+        [one(rng, replicates) for _ in range(datasets)], dtype=float
+    )  # (datasets, cells, 2)
+    names = [f"band at PC(+) = {x}" for x in XS] + [
+        "E[cost] uniform",
+        "Neyman-Pearson choice at PC(+) = 0.5",
+    ]
+    print(
+        f"n = {N}, {datasets} data sets, R = {replicates}, nominal {100 * LEVEL:.0f}% (5% each side)"
+    )
     for name, (below, above) in zip(names, rows.mean(axis=0)):
         se = lambda p: np.sqrt(p * (1 - p) / datasets)  # noqa: E731
         cover = 1 - below - above
-        print(f"{name:40s} coverage {100 * cover:5.1f} +- {100 * se(cover):.1f}%   truth below {100 * below:4.1f}%"
-              f"   above {100 * above:4.1f}%")
+        print(
+            f"{name:40s} coverage {100 * cover:5.1f} +- {100 * se(cover):.1f}%   truth below {100 * below:4.1f}%"
+            f"   above {100 * above:4.1f}%"
+        )
 
 
 if __name__ == "__main__":

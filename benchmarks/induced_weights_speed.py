@@ -31,7 +31,11 @@ from ccreport.analysis.priors import INDUCED_NODES, Beta, InducedPrior, LogUnifo
 def node_loop(prior: InducedPrior, lo, hi, nodes: int = INDUCED_NODES):
     """The replaced implementation: one call of ``interval_weights`` per quadrature node."""
     u, weights = np.polynomial.legendre.leggauss(nodes)
-    ps = np.clip(special.betaincinv(prior.p_positive.a, prior.p_positive.b, (u + 1.0) / 2.0), 1e-300, 1.0 - 1e-16)
+    ps = np.clip(
+        special.betaincinv(prior.p_positive.a, prior.p_positive.b, (u + 1.0) / 2.0),
+        1e-300,
+        1.0 - 1e-16,
+    )
     with np.errstate(divide="ignore"):
         logit_lo, logit_hi = np.log(lo) - np.log1p(-lo), np.log(hi) - np.log1p(-hi)
     wa, wb = np.zeros(lo.size), np.zeros(lo.size)
@@ -68,12 +72,16 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args(argv)
-    prior = InducedPrior(Beta(3.0, 7.0), LogUniform(1.0, 10.0))  # the example project's induced prior
+    prior = InducedPrior(
+        Beta(3.0, 7.0), LogUniform(1.0, 10.0)
+    )  # the example project's induced prior
     print("| intervals of | nodes | one node at a time | all nodes at once | ratio | weights |")
     print("| --- | ---: | ---: | ---: | ---: | --- |")
     for label, n, replicates, nodes in CASES:
         lo, hi = intervals(n, replicates)
-        rep = np.zeros(lo.size, dtype=np.int64)  # the rule does not depend on which curve an interval is in
+        rep = np.zeros(
+            lo.size, dtype=np.int64
+        )  # the rule does not depend on which curve an interval is in
         t_loop = t_vec = np.inf
         for _ in range(args.repeat):  # interleaved, CPU seconds of this process
             t = time.process_time()

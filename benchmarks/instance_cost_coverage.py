@@ -42,7 +42,9 @@ def truth():
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--sims", type=int, default=300)
     parser.add_argument("--n", type=int, default=4000)
     parser.add_argument("--replicates", type=int, default=200)
@@ -52,7 +54,10 @@ def main() -> None:
     variants = [args.n] + [int(b) for b in args.bins.split(",")]
     env, auc, expected = truth()
     priors = {"uniform": pr.UniformPrior(0.0, 1.0)}
-    hits = {v: {k: [] for k in ("band_0.3", "band_0.5", "band_0.7", "band_all", "auciv", "expected")} for v in variants}
+    hits = {
+        v: {k: [] for k in ("band_0.3", "band_0.5", "band_0.7", "band_all", "auciv", "expected")}
+        for v in variants
+    }
     start = time.process_time()
     for sim in range(args.sims):
         rng = np.random.default_rng([2026, sim])
@@ -60,7 +65,9 @@ def main() -> None:
         s = rng.normal(size=args.n) + MU * y
         c = rng.gamma(2.0, 50.0, args.n)
         for v in variants:
-            r = bootstrap_instance_costs(np.random.default_rng([7, sim]), y, s, c, args.replicates, priors, bins=v)
+            r = bootstrap_instance_costs(
+                np.random.default_rng([7, sim]), y, s, c, args.replicates, priors, bins=v
+            )
             lo, hi = pointwise_band(r.values, args.level)
             inside = (lo <= env + 1e-12) & (env <= hi + 1e-12)
             for name, k in zip(("band_0.3", "band_0.5", "band_0.7"), POINTS):
@@ -70,8 +77,15 @@ def main() -> None:
             hits[v]["auciv"].append(bool(a_lo <= auc <= a_hi))
             e_lo, e_hi = percentile_interval(r.expected["uniform"], args.level)
             hits[v]["expected"].append(bool(e_lo <= expected <= e_hi))
-    out = {"sims": args.sims, "n": args.n, "replicates": args.replicates, "level": args.level,
-           "cpu_s": round(time.process_time() - start, 1), "load": os.getloadavg()[0], "coverage": {}}
+    out = {
+        "sims": args.sims,
+        "n": args.n,
+        "replicates": args.replicates,
+        "level": args.level,
+        "cpu_s": round(time.process_time() - start, 1),
+        "load": os.getloadavg()[0],
+        "coverage": {},
+    }
     base = hits[args.n]
     for v in variants:
         label = "all thresholds" if v == args.n else f"bins={v}"

@@ -47,7 +47,6 @@ from scipy.stats import norm
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ccreport.tasks import bands_task as uncertainty
 from ccreport.analysis import calibration as cb
 from ccreport.analysis import selection as sel
 from ccreport.analysis.bootstrap import bootstrap_crisp, bootstrap_scores, sample_hull
@@ -58,11 +57,20 @@ from ccreport.analysis.priors import UniformPrior
 from ccreport.analysis.replicate_groups import group_layout
 from ccreport.analysis.roc import roc_points
 from ccreport.analysis.selection import hybrid_bands as hb
+from ccreport.tasks import bands_task as uncertainty
 
 D = 1.0
 LEVEL = 0.9
 REPLICATES = 1000  # the build's default ``bootstrap``
-POINTS = (0.05, 0.1, 0.3, 0.5, 0.7, 0.9, 0.95)  # the issue asks for 0.1-0.9; 0.05 and 0.95 show the ends
+POINTS = (
+    0.05,
+    0.1,
+    0.3,
+    0.5,
+    0.7,
+    0.9,
+    0.95,
+)  # the issue asks for 0.1-0.9; 0.05 and 0.95 show the ends
 AT = np.array([int(np.argmin(np.abs(GRID - p))) for p in POINTS])
 BINNED = ((1000, 200), (40, 200), (5, 200), (5, 500), (5, 1000), (2, 200), (2, 500))
 CELLS = [f"K={k},n={n}" for k, n in BINNED] + ["five_values", "crisp", "hybrid"]
@@ -124,7 +132,11 @@ def scoring_dataset(rng, y, s, tpr, fpr, index_of):
     thresholds -> their indices."""
     rep = bootstrap_scores(rng, y, s, REPLICATES, PRIORS)
     n = y.size
-    cal = cb.calibrate(rng, group_layout(path_layout(y, s)), LEVEL, PRIORS, GRID) if cb.wanted("auto", n) else cb.nominal(LEVEL, GRID.size)
+    cal = (
+        cb.calibrate(rng, group_layout(path_layout(y, s)), LEVEL, PRIORS, GRID)
+        if cb.wanted("auto", n)
+        else cb.nominal(LEVEL, GRID.size)
+    )
     at_grid, at_vertex, ends = _selected_index(y, s, index_of)
     fnr = 1.0 - tpr
     target_a = fnr[at_grid] * GRID + fpr[at_grid] * (1.0 - GRID)
@@ -139,8 +151,14 @@ def scoring_dataset(rng, y, s, tpr, fpr, index_of):
     return {
         "e_b": {"new": _covered(area_b, new_e[0], new_e[1]), "old": _covered(area_b, *old_e)},
         "e_a": {"new": _covered(area_a, new_e[0], new_e[1]), "old": _covered(area_a, *old_e)},
-        "band_a": {"new": _covered(target_a, *new["band"])[:, AT], "old": _covered(target_a, *old_band)[:, AT]},
-        "band_b": {"new": _covered(target_b, *new["band"])[:, AT], "old": _covered(target_b, *old_band)[:, AT]},
+        "band_a": {
+            "new": _covered(target_a, *new["band"])[:, AT],
+            "old": _covered(target_a, *old_band)[:, AT],
+        },
+        "band_b": {
+            "new": _covered(target_b, *new["band"])[:, AT],
+            "old": _covered(target_b, *old_band)[:, AT],
+        },
     }
 
 
@@ -165,7 +183,9 @@ def five_values(rng, n: int = 200):
         y = rng.random(n) < 0.5
     s = np.clip(np.round(rng.normal(size=n) + D * y), -1.0, 3.0)
     values = np.arange(-1.0, 4.0)  # "score >= v" is "underlying >= v - 1/2"
-    cut = np.concatenate(([-np.inf], values[1:] - 0.5, [np.inf]))  # point j: positive iff score >= values[j]
+    cut = np.concatenate(
+        ([-np.inf], values[1:] - 0.5, [np.inf])
+    )  # point j: positive iff score >= values[j]
     tpr, fpr = ndtr(D - cut), ndtr(-cut)
 
     def index_of(thr, none_positive, all_positive):
@@ -187,9 +207,14 @@ def crisp(rng, n: int = 200, d: float = 2.0, threshold: float = 1.0):
     true_line = ndtr(threshold - d) * GRID + ndtr(-threshold) * (1 - GRID)
     target_a = np.where(line < trivial, true_line, trivial)
     target_b = np.minimum(true_line, trivial)
-    fields = uncertainty.interval_fields(uncertainty.band_replicates(rep), cb.nominal(LEVEL, GRID.size), PRIORS)
+    fields = uncertainty.interval_fields(
+        uncertainty.band_replicates(rep), cb.nominal(LEVEL, GRID.size), PRIORS
+    )
     band = fields["band"]
-    return {"band_a": {"new": _covered(target_a, *band)[:, AT]}, "band_b": {"new": _covered(target_b, *band)[:, AT]}}
+    return {
+        "band_a": {"new": _covered(target_a, *band)[:, AT]},
+        "band_b": {"new": _covered(target_b, *band)[:, AT]},
+    }
 
 
 HYBRID_D = (0.8, 1.0, 1.2)
@@ -198,7 +223,10 @@ HYBRID_D = (0.8, 1.0, 1.2)
 def hybrid(rng, n: int = 200, prevalence: float = 0.3):
     y = rng.random(n) < prevalence
     shared = rng.normal(size=n)
-    scores = {f"c{i}": d * y + np.sqrt(0.5) * shared + np.sqrt(0.5) * rng.normal(size=n) for i, d in enumerate(HYBRID_D)}
+    scores = {
+        f"c{i}": d * y + np.sqrt(0.5) * shared + np.sqrt(0.5) * rng.normal(size=n)
+        for i, d in enumerate(HYBRID_D)
+    }
     found = sel.dataset_hybrid({k: roc_points(y, s) for k, s in scores.items()})
     reps = bootstrap_dataset(rng, y, scores, None, REPLICATES, PRIORS)
     env = found.envelope
@@ -218,7 +246,10 @@ def hybrid(rng, n: int = 200, prevalence: float = 0.3):
     area = float(np.sum(fpr * (hi - lo) + ((1 - tpr) - fpr) * (hi**2 - lo**2) / 2))
     e = inf.expected["uniform"]
     return {
-        "band_a": {"new": _covered(target, inf.lower, inf.upper)[:, AT], "old": _covered(target, *old)[:, AT]},
+        "band_a": {
+            "new": _covered(target, inf.lower, inf.upper)[:, AT],
+            "old": _covered(target, *old)[:, AT],
+        },
         "e_a": {"new": _covered(area, e.lower, e.upper)},
     }
 
@@ -229,7 +260,11 @@ def run_cell(cell: str, datasets: int, seed: int = 33):
         k, n = (int(part.split("=")[1]) for part in cell.split(","))
         one = lambda: binned(rng, k, n)
     else:
-        one = {"five_values": lambda: five_values(rng), "crisp": lambda: crisp(rng), "hybrid": lambda: hybrid(rng)}[cell]
+        one = {
+            "five_values": lambda: five_values(rng),
+            "crisp": lambda: crisp(rng),
+            "hybrid": lambda: hybrid(rng),
+        }[cell]
     rows = [one() for _ in range(datasets)]
     out = {}
     for target in rows[0]:
@@ -241,9 +276,17 @@ def run_cell(cell: str, datasets: int, seed: int = 33):
 
 def summarise(misses: np.ndarray) -> dict:
     """Coverage, below, above (fractions) and the coverage's MC standard error, per point."""
-    below, above = np.atleast_1d(misses[:, 0].mean(axis=0)), np.atleast_1d(misses[:, 1].mean(axis=0))
+    below, above = (
+        np.atleast_1d(misses[:, 0].mean(axis=0)),
+        np.atleast_1d(misses[:, 1].mean(axis=0)),
+    )
     cov = 1.0 - below - above
-    return {"coverage": cov, "below": below, "above": above, "se": np.sqrt(cov * (1 - cov) / misses.shape[0])}
+    return {
+        "coverage": cov,
+        "below": below,
+        "above": above,
+        "se": np.sqrt(cov * (1 - cov) / misses.shape[0]),
+    }
 
 
 NAMES = {
@@ -269,8 +312,13 @@ def table(results: dict, datasets: int) -> str:
         for (target, method), misses in found.items():
             s = summarise(misses)
             f = lambda v: " / ".join(f"{100 * x:.1f}" for x in np.atleast_1d(v))
-            cov = " / ".join(f"{100 * c:.1f} ± {100 * e:.1f}" for c, e in zip(np.atleast_1d(s["coverage"]), np.atleast_1d(s["se"])))
-            lines.append(f"| {cell} | {NAMES[target]} | {method} | {cov} | {f(s['below'])} | {f(s['above'])} |")
+            cov = " / ".join(
+                f"{100 * c:.1f} ± {100 * e:.1f}"
+                for c, e in zip(np.atleast_1d(s["coverage"]), np.atleast_1d(s["se"]))
+            )
+            lines.append(
+                f"| {cell} | {NAMES[target]} | {method} | {cov} | {f(s['below'])} | {f(s['above'])} |"
+            )
     return "\n".join(lines)
 
 
@@ -280,7 +328,9 @@ def main(argv=None):
     ap.add_argument("--cells", nargs="+", default=CELLS, choices=CELLS)
     ap.add_argument("--seed", type=int, default=33)
     ap.add_argument("--json", help="also write the per-cell miss rates to this JSON file")
-    ap.add_argument("--write", action="store_true", help="replace the section in benchmarks/README.md")
+    ap.add_argument(
+        "--write", action="store_true", help="replace the section in benchmarks/README.md"
+    )
     args = ap.parse_args(argv)
     results, started = {}, time.process_time()
     for cell in args.cells:
@@ -288,8 +338,20 @@ def main(argv=None):
         results[cell] = run_cell(cell, args.datasets, args.seed)
         print(f"{cell}: {time.process_time() - t0:.1f} CPU s", file=sys.stderr, flush=True)
         if args.json:
-            Path(args.json).write_text(json.dumps({c: {f"{t}|{m}": {k: np.atleast_1d(v).tolist() for k, v in summarise(x).items()}
-                                                       for (t, m), x in r.items()} for c, r in results.items()}, indent=1))
+            Path(args.json).write_text(
+                json.dumps(
+                    {
+                        c: {
+                            f"{t}|{m}": {
+                                k: np.atleast_1d(v).tolist() for k, v in summarise(x).items()
+                            }
+                            for (t, m), x in r.items()
+                        }
+                        for c, r in results.items()
+                    },
+                    indent=1,
+                )
+            )
     text = table(results, args.datasets)
     text += f"\n\n{time.process_time() - started:.0f} CPU s in all."
     print(text)

@@ -48,7 +48,13 @@ def one_k(k: int, n: int, datasets: int, seed: int = 35) -> dict:
         rep = bootstrap_scores(rng, y, s, 1000, PRIORS)
         est, values = rep.expected_estimate["uniform"], rep.expected["uniform"]
         lo, hi = np.quantile(values, [0.05, 0.95])
-        tlo, thi = cb.studentized_interval(values, est, rep.expected_sd["uniform"], rep.expected_sd_estimate["uniform"], (0.05, 0.95))
+        tlo, thi = cb.studentized_interval(
+            values,
+            est,
+            rep.expected_sd["uniform"],
+            rep.expected_sd_estimate["uniform"],
+            (0.05, 0.95),
+        )
         err.append(est - truth)
         sd.append(values.std())
         below.append(truth < lo)
@@ -57,9 +63,14 @@ def one_k(k: int, n: int, datasets: int, seed: int = 35) -> dict:
         t_above.append(truth > thi)
     err, sd, below = np.array(err), np.array(sd), np.array(below)
     return {
-        "below": below.mean(), "above": np.mean(above), "corr": float(np.corrcoef(err, sd)[0, 1]),
-        "sd_missed": sd[below].mean() if below.any() else float("nan"), "sd_other": sd[~below].mean(),
-        "t_below": np.mean(t_below), "t_above": np.mean(t_above), "datasets": datasets,
+        "below": below.mean(),
+        "above": np.mean(above),
+        "corr": float(np.corrcoef(err, sd)[0, 1]),
+        "sd_missed": sd[below].mean() if below.any() else float("nan"),
+        "sd_other": sd[~below].mean(),
+        "t_below": np.mean(t_below),
+        "t_above": np.mean(t_above),
+        "datasets": datasets,
     }
 
 
@@ -68,13 +79,17 @@ def main(argv=None) -> None:
     ap.add_argument("--datasets", type=int, default=300)
     ap.add_argument("--n", type=int, default=200)
     args = ap.parse_args(argv)
-    print("| K | data sets | percentile: truth below / above (%) | corr(estimate - truth, replicate sd) "
-          "| replicate sd where the truth fell below / elsewhere | studentized: below / above (%) |")
+    print(
+        "| K | data sets | percentile: truth below / above (%) | corr(estimate - truth, replicate sd) "
+        "| replicate sd where the truth fell below / elsewhere | studentized: below / above (%) |"
+    )
     print("| ---: | ---: | --- | ---: | --- | --- |")
     for k in (2, 5, 40, 1000):
         r = one_k(k, args.n, args.datasets)
-        print(f"| {k} | {r['datasets']} | {100 * r['below']:.1f} / {100 * r['above']:.1f} | {r['corr']:+.2f} "
-              f"| {r['sd_missed']:.4f} / {r['sd_other']:.4f} | {100 * r['t_below']:.1f} / {100 * r['t_above']:.1f} |")
+        print(
+            f"| {k} | {r['datasets']} | {100 * r['below']:.1f} / {100 * r['above']:.1f} | {r['corr']:+.2f} "
+            f"| {r['sd_missed']:.4f} / {r['sd_other']:.4f} | {100 * r['t_below']:.1f} / {100 * r['t_above']:.1f} |"
+        )
 
 
 if __name__ == "__main__":

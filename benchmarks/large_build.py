@@ -30,40 +30,74 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def measured(command: list[str]) -> dict:
     """CPU and wall seconds and peak RSS of one command, from GNU time -v."""
-    run = subprocess.run(["/usr/bin/time", "-v", *command], capture_output=True, text=True, cwd=ROOT)
+    run = subprocess.run(
+        ["/usr/bin/time", "-v", *command], capture_output=True, text=True, cwd=ROOT
+    )
     if run.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed:\n{run.stdout[-2000:]}\n{run.stderr[-3000:]}")
     field = lambda name: re.search(rf"{re.escape(name)}: (.+)", run.stderr).group(1).strip()  # noqa: E731
     wall = field("Elapsed (wall clock) time (h:mm:ss or m:ss)").split(":")
     return {
-        "cpu_s": round(float(field("User time (seconds)")) + float(field("System time (seconds)")), 1),
-        "wall_s": round(sum(float(p) * 60 ** i for i, p in enumerate(reversed(wall))), 1),
+        "cpu_s": round(
+            float(field("User time (seconds)")) + float(field("System time (seconds)")), 1
+        ),
+        "wall_s": round(sum(float(p) * 60**i for i, p in enumerate(reversed(wall))), 1),
         "peak_rss_mb": round(int(field("Maximum resident set size (kbytes)")) / 1024),
     }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--n", type=int, default=1_000_000)
     parser.add_argument("--classifiers", type=int, default=3)
     parser.add_argument("--format", choices=("csv", "parquet"), default="csv")
     parser.add_argument("--folds", type=int, default=10)
     parser.add_argument("--no-costs", action="store_true")
-    parser.add_argument("--pdf", action="store_true", help="also typeset report.pdf (default: --no-pdf)")
+    parser.add_argument(
+        "--pdf", action="store_true", help="also typeset report.pdf (default: --no-pdf)"
+    )
     parser.add_argument("--folder", type=Path, default=Path("/tmp/ccreport-large"))
     parser.add_argument("--keep", action="store_true", help="keep the project and the output")
     args = parser.parse_args()
-    project = args.folder / f"n{args.n}-k{args.classifiers}-{args.format}{'-nocosts' if args.no_costs else ''}"
+    project = (
+        args.folder
+        / f"n{args.n}-k{args.classifiers}-{args.format}{'-nocosts' if args.no_costs else ''}"
+    )
     if not (project / "ccreport.toml").is_file():
-        write_project(project, args.n, args.classifiers, args.format, folds=args.folds, costs=not args.no_costs)
+        write_project(
+            project,
+            args.n,
+            args.classifiers,
+            args.format,
+            folds=args.folds,
+            costs=not args.no_costs,
+        )
     out = project / "site"
-    command = [sys.executable, "-m", "ccreport", "build", str(project), "-o", str(out), "-j", "1", "--no-cache", "-q"]
+    command = [
+        sys.executable,
+        "-m",
+        "ccreport",
+        "build",
+        str(project),
+        "-o",
+        str(out),
+        "-j",
+        "1",
+        "--no-cache",
+        "-q",
+    ]
     result = measured(command + ([] if args.pdf else ["--no-pdf"]))
     side = [p for p in (out / "curves").rglob("*.parquet")] if (out / "curves").is_dir() else []
     result.update(
-        n=args.n, classifiers=args.classifiers, format=args.format, pdf=args.pdf,
+        n=args.n,
+        classifiers=args.classifiers,
+        format=args.format,
+        pdf=args.pdf,
         results_json_mb=round((out / "results.json").stat().st_size / 2**20, 2),
-        side_files=len(side), side_files_mb=round(sum(p.stat().st_size for p in side) / 2**20, 1),
+        side_files=len(side),
+        side_files_mb=round(sum(p.stat().st_size for p in side) / 2**20, 1),
         data_mb=round(sum(p.stat().st_size for p in (project / "data").iterdir()) / 2**20, 1),
     )
     print(json.dumps(result))

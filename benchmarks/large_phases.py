@@ -36,16 +36,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_large_project import write_project  # noqa: E402
-
 import importlib  # noqa: E402
 
-build_module = importlib.import_module("ccreport.commands.build")  # the module (ccreport.commands.build is also a function)
+from make_large_project import write_project  # noqa: E402
+
+build_module = importlib.import_module(
+    "ccreport.commands.build"
+)  # the module (ccreport.commands.build is also a function)
 from ccreport.runtime import progress  # noqa: E402
 
 
 def cpu_seconds() -> float:
-    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    me, children = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
     return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
 
 
@@ -73,9 +78,14 @@ class Phases:
             now, cpu = time.perf_counter(), cpu_seconds()
             if self.rows:
                 last = self.rows[-1]
-                last["cpu_s"], last["wall_s"] = round(cpu - last.pop("cpu0"), 1), round(now - last.pop("wall0"), 1)
+                last["cpu_s"], last["wall_s"] = (
+                    round(cpu - last.pop("cpu0"), 1),
+                    round(now - last.pop("wall0"), 1),
+                )
             if name:
-                self.rows.append({"phase": name, "cpu0": cpu, "wall0": now, "peak_rss_mb": rss_mb()})
+                self.rows.append(
+                    {"phase": name, "cpu0": cpu, "wall0": now, "peak_rss_mb": rss_mb()}
+                )
 
     def sample(self) -> None:
         while self.running:
@@ -93,11 +103,18 @@ class Phases:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--n", type=int, default=1_000_000)
     parser.add_argument("--classifiers", type=int, default=3)
     parser.add_argument("--format", choices=("csv", "parquet"), default="parquet")
-    parser.add_argument("--bootstrap", type=int, default=None, help="replicates (0: none); default: the manifest's 500")
+    parser.add_argument(
+        "--bootstrap",
+        type=int,
+        default=None,
+        help="replicates (0: none); default: the manifest's 500",
+    )
     parser.add_argument("--pdf", action="store_true", help="also typeset report.pdf")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--profile", type=Path, default=None)
@@ -114,7 +131,9 @@ def main() -> None:
 
         def load_project(folder):
             p = load(folder)
-            return dataclasses.replace(p, settings=dataclasses.replace(p.settings, bootstrap=args.bootstrap))
+            return dataclasses.replace(
+                p, settings=dataclasses.replace(p.settings, bootstrap=args.bootstrap)
+            )
 
         build_module.load_project = load_project
     phases = Phases()
@@ -127,18 +146,35 @@ def main() -> None:
     if profiler:
         profiler.disable()
         profiler.dump_stats(args.profile)
-    total = {"cpu_s": round(cpu_seconds() - cpu, 1), "wall_s": round(time.perf_counter() - wall, 1),
-             "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}
+    total = {
+        "cpu_s": round(cpu_seconds() - cpu, 1),
+        "wall_s": round(time.perf_counter() - wall, 1),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+    }
     rows = phases.stop()
     side = list((out / "curves").rglob("*.parquet")) if (out / "curves").is_dir() else []
-    print(json.dumps({
-        "n": args.n, "classifiers": args.classifiers, "format": args.format, "bootstrap": args.bootstrap,
-        "workers": args.workers, "pdf": args.pdf, "load_average": os.getloadavg(),
-        "phases": rows, "total": total,
-        "results_json_mb": round((out / "results.json").stat().st_size / 2**20, 2),
-        "side_files": len(side), "side_files_mb": round(sum(p.stat().st_size for p in side) / 2**20, 1),
-        "pdf_mb": round((out / "report.pdf").stat().st_size / 2**20, 2) if args.pdf else None,
-    }, indent=1))
+    print(
+        json.dumps(
+            {
+                "n": args.n,
+                "classifiers": args.classifiers,
+                "format": args.format,
+                "bootstrap": args.bootstrap,
+                "workers": args.workers,
+                "pdf": args.pdf,
+                "load_average": os.getloadavg(),
+                "phases": rows,
+                "total": total,
+                "results_json_mb": round((out / "results.json").stat().st_size / 2**20, 2),
+                "side_files": len(side),
+                "side_files_mb": round(sum(p.stat().st_size for p in side) / 2**20, 1),
+                "pdf_mb": round((out / "report.pdf").stat().st_size / 2**20, 2)
+                if args.pdf
+                else None,
+            },
+            indent=1,
+        )
+    )
     if not args.keep:
         shutil.rmtree(project)
 

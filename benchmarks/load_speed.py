@@ -66,12 +66,16 @@ def write_data(n: int, folder: Path) -> tuple[Path, Path]:
 
 def load(path: Path, slow: bool) -> dict:
     code = CHILD.format(root=str(ROOT), path=str(path), slow=slow)
-    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True
+    ).stdout
     return json.loads(out.strip().splitlines()[-1])
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--sizes", type=int, nargs="+", default=[10**6, 10**7])
     parser.add_argument("--folder", default="/tmp/ccreport-load")
     args = parser.parse_args()

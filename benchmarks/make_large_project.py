@@ -20,8 +20,16 @@ from pathlib import Path
 import numpy as np
 
 
-def write_project(folder: Path, n: int, classifiers: int, fmt: str = "csv", bootstrap: int = 500, folds: int = 10,
-                  costs: bool = True, seed: int = 9) -> Path:
+def write_project(
+    folder: Path,
+    n: int,
+    classifiers: int,
+    fmt: str = "csv",
+    bootstrap: int = 500,
+    folds: int = 10,
+    costs: bool = True,
+    seed: int = 9,
+) -> Path:
     import pyarrow as pa
     import pyarrow.csv as arrow_csv
     import pyarrow.parquet as pq
@@ -46,7 +54,8 @@ def write_project(folder: Path, n: int, classifiers: int, fmt: str = "csv", boot
         arrow_csv.write_csv(table, data)
     fold_line = 'fold = "fold"\n' if folds else ""
     cost_line = 'costs = { fn = "amount", fp = 50, unit = "EUR" }\n' if costs else ""
-    manifest = f"""[project]
+    manifest = (
+        f"""[project]
 title = "Synthetic, n = {n}"
 seed = 9
 bootstrap = {bootstrap}
@@ -58,7 +67,9 @@ path = "data/large.{fmt}"
 label = "label"
 positive = "pos"
 {fold_line}{cost_line}
-""" + "".join(f'[[classifiers]]\nname = "{c}"\nscores = "{c}"\n\n' for c in names) + """[[priors]]
+"""
+        + "".join(f'[[classifiers]]\nname = "{c}"\nscores = "{c}"\n\n' for c in names)
+        + """[[priors]]
 name = "uniform"
 distribution = "uniform"
 
@@ -83,13 +94,18 @@ max_fpr = 0.1
 [[criteria]]
 name = "review-5pct"
 kind = "workforce"
-capacity = """ + str(max(1, n // 20)) + "\n"
+capacity = """
+        + str(max(1, n // 20))
+        + "\n"
+    )
     (folder / "ccreport.toml").write_text(manifest, encoding="utf-8")
     return folder
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("folder", type=Path)
     parser.add_argument("--n", type=int, default=1_000_000)
     parser.add_argument("--classifiers", type=int, default=3)
@@ -99,7 +115,16 @@ def main() -> None:
     parser.add_argument("--no-costs", action="store_true")
     parser.add_argument("--seed", type=int, default=9)
     args = parser.parse_args()
-    write_project(args.folder, args.n, args.classifiers, args.format, args.bootstrap, args.folds, not args.no_costs, args.seed)
+    write_project(
+        args.folder,
+        args.n,
+        args.classifiers,
+        args.format,
+        args.bootstrap,
+        args.folds,
+        not args.no_costs,
+        args.seed,
+    )
     print(args.folder)
 
 

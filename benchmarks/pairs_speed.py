@@ -21,8 +21,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ccreport.analysis.paired_bootstrap import bootstrap_dataset, bootstrap_pair  # noqa: E402
 from ccreport.analysis.pair_calibration import calibrate_pairs  # noqa: E402
+from ccreport.analysis.paired_bootstrap import bootstrap_dataset, bootstrap_pair  # noqa: E402
 from ccreport.analysis.priors import BetaPrior, UniformPrior  # noqa: E402
 from ccreport.analysis.significance import dataset_inference  # noqa: E402
 
@@ -36,7 +36,9 @@ def main(argv=None):
     args = ap.parse_args(argv)
     rng = np.random.default_rng(1)
     y = rng.random(args.n) < 0.5
-    scores = {f"c{i:02d}": rng.normal(size=args.n) + rng.uniform(0.5, 2.0) * y for i in range(args.k)}
+    scores = {
+        f"c{i:02d}": rng.normal(size=args.n) + rng.uniform(0.5, 2.0) * y for i in range(args.k)
+    }
     priors = {"uniform": UniformPrior(), "beta": BetaPrior(2.0, 5.0)}
     pairs = list(itertools.combinations(scores, 2))
     t0 = time.process_time()
@@ -46,14 +48,23 @@ def main(argv=None):
     t2 = time.process_time()
     few = pairs[:3]
     for a, b in few:
-        bootstrap_pair(np.random.default_rng(3), y, a_scores=scores[a], b_scores=scores[b], replicates=args.replicates, priors=priors)
+        bootstrap_pair(
+            np.random.default_rng(3),
+            y,
+            a_scores=scores[a],
+            b_scores=scores[b],
+            replicates=args.replicates,
+            priors=priors,
+        )
     t3 = time.process_time()
     print(f"k = {args.k}, n = {args.n}, {len(pairs)} pairs, {args.replicates} replicates")
     print(f"bootstrap_dataset (all classifiers): {t1 - t0:.2f} CPU s")
     print(f"dataset_inference (all pairs, 2 priors, Holm): {t2 - t1:.2f} CPU s")
     print(f"one resampling per dataset, total: {t2 - t0:.2f} CPU s")
-    print(f"previous design, a paired bootstrap per pair: {(t3 - t2) / len(few):.2f} CPU s per pair, "
-          f"{(t3 - t2) / len(few) * len(pairs):.0f} CPU s for all pairs (extrapolated from {len(few)})")
+    print(
+        f"previous design, a paired bootstrap per pair: {(t3 - t2) / len(few):.2f} CPU s per pair, "
+        f"{(t3 - t2) / len(few) * len(pairs):.0f} CPU s for all pairs (extrapolated from {len(few)})"
+    )
     if args.calibrate:
         t4 = time.process_time()
         calibrate_pairs(np.random.default_rng(4), y, scores, None, pairs, 0.9)

@@ -28,7 +28,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("project", nargs="?", default="example_project")
     parser.add_argument("--repeats", type=int, default=1)
-    parser.add_argument("--keep", help="copy the last build's output folder here (to look at the PDF)")
+    parser.add_argument(
+        "--keep", help="copy the last build's output folder here (to look at the PDF)"
+    )
     args = parser.parse_args()
     os.environ.setdefault("SOURCE_DATE_EPOCH", "1700000000")
     timings: list[tuple[float, float]] = []
@@ -58,7 +60,9 @@ def main() -> None:
     cpu = min(t[0] for t in timings[1:])
     wall = min(t[1] for t in timings[1:])
     print(f"report.pdf: {size / 1e6:.2f} MB, {pages} pages, {figures} figures, {tables} tables")
-    print(f"PDF stage: {cpu:.1f} CPU s (user+sys, least of {args.repeats}), {wall:.1f} s wall; first build {timings[0][0]:.1f} CPU s")
+    print(
+        f"PDF stage: {cpu:.1f} CPU s (user+sys, least of {args.repeats}), {wall:.1f} s wall; first build {timings[0][0]:.1f} CPU s"
+    )
 
 
 if __name__ == "__main__":

@@ -84,14 +84,21 @@ def timed_build(project: Path, pdf: bool, counts: dict) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("project", nargs="?", default=str(EXAMPLE))
-    parser.add_argument("--pdf", action="store_true", help="also typeset report.pdf (default: --no-pdf)")
+    parser.add_argument(
+        "--pdf", action="store_true", help="also typeset report.pdf (default: --no-pdf)"
+    )
     args = parser.parse_args()
     scratch = Path(tempfile.mkdtemp(prefix="ccreport-rebuild-"))
     try:
         project = scratch / "project"
         shutil.copytree(args.project, project, ignore=shutil.ignore_patterns("site", ".ccreport-*"))
         rows = []
-        cases = (("cold build (empty cache)", None), ("no change", None), ("narrative changed", append_to_narrative), ("one dataset changed", nudge_first_score))
+        cases = (
+            ("cold build (empty cache)", None),
+            ("no change", None),
+            ("narrative changed", append_to_narrative),
+            ("one dataset changed", nudge_first_score),
+        )
         for label, change in cases:
             note = change(project) if change else ""
             counts = {}

@@ -28,12 +28,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ccreport.tasks.battery import run_task  # noqa: E402
 from ccreport.commands.build import compute_results, write_output  # noqa: E402
-from ccreport.tasks.cache import cached_map, done  # noqa: E402
 from ccreport.project.loaders import load_project_data  # noqa: E402
 from ccreport.project.manifest import load_project  # noqa: E402
 from ccreport.project.project_files import read_project_files  # noqa: E402
+from ccreport.tasks.battery import run_task  # noqa: E402
+from ccreport.tasks.cache import cached_map, done  # noqa: E402
 
 
 def write_project(root: Path, k: int, n: int, comparisons: str) -> Path:
@@ -45,8 +45,11 @@ def write_project(root: Path, k: int, n: int, comparisons: str) -> Path:
     lines = [",".join(columns)] + [",".join(str(v) for v in row) for row in zip(*columns.values())]
     root.mkdir(parents=True, exist_ok=True)
     (root / "data.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    classifiers = "\n".join(f'[[classifiers]]\nname = "c{i:02d}"\nscores = "c{i:02d}"\n' for i in range(k))
-    (root / "ccreport.toml").write_text(f"""[project]
+    classifiers = "\n".join(
+        f'[[classifiers]]\nname = "c{i:02d}"\nscores = "c{i:02d}"\n' for i in range(k)
+    )
+    (root / "ccreport.toml").write_text(
+        f"""[project]
 title = "k = {k}, n = {n}"
 comparisons = {comparisons}
 
@@ -66,7 +69,9 @@ name = "sceptic"
 distribution = "beta"
 a = 2
 b = 8
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     return root
 
 
@@ -110,8 +115,10 @@ def main(argv=None):
         results = compute_results(project, data, files, executor)
         t1, w1 = time.process_time(), time.perf_counter()
         d = results.datasets["d"]
-        print(f"k = {args.k}, n = {args.n}, comparisons = {args.comparisons}: rule {d.comparison_choice.rule}, "
-              f"{len(d.comparisons)} pairs")
+        print(
+            f"k = {args.k}, n = {args.n}, comparisons = {args.comparisons}: rule {d.comparison_choice.rule}, "
+            f"{len(d.comparisons)} pairs"
+        )
         print(f"analyses: {t1 - t0:.1f} CPU s ({w1 - w0:.1f} s wall), by task kind:")
         for kind, cpu in executor.by_kind.most_common():
             print(f"  {kind:<20} {cpu:7.1f} CPU s")
@@ -124,10 +131,14 @@ def main(argv=None):
         figures = list((staging / "figures").rglob("*.*"))
         pages = list(staging.glob("*.html"))
         size = (staging / "results.json").stat().st_size
-        print(f"output (results.json, figures, pages{', pdf' if args.pdf else ''}): {t2 - t1:.1f} CPU s here + "
-              f"{c1 - c0:.1f} CPU s in child processes ({w2 - w1:.1f} s wall)")
-        print(f"  {len(figures)} figure files, {len(pages)} pages, results.json {size / 1e6:.1f} MB, "
-              f"largest page {max(p.stat().st_size for p in pages) / 1e6:.2f} MB")
+        print(
+            f"output (results.json, figures, pages{', pdf' if args.pdf else ''}): {t2 - t1:.1f} CPU s here + "
+            f"{c1 - c0:.1f} CPU s in child processes ({w2 - w1:.1f} s wall)"
+        )
+        print(
+            f"  {len(figures)} figure files, {len(pages)} pages, results.json {size / 1e6:.1f} MB, "
+            f"largest page {max(p.stat().st_size for p in pages) / 1e6:.2f} MB"
+        )
 
 
 if __name__ == "__main__":

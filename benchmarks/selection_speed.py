@@ -51,7 +51,10 @@ def main() -> None:
     y = rng.random(args.n) < 0.3
     folds = rng.integers(0, args.folds, args.n)
     p = 1.0 / (1.0 + np.exp(-rng.normal(np.where(y, 1.0, 0.0), 1.0)))
-    cases = {"continuous probabilities": p, "probabilities rounded to 3 decimals (ties)": p.round(3)}
+    cases = {
+        "continuous probabilities": p,
+        "probabilities rounded to 3 decimals (ties)": p.round(3),
+    }
     print(f"n = {args.n:,}, {args.folds} folds, medians of {args.repeats} interleaved repeats")
     for name, s in cases.items():
 

@@ -46,13 +46,13 @@ from ccreport.analysis.bands import (
     bootstrap_p_value,  # noqa: E402
     significant_intervals,  # noqa: E402
 )
-from ccreport.analysis.paired_bootstrap import bootstrap_dataset  # noqa: E402
 from ccreport.analysis.hull_costs import GRID  # noqa: E402
 from ccreport.analysis.pair_calibration import (  # noqa: E402
     calibrate_pairs,
     fast_double_draws,
     fdb_p_value,
 )
+from ccreport.analysis.paired_bootstrap import bootstrap_dataset  # noqa: E402
 from ccreport.analysis.priors import PointPrior, UniformPrior  # noqa: E402
 
 PAIRS = ("independent", "correlated", "crisp", "correlated_crisp", "alternative")
@@ -78,11 +78,17 @@ def pair_data(rng, setting: str, n: int):
     return y, {"a": noise[0] + 1.0 * y, "b": noise[1] + 1.0 * y}, {}
 
 
-def one_dataset(rng, setting: str, n: int, replicates: int, calibrate: bool = False, fdb: int = 0) -> dict:
+def one_dataset(
+    rng, setting: str, n: int, replicates: int, calibrate: bool = False, fdb: int = 0
+) -> dict:
     y, scores, predictions = pair_data(rng, setting, n)
     reps = bootstrap_dataset(rng, y, scores, predictions, replicates, PRIORS, GRID)
     draws = fast_double_draws(rng, y, scores, predictions, PRIORS, fdb, GRID) if fdb else None
-    cal = calibrate_pairs(rng, y, scores, predictions, [("a", "b")], 0.9, GRID, PRIORS)[("a", "b")] if calibrate else None
+    cal = (
+        calibrate_pairs(rng, y, scores, predictions, [("a", "b")], 0.9, GRID, PRIORS)[("a", "b")]
+        if calibrate
+        else None
+    )
     ra, rb = reps.classifiers["a"], reps.classifiers["b"]
     raw = reps.difference("a", "b", raw=True)
     est = ra.estimate - rb.estimate
@@ -90,16 +96,22 @@ def one_dataset(rng, setting: str, n: int, replicates: int, calibrate: bool = Fa
     family = sg.claim_family(ra.estimate, rb.estimate, GRID)
     # as the build: two crisp classifiers are studentized by their cost lines' difference (dataset_inference)
     ref = sg.crisp_reference(ra, rb)
-    row["any_fw_all_0.9"] = bool(sg.family_wise(raw, est, 0.9, GRID, "a", "b", reference=ref).significant)  # every grid point
+    row["any_fw_all_0.9"] = bool(
+        sg.family_wise(raw, est, 0.9, GRID, "a", "b", reference=ref).significant
+    )  # every grid point
     # the envelope difference studentized by itself (the build before, for crisp pairs; the same for scorers)
-    row["any_fw_env_0.9"] = bool(sg.family_wise(raw, est, 0.9, GRID, "a", "b", family=family).significant)
+    row["any_fw_env_0.9"] = bool(
+        sg.family_wise(raw, est, 0.9, GRID, "a", "b", family=family).significant
+    )
     for level in LEVELS:
         fw = sg.family_wise(raw, est, level, GRID, "a", "b", family=family, reference=ref)
         row[f"any_fw_{level}"] = bool(fw.significant)
         row[f"b_better_{level}"] = any(s["better"] == "b" for s in fw.significant)
         row[f"a_better_{level}"] = any(s["better"] == "a" for s in fw.significant)
     if calibrate:
-        fw = sg.family_wise(raw, est, 0.9, GRID, "a", "b", scale=cal.scale, family=family, reference=ref)
+        fw = sg.family_wise(
+            raw, est, 0.9, GRID, "a", "b", scale=cal.scale, family=family, reference=ref
+        )
         row["scale"] = cal.scale
         row["any_fw_cal_0.9"] = bool(fw.significant)
         row["b_better_cal_0.9"] = any(s["better"] == "b" for s in fw.significant)
@@ -124,12 +136,26 @@ def one_dataset(rng, setting: str, n: int, replicates: int, calibrate: bool = Fa
     return row
 
 
-def run(setting: str, n: int, datasets: int, replicates: int, seed: int, out: Path | None, calibrate: bool = False, fdb: int = 0) -> list[dict]:
+def run(
+    setting: str,
+    n: int,
+    datasets: int,
+    replicates: int,
+    seed: int,
+    out: Path | None,
+    calibrate: bool = False,
+    fdb: int = 0,
+) -> list[dict]:
     rng = np.random.default_rng([seed, n, PAIRS.index(setting)])
     rows = []
     fh = out.open("a", encoding="utf-8") if out else None
     for i in range(datasets):
-        row = {"setting": setting, "n": n, "i": i, **one_dataset(rng, setting, n, replicates, calibrate, fdb)}
+        row = {
+            "setting": setting,
+            "n": n,
+            "i": i,
+            **one_dataset(rng, setting, n, replicates, calibrate, fdb),
+        }
         rows.append(row)
         if fh:
             fh.write(json.dumps(row) + "\n")
@@ -161,7 +187,9 @@ def summarize(rows: list[dict]) -> str:
         "| p < 0.10, uniform / point 0.3 (%) | old percentile p < 0.05, uniform (%) |",
         "| --- | ---: | ---: | --- | --- | --- | --- | --- | --- |",
     ]
-    for (setting, n), rs in sorted(groups.items(), key=lambda kv: (PAIRS.index(kv[0][0]), kv[0][1])):
+    for (setting, n), rs in sorted(
+        groups.items(), key=lambda kv: (PAIRS.index(kv[0][0]), kv[0][1])
+    ):
         get = lambda k: [r[k] for r in rs]  # noqa: E731
         fw = " / ".join(fmt(get(f"any_fw_{lv}")) for lv in LEVELS)
         p05 = " / ".join(fmt(np.array(get(f"p_{p}")) < 0.05) for p in PRIORS)
@@ -187,7 +215,9 @@ def summarize(rows: list[dict]) -> str:
             cells = []
             for m in ("p", "p_norm", "p_fdb"):
                 for cut in (0.05, 0.10):
-                    cells.append(" / ".join(fmt(np.array([r[f"{m}_{p}"] for r in rs]) < cut) for p in PRIORS))
+                    cells.append(
+                        " / ".join(fmt(np.array([r[f"{m}_{p}"] for r in rs]) < cut) for p in PRIORS)
+                    )
             lines.append(f"| {setting} | {n} | {len(rs)} | " + " | ".join(cells) + " |")
     cal = [(k, [r for r in rs if "p_cal_uniform" in r]) for k, rs in groups.items()]
     cal = [(k, rs) for k, rs in cal if rs]
@@ -239,19 +269,42 @@ def main(argv=None):
     ap.add_argument("--replicates", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=2010)
     ap.add_argument("--out", type=Path)
-    ap.add_argument("--calibrate", action="store_true", help="also the double-bootstrap calibrated critical value")
-    ap.add_argument("--fdb", type=int, default=0, help="also fast-double-bootstrap p-values from this many outer/inner draws")
+    ap.add_argument(
+        "--calibrate",
+        action="store_true",
+        help="also the double-bootstrap calibrated critical value",
+    )
+    ap.add_argument(
+        "--fdb",
+        type=int,
+        default=0,
+        help="also fast-double-bootstrap p-values from this many outer/inner draws",
+    )
     ap.add_argument("--summary", type=Path, nargs="+")
     args = ap.parse_args(argv)
     if args.summary:
-        rows = [json.loads(line) for f in args.summary for line in f.read_text().splitlines() if line.strip()]
+        rows = [
+            json.loads(line)
+            for f in args.summary
+            for line in f.read_text().splitlines()
+            if line.strip()
+        ]
         print(summarize(rows))
         return rows
     t0 = time.perf_counter()
     rows = []
     for setting in args.settings:
         for n in args.sizes:
-            rows += run(setting, n, args.datasets, args.replicates, args.seed, args.out, args.calibrate, args.fdb)
+            rows += run(
+                setting,
+                n,
+                args.datasets,
+                args.replicates,
+                args.seed,
+                args.out,
+                args.calibrate,
+                args.fdb,
+            )
             print(f"{setting} n={n} done at {time.perf_counter() - t0:.0f} s", flush=True)
     print(summarize(rows))
     return rows

@@ -24,26 +24,35 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_large_project import write_project  # noqa: E402
-
 import importlib  # noqa: E402
 
+from make_large_project import write_project  # noqa: E402
+
 build = importlib.import_module("ccreport.commands.build")
-from ccreport.tasks.battery import plan, run_task  # noqa: E402
 from ccreport.project.loaders import load_project_data  # noqa: E402
 from ccreport.project.manifest import load_project  # noqa: E402
 from ccreport.runtime.threads import one_blas_thread  # noqa: E402
+from ccreport.tasks.battery import plan, run_task  # noqa: E402
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--n", type=int, default=1_000_000)
     parser.add_argument("--classifiers", type=int, default=3)
     parser.add_argument("--format", choices=("csv", "parquet"), default="parquet")
-    parser.add_argument("--kinds", default="", help="comma-separated task kinds to run (default: all)")
+    parser.add_argument(
+        "--kinds", default="", help="comma-separated task kinds to run (default: all)"
+    )
     parser.add_argument("--profile", type=Path, default=None)
     parser.add_argument("--folder", type=Path, default=Path("/tmp/ccreport-large"))
-    parser.add_argument("--project", type=Path, default=None, help="time this project instead (e.g. example_project)")
+    parser.add_argument(
+        "--project",
+        type=Path,
+        default=None,
+        help="time this project instead (e.g. example_project)",
+    )
     args = parser.parse_args()
     project_dir = args.project or args.folder / f"n{args.n}-k{args.classifiers}-{args.format}"
     if args.project is None and not (project_dir / "ccreport.toml").is_file():
@@ -54,13 +63,29 @@ def main() -> None:
     seconds = {"load": time.process_time() - start}
     settings = project.settings
     mix = {d.name: d.n_pos / (d.n_pos + d.n_neg) for d in datasets}
-    applicable = {d.name: {s.name: build.make_prior(s, mix[d.name]) for s in project.priors if s.applies_to(d.name)}
-                  for d in datasets}
-    criteria = {d.name: {c.name: build.make_criterion(c) for c in project.criteria if c.applies_to(d.name)} for d in datasets}
+    applicable = {
+        d.name: {
+            s.name: build.make_prior(s, mix[d.name]) for s in project.priors if s.applies_to(d.name)
+        }
+        for d in datasets
+    }
+    criteria = {
+        d.name: {c.name: build.make_criterion(c) for c in project.criteria if c.applies_to(d.name)}
+        for d in datasets
+    }
     names = [c.name for c in project.classifiers]
-    chosen = {d.name: build.choose_comparisons(settings.comparisons, d, names, applicable[d.name]) for d in datasets}
-    tasks = plan(datasets, names, applicable, settings, criteria_by_dataset=criteria,
-                 pairs_by_dataset={d: c.pairs for d, c in chosen.items()})
+    chosen = {
+        d.name: build.choose_comparisons(settings.comparisons, d, names, applicable[d.name])
+        for d in datasets
+    }
+    tasks = plan(
+        datasets,
+        names,
+        applicable,
+        settings,
+        criteria_by_dataset=criteria,
+        pairs_by_dataset={d: c.pairs for d, c in chosen.items()},
+    )
     wanted = set(filter(None, args.kinds.split(",")))
     per_kind: dict[str, float] = defaultdict(float)
     profiler = cProfile.Profile() if args.profile else None
@@ -76,16 +101,26 @@ def main() -> None:
             if profiler:
                 profiler.disable()
             per_kind[kind] += time.process_time() - start
-            print(f"{'/'.join(task.key)}: {time.process_time() - start:.2f} CPU s", file=sys.stderr, flush=True)
+            print(
+                f"{'/'.join(task.key)}: {time.process_time() - start:.2f} CPU s",
+                file=sys.stderr,
+                flush=True,
+            )
     if profiler:
         profiler.dump_stats(args.profile)
     seconds.update(per_kind)
-    print(json.dumps({
-        "n": args.n, "classifiers": args.classifiers, "format": args.format,
-        "cpu_s": {k: round(v, 2) for k, v in seconds.items()},
-        "tasks_cpu_s": round(sum(per_kind.values()), 1),
-        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
-    }))
+    print(
+        json.dumps(
+            {
+                "n": args.n,
+                "classifiers": args.classifiers,
+                "format": args.format,
+                "cpu_s": {k: round(v, 2) for k, v in seconds.items()},
+                "tasks_cpu_s": round(sum(per_kind.values()), 1),
+                "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -20,8 +20,8 @@ from timing import best_time
 
 from ccreport.analysis.bootstrap import cumulative, multinomial_counts, path_layout
 from ccreport.analysis.roc import roc_points
-from ccreport.analysis.threshold_replicates import replicate_areas
 from ccreport.analysis.threshold_choice import threshold_choice
+from ccreport.analysis.threshold_replicates import replicate_areas
 
 RANGES = ((0.1, 0.5), (0.5, 0.9))
 
@@ -31,7 +31,12 @@ def ours(y, s):
 
 
 def polylines(tc):
-    return sum(m.curve.polyline()[0].size for by in tc.methods.values() for m in by.values() if m.curve is not None)
+    return sum(
+        m.curve.polyline()[0].size
+        for by in tc.methods.values()
+        for m in by.values()
+        if m.curve is not None
+    )
 
 
 def main() -> None:

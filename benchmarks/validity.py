@@ -30,10 +30,13 @@ from scipy.special import ndtr
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from ccreport.analysis import (  # noqa: E402
+    bands,  # noqa: E402
+    bootstrap,
+    hull_costs,  # noqa: E402
+    paired_bootstrap,
+)
 from ccreport.analysis import calibration as cb  # noqa: E402
-from ccreport.analysis import bands  # noqa: E402
-from ccreport.analysis import bootstrap, paired_bootstrap  # noqa: E402
-from ccreport.analysis import hull_costs  # noqa: E402
 from ccreport.analysis.roc import roc_points  # noqa: E402
 
 POINTS = (0.3, 0.5, 0.7)
@@ -67,18 +70,24 @@ def one_dataset(rng, n, d, prevalence, replicates, level, grid, max_groups=None,
     groups = {} if max_groups is None else {"max_groups": max_groups}
     # the report's band: the dataset's one resampling (issue 9 item 1; for one classifier the same
     # procedure as bootstrap_scores, tests/analysis/test_resampling.py), calibrated from another generator
-    res = paired_bootstrap.bootstrap_dataset(rng, y, {"s": s}, replicates=replicates, grid=grid, **groups).classifiers["s"]
+    res = paired_bootstrap.bootstrap_dataset(
+        rng, y, {"s": s}, replicates=replicates, grid=grid, **groups
+    ).classifiers["s"]
     layout = res.layout.fine if res.layout.grouped else res.layout  # the sample's exact selection
     roc = roc_points(y, s)
     sample = bootstrap.sample_hull(layout)
     switches = hull_costs.switches(sample)
     vertex = np.searchsorted(switches, grid, side="left")
     thresholds = roc.thresholds[layout.hull[vertex]]
-    thresholds = np.where(layout.hull[vertex] == layout.n_points - 1, -np.inf, thresholds)  # all positive
+    thresholds = np.where(
+        layout.hull[vertex] == layout.n_points - 1, -np.inf, thresholds
+    )  # all positive
     # +inf (all negative) costs pc and -inf (all positive) 1 - pc: true_cost handles both
     target_a = true_cost(thresholds, grid, d)
     target_b = true_optimal(grid, d)
-    fixed = bootstrap.bootstrap_scores(rng, y, s, replicates, grid=grid, selection="fixed", **groups)
+    fixed = bootstrap.bootstrap_scores(
+        rng, y, s, replicates, grid=grid, selection="fixed", **groups
+    )
     if cb.wanted("auto", n):
         cal = cb.calibrate(rng, res.layout, level, grid=grid)
     else:
@@ -93,7 +102,9 @@ def one_dataset(rng, n, d, prevalence, replicates, level, grid, max_groups=None,
     simultaneous = {
         "report": bands.simultaneous_band(res.values, level, scale=cal.sup_scale),
         "optimism": bands.simultaneous_band(res.values, level),
-        "basic": bands.simultaneous_band(res.raw, level, center=2 * res.estimate - res.raw.mean(axis=0)),
+        "basic": bands.simultaneous_band(
+            res.raw, level, center=2 * res.estimate - res.raw.mean(axis=0)
+        ),
     }
     tol = 1e-12
     out = {}
@@ -109,7 +120,9 @@ def one_dataset(rng, n, d, prevalence, replicates, level, grid, max_groups=None,
     lo, hi = pointwise["report"]
     out[("a_above", "report")] = target_a > hi + tol
     out[("a_below", "report")] = target_a < lo - tol
-    out[("a_above", "optimism")] = target_a > pointwise["optimism"][1] + tol  # the same band uncalibrated
+    out[("a_above", "optimism")] = (
+        target_a > pointwise["optimism"][1] + tol
+    )  # the same band uncalibrated
     out["bias"] = res.estimate - target_b
     out["width"] = hi - lo
     return out
@@ -138,18 +151,35 @@ def simulate(n, datasets, replicates=1000, level=0.9, d=1.0, prevalence=0.5, see
     return table
 
 
-def grouping_check(n, datasets, groups, replicates=1000, level=0.9, d=1.0, prevalence=0.5, seed=2009):
+def grouping_check(
+    n, datasets, groups, replicates=1000, level=0.9, d=1.0, prevalence=0.5, seed=2009
+):
     """Paired coverage of the report's band with exact replicates and with replicates on at most
     ``groups`` score groups (issue 9): the same data sets and the same generator seed for both.
     Returns {"exact"|"grouped"|"difference": {target: (coverage at POINTS, MC standard error)}}."""
     grid = hull_costs.GRID
     at = np.array([int(np.argmin(np.abs(grid - p))) for p in POINTS])
-    keys = [("a", "report"), ("b", "report"), ("sim_a", "report"), ("sim_b", "report"), ("a", "optimism")]
+    keys = [
+        ("a", "report"),
+        ("b", "report"),
+        ("sim_a", "report"),
+        ("sim_b", "report"),
+        ("a", "optimism"),
+    ]
     found = {"exact": {k: [] for k in keys}, "grouped": {k: [] for k in keys}}
     for i in range(datasets):
         for name, b in (("exact", 10**9), ("grouped", groups)):
-            out = one_dataset(np.random.default_rng([seed, n, i, 1]), n, d, prevalence, replicates, level, grid,
-                              max_groups=b, data_rng=np.random.default_rng([seed, n, i]))
+            out = one_dataset(
+                np.random.default_rng([seed, n, i, 1]),
+                n,
+                d,
+                prevalence,
+                replicates,
+                level,
+                grid,
+                max_groups=b,
+                data_rng=np.random.default_rng([seed, n, i]),
+            )
             for k in keys:
                 v = out[k]
                 found[name][k].append(np.atleast_1d(v)[at] if np.ndim(v) else np.array([float(v)]))
@@ -159,8 +189,10 @@ def grouping_check(n, datasets, groups, replicates=1000, level=0.9, d=1.0, preva
     for name in ("exact", "grouped"):
         table[name] = {k: np.array(v, dtype=float) for k, v in found[name].items()}
     table["difference"] = {k: table["grouped"][k] - table["exact"][k] for k in keys}
-    return {name: {k: (v.mean(axis=0), v.std(axis=0, ddof=1) / np.sqrt(datasets)) for k, v in t.items()}
-            for name, t in table.items()}
+    return {
+        name: {k: (v.mean(axis=0), v.std(axis=0, ddof=1) / np.sqrt(datasets)) for k, v in t.items()}
+        for name, t in table.items()
+    }
 
 
 def format_table(results, datasets, replicates, level, d, prevalence, seconds) -> str:
@@ -201,13 +233,17 @@ def format_table(results, datasets, replicates, level, d, prevalence, seconds) -
         "PC(+) = 0.3 / 0.5 / 0.7:"
     )
     lines.append("")
-    lines.append("| n | calibrated | (a) above the band | (a) below the band | envelope minus true optimum | band width |")
+    lines.append(
+        "| n | calibrated | (a) above the band | (a) below the band | envelope minus true optimum | band width |"
+    )
     lines.append("| ---: | --- | --- | --- | --- | --- |")
     for n, table in results.items():
         pct = lambda key: " / ".join(f"{100 * v:.1f}%" for v in table[(key, "report")])  # noqa: E731
         b = " / ".join(f"{v:+.4f}" for v in table["mean_bias"])
         w = " / ".join(f"{v:.4f}" for v in table["mean_width"])
-        lines.append(f"| {n} | {'yes' if cb.wanted('auto', n) else 'no'} | {pct('a_above')} | {pct('a_below')} | {b} | {w} |")
+        lines.append(
+            f"| {n} | {'yes' if cb.wanted('auto', n) else 'no'} | {pct('a_above')} | {pct('a_below')} | {b} | {w} |"
+        )
     return "\n".join(lines)
 
 
@@ -254,7 +290,9 @@ def setting_data(rng, setting: str, n: int):
         y = rng.random(n) < prevalence
     s = np.where(y, mu + sd * rng.normal(size=n), rng.normal(size=n))
     if rounded:
-        s = np.clip(np.round(s), -1.0, 3.0)  # 5 distinct values; "score >= k" is "underlying >= k - 1/2"
+        s = np.clip(
+            np.round(s), -1.0, 3.0
+        )  # 5 distinct values; "score >= k" is "underlying >= k - 1/2"
     if crisp:
         return y, s >= CRISP_THRESHOLD
     return y, s
@@ -277,7 +315,9 @@ def matrix_dataset(rng, setting: str, n: int, replicates: int, level: float, gri
         tp, fp = np.count_nonzero(data & y), np.count_nonzero(data & ~y)
         line = (1 - tp / y.sum()) * grid + fp / (~y).sum() * (1 - grid)
         trivial = np.minimum(grid, 1 - grid)
-        selected = line < trivial  # the sample's selection: its line where it beats the trivial ones
+        selected = (
+            line < trivial
+        )  # the sample's selection: its line where it beats the trivial ones
         target_a = np.where(selected, setting_cost(CRISP_THRESHOLD, grid, setting), trivial)
     else:
         res = bootstrap.bootstrap_scores(rng, y, data, replicates, grid=grid)
@@ -291,15 +331,27 @@ def matrix_dataset(rng, setting: str, n: int, replicates: int, level: float, gri
         thresholds = np.where(vertex == layout.n_points - 1, -np.inf, thresholds)  # all positive
         target_a = setting_cost(thresholds, grid, setting)
         if reference is None:
-            cal = cb.calibrate(rng, layout, level, grid=grid) if cb.wanted("auto", n) else cb.nominal(level, grid.size)
+            cal = (
+                cb.calibrate(rng, layout, level, grid=grid)
+                if cb.wanted("auto", n)
+                else cb.nominal(level, grid.size)
+            )
         else:
             own, other = rng.spawn(2)
-            cal = cb.calibrate(own, layout, level, grid=grid) if cb.wanted("auto", n) else cb.nominal(level, grid.size)
-            ref = cb.calibrate(other, layout, level, grid=grid, outer=reference[0], inner=reference[1])
+            cal = (
+                cb.calibrate(own, layout, level, grid=grid)
+                if cb.wanted("auto", n)
+                else cb.nominal(level, grid.size)
+            )
+            ref = cb.calibrate(
+                other, layout, level, grid=grid, outer=reference[0], inner=reference[1]
+            )
     out = _coverage(res.values, cal, target_a, level, grid)
     if reference is not None:
         ref = ref if not crisp else cal
-        out.update({"ref_" + k: v for k, v in _coverage(res.values, ref, target_a, level, grid).items()})
+        out.update(
+            {"ref_" + k: v for k, v in _coverage(res.values, ref, target_a, level, grid).items()}
+        )
     return out
 
 
@@ -318,7 +370,9 @@ def _coverage(values, cal, target_a, level, grid):
     }
 
 
-def matrix(settings, sizes, datasets, replicates=1000, level=0.9, seed=2010, out=None, reference=None):
+def matrix(
+    settings, sizes, datasets, replicates=1000, level=0.9, seed=2010, out=None, reference=None
+):
     """Run the matrix; one JSON line per (setting, n, data set) to ``out`` when given."""
     import json
 
@@ -334,7 +388,12 @@ def matrix(settings, sizes, datasets, replicates=1000, level=0.9, seed=2010, out
                 row = {"setting": setting, "n": n, "i": i}
                 for pre in ("", "ref_") if reference else ("",):
                     row[pre + "simultaneous"] = r[pre + "simultaneous"]
-                    row.update({pre + k: r[pre + k][at].astype(int).tolist() for k in ("covered", "above", "below")})
+                    row.update(
+                        {
+                            pre + k: r[pre + k][at].astype(int).tolist()
+                            for k in ("covered", "above", "below")
+                        }
+                    )
                     row[pre + "covered_ends"] = r[pre + "covered"][ends].astype(int).tolist()
                     row[pre + "upper"] = np.round(r[pre + "upper"][at], 5).tolist()
                     row[pre + "sup_scale"] = round(float(r[pre + "sup_scale"]), 5)
@@ -362,7 +421,9 @@ def matrix_table(rows) -> str:
         p = v.mean()
         return f"{100 * p:.1f} ± {100 * np.sqrt(p * (1 - p) / v.size):.1f}"
 
-    for (setting, n), rs in sorted(groups.items(), key=lambda kv: (list(SETTINGS).index(kv[0][0]), kv[0][1])):
+    for (setting, n), rs in sorted(
+        groups.items(), key=lambda kv: (list(SETTINGS).index(kv[0][0]), kv[0][1])
+    ):
         cov = np.array([r["covered"] for r in rs])
         above = np.array([r["above"] for r in rs]).mean()
         below = np.array([r["below"] for r in rs]).mean()
@@ -374,10 +435,18 @@ def matrix_table(rows) -> str:
     with_ends = [(k, rs) for k, rs in with_ends if rs]
     if with_ends:
         pts = " / ".join(str(p) for p in END_POINTS)
-        lines += ["", f"| setting | n | data sets | pointwise coverage of (a) at PC(+) = {pts} (%) |", "| --- | ---: | ---: | --- |"]
-        for (setting, n), rs in sorted(with_ends, key=lambda kv: (list(SETTINGS).index(kv[0][0]), kv[0][1])):
+        lines += [
+            "",
+            f"| setting | n | data sets | pointwise coverage of (a) at PC(+) = {pts} (%) |",
+            "| --- | ---: | ---: | --- |",
+        ]
+        for (setting, n), rs in sorted(
+            with_ends, key=lambda kv: (list(SETTINGS).index(kv[0][0]), kv[0][1])
+        ):
             cov = np.array([r["covered_ends"] for r in rs])
-            lines.append(f"| {setting} | {n} | {len(rs)} | {' / '.join(pct(cov[:, j]) for j in range(cov.shape[1]))} |")
+            lines.append(
+                f"| {setting} | {n} | {len(rs)} | {' / '.join(pct(cov[:, j]) for j in range(cov.shape[1]))} |"
+            )
     return "\n".join(lines)
 
 
@@ -399,13 +468,20 @@ def reference_table(rows) -> str:
 
     def diff(a, b):
         d = np.asarray(b, dtype=float) - np.asarray(a, dtype=float)
-        return f"{100 * d.mean():+.1f} ± {100 * d.std(ddof=1) / np.sqrt(d.size):.1f}" if d.size > 1 else f"{100 * d.mean():+.1f}"
+        return (
+            f"{100 * d.mean():+.1f} ± {100 * d.std(ddof=1) / np.sqrt(d.size):.1f}"
+            if d.size > 1
+            else f"{100 * d.mean():+.1f}"
+        )
 
     mid = MATRIX_POINTS.index(0.5)
-    for (setting, n), rs in sorted(groups.items(), key=lambda kv: (list(SETTINGS).index(kv[0][0]), kv[0][1])):
+    for (setting, n), rs in sorted(
+        groups.items(), key=lambda kv: (list(SETTINGS).index(kv[0][0]), kv[0][1])
+    ):
         new, ref = np.array([r["covered"] for r in rs]), np.array([r["ref_covered"] for r in rs])
         cells = " / ".join(
-            f"{100 * ref[:, j].mean():.1f} / {100 * new[:, j].mean():.1f} / {diff(ref[:, j], new[:, j])}" for j in range(new.shape[1])
+            f"{100 * ref[:, j].mean():.1f} / {100 * new[:, j].mean():.1f} / {diff(ref[:, j], new[:, j])}"
+            for j in range(new.shape[1])
         )
         sim = diff([r["ref_simultaneous"] for r in rs], [r["simultaneous"] for r in rs])
         up = f"{np.mean([r['ref_upper'][mid] for r in rs]):.4f} / {np.mean([r['upper'][mid] for r in rs]):.4f}"
@@ -422,34 +498,73 @@ def main(argv=None):
     ap.add_argument("--d", type=float, default=1.0)
     ap.add_argument("--prevalence", type=float, default=0.5)
     ap.add_argument("--write", action="store_true")
-    ap.add_argument("--seed", type=int, default=2010, help="matrix: seed of the simulated data sets")
-    ap.add_argument("--matrix", nargs="+", choices=list(SETTINGS), help="run the settings matrix (issue 10) instead")
+    ap.add_argument(
+        "--seed", type=int, default=2010, help="matrix: seed of the simulated data sets"
+    )
+    ap.add_argument(
+        "--matrix",
+        nargs="+",
+        choices=list(SETTINGS),
+        help="run the settings matrix (issue 10) instead",
+    )
     ap.add_argument("--out", help="matrix: append one JSON line per data set to this file")
-    ap.add_argument("--summary", nargs="+", help="matrix: print the table of these JSON-lines files")
-    ap.add_argument("--reference", type=int, nargs=2, metavar=("OUTER", "INNER"),
-                    help="matrix: also calibrate each band with OUTER x INNER replicates (paired comparison)")
-    ap.add_argument("--groups", type=int, help="paired check of replicates on at most this many score groups (issue 9)")
+    ap.add_argument(
+        "--summary", nargs="+", help="matrix: print the table of these JSON-lines files"
+    )
+    ap.add_argument(
+        "--reference",
+        type=int,
+        nargs=2,
+        metavar=("OUTER", "INNER"),
+        help="matrix: also calibrate each band with OUTER x INNER replicates (paired comparison)",
+    )
+    ap.add_argument(
+        "--groups",
+        type=int,
+        help="paired check of replicates on at most this many score groups (issue 9)",
+    )
     args = ap.parse_args(argv)
     if args.groups:
         for n in args.sizes:
             t0 = time.process_time()
-            res = grouping_check(n, args.datasets, args.groups, args.replicates, args.level, args.d, args.prevalence)
-            print(f"n = {n}, {args.datasets} data sets, B = {args.groups}, {args.replicates} replicates "
-                  f"({time.process_time() - t0:.0f} CPU s)")
+            res = grouping_check(
+                n, args.datasets, args.groups, args.replicates, args.level, args.d, args.prevalence
+            )
+            print(
+                f"n = {n}, {args.datasets} data sets, B = {args.groups}, {args.replicates} replicates "
+                f"({time.process_time() - t0:.0f} CPU s)"
+            )
             for name, t in res.items():
                 for k, (mean, se) in t.items():
-                    print(f"  {name:10s} {k[0]:6s} {k[1]:9s} " + " / ".join(f"{100 * m:.1f} +- {100 * e:.1f}" for m, e in zip(mean, se)))
+                    print(
+                        f"  {name:10s} {k[0]:6s} {k[1]:9s} "
+                        + " / ".join(f"{100 * m:.1f} +- {100 * e:.1f}" for m, e in zip(mean, se))
+                    )
         return None
     if args.summary:
         import json
 
-        rows = [json.loads(line) for f in args.summary for line in Path(f).read_text().splitlines() if line.strip()]
+        rows = [
+            json.loads(line)
+            for f in args.summary
+            for line in Path(f).read_text().splitlines()
+            if line.strip()
+        ]
         print(matrix_table(rows))
         if any("ref_covered" in r for r in rows):
             print("\n" + reference_table([r for r in rows if "ref_covered" in r]))
         return rows
     if args.matrix:
-        rows = matrix(args.matrix, args.sizes, args.datasets, args.replicates, args.level, args.seed, args.out, args.reference)
+        rows = matrix(
+            args.matrix,
+            args.sizes,
+            args.datasets,
+            args.replicates,
+            args.level,
+            args.seed,
+            args.out,
+            args.reference,
+        )
         print(matrix_table(rows))
         if args.reference:
             print("\n" + reference_table(rows))
@@ -457,9 +572,19 @@ def main(argv=None):
     t0 = time.perf_counter()
     results = {}
     for n in args.sizes:
-        results[n] = simulate(n, args.datasets, args.replicates, args.level, args.d, args.prevalence)
+        results[n] = simulate(
+            n, args.datasets, args.replicates, args.level, args.d, args.prevalence
+        )
         print(f"n={n} done at {time.perf_counter() - t0:.0f} s", flush=True)
-    body = format_table(results, args.datasets, args.replicates, args.level, args.d, args.prevalence, time.perf_counter() - t0)
+    body = format_table(
+        results,
+        args.datasets,
+        args.replicates,
+        args.level,
+        args.d,
+        args.prevalence,
+        time.perf_counter() - t0,
+    )
     print(body)
     if args.write:
         write_section(Path(__file__).with_name("README.md"), "Bootstrap validity", body)

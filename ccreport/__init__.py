@@ -17,11 +17,12 @@ The public API does what ``ccreport build`` does, piece by piece, for notebook u
     write_project(results, "my_project")      # then: ccreport build my_project
 """
 
+from .runtime.build_date import libraries_see_no_invalid_epoch  # noqa: E402
 from .version import __version__  # noqa: E402,F401
 
-from .runtime.build_date import libraries_see_no_invalid_epoch  # noqa: E402
-
-with libraries_see_no_invalid_epoch():  # numpy.f2py's import reads SOURCE_DATE_EPOCH (runtime/build_date.py)
+with (
+    libraries_see_no_invalid_epoch()
+):  # numpy.f2py's import reads SOURCE_DATE_EPOCH (runtime/build_date.py)
     from .analysis.conditions import normalized_expected_cost, probability_cost  # noqa: E402
     from .analysis.envelope import Envelope, compare, cost_lines, lower_envelope, operating_range  # noqa: E402
     from .analysis.priors import (  # noqa: E402
@@ -48,8 +49,11 @@ def __getattr__(name):
     if name in NOTEBOOK_DISPLAYS:
         import importlib
 
-        return getattr(importlib.import_module(f".notebook.{NOTEBOOK_DISPLAYS[name]}", __name__), name)
+        return getattr(
+            importlib.import_module(f".notebook.{NOTEBOOK_DISPLAYS[name]}", __name__), name
+        )
     raise AttributeError(f"module 'ccreport' has no attribute {name!r}")
+
 
 __all__ = [
     "BetaPrior",

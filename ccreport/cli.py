@@ -19,13 +19,13 @@ import traceback
 from pathlib import Path
 from typing import NoReturn
 
-from .version import __version__
-from .tasks.cache import DEFAULT_FOLDER as DEFAULT_CACHE
-from .runtime.collector import leave_garbage_to_exit
-from .errors import CCReportError, Problem, UserInputError
-from .tasks.executors import DEFAULT_WORKERS_CAP
-from .runtime.interrupts import EXIT_INTERRUPTED, caused_by_interrupt
 from .commands.serve import PORT_MAX, PORT_MIN
+from .errors import CCReportError, Problem, UserInputError
+from .runtime.collector import leave_garbage_to_exit
+from .runtime.interrupts import EXIT_INTERRUPTED, caused_by_interrupt
+from .tasks.cache import DEFAULT_FOLDER as DEFAULT_CACHE
+from .tasks.executors import DEFAULT_WORKERS_CAP
+from .version import __version__
 
 DESCRIPTION = """\
 ccreport turns a project manifest (ccreport.toml) into a cost-curve analysis report of binary
@@ -54,10 +54,14 @@ def _int_in(low: int, high: int, what: str):
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected {what}, an integer from {low} to {high}, got {text[:40]!r}") from None
+            raise argparse.ArgumentTypeError(
+                f"expected {what}, an integer from {low} to {high}, got {text[:40]!r}"
+            ) from None
         if not low <= value <= high:
             shown = text if len(text) <= 20 else f"an integer of {len(text)} digits"
-            raise argparse.ArgumentTypeError(f"expected {what}, an integer from {low} to {high}, got {shown}")
+            raise argparse.ArgumentTypeError(
+                f"expected {what}, an integer from {low} to {high}, got {shown}"
+            )
         return value
 
     return parse
@@ -75,26 +79,64 @@ def _add_build(sub):
         "a folder of its own: never the project folder, a parent of it or a folder holding inputs; "
         "an existing folder is replaced only if ccreport wrote it (or with --force).",
     )
-    p.add_argument("project", nargs="?", default=".", metavar="PROJECT_DIR", help="folder holding ccreport.toml (default: .)")
-    p.add_argument("-o", "--output", metavar="OUT", help="output folder (default: PROJECT_DIR/site)")
-    p.add_argument("-j", "--workers", type=_int_in(1, MAX_WORKERS, "a worker count"), metavar="N",
-                   help=f"worker processes for the analyses and figures, 1 to {MAX_WORKERS} (default: the manifest's, else one per core, "
-                   f"at most {DEFAULT_WORKERS_CAP}); "
-                   "clamped to the task count and the machine's cores; results do not depend on it")
-    p.add_argument("--scheduler", metavar="ADDRESS", help="run the analyses on a Dask distributed cluster: the address of "
-                   "its scheduler, e.g. tcp://10.0.0.5:8786 (default: the manifest's scheduler, else this machine); needs "
-                   'ccreport[cluster] here and the same ccreport on every worker; results do not depend on it')
+    p.add_argument(
+        "project",
+        nargs="?",
+        default=".",
+        metavar="PROJECT_DIR",
+        help="folder holding ccreport.toml (default: .)",
+    )
+    p.add_argument(
+        "-o", "--output", metavar="OUT", help="output folder (default: PROJECT_DIR/site)"
+    )
+    p.add_argument(
+        "-j",
+        "--workers",
+        type=_int_in(1, MAX_WORKERS, "a worker count"),
+        metavar="N",
+        help=f"worker processes for the analyses and figures, 1 to {MAX_WORKERS} (default: the manifest's, else one per core, "
+        f"at most {DEFAULT_WORKERS_CAP}); "
+        "clamped to the task count and the machine's cores; results do not depend on it",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run the analyses on a Dask distributed cluster: the address of "
+        "its scheduler, e.g. tcp://10.0.0.5:8786 (default: the manifest's scheduler, else this machine); needs "
+        "ccreport[cluster] here and the same ccreport on every worker; results do not depend on it",
+    )
     p.add_argument("--no-pdf", action="store_true", help="skip report.pdf (faster previews)")
-    p.add_argument("--force", action="store_true", help="replace an existing OUT that is not a ccreport output (never the project or its inputs)")
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress display (none is drawn when not on a terminal or when CI is set)")
-    p.add_argument("--cache-dir", metavar="DIR", help=f"folder of the task cache (default: PROJECT_DIR/{DEFAULT_CACHE})")
-    p.add_argument("--no-cache", action="store_true", help="recompute every task; neither read nor write the cache")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an existing OUT that is not a ccreport output (never the project or its inputs)",
+    )
+    p.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no progress display (none is drawn when not on a terminal or when CI is set)",
+    )
+    p.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        help=f"folder of the task cache (default: PROJECT_DIR/{DEFAULT_CACHE})",
+    )
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="recompute every task; neither read nor write the cache",
+    )
 
 
 def _parser() -> argparse.ArgumentParser:
     from .project.manifest import MAX_WORKERS
 
-    parser = _Parser(prog="ccreport", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = _Parser(
+        prog="ccreport",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action="version", version=f"ccreport {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
@@ -107,9 +149,22 @@ def _parser() -> argparse.ArgumentParser:
         "(rendered once on the project's data) - then exit (status 2 if any).",
     )
     p.add_argument("project", nargs="?", default=".", metavar="PROJECT_DIR")
-    p.add_argument("-o", "--output", metavar="OUT", help="the output folder a build would use (default: PROJECT_DIR/site)")
-    p.add_argument("--force", action="store_true", help="as for build: accept an OUT that is not a ccreport output")
-    p = sub.add_parser("new", help="create a starter project", description="Create a working starter project (manifest, synthetic data, narrative) in a new folder.")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="OUT",
+        help="the output folder a build would use (default: PROJECT_DIR/site)",
+    )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="as for build: accept an OUT that is not a ccreport output",
+    )
+    p = sub.add_parser(
+        "new",
+        help="create a starter project",
+        description="Create a working starter project (manifest, synthetic data, narrative) in a new folder.",
+    )
     p.add_argument("directory", metavar="DIR")
     p = sub.add_parser(
         "serve",
@@ -120,7 +175,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("project", nargs="?", default=".", metavar="PROJECT_DIR")
     p.add_argument("-o", "--output", metavar="OUT")
-    p.add_argument("--port", type=_int_in(PORT_MIN, PORT_MAX, "a TCP port"), default=8000, help="port on 127.0.0.1 (default: 8000)")
+    p.add_argument(
+        "--port",
+        type=_int_in(PORT_MIN, PORT_MAX, "a TCP port"),
+        default=8000,
+        help="port on 127.0.0.1 (default: 8000)",
+    )
     p.add_argument("--no-watch", action="store_true", help="serve only: do not rebuild on change")
     p = sub.add_parser(
         "verify",
@@ -130,12 +190,23 @@ def _parser() -> argparse.ArgumentParser:
         "results.json and every output file. Inputs are checked against their recorded SHA-256. Exit 0 when "
         "all match, 1 listing each difference, 2 when REPORT cannot be used.",
     )
-    p.add_argument("report", metavar="REPORT", help="an output folder (holding results.json) or a report.pdf")
-    p.add_argument("--project", metavar="PROJECT_DIR", help="for a folder: the project it was built from "
-                   "(default: as recorded in the folder's invocation.json, else the folder's parent)")
-    p.add_argument("-j", "--workers", type=_int_in(1, MAX_WORKERS, "a worker count"), metavar="N",
-                   help=f"worker processes for the rebuild (default: the manifest's, else one per core, at most "
-                   f"{DEFAULT_WORKERS_CAP}; results do not depend on it)")
+    p.add_argument(
+        "report", metavar="REPORT", help="an output folder (holding results.json) or a report.pdf"
+    )
+    p.add_argument(
+        "--project",
+        metavar="PROJECT_DIR",
+        help="for a folder: the project it was built from "
+        "(default: as recorded in the folder's invocation.json, else the folder's parent)",
+    )
+    p.add_argument(
+        "-j",
+        "--workers",
+        type=_int_in(1, MAX_WORKERS, "a worker count"),
+        metavar="N",
+        help=f"worker processes for the rebuild (default: the manifest's, else one per core, at most "
+        f"{DEFAULT_WORKERS_CAP}; results do not depend on it)",
+    )
     return parser
 
 
@@ -153,17 +224,29 @@ def _cache_dir(args) -> Path | None:
 
     if args.no_cache:
         return None
-    return Path(args.cache_dir) if args.cache_dir else manifest_path_of(args.project).parent / DEFAULT_CACHE
+    return (
+        Path(args.cache_dir)
+        if args.cache_dir
+        else manifest_path_of(args.project).parent / DEFAULT_CACHE
+    )
 
 
 def _build(args) -> int:
-    from .runtime import progress
     from .commands.build import build
+    from .runtime import progress
 
     started = time.perf_counter()
     with progress.showing(progress.wanted(args.quiet)):
-        results = build(args.project, args.output, workers=args.workers, pdf=not args.no_pdf, force=args.force, cache_dir=_cache_dir(args),
-                        command_line=args.command_line, scheduler=args.scheduler)
+        results = build(
+            args.project,
+            args.output,
+            workers=args.workers,
+            pdf=not args.no_pdf,
+            force=args.force,
+            cache_dir=_cache_dir(args),
+            command_line=args.command_line,
+            scheduler=args.scheduler,
+        )
     out = _output(args)
     n_classifiers = sum(len(d.classifiers) for d in results.datasets.values())
     print(
@@ -177,7 +260,9 @@ def _check(args) -> int:
     from .project.preflight import preflight
 
     project, datasets = preflight(args.project, args.output, force=args.force)
-    print(f"{project.manifest_path}: ok ({len(datasets)} datasets, {len(project.classifiers)} classifiers, {len(project.priors)} priors)")
+    print(
+        f"{project.manifest_path}: ok ({len(datasets)} datasets, {len(project.classifiers)} classifiers, {len(project.priors)} priors)"
+    )
     return 0
 
 
@@ -190,12 +275,16 @@ def _new(args) -> int:
 
 
 def _serve(args) -> int:
-    from .project.manifest import manifest_path_of
     from .commands.serve import serve
+    from .project.manifest import manifest_path_of
 
     root = _output(args)
     if not (root / "index.html").is_file():
-        raise UserInputError(Problem(str(root), "site", "expected a built site (index.html); run ccreport build first"))
+        raise UserInputError(
+            Problem(
+                str(root), "site", "expected a built site (index.html); run ccreport build first"
+            )
+        )
     if args.no_watch:
         serve(root, args.port)
         return 0
@@ -206,7 +295,12 @@ def _serve(args) -> int:
 
         started = time.perf_counter()
         try:
-            build(args.project, args.output, pdf=(root / "report.pdf").is_file(), cache_dir=project_root / DEFAULT_CACHE)
+            build(
+                args.project,
+                args.output,
+                pdf=(root / "report.pdf").is_file(),
+                cache_dir=project_root / DEFAULT_CACHE,
+            )
         except UserInputError as error:
             _print_problems(error)
             return False
@@ -231,9 +325,14 @@ def _verify(args) -> int:
     for line in found.report_lines():  # notes, then the differences (summarised when many)
         print(line)
     if found.ok:
-        print(f"verified {args.report}: {found.compared_values} values of results.json and {found.compared_files} files match a rebuild from its inputs")
+        print(
+            f"verified {args.report}: {found.compared_values} values of results.json and {found.compared_files} files match a rebuild from its inputs"
+        )
         return 0
-    print(f"ccreport verify: {len(found.differences)} difference{'s' if len(found.differences) != 1 else ''} between {args.report} and a rebuild from its inputs", file=sys.stderr)
+    print(
+        f"ccreport verify: {len(found.differences)} difference{'s' if len(found.differences) != 1 else ''} between {args.report} and a rebuild from its inputs",
+        file=sys.stderr,
+    )
     return EXIT_DIFFERENT
 
 
@@ -244,7 +343,10 @@ def _print_problems(error: UserInputError) -> None:
     for problem in error.problems:
         print(str(problem), file=sys.stderr)
     count = len(error.problems)
-    print(f"ccreport: {count} problem{'s' if count != 1 else ''} found; nothing was written", file=sys.stderr)
+    print(
+        f"ccreport: {count} problem{'s' if count != 1 else ''} found; nothing was written",
+        file=sys.stderr,
+    )
 
 
 def _internal_error() -> Path | None:
@@ -258,7 +360,10 @@ def _internal_error() -> Path | None:
     except OSError:
         name, where = None, "the traceback could not be saved"
     kind = sys.exc_info()[0].__name__ if sys.exc_info()[0] else "error"
-    print(f"ccreport: internal error ({kind}), a bug in ccreport; {where}; please report it", file=sys.stderr)
+    print(
+        f"ccreport: internal error ({kind}), a bug in ccreport; {where}; please report it",
+        file=sys.stderr,
+    )
     return None if name is None else Path(name)
 
 
@@ -285,7 +390,9 @@ def main(argv: list[str] | None = None, process_ends: bool = False) -> int:
         print("ccreport: interrupted; the previous output is untouched", file=sys.stderr)
         return EXIT_INTERRUPTED
     except MemoryError:
-        print("ccreport: out of memory; lower bootstrap or workers in the manifest", file=sys.stderr)
+        print(
+            "ccreport: out of memory; lower bootstrap or workers in the manifest", file=sys.stderr
+        )
         return EXIT_BAD_INPUT
     except OSError as error:
         where = f"{error.filename}: " if error.filename else ""

@@ -17,14 +17,18 @@ from .errors import Problem, UserInputError
 
 _REPOSITORY = Path(__file__).resolve().parent.parent
 DEFAULT_THEME = "default"
-THEME_STYLE_NAME = "figures.mplstyle"  # a theme's matplotlib style for its figures (ccreport.figures.style)
+THEME_STYLE_NAME = (
+    "figures.mplstyle"  # a theme's matplotlib style for its figures (ccreport.figures.style)
+)
 THEME_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*")
 
 
 def _package_folder(package: str, fallback: str) -> Path:
     beside = _REPOSITORY / fallback
     if (_REPOSITORY / "pyproject.toml").is_file() and beside.is_dir():
-        return beside  # a source checkout: its own templates, even when another checkout is installed
+        return (
+            beside  # a source checkout: its own templates, even when another checkout is installed
+        )
     try:
         found = Path(str(resources.files(package)))
         if found.is_dir():
@@ -71,7 +75,13 @@ def theme_dir(name: str, project_root: Path | None = None, manifest: str = "ccre
     """
     candidates = []
     if not is_theme_name(name):
-        raise UserInputError(Problem(file=manifest, field="project.theme", expected=f"expected the name of a theme, not a path; got {name!r}"))
+        raise UserInputError(
+            Problem(
+                file=manifest,
+                field="project.theme",
+                expected=f"expected the name of a theme, not a path; got {name!r}",
+            )
+        )
     if project_root is not None:
         candidates.append(project_root / "themes" / name)
     candidates.append(themes_dir() / name)

@@ -28,7 +28,6 @@ def write(project_dir):
     return write
 
 
-
 FIXED_EPOCH = "1700000000"  # 2023-11-14T22:13:20Z
 
 
@@ -45,5 +44,7 @@ def cache_key_of_the_session(tmp_path_factory):
     of the user running the tests (session scope: module fixtures that build use it too); a test
     of the key's own location sets or removes the variable itself."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("CCREPORT_CACHE_KEY", str(tmp_path_factory.getbasetemp() / "ccreport-cache-key"))
+        patch.setenv(
+            "CCREPORT_CACHE_KEY", str(tmp_path_factory.getbasetemp() / "ccreport-cache-key")
+        )
         yield

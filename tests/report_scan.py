@@ -131,7 +131,9 @@ class PageBlocks(html.parser.HTMLParser):
 
 # words of a column header that name what its numbers are, beside the prior names ("optimal" is not
 # one: the optimal area on the PC(+) axis is the expected cost under the uniform prior)
-METHOD_WORDS = re.compile(r"(?i)\b(score-driven|rate-driven|kendall|skull|fold|plain|iv|hybrid|difference|area)\b")
+METHOD_WORDS = re.compile(
+    r"(?i)\b(score-driven|rate-driven|kendall|skull|fold|plain|iv|hybrid|difference|area)\b"
+)
 
 
 def _names(classifiers: list[str]) -> re.Pattern:
@@ -143,8 +145,16 @@ def _decimals(number: str) -> int:
     return len(number.split(".")[1]) if "." in number else 0
 
 
-def occurrences_in(text: str, source: str, datasets: list[str], classifiers: list[str], priors: list[str],
-                   dataset: str | None = None, row: tuple | None = None, state: dict | None = None) -> list[Occurrence]:
+def occurrences_in(
+    text: str,
+    source: str,
+    datasets: list[str],
+    classifiers: list[str],
+    priors: list[str],
+    dataset: str | None = None,
+    row: tuple | None = None,
+    state: dict | None = None,
+) -> list[Occurrence]:
     """The ``V [L, U]`` occurrences of one block of text (see the module docstring).
 
     ``state`` carries the last dataset and classifier names read across blocks (a PDF page's rows
@@ -155,30 +165,43 @@ def occurrences_in(text: str, source: str, datasets: list[str], classifiers: lis
     out = []
     position = 0
     for m in INTERVAL.finditer(text):
-        before = text[position:m.start()]
+        before = text[position : m.start()]
         position = m.end()
         # a parenthesised aside ("* (adjusted p <= 0.1)") is blanked, keeping positions
         found = list(LAST_NUMBER.finditer(PARENTHESES.sub(lambda p: " " * len(p.group(0)), before)))
         # what was read up to here: dataset names and classifier names
-        upto = before if not found else before[:found[-1].start()]
+        upto = before if not found else before[: found[-1].start()]
         _read(upto, state, names, dataset_names)
         if not found:
             continue
         value = found[-1]
-        gap = PARENTHESES.sub(" ", before[value.end():])
-        if len(gap) > MAX_GAP or re.search(r"[\[\]()]", gap) or LAST_NUMBER.search(gap.replace("%", "")):
-            _read(before[found[-1].start():], state, names, dataset_names)
+        gap = PARENTHESES.sub(" ", before[value.end() :])
+        if (
+            len(gap) > MAX_GAP
+            or re.search(r"[\[\]()]", gap)
+            or LAST_NUMBER.search(gap.replace("%", ""))
+        ):
+            _read(before[found[-1].start() :], state, names, dataset_names)
             continue
         if re.search(r"\d", re.sub(r"\d+(?:\.\d+)?%", "", gap)):
-            _read(before[found[-1].start():], state, names, dataset_names)
+            _read(before[found[-1].start() :], state, names, dataset_names)
             continue
         if not _decimals(value.group(1)) == _decimals(m.group(1)) == _decimals(m.group(2)):
-            _read(before[found[-1].start():], state, names, dataset_names)
+            _read(before[found[-1].start() :], state, names, dataset_names)
             continue  # a threshold beside its PC(+) range, not a number and its interval
-        out.append(Occurrence(source, dataset or state.get("dataset"), tuple(state.get("entity", ())),
-                              tuple(state.get("qualifier", ())), value.group(1).replace(",", ""),
-                              (m.group(1), m.group(2)), row, m.start()))
-        _read(before[value.end():], state, names, dataset_names)
+        out.append(
+            Occurrence(
+                source,
+                dataset or state.get("dataset"),
+                tuple(state.get("entity", ())),
+                tuple(state.get("qualifier", ())),
+                value.group(1).replace(",", ""),
+                (m.group(1), m.group(2)),
+                row,
+                m.start(),
+            )
+        )
+        _read(before[value.end() :], state, names, dataset_names)
     _read(text[position:], state, names, dataset_names)
     return out
 
@@ -192,7 +215,7 @@ def _read(text: str, state: dict, names: tuple, dataset_names: re.Pattern | None
     run: list[str] = []
     last_end = None
     for n in classifier_names.finditer(text):
-        between = text[last_end:n.start()] if last_end is not None else ""
+        between = text[last_end : n.start()] if last_end is not None else ""
         if last_end is not None and re.fullmatch(r"[\s,|\u2014\-vs]*", between) is None:
             run = []
         run.append(n.group(0))
@@ -204,12 +227,14 @@ def _read(text: str, state: dict, names: tuple, dataset_names: re.Pattern | None
         if not state.get("in_row"):
             state["qualifier"] = ()
     if prior_names is not None:
-        after = text[last_end or 0:] if run and not state.get("in_row") else text
+        after = text[last_end or 0 :] if run and not state.get("in_row") else text
         for p in prior_names.finditer(after):
             state["qualifier"] = tuple(dict.fromkeys((*state.get("qualifier", ()), p.group(0))))
 
 
-def html_occurrences(site: Path, datasets: list[str], classifiers: list[str], priors: list[str]) -> list[Occurrence]:
+def html_occurrences(
+    site: Path, datasets: list[str], classifiers: list[str], priors: list[str]
+) -> list[Occurrence]:
     out = []
     prior_names = _names(priors) if priors else None
     for page in sorted(site.glob("*.html")):
@@ -224,7 +249,9 @@ def html_occurrences(site: Path, datasets: list[str], classifiers: list[str], pr
                 state.pop("entity", None)  # a table row names its own classifiers and priors
                 state.pop("qualifier", None)
             state["in_row"] = row is not None
-            found = occurrences_in(text, page.name, datasets, classifiers, priors, dataset, row, state)
+            found = occurrences_in(
+                text, page.name, datasets, classifiers, priors, dataset, row, state
+            )
             for o in found:
                 column = []
                 if row is not None and where[1] > 0:
@@ -232,14 +259,21 @@ def html_occurrences(site: Path, datasets: list[str], classifiers: list[str], pr
                     k = max(i for i, start in enumerate(offsets) if start <= o.position)
                     headers = parser.headers.get(where[0], [])
                     header = headers[k] if k < len(headers) else ""
-                    column = [p.group(0) for p in prior_names.finditer(header)] if prior_names else []
+                    column = (
+                        [p.group(0) for p in prior_names.finditer(header)] if prior_names else []
+                    )
                     column += [w.lower() for w in METHOD_WORDS.findall(header)]
                 out.append(replace(o, qualifier=tuple(dict.fromkeys((*o.qualifier, *column)))))
     return out
 
 
-def pdf_occurrences(pdf: Path, datasets: list[str], classifiers: list[str], priors: list[str],
-                    html: list[Occurrence] = ()) -> list[Occurrence]:
+def pdf_occurrences(
+    pdf: Path,
+    datasets: list[str],
+    classifiers: list[str],
+    priors: list[str],
+    html: list[Occurrence] = (),
+) -> list[Occurrence]:
     """The occurrences of report.pdf's text (``pdftotext -raw``: table cells in reading order, no rows).
 
     The PDF is the site's pages in print, but its text has no table rows: an occurrence whose
@@ -247,16 +281,24 @@ def pdf_occurrences(pdf: Path, datasets: list[str], classifiers: list[str], prio
     known = {}
     for o in html:
         known.setdefault((o.dataset, o.value, o.interval), o)
-    raw = subprocess.run(["pdftotext", "-raw", str(pdf), "-"], check=True, capture_output=True, text=True).stdout
+    raw = subprocess.run(
+        ["pdftotext", "-raw", str(pdf), "-"], check=True, capture_output=True, text=True
+    ).stdout
     out = []
     state: dict = {}
     for number, page in enumerate(raw.split("\f"), 1):
         header = re.search(r"Dataset: (\S+)", page)
         dataset = header.group(1) if header and header.group(1) in datasets else None
         text = " ".join(page.split())
-        for o in occurrences_in(text, f"report.pdf p. {number}", datasets, classifiers, priors, dataset, None, state):
+        for o in occurrences_in(
+            text, f"report.pdf p. {number}", datasets, classifiers, priors, dataset, None, state
+        ):
             same = known.get((o.dataset, o.value, o.interval))
-            out.append(o if same is None else replace(o, entity=same.entity, qualifier=same.qualifier, row=same.row))
+            out.append(
+                o
+                if same is None
+                else replace(o, entity=same.entity, qualifier=same.qualifier, row=same.row)
+            )
     return out
 
 
@@ -267,20 +309,28 @@ def conflicts(occurrences: list[Occurrence]) -> list[list[Occurrence]]:
         by_key[o.key].append(o)
     out = []
     for key, group in by_key.items():
-        clash = [(a, b) for i, a in enumerate(group) for b in group[i + 1:]
-                 if a.interval != b.interval
-                 and not (a.qualifier and b.qualifier and a.qualifier != b.qualifier)  # under two priors
-                 and not (a.row is not None and a.row == b.row)]  # two columns of one table row
+        clash = [
+            (a, b)
+            for i, a in enumerate(group)
+            for b in group[i + 1 :]
+            if a.interval != b.interval
+            and not (a.qualifier and b.qualifier and a.qualifier != b.qualifier)  # under two priors
+            and not (a.row is not None and a.row == b.row)
+        ]  # two columns of one table row
         if clash:
-            out.append(sorted({o for pair in clash for o in pair}, key=lambda o: (o.interval, o.source)))
+            out.append(
+                sorted({o for pair in clash for o in pair}, key=lambda o: (o.interval, o.source))
+            )
     return out
 
 
 def describe(group: list[Occurrence]) -> str:
     o = group[0]
     shown = sorted({(x.interval, x.source) for x in group})
-    return (f"{o.dataset} {' '.join(o.entity) or '-'} {' '.join(o.qualifier)} {o.value}: "
-            + "; ".join(f"[{a}, {b}] in {src}" for (a, b), src in shown[:6]))
+    return (
+        f"{o.dataset} {' '.join(o.entity) or '-'} {' '.join(o.qualifier)} {o.value}: "
+        + "; ".join(f"[{a}, {b}] in {src}" for (a, b), src in shown[:6])
+    )
 
 
 # --- marks ---------------------------------------------------------------------------------------------
@@ -338,8 +388,15 @@ class _Marks(html.parser.HTMLParser):
                 self._headers = self._row
             else:
                 for k, mark in self._marks:
-                    self.found.append(MarkedCell(self.page, getattr(self, "_figure", str(self._table)),
-                                                 self._headers[k] if k < len(self._headers) else "", self._row, mark))
+                    self.found.append(
+                        MarkedCell(
+                            self.page,
+                            getattr(self, "_figure", str(self._table)),
+                            self._headers[k] if k < len(self._headers) else "",
+                            self._row,
+                            mark,
+                        )
+                    )
             self._rows += 1
             self._row = None
 
@@ -382,31 +439,52 @@ def unjustified_marks(site: Path, results: dict) -> list[str]:
             continue
         names = list(d["classifiers"])
         prior = next((p for p in priors if p in cell.header.split()), None) or next(
-            (x for x in cell.row if x in priors), None)
+            (x for x in cell.row if x in priors), None
+        )
         instance = bool(re.search(r"\biv\b|total cost", cell.header))
         if cell.mark == "*":
             a, b = cell.row[0], cell.row[1]
             m = d["comparisons"].get(f"{a} vs {b}") or d["comparisons"].get(f"{b} vs {a}")
-            iv = None if m is None or prior is None else (m.get("expected_cost_difference_interval") or {}).get(prior)
+            iv = (
+                None
+                if m is None or prior is None
+                else (m.get("expected_cost_difference_interval") or {}).get(prior)
+            )
             if instance or iv is None or iv.get("p_holm") is None or iv["p_holm"] > alpha + 1e-12:
                 problems.append(f"{where}: * without an adjusted p <= {alpha:g}")
             continue
-        name = cell.row[0] if cell.row[0] in names else next(
-            (n for n in names if n == cell.header), None)
+        name = (
+            cell.row[0]
+            if cell.row[0] in names
+            else next((n for n in names if n == cell.header), None)
+        )
         if name is None or prior is None or instance:
-            problems.append(f"{where}: \u2605 on a quantity without an adjusted test (classifier {name}, prior {prior})")
+            problems.append(
+                f"{where}: \u2605 on a quantity without an adjusted test (classifier {name}, prior {prior})"
+            )
             continue
-        costs = {n: c["expected_cost"].get(prior) for n, c in d["classifiers"].items()
-                 if c["expected_cost"].get(prior) is not None}
+        costs = {
+            n: c["expected_cost"].get(prior)
+            for n, c in d["classifiers"].items()
+            if c["expected_cost"].get(prior) is not None
+        }
         best = costs[name]
         if any(v < best * (1 - 1e-9) for v in costs.values()):
             problems.append(f"{where}: \u2605 on {name}, not the lowest")
             continue
         others = sorted(v for n, v in costs.items() if n != name)
-        runners = [n for n, v in costs.items() if n != name and others and abs(v - others[0]) <= 1e-9 * abs(v)]
+        runners = [
+            n
+            for n, v in costs.items()
+            if n != name and others and abs(v - others[0]) <= 1e-9 * abs(v)
+        ]
         for r in runners:
             m = d["comparisons"].get(f"{name} vs {r}") or d["comparisons"].get(f"{r} vs {name}")
-            iv = None if m is None else (m.get("expected_cost_difference_interval") or {}).get(prior)
+            iv = (
+                None if m is None else (m.get("expected_cost_difference_interval") or {}).get(prior)
+            )
             if iv is None or iv.get("p_holm") is None or iv["p_holm"] > alpha + 1e-12:
-                problems.append(f"{where}: \u2605 on {name} but against {r} p_adj = {None if iv is None else iv.get('p_holm')}")
+                problems.append(
+                    f"{where}: \u2605 on {name} but against {r} p_adj = {None if iv is None else iv.get('p_holm')}"
+                )
     return problems

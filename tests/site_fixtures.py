@@ -14,11 +14,10 @@ from urllib.parse import unquote, urlsplit
 
 import numpy as np
 
-from ccreport.tasks.battery import analyse_classifier, analyse_pair, prior_result
 from ccreport.analysis import priors as pr
-from ccreport.results import DatasetResult, InputFile, Results
 from ccreport.project.settings import AnalysisSettings
-
+from ccreport.results import DatasetResult, InputFile, Results
+from ccreport.tasks.battery import analyse_classifier, analyse_pair, prior_result
 
 SCEPTIC_PRIOR = """
 [[priors]]
@@ -101,7 +100,9 @@ def toml_string(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def synthetic_results(classifier_names=("alpha", "beta"), dataset="d1", title="Synthetic", seed=1) -> Results:
+def synthetic_results(
+    classifier_names=("alpha", "beta"), dataset="d1", title="Synthetic", seed=1
+) -> Results:
     """Results built straight from the battery (no manifest, no files): any names allowed."""
     rng = np.random.default_rng(seed)
     y = np.r_[np.ones(40, bool), np.zeros(60, bool)]
@@ -117,20 +118,31 @@ def synthetic_results(classifier_names=("alpha", "beta"), dataset="d1", title="S
             m = analyse_pair(classifiers[names[i]], classifiers[names[j]])
             comparisons[m.key] = m
     d = DatasetResult(
-        name=dataset, path="data.csv", sha256="0" * 64, n_pos=40, n_neg=60, positive_label="<pos>",
-        negative_label="neg & co", n_folds=None, classifiers=classifiers, comparisons=comparisons,
+        name=dataset,
+        path="data.csv",
+        sha256="0" * 64,
+        n_pos=40,
+        n_neg=60,
+        positive_label="<pos>",
+        negative_label="neg & co",
+        n_folds=None,
+        classifiers=classifiers,
+        comparisons=comparisons,
         priors=tuple(priors),
         narrative_markdown="Text with <script>alert(2)</script> and a [link](https://example.org).",
     )
     return Results(
-        title=title, generator="ccreport test", versions={"python": "3"},
+        title=title,
+        generator="ccreport test",
+        versions={"python": "3"},
         settings=AnalysisSettings(seed=seed, confidence=0.9, bootstrap=1000, band="pointwise"),
         inputs=(InputFile("ccreport.toml", "1" * 64, "manifest"),),
         priors={
             "uniform": prior_result("uniform", priors["uniform"], (("high", 1.0), ("low", 0.0))),
             "sceptic": prior_result("sceptic", priors["sceptic"], (("a", 2.0), ("b", 8.0))),
         },
-        datasets={dataset: d}, manifest_text='[project]\ntitle = "<b>x</b>"\n',
+        datasets={dataset: d},
+        manifest_text='[project]\ntitle = "<b>x</b>"\n',
     )
 
 
@@ -140,7 +152,11 @@ def fake_figure_index(results: Results, out: Path) -> dict:
 
     keys = [("overview/small-multiples", "full")]
     for d in results.datasets.values():
-        keys += [(f"{d.name}/cost", "full"), (f"{d.name}/roc", "column"), (f"{d.name}/cost-priors", "column")]
+        keys += [
+            (f"{d.name}/cost", "full"),
+            (f"{d.name}/roc", "column"),
+            (f"{d.name}/cost-priors", "column"),
+        ]
         keys += [(f"{d.name}/diff/{k}", "column") for k in d.comparisons]
     index = {}
     for i, (key, width) in enumerate(keys):
@@ -154,8 +170,11 @@ def fake_figure_index(results: Results, out: Path) -> dict:
         fig.savefig(out / f"{stem}.svg", metadata={"Date": None})
         fig.savefig(out / f"{stem}.pdf", metadata={"CreationDate": None})
         index[key] = {
-            "svg": f"{stem}.svg", "pdf": f"{stem}.pdf", "caption": f"Caption of {key}.",
-            "alt": f"Alt text of {key}", "width": width,
+            "svg": f"{stem}.svg",
+            "pdf": f"{stem}.pdf",
+            "caption": f"Caption of {key}.",
+            "alt": f"Alt text of {key}",
+            "width": width,
         }
     return index
 
@@ -231,10 +250,16 @@ def check_site(out: Path) -> dict[str, PageParser]:
             if not (out / target).is_file():
                 problems.append(f"{name}: missing file {link}")
                 continue
-            if parts.fragment and target.endswith(".html") and unquote(parts.fragment) not in pages[target].ids:
+            if (
+                parts.fragment
+                and target.endswith(".html")
+                and unquote(parts.fragment) not in pages[target].ids
+            ):
                 problems.append(f"{name}: missing anchor {link}")
     for css in out.rglob("*.css"):
-        for url in re.findall(r"url\(\s*['\"]?([^'\")]+)|@import\s+['\"]([^'\"]+)", css.read_text()):
+        for url in re.findall(
+            r"url\(\s*['\"]?([^'\")]+)|@import\s+['\"]([^'\"]+)", css.read_text()
+        ):
             url = url[0] or url[1]
             if OUTSIDE.match(url) and not url.startswith("data:"):
                 problems.append(f"{css.name}: outside URL {url}")

@@ -20,7 +20,6 @@ import hashlib
 import numpy as np
 
 from ccreport.analysis.priors import BetaPrior, PointPrior, UniformPrior
-from ccreport.tasks.battery import analyse_classifier, analyse_pair, pairs, prior_result
 from ccreport.project.settings import AnalysisSettings
 from ccreport.results import (
     Band,
@@ -33,6 +32,7 @@ from ccreport.results import (
     SignificantRegion,
     SimultaneousBand,
 )
+from ccreport.tasks.battery import analyse_classifier, analyse_pair, pairs, prior_result
 
 # name -> (binormal separation d', spread ratio of positives, crisp?)
 CLASSIFIERS = {
@@ -68,7 +68,9 @@ def _seed(*key) -> int:
 
 
 def _scores(rng, labels, d, spread, n_levels=None):
-    scores = np.where(labels == 1, rng.normal(d, spread, labels.size), rng.normal(0.0, 1.0, labels.size))
+    scores = np.where(
+        labels == 1, rng.normal(d, spread, labels.size), rng.normal(0.0, 1.0, labels.size)
+    )
     if n_levels:  # a tree gives few distinct scores
         scores = np.round(scores * n_levels) / n_levels
     return scores
@@ -85,7 +87,11 @@ def _bootstrap_band(name, labels, scores, predictions, level=0.9, replicates=60,
     for _ in range(replicates):
         idx = np.concatenate([rng.choice(pos, pos.size), rng.choice(neg, neg.size)])
         c = analyse_classifier(
-            name, labels[idx], None if scores is None else scores[idx], None if predictions is None else predictions[idx], {}
+            name,
+            labels[idx],
+            None if scores is None else scores[idx],
+            None if predictions is None else predictions[idx],
+            {},
         )
         curves.append(_on_grid(c))
     curves = np.array(curves)
@@ -100,7 +106,9 @@ def _bootstrap_band(name, labels, scores, predictions, level=0.9, replicates=60,
         pc=GRID,
         lower=lower,
         upper=upper,
-        simultaneous=SimultaneousBand(np.clip(lower - widen, 0, None), upper + widen, "synthetic (test data)"),
+        simultaneous=SimultaneousBand(
+            np.clip(lower - widen, 0, None), upper + widen, "synthetic (test data)"
+        ),
     )
 
 
@@ -110,7 +118,13 @@ def _fold_average(name, labels, scores, predictions, n_folds=5, seed=0):
     curves = []
     for k in range(n_folds):
         m = folds == k
-        c = analyse_classifier(name, labels[m], None if scores is None else scores[m], None if predictions is None else predictions[m], {})
+        c = analyse_classifier(
+            name,
+            labels[m],
+            None if scores is None else scores[m],
+            None if predictions is None else predictions[m],
+            {},
+        )
         curves.append(_on_grid(c))
     curves = np.array(curves)
     mean = curves.mean(axis=0)
@@ -126,18 +140,26 @@ def _fold_average(name, labels, scores, predictions, n_folds=5, seed=0):
 
 def _difference_extras(m: ComparisonResult, band_a, band_b):
     diff = np.interp(GRID, m.difference_pc, m.difference)
-    half = 0.5 * np.sqrt((band_a.upper - band_a.lower) ** 2 + (band_b.upper - band_b.lower) ** 2) / 2
+    half = (
+        0.5 * np.sqrt((band_a.upper - band_a.lower) ** 2 + (band_b.upper - band_b.lower) ** 2) / 2
+    )
     lower, upper = diff - half, diff + half
     significant, start = [], None
     sign = np.where(upper < 0, -1, np.where(lower > 0, 1, 0))
     for i in range(GRID.size + 1):
         s = sign[i] if i < GRID.size else 0
         if start is not None and (i == GRID.size or s != sign[start]):
-            significant.append(SignificantRegion(float(GRID[start]), float(GRID[i - 1]), m.a if sign[start] < 0 else m.b))
+            significant.append(
+                SignificantRegion(
+                    float(GRID[start]), float(GRID[i - 1]), m.a if sign[start] < 0 else m.b
+                )
+            )
             start = None
         if start is None and i < GRID.size and s != 0:
             start = i
-    band = DifferenceBand(level=0.9, replicates=60, pc=GRID, lower=lower, upper=upper, method="synthetic (test data)")
+    band = DifferenceBand(
+        level=0.9, replicates=60, pc=GRID, lower=lower, upper=upper, method="synthetic (test data)"
+    )
     return band, tuple(significant)
 
 
@@ -164,17 +186,26 @@ def synthetic_dataset(
     labels = np.r_[np.ones(n_pos, int), np.zeros(n_neg, int)]
     results, band_of = {}, {}
     for k, cname in enumerate(classifiers):
-        d, spread, crisp = CLASSIFIERS.get(cname, (-1.0, 1.0, False) if cname == WORSE_THAN_TRIVIAL else (1.0, 1.0, False))
+        d, spread, crisp = CLASSIFIERS.get(
+            cname, (-1.0, 1.0, False) if cname == WORSE_THAN_TRIVIAL else (1.0, 1.0, False)
+        )
         scores = _scores(rng, labels, d, spread, n_levels=3 if cname.startswith("tree") else None)
         predictions = None
         if crisp:
             predictions, scores = (scores > 0.5 * d).astype(int), None
         c = analyse_classifier(cname, labels, scores, predictions, analysis_priors)
         if bands:
-            band_of[cname] = _bootstrap_band(cname, labels, scores, predictions, seed=_seed(name, cname))
+            band_of[cname] = _bootstrap_band(
+                cname, labels, scores, predictions, seed=_seed(name, cname)
+            )
             c = dataclasses.replace(c, band=band_of[cname])
         if folds:
-            c = dataclasses.replace(c, fold_average=_fold_average(cname, labels, scores, predictions, seed=_seed(name, cname, "f")))
+            c = dataclasses.replace(
+                c,
+                fold_average=_fold_average(
+                    cname, labels, scores, predictions, seed=_seed(name, cname, "f")
+                ),
+            )
         results[cname] = c
     comparisons = {}
     for a, b in pairs(list(results)):
@@ -210,7 +241,8 @@ def synthetic_results(
     """A whole Results: each name in ``datasets`` is one dataset with the given classifiers."""
     priors = default_priors() if priors is None else priors
     data = {
-        d: synthetic_dataset(d, classifiers, priors, bands=bands, folds=folds, dense=dense) for d in datasets
+        d: synthetic_dataset(d, classifiers, priors, bands=bands, folds=folds, dense=dense)
+        for d in datasets
     }
     return Results(
         title=title,
@@ -218,7 +250,10 @@ def synthetic_results(
         versions={},
         settings=AnalysisSettings(seed=2006, confidence=0.9, bootstrap=60, band="pointwise"),
         inputs=(),
-        priors={p: prior_result(p, prior, tuple(params.items())) for p, (prior, params) in priors.items()},
+        priors={
+            p: prior_result(p, prior, tuple(params.items()))
+            for p, (prior, params) in priors.items()
+        },
         datasets=data,
         manifest_text="",
     )

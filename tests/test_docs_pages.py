@@ -45,7 +45,9 @@ def test_relative_links_resolve(page):
         path, _, fragment = target.partition("#")
         file = (page.parent / path).resolve() if path else page
         if not file.exists():
-            broken.append(f"{target}: no file {file.relative_to(ROOT) if ROOT in file.parents else file}")
+            broken.append(
+                f"{target}: no file {file.relative_to(ROOT) if ROOT in file.parents else file}"
+            )
         elif fragment and file.suffix == ".md" and fragment not in anchors(file):
             broken.append(f"{target}: no heading #{fragment} in {file.relative_to(ROOT)}")
     assert not broken, f"{page.relative_to(ROOT)}: " + "; ".join(broken)
@@ -116,9 +118,17 @@ def test_manifest_page_documents_every_key(tmp_path):
     [[key]], or in a comment's list of keys such as `point (value)` or `uniform (low, high)`."""
     (tmp_path / "ccreport.toml").write_text(MANIFEST_WITH_UNKNOWN_KEYS, encoding="utf-8")
     (tmp_path / "d.csv").write_text("y,s\n1,0.9\n0,0.1\n", encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
-    run = subprocess.run([sys.executable, "-m", "ccreport", "check", str(tmp_path), "-o", str(tmp_path / "out")],
-                         capture_output=True, text=True, env=env, timeout=120)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    }
+    run = subprocess.run(
+        [sys.executable, "-m", "ccreport", "check", str(tmp_path), "-o", str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     lists = re.findall(r"unknown key 'zqxjkv'; expected one of ([^\n]+)", run.stdout + run.stderr)
     assert len(lists) >= 14, run.stdout + run.stderr  # every table above answered with its keys
     keys = {key.strip() for found in lists for key in found.split(",")}

@@ -20,22 +20,42 @@ SCANNED = ("ccreport", "tests", "benchmarks")
 # (file, private name) -> why it is allowed. An entry that no longer occurs fails the test, so the
 # list only shrinks.
 ALLOWED = {
-    ("ccreport/speedups/figure_subsets.py", "_backend_pdf_ps"): "matplotlib's private PDF font-subsetting helper, "
+    (
+        "ccreport/speedups/figure_subsets.py",
+        "_backend_pdf_ps",
+    ): "matplotlib's private PDF font-subsetting helper, "
     "behind one guarded context manager (notdef_at_code_zero) that patches nothing if it is missing",
-    ("ccreport/speedups/figure_caches.py", "_backend_pdf_ps"): "matplotlib's private PDF font-subsetting helper, "
+    (
+        "ccreport/speedups/figure_caches.py",
+        "_backend_pdf_ps",
+    ): "matplotlib's private PDF font-subsetting helper, "
     "behind one guarded context manager (shared_font_programs) that patches nothing if it is missing",
-    ("ccreport/speedups/figure_caches.py", "Text._get_layout"): "matplotlib's text layout, memoised across the "
+    (
+        "ccreport/speedups/figure_caches.py",
+        "Text._get_layout",
+    ): "matplotlib's text layout, memoised across the "
     "renderers of one write_figures call behind one guarded context manager (shared_text_layouts)",
     ("ccreport/speedups/figure_caches.py", "_text_helpers"): "matplotlib's glyph layout, memoised "
     "while RendererPdf.draw_text draws plain text, behind one guarded context manager (shared_pdf_glyph_layouts)",
-    ("tests/speedups/test_figure_caches.py", "Text._get_layout"): "counts the text layouts matplotlib computes, to test "
+    (
+        "tests/speedups/test_figure_caches.py",
+        "Text._get_layout",
+    ): "counts the text layouts matplotlib computes, to test "
     "that shared_text_layouts computes each once",
-    ("ccreport/speedups/figure_caches.py", "Axis._update_ticks"): "matplotlib's tick update, its last result per "
+    (
+        "ccreport/speedups/figure_caches.py",
+        "Axis._update_ticks",
+    ): "matplotlib's tick update, its last result per "
     "axis remembered while one figure is laid out and saved, behind one guarded context manager "
     "(remembered_tick_updates)",
-    ("tests/speedups/test_figure_caches.py", "Axis._update_ticks"): "counts the tick updates matplotlib runs, to test "
-    "that remembered_tick_updates runs fewer",
-    ("tests/speedups/test_figure_speedups.py", "Text._get_layout"): "checks that matplotlib's text layout is patched only "
+    (
+        "tests/speedups/test_figure_caches.py",
+        "Axis._update_ticks",
+    ): "counts the tick updates matplotlib runs, to test that remembered_tick_updates runs fewer",
+    (
+        "tests/speedups/test_figure_speedups.py",
+        "Text._get_layout",
+    ): "checks that matplotlib's text layout is patched only "
     "while the figure speedups are on, and restored after",
 }
 
@@ -75,10 +95,20 @@ def private_uses(source: str) -> list[tuple[int, str]]:
                 found.append((node.lineno, f"{prefix}.{node.attr}"))
         elif isinstance(node, ast.Call) and node.args:
             called = _called(node)
-            builtin = isinstance(node.func, ast.Name)  # the builtins, not e.g. pytest's monkeypatch.setattr
-            if builtin and called in {"getattr", "setattr", "hasattr", "delattr"} and len(node.args) >= 2:
+            builtin = isinstance(
+                node.func, ast.Name
+            )  # the builtins, not e.g. pytest's monkeypatch.setattr
+            if (
+                builtin
+                and called in {"getattr", "setattr", "hasattr", "delattr"}
+                and len(node.args) >= 2
+            ):
                 target, name = node.args[0], node.args[1]
-                if isinstance(name, ast.Constant) and isinstance(name.value, str) and _private(name.value):
+                if (
+                    isinstance(name, ast.Constant)
+                    and isinstance(name.value, str)
+                    and _private(name.value)
+                ):
                     if isinstance(target, ast.Name) and target.id in bound:
                         found.append((node.lineno, f"{target.id}.{name.value}"))
             elif called == "import_module":
@@ -111,24 +141,37 @@ def _scan() -> dict[tuple[str, str], list[int]]:
 def test_no_private_name_crosses_a_module():
     uses = _scan()
     bad = {key: lines for key, lines in uses.items() if key not in ALLOWED}
-    assert not bad, "private names used across modules (make them public in their home module): " + ", ".join(
-        f"{path}:{lines[0]} {name}" for (path, name), lines in sorted(bad.items())
+    assert not bad, (
+        "private names used across modules (make them public in their home module): "
+        + ", ".join(f"{path}:{lines[0]} {name}" for (path, name), lines in sorted(bad.items()))
     )
     stale = set(ALLOWED) - set(uses)
-    assert not stale, f"allowed private uses that no longer occur (remove them from ALLOWED): {sorted(stale)}"
+    assert not stale, (
+        f"allowed private uses that no longer occur (remove them from ALLOWED): {sorted(stale)}"
+    )
 
 
 def speedup_test(path: str) -> bool:
     """A test module of a speedup (it imports ``ccreport.speedups``): it may count the library calls the
     speedup saves."""
-    return path.startswith("tests/") and "ccreport.speedups" in (ROOT / path).read_text(encoding="utf-8")
+    return path.startswith("tests/") and "ccreport.speedups" in (ROOT / path).read_text(
+        encoding="utf-8"
+    )
 
 
 def test_only_the_speedups_use_a_private_name():
     """A library's private name belongs in ccreport/speedups/ (behind CCREPORT_SPEEDUPS) and its tests,
     not in the build's own code."""
-    outside = sorted({path for path, _ in ALLOWED if not (path.startswith("ccreport/speedups/") or speedup_test(path))})
-    assert not outside, f"private names allowed outside ccreport/speedups/ (move the code there or use a public API): {outside}"
+    outside = sorted(
+        {
+            path
+            for path, _ in ALLOWED
+            if not (path.startswith("ccreport/speedups/") or speedup_test(path))
+        }
+    )
+    assert not outside, (
+        f"private names allowed outside ccreport/speedups/ (move the code there or use a public API): {outside}"
+    )
 
 
 def test_the_scanner_finds_each_form():
@@ -152,6 +195,11 @@ def test_the_scanner_finds_each_form():
         "getattr(local, '_fine')\n"
     )
     assert private_uses(source) == [
-        (1, "_a"), (3, "z._kernel"), (4, "p._q"), (6, "cb._world"),
-        (14, "atexit._run_exitfuncs"), (15, "Text._get_layout"), (16, "scipy.integrate._quadpack"),
+        (1, "_a"),
+        (3, "z._kernel"),
+        (4, "p._q"),
+        (6, "cb._world"),
+        (14, "atexit._run_exitfuncs"),
+        (15, "Text._get_layout"),
+        (16, "scipy.integrate._quadpack"),
     ]

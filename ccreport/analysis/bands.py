@@ -103,16 +103,27 @@ def significant_intervals(grid, lower, upper, a_name: str, b_name: str) -> list[
     """
     grid = np.asarray(grid, dtype=float)
     out = []
-    for edge, sign, name in ((np.asarray(upper, float), -1.0, a_name), (np.asarray(lower, float), 1.0, b_name)):
+    for edge, sign, name in (
+        (np.asarray(upper, float), -1.0, a_name),
+        (np.asarray(lower, float), 1.0, b_name),
+    ):
         val = sign * edge  # > 0 where significant
         mask = val > 0
         if not np.any(mask):
             continue
         flips = np.diff(np.concatenate(([0], mask.astype(np.int8), [0])))
         for s, e in zip(np.flatnonzero(flips == 1), np.flatnonzero(flips == -1) - 1):
-            lo = grid[s] if s == 0 else grid[s - 1] + (grid[s] - grid[s - 1]) * (-val[s - 1]) / (val[s] - val[s - 1])
+            lo = (
+                grid[s]
+                if s == 0
+                else grid[s - 1] + (grid[s] - grid[s - 1]) * (-val[s - 1]) / (val[s] - val[s - 1])
+            )
             last = grid.size - 1
-            hi = grid[e] if e == last else grid[e] + (grid[e + 1] - grid[e]) * val[e] / (val[e] - val[e + 1])
+            hi = (
+                grid[e]
+                if e == last
+                else grid[e] + (grid[e + 1] - grid[e]) * val[e] / (val[e] - val[e + 1])
+            )
             out.append({"lo": float(lo), "hi": float(hi), "better": name})
     out.sort(key=lambda d: d["lo"])
     return out

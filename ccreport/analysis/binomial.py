@@ -26,7 +26,9 @@ def clopper_pearson(k, n, level: float) -> tuple[float, float]:
     (0 <= k <= n, n > 0; ``k`` may be fractional, see the module docstring)."""
     k, n, level = float(k), float(n), float(level)
     if not (n > 0 and 0.0 <= k <= n and 0.0 < level < 1.0):
-        raise ValueError(f"clopper_pearson needs 0 <= k <= n, n > 0 and a level in (0, 1): k={k}, n={n}, level={level}")
+        raise ValueError(
+            f"clopper_pearson needs 0 <= k <= n, n > 0 and a level in (0, 1): k={k}, n={n}, level={level}"
+        )
     tail = (1.0 - level) / 2.0
     lower = 0.0 if k == 0 else float(special.betaincinv(k, n - k + 1.0, tail))
     upper = 1.0 if k == n else float(special.betaincinv(k + 1.0, n - k, 1.0 - tail))
@@ -36,4 +38,3 @@ def clopper_pearson(k, n, level: float) -> tuple[float, float]:
 def one_sided_level(level: float) -> float:
     """The one-sided level of each end of a two-sided interval at ``level``: ``(1 + level) / 2``."""
     return (1.0 + float(level)) / 2.0
-

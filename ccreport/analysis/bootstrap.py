@@ -138,10 +138,15 @@ def _readings(parts: list) -> dict | None:
     """Chunks' reader outputs ``[{reader: {key: (r,)}}, ...]`` concatenated over chunks."""
     if not parts or parts[0] is None:
         return None
-    return {name: {k: np.concatenate([p[name][k] for p in parts]) for k in parts[0][name]} for name in parts[0]}
+    return {
+        name: {k: np.concatenate([p[name][k] for p in parts]) for k in parts[0][name]}
+        for name in parts[0]
+    }
 
 
-def collect_replicates(parts: list, priors, grid, estimate_hull: Hulls, method, layout=None) -> Replicates:
+def collect_replicates(
+    parts: list, priors, grid, estimate_hull: Hulls, method, layout=None
+) -> Replicates:
     """The chunks' curves and the sample's own, as optimism-corrected :class:`Replicates`.
 
     ``parts``: per chunk ``(HullCurves, swap, sample_cost)`` (:func:`_chunk_curves`); where ``swap``
@@ -158,11 +163,23 @@ def collect_replicates(parts: list, priors, grid, estimate_hull: Hulls, method, 
     ins_e = {p: np.concatenate([q[0].in_sample_expected[p] for q in parts]) for p in priors}
     sample_cost = np.concatenate([p[2] for p in parts], axis=0) if parts[0][2] is not None else None
     have_sd = parts[0][0].raw_expected_sd is not None
-    sd = {p: np.concatenate([q[0].raw_expected_sd[p] for q in parts]) for p in priors} if have_sd else None
+    sd = (
+        {p: np.concatenate([q[0].raw_expected_sd[p] for q in parts]) for p in priors}
+        if have_sd
+        else None
+    )
     sd_hull = sample_hull(layout) if layout is not None and layout.grouped else estimate_hull
     sd_est = {p: float(sample_expected_sd(sd_hull, prior)[0]) for p, prior in priors.items()}
-    grid_sd = np.concatenate([p[0].raw_sd for p in parts], axis=0) if parts[0][0].raw_sd is not None else None
-    sample_sd = np.concatenate([p[0].sample_sd for p in parts], axis=0) if parts[0][0].sample_sd is not None else None
+    grid_sd = (
+        np.concatenate([p[0].raw_sd for p in parts], axis=0)
+        if parts[0][0].raw_sd is not None
+        else None
+    )
+    sample_sd = (
+        np.concatenate([p[0].sample_sd for p in parts], axis=0)
+        if parts[0][0].sample_sd is not None
+        else None
+    )
     selected = optimal_vertices(sd_hull, grid)
     grid_sd_est = costs_sd_at(sd_hull, selected, grid)[0]
     grid_sd_plus = costs_sd_at(sd_hull, selected, grid, plus=2)[0]
@@ -173,7 +190,10 @@ def collect_replicates(parts: list, priors, grid, estimate_hull: Hulls, method, 
         sample_cost = None if sample_cost is None else shift_to_exact(sample_cost, est, est_b)
         for p, prior in priors.items():
             est_eb = float(hulls_expected(coarse, prior)[0])
-            raw_e[p], ins_e[p] = shift_to_exact(raw_e[p], est_e[p], est_eb), shift_to_exact(ins_e[p], est_e[p], est_eb)
+            raw_e[p], ins_e[p] = (
+                shift_to_exact(raw_e[p], est_e[p], est_eb),
+                shift_to_exact(ins_e[p], est_e[p], est_eb),
+            )
     values = est[None, :] + ins - raw
     if parts and parts[0][1] is not None:
         swap = np.concatenate([p[1] for p in parts], axis=0)
@@ -214,7 +234,9 @@ def sample_selection(layout: PathLayout, grid) -> tuple[np.ndarray, np.ndarray]:
     return k, (k == 0) | (k == layout.n_points - 1)
 
 
-def trivial_swap(h: Hulls, layout: PathLayout, cp, cn, grid, selection) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def trivial_swap(
+    h: Hulls, layout: PathLayout, cp, cn, grid, selection
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Where a replicate selects a trivial classifier but the sample did not, the replicate's cost
     of the sample's selection, and that cost's own binomial sd in the replicate (D&H 2006 Eq. 8):
     ``(swap (R, m), sample_cost (R, m), sample_sd (R, m))``.
@@ -233,7 +255,11 @@ def trivial_swap(h: Hulls, layout: PathLayout, cp, cn, grid, selection) -> tuple
     trivial = trivial_selection(h, grid)
     fnr = 1.0 - cp[:, layout.pos_at[k]] / layout.n_pos
     fpr = cn[:, layout.neg_at[k]] / layout.n_neg
-    return trivial & ~sample_trivial[None, :], fnr * grid + fpr * (1.0 - grid), line_sd(fnr, fpr, layout.n_pos, layout.n_neg, grid)
+    return (
+        trivial & ~sample_trivial[None, :],
+        fnr * grid + fpr * (1.0 - grid),
+        line_sd(fnr, fpr, layout.n_pos, layout.n_neg, grid),
+    )
 
 
 def trivial_selection(h: Hulls, grid) -> np.ndarray:
@@ -250,10 +276,20 @@ def _chunk_curves(layout: PathLayout, cp, cn, grid, priors, selection: str):
     """A chunk's ``(HullCurves, swap, sample_cost)`` (:func:`trivial_swap`; None, None when fixed)."""
     if selection == "fixed":
         sample_switches = np.tile(switches(sample_hull(layout)), cp.shape[0])
-        return hull_curves(fixed_vertices(layout, cp, cn), grid, priors, sample_switches), None, None
+        return (
+            hull_curves(fixed_vertices(layout, cp, cn), grid, priors, sample_switches),
+            None,
+            None,
+        )
     h = replicate_hulls(layout, cp, cn)
-    swap, sample_cost, sample_sd = trivial_swap(h, layout, cp, cn, grid, sample_selection(layout, grid))
-    return with_swapped_sd(hull_curves(h, grid, priors, sd=True), swap, sample_sd), swap, sample_cost
+    swap, sample_cost, sample_sd = trivial_swap(
+        h, layout, cp, cn, grid, sample_selection(layout, grid)
+    )
+    return (
+        with_swapped_sd(hull_curves(h, grid, priors, sd=True), swap, sample_sd),
+        swap,
+        sample_cost,
+    )
 
 
 def with_swapped_sd(curves: HullCurves, swap, sample_sd) -> HullCurves:
@@ -262,7 +298,9 @@ def with_swapped_sd(curves: HullCurves, swap, sample_sd) -> HullCurves:
     return curves._replace(raw_sd=np.where(swap, sample_sd, curves.raw_sd), sample_sd=sample_sd)
 
 
-def stratified_curves(rng, layouts: list[PathLayout], replicates: int, grid, priors, selection: str):
+def stratified_curves(
+    rng, layouts: list[PathLayout], replicates: int, grid, priors, selection: str
+):
     """The one resampling loop, for one classifier or for several on the same instances.
 
     Each chunk draws the multinomial counts of each class once. One classifier reads them as the
@@ -286,7 +324,9 @@ def stratified_curves(rng, layouts: list[PathLayout], replicates: int, grid, pri
     return parts
 
 
-def replicate_group_counts(rng, layouts: list[PathLayout], replicates: int) -> list[tuple[np.ndarray, np.ndarray]]:
+def replicate_group_counts(
+    rng, layouts: list[PathLayout], replicates: int
+) -> list[tuple[np.ndarray, np.ndarray]]:
     """Every replicate's counts per group ((R, G) positives, (R, G) negatives, int32) of grouped
     layouts (:mod:`ccreport.analysis.replicate_groups`). One layout: drawn per group directly,
     O(R x G); several: each class's instances drawn once per chunk as positions (int32) and counted
@@ -310,7 +350,9 @@ def _grouped_curves(rng, layouts, replicates, grid, priors, selection):
     chunks of at most ``CHUNK_ELEMENTS`` group counts, O(R x G)."""
     layouts = [group_layout(lay, force=True) for lay in layouts]
     parts = [[] for _ in layouts]
-    for out, lay, (pos, neg) in zip(parts, layouts, replicate_group_counts(rng, layouts, replicates)):
+    for out, lay, (pos, neg) in zip(
+        parts, layouts, replicate_group_counts(rng, layouts, replicates)
+    ):
         start = 0
         for reps in chunk_sizes(replicates, lay.n_points):
             cp, cn = cumulative(pos[start : start + reps]), cumulative(neg[start : start + reps])
@@ -348,7 +390,14 @@ def bootstrap_scores(
     layout = path_layout(labels, scores)
     replicate_layout = group_layout(layout, max_groups)
     (parts,) = stratified_curves(rng, [replicate_layout], replicates, grid, priors, selection)
-    return collect_replicates(parts, priors, grid, sample_hull(layout), scores_method(replicate_layout, selection), replicate_layout)
+    return collect_replicates(
+        parts,
+        priors,
+        grid,
+        sample_hull(layout),
+        scores_method(replicate_layout, selection),
+        replicate_layout,
+    )
 
 
 def merged_groups(layout: PathLayout | None) -> int | None:
@@ -363,15 +412,23 @@ def merged_groups(layout: PathLayout | None) -> int | None:
 def scores_method(layout: PathLayout | None, selection: str = "resample") -> str:
     """The ``method`` text of a scoring classifier's stratified bootstrap replicates on ``layout``."""
     groups = merged_groups(layout)
-    return ("stratified instance bootstrap" + ("" if selection == "resample" else ", thresholds fixed")
-            + ("" if groups is None else f", replicates on {groups} score groups"))
+    return (
+        "stratified instance bootstrap"
+        + ("" if selection == "resample" else ", thresholds fixed")
+        + ("" if groups is None else f", replicates on {groups} score groups")
+    )
 
 
 # --- crisp classifiers: binomials on the row marginals (section 4.6) ----------------------------------
 
 
 def bootstrap_crisp(
-    rng: np.random.Generator, labels, predictions, replicates: int, priors: dict | None = None, grid=GRID
+    rng: np.random.Generator,
+    labels,
+    predictions,
+    replicates: int,
+    priors: dict | None = None,
+    grid=GRID,
 ) -> Replicates:
     """Binomial resampling of a crisp classifier conditioned on the row marginals (D&H 2006 section 4.6).
 
@@ -385,7 +442,9 @@ def bootstrap_crisp(
     n_pos, n_neg = roc.n_pos, roc.n_neg
     tp = rng.binomial(n_pos, roc.tp[1] / n_pos, size=replicates)
     fp = rng.binomial(n_neg, roc.fp[1] / n_neg, size=replicates)
-    return crisp_replicates(tp, fp, n_pos, n_neg, roc.tp[1], roc.fp[1], grid, priors, "binomial (row marginals)")
+    return crisp_replicates(
+        tp, fp, n_pos, n_neg, roc.tp[1], roc.fp[1], grid, priors, "binomial (row marginals)"
+    )
 
 
 def crisp_replicates(tp, fp, n_pos, n_neg, tp0, fp0, grid, priors, method) -> Replicates:
@@ -409,7 +468,9 @@ def crisp_replicates(tp, fp, n_pos, n_neg, tp0, fp0, grid, priors, method) -> Re
     own = hull_curves(h, grid, priors)
     reps = np.asarray(tp).size
     if tp0 * n_neg <= fp0 * n_pos:  # the sample's line never beats the trivial classifiers
-        fixed = hull_curves(Hulls(est.x, est.y, est.indptr, n_pos, n_neg, est.x, est.y), grid, priors)
+        fixed = hull_curves(
+            Hulls(est.x, est.y, est.indptr, n_pos, n_neg, est.x, est.y), grid, priors
+        )
         fixed = HullCurves(
             np.repeat(fixed.raw, reps, axis=0),
             None,
@@ -420,7 +481,9 @@ def crisp_replicates(tp, fp, n_pos, n_neg, tp0, fp0, grid, priors, method) -> Re
         zeros, negs, poss = np.zeros(reps), np.full(reps, float(n_neg)), np.full(reps, float(n_pos))
         x = np.column_stack((zeros, np.asarray(fp, float), negs)).ravel()
         y = np.column_stack((zeros, np.asarray(tp, float), poss)).ravel()
-        h_fixed = Hulls(x=x, y=y, indptr=np.arange(reps + 1) * 3, n_pos=n_pos, n_neg=n_neg, x0=h.x0, y0=h.y0)
+        h_fixed = Hulls(
+            x=x, y=y, indptr=np.arange(reps + 1) * 3, n_pos=n_pos, n_neg=n_neg, x0=h.x0, y0=h.y0
+        )
         fixed = hull_curves(h_fixed, grid, priors, np.tile(switches(est), reps))
     est_grid = hulls_on_grid(est, grid)[0]
     return Replicates(
@@ -442,10 +505,14 @@ def cost_lines(tp, fp, n_pos: int, n_neg: int, grid) -> np.ndarray:
     grid: (R, m), not clipped by the trivial classifiers."""
     fnr = 1.0 - np.asarray(tp, dtype=float) / n_pos
     fpr = np.asarray(fp, dtype=float) / n_neg
-    return np.multiply.outer(fnr, grid) + np.multiply.outer(fpr, 1.0 - np.asarray(grid, dtype=float))
+    return np.multiply.outer(fnr, grid) + np.multiply.outer(
+        fpr, 1.0 - np.asarray(grid, dtype=float)
+    )
 
 
-def crisp_line_replicates(rng: np.random.Generator, n_pos: int, n_neg: int, tp: int, fp: int, replicates: int, grid=GRID):
+def crisp_line_replicates(
+    rng: np.random.Generator, n_pos: int, n_neg: int, tp: int, fp: int, replicates: int, grid=GRID
+):
     """Replicate cost lines ``fnr pc + fpr (1 - pc)`` of a crisp classifier (D&H 2006 Fig. 16): (R, m)."""
     grid = np.asarray(grid, dtype=float)
     tpr = rng.binomial(n_pos, tp / n_pos, size=replicates) / n_pos

@@ -108,7 +108,9 @@ OUTER = 200  # outer replicates whose inner bootstraps calibrate the band
 INNER = 50  # inner replicates per outer replicate
 WINDOW = 0.05  # u is pooled over grid points within this distance in PC(+)
 RESAMPLE_BLOCK = 2**17  # picks counted at once by resample_cumulative (1 MB per working array)
-HULL_BLOCK = 2**20  # inner replicates' path points per block of _inner_world (8 MB per int64 working array)
+HULL_BLOCK = (
+    2**20
+)  # inner replicates' path points per block of _inner_world (8 MB per int64 working array)
 AUTO_BUDGET = 100_000_000  # n x OUTER x INNER at most, for calibration="auto" (n <= 10,000)
 MODES = ("auto", "double", "off")
 # Gauss-Legendre nodes for induced priors inside the calibration: it only ranks expected costs, and
@@ -117,7 +119,9 @@ INDUCED_NODES = 32
 # A classifier with at most n / GROUP_DRAWS distinct scores is resampled per distinct score (O(G) per
 # replicate: one binomial draw per score) rather than per instance (O(n): one integer draw per instance)
 GROUP_DRAWS = 32
-METHOD = "double bootstrap (Beran 1987 prepivoting) of the upper edge and the sup-norm critical value"
+METHOD = (
+    "double bootstrap (Beran 1987 prepivoting) of the upper edge and the sup-norm critical value"
+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -184,13 +188,17 @@ def resample_counts(rng: np.random.Generator, counts: np.ndarray, inner: int) ->
     if size == 0:
         return np.zeros((g * inner, 0), dtype=np.int64)
     lists = np.repeat(np.tile(np.arange(size), g), counts.ravel()).reshape(g, size)
-    picks = rng.integers(0, size, size=(g, inner, size), dtype=np.int32)  # 32-bit draws: a third of 64-bit ones' time, the same law
+    picks = rng.integers(
+        0, size, size=(g, inner, size), dtype=np.int32
+    )  # 32-bit draws: a third of 64-bit ones' time, the same law
     drawn = np.take_along_axis(lists[:, None, :], picks, axis=2).reshape(g * inner, size)
     drawn += (np.arange(g * inner) * size)[:, None]
     return count_positions(drawn, g * inner * size).reshape(g * inner, size)
 
 
-def resample_cumulative(rng: np.random.Generator, counts: np.ndarray, inner: int, at: np.ndarray) -> np.ndarray:
+def resample_cumulative(
+    rng: np.random.Generator, counts: np.ndarray, inner: int, at: np.ndarray
+) -> np.ndarray:
     """``cumulative(resample_counts(rng, counts, inner))[:, at]`` from the same draws, without the
     inner replicates' per-instance counts: (g * inner, at.size), int32.
 
@@ -207,14 +215,20 @@ def resample_cumulative(rng: np.random.Generator, counts: np.ndarray, inner: int
     columns = np.asarray(at).size
     if size == 0:
         return np.zeros((g * inner, columns), dtype=np.int32)
-    picks = rng.integers(0, size, size=(g, inner, size), dtype=np.int32)  # the draws of resample_counts, in its order
-    bounds = cumulative(counts)[:, at]  # (g, columns): positions of outer row b before each class rank
+    picks = rng.integers(
+        0, size, size=(g, inner, size), dtype=np.int32
+    )  # the draws of resample_counts, in its order
+    bounds = cumulative(counts)[
+        :, at
+    ]  # (g, columns): positions of outer row b before each class rank
     # counts up to n fit 32 bits: half the memory traffic here and in the hulls (the same integers)
     out = np.empty((g, inner, columns), dtype=np.int32)
     per = max(1, RESAMPLE_BLOCK // (inner * size))  # outer rows per block
     row_start = (np.arange(per * inner) * size).reshape(per, inner, 1)
     below_start = (np.arange(per * inner) * (size + 1)).reshape(per, inner, 1)
-    for first in range(0, g, per):  # blocks of outer rows bound the working set, not a loop over instances
+    for first in range(
+        0, g, per
+    ):  # blocks of outer rows bound the working set, not a loop over instances
         rows = slice(first, min(g, first + per))
         k = rows.stop - first
         block = picks[rows]
@@ -270,7 +284,9 @@ def sup_statistics(inner_values: np.ndarray, truth: np.ndarray) -> tuple[np.ndar
     sd = studentizing_sd(inner_values.std(axis=1, ddof=1))
     live = sd > 0
     safe = np.where(live, sd, 1.0)
-    dev = np.where(live[:, None], np.abs(inner_values - mean[:, None]) / safe[:, None], 0.0).max(axis=2)
+    dev = np.where(live[:, None], np.abs(inner_values - mean[:, None]) / safe[:, None], 0.0).max(
+        axis=2
+    )
     stat = np.where(live, np.abs(truth - mean) / safe, 0.0).max(axis=1)
     some = live.any(axis=1)
     return np.where(some, stat, np.nan), np.where(some[:, None], dev, np.nan)
@@ -295,7 +311,9 @@ def sup_ratios(stat: np.ndarray, inner_sups: np.ndarray, level: float) -> np.nda
     return stat / critical
 
 
-def _recounted(h: Hulls, cp_outer: np.ndarray, cn_outer: np.ndarray, inner: int, layout=None) -> Hulls:
+def _recounted(
+    h: Hulls, cp_outer: np.ndarray, cn_outer: np.ndarray, inner: int, layout=None
+) -> Hulls:
     """Inner hulls whose ``x0, y0`` are the selected thresholds' counts in their *outer* replicate.
 
     ``h``: hulls over :func:`path_columns`' layout (``x0``, ``y0``: the selected point's columns) and
@@ -304,7 +322,9 @@ def _recounted(h: Hulls, cp_outer: np.ndarray, cn_outer: np.ndarray, inner: int,
     ``x0, y0`` are sample counts and the outer counts cumulated over every group."""
     outer_of = h.replicate_ids() // inner
     col_x, col_y = h.x0.astype(np.int64), h.y0.astype(np.int64)
-    if layout is not None and layout.grouped:  # x0, y0 are sample counts; the outer columns are groups
+    if (
+        layout is not None and layout.grouped
+    ):  # x0, y0 are sample counts; the outer columns are groups
         # any group end with that sample count reads the same outer count (groups between add none)
         col_x = layout.neg_at[np.searchsorted(layout.neg_count, col_x)]
         col_y = layout.pos_at[np.searchsorted(layout.pos_count, col_y)]
@@ -327,8 +347,15 @@ def path_columns(layout: PathLayout) -> tuple[PathLayout, np.ndarray, np.ndarray
     layout has the selected point's column as ``x0`` and ``y0``."""
     pos_ranks, pos_at = np.unique(layout.pos_at, return_inverse=True)
     neg_ranks, neg_at = np.unique(layout.neg_at, return_inverse=True)
-    columns = PathLayout(pos_at=pos_at, neg_at=neg_at, pos_order=layout.pos_order, neg_order=layout.neg_order,
-                         n_pos=layout.n_pos, n_neg=layout.n_neg, hull=layout.hull)
+    columns = PathLayout(
+        pos_at=pos_at,
+        neg_at=neg_at,
+        pos_order=layout.pos_order,
+        neg_order=layout.neg_order,
+        n_pos=layout.n_pos,
+        n_neg=layout.n_neg,
+        hull=layout.hull,
+    )
     return columns, pos_ranks, neg_ranks
 
 
@@ -365,7 +392,9 @@ def outer_world(layout, counts_pos, counts_neg, grid, priors) -> Outer:
     """Outer replicates from their counts ((g, n_pos) and (g, n_neg), in the layout's class-rank
     order): each one's own envelope t*_b and the truth C(v*_b), on the grid and under each prior."""
     cp, cn = cumulative(counts_pos), cumulative(counts_neg)
-    t, truth, t_e, truth_e = hull_curves(replicate_hulls(layout, cp, cn), grid, priors, nodes=INDUCED_NODES)[:4]
+    t, truth, t_e, truth_e = hull_curves(
+        replicate_hulls(layout, cp, cn), grid, priors, nodes=INDUCED_NODES
+    )[:4]
     return Outer(cp=cp, cn=cn, t=t, truth=truth, t_expected=t_e, truth_expected=truth_e)
 
 
@@ -381,7 +410,14 @@ def _inner_world(layout, outer: Outer, inner_cp, inner_cn, grid, priors) -> tupl
     k = inner_cp.shape[0] // g
     per = max(1, HULL_BLOCK // (k * layout.n_points))  # outer replicates per block
     blocks = [
-        _inner_block(layout, _outer_rows(outer, slice(b, b + per)), inner_cp[b * k : (b + per) * k], inner_cn[b * k : (b + per) * k], grid, priors)
+        _inner_block(
+            layout,
+            _outer_rows(outer, slice(b, b + per)),
+            inner_cp[b * k : (b + per) * k],
+            inner_cn[b * k : (b + per) * k],
+            grid,
+            priors,
+        )
         for b in range(0, g, per)
     ]
     values = np.concatenate([v for v, _ in blocks])
@@ -391,7 +427,10 @@ def _inner_world(layout, outer: Outer, inner_cp, inner_cn, grid, priors) -> tupl
 def _outer_rows(outer: Outer, rows: slice) -> Outer:
     """The outer replicates ``rows`` of ``outer``."""
     return Outer(
-        cp=outer.cp[rows], cn=outer.cn[rows], t=outer.t[rows], truth=outer.truth[rows],
+        cp=outer.cp[rows],
+        cn=outer.cn[rows],
+        t=outer.t[rows],
+        truth=outer.truth[rows],
         t_expected={p: v[rows] for p, v in outer.t_expected.items()},
         truth_expected={p: v[rows] for p, v in outer.truth_expected.items()},
     )
@@ -402,21 +441,31 @@ def _inner_block(layout, outer: Outer, inner_cp, inner_cn, grid, priors) -> tupl
     g = outer.cp.shape[0]
     k = inner_cp.shape[0] // g
     if layout.grouped:  # counts cumulated over every merged score group
-        recounted = _recounted(replicate_hulls(layout, inner_cp, inner_cn), outer.cp, outer.cn, k, layout)
+        recounted = _recounted(
+            replicate_hulls(layout, inner_cp, inner_cn), outer.cp, outer.cn, k, layout
+        )
     else:
         columns, pos_ranks, neg_ranks = path_columns(layout)
         hulls = replicate_hulls(columns, inner_cp, inner_cn)
         recounted = _recounted(hulls, outer.cp[:, pos_ranks], outer.cn[:, neg_ranks], k)
     raw, ins, raw_e, ins_e = hull_curves(recounted, grid, priors, nodes=INDUCED_NODES)[:4]
     values = outer.t[:, None, :] + (ins - raw).reshape(g, k, grid.size)
-    expected = {p: outer.t_expected[p][:, None] + (ins_e[p] - raw_e[p]).reshape(g, k) for p in priors}
+    expected = {
+        p: outer.t_expected[p][:, None] + (ins_e[p] - raw_e[p]).reshape(g, k) for p in priors
+    }
     return values, expected
 
 
 def bootstrap_world(layout, counts_pos, counts_neg, inner_pos, inner_neg, grid, priors) -> World:
     """Outer replicates (counts, (g, n_pos) and (g, n_neg), in the layout's class-rank order) and
     their inner replicates ((g k, ...), row ``b k + j`` drawn from outer row b) -> :class:`World`."""
-    return world_in_pieces(layout, outer_world(layout, counts_pos, counts_neg, grid, priors), [(inner_pos, inner_neg)], grid, priors)
+    return world_in_pieces(
+        layout,
+        outer_world(layout, counts_pos, counts_neg, grid, priors),
+        [(inner_pos, inner_neg)],
+        grid,
+        priors,
+    )
 
 
 def world_in_pieces(layout, outer: Outer, inner_pieces, grid, priors) -> World:
@@ -425,7 +474,9 @@ def world_in_pieces(layout, outer: Outer, inner_pieces, grid, priors) -> World:
         cumulated = ((cumulative(pos), cumulative(neg)) for pos, neg in inner_pieces)
         return world_of_cumulative_pieces(layout, outer, cumulated, grid, priors)
     _, pos_ranks, neg_ranks = path_columns(layout)
-    cumulated = ((cumulative(pos)[:, pos_ranks], cumulative(neg)[:, neg_ranks]) for pos, neg in inner_pieces)
+    cumulated = (
+        (cumulative(pos)[:, pos_ranks], cumulative(neg)[:, neg_ranks]) for pos, neg in inner_pieces
+    )
     return world_of_cumulative_pieces(layout, outer, cumulated, grid, priors)
 
 
@@ -496,7 +547,9 @@ def calibrate(
     priors = priors or {}
     grid = np.asarray(grid, dtype=float)
     n = layout.n_pos + layout.n_neg
-    if not layout.grouped and (layout.n_points - 1) * GROUP_DRAWS <= n:  # few distinct scores: drawn per score
+    if (
+        not layout.grouped and (layout.n_points - 1) * GROUP_DRAWS <= n
+    ):  # few distinct scores: drawn per score
         layout = group_layout(layout, force=True)
     q = (1.0 + level) / 2.0
     u_grid, stats, sups, u_exp = [], [], [], {p: [] for p in priors}
@@ -506,16 +559,25 @@ def calibrate(
     for g in chunk_sizes(outer, size * inner):
         if layout.grouped:
             sizes_pos, sizes_neg = group_sizes(layout)
-            counts_pos, counts_neg = group_counts(rng, sizes_pos, g), group_counts(rng, sizes_neg, g)
+            counts_pos, counts_neg = (
+                group_counts(rng, sizes_pos, g),
+                group_counts(rng, sizes_neg, g),
+            )
             pieces = (  # inner replicates per group, cumulated over every group
-                (cumulative(resample_group_counts(rng, counts_pos, k)), cumulative(resample_group_counts(rng, counts_neg, k)))
+                (
+                    cumulative(resample_group_counts(rng, counts_pos, k)),
+                    cumulative(resample_group_counts(rng, counts_neg, k)),
+                )
                 for k in chunk_sizes(inner, size * g)
             )
         else:
             counts_pos = multinomial_counts(rng, layout.n_pos, g)
             counts_neg = multinomial_counts(rng, layout.n_neg, g)
             pieces = (  # inner replicates in pieces of at most CHUNK_ELEMENTS instances (only at large n)
-                (resample_cumulative(rng, counts_pos, k, pos_ranks), resample_cumulative(rng, counts_neg, k, neg_ranks))
+                (
+                    resample_cumulative(rng, counts_pos, k, pos_ranks),
+                    resample_cumulative(rng, counts_neg, k, neg_ranks),
+                )
                 for k in chunk_sizes(inner, n * g)
             )
         outer_w = outer_world(layout, counts_pos, counts_neg, grid, priors)
@@ -529,7 +591,9 @@ def calibrate(
     return Calibration(
         level=level,
         upper=np.maximum(q, pooled_quantile(np.concatenate(u_grid), grid, q, window)),
-        sup_scale=_widening(sup_ratios(np.concatenate(stats), np.concatenate(sups), level), level, 1.0),
+        sup_scale=_widening(
+            sup_ratios(np.concatenate(stats), np.concatenate(sups), level), level, 1.0
+        ),
         expected_upper={p: _widening(np.concatenate(u_exp[p]), q, q) for p in priors},
         outer=outer,
         inner=inner,
@@ -574,11 +638,21 @@ def studentized_ratios(values, estimate, sd) -> np.ndarray:
     values = np.asarray(values, dtype=float)
     sd = np.asarray(sd, dtype=float)
     live = sd > 0
-    return np.where(live, (values - np.asarray(estimate, dtype=float)) / np.where(live, sd, 1.0), 0.0)
+    return np.where(
+        live, (values - np.asarray(estimate, dtype=float)) / np.where(live, sd, 1.0), 0.0
+    )
 
 
-def studentized_band(values, estimate, sd, sd_estimate, cal: Calibration, basic=None, sd_floor=None,
-                     floor_level: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+def studentized_band(
+    values,
+    estimate,
+    sd,
+    sd_estimate,
+    cal: Calibration,
+    basic=None,
+    sd_floor=None,
+    floor_level: float | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """Pointwise studentized (bootstrap-t) band of optimism-corrected replicate curves (R, m).
 
     ``t_j + s_j q_a(z_j)`` with ``z*_j = (c*_j - t_j) / s*_j`` (:func:`studentized_ratios`), ``s*``
@@ -610,18 +684,28 @@ def studentized_band(values, estimate, sd, sd_estimate, cal: Calibration, basic=
     zs = np.sort(z, axis=0)
     lower = est + s * _sorted_quantiles(zs, np.full(est.shape, cal.lower_level))
     upper = est + s * _sorted_quantiles(zs, cal.upper)
-    if basic is not None:  # the reflected replicates 2 t - t*: their lower edge reaches the optimum too
+    if (
+        basic is not None
+    ):  # the reflected replicates 2 t - t*: their lower edge reaches the optimum too
         zb = np.sort(studentized_ratios(basic, est, sd), axis=0)
-        lower = np.minimum(lower, est + s * _sorted_quantiles(zb, np.full(est.shape, cal.lower_level)))
-    if sd_floor is not None:  # at least the binomial upper bound of the selected cost line (Agresti-Coull sd)
+        lower = np.minimum(
+            lower, est + s * _sorted_quantiles(zb, np.full(est.shape, cal.lower_level))
+        )
+    if (
+        sd_floor is not None
+    ):  # at least the binomial upper bound of the selected cost line (Agresti-Coull sd)
         z = ndtri(1.0 - cal.lower_level if floor_level is None else floor_level)
         upper = np.maximum(upper, est + z * np.asarray(sd_floor, dtype=float))
     plo, phi = calibrated_band(values, cal)
     exact = s <= 0
-    return np.where(exact, plo, np.maximum(lower, 0.0)), np.where(exact, phi, upper)  # a cost is never below 0
+    return np.where(exact, plo, np.maximum(lower, 0.0)), np.where(
+        exact, phi, upper
+    )  # a cost is never below 0
 
 
-def studentized_interval(samples, estimate: float, sd, sd_estimate: float, levels: tuple[float, float], basic=None) -> list[float]:
+def studentized_interval(
+    samples, estimate: float, sd, sd_estimate: float, levels: tuple[float, float], basic=None
+) -> list[float]:
     """Bootstrap-t interval of one statistic: ``[t + s q_lo(z*), t + s q_hi(z*)]``, ``z*`` the
     :func:`studentized_ratios` of its optimism-corrected replicates (R,) by their own sds ``sd`` (R,),
     ``s`` = ``sd_estimate`` the sample's; the percentile interval (:func:`calibrated_interval`) when
@@ -633,4 +717,7 @@ def studentized_interval(samples, estimate: float, sd, sd_estimate: float, level
     lo, hi = np.quantile(z, [levels[0], levels[1]])
     if basic is not None:
         lo = min(lo, float(np.quantile(studentized_ratios(basic, estimate, sd), levels[0])))
-    return [max(0.0, float(estimate + sd_estimate * lo)), float(estimate + sd_estimate * hi)]  # a cost is never below 0
+    return [
+        max(0.0, float(estimate + sd_estimate * lo)),
+        float(estimate + sd_estimate * hi),
+    ]  # a cost is never below 0

@@ -47,7 +47,9 @@ class FoldAverage:
     skipped: tuple
 
 
-def fold_average(labels, folds, fold_names, scores=None, predictions=None, priors: dict | None = None, grid=GRID) -> FoldAverage:
+def fold_average(
+    labels, folds, fold_names, scores=None, predictions=None, priors: dict | None = None, grid=GRID
+) -> FoldAverage:
     """Average a classifier's cost curves over folds, vertically in cost space (D&H 2006 section 4.5).
 
     Each fold's curve is the lower envelope of its ROC points on that fold's instances (for a crisp
@@ -63,7 +65,11 @@ def fold_average(labels, folds, fold_names, scores=None, predictions=None, prior
         if yy.size == 0 or yy.all() or not yy.any():
             skipped.append(name)
             continue
-        roc = roc_points(yy, np.asarray(scores)[m]) if scores is not None else crisp_roc(yy, np.asarray(predictions)[m])
+        roc = (
+            roc_points(yy, np.asarray(scores)[m])
+            if scores is not None
+            else crisp_roc(yy, np.asarray(predictions)[m])
+        )
         env = lower_envelope(roc)
         curves.append((env.pc, env.nec))
         used.append(name)

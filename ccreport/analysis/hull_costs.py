@@ -42,7 +42,9 @@ def switches(h: Hulls) -> np.ndarray:
     return np.nan_to_num(pc, nan=0.0)
 
 
-def vertex_intervals(h: Hulls, switch_pc: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def vertex_intervals(
+    h: Hulls, switch_pc: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """The PC(+) interval [lo, hi] on which each hull vertex is the optimal one (flat, per vertex).
 
     ``switch_pc``: :func:`switches` of ``h`` when already known. The intervals of one replicate tile
@@ -104,13 +106,22 @@ def optimal_vertices(h: Hulls, grid, switch_pc: np.ndarray | None = None) -> np.
     # switches are non-decreasing within a replicate and lie in [0, 1]: offset replicate r by 2r
     keys = sw + 2.0 * edge_rep
     queries = grid[None, :] + 2.0 * np.arange(reps)[:, None]
-    if keys.size and grid.size and np.all(keys[1:] >= keys[:-1]) and np.all(grid[1:] >= grid[:-1]) and 0.0 <= grid[0] and grid[-1] <= 1.0:
+    if (
+        keys.size
+        and grid.size
+        and np.all(keys[1:] >= keys[:-1])
+        and np.all(grid[1:] >= grid[:-1])
+        and 0.0 <= grid[0]
+        and grid[-1] <= 1.0
+    ):
         # the same counts from the edges' side (E edges instead of R m queries): edge e of replicate r
         # is passed at grid point j iff keys_e < queries_rj, i.e. from j = J_e on, J_e the number of
         # r's queries <= keys_e (the queries, flat, are sorted: row r lies in [2r, 2r + 1])
         m = grid.size
         passed_from = np.searchsorted(queries.ravel(), keys, side="right") - edge_rep * m
-        passed = np.bincount(edge_rep * (m + 1) + passed_from, minlength=reps * (m + 1)).reshape(reps, m + 1)
+        passed = np.bincount(edge_rep * (m + 1) + passed_from, minlength=reps * (m + 1)).reshape(
+            reps, m + 1
+        )
         v = np.cumsum(passed[:, :m], axis=1)  # vertex number in replicate
     else:  # switches out of order by rounding, or an unsorted grid: one binary search per query
         edge_start = np.concatenate(([0], np.cumsum(edges_per)))
@@ -127,14 +138,18 @@ def costs_at(h: Hulls, j: np.ndarray, grid: np.ndarray, in_sample: bool = False)
     return fnr * grid + fpr * (1.0 - grid)
 
 
-def hulls_on_grid(h: Hulls, grid=GRID, switch_pc: np.ndarray | None = None, in_sample: bool = False) -> np.ndarray:
+def hulls_on_grid(
+    h: Hulls, grid=GRID, switch_pc: np.ndarray | None = None, in_sample: bool = False
+) -> np.ndarray:
     """Normalized expected cost of each replicate's envelope at each grid PC(+): shape (R, m), exact
     (:func:`optimal_vertices`)."""
     grid = np.asarray(grid, dtype=float)
     return costs_at(h, optimal_vertices(h, grid, switch_pc), grid, in_sample)
 
 
-def hulls_expected(h: Hulls, prior: Prior, switch_pc: np.ndarray | None = None, weights=None) -> np.ndarray:
+def hulls_expected(
+    h: Hulls, prior: Prior, switch_pc: np.ndarray | None = None, weights=None
+) -> np.ndarray:
     """Exact expected normalized cost of each replicate's envelope under ``prior``: shape (R,).
 
     On the interval where hull vertex v is optimal the envelope is its cost line
@@ -157,8 +172,16 @@ def curves_expected(curves, prior: Prior) -> np.ndarray:
     """Expected cost of several piecewise-linear curves ``[(pc, nec), ...]`` under ``prior``, vectorised
     (the same closed forms and induced-prior rule as :func:`hulls_expected`): the curves' points are
     laid end to end and every segment read at once (a curve's last point starts no segment)."""
-    pc = np.concatenate([np.asarray(c, dtype=float).ravel() for c, _ in curves]) if curves else np.zeros(0)
-    nec = np.concatenate([np.asarray(v, dtype=float).ravel() for _, v in curves]) if curves else np.zeros(0)
+    pc = (
+        np.concatenate([np.asarray(c, dtype=float).ravel() for c, _ in curves])
+        if curves
+        else np.zeros(0)
+    )
+    nec = (
+        np.concatenate([np.asarray(v, dtype=float).ravel() for _, v in curves])
+        if curves
+        else np.zeros(0)
+    )
     points = np.array([np.size(c) for c, _ in curves], dtype=np.int64)
     starts = np.ones(pc.size, dtype=bool)
     starts[(np.cumsum(points) - 1)[points > 0]] = False
@@ -192,7 +215,9 @@ class HullCurves(NamedTuple):
     in_sample_expected: dict
     raw_expected_sd: dict | None = None
     raw_sd: np.ndarray | None = None
-    sample_sd: np.ndarray | None = None  # the replicate's sd of the sample's selection (bootstrap.trivial_swap)
+    sample_sd: np.ndarray | None = (
+        None  # the replicate's sd of the sample's selection (bootstrap.trivial_swap)
+    )
 
 
 def costs_sd_at(h: Hulls, j: np.ndarray, grid: np.ndarray, plus: int = 0) -> np.ndarray:
@@ -220,7 +245,9 @@ def line_sd(fnr, fpr, n_pos: int, n_neg: int, grid, plus: int = 0) -> np.ndarray
     return np.sqrt(np.maximum(var, 0.0))
 
 
-def hull_curves(h: Hulls, grid, priors: dict, switch_pc=None, nodes: int | None = None, sd: bool = False) -> HullCurves:
+def hull_curves(
+    h: Hulls, grid, priors: dict, switch_pc=None, nodes: int | None = None, sd: bool = False
+) -> HullCurves:
     """Raw and in-sample (original counts ``x0, y0``, replicate's selection) grid values and expected
     costs of every replicate of ``h``. ``switch_pc``: the switching points to select with (default
     the hulls' own; the sample's for fixed thresholds); ``nodes``: the quadrature rule of priors that

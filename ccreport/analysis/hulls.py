@@ -30,7 +30,6 @@ import numpy as np
 from .path_layout import PathLayout
 from .roc import block_starts
 
-
 BLOCK = 32  # points per block in the hull pruning (see the module docstring)
 
 
@@ -108,7 +107,9 @@ def _above(hull, cx, cy, offset) -> np.ndarray:
     return (cy - hyv) * du > (cu - hu[v]) * (hy[v1] - hyv)
 
 
-def replicate_hulls(layout: PathLayout, cp: np.ndarray, cn: np.ndarray, block: int = BLOCK) -> Hulls:
+def replicate_hulls(
+    layout: PathLayout, cp: np.ndarray, cn: np.ndarray, block: int = BLOCK
+) -> Hulls:
     """Exact ROC convex hulls of a chunk of replicates from their cumulative class counts.
 
     ``layout``: the classifier's sorted path (:class:`ccreport.analysis.path_layout.PathLayout`);
@@ -129,7 +130,10 @@ def replicate_hulls(layout: PathLayout, cp: np.ndarray, cn: np.ndarray, block: i
     coarse = grid_hull_mask(ex, ey)
     span = layout.n_pos + layout.n_neg + 1
     offset = np.arange(reps, dtype=np.int64) * span
-    hull = ((ex + ey + offset[:, None])[coarse], ey[coarse])  # sheared frame u = x + y, flat, offset
+    hull = (
+        (ex + ey + offset[:, None])[coarse],
+        ey[coarse],
+    )  # sheared frame u = x + y, flat, offset
     examined = _above(hull, ex[:, :-1], ey[:, 1:], offset[:, None])
     # halves of the examined blocks: [start, mid] and [mid, end]
     r_idx, b_idx = np.nonzero(examined)
@@ -143,7 +147,9 @@ def replicate_hulls(layout: PathLayout, cp: np.ndarray, cn: np.ndarray, block: i
     mid = np.broadcast_to(np.minimum(ends[:-1] + block // 2, ends[1:]), (reps, nb))
     # candidates in path order, four runs per block: its start if a coarse vertex, the inside of the
     # first half, the midpoint, the inside of the second half; then the last point
-    starts = np.stack((np.broadcast_to(ends[:-1], (reps, nb)), ends[:-1] + 1 + 0 * mid, mid, mid + 1), axis=2)
+    starts = np.stack(
+        (np.broadcast_to(ends[:-1], (reps, nb)), ends[:-1] + 1 + 0 * mid, mid, mid + 1), axis=2
+    )
     lengths = np.stack(
         (
             coarse[:, :-1].astype(np.int64),
@@ -178,7 +184,9 @@ def replicate_hulls(layout: PathLayout, cp: np.ndarray, cn: np.ndarray, block: i
         indptr=np.concatenate(([0], np.cumsum(counts))),
         n_pos=layout.n_pos,
         n_neg=layout.n_neg,
-        x0=layout.neg_sample[kv].astype(float),  # sample counts (a grouped layout's columns are groups)
+        x0=layout.neg_sample[kv].astype(
+            float
+        ),  # sample counts (a grouped layout's columns are groups)
         y0=layout.pos_sample[kv].astype(float),
     )
 
@@ -205,7 +213,9 @@ def sample_hull(layout: PathLayout) -> Hulls:
     """The sample's own ROC convex hull as a one-replicate :class:`~ccreport.analysis.hulls.Hulls`."""
     x = layout.neg_sample[layout.hull].astype(float)
     y = layout.pos_sample[layout.hull].astype(float)
-    return Hulls(x=x, y=y, indptr=np.array([0, x.size]), n_pos=layout.n_pos, n_neg=layout.n_neg, x0=x, y0=y)
+    return Hulls(
+        x=x, y=y, indptr=np.array([0, x.size]), n_pos=layout.n_pos, n_neg=layout.n_neg, x0=x, y0=y
+    )
 
 
 def fixed_vertices(layout: PathLayout, cp: np.ndarray, cn: np.ndarray) -> Hulls:

@@ -114,12 +114,18 @@ def binned_layout(labels, scores, costs, exact: RocivCurve, bins: int = BINS) ->
         n_neg=exact.n_neg,
     )
     return BinnedLayout(
-        pos_bin=bin_of[y], neg_bin=bin_of[~y], pos_cost=c[y].copy(), neg_cost=c[~y].copy(),
-        bins=int(ends.size), sample=sample,
+        pos_bin=bin_of[y],
+        neg_bin=bin_of[~y],
+        pos_cost=c[y].copy(),
+        neg_cost=c[~y].copy(),
+        bins=int(ends.size),
+        sample=sample,
     )
 
 
-def bin_sums(keys: np.ndarray, cost: np.ndarray, counts: np.ndarray, bins: int, slice_size: int = COUNT_SLICE) -> np.ndarray:
+def bin_sums(
+    keys: np.ndarray, cost: np.ndarray, counts: np.ndarray, bins: int, slice_size: int = COUNT_SLICE
+) -> np.ndarray:
     """(R, bins) sums of ``counts * cost`` over each bin's instances: one weighted bincount per
     replicate of the chunk (``keys`` already of bincount's index type, so nothing is converted).
 
@@ -131,7 +137,9 @@ def bin_sums(keys: np.ndarray, cost: np.ndarray, counts: np.ndarray, bins: int, 
     size = counts.shape[1]
     out = np.zeros((counts.shape[0], bins))
     weights = np.empty(max(1, min(size, slice_size)))
-    for i, row in enumerate(counts):  # replicates of the chunk and slices of a row: not a loop over instances
+    for i, row in enumerate(
+        counts
+    ):  # replicates of the chunk and slices of a row: not a loop over instances
         for start in range(0, size, weights.size):
             stop = min(size, start + weights.size)
             w = np.multiply(row[start:stop], cost[start:stop], out=weights[: stop - start])
@@ -149,9 +157,29 @@ def binned_rociv_replicates(layout: BinnedLayout, pos_counts, neg_counts):
     ValueError if a replicate's drawn positives or negatives cost 0 in total.
     """
     zero = np.zeros((np.shape(pos_counts)[0], 1))
-    tp = np.concatenate((zero, np.cumsum(bin_sums(layout.pos_bin, layout.pos_cost, pos_counts, layout.bins), axis=1)), axis=1)
-    fp = np.concatenate((zero, np.cumsum(bin_sums(layout.neg_bin, layout.neg_cost, neg_counts, layout.bins), axis=1)), axis=1)
+    tp = np.concatenate(
+        (
+            zero,
+            np.cumsum(bin_sums(layout.pos_bin, layout.pos_cost, pos_counts, layout.bins), axis=1),
+        ),
+        axis=1,
+    )
+    fp = np.concatenate(
+        (
+            zero,
+            np.cumsum(bin_sums(layout.neg_bin, layout.neg_cost, neg_counts, layout.bins), axis=1),
+        ),
+        axis=1,
+    )
     p_total, n_total = tp[:, -1].copy(), fp[:, -1].copy()
     if not (np.all(p_total > 0) and np.all(n_total > 0)):
-        raise ValueError("a replicate's drawn positives or negatives cost 0 in total; ROCIV needs a total > 0 in each class")
-    return RocivReplicates(tp_benefit=tp, fp_cost=fp, thresholds=layout.sample.thresholds, p_total=p_total, n_total=n_total)
+        raise ValueError(
+            "a replicate's drawn positives or negatives cost 0 in total; ROCIV needs a total > 0 in each class"
+        )
+    return RocivReplicates(
+        tp_benefit=tp,
+        fp_cost=fp,
+        thresholds=layout.sample.thresholds,
+        p_total=p_total,
+        n_total=n_total,
+    )

@@ -171,7 +171,9 @@ def _plan(y, scores, costs, grid, priors, bins: int) -> _Plan:
         return _Plan(s, None, sample, estimate, expected, least, 0.0)
     layout = binned_layout(y, s, costs, sample, bins)
     # AUCIV's binned area misses each bin's inner area; add the sample's (instance_cost_bins)
-    return _Plan(None, layout, layout.sample, estimate, expected, least, auciv(sample) - auciv(layout.sample))
+    return _Plan(
+        None, layout, layout.sample, estimate, expected, least, auciv(sample) - auciv(layout.sample)
+    )
 
 
 def _assemble(parts, plan: _Plan, grid, priors) -> InstanceCostReplicates:
@@ -197,7 +199,13 @@ def _assemble(parts, plan: _Plan, grid, priors) -> InstanceCostReplicates:
 
 
 def bootstrap_instance_costs_many(
-    rng: np.random.Generator, labels, scores_list, costs, replicates: int, priors: dict | None = None, grid=GRID,
+    rng: np.random.Generator,
+    labels,
+    scores_list,
+    costs,
+    replicates: int,
+    priors: dict | None = None,
+    grid=GRID,
     bins: int = BINS,
 ) -> list[InstanceCostReplicates]:
     """:func:`bootstrap_instance_costs` of several classifiers of one dataset on the same replicates,
@@ -212,7 +220,9 @@ def bootstrap_instance_costs_many(
     plans = [_plan(y, s, costs, grid, priors, bins) for s in scores_list]
     parts: list[list] = [[] for _ in plans]
     for reps in chunk_sizes(replicates, y.size):
-        pos_counts = multinomial_counts(rng, pos.size, reps)  # stratified_counts' draws, in its order
+        pos_counts = multinomial_counts(
+            rng, pos.size, reps
+        )  # stratified_counts' draws, in its order
         neg_counts = multinomial_counts(rng, neg.size, reps)
         counts = None
         for plan, out in zip(plans, parts):
@@ -229,7 +239,13 @@ def bootstrap_instance_costs_many(
 
 
 def bootstrap_instance_costs(
-    rng: np.random.Generator, labels, scores, costs, replicates: int, priors: dict | None = None, grid=GRID,
+    rng: np.random.Generator,
+    labels,
+    scores,
+    costs,
+    replicates: int,
+    priors: dict | None = None,
+    grid=GRID,
     bins: int = BINS,
 ) -> InstanceCostReplicates:
     """Stratified instance bootstrap of one classifier's instance-cost analysis (module docstring).
@@ -242,4 +258,6 @@ def bootstrap_instance_costs(
     ValueError if a replicate's drawn positives or negatives cost 0 in total (possible only when
     most of a class costs 0).
     """
-    return bootstrap_instance_costs_many(rng, labels, [scores], costs, replicates, priors, grid, bins)[0]
+    return bootstrap_instance_costs_many(
+        rng, labels, [scores], costs, replicates, priors, grid, bins
+    )[0]

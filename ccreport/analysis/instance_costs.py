@@ -64,7 +64,10 @@ def transformed_costs(labels, fn=0.0, fp=0.0, tp=0.0, tn=0.0) -> np.ndarray:
     bad cells itself; analyses call :func:`cost_benefit`.
     """
     y = np.asarray(labels).astype(bool)
-    cell = {name: np.broadcast_to(np.asarray(value, dtype=float), y.shape) for name, value in zip(CELLS, (fn, fp, tp, tn))}
+    cell = {
+        name: np.broadcast_to(np.asarray(value, dtype=float), y.shape)
+        for name, value in zip(CELLS, (fn, fp, tp, tn))
+    }
     return np.where(y, cell["fn"] + cell["tp"], cell["fp"] + cell["tn"])
 
 
@@ -294,7 +297,9 @@ def analyse_instance_costs(y_true, scores, costs, priors: dict | None = None) ->
         envelope=env,
         own_pc=curve.own_pc,
         min_total_cost=min_total_cost(curve),
-        expected_cost={name: prior.expected(env.pc, env.nec) for name, prior in (priors or {}).items()},
+        expected_cost={
+            name: prior.expected(env.pc, env.nec) for name, prior in (priors or {}).items()
+        },
         operating_range=operating_range(env),
     )
 
@@ -328,7 +333,9 @@ class InstanceCostComparison:
             "difference": _pairs(m.difference_pc, m.difference),
             "auciv_difference": float(self.auciv_difference),
             "min_total_cost_difference": float(self.min_total_cost_difference),
-            "expected_cost_difference": {k: float(v) for k, v in self.expected_cost_difference.items()},
+            "expected_cost_difference": {
+                k: float(v) for k, v in self.expected_cost_difference.items()
+            },
         }
 
 
@@ -337,12 +344,18 @@ def compare_instance_costs(a: InstanceCostResult, b: InstanceCostResult) -> Inst
     (:func:`ccreport.analysis.envelope.compare`), and the differences of AUCIV, minimum total cost
     and expected costs. Both must be analyses of the same instances and costs (same class totals)."""
     if (a.rociv.p_total, a.rociv.n_total) != (b.rociv.p_total, b.rociv.n_total):
-        raise ValueError("instance-cost comparisons need the same instances and costs (class totals differ)")
+        raise ValueError(
+            "instance-cost comparisons need the same instances and costs (class totals differ)"
+        )
     return InstanceCostComparison(
         comparison=compare(a.envelope, b.envelope),
         auciv_difference=a.auciv - b.auciv,
         min_total_cost_difference=a.min_total_cost.total - b.min_total_cost.total,
-        expected_cost_difference={p: a.expected_cost[p] - b.expected_cost[p] for p in a.expected_cost if p in b.expected_cost},
+        expected_cost_difference={
+            p: a.expected_cost[p] - b.expected_cost[p]
+            for p in a.expected_cost
+            if p in b.expected_cost
+        },
     )
 
 
@@ -360,7 +373,9 @@ class RocivReplicates:
     its hull, nor its area, nor its envelope.
     """
 
-    tp_benefit: np.ndarray  # (B, k + 1) cumulative costs of the drawn positives at or above each threshold
+    tp_benefit: (
+        np.ndarray
+    )  # (B, k + 1) cumulative costs of the drawn positives at or above each threshold
     fp_cost: np.ndarray  # (B, k + 1)
     thresholds: np.ndarray  # (k + 1,)
     p_total: np.ndarray  # (B,)
@@ -401,7 +416,9 @@ class RocivReplicates:
         x = np.asarray(pc, dtype=float)
         fnr, fpr = 1.0 - self.tpr, self.fpr
         best = np.full((fnr.shape[0], x.size), np.inf)
-        for start in range(0, fnr.shape[1], chunk):  # a loop over chunks of thresholds, not instances
+        for start in range(
+            0, fnr.shape[1], chunk
+        ):  # a loop over chunks of thresholds, not instances
             a, b = fnr[:, start : start + chunk, None], fpr[:, start : start + chunk, None]
             np.minimum(best, np.min(a * x + b * (1.0 - x), axis=1), out=best)
         return best
@@ -424,11 +441,21 @@ def rociv_replicates(y_true, scores, costs, counts) -> RocivReplicates:
     starts = np.concatenate(([0], ends[:-1] + 1))
     weights = counts[:, order] * c[order]
     zero = np.zeros((counts.shape[0], 1))
-    tp = np.concatenate((zero, np.cumsum(np.add.reduceat(weights * y_sorted, starts, axis=1), axis=1)), axis=1)
-    fp = np.concatenate((zero, np.cumsum(np.add.reduceat(weights * ~y_sorted, starts, axis=1), axis=1)), axis=1)
+    tp = np.concatenate(
+        (zero, np.cumsum(np.add.reduceat(weights * y_sorted, starts, axis=1), axis=1)), axis=1
+    )
+    fp = np.concatenate(
+        (zero, np.cumsum(np.add.reduceat(weights * ~y_sorted, starts, axis=1), axis=1)), axis=1
+    )
     p_total, n_total = tp[:, -1].copy(), fp[:, -1].copy()
     if not (np.all(p_total > 0) and np.all(n_total > 0)):
-        raise ValueError("a replicate's drawn positives or negatives cost 0 in total; ROCIV needs a total > 0 in each class")
+        raise ValueError(
+            "a replicate's drawn positives or negatives cost 0 in total; ROCIV needs a total > 0 in each class"
+        )
     return RocivReplicates(
-        tp_benefit=tp, fp_cost=fp, thresholds=np.concatenate(([np.inf], s_sorted[ends])), p_total=p_total, n_total=n_total
+        tp_benefit=tp,
+        fp_cost=fp,
+        thresholds=np.concatenate(([np.inf], s_sorted[ends])),
+        p_total=p_total,
+        n_total=n_total,
     )

@@ -59,24 +59,36 @@ class _Curves:
         self.n_pos = int(y.sum())
         self.n_neg = y.size - self.n_pos
         self.layouts = {k: path_layout(y, s) for k, s in scores.items()}
-        self.crisp = {k: (np.asarray(p, bool)[y].astype(np.int64), np.asarray(p, bool)[~y].astype(np.int64)) for k, p in predictions.items()}
+        self.crisp = {
+            k: (np.asarray(p, bool)[y].astype(np.int64), np.asarray(p, bool)[~y].astype(np.int64))
+            for k, p in predictions.items()
+        }
 
     def __call__(self, name, counts_pos, counts_neg, priors=None):
         """Envelopes (R, m) of the replicates with these class counts, and with ``priors`` also
         their expected costs {prior: (R,)} (32-node rule for induced priors, as in the calibration)."""
         if name in self.layouts:
             lay = self.layouts[name]
-            h = replicate_hulls(lay, cumulative(counts_pos[:, lay.pos_order]), cumulative(counts_neg[:, lay.neg_order]))
+            h = replicate_hulls(
+                lay,
+                cumulative(counts_pos[:, lay.pos_order]),
+                cumulative(counts_neg[:, lay.neg_order]),
+            )
         else:
             lab_pos, lab_neg = self.crisp[name]
-            h = crisp_hulls(counts_pos @ lab_pos, counts_neg @ lab_neg, self.n_pos, self.n_neg, 0.0, 0.0)
+            h = crisp_hulls(
+                counts_pos @ lab_pos, counts_neg @ lab_neg, self.n_pos, self.n_neg, 0.0, 0.0
+            )
         sw = switches(h)
         env = hulls_on_grid(h, self.grid, sw)
         if priors is None:
             return env
         lo, hi = vertex_intervals(h, sw)
         rep = h.replicate_ids()
-        return env, {p: hulls_expected(h, prior, sw, prior.vertex_weights(lo, hi, rep, INDUCED_NODES)) for p, prior in priors.items()}
+        return env, {
+            p: hulls_expected(h, prior, sw, prior.vertex_weights(lo, hi, rep, INDUCED_NODES))
+            for p, prior in priors.items()
+        }
 
     def sample(self, name, priors=None):
         ones_pos = np.ones((1, self.n_pos), dtype=np.int64)
@@ -130,11 +142,17 @@ class PairCalibration:
         null = self.null_p.get(prior)
         if null is None or null.size == 0:
             return float(p)
-        return float(min(1.0, (np.searchsorted(null, p * (1 + 1e-12), side="right") + 1) / (null.size + 1)))
+        return float(
+            min(1.0, (np.searchsorted(null, p * (1 + 1e-12), side="right") + 1) / (null.size + 1))
+        )
 
     def describe(self) -> dict:
-        return {"method": "double bootstrap (Beran 1987 prepivoting) shared by every pair of the dataset",
-                "outer": self.outer, "inner": self.inner, "critical_value_scale": self.scale}
+        return {
+            "method": "double bootstrap (Beran 1987 prepivoting) shared by every pair of the dataset",
+            "outer": self.outer,
+            "inner": self.inner,
+            "critical_value_scale": self.scale,
+        }
 
 
 def calibrate_pairs(
@@ -162,7 +180,12 @@ def calibrate_pairs(
     grid = np.asarray(grid, dtype=float)
     pairs = [tuple(p) for p in pairs]
     names = sorted({x for p in pairs for x in p})
-    curves = _Curves(labels, {k: scores[k] for k in names if k in scores}, {k: predictions[k] for k in names if k in predictions}, grid)
+    curves = _Curves(
+        labels,
+        {k: scores[k] for k in names if k in scores},
+        {k: predictions[k] for k in names if k in predictions},
+        grid,
+    )
     sample = {k: curves.sample(k, priors) for k in names}
     n = curves.n_pos + curves.n_neg
     ratios = {p: [] for p in pairs}
@@ -181,7 +204,9 @@ def calibrate_pairs(
                 d_inner = (inner_w[a][0] - inner_w[b][0]).reshape(e - s, inner, grid.size)
                 d_outer = outer_w[a][0][s:e] - outer_w[b][0][s:e]
                 family = claim_family(outer_w[a][0][s:e], outer_w[b][0][s:e], grid)
-                ratios[(a, b)].append(pair_ratios(d_outer, d_inner, sample[a][0] - sample[b][0], level, family))
+                ratios[(a, b)].append(
+                    pair_ratios(d_outer, d_inner, sample[a][0] - sample[b][0], level, family)
+                )
                 for p in priors:
                     null_p[((a, b), p)].append(
                         null_p_values(
@@ -206,7 +231,15 @@ def calibrate_pairs(
 # --- fast double bootstrap of the expected-cost p-values (Davidson & MacKinnon 2007) ---------------------
 
 
-def fast_double_draws(rng: np.random.Generator, labels, scores: dict | None, predictions: dict | None, priors: dict, draws: int, grid=GRID) -> dict:
+def fast_double_draws(
+    rng: np.random.Generator,
+    labels,
+    scores: dict | None,
+    predictions: dict | None,
+    priors: dict,
+    draws: int,
+    grid=GRID,
+) -> dict:
     """One inner resample per outer resample, ``draws`` of each, for every classifier of a dataset.
 
     Returns {name: (outer, inner)}, each {prior: (draws,)} of the replicates' own expected costs; row
@@ -226,7 +259,8 @@ def fast_double_draws(rng: np.random.Generator, labels, scores: dict | None, pre
             parts[k][0].append(curves(k, counts_pos, counts_neg, priors)[1])
             parts[k][1].append(curves(k, inner_pos, inner_neg, priors)[1])
     return {
-        k: tuple({p: np.concatenate([c[p] for c in level]) for p in priors} for level in parts[k]) for k in names
+        k: tuple({p: np.concatenate([c[p] for c in level]) for p in priors} for level in parts[k])
+        for k in names
     }
 
 
@@ -243,7 +277,9 @@ def fdb_p_value(outer_differences, inner_differences, raw_differences, estimate:
     d_star = np.asarray(raw_differences, dtype=float)
     d = float(estimate)
     tau_star = np.abs(d_star - d)
-    tau2 = np.abs(np.asarray(inner_differences, dtype=float) - np.asarray(outer_differences, dtype=float))
+    tau2 = np.abs(
+        np.asarray(inner_differences, dtype=float) - np.asarray(outer_differences, dtype=float)
+    )
     tol = 1e-12 * max(1.0, abs(d))
     r = d_star.size
     p = (np.count_nonzero(tau_star >= abs(d) - tol) + 1) / (r + 1)

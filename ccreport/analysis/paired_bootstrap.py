@@ -39,12 +39,12 @@ from .replicate_groups import MAX_REPLICATE_GROUPS, group_layout, shared_group_c
 def _dataset_chunk(layout: PathLayout, cp, cn, grid, priors, readers: dict):
     """:func:`_chunk_curves` (resampled selection) plus the trivial flags and the readers' outputs."""
     h = replicate_hulls(layout, cp, cn)
-    swap, sample_cost, sample_sd = trivial_swap(h, layout, cp, cn, grid, sample_selection(layout, grid))
+    swap, sample_cost, sample_sd = trivial_swap(
+        h, layout, cp, cn, grid, sample_selection(layout, grid)
+    )
     read = {k: f(h, cp, cn, layout) for k, f in readers.items()} or None
     curves = with_swapped_sd(hull_curves(h, grid, priors, sd=True), swap, sample_sd)
     return curves, swap, sample_cost, trivial_selection(h, grid), read
-
-
 
 
 # --- pairs: the same resampled instances for both (section 4.7) ---------------------------------------
@@ -73,13 +73,28 @@ def bootstrap_pair(
     grid = np.asarray(grid, dtype=float)
     y = np.asarray(labels, dtype=bool)
     if a_scores is None and b_scores is None:
-        return _pair_crisp(rng, y, np.asarray(a_predictions, bool), np.asarray(b_predictions, bool), replicates, priors, grid)
-    a = np.asarray(a_scores if a_scores is not None else np.asarray(a_predictions, dtype=float), dtype=float)
-    b = np.asarray(b_scores if b_scores is not None else np.asarray(b_predictions, dtype=float), dtype=float)
+        return _pair_crisp(
+            rng,
+            y,
+            np.asarray(a_predictions, bool),
+            np.asarray(b_predictions, bool),
+            replicates,
+            priors,
+            grid,
+        )
+    a = np.asarray(
+        a_scores if a_scores is not None else np.asarray(a_predictions, dtype=float), dtype=float
+    )
+    b = np.asarray(
+        b_scores if b_scores is not None else np.asarray(b_predictions, dtype=float), dtype=float
+    )
     layouts = [path_layout(y, a), path_layout(y, b)]
     parts = stratified_curves(rng, layouts, replicates, grid, priors, "resample")
     method = "paired stratified instance bootstrap (same resampled instances for both)"
-    return tuple(collect_replicates(p, priors, grid, sample_hull(lay), method) for p, lay in zip(parts, layouts))
+    return tuple(
+        collect_replicates(p, priors, grid, sample_hull(lay), method)
+        for p, lay in zip(parts, layouts)
+    )
 
 
 def _pair_crisp(rng, y, pa, pb, replicates, priors, grid):
@@ -89,9 +104,16 @@ def _pair_crisp(rng, y, pa, pb, replicates, priors, grid):
     for cls, n in ((True, n_pos), (False, n_neg)):
         mask = y == cls
         cells = np.array(
-            [np.count_nonzero(mask & (pa == i) & (pb == j)) for i in (True, False) for j in (True, False)], dtype=float
+            [
+                np.count_nonzero(mask & (pa == i) & (pb == j))
+                for i in (True, False)
+                for j in (True, False)
+            ],
+            dtype=float,
         )
-        draws[cls] = rng.multinomial(n, cells / n, size=replicates)  # columns: (1,1) (1,0) (0,1) (0,0)
+        draws[cls] = rng.multinomial(
+            n, cells / n, size=replicates
+        )  # columns: (1,1) (1,0) (0,1) (0,0)
     tp_a = draws[True][:, 0] + draws[True][:, 1]
     fp_a = draws[False][:, 0] + draws[False][:, 1]
     tp_b = draws[True][:, 0] + draws[True][:, 2]
@@ -129,7 +151,11 @@ class DatasetReplicates:
     def expected_difference(self, a: str, b: str, prior: str, raw: bool = False) -> np.ndarray:
         """Replicate expected-cost differences (R,) of ``a - b`` under ``prior``."""
         ra, rb = self.classifiers[a], self.classifiers[b]
-        return ra.raw_expected[prior] - rb.raw_expected[prior] if raw else ra.expected[prior] - rb.expected[prior]
+        return (
+            ra.raw_expected[prior] - rb.raw_expected[prior]
+            if raw
+            else ra.expected[prior] - rb.expected[prior]
+        )
 
 
 DATASET_METHOD = "stratified instance bootstrap, one resampling per dataset (the same resampled instances for every classifier)"
@@ -181,7 +207,9 @@ def bootstrap_dataset(
     scores = dict(scores or {})
     predictions = dict(predictions or {})
     if set(scores) & set(predictions):
-        raise ValueError(f"classifiers given both scores and predictions: {sorted(set(scores) & set(predictions))}")
+        raise ValueError(
+            f"classifiers given both scores and predictions: {sorted(set(scores) & set(predictions))}"
+        )
     priors = priors or {}
     grid = np.asarray(grid, dtype=float)
     y = np.asarray(labels, dtype=bool)
@@ -203,12 +231,21 @@ def bootstrap_dataset(
     if any(lay.grouped for lay in layouts.values()):
         _grouped_dataset(rng, layouts, crisp, parts, counts, replicates, grid, priors, readers)
     else:
-        _fine_dataset(rng, n_pos, n_neg, layouts, crisp, parts, counts, replicates, grid, priors, readers)
+        _fine_dataset(
+            rng, n_pos, n_neg, layouts, crisp, parts, counts, replicates, grid, priors, readers
+        )
     out = {}
     for name in list(scores) + list(predictions):
         if name in layouts:
             lay = layouts[name]
-            out[name] = collect_replicates(parts[name], priors, grid, sample_hull(lay.fine if lay.grouped else lay), DATASET_METHOD, lay)
+            out[name] = collect_replicates(
+                parts[name],
+                priors,
+                grid,
+                sample_hull(lay.fine if lay.grouped else lay),
+                DATASET_METHOD,
+                lay,
+            )
         else:
             lab_pos, lab_neg = crisp[name]
             tp, fp = np.concatenate(counts[name][0]), np.concatenate(counts[name][1])
@@ -217,12 +254,21 @@ def bootstrap_dataset(
             h = crisp_hulls(tp, fp, n_pos, n_neg, tp0, fp0)
             own = hull_curves(h, grid, {})
             read = {k: f(h, None, None, None) for k, f in readers.get(name, {}).items()}
-            out[name] = replace(reps, in_sample=own.in_sample, trivial=trivial_selection(h, grid),
-                                sample_cost=reps.values, readings=read or None)
-    return DatasetReplicates(grid=grid, classifiers=out, replicates=replicates, method=DATASET_METHOD)
+            out[name] = replace(
+                reps,
+                in_sample=own.in_sample,
+                trivial=trivial_selection(h, grid),
+                sample_cost=reps.values,
+                readings=read or None,
+            )
+    return DatasetReplicates(
+        grid=grid, classifiers=out, replicates=replicates, method=DATASET_METHOD
+    )
 
 
-def _fine_dataset(rng, n_pos, n_neg, layouts, crisp, parts, counts, replicates, grid, priors, readers) -> None:
+def _fine_dataset(
+    rng, n_pos, n_neg, layouts, crisp, parts, counts, replicates, grid, priors, readers
+) -> None:
     """:func:`bootstrap_dataset`'s loop on fine layouts, filling ``parts`` and ``counts`` in place."""
     for reps in chunk_sizes(replicates, n_pos + n_neg):
         counts_pos = multinomial_counts(rng, n_pos, reps)
@@ -252,7 +298,9 @@ def _grouped_dataset(rng, layouts, crisp, parts, counts, replicates, grid, prior
         pos, neg = found[k]
         start = 0
         # binned: chunks of group counts; else the draws' chunks (the fine path's numbers, to the bit)
-        for reps in chunk_sizes(replicates, lay.n_points) if lay.n_points < lay.fine.n_points else draws:
+        for reps in (
+            chunk_sizes(replicates, lay.n_points) if lay.n_points < lay.fine.n_points else draws
+        ):
             cp, cn = cumulative(pos[start : start + reps]), cumulative(neg[start : start + reps])
             parts[k].append(_dataset_chunk(lay, cp, cn, grid, priors, readers.get(k, {})))
             start += reps

@@ -80,7 +80,9 @@ class PathLayout:
 
 
 LAYOUT_MEMO_BYTES = 512 * 2**20  # layouts kept per process (about 24 bytes per instance each)
-_LAYOUTS = ArrayMemo(LAYOUT_MEMO_BYTES, lambda lay: (lay.pos_at, lay.neg_at, lay.pos_order, lay.neg_order, lay.hull))
+_LAYOUTS = ArrayMemo(
+    LAYOUT_MEMO_BYTES, lambda lay: (lay.pos_at, lay.neg_at, lay.pos_order, lay.neg_order, lay.hull)
+)
 
 
 def path_layout(labels, scores) -> PathLayout:
@@ -144,8 +146,13 @@ BLOCKED_DRAW_ABOVE = 1 << 20
 DRAW_BLOCK = 1 << 16
 
 
-def draw_positions(rng: np.random.Generator, size: int, replicates: int, block: int | None = None,
-                   above: int | None = None) -> np.ndarray:
+def draw_positions(
+    rng: np.random.Generator,
+    size: int,
+    replicates: int,
+    block: int | None = None,
+    above: int | None = None,
+) -> np.ndarray:
     """Positions (replicates, size), int32, of ``size`` instances drawn uniformly with replacement:
     each row is a resample of the class (D&H 2006 section 5.2), its counts Multinomial(size, uniform).
 
@@ -173,7 +180,9 @@ def draw_positions(rng: np.random.Generator, size: int, replicates: int, block: 
         ends = np.cumsum(rng.multinomial(size, shares)).tolist()
         begin = 0
         for (start, length), end in zip(blocks, ends):
-            np.add(rng.integers(0, length, size=end - begin, dtype=np.int32), start, out=row[begin:end])
+            np.add(
+                rng.integers(0, length, size=end - begin, dtype=np.int32), start, out=row[begin:end]
+            )
             begin = end
     return out
 
@@ -199,7 +208,9 @@ def multinomial_counts(rng: np.random.Generator, size: int, replicates: int) -> 
     return count_positions(idx, replicates * size).reshape(replicates, size)
 
 
-def count_positions(positions: np.ndarray, length: int, out: np.ndarray | None = None) -> np.ndarray:
+def count_positions(
+    positions: np.ndarray, length: int, out: np.ndarray | None = None
+) -> np.ndarray:
     """``np.bincount(positions.ravel(), minlength=length)`` for positions in ``[0, length)``, the
     same int64 counts, added into zeros with ``np.add.at``: bincount first copies int32 positions
     to a new intp array as large as theirs, while ``add.at`` (numpy >= 1.25's indexed fast path)
@@ -219,7 +230,9 @@ def count_positions(positions: np.ndarray, length: int, out: np.ndarray | None =
 COUNT_SLICE = 1 << 20
 
 
-def gather_counts(drawn: np.ndarray, table: np.ndarray, length: int, slice_size: int = COUNT_SLICE) -> np.ndarray:
+def gather_counts(
+    drawn: np.ndarray, table: np.ndarray, length: int, slice_size: int = COUNT_SLICE
+) -> np.ndarray:
     """Per row of ``drawn`` (r, size) positions into ``table``: ``np.bincount(table[row],
     minlength=length)``, as int64 (r, length), the same integers.
 
@@ -233,10 +246,14 @@ def gather_counts(drawn: np.ndarray, table: np.ndarray, length: int, slice_size:
     out = np.zeros((r, length), dtype=np.int64)
     step = max(1, min(size, slice_size))
     buffer = np.empty(step, dtype=table.dtype)
-    for i, row in enumerate(drawn):  # rows of a chunk, and slices of a row: not a loop over instances
+    for i, row in enumerate(
+        drawn
+    ):  # rows of a chunk, and slices of a row: not a loop over instances
         for start in range(0, size, step):
             part = row[start : start + step]
-            out[i] += np.bincount(np.take(table, part, out=buffer[: part.size], mode="clip"), minlength=length)
+            out[i] += np.bincount(
+                np.take(table, part, out=buffer[: part.size], mode="clip"), minlength=length
+            )
     return out
 
 

@@ -120,7 +120,9 @@ class Piecewise:
         h = self.x[k + 1] - self.x[k]
         s, e = self.start[k], self.end[k]
         slope = (e - s) / h if h > 0 else 0.0
-        return float(s * t + slope * t**2 / 2.0 + 0.5 * self._kappa(k) * (t**3 / 3.0 - h * t**2 / 2.0))
+        return float(
+            s * t + slope * t**2 / 2.0 + 0.5 * self._kappa(k) * (t**3 / 3.0 - h * t**2 / 2.0)
+        )
 
     def integral_to(self, v) -> np.ndarray:
         """Exact ``int_{x[0]}^{v} y``, for scalar or array ``v`` inside the domain."""
@@ -147,8 +149,12 @@ class Piecewise:
         jump. Exact values, not interpolated ones, at every point.
         """
         h = self.widths
-        sub = np.maximum(1, np.ceil(h * np.sqrt(np.abs(self._kappa()) / (8.0 * tolerance)))).astype(np.int64)
-        jump = np.ones(self.pieces, dtype=bool)  # the piece's own end is a point: last piece or a jump
+        sub = np.maximum(1, np.ceil(h * np.sqrt(np.abs(self._kappa()) / (8.0 * tolerance)))).astype(
+            np.int64
+        )
+        jump = np.ones(
+            self.pieces, dtype=bool
+        )  # the piece's own end is a point: last piece or a jump
         jump[:-1] = self.end[:-1] != self.start[1:]
         count = sub + jump
         k = np.repeat(np.arange(self.pieces), count)
@@ -177,7 +183,9 @@ def parabolic(x, y, kappa: float) -> Piecewise:
     return Piecewise(x=x, start=y[:-1], end=y[1:], kappa=np.array(float(kappa)))
 
 
-def drawing_points(curve: Piecewise, tolerance: float = DRAW_TOLERANCE, max_points: int = MAX_DRAW_POINTS):
+def drawing_points(
+    curve: Piecewise, tolerance: float = DRAW_TOLERANCE, max_points: int = MAX_DRAW_POINTS
+):
     """Points to store and draw a curve: :meth:`Piecewise.polyline` when it has at most ``max_points``
     (every knot, exact, joins within ``tolerance``), else the exact curve at ``max_points`` evenly
     spaced x over its domain (1/2000 of the axis apart: under a pixel of a 1400 px wide figure; steps

@@ -40,7 +40,9 @@ from scipy import special
 log = logging.getLogger("ccreport.analysis.priors")
 
 QUAD_TOLERANCE = 1e-11
-INDUCED_NODES = 128  # Gauss-Legendre nodes over p(+) of an induced prior's vertex weights (random p(+))
+INDUCED_NODES = (
+    128  # Gauss-Legendre nodes over p(+) of an induced prior's vertex weights (random p(+))
+)
 INDUCED_BLOCK = 2**18  # nodes x intervals evaluated at once by the rule: 2 MB per working array
 
 
@@ -67,7 +69,9 @@ class Prior(ABC):
         """P(PC(+) <= x), vectorised."""
 
     @abstractmethod
-    def vertex_weights(self, lo, hi, rep, nodes: int | None = None, ends: EndPoints | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def vertex_weights(
+        self, lo, hi, rep, nodes: int | None = None, ends: EndPoints | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Weights (wa, wb) with E[(alpha_v + beta_v PC) 1{PC in [lo_v, hi_v]}] = alpha_v wa_v + beta_v wb_v.
 
         For many intervals at once: ``lo``/``hi`` flat arrays; ``rep`` the curve each interval
@@ -140,7 +144,9 @@ class UniformPrior(Prior):
 
     def __post_init__(self):
         if not (0.0 <= self.low < self.high <= 1.0):
-            raise ValueError(f"uniform prior needs 0 <= low < high <= 1, got low={self.low}, high={self.high}")
+            raise ValueError(
+                f"uniform prior needs 0 <= low < high <= 1, got low={self.low}, high={self.high}"
+            )
 
     def cdf(self, x):
         return np.clip((np.asarray(x, dtype=float) - self.low) / (self.high - self.low), 0.0, 1.0)
@@ -194,7 +200,9 @@ class BetaPrior(Prior):
         x = np.asarray(x, dtype=float)
         with np.errstate(divide="ignore", invalid="ignore"):
             log_pdf = (
-                special.xlogy(self.a - 1.0, x) + special.xlog1py(self.b - 1.0, -x) - special.betaln(self.a, self.b)
+                special.xlogy(self.a - 1.0, x)
+                + special.xlog1py(self.b - 1.0, -x)
+                - special.betaln(self.a, self.b)
             )
         return np.where((x >= 0) & (x <= 1), np.exp(log_pdf), 0.0)
 
@@ -328,9 +336,12 @@ def _ratio_terms(p, ratio, x, logit_x=None):
 
 def _weights_of_terms(ratio, f_lo, m_lo, f_hi, m_hi):
     """(wa, wb) of intervals from :func:`_ratio_terms` at their two end points."""
-    span = np.log(ratio.high) - np.log(ratio.low) if isinstance(ratio, LogUniform) else ratio.high - ratio.low
+    span = (
+        np.log(ratio.high) - np.log(ratio.low)
+        if isinstance(ratio, LogUniform)
+        else ratio.high - ratio.low
+    )
     return (f_hi - f_lo) / span, (m_hi - m_lo) / span
-
 
 
 def inner_expectation(p: float, ratio, x, alpha, beta) -> float:
@@ -347,16 +358,24 @@ def inner_expectation_of(ratio, x, alpha, beta):
     to the last bit (tested)."""
     if isinstance(ratio, Fixed):
         return lambda p: inner_expectation(p, ratio, x, alpha, beta)
-    span = np.log(ratio.high) - np.log(ratio.low) if isinstance(ratio, LogUniform) else ratio.high - ratio.low
+    span = (
+        np.log(ratio.high) - np.log(ratio.low)
+        if isinstance(ratio, LogUniform)
+        else ratio.high - ratio.low
+    )
     if isinstance(ratio, LogUniform):
         a, b = np.log(ratio.low), np.log(ratio.high)
         logit_x = _logit(x)
 
-        def inner(p: float) -> float:  # np.clip and np.sum as the ufuncs they call (their wrappers cost more)
+        def inner(
+            p: float,
+        ) -> float:  # np.clip and np.sum as the ufuncs they call (their wrappers cost more)
             c = np.log(p / (1.0 - p))
             f = np.minimum(np.maximum(logit_x - c, a), b)  # no NaN here: np.clip's values
             m = np.logaddexp(0.0, f + c)
-            return float((alpha * ((f[1:] - f[:-1]) / span) + beta * ((m[1:] - m[:-1]) / span)).sum())
+            return float(
+                (alpha * ((f[1:] - f[:-1]) / span) + beta * ((m[1:] - m[:-1]) / span)).sum()
+            )
 
         return inner
     with np.errstate(divide="ignore"):
@@ -421,17 +440,23 @@ class InducedPrior(Prior):
         if isinstance(self.p_positive, Fixed):
             return inner_expectation(self.p_positive.value, self.cost_ratio, x, alpha, beta)
         inner_x = x[(x > 0) & (x < 1)]
-        kinks_p = np.concatenate([inner_x / (inner_x + rho * (1.0 - inner_x)) for rho in _ratio_bounds(self.cost_ratio)])
+        kinks_p = np.concatenate(
+            [inner_x / (inner_x + rho * (1.0 - inner_x)) for rho in _ratio_bounds(self.cost_ratio)]
+        )
         kinks_u = np.unique(self._u_of_p(kinks_p))
         kinks_u = kinks_u[(kinks_u > 0) & (kinks_u < 1)]
         edges = np.concatenate(([0.0], kinks_u, [1.0]))
         tiny = 1e-300
         inner = inner_expectation_of(self.cost_ratio, x, alpha, beta)
 
-        def integrand(u: float) -> float:  # np.clip of one positive float, without its array machinery
+        def integrand(
+            u: float,
+        ) -> float:  # np.clip of one positive float, without its array machinery
             return inner(min(max(float(self._p_of_u(u)), tiny), 1.0 - 1e-16))
 
-        return float(sum(quadrature(integrand, lo, hi) for lo, hi in zip(edges[:-1], edges[1:]) if hi > lo))
+        return float(
+            sum(quadrature(integrand, lo, hi) for lo, hi in zip(edges[:-1], edges[1:]) if hi > lo)
+        )
 
     def vertex_weights(self, lo, hi, rep, nodes: int | None = None, ends: EndPoints | None = None):
         """Vertex weights: the inner expectation over the cost ratio in closed form per interval
@@ -456,27 +481,40 @@ class InducedPrior(Prior):
         if isinstance(self.p_positive, Fixed):
             return interval_weights(self.p_positive.value, self.cost_ratio, lo, hi)
         u, weights = _gauss_legendre(nodes or INDUCED_NODES)
-        ps = np.clip(self._p_of_u((u + 1.0) / 2.0), 1e-300, 1.0 - 1e-16)[:, None]  # a column: (nodes, 1)
+        ps = np.clip(self._p_of_u((u + 1.0) / 2.0), 1e-300, 1.0 - 1e-16)[
+            :, None
+        ]  # a column: (nodes, 1)
         w = (weights / 2.0)[:, None]
         lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
         ratio = self.cost_ratio
         ends = end_points(lo, hi) if ends is None else ends
         step = max(1, INDUCED_BLOCK // ps.size)
-        if isinstance(ratio, Fixed):  # node by node (rows of a C-order array), bit for bit, per distinct interval
+        if isinstance(
+            ratio, Fixed
+        ):  # node by node (rows of a C-order array), bit for bit, per distinct interval
             pairs, back = np.unique(ends.lo * ends.x.size + ends.hi, return_inverse=True)
             wa, wb = np.empty(pairs.size), np.empty(pairs.size)
             for start in range(0, pairs.size, step):
-                part = pairs[start:start + step]
-                a, b = interval_weights(ps, ratio, ends.x[part // ends.x.size], ends.x[part % ends.x.size])
-                wa[start:start + step], wb[start:start + step] = (w * a).sum(axis=0), (w * b).sum(axis=0)
+                part = pairs[start : start + step]
+                a, b = interval_weights(
+                    ps, ratio, ends.x[part // ends.x.size], ends.x[part % ends.x.size]
+                )
+                wa[start : start + step], wb[start : start + step] = (
+                    (w * a).sum(axis=0),
+                    (w * b).sum(axis=0),
+                )
             return wa[back], wb[back]
         f_sum, m_sum = np.empty(ends.x.size), np.empty(ends.x.size)
-        for start in range(0, ends.x.size, step):  # blocks of end points bound the memory, not a loop over nodes
+        for start in range(
+            0, ends.x.size, step
+        ):  # blocks of end points bound the memory, not a loop over nodes
             part = slice(start, start + step)
             f, m = _ratio_terms(ps, ratio, ends.x[part])  # (nodes, end points)
             f_sum[part] = (w * f).sum(axis=0)
             m_sum[part] = (w * m).sum(axis=0)
-        return _weights_of_terms(ratio, f_sum[ends.lo], m_sum[ends.lo], f_sum[ends.hi], m_sum[ends.hi])
+        return _weights_of_terms(
+            ratio, f_sum[ends.lo], m_sum[ends.lo], f_sum[ends.hi], m_sum[ends.hi]
+        )
 
     def cdf(self, x):
         """P(PC <= x) = E_p[F_r(x (1 - p) / ((1 - x) p))], by Gauss-Legendre in the u scale (for drawing)."""
@@ -526,7 +564,12 @@ def quadrature(integrand, lo: float, hi: float) -> float:
         log.debug(
             "induced prior: the expected cost's integral over [%.17g, %.17g] reached an estimated error of %.1e "
             "(asked %.0e) in %d subintervals: %s",
-            lo, hi, error, QUAD_TOLERANCE, info["last"], message[0].splitlines()[0],
+            lo,
+            hi,
+            error,
+            QUAD_TOLERANCE,
+            info["last"],
+            message[0].splitlines()[0],
         )
     return value
 
@@ -544,7 +587,11 @@ def _ratio_cdf(ratio, r):
         return (r >= ratio.value).astype(float)
     if isinstance(ratio, LogUniform):
         with np.errstate(divide="ignore"):
-            return np.clip((np.log(r) - math.log(ratio.low)) / (math.log(ratio.high) - math.log(ratio.low)), 0, 1)
+            return np.clip(
+                (np.log(r) - math.log(ratio.low)) / (math.log(ratio.high) - math.log(ratio.low)),
+                0,
+                1,
+            )
     return np.clip((r - ratio.low) / (ratio.high - ratio.low), 0, 1)
 
 

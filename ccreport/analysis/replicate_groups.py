@@ -85,7 +85,9 @@ def group_layout(layout, max_groups: int = MAX_REPLICATE_GROUPS, force: bool = F
             return layout
         points = np.arange(m + 1)
     else:
-        u = layout.pos_at / layout.n_pos + layout.neg_at / layout.n_neg  # strictly increasing, 0 .. 2
+        u = (
+            layout.pos_at / layout.n_pos + layout.neg_at / layout.n_neg
+        )  # strictly increasing, 0 .. 2
         cut = np.searchsorted(u, np.linspace(0.0, 2.0, max_groups + 1), side="left")
         points = np.unique(np.clip(np.concatenate(([0], cut, [m])), 0, m))
     pos_count = layout.pos_at[points]
@@ -104,7 +106,9 @@ def group_layout(layout, max_groups: int = MAX_REPLICATE_GROUPS, force: bool = F
         neg_at=columns,
         pos_order=None,
         neg_order=None,
-        hull=layout.hull if same else hull_of_monotone_path(neg_count.astype(float), pos_count.astype(float)),
+        hull=layout.hull
+        if same
+        else hull_of_monotone_path(neg_count.astype(float), pos_count.astype(float)),
         pos_count=pos_count,
         neg_count=neg_count,
         pos_group=pos_group,
@@ -174,7 +178,9 @@ def _digest(*arrays) -> str:
     return h.hexdigest()
 
 
-def shared_group_counts(rng: np.random.Generator, layouts: dict, crisp: dict, replicates: int, chunks: list[int]):
+def shared_group_counts(
+    rng: np.random.Generator, layouts: dict, crisp: dict, replicates: int, chunks: list[int]
+):
     """A dataset's paired replicate counts: ``({name: (pos (R, G), neg (R, G))}, {name: (tp (R,), fp (R,))})``.
 
     ``layouts``: name -> grouped layout; ``crisp``: name -> (labels of the positives, of the
@@ -187,8 +193,12 @@ def shared_group_counts(rng: np.random.Generator, layouts: dict, crisp: dict, re
     same generator (the pairs and, above B distinct scores, threshold choice) draw and count once.
     ``rng`` is consumed (its state afterwards is unspecified: callers draw nothing more from it).
     """
-    n_pos = next(iter(layouts.values())).n_pos if layouts else int(next(iter(crisp.values()))[0].size)
-    n_neg = next(iter(layouts.values())).n_neg if layouts else int(next(iter(crisp.values()))[1].size)
+    n_pos = (
+        next(iter(layouts.values())).n_pos if layouts else int(next(iter(crisp.values()))[0].size)
+    )
+    n_neg = (
+        next(iter(layouts.values())).n_neg if layouts else int(next(iter(crisp.values()))[1].size)
+    )
     key = (
         repr(rng.bit_generator.state),
         replicates,

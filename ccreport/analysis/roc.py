@@ -153,7 +153,9 @@ def crisp_roc(y_true, predictions) -> RocCurve:
 def block_starts(values, weights) -> np.ndarray:
     """Start index of each pooled block of the weighted increasing isotonic fit of ``values``
     (pool-adjacent-violators, ``scipy.optimize.isotonic_regression``); weights must be positive."""
-    from scipy.optimize import isotonic_regression  # imported when first needed: scipy.optimize's import is large
+    from scipy.optimize import (
+        isotonic_regression,
+    )  # imported when first needed: scipy.optimize's import is large
 
     return isotonic_regression(values, weights=weights).blocks[:-1]
 

@@ -57,7 +57,8 @@ FAMILY_METHOD = (
     "Westfall & Young 1993) of the paired replicate envelope differences about the estimate"
 )
 CRISP_FAMILY_METHOD = (
-    FAMILY_METHOD + "; two crisp classifiers: studentized and calibrated by the paired replicates of their cost lines' "
+    FAMILY_METHOD
+    + "; two crisp classifiers: studentized and calibrated by the paired replicates of their cost lines' "
     "difference (linear in the 3-D confusion matrix; the clipped envelopes' difference is never larger)"
 )
 POINTWISE_NOTE = "pointwise: each PC(+) on its own, not adjusted for reading the whole curve; never used for 'significant'"
@@ -161,7 +162,14 @@ def crisp_reference(ra, rb):
 
 
 def family_wise(
-    raw_difference, estimate, level: float, grid, a: str = "a", b: str = "b", scale: float = 1.0, family=None,
+    raw_difference,
+    estimate,
+    level: float,
+    grid,
+    a: str = "a",
+    b: str = "b",
+    scale: float = 1.0,
+    family=None,
     reference=None,
 ) -> FamilyWise:
     """Family-wise significance of ``a - b`` over the whole PC(+) grid (module docstring).
@@ -270,7 +278,9 @@ def step_down_max_t(observed, null) -> np.ndarray:
         return np.zeros(0)
     r = t_star.shape[0]
     order = np.argsort(-t, kind="stable")
-    tail_max = np.maximum.accumulate(t_star[:, order][:, ::-1], axis=1)[:, ::-1]  # (R, K): max over j >= i
+    tail_max = np.maximum.accumulate(t_star[:, order][:, ::-1], axis=1)[
+        :, ::-1
+    ]  # (R, K): max over j >= i
     tol = 1e-12 * np.maximum(1.0, t[order])
     raw = (np.count_nonzero(tail_max >= t[order] - tol, axis=0) + 1) / (r + 1)
     out = np.empty(k)
@@ -330,12 +340,15 @@ class PairInference:
             "family_wise": self.family_wise.to_dict(),
             "significant": self.family_wise.significant,
             "expected_cost_difference_test": {
-                p: {**v, "p_value_method": P_METHOD, "adjustment": ADJUST_METHOD} for p, v in self.expected.items()
+                p: {**v, "p_value_method": P_METHOD, "adjustment": ADJUST_METHOD}
+                for p, v in self.expected.items()
             },
         }
 
 
-def dataset_inference(reps, pairs, level: float, priors=None, calibration: dict | None = None) -> dict:
+def dataset_inference(
+    reps, pairs, level: float, priors=None, calibration: dict | None = None
+) -> dict:
     """Family-wise significance, pointwise band, p-values and their step-down adjustment
     (:func:`step_down_max_t`) over every pair and prior of a dataset.
 
@@ -378,14 +391,25 @@ def dataset_inference(reps, pairs, level: float, priors=None, calibration: dict 
             d_star = reps.expected_difference(a, b, p, raw=True)
             lo, hi = difference_interval(d_star, d, level)
             plain = difference_p_value(d_star, d)
-            raw_p[(a, b, p)] = calibration[(a, b)].p_value(p, plain) if (a, b) in calibration else plain
+            raw_p[(a, b, p)] = (
+                calibration[(a, b)].p_value(p, plain) if (a, b) in calibration else plain
+            )
             t, t_star = studentized(d_star, d)
             observed.append(t)
             null.append(t_star)
-            expected[(a, b, p)] = {"difference": float(d), "lower": lo, "upper": hi, "p_value": raw_p[(a, b, p)]}
+            expected[(a, b, p)] = {
+                "difference": float(d),
+                "lower": lo,
+                "upper": hi,
+                "p_value": raw_p[(a, b, p)],
+            }
             if (a, b) in calibration:
                 expected[(a, b, p)]["p_plain"] = plain
-    adjusted = dict(zip(raw_p, step_down_max_t(np.array(observed), np.column_stack(null)))) if raw_p else {}
+    adjusted = (
+        dict(zip(raw_p, step_down_max_t(np.array(observed), np.column_stack(null))))
+        if raw_p
+        else {}
+    )
     out = {}
     for a, b in pairs:
         out[(a, b)] = PairInference(

@@ -71,7 +71,15 @@ from .piecewise import DRAW_TOLERANCE, Piecewise, dot, linear, parabolic
 from .roc import RocCurve, crisp_roc, roc_hull, roc_points
 
 AXES = ("pc", "cost_proportion")
-METHODS = ("optimal", "score_driven", "rate_driven", "perfect_ranker", "kendall", "skull", "kendall_skull")
+METHODS = (
+    "optimal",
+    "score_driven",
+    "rate_driven",
+    "perfect_ranker",
+    "kendall",
+    "skull",
+    "kendall_skull",
+)
 KENDALL_METHODS = ("kendall", "kendall_skull")  # their partial areas also give a partial AOC
 NOT_PROBABILITIES = "not applicable: the Brier curve needs scores that are probabilities in [0, 1]"
 CRISP_NOTE = (
@@ -171,7 +179,9 @@ def optimal_curve(hull_fpr, hull_tpr, w0: float) -> Piecewise:
     x = w1 * d_f / (w1 * d_f + w0 * d_t)
     y = split_loss(x, f[:-1], t[:-1], w0)
     inner = (x > 0.0) & (x < 1.0)
-    return linear(np.concatenate(([0.0], x[inner], [1.0])), np.concatenate(([0.0], y[inner], [0.0])))
+    return linear(
+        np.concatenate(([0.0], x[inner], [1.0])), np.concatenate(([0.0], y[inner], [0.0]))
+    )
 
 
 def scores_are_probabilities(roc: RocCurve) -> bool:
@@ -311,7 +321,8 @@ class ThresholdChoice:
         the uncertainty wiring's)."""
         return {
             "threshold_choice": {
-                axis: {m: c.to_dict(tolerance) for m, c in by_method.items()} for axis, by_method in self.methods.items()
+                axis: {m: c.to_dict(tolerance) for m, c in by_method.items()}
+                for axis, by_method in self.methods.items()
             },
             "auc_hull": self.auc_hull,
         }
@@ -324,10 +335,14 @@ def threshold_choice(labels, scores, *, axes=AXES, partial_ranges=()) -> Thresho
     (:func:`~ccreport.analysis.roc.roc_points`); pass an existing ROC to
     :func:`threshold_choice_from_roc` to share that sort.
     """
-    return threshold_choice_from_roc(roc_points(labels, scores), axes=axes, partial_ranges=partial_ranges)
+    return threshold_choice_from_roc(
+        roc_points(labels, scores), axes=axes, partial_ranges=partial_ranges
+    )
 
 
-def threshold_choice_from_roc(roc: RocCurve, *, axes=AXES, partial_ranges=(), hull=None) -> ThresholdChoice:
+def threshold_choice_from_roc(
+    roc: RocCurve, *, axes=AXES, partial_ranges=(), hull=None
+) -> ThresholdChoice:
     """:func:`threshold_choice` from a :class:`RocCurve` (and optionally its ``roc_hull``), no sort."""
     axes = check_axes(axes)
     ranges = check_ranges(partial_ranges)
@@ -339,7 +354,9 @@ def threshold_choice_from_roc(roc: RocCurve, *, axes=AXES, partial_ranges=(), hu
         w0, _ = class_weights(axis, roc.n_pos, roc.n_neg)
         curves = {
             "optimal": optimal_curve(hull_fpr, hull_tpr, w0),
-            "score_driven": score_driven_curve(roc.thresholds[1:], fpr, tpr, w0) if probabilities else None,
+            "score_driven": score_driven_curve(roc.thresholds[1:], fpr, tpr, w0)
+            if probabilities
+            else None,
             "rate_driven": rate_driven_curve(fpr, tpr, w0),
             "perfect_ranker": perfect_ranker_curve(w0),
             "kendall": kendall_curve(fpr, tpr, w0),
@@ -351,7 +368,9 @@ def threshold_choice_from_roc(roc: RocCurve, *, axes=AXES, partial_ranges=(), hu
             curve = curves[method]
             if curve is None:
                 partial = tuple(PartialArea(low, high, None) for low, high in ranges)
-                by_method[method] = MethodCurve(method, axis, None, None, partial, NOT_PROBABILITIES)
+                by_method[method] = MethodCurve(
+                    method, axis, None, None, partial, NOT_PROBABILITIES
+                )
             else:
                 by_method[method] = method_curve(method, axis, curve, ranges, w0)
         methods[axis], weights[axis] = by_method, w0
@@ -387,7 +406,9 @@ class CrispThresholdChoice:
         return {"threshold_choice": body, "auc_hull": self.auc_hull}
 
 
-def crisp_threshold_choice(labels, predictions, *, axes=AXES, partial_ranges=()) -> CrispThresholdChoice:
+def crisp_threshold_choice(
+    labels, predictions, *, axes=AXES, partial_ranges=()
+) -> CrispThresholdChoice:
     """The cost line of a crisp classifier on each axis, with its area and partial areas."""
     axes = check_axes(axes)
     ranges = check_ranges(partial_ranges)

@@ -157,20 +157,29 @@ def replicate_areas(tp, fp, *, scores=None, axes=AXES, partial_ranges=()) -> Rep
     hf0, hf1 = f0[hulls.row, hulls.point], f1[hulls.row, hulls.point]
     inner = np.diff(hulls.row) == 0  # consecutive vertices of the same row: a hull edge
     edge_row = hulls.row[:-1][inner]
-    auc_hull = np.bincount(edge_row, np.diff(hf1)[inner] * (hf0[1:] + hf0[:-1])[inner], minlength=reps) / 2.0
+    auc_hull = (
+        np.bincount(edge_row, np.diff(hf1)[inner] * (hf0[1:] + hf0[:-1])[inner], minlength=reps)
+        / 2.0
+    )
 
     roc_indptr = np.arange(reps + 1) * points
     lo = np.array([a for a, _ in ranges]) if ranges else np.zeros(0)
     hi = np.array([b for _, b in ranges]) if ranges else np.zeros(0)
-    ends = np.concatenate((lo, hi))[None, :].repeat(reps, axis=0)  # (R, 2K): all lows then all highs
+    ends = np.concatenate((lo, hi))[None, :].repeat(
+        reps, axis=0
+    )  # (R, 2K): all lows then all highs
 
     def span(values):  # (R, 2K) antiderivative values -> (R, K) differences high - low
         return values[:, len(ranges) :] - values[:, : len(ranges)]
 
     group_scores = None if scores is None else np.asarray(scores, dtype=float)
-    probabilities = group_scores is not None and bool(np.all((group_scores >= 0.0) & (group_scores <= 1.0)))
+    probabilities = group_scores is not None and bool(
+        np.all((group_scores >= 0.0) & (group_scores <= 1.0))
+    )
     if group_scores is not None and group_scores.size != points - 1:
-        raise ValueError(f"scores has {group_scores.size} values; the counts have {points - 1} score groups")
+        raise ValueError(
+            f"scores has {group_scores.size} values; the counts have {points - 1} score groups"
+        )
 
     area, partial, partial_aoc = {}, {}, {}
     for axis in axes:
@@ -203,7 +212,9 @@ def replicate_areas(tp, fp, *, scores=None, axes=AXES, partial_ranges=()) -> Rep
         if ranges:
             quad = parabola_antiderivative(ends, w0)
             hinge = hinge_antiderivative(ends, w0)
-            g = ragged_integral((w0[:, None] * f0 + w1[:, None] * f1).ravel(), f1.ravel(), roc_indptr, ends)
+            g = ragged_integral(
+                (w0[:, None] * f0 + w1[:, None] * f1).ravel(), f1.ravel(), roc_indptr, ends
+            )
             hull_rate = w0[hulls.row] * hf0 + w1[hulls.row] * hf1
             gh = ragged_integral(hull_rate, hf1, hulls.indptr, ends)
             twice = 2.0 * w1[:, None]
@@ -214,7 +225,14 @@ def replicate_areas(tp, fp, *, scores=None, axes=AXES, partial_ranges=()) -> Rep
             p_["kendall_skull"] = span(twice * gh - hinge)
             p_["optimal"] = span(ragged_integral(env_x, env_y, env_indptr, ends))
         else:
-            for method in ("rate_driven", "perfect_ranker", "kendall", "skull", "kendall_skull", "optimal"):
+            for method in (
+                "rate_driven",
+                "perfect_ranker",
+                "kendall",
+                "skull",
+                "kendall_skull",
+                "optimal",
+            ):
                 p_[method] = np.zeros((reps, 0))
 
         if probabilities:
@@ -231,7 +249,14 @@ def replicate_areas(tp, fp, *, scores=None, axes=AXES, partial_ranges=()) -> Rep
 
         area[axis], partial[axis] = a_, p_
         partial_aoc[axis] = {m: p_[m] / (2.0 * ww[:, None]) for m in KENDALL_METHODS}
-    return ReplicateAreas(area=area, partial=partial, partial_aoc=partial_aoc, auc=auc, auc_hull=auc_hull, ranges=ranges)
+    return ReplicateAreas(
+        area=area,
+        partial=partial,
+        partial_aoc=partial_aoc,
+        auc=auc,
+        auc_hull=auc_hull,
+        ranges=ranges,
+    )
 
 
 def crisp_line_areas(tp, fp, n_pos: int, n_neg: int, *, axes=AXES, partial_ranges=()):
@@ -252,5 +277,7 @@ def crisp_line_areas(tp, fp, n_pos: int, n_neg: int, *, axes=AXES, partial_range
     for axis in axes:
         w0 = 0.5 if axis == "pc" else n_pos / (n_pos + n_neg)
         area[axis] = w0 * fnr + (1.0 - w0) * fpr
-        partial[axis] = w0 * np.outer(fnr, hi**2 - lo**2) + (1.0 - w0) * np.outer(fpr, (1.0 - lo) ** 2 - (1.0 - hi) ** 2)
+        partial[axis] = w0 * np.outer(fnr, hi**2 - lo**2) + (1.0 - w0) * np.outer(
+            fpr, (1.0 - lo) ** 2 - (1.0 - hi) ** 2
+        )
     return area, partial

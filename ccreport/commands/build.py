@@ -11,36 +11,60 @@ import errno
 import hashlib
 import json
 import os
-import sys
 import platform
 import shutil
+import sys
 import tempfile
 from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
 
-from ..runtime import progress
-from ..tasks import cache, comparisons
 from ..analysis import memo
-from ..tasks.battery import assemble, make_criterion, make_prior, plan, prior_result, trivial_expected_cost
-from ..tasks.decisions import decisions_for
 from ..errors import Problem, UserInputError
-from ..runtime.build_date import BuildDate, build_date
-from ..tasks.executors import Executor, SerialExecutor, cluster, default_workers, executor_for, machine_cores
+from ..paths import templates_dir, theme_figure_style, themes_dir
 from ..project.loaders import Dataset, load_project_data
 from ..project.manifest import MAX_WORKERS, Project, display_path, load_project
-from ..runtime.interrupts import interrupts_noticed, raise_if_interrupted
-from ..runtime.output_folder import RETIRED_PREFIX, check_output, finish_staging, make_staging, output_folder, output_key_of, remove_stale_staging
-from ..paths import templates_dir, theme_figure_style, themes_dir
 from ..project.project_files import ProjectFiles, read_project_files
-from ..runtime.provenance import make_provenance
-from ..runtime.threads import one_blas_thread
-from ..runtime.collector import collector_paused, long_lived_frozen
 from ..results import DatasetResult, Results, results_json_digests, write_results_json
 from ..results.threshold_choice import canonical_classifiers
+from ..runtime import progress
+from ..runtime.build_date import BuildDate, build_date
+from ..runtime.collector import collector_paused, long_lived_frozen
+from ..runtime.interrupts import interrupts_noticed, raise_if_interrupted
+from ..runtime.output_folder import (
+    RETIRED_PREFIX,
+    check_output,
+    finish_staging,
+    make_staging,
+    output_folder,
+    output_key_of,
+    remove_stale_staging,
+)
+from ..runtime.provenance import make_provenance
+from ..runtime.threads import one_blas_thread
+from ..tasks import cache, comparisons
+from ..tasks.battery import (
+    assemble,
+    make_criterion,
+    make_prior,
+    plan,
+    prior_result,
+    trivial_expected_cost,
+)
+from ..tasks.decisions import decisions_for
+from ..tasks.executors import (
+    Executor,
+    SerialExecutor,
+    cluster,
+    default_workers,
+    executor_for,
+    machine_cores,
+)
 from ..version import __version__
 
-INVOCATION_NAME = "invocation.json"  # command line and workers: not in results.json, which they must not change
+INVOCATION_NAME = (
+    "invocation.json"  # command line and workers: not in results.json, which they must not change
+)
 LIBRARIES = ("numpy", "scipy", "matplotlib", "jinja2", "markdown", "weasyprint")
 
 
@@ -70,8 +94,16 @@ def choose_comparisons(setting, data: Dataset, names: list[str], priors: dict):
     def costs() -> list[float]:
         if first is None:  # no prior applies: every classifier ties, the first declared is the best
             return [0.0] * len(present)
-        return [cache.cached_call(comparisons.in_sample_cost, data.labels, data.scores.get(n), data.predictions.get(n),
-                                  priors[first]) for n in present]
+        return [
+            cache.cached_call(
+                comparisons.in_sample_cost,
+                data.labels,
+                data.scores.get(n),
+                data.predictions.get(n),
+                priors[first],
+            )
+            for n in present
+        ]
 
     return comparisons.choose(setting, present, costs, first)
 
@@ -86,13 +118,30 @@ def compute_results(
     """
     settings = project.settings
     mix = {d.name: d.n_pos / (d.n_pos + d.n_neg) for d in datasets}
-    applicable = {d.name: {s.name: make_prior(s, mix[d.name]) for s in project.priors if s.applies_to(d.name)} for d in datasets}
-    priors = {spec.name: make_prior(spec, mix.get((spec.datasets or ("",))[0])) for spec in project.priors}
-    criteria = {d.name: {c.name: make_criterion(c) for c in project.criteria if c.applies_to(d.name)} for d in datasets}
+    applicable = {
+        d.name: {s.name: make_prior(s, mix[d.name]) for s in project.priors if s.applies_to(d.name)}
+        for d in datasets
+    }
+    priors = {
+        spec.name: make_prior(spec, mix.get((spec.datasets or ("",))[0])) for spec in project.priors
+    }
+    criteria = {
+        d.name: {c.name: make_criterion(c) for c in project.criteria if c.applies_to(d.name)}
+        for d in datasets
+    }
     names = [c.name for c in project.classifiers]
-    chosen = {d.name: choose_comparisons(settings.comparisons, d, names, applicable[d.name]) for d in datasets}
-    tasks = plan(datasets, names, applicable, settings, criteria_by_dataset=criteria,
-                 pairs_by_dataset={d: c.pairs for d, c in chosen.items()})
+    chosen = {
+        d.name: choose_comparisons(settings.comparisons, d, names, applicable[d.name])
+        for d in datasets
+    }
+    tasks = plan(
+        datasets,
+        names,
+        applicable,
+        settings,
+        criteria_by_dataset=criteria,
+        pairs_by_dataset={d: c.pairs for d, c in chosen.items()},
+    )
     outputs = (executor or SerialExecutor()).map(tasks)
     memo.clear()  # the analyses' per-process memos (ccreport.analysis.memo): not needed past here
     assembled = assemble(tasks, outputs)
@@ -110,18 +159,26 @@ def compute_results(
             negative_label=data.negative_label,
             n_folds=None if data.folds is None else len(data.fold_names),
             # one quantity, one interval: the optimal area on the pc axis is the uniform prior's expected cost
-            classifiers=canonical_classifiers(found.classifiers, applicable[data.name]) if found else {},
+            classifiers=canonical_classifiers(found.classifiers, applicable[data.name])
+            if found
+            else {},
             comparisons=found.comparisons if found else {},
             priors=tuple(applicable[data.name]),
             narrative_markdown=files.dataset_narratives[data.name],
-            trivial_expected_cost={p: trivial_expected_cost(prior) for p, prior in applicable[data.name].items()},
+            trivial_expected_cost={
+                p: trivial_expected_cost(prior) for p, prior in applicable[data.name].items()
+            },
             comparison_choice=chosen[data.name],
             **(found.fields if found else {}),
         )
         dataset_results[data.name] = replace(
             dataset_results[data.name],
-            decisions=decisions_for(dataset_results[data.name], applicable[data.name], project.priors,
-                                    settings.confidence),
+            decisions=decisions_for(
+                dataset_results[data.name],
+                applicable[data.name],
+                project.priors,
+                settings.confidence,
+            ),
         )
     return Results(
         title=project.title,
@@ -129,7 +186,10 @@ def compute_results(
         versions=library_versions(),
         settings=settings,
         inputs=files.inputs,
-        priors={spec.name: cache.cached_call(prior_result, spec.name, priors[spec.name], spec.params) for spec in project.priors},
+        priors={
+            spec.name: cache.cached_call(prior_result, spec.name, priors[spec.name], spec.params)
+            for spec in project.priors
+        },
         datasets=dataset_results,
         manifest_text=project.manifest_text,
         narrative_markdown=files.narrative,
@@ -163,7 +223,9 @@ def write_output(
     elif not results_written:
         write_results_json(results, staging / "results.json")
     if invocation is not None:
-        (staging / INVOCATION_NAME).write_text(json.dumps(invocation, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        (staging / INVOCATION_NAME).write_text(
+            json.dumps(invocation, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
 
     from ..render.site import render_site
 
@@ -199,9 +261,20 @@ def check_cache_dir(cache_dir: Path, target: Path) -> None:
     build replaces its output folder as a whole) or an output folder inside the cache."""
     folder, out = cache_dir.resolve(), target.resolve()
     if folder == out or folder.is_relative_to(out) or out.is_relative_to(folder):
-        where = "is the output folder" if folder == out else "is inside the output folder" if folder.is_relative_to(out) else "holds the output folder"
-        raise UserInputError(Problem(display_path(cache_dir), "cache folder (--cache-dir)",
-                                     f"expected a folder apart from the output folder {display_path(target)}; this one {where}"))
+        where = (
+            "is the output folder"
+            if folder == out
+            else "is inside the output folder"
+            if folder.is_relative_to(out)
+            else "holds the output folder"
+        )
+        raise UserInputError(
+            Problem(
+                display_path(cache_dir),
+                "cache folder (--cache-dir)",
+                f"expected a folder apart from the output folder {display_path(target)}; this one {where}",
+            )
+        )
 
 
 def build(
@@ -240,10 +313,18 @@ def build(
     chosen = workers_for(project, workers)
     n_tasks = count_tasks(datasets, project)
     clamped = clamp_workers(chosen, n_tasks)
-    if clamped != chosen and (workers is not None or project.workers is not None):  # a count someone asked for
-        progress.note(f"{chosen} workers clamped to {clamped} ({n_tasks} tasks, {available_cores()} cores)")
+    if clamped != chosen and (
+        workers is not None or project.workers is not None
+    ):  # a count someone asked for
+        progress.note(
+            f"{chosen} workers clamped to {clamped} ({n_tasks} tasks, {available_cores()} cores)"
+        )
     # the figures' own count (not the battery's task count): the chosen workers on this machine's cores
-    figure_workers = min(chosen, available_cores()) if (workers is not None or project.workers is not None) else None
+    figure_workers = (
+        min(chosen, available_cores())
+        if (workers is not None or project.workers is not None)
+        else None
+    )
     created = [p for p in (target, *target.parents) if not p.exists()][1:]  # parents a build makes
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -255,14 +336,22 @@ def build(
     try:
         progress.phase("analysing")
         # interrupts_noticed: a Ctrl-C Python drops is still noticed (interrupts.py)
-        with interrupts_noticed(), cache.using(None if cache_dir is None else Path(cache_dir)), one_blas_thread():
+        with (
+            interrupts_noticed(),
+            cache.using(None if cache_dir is None else Path(cache_dir)),
+            one_blas_thread(),
+        ):
             files = read_project_files(project, datasets)
-            with run_on(project, scheduler, clamped) as executor:  # a Dask cluster is reached or refused here
+            with run_on(
+                project, scheduler, clamped
+            ) as executor:  # a Dask cluster is reached or refused here
                 results = compute_results(project, datasets, files, executor)
             raise_if_interrupted()
             results = replace(results, provenance=make_provenance(project, date))
             progress.phase("writing results.json")
-            digests = results_json_digests(results, staging / "results.json")  # streamed, with its side files
+            digests = results_json_digests(
+                results, staging / "results.json"
+            )  # streamed, with its side files
             key = output_key(digests.text if date.fixed else digests.undated, project, pdf, date)
             if cache_dir is not None and output_key_of(target) == key:
                 raise_if_interrupted()
@@ -272,11 +361,24 @@ def build(
                 invocation = {
                     "command_line": list(sys.argv if command_line is None else command_line),
                     "workers": {"requested": chosen, "started": clamped},
-                    **({"scheduler": scheduler or project.scheduler} if (scheduler or project.scheduler) else {}),
+                    **(
+                        {"scheduler": scheduler or project.scheduler}
+                        if (scheduler or project.scheduler)
+                        else {}
+                    ),
                     "manifest": Path(os.path.relpath(project.manifest_path, target)).as_posix(),
                 }
-                write_output(results, project, staging, pdf=pdf, results_written=True, workers=figure_workers,
-                             date=date, invocation=invocation, figures_digest=digests.drawn)
+                write_output(
+                    results,
+                    project,
+                    staging,
+                    pdf=pdf,
+                    results_written=True,
+                    workers=figure_workers,
+                    date=date,
+                    invocation=invocation,
+                    figures_digest=digests.drawn,
+                )
                 finish_staging(staging, key)
                 raise_if_interrupted()  # the last moment the previous output can be kept
                 swap_into_place(staging, target)
@@ -299,7 +401,9 @@ def run_on(project: Project, scheduler: str | None, workers: int):
     return contextlib.nullcontext(executor_for(workers))
 
 
-def draw_figures(results: Results, staging: Path, workers: int | None, figure_style: Path | None, drawn: str) -> dict:
+def draw_figures(
+    results: Results, staging: Path, workers: int | None, figure_style: Path | None, drawn: str
+) -> dict:
     """Write the figures into ``staging/figures`` and return their index (report order), from the
     active cache where it holds them: the overview's figures keyed by ``drawn`` (:func:`figures_key`),
     each dataset's by :func:`figures_key` of the results with that dataset alone and the
@@ -314,16 +418,24 @@ def draw_figures(results: Results, staging: Path, workers: int | None, figure_st
         order = json.dumps(classifier_names(results), ensure_ascii=False)
         keys = {group_folder(None): drawn + theme}
         for name, d in results.datasets.items():
-            keys[group_folder(name)] = figures_key(replace(results, datasets={name: d})) + "\n" + order + theme
+            keys[group_folder(name)] = (
+                figures_key(replace(results, datasets={name: d})) + "\n" + order + theme
+            )
         return keys
 
     def produce(groups) -> dict:
         by_group: dict = {}
-        for key, entry in write_figures(results, staging, workers=workers, theme_style=figure_style, groups=groups).items():
+        for key, entry in write_figures(
+            results, staging, workers=workers, theme_style=figure_style, groups=groups
+        ).items():
             by_group.setdefault(group_of(entry), {})[key] = entry
         return by_group
 
-    return {key: entry for index in cache.cached_folders(key_texts, staging, produce).values() for key, entry in index.items()}
+    return {
+        key: entry
+        for index in cache.cached_folders(key_texts, staging, produce).values()
+        for key, entry in index.items()
+    }
 
 
 def figures_key(results: Results) -> str:
@@ -336,7 +448,9 @@ def figures_key(results: Results) -> str:
         inputs=(),
         manifest_text="",
         narrative_markdown=None,
-        datasets={name: replace(d, narrative_markdown=None) for name, d in results.datasets.items()},
+        datasets={
+            name: replace(d, narrative_markdown=None) for name, d in results.datasets.items()
+        },
     )
     return write_results_json(drawn)
 
@@ -352,7 +466,9 @@ def undated(results: Results) -> Results:
     return replace(results, provenance=replace(results.provenance, date="", date_source=""))
 
 
-def output_key(results_json: str, project: Project, pdf: bool, date: BuildDate | None = None) -> str:
+def output_key(
+    results_json: str, project: Project, pdf: bool, date: BuildDate | None = None
+) -> str:
     """SHA-256 of everything the output is a function of: results.json (its text or its SHA-256,
     :func:`ccreport.results.write_results_json`; every number, the
     manifest, the input hashes, library versions, provenance), the narratives, the templates and
@@ -369,7 +485,9 @@ def output_key(results_json: str, project: Project, pdf: bool, date: BuildDate |
         h.update(part.encode() + b"\0")
     narratives = [project.narrative] + [spec.narrative for spec in project.datasets]
     folders = [templates_dir(), themes_dir(), project.root / "templates", project.root / "themes"]
-    for path in [p for p in narratives if p is not None] + [f for folder in folders for f in _files_under(folder)]:
+    for path in [p for p in narratives if p is not None] + [
+        f for folder in folders for f in _files_under(folder)
+    ]:
         h.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()
 
@@ -382,7 +500,11 @@ def count_tasks(datasets: list[Dataset], project: Project) -> int:
     """Parallel tasks of the battery: one per classifier evaluation, one per pair (the uncertainty)."""
     total = 0
     for data in datasets:
-        k = sum(1 for spec in project.classifiers if spec.name in data.scores or spec.name in data.predictions)
+        k = sum(
+            1
+            for spec in project.classifiers
+            if spec.name in data.scores or spec.name in data.predictions
+        )
         total += k + k * (k - 1) // 2
     return max(1, total)
 
@@ -408,4 +530,6 @@ def environment_error(error: OSError, target: Path) -> UserInputError:
     reason = error.strerror or str(error)
     if error.errno in (errno.EEXIST, errno.ENOTDIR):
         reason = f"{reason}: a parent of {display_path(target)} is a file, not a folder"
-    return UserInputError(Problem(display_path(where), "output folder (-o)", f"cannot write the output: {reason}"))
+    return UserInputError(
+        Problem(display_path(where), "output folder (-o)", f"cannot write the output: {reason}")
+    )

@@ -25,7 +25,9 @@ from ..errors import Problem, UserInputError
 BUILD_ID_PATH = "/__ccreport__/build-id"
 RELOAD_SCRIPT = (
     "<script>/* ccreport serve: live reload (not in the built files) */(function(){var id=null;"
-    "function poll(){fetch('" + BUILD_ID_PATH + "',{cache:'no-store'}).then(function(r){return r.text()})"
+    "function poll(){fetch('"
+    + BUILD_ID_PATH
+    + "',{cache:'no-store'}).then(function(r){return r.text()})"
     ".then(function(t){if(id!==null&&t!==id){location.reload()}id=t}).catch(function(){})"
     ".finally(function(){setTimeout(poll,1000)})}poll()})();</script>"
 )
@@ -94,8 +96,11 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
             self.close_connection = True
         except Exception as error:  # a bug must not kill the preview: 500 and one line
             self.close_connection = True
-            print(f"ccreport serve: could not answer {self.command} {getattr(self, 'path', '')[:200]!r}: {type(error).__name__}: {error}",
-                  file=sys.stderr, flush=True)
+            print(
+                f"ccreport serve: could not answer {self.command} {getattr(self, 'path', '')[:200]!r}: {type(error).__name__}: {error}",
+                file=sys.stderr,
+                flush=True,
+            )
             try:
                 self.send_error(500, "Internal error of ccreport serve")
             except Exception:  # the connection is gone, or the headers were sent already
@@ -139,16 +144,28 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         self.wfile.write(body)
 
 
-def make_server(root: Path, port: int, live: LiveState | None = None) -> http.server.ThreadingHTTPServer:
+def make_server(
+    root: Path, port: int, live: LiveState | None = None
+) -> http.server.ThreadingHTTPServer:
     """A preview server of ``root`` on 127.0.0.1:``port``; a busy port is one UserInputError."""
-    handler = functools.partial(type("Handler", (SiteHandler,), {"live": live}), directory=str(root))
+    handler = functools.partial(
+        type("Handler", (SiteHandler,), {"live": live}), directory=str(root)
+    )
     try:
         return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
     except OSError as error:
-        raise UserInputError(Problem("ccreport serve", "--port", f"cannot listen on 127.0.0.1:{port}: {error.strerror}; choose another port with --port")) from None
+        raise UserInputError(
+            Problem(
+                "ccreport serve",
+                "--port",
+                f"cannot listen on 127.0.0.1:{port}: {error.strerror}; choose another port with --port",
+            )
+        ) from None
 
 
-def watch_and_rebuild(project_root: Path, excluded: list[Path], rebuild, stop: threading.Event) -> None:
+def watch_and_rebuild(
+    project_root: Path, excluded: list[Path], rebuild, stop: threading.Event
+) -> None:
     """Call ``rebuild()`` after each batch of changes under ``project_root`` (``excluded`` ignored)."""
     import watchfiles
 
@@ -156,11 +173,16 @@ def watch_and_rebuild(project_root: Path, excluded: list[Path], rebuild, stop: t
 
     def wanted(change, path: str) -> bool:
         p = Path(path).resolve()
-        if any(part.startswith((".ccreport-", ".git")) for part in p.relative_to(project_root.resolve()).parts):
+        if any(
+            part.startswith((".ccreport-", ".git"))
+            for part in p.relative_to(project_root.resolve()).parts
+        ):
             return False
         return not any(p == e or p.is_relative_to(e) for e in excluded)
 
-    for _ in watchfiles.watch(project_root, watch_filter=wanted, stop_event=stop, debounce=300, raise_interrupt=False):
+    for _ in watchfiles.watch(
+        project_root, watch_filter=wanted, stop_event=stop, debounce=300, raise_interrupt=False
+    ):
         rebuild()
 
 
@@ -176,11 +198,19 @@ def serve(root: Path, port: int, project_root: Path | None = None, rebuild=None)
             if rebuild():
                 live.bump()
 
-        watcher = threading.Thread(target=watch_and_rebuild, args=(project_root, [root], rebuild_and_bump, stop), daemon=True)
+        watcher = threading.Thread(
+            target=watch_and_rebuild,
+            args=(project_root, [root], rebuild_and_bump, stop),
+            daemon=True,
+        )
         watcher.start()
     with server:
         watching = f"; watching {project_root} and rebuilding on change" if watcher else ""
-        print(f"serving {root} on http://127.0.0.1:{server.server_address[1]}/{watching} (Ctrl-C to stop)", file=sys.stdout, flush=True)
+        print(
+            f"serving {root} on http://127.0.0.1:{server.server_address[1]}/{watching} (Ctrl-C to stop)",
+            file=sys.stdout,
+            flush=True,
+        )
         try:
             server.serve_forever()
         except KeyboardInterrupt:

@@ -66,9 +66,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from ..runtime.build_date import ENVIRONMENT, SOURCES, BuildDate, parse_epoch, parse_iso
 from ..errors import Problem, UserInputError
 from ..project.manifest import MANIFEST_NAME, display_path  # noqa: F401
+from ..runtime.build_date import ENVIRONMENT, SOURCES, BuildDate, parse_epoch, parse_iso
 from ..runtime.output_folder import MARKER, STAGING_MARKER
 from ..runtime.provenance import ccreport_source, platform_record
 
@@ -104,7 +104,10 @@ class Verification:
         if len(self.differences) <= SHOWN_DIFFERENCES:
             return lines + self.differences
         counts = Counter(difference_section(line) for line in self.differences)
-        lines.append(f"{len(self.differences)} differences: " + ", ".join(f"{n} in {section}" for section, n in counts.items()))
+        lines.append(
+            f"{len(self.differences)} differences: "
+            + ", ".join(f"{n} in {section}" for section, n in counts.items())
+        )
         lines += self.differences[:SHOWN_DIFFERENCES]
         rest = len(self.differences) - SHOWN_DIFFERENCES
         try:
@@ -112,7 +115,9 @@ class Verification:
             with os.fdopen(fd, "w", encoding="utf-8") as stream:
                 stream.write("\n".join(self.differences) + "\n")
         except OSError as error:
-            lines.append(f"... and {rest} more (the list could not be written: {error.strerror or error})")
+            lines.append(
+                f"... and {rest} more (the list could not be written: {error.strerror or error})"
+            )
         else:
             lines.append(f"... and {rest} more; every difference is listed in {name}")
         return lines
@@ -150,7 +155,14 @@ def _shown_text(value) -> str:
 
 
 def _kind(value) -> str:
-    for kind, name in ((bool, "a boolean"), (str, "a string"), (int, "an integer"), (float, "a number"), (list, "an array"), (dict, "an object")):
+    for kind, name in (
+        (bool, "a boolean"),
+        (str, "a string"),
+        (int, "an integer"),
+        (float, "a number"),
+        (list, "an array"),
+        (dict, "an object"),
+    ):
         if isinstance(value, kind):
             return f"{name} {_shown_text(value)}" if kind in (bool, str, int, float) else name
     return "null"
@@ -173,10 +185,14 @@ def _depth(value) -> int:
     deepest, stack = 0, [(value, 0)]
     while stack:
         item, level = stack.pop()
-        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        children = (
+            item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        )
         if children is not None:
             deepest = max(deepest, level + 1)
-            stack.extend((child, level + 1) for child in children if isinstance(child, (dict, list)))
+            stack.extend(
+                (child, level + 1) for child in children if isinstance(child, (dict, list))
+            )
     return deepest
 
 
@@ -185,13 +201,23 @@ def _decode_results(data: bytes, where: Path) -> dict:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise _unusable(where, f"expected UTF-8 text, got byte {data[error.start]:#04x} at offset {error.start}", RESULTS) from None
+        raise _unusable(
+            where,
+            f"expected UTF-8 text, got byte {data[error.start]:#04x} at offset {error.start}",
+            RESULTS,
+        ) from None
     try:
         return json.loads(text)
     except RecursionError:
-        raise _unusable(where, "expected a ccreport results.json, got JSON nested too deeply to read", RESULTS) from None
+        raise _unusable(
+            where, "expected a ccreport results.json, got JSON nested too deeply to read", RESULTS
+        ) from None
     except ValueError as error:  # JSONDecodeError, and an integer of more than 4,300 digits
-        raise _unusable(where, f"expected a ccreport results.json, got invalid JSON ({str(error)[:80]})", RESULTS) from None
+        raise _unusable(
+            where,
+            f"expected a ccreport results.json, got invalid JSON ({str(error)[:80]})",
+            RESULTS,
+        ) from None
 
 
 def load_results(text: bytes | str, report: Path) -> dict:
@@ -199,16 +225,32 @@ def load_results(text: bytes | str, report: Path) -> dict:
     UserInputError naming the report, the file and the field otherwise."""
     data = _decode_results(text.encode("utf-8") if isinstance(text, str) else text, report)
     if _depth(data) > MAX_DEPTH:
-        raise _unusable(report, f"expected a ccreport results.json, got JSON nested deeper than {MAX_DEPTH} levels", RESULTS)
+        raise _unusable(
+            report,
+            f"expected a ccreport results.json, got JSON nested deeper than {MAX_DEPTH} levels",
+            RESULTS,
+        )
 
     def bad(field: str, expected: str, got=None) -> UserInputError:
         return _unusable(report, f"expected {expected}, got {_kind(got)}", f"{RESULTS} {field}")
 
-    if not isinstance(data, dict) or not isinstance(data.get("generator"), str) or not data["generator"].startswith("ccreport"):
-        raise _unusable(report, "expected a ccreport results.json (its generator is not ccreport)", f"{RESULTS} generator")
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("generator"), str)
+        or not data["generator"].startswith("ccreport")
+    ):
+        raise _unusable(
+            report,
+            "expected a ccreport results.json (its generator is not ccreport)",
+            f"{RESULTS} generator",
+        )
     provenance = data.get("provenance")
     if not isinstance(provenance, dict) or "files" not in provenance:
-        raise _unusable(report, "expected a results.json with provenance (written by a ccreport with `verify`); rebuild the report first", f"{RESULTS} provenance")
+        raise _unusable(
+            report,
+            "expected a results.json with provenance (written by a ccreport with `verify`); rebuild the report first",
+            f"{RESULTS} provenance",
+        )
     files = provenance["files"]
     if not isinstance(files, list):
         raise bad("provenance.files", "an array of recorded inputs", files)
@@ -219,7 +261,11 @@ def load_results(text: bytes | str, report: Path) -> dict:
             raise bad(where, "an object with path, sha256, size and role", entry)
         for key in ("path", "sha256", "role"):
             if not isinstance(entry.get(key), str):
-                raise bad(f"{where}.{key}", "a string" if key in entry else "a string (the key is missing)", entry.get(key))
+                raise bad(
+                    f"{where}.{key}",
+                    "a string" if key in entry else "a string (the key is missing)",
+                    entry.get(key),
+                )
         if not SHA256.fullmatch(entry["sha256"]):
             raise bad(f"{where}.sha256", "64 lower-case hexadecimal digits", entry["sha256"])
         size = entry.get("size")
@@ -231,18 +277,36 @@ def load_results(text: bytes | str, report: Path) -> dict:
         seen.add(entry["path"])
     manifests = sum(entry["role"] == "manifest" for entry in files)
     if manifests != 1:
-        raise _unusable(report, f"expected the project's {MANIFEST_NAME} recorded once (role manifest), got {manifests}", f"{RESULTS} provenance.files")
+        raise _unusable(
+            report,
+            f"expected the project's {MANIFEST_NAME} recorded once (role manifest), got {manifests}",
+            f"{RESULTS} provenance.files",
+        )
     if provenance.get("date_source") not in SOURCES:
-        raise bad("provenance.date_source", "one of " + ", ".join(repr(s) for s in SOURCES), provenance.get("date_source"))
+        raise bad(
+            "provenance.date_source",
+            "one of " + ", ".join(repr(s) for s in SOURCES),
+            provenance.get("date_source"),
+        )
     if parse_iso(provenance.get("date")) is None:
-        raise bad("provenance.date", "an ISO 8601 moment such as 2024-05-01T00:00:00Z", provenance.get("date"))
+        raise bad(
+            "provenance.date",
+            "an ISO 8601 moment such as 2024-05-01T00:00:00Z",
+            provenance.get("date"),
+        )
     software = provenance.get("ccreport", {})
-    if not isinstance(software, dict) or not all(isinstance(v, str) or v is None for v in software.values()):
-        raise bad("provenance.ccreport", "an object of version, commit and tree (strings)", software)
+    if not isinstance(software, dict) or not all(
+        isinstance(v, str) or v is None for v in software.values()
+    ):
+        raise bad(
+            "provenance.ccreport", "an object of version, commit and tree (strings)", software
+        )
     for entry in side_files(data):
         _safe_inside(entry["path"], report, f"{RESULTS} {entry['_where']}.path")
         if not isinstance(entry["sha256"], str) or not SHA256.fullmatch(entry["sha256"]):
-            raise bad(f"{entry['_where']}.sha256", "64 lower-case hexadecimal digits", entry["sha256"])
+            raise bad(
+                f"{entry['_where']}.sha256", "64 lower-case hexadecimal digits", entry["sha256"]
+            )
     return data
 
 
@@ -266,7 +330,9 @@ def _shown(value) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def compare_values(recorded, rebuilt, prefix: str = "", skip: tuple[str, ...] = ()) -> tuple[list[str], int]:
+def compare_values(
+    recorded, rebuilt, prefix: str = "", skip: tuple[str, ...] = ()
+) -> tuple[list[str], int]:
     """Every difference between two JSON values, as ``path: recorded != rebuilt`` lines, and how
     many leaf values were compared. Numbers compare exactly (NaN equals NaN); ``skip``: paths left out."""
     if prefix in skip:
@@ -296,8 +362,17 @@ def compare_values(recorded, rebuilt, prefix: str = "", skip: tuple[str, ...] = 
             out.append(f"{prefix}: {len(recorded)} elements != {len(rebuilt)}")
         return out, count
     same = recorded == rebuilt and type(recorded) is type(rebuilt)
-    if isinstance(recorded, (int, float)) and isinstance(rebuilt, (int, float)) and not isinstance(recorded, bool):
-        same = recorded == rebuilt or (isinstance(recorded, float) and isinstance(rebuilt, float) and math.isnan(recorded) and math.isnan(rebuilt))
+    if (
+        isinstance(recorded, (int, float))
+        and isinstance(rebuilt, (int, float))
+        and not isinstance(recorded, bool)
+    ):
+        same = recorded == rebuilt or (
+            isinstance(recorded, float)
+            and isinstance(rebuilt, float)
+            and math.isnan(recorded)
+            and math.isnan(rebuilt)
+        )
     return ([] if same else [f"{prefix}: {_shown(recorded)} != {_shown(rebuilt)}"]), 1
 
 
@@ -312,7 +387,12 @@ def side_files(value, prefix: str = "") -> list[dict]:
     if isinstance(value, dict):
         for key, item in value.items():
             where = _path(prefix, key)
-            if key.endswith("_full") and isinstance(item, dict) and "path" in item and "sha256" in item:
+            if (
+                key.endswith("_full")
+                and isinstance(item, dict)
+                and "path" in item
+                and "sha256" in item
+            ):
                 found.append({"path": item["path"], "sha256": item["sha256"], "_where": where})
             else:
                 found += side_files(item, where)
@@ -329,11 +409,15 @@ def check_side_files(results: dict, report: Path, verification: Verification) ->
     for entry in side_files(results):
         path = report / _safe_inside(entry["path"], report, f"{RESULTS} {entry['_where']}.path")
         if not path.is_file():
-            verification.differences.append(f"file {entry['path']}: named in results.json, missing from the report")
+            verification.differences.append(
+                f"file {entry['path']}: named in results.json, missing from the report"
+            )
             continue
         digest = _file_sha256(path)
         if digest != entry["sha256"]:
-            verification.differences.append(f"file {entry['path']}: sha256 {digest} != {entry['sha256']} recorded in results.json")
+            verification.differences.append(
+                f"file {entry['path']}: sha256 {digest} != {entry['sha256']} recorded in results.json"
+            )
 
 
 # --- the inputs ------------------------------------------------------------------------------------
@@ -343,16 +427,26 @@ def _safe_relative(path, report: Path, field: str = "REPORT") -> PurePosixPath:
     """A recorded path: a string, relative, posix, ``..`` only as leading parts, no empty or odd
     parts, no control characters, each part at most 255 bytes."""
     if not isinstance(path, str):
-        raise _unusable(report, f"expected a path relative to the manifest, got {_kind(path)}", field)
+        raise _unusable(
+            report, f"expected a path relative to the manifest, got {_kind(path)}", field
+        )
     pure = PurePosixPath(path)
     parts = pure.parts
     leading = 0
     while leading < len(parts) and parts[leading] == "..":
         leading += 1
     rest = parts[leading:]
-    odd = any(p in ("", ".", "..") or "\\" in p or any(ord(c) < 32 for c in p) or len(p.encode("utf-8", "replace")) > 255 for p in rest)
+    odd = any(
+        p in ("", ".", "..")
+        or "\\" in p
+        or any(ord(c) < 32 for c in p)
+        or len(p.encode("utf-8", "replace")) > 255
+        for p in rest
+    )
     if pure.is_absolute() or not rest or odd or path != pure.as_posix():
-        raise _unusable(report, f"expected a path relative to the manifest, got {_shown_text(path)}", field)
+        raise _unusable(
+            report, f"expected a path relative to the manifest, got {_shown_text(path)}", field
+        )
     return pure
 
 
@@ -360,7 +454,9 @@ def _safe_inside(path, report: Path, field: str) -> PurePosixPath:
     """A side file's recorded path: relative to the report folder and inside it (no ``..``)."""
     pure = _safe_relative(path, report, field)
     if ".." in pure.parts:
-        raise _unusable(report, f"expected a path inside the report folder, got {_shown_text(path)}", field)
+        raise _unusable(
+            report, f"expected a path inside the report folder, got {_shown_text(path)}", field
+        )
     return pure
 
 
@@ -374,13 +470,21 @@ def check_inputs(files: list[dict], root: Path, verification: Verification) -> b
         except (OSError, ValueError):  # missing, a symbolic-link loop, a name too long
             regular = False
         if not regular:
-            verification.differences.append(f"input {entry['path']} ({entry.get('role')}): missing (recorded sha256 {entry['sha256']})")
+            verification.differences.append(
+                f"input {entry['path']} ({entry.get('role')}): missing (recorded sha256 {entry['sha256']})"
+            )
             complete = False
             continue
         try:
             digest = _file_sha256(path)
         except OSError as error:
-            raise UnusableReport(Problem(display_path(path), f"input {entry['path']}", f"expected a readable file, got {error.strerror or error}")) from None
+            raise UnusableReport(
+                Problem(
+                    display_path(path),
+                    f"input {entry['path']}",
+                    f"expected a readable file, got {error.strerror or error}",
+                )
+            ) from None
         if digest != entry["sha256"]:
             verification.differences.append(
                 f"input {entry['path']} ({entry.get('role')}): sha256 {digest} != recorded {entry['sha256']}; the file changed after the build"
@@ -424,17 +528,33 @@ def extract_pdf(report: Path, folder: Path) -> tuple[dict, Path, bytes]:
     data = report.read_bytes()
     with _pdf_library_messages() as said:
         try:
-            attachments = {name: list(contents) for name, contents in pypdf.PdfReader(report).attachments.items()}
+            attachments = {
+                name: list(contents)
+                for name, contents in pypdf.PdfReader(report).attachments.items()
+            }
         except Exception as error:  # pypdf raises many kinds on a damaged file
             attachments, failure = None, f"{type(error).__name__}: {str(error)[:80]}"
     if attachments is None or said:
-        detail = "; ".join(dict.fromkeys(m.strip().replace("\n", " ")[:80] for m in said)) if said else failure
-        raise _unusable(report, f"expected an intact report.pdf written by ccreport, got a damaged PDF (the PDF reader says: {detail})")
+        detail = (
+            "; ".join(dict.fromkeys(m.strip().replace("\n", " ")[:80] for m in said))
+            if said
+            else failure
+        )
+        raise _unusable(
+            report,
+            f"expected an intact report.pdf written by ccreport, got a damaged PDF (the PDF reader says: {detail})",
+        )
     if RESULTS not in attachments:
-        raise _unusable(report, "expected a report.pdf with results.json attached (a PDF written by ccreport build)")
+        raise _unusable(
+            report,
+            "expected a report.pdf with results.json attached (a PDF written by ccreport build)",
+        )
     for name, contents in attachments.items():
         if len(contents) != 1:
-            raise _unusable(report, f"expected each attachment once, got {len(contents)} named {_shown_text(name)}")
+            raise _unusable(
+                report,
+                f"expected each attachment once, got {len(contents)} named {_shown_text(name)}",
+            )
         if not isinstance(contents[0], bytes):
             raise _unusable(report, f"expected the attachment {_shown_text(name)} as bytes")
     results = load_results(attachments[RESULTS][0], report)
@@ -451,8 +571,11 @@ def extract_pdf(report: Path, folder: Path) -> tuple[dict, Path, bytes]:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(contents[0])
         except OSError as error:  # one recorded path a folder of another
-            raise _unusable(report, f"expected recorded paths that can all be files, got {_shown_text(entry['path'])} ({error.strerror or error})",
-                            f"{RESULTS} provenance.files") from None
+            raise _unusable(
+                report,
+                f"expected recorded paths that can all be files, got {_shown_text(entry['path'])} ({error.strerror or error})",
+                f"{RESULTS} provenance.files",
+            ) from None
     return results, root, data
 
 
@@ -475,11 +598,17 @@ def _read_results_file(report: Path) -> bytes:
     if not stat.S_ISREG(info.st_mode):
         raise _unusable(report, "expected a regular file", RESULTS)
     if info.st_size > MAX_RESULTS_BYTES:
-        raise _unusable(report, f"expected a results.json of at most {MAX_RESULTS_BYTES} bytes, got {info.st_size}", RESULTS)
+        raise _unusable(
+            report,
+            f"expected a results.json of at most {MAX_RESULTS_BYTES} bytes, got {info.st_size}",
+            RESULTS,
+        )
     try:
         return path.read_bytes()
     except OSError as error:
-        raise _unusable(report, f"expected a readable file, got {error.strerror or error}", RESULTS) from None
+        raise _unusable(
+            report, f"expected a readable file, got {error.strerror or error}", RESULTS
+        ) from None
 
 
 def _project_of_folder(report: Path, project: Path | None) -> Path:
@@ -494,17 +623,29 @@ def _project_of_folder(report: Path, project: Path | None) -> Path:
     try:
         text = path.read_bytes()
     except OSError as error:
-        raise _unusable(report, f"expected a readable file, got {error.strerror or error}", "invocation.json") from None
+        raise _unusable(
+            report, f"expected a readable file, got {error.strerror or error}", "invocation.json"
+        ) from None
     try:
         invocation = json.loads(text.decode("utf-8"))
     except (ValueError, RecursionError):
-        raise _unusable(report, "expected UTF-8 JSON (how the build was run)", "invocation.json") from None
+        raise _unusable(
+            report, "expected UTF-8 JSON (how the build was run)", "invocation.json"
+        ) from None
     if not isinstance(invocation, dict) or "manifest" not in invocation:
-        raise _unusable(report, "expected an object with manifest (the manifest's path relative to the folder)", "invocation.json manifest")
+        raise _unusable(
+            report,
+            "expected an object with manifest (the manifest's path relative to the folder)",
+            "invocation.json manifest",
+        )
     manifest = invocation["manifest"]
     _safe_relative(manifest, report, "invocation.json manifest")
     if not manifest.endswith(".toml"):
-        raise _unusable(report, f"expected the path of a .toml manifest, got {_shown_text(manifest)}", "invocation.json manifest")
+        raise _unusable(
+            report,
+            f"expected the path of a .toml manifest, got {_shown_text(manifest)}",
+            "invocation.json manifest",
+        )
     try:
         located = (report / manifest).resolve()
         if located.is_file():
@@ -529,7 +670,9 @@ def _software_notes(results: dict, verification: Verification) -> bool:
             f"{installed.get('tree')}): differences below may come from the software rather than the inputs"
         )
     elif recorded.get("tree") != "clean":
-        verification.notes.append(f"ccreport's source tree was {recorded.get('tree')!r} when built: the commit alone does not pin the software")
+        verification.notes.append(
+            f"ccreport's source tree was {recorded.get('tree')!r} when built: the commit alone does not pin the software"
+        )
     platform_now = platform_record()
     if results["provenance"].get("platform") != platform_now:
         verification.notes.append(
@@ -541,14 +684,20 @@ def _software_notes(results: dict, verification: Verification) -> bool:
 
 def _compare_files(original: Path, rebuilt: Path, verification: Verification) -> None:
     def listing(folder: Path) -> set[str]:
-        return {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file() and p.name not in NOT_COMPARED}
+        return {
+            p.relative_to(folder).as_posix()
+            for p in folder.rglob("*")
+            if p.is_file() and p.name not in NOT_COMPARED
+        }
 
     mine, theirs = listing(original), listing(rebuilt)
     for name in sorted(mine | theirs):
         if name not in theirs:
             verification.differences.append(f"file {name}: in the report, not in the rebuild")
         elif name not in mine:
-            verification.differences.append(f"file {name}: missing from the report, made by the rebuild")
+            verification.differences.append(
+                f"file {name}: missing from the report, made by the rebuild"
+            )
         else:
             verification.compared_files += 1
             if (original / name).read_bytes() != (rebuilt / name).read_bytes():
@@ -572,13 +721,22 @@ def verify(report: str | Path, project: str | Path | None = None, workers: int =
     except OSError:
         info = None
     if info is None or (stat.S_ISLNK(info.st_mode) and not report.exists()):
-        raise _unusable(report, "expected a built output folder or a report.pdf, got nothing at that path (or a broken symbolic link)")
+        raise _unusable(
+            report,
+            "expected a built output folder or a report.pdf, got nothing at that path (or a broken symbolic link)",
+        )
     if report.is_dir():
         links = _symbolic_links(report)
         if links:
-            raise _unusable(report, f"expected a report folder of regular files (ccreport writes no symbolic links), got {len(links)} symbolic link(s), first {_shown_text(links[0])}")
+            raise _unusable(
+                report,
+                f"expected a report folder of regular files (ccreport writes no symbolic links), got {len(links)} symbolic link(s), first {_shown_text(links[0])}",
+            )
     elif not report.is_file():
-        raise _unusable(report, "expected a built output folder or a report.pdf, got something else (a named pipe, a device...)")
+        raise _unusable(
+            report,
+            "expected a built output folder or a report.pdf, got something else (a named pipe, a device...)",
+        )
     with tempfile.TemporaryDirectory(prefix="ccreport-verify-") as scratch:
         scratch = Path(scratch)
         if report.is_dir():
@@ -593,17 +751,30 @@ def verify(report: str | Path, project: str | Path | None = None, workers: int =
         if not check_inputs(results["provenance"]["files"], root, verification):
             verification.notes.append("an input is missing: the report was not rebuilt")
             return verification
-        manifest = next(root / f["path"] for f in results["provenance"]["files"] if f.get("role") == "manifest")
+        manifest = next(
+            root / f["path"] for f in results["provenance"]["files"] if f.get("role") == "manifest"
+        )
         out = scratch / "rebuild"
         try:
-            build(manifest, out, workers=workers, pdf=pdf, cache_dir=None, date=recorded_date(results),
-                  command_line=["ccreport", "verify", str(report)])
+            build(
+                manifest,
+                out,
+                workers=workers,
+                pdf=pdf,
+                cache_dir=None,
+                date=recorded_date(results),
+                command_line=["ccreport", "verify", str(report)],
+            )
         except UnusableReport:
             raise
-        except UserInputError as error:  # inputs whose digests match but that do not build: one line
+        except (
+            UserInputError
+        ) as error:  # inputs whose digests match but that do not build: one line
             first = str(error.problems[0]).replace(str(root) + os.sep, "")
             more = f" (and {len(error.problems) - 1} more)" if len(error.problems) > 1 else ""
-            raise _unusable(report, f"expected recorded inputs that build, got: {first}{more}", "rebuild") from None
+            raise _unusable(
+                report, f"expected recorded inputs that build, got: {first}{more}", "rebuild"
+            ) from None
         rebuilt = json.loads((out / RESULTS).read_text(encoding="utf-8"))
         skip = SOFTWARE_FIELDS if software_differs else ()
         found, count = compare_values(results, rebuilt, skip=skip)
@@ -615,7 +786,11 @@ def verify(report: str | Path, project: str | Path | None = None, workers: int =
         else:
             verification.compared_files = 1
             if pdf_bytes != (out / PDF).read_bytes():
-                verification.differences.append(f"file {report.name}: differs from the rebuilt report.pdf")
+                verification.differences.append(
+                    f"file {report.name}: differs from the rebuilt report.pdf"
+                )
         if software_differs and verification.differences:
-            verification.notes.append("the software differs from the recorded one (above): compare the numbers, not the bytes")
+            verification.notes.append(
+                "the software differs from the recorded one (above): compare the numbers, not the bytes"
+            )
     return verification

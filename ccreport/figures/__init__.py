@@ -16,15 +16,14 @@ plus its import below.
 """
 
 from ..results import classifier_names
+from . import family as family_figures  # noqa: F401 (registers the parameter-based family figure)
+from . import selection as selection_figures  # noqa: F401 (registers the issue-11 figures)
 from .cost_space import classifier_focus, cost_space, small_multiples
 from .difference import difference, significance_color
 from .instance_costs import side_by_side
 from .priors import cost_priors, prior_densities
 from .registry import FigureOptions, FigureSpec, Subject, register, specs
 from .roc import roc_space
-from .threshold_choice import kendall_curves, threshold_methods
-from . import selection as selection_figures  # noqa: F401 (registers the issue-11 figures)
-from . import family as family_figures  # noqa: F401 (registers the parameter-based family figure)
 from .style import (
     COLUMN_WIDTH,
     DENSE_POINTS,
@@ -38,6 +37,7 @@ from .style import (
     theme_style,
     width_inches,
 )
+from .threshold_choice import kendall_curves, threshold_methods
 
 __all__ = [
     "COLUMN_WIDTH",

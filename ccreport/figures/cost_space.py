@@ -20,6 +20,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from ..results import ClassifierResult, DatasetResult, Results, classifier_names, dataset_priors
+from .registry import FigureOptions, FigureSpec, Subject, register
 from .style import (
     COLUMN_WIDTH,
     DENSE_POINTS,
@@ -41,7 +42,6 @@ from .style import (
     where_drawn,
     width_inches,
 )
-from .registry import FigureOptions, FigureSpec, Subject, register
 
 
 def _marker_positions(pc, nec, index: int, count: int, n: int = 5):
@@ -50,7 +50,6 @@ def _marker_positions(pc, nec, index: int, count: int, n: int = 5):
     x = offset + 0.2 * np.arange(n)
     x = x[x < 0.99]
     return x, np.interp(x, pc, nec)
-
 
 
 def _draw_trivial(ax, label=True):
@@ -65,7 +64,15 @@ def _draw_band(ax, band, color, alpha, zorder):
     simultaneous = band.simultaneous
     if simultaneous is not None:
         for edge in (simultaneous.lower, simultaneous.upper):
-            ax.plot(pc, as_array(edge), color=color, linewidth=0.7, linestyle=(0, (3, 2)), alpha=0.9, zorder=zorder)
+            ax.plot(
+                pc,
+                as_array(edge),
+                color=color,
+                linewidth=0.7,
+                linestyle=(0, (3, 2)),
+                alpha=0.9,
+                zorder=zorder,
+            )
 
 
 def _draw_classifier(ax, c: ClassifierResult, st: Style, index: int, count: int, emphasis: str):
@@ -77,14 +84,41 @@ def _draw_classifier(ax, c: ClassifierResult, st: Style, index: int, count: int,
     rast = pc.size > DENSE_POINTS
     if is_crisp(c):
         fpr, fnr = c.cost_line
-        ax.plot(pc, nec, color=st.color, linewidth=0.8, alpha=0.45 * alpha, zorder=z - 1, rasterized=rast)
+        ax.plot(
+            pc,
+            nec,
+            color=st.color,
+            linewidth=0.8,
+            alpha=0.45 * alpha,
+            zorder=z - 1,
+            rasterized=rast,
+        )
         line_x, line_y = np.array([0.0, 1.0]), np.array([fpr, fnr])
     else:
         line_x, line_y = pc, nec
-    ax.plot(line_x, line_y, color=st.color, linestyle=st.linestyle, linewidth=lw, alpha=alpha, zorder=z, rasterized=rast)
+    ax.plot(
+        line_x,
+        line_y,
+        color=st.color,
+        linestyle=st.linestyle,
+        linewidth=lw,
+        alpha=alpha,
+        zorder=z,
+        rasterized=rast,
+    )
     mx, my = _marker_positions(line_x, line_y, index, count)
-    ax.plot(mx, my, linestyle="none", marker=st.marker, color=st.color, markersize=4 if emphasis == "bold" else 3.5,
-            markeredgecolor="white", markeredgewidth=0.5, alpha=alpha, zorder=z + 0.5)
+    ax.plot(
+        mx,
+        my,
+        linestyle="none",
+        marker=st.marker,
+        color=st.color,
+        markersize=4 if emphasis == "bold" else 3.5,
+        markeredgecolor="white",
+        markeredgewidth=0.5,
+        alpha=alpha,
+        zorder=z + 0.5,
+    )
 
 
 def _draw_fold_average(ax, c: ClassifierResult, st: Style, alpha=0.9):
@@ -93,8 +127,16 @@ def _draw_fold_average(ax, c: ClassifierResult, st: Style, alpha=0.9):
     if fa is None:
         return False
     pc = as_array(fa.pc)
-    ax.plot(pc, as_array(fa.nec), color=st.color, linewidth=0.9, linestyle=(0, (0.8, 1.2)), alpha=alpha, zorder=5,
-            dash_capstyle="round")
+    ax.plot(
+        pc,
+        as_array(fa.nec),
+        color=st.color,
+        linewidth=0.9,
+        linestyle=(0, (0.8, 1.2)),
+        alpha=alpha,
+        zorder=5,
+        dash_capstyle="round",
+    )
     return True
 
 
@@ -112,13 +154,48 @@ def draw_ranges(ax, classifiers: list[ClassifierResult], styles, highlight):
         dim = highlight is not None and c.name != highlight
         alpha = 0.4 if dim else 1.0
         if c.operating_range is None:
-            ax.text(0.5, y, "no operating range", ha="center", va="center", fontsize=6, color=st.color, alpha=alpha)
+            ax.text(
+                0.5,
+                y,
+                "no operating range",
+                ha="center",
+                va="center",
+                fontsize=6,
+                color=st.color,
+                alpha=alpha,
+            )
             continue
         lo, hi = c.operating_range
-        ax.plot([lo, hi], [y, y], color=st.color, linestyle=st.linestyle, linewidth=1.6, alpha=alpha, solid_capstyle="butt")
-        ax.plot([lo, hi], [y, y], linestyle="none", marker="|", markersize=5, markeredgewidth=1.1, color=st.color, alpha=alpha)
-        ax.plot([lo + (hi - lo) * (0.15 + 0.7 * row / max(n - 1, 1))], [y], linestyle="none", marker=st.marker, markersize=3.3, color=st.color,
-                markeredgecolor="white", markeredgewidth=0.4, alpha=alpha)
+        ax.plot(
+            [lo, hi],
+            [y, y],
+            color=st.color,
+            linestyle=st.linestyle,
+            linewidth=1.6,
+            alpha=alpha,
+            solid_capstyle="butt",
+        )
+        ax.plot(
+            [lo, hi],
+            [y, y],
+            linestyle="none",
+            marker="|",
+            markersize=5,
+            markeredgewidth=1.1,
+            color=st.color,
+            alpha=alpha,
+        )
+        ax.plot(
+            [lo + (hi - lo) * (0.15 + 0.7 * row / max(n - 1, 1))],
+            [y],
+            linestyle="none",
+            marker=st.marker,
+            markersize=3.3,
+            color=st.color,
+            markeredgecolor="white",
+            markeredgewidth=0.4,
+            alpha=alpha,
+        )
     ax.set_ylim(-0.7, n - 0.3)
     ax.set_yticks(range(n), [_short(c.name) for c in reversed(classifiers)], fontsize=6)
     ax.tick_params(axis="y", length=0, pad=2)
@@ -137,7 +214,9 @@ def _cost_axes_setup(ax, rescaled_y: bool):
 
 def setup_handle() -> Line2D:
     """The trivial classifiers' legend entry."""
-    return Line2D([], [], color=TRIVIAL_COLOUR, linewidth=TRIVIAL_WIDTH, label="Trivial classifiers")
+    return Line2D(
+        [], [], color=TRIVIAL_COLOUR, linewidth=TRIVIAL_WIDTH, label="Trivial classifiers"
+    )
 
 
 def setup_cost_axes(ax, rescaled_y: bool = False) -> list:
@@ -147,7 +226,9 @@ def setup_cost_axes(ax, rescaled_y: bool = False) -> list:
     return [setup_handle()]
 
 
-def draw_cost(ax, dataset: DatasetResult, styles, highlight=None, rescaled_y=False, bands=True, folds=True):
+def draw_cost(
+    ax, dataset: DatasetResult, styles, highlight=None, rescaled_y=False, bands=True, folds=True
+):
     """Draw the cost-space content into ``ax``; returns the legend handles."""
     classifiers = list(dataset.classifiers.values())
     if highlight is not None and highlight not in dataset.classifiers:
@@ -157,19 +238,35 @@ def draw_cost(ax, dataset: DatasetResult, styles, highlight=None, rescaled_y=Fal
     level = None
     for i, c in enumerate(classifiers):
         emphasis = "normal" if highlight is None else ("bold" if c.name == highlight else "dim")
-        handle, band, drew_folds = draw_cost_classifier(ax, c, styles[c.name], i, len(classifiers), emphasis, bands, folds)
+        handle, band, drew_folds = draw_cost_classifier(
+            ax, c, styles[c.name], i, len(classifiers), emphasis, bands, folds
+        )
         handles.append(handle)
         if band is not None:
             have_band = True
             have_simultaneous |= band.simultaneous is not None
             level = band.level
         have_folds |= drew_folds
-    handles += band_handles(have_band, have_simultaneous, have_folds, level, styles[highlight].color if highlight is not None else "#808080")
+    handles += band_handles(
+        have_band,
+        have_simultaneous,
+        have_folds,
+        level,
+        styles[highlight].color if highlight is not None else "#808080",
+    )
     return handles
 
 
-def draw_cost_classifier(ax, c: ClassifierResult, st: Style, index: int, count: int, emphasis: str = "normal",
-                         bands: bool | None = None, folds: bool | None = None):
+def draw_cost_classifier(
+    ax,
+    c: ClassifierResult,
+    st: Style,
+    index: int,
+    count: int,
+    emphasis: str = "normal",
+    bands: bool | None = None,
+    folds: bool | None = None,
+):
     """One classifier's cost curve into ``ax`` (with its band and fold average when asked and
     present): returns its legend handle, the band drawn (or None) and whether a fold average was.
     ``index``/``count``: its place among the classifiers drawn (staggers the markers)."""
@@ -184,22 +281,47 @@ def draw_cost_classifier(ax, c: ClassifierResult, st: Style, index: int, count: 
     show_folds = (emphasis == "bold") if folds is None else (bool(folds) and emphasis != "dim")
     drew_folds = bool(show_folds and _draw_fold_average(ax, c, st))
     _draw_classifier(ax, c, st, index, count, emphasis)
-    handle = st.handle(label_of(c), linewidth=2.0 if emphasis == "bold" else 1.3, alpha=0.45 if emphasis == "dim" else 1.0)
+    handle = st.handle(
+        label_of(c),
+        linewidth=2.0 if emphasis == "bold" else 1.3,
+        alpha=0.45 if emphasis == "dim" else 1.0,
+    )
     return handle, drawn, drew_folds
 
 
-def band_handles(have_band: bool, have_simultaneous: bool, have_folds: bool, level, band_colour: str) -> list:
+def band_handles(
+    have_band: bool, have_simultaneous: bool, have_folds: bool, level, band_colour: str
+) -> list:
     """The legend entries of what :func:`draw_cost_classifier` drew beside the curves."""
     handles = []
     lt = level_text(level)
     if have_band:
-        handles.append(Patch(facecolor=band_colour, alpha=0.35, linewidth=0, label=f"{lt}pointwise band"))
+        handles.append(
+            Patch(facecolor=band_colour, alpha=0.35, linewidth=0, label=f"{lt}pointwise band")
+        )
     if have_simultaneous:
-        handles.append(Line2D([], [], color="#606060", linewidth=0.7, linestyle=(0, (3, 2)), label=f"{lt}simultaneous band"))
+        handles.append(
+            Line2D(
+                [],
+                [],
+                color="#606060",
+                linewidth=0.7,
+                linestyle=(0, (3, 2)),
+                label=f"{lt}simultaneous band",
+            )
+        )
     if have_folds:
-        handles.append(Line2D([], [], color="#606060", linewidth=0.9, linestyle=(0, (0.8, 1.2)), label="fold average"))
+        handles.append(
+            Line2D(
+                [],
+                [],
+                color="#606060",
+                linewidth=0.9,
+                linestyle=(0, (0.8, 1.2)),
+                label="fold average",
+            )
+        )
     return handles
-
 
 
 def cost_space(
@@ -229,7 +351,13 @@ def cost_space(
         n = len(dataset.classifiers)
         main_h = 2.35 if w <= COLUMN_WIDTH + 0.01 else 2.9
         strip_h = 0.16 + 0.12 * n if ranges else 0
-        legend_h = 0.17 * math.ceil((n + 2) / legend_columns([Line2D([], [], label=c) for c in dataset.classifiers], w)) + 0.1
+        legend_h = (
+            0.17
+            * math.ceil(
+                (n + 2) / legend_columns([Line2D([], [], label=c) for c in dataset.classifiers], w)
+            )
+            + 0.1
+        )
         fig = new_figure(w, main_h + strip_h + legend_h + 0.45)
         if ranges:
             ax, strip = fig.subplots(2, 1, sharex=True, height_ratios=[main_h, strip_h])
@@ -250,17 +378,21 @@ def cost_space(
     return fig
 
 
-
 def classifier_focus(
-    dataset: DatasetResult, name: str, styles: dict[str, Style] | None = None, *, rescaled_y: bool = False,
+    dataset: DatasetResult,
+    name: str,
+    styles: dict[str, Style] | None = None,
+    *,
+    rescaled_y: bool = False,
     width: str | float = "column",
 ) -> Figure:
     """One classifier highlighted over the others with its band and fold average (Fig. 16 style).
 
     No operating-range strip: the dataset's cost figure has it, and the band needs the room.
     """
-    return cost_space(dataset, styles, highlight=name, rescaled_y=rescaled_y, width=width, ranges=False)
-
+    return cost_space(
+        dataset, styles, highlight=name, rescaled_y=rescaled_y, width=width, ranges=False
+    )
 
 
 def small_multiples(
@@ -281,7 +413,11 @@ def small_multiples(
         ncols = ncols or (1 if len(datasets) == 1 else 2 if w <= FULL_WIDTH + 0.01 else 3)
         nrows = max(1, math.ceil(len(datasets) / ncols))
         panel_h = (w / ncols) * 0.68
-        handles_all = [Line2D([], [], color=TRIVIAL_COLOUR, linewidth=TRIVIAL_WIDTH, label="Trivial classifiers")]
+        handles_all = [
+            Line2D(
+                [], [], color=TRIVIAL_COLOUR, linewidth=TRIVIAL_WIDTH, label="Trivial classifiers"
+            )
+        ]
         kinds = {}
         for d in datasets:
             for c in d.classifiers.values():
@@ -289,11 +425,13 @@ def small_multiples(
         handles_all += [styles[n].handle(label_of(kinds[n])) for n in names]
         cols = legend_columns(handles_all, w)
         fig = new_figure(w, nrows * panel_h + 0.17 * math.ceil(len(handles_all) / cols) + 0.35)
-        axes = np.atleast_1d(fig.subplots(nrows, ncols, sharex=True, sharey=True, squeeze=False)).ravel()
+        axes = np.atleast_1d(
+            fig.subplots(nrows, ncols, sharex=True, sharey=True, squeeze=False)
+        ).ravel()
         for ax, d in zip(axes, datasets):
             draw_cost(ax, d, styles, None, rescaled_y, bands, False)
             ax.set_title(d.name)
-        for ax in axes[len(datasets):]:
+        for ax in axes[len(datasets) :]:
             ax.set_visible(False)
         for k, ax in enumerate(axes[: len(datasets)]):
             if k % ncols:
@@ -309,7 +447,11 @@ def small_multiples(
 
 
 def fmt_range(r) -> str:
-    return "none (never better than both trivial classifiers)" if r is None else f"{r[0]:.2f} < PC(+) < {r[1]:.2f}"
+    return (
+        "none (never better than both trivial classifiers)"
+        if r is None
+        else f"{r[0]:.2f} < PC(+) < {r[1]:.2f}"
+    )
 
 
 def _best_under(dataset: DatasetResult, prior: str) -> str:
@@ -326,7 +468,11 @@ def _drawn_as(d: DatasetResult) -> str:
     crisp = [c.name for c in d.classifiers.values() if c.kind == "crisp"]
     return (
         "Each scoring classifier is drawn as its lower envelope"
-        + (f"; the crisp classifier{'s' if len(crisp) > 1 else ''} {', '.join(crisp)} as a single cost line (its envelope faint)" if crisp else "")
+        + (
+            f"; the crisp classifier{'s' if len(crisp) > 1 else ''} {', '.join(crisp)} as a single cost line (its envelope faint)"
+            if crisp
+            else ""
+        )
         + ". The bold diagonals are the trivial classifiers (always negative, always positive)."
     )
 
@@ -344,26 +490,35 @@ def _band_clause(b, whose: str, details: bool = True) -> str:
     )
 
 
-def cost_caption(d: DatasetResult, rescaled: bool, with_priors: bool, highlight: str | None = None) -> str:
+def cost_caption(
+    d: DatasetResult, rescaled: bool, with_priors: bool, highlight: str | None = None
+) -> str:
     """The caption of a cost-space figure (with the priors panel, or one classifier highlighted)."""
     parts = [
         f"Cost curves on {d.name}"
         + (f", {highlight} highlighted" if highlight else "")
         + ": normalized expected cost against PC(+), the probability-times-cost operating condition"
-        + " (Drummond & Holte 2006). " + _drawn_as(d)
+        + " (Drummond & Holte 2006). "
+        + _drawn_as(d)
     ]
     if highlight:
         c = d.classifiers[highlight]
         if c.band is not None:
             parts.append(_band_clause(c.band, highlight))
         if c.fold_average is not None:
-            parts.append(f"The dotted line is the vertical average of the {c.fold_average.n_folds} per-fold cost curves.")
+            parts.append(
+                f"The dotted line is the vertical average of the {c.fold_average.n_folds} per-fold cost curves."
+            )
     if with_priors:
-        parts.append("The panel underneath shows each prior over PC(+) on the same axis; a point prior is an arrow at its value.")
+        parts.append(
+            "The panel underneath shows each prior over PC(+) on the same axis; a point prior is an arrow at its value."
+        )
     elif highlight:
         parts.append("The other classifiers are drawn faint for reference.")
     else:
-        parts.append("The strip underneath shows each classifier's operating range, where it beats both trivial classifiers.")
+        parts.append(
+            "The strip underneath shows each classifier's operating range, where it beats both trivial classifiers."
+        )
     if rescaled:
         parts.append("(Rescaled Y)")
     return " ".join(parts)
@@ -371,7 +526,9 @@ def cost_caption(d: DatasetResult, rescaled: bool, with_priors: bool, highlight:
 
 def _band_methods(d: DatasetResult) -> set:
     """The (method, replicates) of the bands a dataset's classifiers have."""
-    return {(c.band.method, c.band.replicates) for c in d.classifiers.values() if c.band is not None}
+    return {
+        (c.band.method, c.band.replicates) for c in d.classifiers.values() if c.band is not None
+    }
 
 
 def _focus_panel_caption(d: DatasetResult, c: ClassifierResult) -> str:
@@ -380,31 +537,53 @@ def _focus_panel_caption(d: DatasetResult, c: ClassifierResult) -> str:
     drawn = []
     if c.band is not None:
         b = c.band
-        method = f" ({b.method}, {b.replicates} replicates)" if b.method and len(_band_methods(d)) > 1 else ""
-        drawn.append(f"shaded, its {level_text(b.level)}pointwise band{method}" + ("; dashed, the simultaneous band" if b.simultaneous is not None else ""))
+        method = (
+            f" ({b.method}, {b.replicates} replicates)"
+            if b.method and len(_band_methods(d)) > 1
+            else ""
+        )
+        drawn.append(
+            f"shaded, its {level_text(b.level)}pointwise band{method}"
+            + ("; dashed, the simultaneous band" if b.simultaneous is not None else "")
+        )
     if c.fold_average is not None:
         drawn.append(f"dotted, the average of its {c.fold_average.n_folds} folds")
-    return (f"{c.name} highlighted on {d.name}" + (": " + "; ".join(drawn) if drawn else "") + "."
-            + (" (Rescaled Y)" if above_half(c) else ""))
+    return (
+        f"{c.name} highlighted on {d.name}"
+        + (": " + "; ".join(drawn) if drawn else "")
+        + "."
+        + (" (Rescaled Y)" if above_half(c) else "")
+    )
 
 
 def _focus_panels_note(d: DatasetResult) -> str:
     """What every panel of a dataset's highlighted-classifier grid shows (the rest of :func:`cost_caption`)."""
     parts = [
         f"Each panel: the cost curves on {d.name}, normalized expected cost against PC(+) (Drummond & Holte 2006), "
-        "with the classifier its caption names highlighted and the others drawn faint for reference. " + _drawn_as(d)
+        "with the classifier its caption names highlighted and the others drawn faint for reference. "
+        + _drawn_as(d)
     ]
     panels = [c for c in d.classifiers.values() if c.band is not None or c.fold_average is not None]
     banded = [c for c in panels if c.band is not None]
     if banded:
         b = banded[0].band
-        shared = len(_band_methods(d)) == 1 and all((c.band.simultaneous is None) == (b.simultaneous is None) for c in banded)
-        parts.append(where_drawn(len(banded), len(panels)) + _band_clause(b, "the highlighted classifier", details=shared))
+        shared = len(_band_methods(d)) == 1 and all(
+            (c.band.simultaneous is None) == (b.simultaneous is None) for c in banded
+        )
+        parts.append(
+            where_drawn(len(banded), len(panels))
+            + _band_clause(b, "the highlighted classifier", details=shared)
+        )
     folded = [c for c in panels if c.fold_average is not None]
     if folded:
-        parts.append(where_drawn(len(folded), len(panels)) + "The dotted line is the vertical average of the per-fold cost curves.")
+        parts.append(
+            where_drawn(len(folded), len(panels))
+            + "The dotted line is the vertical average of the per-fold cost curves."
+        )
     if any(above_half(c) for c in d.classifiers.values()):
-        parts.append("(Rescaled Y): the y axis runs to 1, for a panel whose band or cost line passes 0.5.")
+        parts.append(
+            "(Rescaled Y): the y axis runs to 1, for a panel whose band or cost line passes 0.5."
+        )
     return " ".join(parts)
 
 
@@ -449,33 +628,71 @@ def _focus_wanted(s: Subject, options: FigureOptions) -> bool:
     return s.classifier.band is not None or s.classifier.fold_average is not None
 
 
-SMALL_MULTIPLES = register(FigureSpec(
-    kind="small-multiples", scope="report", key="overview/small-multiples", stem="overview/small-multiples",
-    draw=lambda s: small_multiples(s.results, s.styles),
-    caption=lambda s: (
-        "Cost curves of every classifier on every dataset (one panel per dataset, same axes): "
-        "normalized expected cost against PC(+); the bold diagonals are the trivial classifiers."
-    ),
-    alt=lambda s: "Small multiples of cost curves, one panel per dataset: " + ", ".join(s.results.datasets) + ".",
-    section="overview", order=20, width="full",
-))
-COST = register(FigureSpec(
-    kind="cost", scope="dataset", key="{dataset}/cost", stem="{dataset_slug}/cost",
-    draw=lambda s: cost_space(s.dataset, s.styles),
-    caption=lambda s: cost_caption(s.dataset, False, False), alt=lambda s: cost_alt(s.dataset, s.results),
-    section="figures", order=10,
-))
-COST_RESCALED = register(FigureSpec(
-    kind="cost-rescaled", scope="dataset", key="{dataset}/cost-rescaled", stem="{dataset_slug}/cost-rescaled",
-    draw=lambda s: cost_space(s.dataset, s.styles, rescaled_y=True),
-    caption=lambda s: cost_caption(s.dataset, True, False), alt=lambda s: cost_alt(s.dataset, s.results),
-    section="figures", order=40, wanted=_rescaled_wanted,
-))
-FOCUS = register(FigureSpec(
-    kind="focus", scope="classifier", key="{dataset}/focus/{name}", stem="{dataset_slug}/focus/{name_slug}",
-    draw=lambda s: classifier_focus(s.dataset, s.name, s.styles, rescaled_y=above_half(s.classifier)),
-    caption=lambda s: cost_caption(s.dataset, above_half(s.classifier), False, highlight=s.name),
-    alt=lambda s: _focus_alt(s.dataset, s.classifier),
-    section="focus", order=10, wanted=_focus_wanted,
-    panel_caption=lambda s: _focus_panel_caption(s.dataset, s.classifier), panels_note=lambda s: _focus_panels_note(s.dataset),
-))
+SMALL_MULTIPLES = register(
+    FigureSpec(
+        kind="small-multiples",
+        scope="report",
+        key="overview/small-multiples",
+        stem="overview/small-multiples",
+        draw=lambda s: small_multiples(s.results, s.styles),
+        caption=lambda s: (
+            "Cost curves of every classifier on every dataset (one panel per dataset, same axes): "
+            "normalized expected cost against PC(+); the bold diagonals are the trivial classifiers."
+        ),
+        alt=lambda s: (
+            "Small multiples of cost curves, one panel per dataset: "
+            + ", ".join(s.results.datasets)
+            + "."
+        ),
+        section="overview",
+        order=20,
+        width="full",
+    )
+)
+COST = register(
+    FigureSpec(
+        kind="cost",
+        scope="dataset",
+        key="{dataset}/cost",
+        stem="{dataset_slug}/cost",
+        draw=lambda s: cost_space(s.dataset, s.styles),
+        caption=lambda s: cost_caption(s.dataset, False, False),
+        alt=lambda s: cost_alt(s.dataset, s.results),
+        section="figures",
+        order=10,
+    )
+)
+COST_RESCALED = register(
+    FigureSpec(
+        kind="cost-rescaled",
+        scope="dataset",
+        key="{dataset}/cost-rescaled",
+        stem="{dataset_slug}/cost-rescaled",
+        draw=lambda s: cost_space(s.dataset, s.styles, rescaled_y=True),
+        caption=lambda s: cost_caption(s.dataset, True, False),
+        alt=lambda s: cost_alt(s.dataset, s.results),
+        section="figures",
+        order=40,
+        wanted=_rescaled_wanted,
+    )
+)
+FOCUS = register(
+    FigureSpec(
+        kind="focus",
+        scope="classifier",
+        key="{dataset}/focus/{name}",
+        stem="{dataset_slug}/focus/{name_slug}",
+        draw=lambda s: classifier_focus(
+            s.dataset, s.name, s.styles, rescaled_y=above_half(s.classifier)
+        ),
+        caption=lambda s: cost_caption(
+            s.dataset, above_half(s.classifier), False, highlight=s.name
+        ),
+        alt=lambda s: _focus_alt(s.dataset, s.classifier),
+        section="focus",
+        order=10,
+        wanted=_focus_wanted,
+        panel_caption=lambda s: _focus_panel_caption(s.dataset, s.classifier),
+        panels_note=lambda s: _focus_panels_note(s.dataset),
+    )
+)

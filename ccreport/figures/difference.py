@@ -16,6 +16,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from ..results import ComparisonResult, DatasetResult
+from .registry import FigureSpec, register
 from .style import (
     COLUMN_WIDTH,
     DENSE_POINTS,
@@ -23,14 +24,13 @@ from .style import (
     PC_LABEL,
     Style,
     as_array,
+    level_text,
     new_figure,
     style,
-    level_text,
     styles_for,
     where_drawn,
     width_inches,
 )
-from .registry import FigureSpec, register
 
 
 def _tint(color: str, amount: float):
@@ -93,7 +93,10 @@ def difference(
         winners = winners_of(m)
         n_handles = 1 + bool(band) + bool(m.crossovers) + len(winners)
         # as many legend columns as the longest label allows (at 7 pt: 0.33 in + 0.055 in a character)
-        longest = max([len(f"{m.a} \u2212 {m.b}"), 36 if band else 0] + [len(f"significant: {x} cheaper") for x in winners])
+        longest = max(
+            [len(f"{m.a} \u2212 {m.b}"), 36 if band else 0]
+            + [len(f"significant: {x} cheaper") for x in winners]
+        )
         cols = max(1, min(2 if w <= COLUMN_WIDTH + 0.01 else 4, int(w // (0.33 + 0.055 * longest))))
         fig = new_figure(w, 2.05 + 0.17 * math.ceil(n_handles / cols) + 0.45)
         ax = fig.subplots()
@@ -102,7 +105,13 @@ def difference(
     return fig
 
 
-def draw_difference(ax, comparison: ComparisonResult, styles: dict[str, Style], width_in: float, title: str | None = None) -> list:
+def draw_difference(
+    ax,
+    comparison: ComparisonResult,
+    styles: dict[str, Style],
+    width_in: float,
+    title: str | None = None,
+) -> list:
     """The difference a - b into ``ax`` (zero line, shaded sides, band, crossovers, significant
     regions, labels); returns the legend handles. ``width_in``: the figure's width (the y label)."""
     m = comparison
@@ -123,44 +132,135 @@ def draw_difference(ax, comparison: ComparisonResult, styles: dict[str, Style], 
     ax.set_ylim(lo, hi)
     ax.axhline(0, color="#1a1a1a", linewidth=0.8, zorder=2)
     # the two sides are hatched in opposite directions, so they stay apart in greyscale print
-    ax.fill_between(pc, diff, 0, where=diff <= 0, interpolate=True, facecolor=_tint(sa.color, 0.78), edgecolor=sa.color,
-                    hatch=A_HATCH, linewidth=0, zorder=1)
-    ax.fill_between(pc, diff, 0, where=diff >= 0, interpolate=True, facecolor=_tint(sb.color, 0.78), edgecolor=sb.color,
-                    hatch=B_HATCH, linewidth=0, zorder=1)
+    ax.fill_between(
+        pc,
+        diff,
+        0,
+        where=diff <= 0,
+        interpolate=True,
+        facecolor=_tint(sa.color, 0.78),
+        edgecolor=sa.color,
+        hatch=A_HATCH,
+        linewidth=0,
+        zorder=1,
+    )
+    ax.fill_between(
+        pc,
+        diff,
+        0,
+        where=diff >= 0,
+        interpolate=True,
+        facecolor=_tint(sb.color, 0.78),
+        edgecolor=sb.color,
+        hatch=B_HATCH,
+        linewidth=0,
+        zorder=1,
+    )
     handles = []
     if band:
-        ax.fill_between(as_array(band.pc), as_array(band.lower), as_array(band.upper), color="#7f7f7f", alpha=0.3,
-                        linewidth=0, zorder=1.5)
-        handles.append(Patch(facecolor="#7f7f7f", alpha=0.45, linewidth=0, label=f"{level_text(band.level)}pointwise band of the difference"))
+        ax.fill_between(
+            as_array(band.pc),
+            as_array(band.lower),
+            as_array(band.upper),
+            color="#7f7f7f",
+            alpha=0.3,
+            linewidth=0,
+            zorder=1.5,
+        )
+        handles.append(
+            Patch(
+                facecolor="#7f7f7f",
+                alpha=0.45,
+                linewidth=0,
+                label=f"{level_text(band.level)}pointwise band of the difference",
+            )
+        )
     ax.plot(pc, diff, color="#1a1a1a", linewidth=1.5, zorder=4, rasterized=pc.size > DENSE_POINTS)
     handles.insert(0, Line2D([], [], color="#1a1a1a", linewidth=1.5, label=f"{m.a} \u2212 {m.b}"))
     labelled = []
     for x in m.crossovers:
         ax.axvline(x, color="#4d4d4d", linewidth=0.6, linestyle=(0, (1.5, 1.5)), zorder=2)
-        ax.plot([x], [0], marker="o", markersize=4, markerfacecolor="white", markeredgecolor="#1a1a1a",
-                markeredgewidth=1.0, zorder=5)
+        ax.plot(
+            [x],
+            [0],
+            marker="o",
+            markersize=4,
+            markerfacecolor="white",
+            markeredgecolor="#1a1a1a",
+            markeredgewidth=1.0,
+            zorder=5,
+        )
         # the value just above the frame, like a tick label, skipping any that would collide
         if len(m.crossovers) <= 6 and all(abs(x - y) > 0.09 for y in labelled):
-            ax.text(x, 1.015, f"{x:.2f}", transform=ax.get_xaxis_transform(), fontsize=6.5, ha="center",
-                    va="bottom", color="#333333")
+            ax.text(
+                x,
+                1.015,
+                f"{x:.2f}",
+                transform=ax.get_xaxis_transform(),
+                fontsize=6.5,
+                ha="center",
+                va="bottom",
+                color="#333333",
+            )
             labelled.append(x)
     if m.crossovers:
-        handles.append(Line2D([], [], linestyle="none", marker="o", markersize=4, markerfacecolor="white",
-                              markeredgecolor="#1a1a1a", label="crossover"))
+        handles.append(
+            Line2D(
+                [],
+                [],
+                linestyle="none",
+                marker="o",
+                markersize=4,
+                markerfacecolor="white",
+                markeredgecolor="#1a1a1a",
+                label="crossover",
+            )
+        )
     if significant:
         trans = ax.get_xaxis_transform()
         for s in significant:
-            ax.fill_between([float(s.lo), float(s.hi)], 0, 0.045, transform=trans, linewidth=0, zorder=3,
-                            **significance_look(s.better, m, styles))
+            ax.fill_between(
+                [float(s.lo), float(s.hi)],
+                0,
+                0.045,
+                transform=trans,
+                linewidth=0,
+                zorder=3,
+                **significance_look(s.better, m, styles),
+            )
         # one swatch per winner, drawn exactly like its bars
         for winner in winners_of(m):
-            handles.append(Patch(linewidth=0, label=f"significant: {winner} cheaper", **significance_look(winner, m, styles)))
-    ax.text(0.012, 0.03 if not significant else 0.07, f"{m.a} cheaper \u2193", transform=ax.transAxes, fontsize=6.5,
-            ha="left", va="bottom", color=_shade(sa.color, 0.65))
-    ax.text(0.012, 0.97, f"{m.b} cheaper \u2191", transform=ax.transAxes, fontsize=6.5, ha="left", va="top",
-            color=_shade(sb.color, 0.65))
+            handles.append(
+                Patch(
+                    linewidth=0,
+                    label=f"significant: {winner} cheaper",
+                    **significance_look(winner, m, styles),
+                )
+            )
+    ax.text(
+        0.012,
+        0.03 if not significant else 0.07,
+        f"{m.a} cheaper \u2193",
+        transform=ax.transAxes,
+        fontsize=6.5,
+        ha="left",
+        va="bottom",
+        color=_shade(sa.color, 0.65),
+    )
+    ax.text(
+        0.012,
+        0.97,
+        f"{m.b} cheaper \u2191",
+        transform=ax.transAxes,
+        fontsize=6.5,
+        ha="left",
+        va="top",
+        color=_shade(sb.color, 0.65),
+    )
     ax.set_xlabel(PC_LABEL)
-    ax.set_ylabel(DIFF_LABEL if w > COLUMN_WIDTH + 0.01 else "Difference in normalized\nexpected cost")
+    ax.set_ylabel(
+        DIFF_LABEL if w > COLUMN_WIDTH + 0.01 else "Difference in normalized\nexpected cost"
+    )
     ax.set_xticks(np.linspace(0, 1, 6))
     if title:
         ax.set_title(title)
@@ -175,14 +275,24 @@ def _crossovers_at(m: ComparisonResult) -> str:
 
 
 def _crossovers_sentence(m: ComparisonResult) -> str:
-    return f"Circles mark the crossovers, at {_crossovers_at(m)}." if m.crossovers else "The curves do not cross."
+    return (
+        f"Circles mark the crossovers, at {_crossovers_at(m)}."
+        if m.crossovers
+        else "The curves do not cross."
+    )
 
 
 def _band_sentence(band, method: bool = True) -> str:
     """The caption's sentence on a difference band; ``method`` False: left to each panel's caption."""
-    said = f"method: {band.method or 'paired resampling'}" if method else "its method in the panel's caption"
-    return (f"The grey region is the {level_text(band.level)}pointwise confidence band of the difference (each PC(+) "
-            f"on its own, not adjusted for reading the whole curve); {said}.")
+    said = (
+        f"method: {band.method or 'paired resampling'}"
+        if method
+        else "its method in the panel's caption"
+    )
+    return (
+        f"The grey region is the {level_text(band.level)}pointwise confidence band of the difference (each PC(+) "
+        f"on its own, not adjusted for reading the whole curve); {said}."
+    )
 
 
 SIGNIFICANCE_SENTENCE = (
@@ -209,17 +319,25 @@ def _diff_caption(d: DatasetResult, m: ComparisonResult) -> str:
 def _diff_panel_caption(d: DatasetResult, m: ComparisonResult) -> str:
     """A panel of report.pdf's grid: the pair, the dataset and where the curves cross."""
     if m.crossovers:
-        where = ("crossover" if len(m.crossovers) == 1 else "crossovers") + " at " + _crossovers_at(m)
+        where = (
+            ("crossover" if len(m.crossovers) == 1 else "crossovers") + " at " + _crossovers_at(m)
+        )
     else:
         where = "the curves do not cross"
     band = m.difference_band
-    own = f" Band: {band.method or 'paired resampling'}." if band is not None and len(_difference_band_methods(d)) > 1 else ""
+    own = (
+        f" Band: {band.method or 'paired resampling'}."
+        if band is not None and len(_difference_band_methods(d)) > 1
+        else ""
+    )
     return f"{m.a} \u2212 {m.b} on {d.name}: {where}.{own}"
 
 
 def _difference_band_methods(d: DatasetResult) -> set:
     """The methods of a dataset's difference bands (one, with one resampling per dataset)."""
-    return {m.difference_band.method for m in d.comparisons.values() if m.difference_band is not None}
+    return {
+        m.difference_band.method for m in d.comparisons.values() if m.difference_band is not None
+    }
 
 
 def _diff_panels_note(d: DatasetResult) -> str:
@@ -233,7 +351,10 @@ def _diff_panels_note(d: DatasetResult) -> str:
         "zero B has. Circles mark the crossovers."
     ]
     if bands:
-        parts.append(where_drawn(len(bands), len(drawn)) + _band_sentence(bands[0], method=len(_difference_band_methods(d)) == 1))
+        parts.append(
+            where_drawn(len(bands), len(drawn))
+            + _band_sentence(bands[0], method=len(_difference_band_methods(d)) == 1)
+        )
     if tested:
         parts.append(where_drawn(len(tested), len(drawn)) + SIGNIFICANCE_SENTENCE)
     return " ".join(parts)
@@ -247,17 +368,32 @@ def _diff_alt(m: ComparisonResult) -> str:
     sig = m.significant
     sig_text = ""
     if sig is not None:
-        sig_text = " Significant: " + (", ".join(f"{s.better} better on {float(s.lo):.2f}-{float(s.hi):.2f}" for s in sig) or "nowhere") + "."
+        sig_text = (
+            " Significant: "
+            + (
+                ", ".join(f"{s.better} better on {float(s.lo):.2f}-{float(s.hi):.2f}" for s in sig)
+                or "nowhere"
+            )
+            + "."
+        )
     return (
         f"Difference {m.a} minus {m.b} in normalized expected cost across PC(+). {m.a} cheaper on {ivs(m.a_better)}; "
         f"{m.b} cheaper on {ivs(m.b_better)}. Largest difference {v:+.3f} at PC(+) = {pc:.2f}.{sig_text}"
     )
 
 
-DIFFERENCE = register(FigureSpec(
-    kind="diff", scope="pair", key="{dataset}/diff/{name}", stem="{dataset_slug}/diff/{pair_slug}",
-    draw=lambda s: difference(s.comparison, s.styles),
-    caption=lambda s: _diff_caption(s.dataset, s.comparison), alt=lambda s: _diff_alt(s.comparison),
-    section="differences", order=10,
-    panel_caption=lambda s: _diff_panel_caption(s.dataset, s.comparison), panels_note=lambda s: _diff_panels_note(s.dataset),
-))
+DIFFERENCE = register(
+    FigureSpec(
+        kind="diff",
+        scope="pair",
+        key="{dataset}/diff/{name}",
+        stem="{dataset_slug}/diff/{pair_slug}",
+        draw=lambda s: difference(s.comparison, s.styles),
+        caption=lambda s: _diff_caption(s.dataset, s.comparison),
+        alt=lambda s: _diff_alt(s.comparison),
+        section="differences",
+        order=10,
+        panel_caption=lambda s: _diff_panel_caption(s.dataset, s.comparison),
+        panels_note=lambda s: _diff_panels_note(s.dataset),
+    )
+)

@@ -15,7 +15,15 @@ from matplotlib.figure import Figure
 
 from ..results import DatasetResult, FamilyResult
 from .registry import FigureSpec, register
-from .style import NEC_LABEL, PC_LABEL, frame_small_roc_panel, new_figure, segments, style, width_inches
+from .style import (
+    NEC_LABEL,
+    PC_LABEL,
+    frame_small_roc_panel,
+    new_figure,
+    segments,
+    style,
+    width_inches,
+)
 
 GREY = "#9a9a9a"
 SHADE = "#dcdcdc"
@@ -39,19 +47,55 @@ def families(d: DatasetResult, width="full") -> Figure:
             sel = fam.selection
             cv, env = sel.curve, sel.envelope
             a, b = np.asarray(cv.start, dtype=float), np.asarray(cv.end, dtype=float)
-            segments(cost_ax, np.zeros(a.size), a, np.ones(a.size), b, color=GREY, linewidth=0.7, zorder=1)
+            segments(
+                cost_ax,
+                np.zeros(a.size),
+                a,
+                np.ones(a.size),
+                b,
+                color=GREY,
+                linewidth=0.7,
+                zorder=1,
+            )
             grid = np.unique(np.concatenate((np.linspace(0, 1, 401), env.pc, cv.low, cv.high)))
-            cost_ax.fill_between(grid, np.interp(grid, env.pc, env.nec), cv(grid), color=SHADE, linewidth=0,
-                                 zorder=0, step=None, label=f"excess {sel.excess:.4f}")
+            cost_ax.fill_between(
+                grid,
+                np.interp(grid, env.pc, env.nec),
+                cv(grid),
+                color=SHADE,
+                linewidth=0,
+                zorder=0,
+                step=None,
+                label=f"excess {sel.excess:.4f}",
+            )
             lo, hi = np.asarray(cv.low, dtype=float), np.asarray(cv.high, dtype=float)
             wide = hi > lo
             lo, hi, a, b = lo[wide], hi[wide], a[wide], b[wide]
-            segments(cost_ax, lo, a + (b - a) * lo, hi, a + (b - a) * hi, color=BLACK, linewidth=2.0, zorder=3, capstyle="butt")
+            segments(
+                cost_ax,
+                lo,
+                a + (b - a) * lo,
+                hi,
+                a + (b - a) * hi,
+                color=BLACK,
+                linewidth=2.0,
+                zorder=3,
+                capstyle="butt",
+            )
             for m in cv.low[1:]:
                 cost_ax.axvline(m, color=BLACK, linewidth=0.5, linestyle=(0, (1, 2)), zorder=2)
-            cost_ax.plot(env.pc, env.nec, color=BLACK, linewidth=0.9, linestyle=(0, (4, 2)), zorder=2,
-                         label=f"lower envelope (area {env.area:.4f})")
-            cost_ax.plot([], [], color=BLACK, linewidth=2.0, label=f"family hybrid (area {sel.area:.4f})")
+            cost_ax.plot(
+                env.pc,
+                env.nec,
+                color=BLACK,
+                linewidth=0.9,
+                linestyle=(0, (4, 2)),
+                zorder=2,
+                label=f"lower envelope (area {env.area:.4f})",
+            )
+            cost_ax.plot(
+                [], [], color=BLACK, linewidth=2.0, label=f"family hybrid (area {sel.area:.4f})"
+            )
             cost_ax.plot([], [], color=GREY, linewidth=0.7, label="members' cost lines")
             top = min(1.0, max(0.1, float(np.max(cv(grid))) * 1.35))
             cost_ax.set_xlim(0, 1)
@@ -61,27 +105,52 @@ def families(d: DatasetResult, width="full") -> Figure:
             cost_ax.set_title(f"{name}: parameter-based family, cost space", fontsize=7)
             cost_ax.legend(loc="upper right", frameon=False, fontsize=5.5)
             tau = dict(fam.members)
-            roc_ax.plot(env.hull_fpr, env.hull_tpr, color=BLACK, linewidth=0.9, linestyle=(0, (4, 2)),
-                        label="ROC hull (members, trivial)")
+            roc_ax.plot(
+                env.hull_fpr,
+                env.hull_tpr,
+                color=BLACK,
+                linewidth=0.9,
+                linestyle=(0, (4, 2)),
+                label="ROC hull (members, trivial)",
+            )
             f, t = cv.start, 1.0 - cv.end
-            roc_ax.plot(f, t, marker="o", markersize=3, color=BLACK, linestyle="none", label="members")
+            roc_ax.plot(
+                f, t, marker="o", markersize=3, color=BLACK, linestyle="none", label="members"
+            )
             for x, y, member in zip(f, t, cv.member):
-                roc_ax.annotate(f"{member} (\u03c4 {tau[member]:.3g})", (x, y), xytext=(4, -3),
-                                textcoords="offset points", fontsize=5.5, va="top")
+                roc_ax.annotate(
+                    f"{member} (\u03c4 {tau[member]:.3g})",
+                    (x, y),
+                    xytext=(4, -3),
+                    textcoords="offset points",
+                    fontsize=5.5,
+                    va="top",
+                )
             frame_small_roc_panel(roc_ax)
     return fig
 
 
-register(FigureSpec(
-    kind="family", scope="dataset", key="{dataset}/family", stem="{dataset_slug}/family",
-    draw=lambda s: families(s.dataset),
-    caption=lambda s: (f"Parameter-based selection on {s.dataset.name} (D&H 2000 s. 2.3, Fig. 18 style): each declared "
-                       "family's member with the nearest training condition is used, switching at the midpoints "
-                       "(dotted verticals). Bold: the family's hybrid cost curve, which jumps at a switch; grey: every "
-                       "member's cost line; dashed: the lower envelope of the members and the trivial classifiers; "
-                       "shaded: the excess between them. Nothing is chosen on the labels, so the bold curve is an "
-                       "unbiased estimate. Right: the members in ROC space with their training PC(+) (\u03c4)."),
-    alt=lambda s: f"Cost-space and ROC-space panels of the parameter-based families on {s.dataset.name}.",
-    section="selection", order=75, width="full",
-    wanted=lambda s, o: bool(declared(s.dataset)),
-))
+register(
+    FigureSpec(
+        kind="family",
+        scope="dataset",
+        key="{dataset}/family",
+        stem="{dataset_slug}/family",
+        draw=lambda s: families(s.dataset),
+        caption=lambda s: (
+            f"Parameter-based selection on {s.dataset.name} (D&H 2000 s. 2.3, Fig. 18 style): each declared "
+            "family's member with the nearest training condition is used, switching at the midpoints "
+            "(dotted verticals). Bold: the family's hybrid cost curve, which jumps at a switch; grey: every "
+            "member's cost line; dashed: the lower envelope of the members and the trivial classifiers; "
+            "shaded: the excess between them. Nothing is chosen on the labels, so the bold curve is an "
+            "unbiased estimate. Right: the members in ROC space with their training PC(+) (\u03c4)."
+        ),
+        alt=lambda s: (
+            f"Cost-space and ROC-space panels of the parameter-based families on {s.dataset.name}."
+        ),
+        section="selection",
+        order=75,
+        width="full",
+        wanted=lambda s, o: bool(declared(s.dataset)),
+    )
+)

@@ -47,8 +47,17 @@ def _markers(ax, x, y, st, count: int, index: int):
         return
     length = np.concatenate(([0.0], np.cumsum(np.hypot(np.diff(x), np.diff(y)))))
     at = length[-1] * (0.12 + 0.7 * (np.arange(4) + index / max(count, 1)) / 4)
-    ax.plot(np.interp(at, length, x), np.interp(at, length, y), linestyle="none", marker=st.marker, markersize=3.5,
-            color=st.color, markeredgecolor="white", markeredgewidth=0.5, zorder=5)
+    ax.plot(
+        np.interp(at, length, x),
+        np.interp(at, length, y),
+        linestyle="none",
+        marker=st.marker,
+        markersize=3.5,
+        color=st.color,
+        markeredgecolor="white",
+        markeredgewidth=0.5,
+        zorder=5,
+    )
 
 
 def has_costs(c) -> bool:
@@ -144,8 +153,16 @@ def mark_own_pc(ax, own_pc: float) -> None:
     """The data's own operating condition on an instance-cost panel: a dotted vertical line at
     ``own_pc``, labelled (there the envelope times the sum of all costs is the least total cost)."""
     ax.axvline(own_pc, color=OWN_PC_COLOUR, linewidth=0.9, linestyle=(0, (1, 1.5)), zorder=3)
-    ax.annotate(f"this data\n{own_pc:.2f}", (own_pc, 0.49), xytext=(-3, 0), textcoords="offset points",
-                ha="right", va="top", fontsize=6, color=OWN_PC_COLOUR)
+    ax.annotate(
+        f"this data\n{own_pc:.2f}",
+        (own_pc, 0.49),
+        xytext=(-3, 0),
+        textcoords="offset points",
+        ha="right",
+        va="top",
+        fontsize=6,
+        color=OWN_PC_COLOUR,
+    )
 
 
 def _cost_panel(ax, d: DatasetResult, styles, weighted: bool):
@@ -159,19 +176,27 @@ def _cost_panel(ax, d: DatasetResult, styles, weighted: bool):
 def legend_handles(classifiers, styles, kind: str) -> list[Line2D]:
     """The legend of a ``kind`` ("roc" or "cost") figure: chance or the trivial classifiers, then
     each classifier (with AUC and AUCIV on the ROC figure)."""
-    handles = [Line2D([], [], color=TRIVIAL_COLOUR, linewidth=TRIVIAL_WIDTH, label="Trivial classifiers")
-               if kind == "cost" else
-               Line2D([], [], color="#8c8c8c", linewidth=0.8, linestyle=(0, (4, 2)), label="Chance")]
+    handles = [
+        Line2D([], [], color=TRIVIAL_COLOUR, linewidth=TRIVIAL_WIDTH, label="Trivial classifiers")
+        if kind == "cost"
+        else Line2D([], [], color="#8c8c8c", linewidth=0.8, linestyle=(0, (4, 2)), label="Chance")
+    ]
     for c in classifiers:
         ic = c.instance_costs
-        text = f"{label_of(c)}  AUC {c.auc:.3f} / AUCIV {ic.auciv:.3f}" if kind == "roc" else label_of(c)
+        text = (
+            f"{label_of(c)}  AUC {c.auc:.3f} / AUCIV {ic.auciv:.3f}"
+            if kind == "roc"
+            else label_of(c)
+        )
         handles.append(styles[c.name].handle(text))
     return handles
 
 
 def figure_height(width_in: float, kind: str, entries: int, cols: int) -> float:
     """Inches: two square ROC panels (or two flatter cost panels) side by side and the legend's rows."""
-    return (width_in / 2 - 0.3) * (1.0 if kind == "roc" else 0.62) + 0.55 + 0.17 * -(-entries // cols)
+    return (
+        (width_in / 2 - 0.3) * (1.0 if kind == "roc" else 0.62) + 0.55 + 0.17 * -(-entries // cols)
+    )
 
 
 def side_by_side(d: DatasetResult, styles=None, kind: str = "roc"):
@@ -202,8 +227,11 @@ def _rociv_caption(d: DatasetResult) -> str:
 
 
 def _rociv_alt(d: DatasetResult) -> str:
-    parts = ", ".join(f"{c.name} AUC {c.auc:.3f} AUCIV {c.instance_costs.auciv:.3f}"
-                      for c in d.classifiers.values() if c.instance_costs is not None)
+    parts = ", ".join(
+        f"{c.name} AUC {c.auc:.3f} AUCIV {c.instance_costs.auciv:.3f}"
+        for c in d.classifiers.values()
+        if c.instance_costs is not None
+    )
     return f"Two panels, ROC and ROCIV curves with hulls for {d.name}: {parts}."
 
 
@@ -220,21 +248,43 @@ def _cost_alt(d: DatasetResult) -> str:
     found = [c for c in d.classifiers.values() if c.instance_costs is not None]
     unit = found[0].instance_costs.unit or ""
     cheapest = min(found, key=lambda c: c.instance_costs.min_total)
-    return (f"Two panels of cost curves for {d.name}, without and with instance costs. Cheapest on the data with "
-            f"instance costs: {cheapest.name}, {cheapest.instance_costs.min_total:,.0f} {unit}.").replace(" .", ".")
+    return (
+        f"Two panels of cost curves for {d.name}, without and with instance costs. Cheapest on the data with "
+        f"instance costs: {cheapest.name}, {cheapest.instance_costs.min_total:,.0f} {unit}."
+    ).replace(" .", ".")
 
 
 def _wanted(s: Subject, options: FigureOptions) -> bool:
     return has_instance_costs(s.dataset)
 
 
-ROCIV = register(FigureSpec(
-    kind="rociv", scope="dataset", key="{dataset}/rociv", stem="{dataset_slug}/rociv",
-    draw=lambda s: side_by_side(s.dataset, s.styles, "roc"), caption=lambda s: _rociv_caption(s.dataset),
-    alt=lambda s: _rociv_alt(s.dataset), section="instance_costs", order=80, width="full", wanted=_wanted,
-))
-IV_COST = register(FigureSpec(
-    kind="iv-cost", scope="dataset", key="{dataset}/iv-cost", stem="{dataset_slug}/iv-cost",
-    draw=lambda s: side_by_side(s.dataset, s.styles, "cost"), caption=lambda s: _cost_caption(s.dataset),
-    alt=lambda s: _cost_alt(s.dataset), section="instance_costs", order=90, width="full", wanted=_wanted,
-))
+ROCIV = register(
+    FigureSpec(
+        kind="rociv",
+        scope="dataset",
+        key="{dataset}/rociv",
+        stem="{dataset_slug}/rociv",
+        draw=lambda s: side_by_side(s.dataset, s.styles, "roc"),
+        caption=lambda s: _rociv_caption(s.dataset),
+        alt=lambda s: _rociv_alt(s.dataset),
+        section="instance_costs",
+        order=80,
+        width="full",
+        wanted=_wanted,
+    )
+)
+IV_COST = register(
+    FigureSpec(
+        kind="iv-cost",
+        scope="dataset",
+        key="{dataset}/iv-cost",
+        stem="{dataset_slug}/iv-cost",
+        draw=lambda s: side_by_side(s.dataset, s.styles, "cost"),
+        caption=lambda s: _cost_caption(s.dataset),
+        alt=lambda s: _cost_alt(s.dataset),
+        section="instance_costs",
+        order=90,
+        width="full",
+        wanted=_wanted,
+    )
+)

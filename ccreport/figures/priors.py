@@ -54,13 +54,49 @@ def draw_priors(ax, priors: list[PriorResult], order: list[str] | None = None):
     for i, p in enumerate(priors):
         color, ls = _prior_look(order.index(p.name) if p.name in order else len(order) + i)
         if p.density is None and p.point is not None:
-            ax.annotate("", xy=(p.point, top * 0.93), xytext=(p.point, 0), annotation_clip=False,
-                        arrowprops=dict(arrowstyle="-|>", color=color, linewidth=1.3, mutation_scale=7, shrinkA=0, shrinkB=0))
-            ax.text(p.point + 0.015, top * 0.86, f"{p.point:.3g}", color=color, fontsize=6.5, ha="left", va="center",
-                    bbox=dict(boxstyle="square,pad=0.1", facecolor="white", edgecolor="none", alpha=0.85), zorder=6)
-            handles.append(Line2D([], [], color=color, linewidth=1.3, marker="^", markersize=3.5, label=f"{p.name} (point mass)"))
+            ax.annotate(
+                "",
+                xy=(p.point, top * 0.93),
+                xytext=(p.point, 0),
+                annotation_clip=False,
+                arrowprops=dict(
+                    arrowstyle="-|>",
+                    color=color,
+                    linewidth=1.3,
+                    mutation_scale=7,
+                    shrinkA=0,
+                    shrinkB=0,
+                ),
+            )
+            ax.text(
+                p.point + 0.015,
+                top * 0.86,
+                f"{p.point:.3g}",
+                color=color,
+                fontsize=6.5,
+                ha="left",
+                va="center",
+                bbox=dict(
+                    boxstyle="square,pad=0.1", facecolor="white", edgecolor="none", alpha=0.85
+                ),
+                zorder=6,
+            )
+            handles.append(
+                Line2D(
+                    [],
+                    [],
+                    color=color,
+                    linewidth=1.3,
+                    marker="^",
+                    markersize=3.5,
+                    label=f"{p.name} (point mass)",
+                )
+            )
         else:
-            grid, d = as_array(p.grid), np.clip(np.nan_to_num(as_array(p.density), nan=0.0, posinf=top * 2), 0, top * 2)
+            grid, d = (
+                as_array(p.grid),
+                np.clip(np.nan_to_num(as_array(p.density), nan=0.0, posinf=top * 2), 0, top * 2),
+            )
             ax.fill_between(grid, 0, d, color=color, alpha=0.05, linewidth=0)
             ax.plot(grid, d, color=color, linestyle=ls, linewidth=1.2)
             handles.append(Line2D([], [], color=color, linestyle=ls, linewidth=1.2, label=p.name))
@@ -70,7 +106,9 @@ def draw_priors(ax, priors: list[PriorResult], order: list[str] | None = None):
     return handles
 
 
-def prior_densities(priors: dict[str, PriorResult] | list[PriorResult], *, width: str | float = "column") -> Figure:
+def prior_densities(
+    priors: dict[str, PriorResult] | list[PriorResult], *, width: str | float = "column"
+) -> Figure:
     """Each prior as a density over PC(+); a point prior as an arrow at its value."""
     priors = list(priors.values()) if isinstance(priors, dict) else list(priors)
     with style():
@@ -109,7 +147,14 @@ def cost_priors(
         main_h = 2.35 if w <= COLUMN_WIDTH + 0.01 else 2.9
         prior_h = 0.95
         cols = legend_columns([Line2D([], [], label=c) for c in dataset.classifiers], w)
-        fig = new_figure(w, main_h + prior_h + 0.17 * math.ceil((n + 2) / cols) + 0.17 * math.ceil(len(priors) / 2) + 0.7)
+        fig = new_figure(
+            w,
+            main_h
+            + prior_h
+            + 0.17 * math.ceil((n + 2) / cols)
+            + 0.17 * math.ceil(len(priors) / 2)
+            + 0.7,
+        )
         ax, pax = fig.subplots(2, 1, sharex=True, height_ratios=[main_h, prior_h])
         handles = draw_cost(ax, dataset, styles, highlight, rescaled_y, bands, folds)
         ax.tick_params(labelbottom=False)
@@ -117,7 +162,11 @@ def cost_priors(
         pax.set_xlabel(PC_LABEL)
         pax.set_title("Priors over PC(+)", fontsize=6.5, loc="left", pad=2, color="#333333")
         top_legend(fig, handles, w)
-        fig.legend(handles=prior_handles, loc="outside lower center", ncols=legend_columns(prior_handles, w))
+        fig.legend(
+            handles=prior_handles,
+            loc="outside lower center",
+            ncols=legend_columns(prior_handles, w),
+        )
         fig.align_ylabels()
     return fig
 
@@ -128,27 +177,52 @@ def cost_priors(
 def priors_alt(priors) -> str:
     """The alt text of a priors panel: each prior's name and description."""
     priors = priors.priors if isinstance(priors, Results) else priors
-    return "Densities over PC(+) of the priors: " + "; ".join(f"{p.name}, {p.description}" for p in priors.values()) + "."
+    return (
+        "Densities over PC(+) of the priors: "
+        + "; ".join(f"{p.name}, {p.description}" for p in priors.values())
+        + "."
+    )
 
 
 def _cost_priors(s: Subject) -> Figure:
-    return cost_priors(s.dataset, dataset_priors(s.results, s.dataset), s.styles, prior_order=list(s.results.priors))
+    return cost_priors(
+        s.dataset,
+        dataset_priors(s.results, s.dataset),
+        s.styles,
+        prior_order=list(s.results.priors),
+    )
 
 
-PRIORS = register(FigureSpec(
-    kind="priors", scope="report", key="overview/priors", stem="overview/priors",
-    draw=lambda s: prior_densities(s.results.priors),
-    caption=lambda s: (
-        "The priors over the operating condition PC(+) used for expected costs: each as a density, "
-        "a point prior as an arrow at its value."
-    ),
-    alt=lambda s: priors_alt(s.results),
-    section="overview", order=10, wanted=lambda s, options: bool(s.results.priors),
-))
-COST_PRIORS = register(FigureSpec(
-    kind="cost-priors", scope="dataset", key="{dataset}/cost-priors", stem="{dataset_slug}/cost-priors",
-    draw=_cost_priors,
-    caption=lambda s: cost_caption(s.dataset, False, True),
-    alt=lambda s: cost_alt(s.dataset, s.results) + " " + priors_alt(dataset_priors(s.results, s.dataset)),
-    section="figures", order=30, wanted=lambda s, options: bool(dataset_priors(s.results, s.dataset)),
-))
+PRIORS = register(
+    FigureSpec(
+        kind="priors",
+        scope="report",
+        key="overview/priors",
+        stem="overview/priors",
+        draw=lambda s: prior_densities(s.results.priors),
+        caption=lambda s: (
+            "The priors over the operating condition PC(+) used for expected costs: each as a density, "
+            "a point prior as an arrow at its value."
+        ),
+        alt=lambda s: priors_alt(s.results),
+        section="overview",
+        order=10,
+        wanted=lambda s, options: bool(s.results.priors),
+    )
+)
+COST_PRIORS = register(
+    FigureSpec(
+        kind="cost-priors",
+        scope="dataset",
+        key="{dataset}/cost-priors",
+        stem="{dataset_slug}/cost-priors",
+        draw=_cost_priors,
+        caption=lambda s: cost_caption(s.dataset, False, True),
+        alt=lambda s: (
+            cost_alt(s.dataset, s.results) + " " + priors_alt(dataset_priors(s.results, s.dataset))
+        ),
+        section="figures",
+        order=30,
+        wanted=lambda s, options: bool(dataset_priors(s.results, s.dataset)),
+    )
+)

@@ -34,8 +34,12 @@ SCOPES = ("report", "dataset", "classifier", "pair")
 class FigureOptions:
     """What the caller of write_figures asked for (None: each kind's default)."""
 
-    focus: bool | None = None  # one figure per classifier highlighted: all, none, or those with a band/fold average
-    rescaled: bool | None = None  # the "(Rescaled Y)" copy: always, never, or when something passes 0.5
+    focus: bool | None = (
+        None  # one figure per classifier highlighted: all, none, or those with a band/fold average
+    )
+    rescaled: bool | None = (
+        None  # the "(Rescaled Y)" copy: always, never, or when something passes 0.5
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -76,13 +80,19 @@ class FigureSpec:
     order: int  # place in the report: figures are listed by scope, then order
     width: str = "column"  # "column" | "full"
     wanted: Callable[[Subject, FigureOptions], bool] = field(default=always)
-    panel_caption: Callable[[Subject], str] | None = None  # the panel's own facts, in report.pdf's grid
-    panels_note: Callable[[Subject], str] | None = None  # what every panel on the subject's dataset shows
+    panel_caption: Callable[[Subject], str] | None = (
+        None  # the panel's own facts, in report.pdf's grid
+    )
+    panels_note: Callable[[Subject], str] | None = (
+        None  # what every panel on the subject's dataset shows
+    )
 
     def key_for(self, dataset: str | None = None, name: str | None = None) -> str:
         return self.key.format(dataset=dataset, name=name)
 
-    def subjects(self, results: Results, dataset: DatasetResult | None, styles: dict) -> list[Subject]:
+    def subjects(
+        self, results: Results, dataset: DatasetResult | None, styles: dict
+    ) -> list[Subject]:
         """The subjects of this kind: the report, the dataset, each classifier or each pair on it."""
         if self.scope == "report":
             return [Subject(results, styles)]
@@ -98,7 +108,9 @@ REGISTRY: dict[str, FigureSpec] = {}  # kind -> spec; filled by register()
 def register(spec: FigureSpec) -> FigureSpec:
     """Add a figure kind to the report (once per kind; returns it, to keep beside its function)."""
     if spec.scope not in SCOPES:
-        raise ValueError(f"figure {spec.kind!r}: unknown scope {spec.scope!r}; expected one of {SCOPES}")
+        raise ValueError(
+            f"figure {spec.kind!r}: unknown scope {spec.scope!r}; expected one of {SCOPES}"
+        )
     if spec.kind in REGISTRY and REGISTRY[spec.kind] is not spec:
         raise ValueError(f"figure kind {spec.kind!r} is registered twice")
     REGISTRY[spec.kind] = spec
@@ -108,4 +120,8 @@ def register(spec: FigureSpec) -> FigureSpec:
 def specs(scope: str | None = None, section: str | None = None) -> list[FigureSpec]:
     """The registered kinds in report order, optionally only one scope's or one section's."""
     found = sorted(REGISTRY.values(), key=lambda s: (SCOPES.index(s.scope), s.order))
-    return [s for s in found if (scope is None or s.scope == scope) and (section is None or s.section == section)]
+    return [
+        s
+        for s in found
+        if (scope is None or s.scope == scope) and (section is None or s.section == section)
+    ]

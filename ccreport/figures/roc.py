@@ -13,6 +13,7 @@ from matplotlib.lines import Line2D
 
 from ..results import DatasetResult
 from ..results.curves import drawn
+from .registry import FigureSpec, register
 from .style import (
     DENSE_POINTS,
     MAX_MARKERS,
@@ -26,7 +27,6 @@ from .style import (
     styles_for,
     width_inches,
 )
-from .registry import FigureSpec, register
 
 
 def _subsample(n: int, k: int) -> np.ndarray:
@@ -51,7 +51,16 @@ def roc_space(
         fig = new_figure(w, side + 0.17 * math.ceil((len(classifiers) + 1) / cols) + 0.5)
         ax = fig.subplots()
         ax.plot([0, 1], [0, 1], color="#8c8c8c", linewidth=0.8, linestyle=(0, (4, 2)), zorder=1)
-        handles = [Line2D([], [], color="#8c8c8c", linewidth=0.8, linestyle=(0, (4, 2)), label="Chance (trivial)")]
+        handles = [
+            Line2D(
+                [],
+                [],
+                color="#8c8c8c",
+                linewidth=0.8,
+                linestyle=(0, (4, 2)),
+                label="Chance (trivial)",
+            )
+        ]
         for i, c in enumerate(classifiers):
             st = styles[c.name]
             dim = highlight is not None and c.name != highlight
@@ -59,20 +68,65 @@ def roc_space(
             lw = 2.0 if (highlight == c.name) else (0.9 if dim else 1.3)
             z = 6 if highlight == c.name else (3 if dim else 4)
             hf, ht = as_array(c.hull_fpr), as_array(c.hull_tpr)
-            fpr, tpr = drawn(as_array(c.roc_fpr), as_array(c.roc_tpr), hf, ht)  # as results.json stores them
+            fpr, tpr = drawn(
+                as_array(c.roc_fpr), as_array(c.roc_tpr), hf, ht
+            )  # as results.json stores them
             if is_crisp(c):
-                ax.plot(hf, ht, color=st.color, linestyle=st.linestyle, linewidth=lw * 0.8, alpha=alpha, zorder=z)
+                ax.plot(
+                    hf,
+                    ht,
+                    color=st.color,
+                    linestyle=st.linestyle,
+                    linewidth=lw * 0.8,
+                    alpha=alpha,
+                    zorder=z,
+                )
                 x, y = c.cost_line[0], 1.0 - c.cost_line[1]
-                ax.plot([x], [y], linestyle="none", marker=st.marker, markersize=6, color=st.color,
-                        markeredgecolor="white", markeredgewidth=0.6, alpha=alpha, zorder=z + 1)
+                ax.plot(
+                    [x],
+                    [y],
+                    linestyle="none",
+                    marker=st.marker,
+                    markersize=6,
+                    color=st.color,
+                    markeredgecolor="white",
+                    markeredgewidth=0.6,
+                    alpha=alpha,
+                    zorder=z + 1,
+                )
             else:
-                ax.plot(fpr, tpr, color=st.color, linewidth=0.6, alpha=0.55 * alpha, zorder=z - 1,
-                        rasterized=fpr.size > DENSE_POINTS)
-                ax.plot(hf, ht, color=st.color, linestyle=st.linestyle, linewidth=lw, alpha=alpha, zorder=z)
+                ax.plot(
+                    fpr,
+                    tpr,
+                    color=st.color,
+                    linewidth=0.6,
+                    alpha=0.55 * alpha,
+                    zorder=z - 1,
+                    rasterized=fpr.size > DENSE_POINTS,
+                )
+                ax.plot(
+                    hf,
+                    ht,
+                    color=st.color,
+                    linestyle=st.linestyle,
+                    linewidth=lw,
+                    alpha=alpha,
+                    zorder=z,
+                )
                 inner = np.arange(1, hf.size - 1)
                 pick = inner[_subsample(inner.size, MAX_MARKERS)] if inner.size else inner
-                ax.plot(hf[pick], ht[pick], linestyle="none", marker=st.marker, markersize=3.5, color=st.color,
-                        markeredgecolor="white", markeredgewidth=0.5, alpha=alpha, zorder=z + 0.5)
+                ax.plot(
+                    hf[pick],
+                    ht[pick],
+                    linestyle="none",
+                    marker=st.marker,
+                    markersize=3.5,
+                    color=st.color,
+                    markeredgecolor="white",
+                    markeredgewidth=0.5,
+                    alpha=alpha,
+                    zorder=z + 0.5,
+                )
             handles.append(st.handle(f"{label_of(c)}  AUC {c.auc:.3f}", alpha=alpha))
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 1)
@@ -103,8 +157,16 @@ def _roc_alt(d: DatasetResult) -> str:
     return f"ROC curves with convex hulls for {len(d.classifiers)} classifiers on {d.name}. AUC: {aucs}."
 
 
-ROC = register(FigureSpec(
-    kind="roc", scope="dataset", key="{dataset}/roc", stem="{dataset_slug}/roc",
-    draw=lambda s: roc_space(s.dataset, s.styles), caption=lambda s: _roc_caption(s.dataset),
-    alt=lambda s: _roc_alt(s.dataset), section="figures", order=20,
-))
+ROC = register(
+    FigureSpec(
+        kind="roc",
+        scope="dataset",
+        key="{dataset}/roc",
+        stem="{dataset_slug}/roc",
+        draw=lambda s: roc_space(s.dataset, s.styles),
+        caption=lambda s: _roc_caption(s.dataset),
+        alt=lambda s: _roc_alt(s.dataset),
+        section="figures",
+        order=20,
+    )
+)

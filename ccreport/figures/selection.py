@@ -21,7 +21,16 @@ from matplotlib.figure import Figure
 from ..results import DatasetResult
 from ..results.curves import drawn
 from .registry import FigureSpec, register
-from .style import NEC_LABEL, PC_LABEL, as_array, frame_small_roc_panel, new_figure, segments, style, width_inches
+from .style import (
+    NEC_LABEL,
+    PC_LABEL,
+    as_array,
+    frame_small_roc_panel,
+    new_figure,
+    segments,
+    style,
+    width_inches,
+)
 
 GREY = "#9a9a9a"
 BLACK = "#111111"
@@ -55,13 +64,33 @@ def dataset_hybrid(d: DatasetResult, width="full") -> Figure:
         band = d.hybrid_band
         if band is not None:
             inf = band.inference
-            ax.fill_between(as_array(inf.grid), as_array(inf.lower), as_array(inf.upper), color=BAND_GREY,
-                            linewidth=0, zorder=1, label=f"{100 * band.level:.0f}% band (pointwise, optimism-corrected)")
+            ax.fill_between(
+                as_array(inf.grid),
+                as_array(inf.lower),
+                as_array(inf.upper),
+                color=BAND_GREY,
+                linewidth=0,
+                zorder=1,
+                label=f"{100 * band.level:.0f}% band (pointwise, optimism-corrected)",
+            )
         for i, c in enumerate(d.classifiers.values()):
-            ax.plot(as_array(c.envelope_pc), as_array(c.envelope_nec), color=GREY, linewidth=0.8, zorder=2,
-                    label="each classifier's lower envelope" if i == 0 else None)
+            ax.plot(
+                as_array(c.envelope_pc),
+                as_array(c.envelope_nec),
+                color=GREY,
+                linewidth=0.8,
+                zorder=2,
+                label="each classifier's lower envelope" if i == 0 else None,
+            )
         pc, nec = as_array(h.envelope.pc), as_array(h.envelope.nec)
-        ax.plot(pc, nec, color=BLACK, linewidth=2.2, zorder=4, label="dataset hybrid (cheapest over all)")
+        ax.plot(
+            pc,
+            nec,
+            color=BLACK,
+            linewidth=2.2,
+            zorder=4,
+            label="dataset hybrid (cheapest over all)",
+        )
         ax.plot([0, 1], [0, 1], color=BLACK, linewidth=0.8, linestyle=(0, (4, 2)), zorder=1)
         ax.plot([0, 1], [1, 0], color=BLACK, linewidth=0.8, linestyle=(0, (4, 2)), zorder=1)
         top = max(0.05, float(nec.max()) * 1.6)
@@ -76,11 +105,32 @@ def dataset_hybrid(d: DatasetResult, width="full") -> Figure:
             text = str(number)
             if hi - lo >= NAME_WIDTH:
                 text = f"{number} {seg['classifier']} \u2265{_threshold(seg['threshold'])}"
-            ax.annotate(text, (mid, y), xytext=(0, -9), textcoords="offset points", ha="center", va="top",
-                        fontsize=6, zorder=6,
-                        bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none", "alpha": 0.8})
+            ax.annotate(
+                text,
+                (mid, y),
+                xytext=(0, -9),
+                textcoords="offset points",
+                ha="center",
+                va="top",
+                fontsize=6,
+                zorder=6,
+                bbox={
+                    "boxstyle": "round,pad=0.15",
+                    "facecolor": "white",
+                    "edgecolor": "none",
+                    "alpha": 0.8,
+                },
+            )
         ends = h.low[1:][np.diff(h.low) > 0]
-        ax.plot(ends, np.interp(ends, pc, nec), linestyle="none", marker="|", markersize=5, color=BLACK, zorder=5)
+        ax.plot(
+            ends,
+            np.interp(ends, pc, nec),
+            linestyle="none",
+            marker="|",
+            markersize=5,
+            color=BLACK,
+            zorder=5,
+        )
         if d.decisions is not None:
             for name, row in d.decisions.priors.items():
                 ax.axvline(row.pc, color=BLACK, linewidth=0.9, linestyle=(0, (1, 1.5)), zorder=3)
@@ -114,19 +164,41 @@ def criteria(d: DatasetResult, width="full") -> Figure:
         for (name, row, ch), (roc_ax, cost_ax) in zip(rows, axes):
             c = d.classifiers[row.classifier]
             hf, ht = as_array(c.hull_fpr), as_array(c.hull_tpr)
-            roc_ax.plot(*drawn(as_array(c.roc_fpr), as_array(c.roc_tpr), hf, ht), color=GREY, linewidth=0.7)
+            roc_ax.plot(
+                *drawn(as_array(c.roc_fpr), as_array(c.roc_tpr), hf, ht), color=GREY, linewidth=0.7
+            )
             roc_ax.plot(hf, ht, color=BLACK, linewidth=1.6, label=f"{c.name}: ROC hull")
             if row.kind == "neyman_pearson":
-                roc_ax.axvline(ch.max_fpr, color=BLACK, linewidth=0.9, linestyle=(0, (4, 2)), label=f"FPR = {ch.max_fpr:g}")
+                roc_ax.axvline(
+                    ch.max_fpr,
+                    color=BLACK,
+                    linewidth=0.9,
+                    linestyle=(0, (4, 2)),
+                    label=f"FPR = {ch.max_fpr:g}",
+                )
                 title = f"{name}: Neyman-Pearson, FPR \u2264 {ch.max_fpr:g}"
             else:
                 p, n, cap = ch.n_pos, ch.n_neg, ch.capacity
                 f = np.linspace(0, 1, 50)
-                roc_ax.plot(f, (cap - n * f) / p, color=BLACK, linewidth=0.9, linestyle=(0, (4, 2)),
-                            label=f"TPR\u00b7P + FPR\u00b7N = {cap:g}")
+                roc_ax.plot(
+                    f,
+                    (cap - n * f) / p,
+                    color=BLACK,
+                    linewidth=0.9,
+                    linestyle=(0, (4, 2)),
+                    label=f"TPR\u00b7P + FPR\u00b7N = {cap:g}",
+                )
                 title = f"{name}: workforce, at most {cap:g} cases"
-            roc_ax.plot([ch.fpr], [ch.tpr], marker="o", color=BLACK, markerfacecolor="white", markersize=5, linestyle="none",
-                        label=f"choice: TPR {ch.tpr:.3f}, FPR {ch.fpr:.3f}")
+            roc_ax.plot(
+                [ch.fpr],
+                [ch.tpr],
+                marker="o",
+                color=BLACK,
+                markerfacecolor="white",
+                markersize=5,
+                linestyle="none",
+                label=f"choice: TPR {ch.tpr:.3f}, FPR {ch.fpr:.3f}",
+            )
             roc_ax.set_xlim(0, 1)
             roc_ax.set_ylim(0, 1)
             roc_ax.set_aspect("equal")
@@ -137,25 +209,59 @@ def criteria(d: DatasetResult, width="full") -> Figure:
             epc, enec = as_array(c.envelope_pc), as_array(c.envelope_nec)
             cost_ax.plot(epc, enec, color=BLACK, linewidth=1.6, label="lower envelope")
             a, b = ch.cost_line
-            cost_ax.plot([0, 1], [a, b], color=BLACK, linewidth=1.0, linestyle=(0, (4, 2)),
-                         label=f"criterion's cost line [{a:.3f}, {b:.3f}]")
+            cost_ax.plot(
+                [0, 1],
+                [a, b],
+                color=BLACK,
+                linewidth=1.0,
+                linestyle=(0, (4, 2)),
+                label=f"criterion's cost line [{a:.3f}, {b:.3f}]",
+            )
             if row.kind == "neyman_pearson":
-                cost_ax.plot([0], [ch.max_fpr], marker="s", color=BLACK, markersize=4, clip_on=False,
-                             label=f"(0, max_fpr = {ch.max_fpr:g})")
+                cost_ax.plot(
+                    [0],
+                    [ch.max_fpr],
+                    marker="s",
+                    color=BLACK,
+                    markersize=4,
+                    clip_on=False,
+                    label=f"(0, max_fpr = {ch.max_fpr:g})",
+                )
             else:
                 vp = ch.virtual_point
-                text = ("P = N: Eq. 12 is a direction, no point" if vp is None else
-                        f"Eq. 12 point at PC(+) = {vp[0]:.2f}, NEC = {vp[1]:.2f}\n(off the plot, "
-                        f"{'left' if vp[0] < 0 else 'right'}): every cost line\nflagging {ch.capacity:g} cases passes through it")
-                cost_ax.text(0.02 if (vp is None or vp[0] < 0) else 0.98, 0.97, text, transform=cost_ax.transAxes,
-                             fontsize=5.5, va="top", ha="left" if (vp is None or vp[0] < 0) else "right")
+                text = (
+                    "P = N: Eq. 12 is a direction, no point"
+                    if vp is None
+                    else f"Eq. 12 point at PC(+) = {vp[0]:.2f}, NEC = {vp[1]:.2f}\n(off the plot, "
+                    f"{'left' if vp[0] < 0 else 'right'}): every cost line\nflagging {ch.capacity:g} cases passes through it"
+                )
+                cost_ax.text(
+                    0.02 if (vp is None or vp[0] < 0) else 0.98,
+                    0.97,
+                    text,
+                    transform=cost_ax.transAxes,
+                    fontsize=5.5,
+                    va="top",
+                    ha="left" if (vp is None or vp[0] < 0) else "right",
+                )
             if getattr(ch, "touch", None) is not None:
-                cost_ax.plot([ch.touch[0]], [ch.touch[1]], marker="o", color=BLACK, markerfacecolor="white", markersize=4)
+                cost_ax.plot(
+                    [ch.touch[0]],
+                    [ch.touch[1]],
+                    marker="o",
+                    color=BLACK,
+                    markerfacecolor="white",
+                    markersize=4,
+                )
             cost_ax.set_xlim(0, 1)
             cost_ax.set_ylim(0, max(0.6, a, b) * 1.05)
             cost_ax.set_xlabel(PC_LABEL)
             cost_ax.set_ylabel(NEC_LABEL)
-            cost_ax.legend(loc="upper right" if row.kind == "neyman_pearson" else "center right", frameon=False, fontsize=5.5)
+            cost_ax.legend(
+                loc="upper right" if row.kind == "neyman_pearson" else "center right",
+                frameon=False,
+                fontsize=5.5,
+            )
     return fig
 
 
@@ -164,7 +270,11 @@ def _independent(d: DatasetResult):
         return None
     for name, row in d.decisions.criteria.items():
         if row.kind == "performance_independent" and row.classifier is not None:
-            return name, d.classifiers[row.classifier], d.classifiers[row.classifier].selection.criteria[name]
+            return (
+                name,
+                d.classifiers[row.classifier],
+                d.classifiers[row.classifier].selection.criteria[name],
+            )
     return None
 
 
@@ -177,66 +287,148 @@ def independent(d: DatasetResult, width="full", max_lines: int = 80) -> Figure:
         cost_ax, roc_ax = fig.subplots(1, 2)
         fpr, tpr = as_array(c.roc_fpr), as_array(c.roc_tpr)
         pick = np.unique(np.linspace(0, fpr.size - 1, min(fpr.size, max_lines)).round().astype(int))
-        segments(cost_ax, np.zeros(pick.size), fpr[pick], np.ones(pick.size), 1 - tpr[pick], color=GREY, linewidth=0.4, zorder=1)
+        segments(
+            cost_ax,
+            np.zeros(pick.size),
+            fpr[pick],
+            np.ones(pick.size),
+            1 - tpr[pick],
+            color=GREY,
+            linewidth=0.4,
+            zorder=1,
+        )
         cv = ch.curve
         lo, hi, a, b = (as_array(v) for v in (cv.low, cv.high, cv.start, cv.end))
         wide = hi > lo
         lo, hi, a, b = lo[wide], hi[wide], a[wide], b[wide]
-        segments(cost_ax, lo, a + (b - a) * lo, hi, a + (b - a) * hi, color=BLACK, linewidth=2.0, zorder=3, capstyle="butt")
-        cost_ax.plot(as_array(c.envelope_pc), as_array(c.envelope_nec), color=BLACK, linewidth=0.9,
-                     linestyle=(0, (4, 2)), zorder=2, label="lower envelope")
-        cost_ax.plot([], [], color=BLACK, linewidth=2.0, label=f"{ch.rule} hybrid (area {ch.area:.4f})")
+        segments(
+            cost_ax,
+            lo,
+            a + (b - a) * lo,
+            hi,
+            a + (b - a) * hi,
+            color=BLACK,
+            linewidth=2.0,
+            zorder=3,
+            capstyle="butt",
+        )
+        cost_ax.plot(
+            as_array(c.envelope_pc),
+            as_array(c.envelope_nec),
+            color=BLACK,
+            linewidth=0.9,
+            linestyle=(0, (4, 2)),
+            zorder=2,
+            label="lower envelope",
+        )
+        cost_ax.plot(
+            [], [], color=BLACK, linewidth=2.0, label=f"{ch.rule} hybrid (area {ch.area:.4f})"
+        )
         cost_ax.set_xlim(0, 1)
         cost_ax.set_ylim(0, 1)
         cost_ax.set_xlabel(PC_LABEL)
         cost_ax.set_ylabel(NEC_LABEL)
         cost_ax.set_title(f"{name}: {c.name}, cost space", fontsize=7)
         cost_ax.legend(loc="upper right", frameon=False, fontsize=5.5)
-        roc_ax.plot(*drawn(fpr, tpr, as_array(c.hull_fpr), as_array(c.hull_tpr)), color=GREY, linewidth=0.8)
+        roc_ax.plot(
+            *drawn(fpr, tpr, as_array(c.hull_fpr), as_array(c.hull_tpr)), color=GREY, linewidth=0.8
+        )
         wide = cv.high > cv.low
         sel_f, sel_t = cv.start[wide], 1 - cv.end[wide]
-        roc_ax.plot(sel_f, sel_t, marker="o", markersize=2.5, color=BLACK, linestyle="none", label="selected points")
-        roc_ax.plot(as_array(c.hull_fpr), as_array(c.hull_tpr), color=BLACK, linewidth=0.9, linestyle=(0, (4, 2)),
-                    label="ROC hull")
+        roc_ax.plot(
+            sel_f,
+            sel_t,
+            marker="o",
+            markersize=2.5,
+            color=BLACK,
+            linestyle="none",
+            label="selected points",
+        )
+        roc_ax.plot(
+            as_array(c.hull_fpr),
+            as_array(c.hull_tpr),
+            color=BLACK,
+            linewidth=0.9,
+            linestyle=(0, (4, 2)),
+            label="ROC hull",
+        )
         frame_small_roc_panel(roc_ax)
     return fig
 
 
 def _hybrid_caption(d: DatasetResult) -> str:
     segs = d.hybrid.hybrid.segments()
-    band = ("; shaded: its pointwise bootstrap band, optimism-corrected (classifier and threshold re-chosen on every "
-            "replicate)") if d.hybrid_band is not None else ""
-    return (f"The dataset hybrid on {d.name}: the cheapest classifier and threshold at each PC(+) (bold), over every "
-            f"classifier's lower envelope (grey){band}. Its {len(segs)} segments are numbered from PC(+) = 0 as in the "
-            "segments table (ticks: segment ends); wide ones also show classifier and threshold (positive iff "
-            "score \u2265 threshold). Dotted verticals: the point priors. The bold curve is selected and evaluated on "
-            "the same data: optimistic.")
+    band = (
+        (
+            "; shaded: its pointwise bootstrap band, optimism-corrected (classifier and threshold re-chosen on every "
+            "replicate)"
+        )
+        if d.hybrid_band is not None
+        else ""
+    )
+    return (
+        f"The dataset hybrid on {d.name}: the cheapest classifier and threshold at each PC(+) (bold), over every "
+        f"classifier's lower envelope (grey){band}. Its {len(segs)} segments are numbered from PC(+) = 0 as in the "
+        "segments table (ticks: segment ends); wide ones also show classifier and threshold (positive iff "
+        "score \u2265 threshold). Dotted verticals: the point priors. The bold curve is selected and evaluated on "
+        "the same data: optimistic."
+    )
 
 
-register(FigureSpec(
-    kind="hybrid", scope="dataset", key="{dataset}/hybrid", stem="{dataset_slug}/hybrid",
-    draw=lambda s: dataset_hybrid(s.dataset), caption=lambda s: _hybrid_caption(s.dataset),
-    alt=lambda s: f"Cost-space plot of the dataset hybrid on {s.dataset.name} with labelled segments.",
-    section="decisions", order=5, width="full",
-    wanted=lambda s, o: s.dataset.hybrid is not None,
-))
-register(FigureSpec(
-    kind="criteria", scope="dataset", key="{dataset}/criteria", stem="{dataset_slug}/criteria",
-    draw=lambda s: criteria(s.dataset),
-    caption=lambda s: (f"Selection criteria on {s.dataset.name} (D&H 2006 Figs. 23-24): for each criterion the chosen "
-                       "classifier's ROC hull with the constraint (left) and, in cost space, the criterion's cost line "
-                       "against the lower envelope (right)."),
-    alt=lambda s: f"ROC and cost-space panels of each selection criterion on {s.dataset.name}.",
-    section="selection", order=60, width="full",
-    wanted=lambda s, o: bool(_empirical(s.dataset)),
-))
-register(FigureSpec(
-    kind="independent", scope="dataset", key="{dataset}/independent", stem="{dataset_slug}/independent",
-    draw=lambda s: independent(s.dataset),
-    caption=lambda s: (f"Setting the threshold from PC(+) alone on {s.dataset.name} (D&H 2006 Fig. 21): the rule's "
-                       "hybrid cost curve (bold pieces, may jump) over the cost lines of the classifier's thresholds "
-                       "(grey, some of them), the lower envelope dashed; right, the ROC points the rule selects."),
-    alt=lambda s: f"Performance-independent selection on {s.dataset.name} in cost and ROC space.",
-    section="selection", order=70, width="full",
-    wanted=lambda s, o: _independent(s.dataset) is not None,
-))
+register(
+    FigureSpec(
+        kind="hybrid",
+        scope="dataset",
+        key="{dataset}/hybrid",
+        stem="{dataset_slug}/hybrid",
+        draw=lambda s: dataset_hybrid(s.dataset),
+        caption=lambda s: _hybrid_caption(s.dataset),
+        alt=lambda s: (
+            f"Cost-space plot of the dataset hybrid on {s.dataset.name} with labelled segments."
+        ),
+        section="decisions",
+        order=5,
+        width="full",
+        wanted=lambda s, o: s.dataset.hybrid is not None,
+    )
+)
+register(
+    FigureSpec(
+        kind="criteria",
+        scope="dataset",
+        key="{dataset}/criteria",
+        stem="{dataset_slug}/criteria",
+        draw=lambda s: criteria(s.dataset),
+        caption=lambda s: (
+            f"Selection criteria on {s.dataset.name} (D&H 2006 Figs. 23-24): for each criterion the chosen "
+            "classifier's ROC hull with the constraint (left) and, in cost space, the criterion's cost line "
+            "against the lower envelope (right)."
+        ),
+        alt=lambda s: f"ROC and cost-space panels of each selection criterion on {s.dataset.name}.",
+        section="selection",
+        order=60,
+        width="full",
+        wanted=lambda s, o: bool(_empirical(s.dataset)),
+    )
+)
+register(
+    FigureSpec(
+        kind="independent",
+        scope="dataset",
+        key="{dataset}/independent",
+        stem="{dataset_slug}/independent",
+        draw=lambda s: independent(s.dataset),
+        caption=lambda s: (
+            f"Setting the threshold from PC(+) alone on {s.dataset.name} (D&H 2006 Fig. 21): the rule's "
+            "hybrid cost curve (bold pieces, may jump) over the cost lines of the classifier's thresholds "
+            "(grey, some of them), the lower envelope dashed; right, the ROC points the rule selects."
+        ),
+        alt=lambda s: (
+            f"Performance-independent selection on {s.dataset.name} in cost and ROC space."
+        ),
+        section="selection",
+        order=70,
+        width="full",
+        wanted=lambda s, o: _independent(s.dataset) is not None,
+    )
+)

@@ -45,7 +45,16 @@ LINESTYLES = (
 )
 MARKERS = ("o", "s", "^", "D", "v", "P", "X")
 # Paul Tol's "muted" scheme for priors (a different family from the classifiers' colours)
-PRIOR_PALETTE = ("#332288", "#117733", "#882255", "#44AA99", "#999933", "#AA4499", "#88CCEE", "#DDCC77")
+PRIOR_PALETTE = (
+    "#332288",
+    "#117733",
+    "#882255",
+    "#44AA99",
+    "#999933",
+    "#AA4499",
+    "#88CCEE",
+    "#DDCC77",
+)
 PRIOR_LINESTYLES = ("solid", (0, (4.0, 1.5)), (0, (1.2, 1.2)), (0, (6.0, 1.5, 1.2, 1.5)))
 
 TRIVIAL_COLOUR = "#1a1a1a"
@@ -65,8 +74,15 @@ class Style:
     def handle(self, label: str, linewidth: float = 1.4, **kw) -> Line2D:
         """A legend entry showing line, dash pattern and marker together."""
         return Line2D(
-            [], [], color=self.color, linestyle=self.linestyle, marker=self.marker, linewidth=linewidth,
-            markersize=4, label=label, **kw,
+            [],
+            [],
+            color=self.color,
+            linestyle=self.linestyle,
+            marker=self.marker,
+            linewidth=linewidth,
+            markersize=4,
+            label=label,
+            **kw,
         )
 
 
@@ -115,12 +131,20 @@ def prior_palette() -> tuple[str, ...]:
 
 def style_for(index: int) -> Style:
     colours = palette()
-    return Style(colours[index % len(colours)], LINESTYLES[index % len(LINESTYLES)], MARKERS[index % len(MARKERS)])
+    return Style(
+        colours[index % len(colours)],
+        LINESTYLES[index % len(LINESTYLES)],
+        MARKERS[index % len(MARKERS)],
+    )
 
 
 def classifier_styles(names_or_results) -> dict[str, Style]:
     """One Style per classifier, assigned by order (manifest order when given Results)."""
-    names = classifier_names(names_or_results) if isinstance(names_or_results, Results) else list(names_or_results)
+    names = (
+        classifier_names(names_or_results)
+        if isinstance(names_or_results, Results)
+        else list(names_or_results)
+    )
     return {name: style_for(i) for i, name in enumerate(names)}
 
 
@@ -176,7 +200,13 @@ def segments(ax, x0, y0, x1, y1, **kw):
     The axes' limits are the caller's to set (the collection updates the data limits only)."""
     from matplotlib.collections import LineCollection
 
-    ends = np.stack([np.column_stack([as_array(x0), as_array(y0)]), np.column_stack([as_array(x1), as_array(y1)])], axis=1)
+    ends = np.stack(
+        [
+            np.column_stack([as_array(x0), as_array(y0)]),
+            np.column_stack([as_array(x1), as_array(y1)]),
+        ],
+        axis=1,
+    )
     return ax.add_collection(LineCollection(ends, **kw))
 
 
@@ -188,7 +218,6 @@ def label_of(c: ClassifierResult) -> str:
     return f"{c.name} (crisp)" if is_crisp(c) else c.name
 
 
-
 def legend_columns(handles, width_in: float) -> int:
     longest = max((len(h.get_label()) for h in handles), default=10)
     per_col = 0.33 + 0.055 * longest  # inches: handle + text at 7 pt
@@ -196,7 +225,12 @@ def legend_columns(handles, width_in: float) -> int:
 
 
 def top_legend(fig, handles, width_in):
-    fig.legend(handles=handles, loc="outside upper center", ncols=legend_columns(handles, width_in), frameon=False)
+    fig.legend(
+        handles=handles,
+        loc="outside upper center",
+        ncols=legend_columns(handles, width_in),
+        frameon=False,
+    )
 
 
 def frame_small_roc_panel(ax) -> None:
@@ -209,4 +243,3 @@ def frame_small_roc_panel(ax) -> None:
     ax.set_ylabel("True positive rate")
     ax.set_title("ROC space", fontsize=7)
     ax.legend(loc="lower right", frameon=False, fontsize=5.5)
-

@@ -80,8 +80,12 @@ def shade_partial_areas(ax, curve: np.ndarray, ranges) -> list[Patch]:
         xs = np.concatenate(([low], x[inside], [high]))
         ys = np.concatenate(([np.interp(low, x, y)], y[inside], [np.interp(high, x, y)]))
         colour, hatch = SHADES[i % 2], HATCHES[i % 2]
-        ax.fill_between(xs, 0.0, ys, facecolor=colour, edgecolor="#6e6e6e", hatch=hatch, linewidth=0.0, zorder=1)
-        handles.append(Patch(facecolor=colour, edgecolor="#6e6e6e", hatch=hatch, label=f"[{low:g}, {high:g}]"))
+        ax.fill_between(
+            xs, 0.0, ys, facecolor=colour, edgecolor="#6e6e6e", hatch=hatch, linewidth=0.0, zorder=1
+        )
+        handles.append(
+            Patch(facecolor=colour, edgecolor="#6e6e6e", hatch=hatch, label=f"[{low:g}, {high:g}]")
+        )
     return handles
 
 
@@ -111,8 +115,10 @@ def y_top(top: float) -> float:
 
 def method_handles(c: ClassifierResult) -> list[Line2D]:
     """Legend entries of the methods :func:`draw_methods` draws for ``c`` (no Brier curve without probabilities)."""
-    handles = [Line2D([], [], color=col, linestyle=ls, marker=mk, markersize=4, linewidth=lw, label=label)
-               for label, col, ls, mk, lw in METHOD_STYLES.values()]
+    handles = [
+        Line2D([], [], color=col, linestyle=ls, marker=mk, markersize=4, linewidth=lw, label=label)
+        for label, col, ls, mk, lw in METHOD_STYLES.values()
+    ]
     if c.threshold_choice.methods["pc"]["score_driven"].curve is None:
         handles = [h for h in handles if not h.get_label().startswith("score-driven")]
     return handles
@@ -122,10 +128,15 @@ def shading_legend(shade_handles: list[Patch]) -> list[Patch]:
     """The legend entries of the shaded partial areas, after a heading entry (none without ranges)."""
     if not shade_handles:
         return []
-    return [Patch(facecolor="none", edgecolor="none", label="shaded: partial areas under Kendall"), *shade_handles]
+    return [
+        Patch(facecolor="none", edgecolor="none", label="shaded: partial areas under Kendall"),
+        *shade_handles,
+    ]
 
 
-def draw_methods(ax, c: ClassifierResult, axis: str, marker: str | None = None, shade: bool = True) -> tuple[list[Patch], float, list]:
+def draw_methods(
+    ax, c: ClassifierResult, axis: str, marker: str | None = None, shade: bool = True
+) -> tuple[list[Patch], float, list]:
     """Draw one classifier's threshold choice curves on ``axis`` into ``ax`` (HFF 2013 Figs. 3-5),
     the partial areas under its Kendall curve shaded first (Figs. 8-9).
 
@@ -134,7 +145,9 @@ def draw_methods(ax, c: ClassifierResult, axis: str, marker: str | None = None, 
     areas out. Returns (the shading's legend entries, the highest y drawn, the lines drawn).
     """
     methods = c.threshold_choice.methods[axis]
-    shade_handles = shade_partial_areas(ax, methods["kendall"].curve, ranges_of(c, axis)) if shade else []
+    shade_handles = (
+        shade_partial_areas(ax, methods["kendall"].curve, ranges_of(c, axis)) if shade else []
+    )
     top, lines = 0.0, []
     for i, (method, (label, col, ls, mk, lw)) in enumerate(METHOD_STYLES.items()):
         curve = methods[method].curve
@@ -143,17 +156,35 @@ def draw_methods(ax, c: ClassifierResult, axis: str, marker: str | None = None, 
         mk = mk if marker is None or mk is None else marker
         x, y = curve[:, 0], curve[:, 1]
         top = max(top, float(np.nanmax(y)))
-        lines += ax.plot(x, y, color=col, linestyle=ls, linewidth=lw, marker=mk, markersize=3.5,
-                         markevery=_mark_at(x, 0.13 * i) if mk else None, markerfacecolor="white" if mk != "x" else col,
-                         markeredgewidth=0.8, zorder=3 + (method == "optimal"))
+        lines += ax.plot(
+            x,
+            y,
+            color=col,
+            linestyle=ls,
+            linewidth=lw,
+            marker=mk,
+            markersize=3.5,
+            markevery=_mark_at(x, 0.13 * i) if mk else None,
+            markerfacecolor="white" if mk != "x" else col,
+            markeredgewidth=0.8,
+            zorder=3 + (method == "optimal"),
+        )
     return shade_handles, top, lines
 
 
 def shade_ranges(ax, ranges) -> None:
     """The partial ranges as vertical bands behind the curves (grey, hatched alternately)."""
     for i, (low, high) in enumerate(ranges):
-        ax.axvspan(low, high, facecolor=SHADES[i % 2], edgecolor="#6e6e6e", hatch=HATCHES[i % 2],
-                   linewidth=0.0, alpha=0.5, zorder=0)
+        ax.axvspan(
+            low,
+            high,
+            facecolor=SHADES[i % 2],
+            edgecolor="#6e6e6e",
+            hatch=HATCHES[i % 2],
+            linewidth=0.0,
+            alpha=0.5,
+            zorder=0,
+        )
 
 
 def kendall_handle(c: ClassifierResult, st, axis: str):
@@ -166,21 +197,40 @@ def draw_kendall(ax, c: ClassifierResult, st, axis: str, index: int) -> tuple[Li
     ``st``, markers shifted by ``index``. Returns (the line, its highest y)."""
     curve = c.threshold_choice.methods[axis]["kendall"].curve
     x, y = curve[:, 0], curve[:, 1]
-    (line,) = ax.plot(x, y, color=st.color, linestyle=st.linestyle, linewidth=1.2, marker=st.marker, markersize=3.5,
-                      markevery=_mark_at(x, 0.11 * index), markeredgecolor="white", markeredgewidth=0.5, zorder=3)
+    (line,) = ax.plot(
+        x,
+        y,
+        color=st.color,
+        linestyle=st.linestyle,
+        linewidth=1.2,
+        marker=st.marker,
+        markersize=3.5,
+        markevery=_mark_at(x, 0.11 * index),
+        markeredgecolor="white",
+        markeredgewidth=0.5,
+        zorder=3,
+    )
     return line, float(np.nanmax(y))
 
 
-def threshold_methods(dataset: DatasetResult, name: str, setting: str = "pc", width="column") -> Figure:
+def threshold_methods(
+    dataset: DatasetResult, name: str, setting: str = "pc", width="column"
+) -> Figure:
     """One classifier's threshold choice curves together, partial ranges shaded under its Kendall curve."""
     c = dataset.classifiers[name]
     axes = drawn_axes(setting)
     with style():
         w = width_inches(width)
-        handles = [Line2D([], [], color=col, linestyle=ls, marker=mk, markersize=4, linewidth=lw, label=label)
-                   for label, col, ls, mk, lw in METHOD_STYLES.values()]
+        handles = [
+            Line2D(
+                [], [], color=col, linestyle=ls, marker=mk, markersize=4, linewidth=lw, label=label
+            )
+            for label, col, ls, mk, lw in METHOD_STYLES.values()
+        ]
         shade_handles = []
-        cols = legend_columns(handles, w)  # the legend's columns count the Brier entry even when not drawn
+        cols = legend_columns(
+            handles, w
+        )  # the legend's columns count the Brier entry even when not drawn
         fig = new_figure(w, _height(len(axes), -(-(len(handles) + 2) // cols)))
         panels = fig.subplots(len(axes), 1, squeeze=False)[:, 0]
         for ax, axis in zip(panels, axes, strict=True):
@@ -189,11 +239,18 @@ def threshold_methods(dataset: DatasetResult, name: str, setting: str = "pc", wi
             if len(axes) > 1:
                 ax.set_title(f"{AXIS_NAMES[axis]} axis", fontsize="small")
         handles = method_handles(c)
-        fig.legend(handles=handles + shading_legend(shade_handles), loc="outside lower center", ncols=cols, frameon=False)
+        fig.legend(
+            handles=handles + shading_legend(shade_handles),
+            loc="outside lower center",
+            ncols=cols,
+            frameon=False,
+        )
     return fig
 
 
-def kendall_curves(dataset: DatasetResult, styles=None, setting: str = "pc", width="column") -> Figure:
+def kendall_curves(
+    dataset: DatasetResult, styles=None, setting: str = "pc", width="column"
+) -> Figure:
     """Every scoring classifier's Kendall curve on one plot (HFF Def. 3), partial ranges shaded."""
     scoring = [c for c in dataset.classifiers.values() if is_scoring(c)]
     styles = styles_for(styles, [c.name for c in scoring])
@@ -226,23 +283,31 @@ def is_scoring(c: ClassifierResult) -> bool:
 
 def _axis_text(setting: str) -> str:
     if setting == "cost_proportion":
-        return ("x is the cost proportion c = C(FN)/(C(FN)+C(FP)) at the data's class mix and y the loss with "
-                "C(FN)+C(FP) = 2 (the 2013 paper's axes)")
+        return (
+            "x is the cost proportion c = C(FN)/(C(FN)+C(FP)) at the data's class mix and y the loss with "
+            "C(FN)+C(FP) = 2 (the 2013 paper's axes)"
+        )
     if setting == "both":
-        return ("top: x = PC(+), y = normalized expected cost (the report's cost space); bottom: the 2013 paper's "
-                "axes, cost proportion c at the data's class mix and the loss with C(FN)+C(FP) = 2")
+        return (
+            "top: x = PC(+), y = normalized expected cost (the report's cost space); bottom: the 2013 paper's "
+            "axes, cost proportion c at the data's class mix and the loss with C(FN)+C(FP) = 2"
+        )
     return "x = PC(+), y = normalized expected cost, the axes of the report's cost curves"
 
 
 def _kendall_axis_text(setting: str) -> str:
     """The Kendall figure's axes: y is in the units of the cost curves but is not itself a cost (HFF 2013 section 5)."""
     if setting == "cost_proportion":
-        return ("x is the cost proportion c = C(FN)/(C(FN)+C(FP)) at the data's class mix; y is the rate-driven loss "
-                "(C(FN)+C(FP) = 2) minus a perfect ranker's")
+        return (
+            "x is the cost proportion c = C(FN)/(C(FN)+C(FP)) at the data's class mix; y is the rate-driven loss "
+            "(C(FN)+C(FP) = 2) minus a perfect ranker's"
+        )
     if setting == "both":
-        return ("top: x = PC(+), y = the rate-driven normalized expected cost minus a perfect ranker's; bottom: the 2013 "
-                "paper's cost proportion c at the data's class mix, y = the rate-driven loss (C(FN)+C(FP) = 2) minus a "
-                "perfect ranker's")
+        return (
+            "top: x = PC(+), y = the rate-driven normalized expected cost minus a perfect ranker's; bottom: the 2013 "
+            "paper's cost proportion c at the data's class mix, y = the rate-driven loss (C(FN)+C(FP) = 2) minus a "
+            "perfect ranker's"
+        )
     return "x = PC(+); y = the rate-driven normalized expected cost minus a perfect ranker's"
 
 
@@ -265,7 +330,9 @@ METHODS_KEY = (
     "though a difference of two cost curves, not a cost curve); the convex skull is the rate-driven curve of the ROC "
     "convex hull."
 )
-NOT_PROBABILITIES = "The score-driven (Brier) curve is not drawn: the scores are not probabilities in [0, 1]."
+NOT_PROBABILITIES = (
+    "The score-driven (Brier) curve is not drawn: the scores are not probabilities in [0, 1]."
+)
 
 
 def _no_brier_curve(c) -> bool:
@@ -288,7 +355,11 @@ def _methods_caption(s: Subject) -> str:
 
 def _methods_panel_caption(s: Subject) -> str:
     """A panel of report.pdf's grid: the classifier and the dataset (and a missing Brier curve)."""
-    return f"{s.name} on {s.dataset.name}." + (" No score-driven curve: the scores are not probabilities." if _no_brier_curve(s.classifier) else "")
+    return f"{s.name} on {s.dataset.name}." + (
+        " No score-driven curve: the scores are not probabilities."
+        if _no_brier_curve(s.classifier)
+        else ""
+    )
 
 
 def _methods_panels_note(s: Subject) -> str:
@@ -301,7 +372,9 @@ def _methods_panels_note(s: Subject) -> str:
 
 def _methods_alt(s: Subject) -> str:
     m = s.classifier.threshold_choice.methods["pc"]
-    areas = ", ".join(f"{k.replace('_', ' ')} {m[k].area:.3f}" for k in METHOD_STYLES if m[k].area is not None)
+    areas = ", ".join(
+        f"{k.replace('_', ' ')} {m[k].area:.3f}" for k in METHOD_STYLES if m[k].area is not None
+    )
     return f"Threshold choice curves of {s.name} on {s.dataset.name}; areas on the PC(+) axis: {areas}."
 
 
@@ -316,8 +389,11 @@ def _kendall_caption(s: Subject) -> str:
 
 
 def _kendall_alt(s: Subject) -> str:
-    areas = ", ".join(f"{c.name} {c.threshold_choice.methods['pc']['kendall'].area:.3f}"
-                      for c in s.dataset.classifiers.values() if is_scoring(c))
+    areas = ", ".join(
+        f"{c.name} {c.threshold_choice.methods['pc']['kendall'].area:.3f}"
+        for c in s.dataset.classifiers.values()
+        if is_scoring(c)
+    )
     return f"Kendall curves of the scoring classifiers on {s.dataset.name}; Kendall areas on the PC(+) axis: {areas}."
 
 
@@ -329,15 +405,33 @@ def _kendall_wanted(s: Subject, options: FigureOptions) -> bool:
     return any(is_scoring(c) for c in s.dataset.classifiers.values())
 
 
-KENDALL = register(FigureSpec(
-    kind="kendall", scope="dataset", key="{dataset}/kendall", stem="{dataset_slug}/kendall",
-    draw=lambda s: kendall_curves(s.dataset, s.styles, s.results.settings.threshold_axis),
-    caption=_kendall_caption, alt=_kendall_alt, section="threshold_choice", order=10, wanted=_kendall_wanted,
-))
-THRESHOLD_METHODS = register(FigureSpec(
-    kind="threshold-methods", scope="classifier", key="{dataset}/threshold-methods/{name}",
-    stem="{dataset_slug}/threshold-methods/{name_slug}",
-    draw=lambda s: threshold_methods(s.dataset, s.name, s.results.settings.threshold_axis),
-    caption=_methods_caption, alt=_methods_alt, section="threshold_choice", order=20,
-    wanted=_methods_wanted, panel_caption=_methods_panel_caption, panels_note=_methods_panels_note,
-))
+KENDALL = register(
+    FigureSpec(
+        kind="kendall",
+        scope="dataset",
+        key="{dataset}/kendall",
+        stem="{dataset_slug}/kendall",
+        draw=lambda s: kendall_curves(s.dataset, s.styles, s.results.settings.threshold_axis),
+        caption=_kendall_caption,
+        alt=_kendall_alt,
+        section="threshold_choice",
+        order=10,
+        wanted=_kendall_wanted,
+    )
+)
+THRESHOLD_METHODS = register(
+    FigureSpec(
+        kind="threshold-methods",
+        scope="classifier",
+        key="{dataset}/threshold-methods/{name}",
+        stem="{dataset_slug}/threshold-methods/{name_slug}",
+        draw=lambda s: threshold_methods(s.dataset, s.name, s.results.settings.threshold_axis),
+        caption=_methods_caption,
+        alt=_methods_alt,
+        section="threshold_choice",
+        order=20,
+        wanted=_methods_wanted,
+        panel_caption=_methods_panel_caption,
+        panels_note=_methods_panels_note,
+    )
+)

@@ -14,7 +14,11 @@ from ..errors import Problem, UserInputError
 from ..project.manifest import NAME_PATTERN, shown
 
 MAX_REPORTED = 5
-BINARY_DEFAULTS = ({0, 1}, {-1, 1}, {False, True})  # classes for which pos_label=None means 1 (True)
+BINARY_DEFAULTS = (
+    {0, 1},
+    {-1, 1},
+    {False, True},
+)  # classes for which pos_label=None means 1 (True)
 
 
 def column(values, source: str, argument: str) -> np.ndarray:
@@ -28,7 +32,9 @@ def column(values, source: str, argument: str) -> np.ndarray:
     else:
         array = np.asarray(values)
     if array.ndim != 1:
-        raise UserInputError(Problem(source, argument, f"expected a one-dimensional array, got shape {array.shape}"))
+        raise UserInputError(
+            Problem(source, argument, f"expected a one-dimensional array, got shape {array.shape}")
+        )
     return array
 
 
@@ -43,13 +49,26 @@ def _missing(array: np.ndarray) -> np.ndarray:
     if array.dtype.kind == "f":
         return np.flatnonzero(np.isnan(array))
     if array.dtype.kind == "O":
-        return np.flatnonzero([v is None or (isinstance(v, float) and v != v) or type(v).__name__ in ("NAType", "NaTType") for v in array])
+        return np.flatnonzero(
+            [
+                v is None
+                or (isinstance(v, float) and v != v)
+                or type(v).__name__ in ("NAType", "NaTType")
+                for v in array
+            ]
+        )
     return np.empty(0, dtype=np.int64)
 
 
 def same_length(array: np.ndarray, n: int, source: str, argument: str) -> None:
     if array.size != n:
-        raise UserInputError(Problem(source, argument, f"expected {n} values (one per element of y_true), got {array.size}"))
+        raise UserInputError(
+            Problem(
+                source,
+                argument,
+                f"expected {n} values (one per element of y_true), got {array.size}",
+            )
+        )
 
 
 def scores(values, n: int, source: str, argument: str) -> np.ndarray:
@@ -57,14 +76,32 @@ def scores(values, n: int, source: str, argument: str) -> np.ndarray:
     array = column(values, source, argument)
     same_length(array, n, source, argument)
     if array.dtype.kind == "b":
-        raise UserInputError(Problem(source, argument, "expected numbers (scores, higher = more positive), got booleans; pass crisp predictions as predictions={name: labels}"))
+        raise UserInputError(
+            Problem(
+                source,
+                argument,
+                "expected numbers (scores, higher = more positive), got booleans; pass crisp predictions as predictions={name: labels}",
+            )
+        )
     try:
-        floats = array.astype(np.float64) if array.dtype.kind != "O" else np.array([np.nan if v is None else v for v in array], dtype=np.float64)
+        floats = (
+            array.astype(np.float64)
+            if array.dtype.kind != "O"
+            else np.array([np.nan if v is None else v for v in array], dtype=np.float64)
+        )
     except (TypeError, ValueError):
-        raise UserInputError(Problem(source, argument, f"expected numbers, got values of type {array.dtype}")) from None
+        raise UserInputError(
+            Problem(source, argument, f"expected numbers, got values of type {array.dtype}")
+        ) from None
     bad = np.flatnonzero(~np.isfinite(floats))
     if bad.size:
-        raise UserInputError(Problem(source, f"{argument} at {_indices(bad)}", f"expected a finite number, got {shown(array[bad[0]].item() if hasattr(array[bad[0]], 'item') else array[bad[0]])}"))
+        raise UserInputError(
+            Problem(
+                source,
+                f"{argument} at {_indices(bad)}",
+                f"expected a finite number, got {shown(array[bad[0]].item() if hasattr(array[bad[0]], 'item') else array[bad[0]])}",
+            )
+        )
     return floats
 
 
@@ -81,27 +118,59 @@ def classes(y_true, pos_label, source: str) -> tuple[np.ndarray, object, object]
     array = column(y_true, source, "y_true")
     missing = _missing(array)
     if missing.size:
-        raise UserInputError(Problem(source, f"y_true at {_indices(missing)}", "missing value; expected a class value"))
+        raise UserInputError(
+            Problem(
+                source, f"y_true at {_indices(missing)}", "missing value; expected a class value"
+            )
+        )
     if array.size == 0:
-        raise UserInputError(Problem(source, "y_true", "no values; a cost curve needs instances of both classes"))
+        raise UserInputError(
+            Problem(source, "y_true", "no values; a cost curve needs instances of both classes")
+        )
     try:
         values, counts = np.unique(array, return_counts=True)
     except TypeError:
-        raise UserInputError(Problem(source, "y_true", "expected class values of one type (numbers, strings or booleans)")) from None
+        raise UserInputError(
+            Problem(
+                source, "y_true", "expected class values of one type (numbers, strings or booleans)"
+            )
+        ) from None
     values = [_python(v) for v in values]
     if len(values) == 1:
         rows = "1 value" if counts[0] == 1 else f"{counts[0]} values"
-        raise UserInputError(Problem(source, "y_true", f"only one class present: {rows} {'is' if counts[0] == 1 else 'are'} all {values[0]!r}; a cost curve needs both classes"))
+        raise UserInputError(
+            Problem(
+                source,
+                "y_true",
+                f"only one class present: {rows} {'is' if counts[0] == 1 else 'are'} all {values[0]!r}; a cost curve needs both classes",
+            )
+        )
     if len(values) > 2:
         listed = ", ".join(repr(v) for v in values[:MAX_REPORTED])
-        raise UserInputError(Problem(source, "y_true", f"expected exactly two classes, got {len(values)}: {listed}"))
+        raise UserInputError(
+            Problem(source, "y_true", f"expected exactly two classes, got {len(values)}: {listed}")
+        )
     if pos_label is None:
-        if not any(set(values) == allowed for allowed in BINARY_DEFAULTS) or any(isinstance(v, str) for v in values):
-            raise UserInputError(Problem(source, "pos_label", f"y_true holds {values[0]!r} and {values[1]!r}; expected pos_label= one of them (None only for classes 0 and 1, -1 and 1, or False and True)"))
+        if not any(set(values) == allowed for allowed in BINARY_DEFAULTS) or any(
+            isinstance(v, str) for v in values
+        ):
+            raise UserInputError(
+                Problem(
+                    source,
+                    "pos_label",
+                    f"y_true holds {values[0]!r} and {values[1]!r}; expected pos_label= one of them (None only for classes 0 and 1, -1 and 1, or False and True)",
+                )
+            )
         pos_label = True if True in values and isinstance(values[0], bool) else 1
     pos_label = _python(pos_label)
     if pos_label not in values:
-        raise UserInputError(Problem(source, "pos_label", f"expected one of y_true's classes ({values[0]!r}, {values[1]!r}), got {pos_label!r}"))
+        raise UserInputError(
+            Problem(
+                source,
+                "pos_label",
+                f"expected one of y_true's classes ({values[0]!r}, {values[1]!r}), got {pos_label!r}",
+            )
+        )
     negative = values[1] if values[0] == pos_label else values[0]
     positive = values[0] if values[0] == pos_label else values[1]
     return array == positive, positive, negative
@@ -112,13 +181,22 @@ def predictions(values, n: int, positive, negative, source: str, argument: str) 
     array = column(values, source, argument)
     same_length(array, n, source, argument)
     try:
-        known = np.isin(array, np.array([positive, negative], dtype=object if isinstance(positive, str) else None))
+        known = np.isin(
+            array,
+            np.array([positive, negative], dtype=object if isinstance(positive, str) else None),
+        )
     except TypeError:
         known = np.zeros(array.size, dtype=bool)
     bad = np.flatnonzero(~known)
     if bad.size:
         got = _python(array[bad[0]])
-        raise UserInputError(Problem(source, f"{argument} at {_indices(bad)}", f"expected {positive!r} or {negative!r} (the classes of y_true), got {got!r}"))
+        raise UserInputError(
+            Problem(
+                source,
+                f"{argument} at {_indices(bad)}",
+                f"expected {positive!r} or {negative!r} (the classes of y_true), got {got!r}",
+            )
+        )
     return array == positive
 
 
@@ -130,22 +208,40 @@ def folds(values, labels: np.ndarray, source: str) -> tuple[np.ndarray, tuple[st
     same_length(array, labels.size, source, "folds")
     missing = _missing(array)
     if missing.size:
-        raise UserInputError(Problem(source, f"folds at {_indices(missing)}", "missing value; expected the fold of each instance"))
+        raise UserInputError(
+            Problem(
+                source,
+                f"folds at {_indices(missing)}",
+                "missing value; expected the fold of each instance",
+            )
+        )
     try:
         unique, inverse = np.unique(array, return_inverse=True)
     except TypeError:
-        raise UserInputError(Problem(source, "folds", "expected fold values of one type (numbers or strings)")) from None
+        raise UserInputError(
+            Problem(source, "folds", "expected fold values of one type (numbers or strings)")
+        ) from None
     texts = [str(_python(v)) for v in unique]  # one per fold, as a data file would hold them
     names = fold_order(sorted(set(texts)))
     if len(names) != len(texts):
-        raise UserInputError(Problem(source, "folds", "expected folds whose texts differ (two values print the same)"))
+        raise UserInputError(
+            Problem(
+                source, "folds", "expected folds whose texts differ (two values print the same)"
+            )
+        )
     rank = np.array([names.index(t) for t in texts], dtype=np.int64)
     codes = rank[np.ravel(inverse)]
     positives = np.bincount(codes, weights=labels.astype(float), minlength=len(names))
     sizes = np.bincount(codes, minlength=len(names))
     if not np.any((positives > 0) & (positives < sizes)):
         k = len(names)
-        raise UserInputError(Problem(source, "folds", f"no fold holds both classes ({k} fold{'s' if k != 1 else ''}, each all one class); fold averaging needs at least one fold with positives and negatives"))
+        raise UserInputError(
+            Problem(
+                source,
+                "folds",
+                f"no fold holds both classes ({k} fold{'s' if k != 1 else ''}, each all one class); fold averaging needs at least one fold with positives and negatives",
+            )
+        )
     return codes, tuple(names)
 
 
@@ -155,10 +251,22 @@ def costs(values, labels: np.ndarray, source: str) -> np.ndarray:
     found = scores(values, labels.size, source, "costs")
     negative = np.flatnonzero(found < 0)
     if negative.size:
-        raise UserInputError(Problem(source, f"costs at {_indices(negative)}", f"expected a cost >= 0, got {found[negative[0]]!r}"))
+        raise UserInputError(
+            Problem(
+                source,
+                f"costs at {_indices(negative)}",
+                f"expected a cost >= 0, got {found[negative[0]]!r}",
+            )
+        )
     for in_class, who in ((labels, "positive"), (~labels, "negative")):
         if not np.any(found[in_class] > 0):
-            raise UserInputError(Problem(source, "costs", f"every {who} instance costs 0; expected a total > 0 in each class (an instance-cost ROC curve divides by it)"))
+            raise UserInputError(
+                Problem(
+                    source,
+                    "costs",
+                    f"every {who} instance costs 0; expected a total > 0 in each class (an instance-cost ROC curve divides by it)",
+                )
+            )
     return found
 
 
@@ -178,33 +286,74 @@ def cost_matrix(mapping, labels: np.ndarray, source: str) -> tuple[dict, str | N
 
     unknown = [key for key in mapping if key not in (*COST_CELLS, "unit")]
     if unknown:
-        raise UserInputError(Problem(source, "costs", f"unknown key {unknown[0]!r}; expected fn, fp, tp, tn (arrays or numbers) and unit"))
+        raise UserInputError(
+            Problem(
+                source,
+                "costs",
+                f"unknown key {unknown[0]!r}; expected fn, fp, tp, tn (arrays or numbers) and unit",
+            )
+        )
     unit = mapping.get("unit")
     if unit is not None and (not isinstance(unit, str) or not unit.strip()):
-        raise UserInputError(Problem(source, "costs['unit']", f'expected a label for the unit of the costs, such as "EUR", got {unit!r}'))
+        raise UserInputError(
+            Problem(
+                source,
+                "costs['unit']",
+                f'expected a label for the unit of the costs, such as "EUR", got {unit!r}',
+            )
+        )
     cells: dict = {}
     for key in COST_CELLS:
         if key not in mapping or mapping[key] is None:
             continue
         value = mapping[key]
-        if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_)):
+        if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
+            value, (bool, np.bool_)
+        ):
             if not np.isfinite(value):
-                raise UserInputError(Problem(source, f"costs[{key!r}]", f"expected a finite number or an array, got {value!r}"))
+                raise UserInputError(
+                    Problem(
+                        source,
+                        f"costs[{key!r}]",
+                        f"expected a finite number or an array, got {value!r}",
+                    )
+                )
             cells[key] = float(value)
         else:
             cells[key] = scores(value, labels.size, source, f"costs[{key!r}]")
     for error, benefit, who in (("fn", "tp", "positives"), ("fp", "tn", "negatives")):
         if error not in cells and benefit not in cells:
-            raise UserInputError(Problem(source, "costs", f"expected {error} (or the benefit {benefit}), the {who}' cost; got neither"))
+            raise UserInputError(
+                Problem(
+                    source,
+                    "costs",
+                    f"expected {error} (or the benefit {benefit}), the {who}' cost; got neither",
+                )
+            )
     values = transformed_costs(labels, **cells)
     bad = np.flatnonzero(values < 0)
     if bad.size:
         first = int(bad[0])
         error, benefit = ("fn", "tp") if labels[first] else ("fp", "tn")
-        raise UserInputError(Problem(source, f"costs at {_indices(bad)}", f"expected {error} + {benefit} >= 0 after the cost-benefit transform, got {float(values[first])!r}"))
-    for in_class, error, benefit, who in ((labels, "fn", "tp", "positive"), (~labels, "fp", "tn", "negative")):
+        raise UserInputError(
+            Problem(
+                source,
+                f"costs at {_indices(bad)}",
+                f"expected {error} + {benefit} >= 0 after the cost-benefit transform, got {float(values[first])!r}",
+            )
+        )
+    for in_class, error, benefit, who in (
+        (labels, "fn", "tp", "positive"),
+        (~labels, "fp", "tn", "negative"),
+    ):
         if not np.any(values[in_class] > 0):
-            raise UserInputError(Problem(source, "costs", f"every {who} instance costs 0 ({error} + {benefit}); expected a total > 0 in each class (an instance-cost ROC curve divides by it)"))
+            raise UserInputError(
+                Problem(
+                    source,
+                    "costs",
+                    f"every {who} instance costs 0 ({error} + {benefit}); expected a total > 0 in each class (an instance-cost ROC curve divides by it)",
+                )
+            )
     return cells, unit, values
 
 
@@ -213,8 +362,20 @@ def named(mapping, source: str, argument: str) -> dict:
     if mapping is None:
         return {}
     if not isinstance(mapping, Mapping):
-        raise UserInputError(Problem(source, argument, f'expected a dict of classifier name -> array, such as {{"logreg": scores}}, got {type(mapping).__name__}'))
+        raise UserInputError(
+            Problem(
+                source,
+                argument,
+                f'expected a dict of classifier name -> array, such as {{"logreg": scores}}, got {type(mapping).__name__}',
+            )
+        )
     for name in mapping:
         if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
-            raise UserInputError(Problem(source, argument, f"expected names of letters, digits, '_', '.' or '-' only (names are used in file names), got {name!r}"))
+            raise UserInputError(
+                Problem(
+                    source,
+                    argument,
+                    f"expected names of letters, digits, '_', '.' or '-' only (names are used in file names), got {name!r}",
+                )
+            )
     return dict(mapping)

@@ -21,7 +21,14 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass, field, replace
 
-from ..figures.cost_space import band_handles, cost_space, draw_cost_classifier, draw_ranges, setup_cost_axes, setup_handle
+from ..figures.cost_space import (
+    band_handles,
+    cost_space,
+    draw_cost_classifier,
+    draw_ranges,
+    setup_cost_axes,
+    setup_handle,
+)
 from ..figures.difference import difference, draw_difference
 from ..figures.style import PC_LABEL, label_of, style, style_for, top_legend, width_inches
 from ..results import ClassifierResult, ComparisonResult, DatasetResult, Results
@@ -35,7 +42,9 @@ class AxesState:
     classifiers: list = field(default_factory=list)  # (ClassifierResult, Style)
     strip: object = None  # the operating-range strip of a display's own figure
     width_in: float | None = None  # set for a display's own figure (its legend is the figure's)
-    extras: dict = field(default_factory=lambda: {"band": None, "simultaneous": False, "folds": False})
+    extras: dict = field(
+        default_factory=lambda: {"band": None, "simultaneous": False, "folds": False}
+    )
 
 
 AXES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Axes -> AxesState
@@ -47,11 +56,17 @@ def response_values(estimator, X, pos_label=None, response_method="auto"):
     is the first class). Returns (scores, pos_label)."""
     classes = getattr(estimator, "classes_", None)
     if classes is None or len(classes) != 2:
-        raise ValueError(f"expected a fitted binary classifier (classes_ of length 2), got {type(estimator).__name__}")
+        raise ValueError(
+            f"expected a fitted binary classifier (classes_ of length 2), got {type(estimator).__name__}"
+        )
     pos_label = classes[-1] if pos_label is None else pos_label
     if pos_label not in list(classes):
-        raise ValueError(f"pos_label={pos_label!r} is not a class of the estimator; expected one of {list(classes)}")
-    methods = ("predict_proba", "decision_function") if response_method == "auto" else (response_method,)
+        raise ValueError(
+            f"pos_label={pos_label!r} is not a class of the estimator; expected one of {list(classes)}"
+        )
+    methods = (
+        ("predict_proba", "decision_function") if response_method == "auto" else (response_method,)
+    )
     for method in methods:
         if hasattr(estimator, method):
             values = getattr(estimator, method)(X)
@@ -75,14 +90,29 @@ class CostCurveDisplay:
     ``results`` (the :class:`~ccreport.results.Results`), ``classifier`` (its ClassifierResult).
     """
 
-    def __init__(self, results: Results, name: str, *, band: bool = False, rescaled_y: bool = False):
+    def __init__(
+        self, results: Results, name: str, *, band: bool = False, rescaled_y: bool = False
+    ):
         self.results, self.name = results, name
         self.dataset, self.classifier = _one(results, name)
         self.band, self.rescaled_y = band, rescaled_y
 
     @classmethod
-    def from_predictions(cls, y_true, y_score, *, pos_label=None, name=None, ax=None, priors=None, band=False,
-                         crisp=False, folds=None, rescaled_y=False, **settings):
+    def from_predictions(
+        cls,
+        y_true,
+        y_score,
+        *,
+        pos_label=None,
+        name=None,
+        ax=None,
+        priors=None,
+        band=False,
+        crisp=False,
+        folds=None,
+        rescaled_y=False,
+        **settings,
+    ):
         """Evaluate one classifier (``ccreport.evaluate``) and plot its cost curve.
 
         ``y_score``: scores (higher = more positive), or with ``crisp=True`` predicted labels (a
@@ -91,19 +121,43 @@ class CostCurveDisplay:
         """
         name = name or ("predictions" if crisp else "classifier")
         given = {"predictions": {name: y_score}} if crisp else {"scores": {name: y_score}}
-        results = evaluate(y_true, pos_label=pos_label, priors=priors, folds=folds, **given, **settings)
+        results = evaluate(
+            y_true, pos_label=pos_label, priors=priors, folds=folds, **given, **settings
+        )
         return cls(results, name, band=band, rescaled_y=rescaled_y).plot(ax=ax)
 
     @classmethod
-    def from_estimator(cls, estimator, X, y, *, response_method="auto", pos_label=None, name=None, ax=None, **kwargs):
+    def from_estimator(
+        cls,
+        estimator,
+        X,
+        y,
+        *,
+        response_method="auto",
+        pos_label=None,
+        name=None,
+        ax=None,
+        **kwargs,
+    ):
         """Plot the cost curve of a fitted scikit-learn classifier on (X, y): its
         ``predict_proba[:, pos_label]`` or ``decision_function`` (scikit-learn is not needed
         here, any object with ``classes_`` and one of those methods will do)."""
         scores, pos_label = response_values(estimator, X, pos_label, response_method)
-        return cls.from_predictions(y, scores, pos_label=pos_label, name=name or type(estimator).__name__, ax=ax, **kwargs)
+        return cls.from_predictions(
+            y, scores, pos_label=pos_label, name=name or type(estimator).__name__, ax=ax, **kwargs
+        )
 
     @classmethod
-    def from_results(cls, results: Results, name: str, *, dataset: str | None = None, ax=None, band=False, rescaled_y=False):
+    def from_results(
+        cls,
+        results: Results,
+        name: str,
+        *,
+        dataset: str | None = None,
+        ax=None,
+        band=False,
+        rescaled_y=False,
+    ):
         """Plot one classifier of Results already computed (by ``evaluate`` or ``ccreport.commands.build``)."""
         if dataset is not None:
             results = replace(results, datasets={dataset: results.datasets[dataset]})
@@ -116,9 +170,16 @@ class CostCurveDisplay:
         with style():
             if ax is None:
                 dataset = replace(self.dataset, classifiers={c.name: c}, comparisons={})
-                fig = cost_space(dataset, {c.name: style_for(0)}, rescaled_y=self.rescaled_y, bands=self.band or None)
+                fig = cost_space(
+                    dataset,
+                    {c.name: style_for(0)},
+                    rescaled_y=self.rescaled_y,
+                    bands=self.band or None,
+                )
                 ax = fig.axes[0]
-                AXES[ax] = AxesState([(c, style_for(0))], strip=fig.axes[1], width_in=width_inches("column"))
+                AXES[ax] = AxesState(
+                    [(c, style_for(0))], strip=fig.axes[1], width_in=width_inches("column")
+                )
                 self.line_ = _curve_line(ax, c)
             else:
                 self.line_ = self._add(ax, c)
@@ -135,24 +196,47 @@ class CostCurveDisplay:
             ax.set_xlabel(PC_LABEL)
         st = style_for(len(state.classifiers))
         index = len(state.classifiers)
-        handle, drawn, drew_folds = draw_cost_classifier(ax, c, st, index, index + 1, "normal", bool(self.band), False)
+        handle, drawn, drew_folds = draw_cost_classifier(
+            ax, c, st, index, index + 1, "normal", bool(self.band), False
+        )
         state.classifiers.append((c, st))
         if drawn is not None:
-            state.extras.update(band=drawn.level, simultaneous=state.extras["simultaneous"] or drawn.simultaneous is not None)
-        handles = [setup_handle()] + [s.handle(label_of(k), linewidth=1.3) for k, s in state.classifiers]
+            state.extras.update(
+                band=drawn.level,
+                simultaneous=state.extras["simultaneous"] or drawn.simultaneous is not None,
+            )
+        handles = [setup_handle()] + [
+            s.handle(label_of(k), linewidth=1.3) for k, s in state.classifiers
+        ]
         ex = state.extras
-        handles += band_handles(ex["band"] is not None, ex["simultaneous"], False, ex["band"], "#808080")
-        if state.width_in is not None:  # a display's own figure: its legend and strip show every classifier
+        handles += band_handles(
+            ex["band"] is not None, ex["simultaneous"], False, ex["band"], "#808080"
+        )
+        if (
+            state.width_in is not None
+        ):  # a display's own figure: its legend and strip show every classifier
             for legend in list(ax.figure.legends):
                 legend.remove()
             top_legend(ax.figure, handles, state.width_in)
             strip = state.strip
             strip.cla()
-            draw_ranges(strip, [k for k, _ in state.classifiers], {k.name: s for k, s in state.classifiers}, None)
+            draw_ranges(
+                strip,
+                [k for k, _ in state.classifiers],
+                {k.name: s for k, s in state.classifiers},
+                None,
+            )
             strip.set_xlabel(PC_LABEL)
             strip.set_title("Operating range", fontsize=6.5, loc="left", pad=2, color="#333333")
         else:
-            ax.legend(handles=handles, loc="upper left", frameon=True, facecolor="white", edgecolor="none", framealpha=0.85)
+            ax.legend(
+                handles=handles,
+                loc="upper left",
+                frameon=True,
+                facecolor="white",
+                edgecolor="none",
+                framealpha=0.85,
+            )
         return _curve_line(ax, c)
 
 
@@ -174,15 +258,35 @@ class DifferenceDisplay:
         self.styles = {a: style_for(0), b: style_for(1)}
 
     @classmethod
-    def from_predictions(cls, y_true, y_score_a, y_score_b, *, names=("a", "b"), pos_label=None, ax=None, priors=None,
-                         folds=None, **settings):
+    def from_predictions(
+        cls,
+        y_true,
+        y_score_a,
+        y_score_b,
+        *,
+        names=("a", "b"),
+        pos_label=None,
+        ax=None,
+        priors=None,
+        folds=None,
+        **settings,
+    ):
         """Evaluate two classifiers on the same instances (``ccreport.evaluate``) and plot a - b."""
         a, b = names
-        results = evaluate(y_true, {a: y_score_a, b: y_score_b}, pos_label=pos_label, priors=priors, folds=folds, **settings)
+        results = evaluate(
+            y_true,
+            {a: y_score_a, b: y_score_b},
+            pos_label=pos_label,
+            priors=priors,
+            folds=folds,
+            **settings,
+        )
         return cls(results, a, b).plot(ax=ax)
 
     @classmethod
-    def from_estimator(cls, estimator_a, estimator_b, X, y, *, names=None, pos_label=None, ax=None, **kwargs):
+    def from_estimator(
+        cls, estimator_a, estimator_b, X, y, *, names=None, pos_label=None, ax=None, **kwargs
+    ):
         """Plot the difference of two fitted classifiers' cost curves on (X, y)."""
         sa, pos = response_values(estimator_a, X, pos_label)
         sb, _ = response_values(estimator_b, X, pos)
@@ -196,7 +300,9 @@ class DifferenceDisplay:
                 fig = difference(self.comparison, self.styles)
                 ax = fig.axes[0]
             else:
-                handles = draw_difference(ax, self.comparison, self.styles, ax.figure.get_size_inches()[0])
+                handles = draw_difference(
+                    ax, self.comparison, self.styles, ax.figure.get_size_inches()[0]
+                )
                 ax.legend(handles=handles, loc="upper right")
         self.ax_, self.figure_ = ax, ax.figure
         self.line_ = max(ax.get_lines(), key=lambda line: len(line.get_xdata()))

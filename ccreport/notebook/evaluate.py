@@ -12,16 +12,28 @@ from __future__ import annotations
 import weakref
 
 from ..commands.build import compute_results
-from ..tasks.executors import executor_for
 from ..results import Results
+from ..tasks.executors import executor_for
 from .project import DEFAULT_DATASET, DEFAULT_TITLE, NotebookProject, notebook_project
 
 # Results of evaluate -> the project they were computed from (write_project writes it)
 SOURCES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def evaluate(y_true, scores=None, *, predictions=None, pos_label=None, priors=None, folds=None, costs=None,
-             title: str = DEFAULT_TITLE, dataset: str = DEFAULT_DATASET, workers: int = 1, **settings) -> Results:
+def evaluate(
+    y_true,
+    scores=None,
+    *,
+    predictions=None,
+    pos_label=None,
+    priors=None,
+    folds=None,
+    costs=None,
+    title: str = DEFAULT_TITLE,
+    dataset: str = DEFAULT_DATASET,
+    workers: int = 1,
+    **settings,
+) -> Results:
     """Run the whole battery (D&H 2006 sections 3-4.7) on arrays and return its Results.
 
     ``y_true``: each instance's true class (two values); ``scores``: ``{"name": scores, ...}``,
@@ -46,8 +58,19 @@ def evaluate(y_true, scores=None, *, predictions=None, pos_label=None, priors=No
     Raises :class:`ccreport.errors.UserInputError`, one line per problem naming ``evaluate`` and the
     argument: ``evaluate: bootstrap: expected an integer from 500 to 20000, got 10``.
     """
-    source = notebook_project("evaluate", y_true, scores, predictions=predictions, pos_label=pos_label, priors=priors,
-                              folds=folds, costs=costs, title=title, dataset=dataset, **settings)
+    source = notebook_project(
+        "evaluate",
+        y_true,
+        scores,
+        predictions=predictions,
+        pos_label=pos_label,
+        priors=priors,
+        folds=folds,
+        costs=costs,
+        title=title,
+        dataset=dataset,
+        **settings,
+    )
     return run(source, workers)
 
 

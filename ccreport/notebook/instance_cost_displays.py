@@ -41,7 +41,15 @@ from ..figures.style import classifier_styles, style
 from ..results import Results
 from .displays import response_values
 from .evaluate import evaluate
-from .threshold_displays import DRAWN, Drawn, dataset_of, next_style, own_figure_state, relegend, scores_kwargs
+from .threshold_displays import (
+    DRAWN,
+    Drawn,
+    dataset_of,
+    next_style,
+    own_figure_state,
+    relegend,
+    scores_kwargs,
+)
 
 
 class InstanceCostDisplayBase:
@@ -60,15 +68,21 @@ class InstanceCostDisplayBase:
         names = [names] if isinstance(names, str) else names
         with_costs = [n for n, c in found.items() if has_costs(c)]
         if not with_costs:
-            raise ValueError(f"{self.dataset.name!r} has no instance costs; evaluate(..., costs=...) gives them")
+            raise ValueError(
+                f"{self.dataset.name!r} has no instance costs; evaluate(..., costs=...) gives them"
+            )
         names = with_costs if names is None else names
         for n in names:
             if n not in with_costs:
-                raise ValueError(f"{n!r} is not a classifier with instance costs of {self.dataset.name!r}; expected one of {with_costs}")
+                raise ValueError(
+                    f"{n!r} is not a classifier with instance costs of {self.dataset.name!r}; expected one of {with_costs}"
+                )
         self.classifiers = [found[n] for n in names]
 
     @classmethod
-    def from_predictions(cls, y_true, y_score, *, costs, pos_label=None, name=None, ax=None, crisp=False, **settings):
+    def from_predictions(
+        cls, y_true, y_score, *, costs, pos_label=None, name=None, ax=None, crisp=False, **settings
+    ):
         """Evaluate one classifier with instance costs (``ccreport.evaluate``) and plot it.
 
         ``costs``: each instance's cost (array), or ``{"fn", "fp", "tp", "tn", "unit"}`` as the
@@ -76,16 +90,41 @@ class InstanceCostDisplayBase:
         holds predicted labels. ``settings``: ``evaluate``'s.
         """
         name = name or ("predictions" if crisp else "classifier")
-        results = evaluate(y_true, pos_label=pos_label, costs=costs, **scores_kwargs(y_score, name, crisp), **settings)
+        results = evaluate(
+            y_true,
+            pos_label=pos_label,
+            costs=costs,
+            **scores_kwargs(y_score, name, crisp),
+            **settings,
+        )
         return cls(results, name).plot(ax=ax)
 
     @classmethod
-    def from_estimator(cls, estimator, X, y, *, costs, response_method="auto", pos_label=None, name=None, ax=None, **kwargs):
+    def from_estimator(
+        cls,
+        estimator,
+        X,
+        y,
+        *,
+        costs,
+        response_method="auto",
+        pos_label=None,
+        name=None,
+        ax=None,
+        **kwargs,
+    ):
         """Plot a fitted binary classifier on (X, y) with the instances' ``costs``
         (``predict_proba`` or ``decision_function``; scikit-learn itself is not needed)."""
         scores, pos_label = response_values(estimator, X, pos_label, response_method)
-        return cls.from_predictions(y, scores, costs=costs, pos_label=pos_label, name=name or type(estimator).__name__,
-                                    ax=ax, **kwargs)
+        return cls.from_predictions(
+            y,
+            scores,
+            costs=costs,
+            pos_label=pos_label,
+            name=name or type(estimator).__name__,
+            ax=ax,
+            **kwargs,
+        )
 
     @classmethod
     def from_results(cls, results: Results, names=None, *, dataset: str | None = None, ax=None):
@@ -97,14 +136,24 @@ class InstanceCostDisplayBase:
         """Draw into ``ax`` (None: a new figure, the report's two-panel figure)."""
         with style():
             if ax is None:
-                dataset = replace(self.dataset, classifiers={c.name: c for c in self.classifiers}, comparisons={})
+                dataset = replace(
+                    self.dataset, classifiers={c.name: c for c in self.classifiers}, comparisons={}
+                )
                 styles = classifier_styles(self.results)
                 fig = side_by_side(dataset, styles, self.kind)
                 drawn = own_figure_state(fig, [False, True])  # panel -> weighted
                 drawn.classifiers = [(c, styles[c.name]) for c in self.classifiers]
-                drawn.marks = {fig.axes[1]: self.classifiers[0].instance_costs.own_pc}  # own_pc already marked
+                drawn.marks = {
+                    fig.axes[1]: self.classifiers[0].instance_costs.own_pc
+                }  # own_pc already marked
                 ax = fig.axes[1]
-                lines = dict(zip((c.name for c in self.classifiers), self.curve_lines(ax)[:len(self.classifiers)], strict=True))
+                lines = dict(
+                    zip(
+                        (c.name for c in self.classifiers),
+                        self.curve_lines(ax)[: len(self.classifiers)],
+                        strict=True,
+                    )
+                )
             else:
                 lines = {c.name: self._add(ax, c) for c in self.classifiers}
         drawn = DRAWN[ax]
@@ -127,7 +176,9 @@ class InstanceCostDisplayBase:
             line = drawn_line if weighted else line
             if weighted:
                 self.finish(panel, drawn, c)
-        handles = legend_handles([k for k, _ in drawn.classifiers], {k.name: s for k, s in drawn.classifiers}, self.kind)
+        handles = legend_handles(
+            [k for k, _ in drawn.classifiers], {k.name: s for k, s in drawn.classifiers}, self.kind
+        )
         relegend(ax, drawn, handles, self.legend_loc)
         return line
 
@@ -166,7 +217,9 @@ class InstanceCostCurveDisplay(InstanceCostDisplayBase):
     legend_loc = "lower center"  # under the envelopes, whose peak is mid-axis; clear of the own_pc label at the top
 
     def curve_lines(self, ax):
-        return ax.get_lines()[2::2]  # the two trivial classifiers, then per classifier: envelope, markers (then own_pc)
+        return ax.get_lines()[
+            2::2
+        ]  # the two trivial classifiers, then per classifier: envelope, markers (then own_pc)
 
     def setup(self, ax):
         setup_cost_panel(ax)

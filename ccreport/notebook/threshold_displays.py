@@ -53,7 +53,14 @@ from ..results import Results
 from .displays import response_values
 from .evaluate import evaluate
 
-EXTRA_MARKERS = ("D", "v", "P", "X", "*", "h")  # markers of the 2nd, 3rd, ... classifier's method curves
+EXTRA_MARKERS = (
+    "D",
+    "v",
+    "P",
+    "X",
+    "*",
+    "h",
+)  # markers of the 2nd, 3rd, ... classifier's method curves
 
 
 @dataclass(eq=False)
@@ -67,7 +74,9 @@ class Drawn:
     tops: dict = field(default_factory=dict)  # Axes -> highest y drawn
     own: bool = False  # a display's own figure: its legend is the figure's
     shading: list = field(default_factory=list)  # legend entries of the shaded partial areas
-    marks: dict = field(default_factory=dict)  # Axes -> the own_pc marked there (instance-cost panels)
+    marks: dict = field(
+        default_factory=dict
+    )  # Axes -> the own_pc marked there (instance-cost panels)
 
 
 DRAWN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Axes -> Drawn
@@ -75,7 +84,9 @@ DRAWN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Axes -> Drawn
 
 def dataset_of(results: Results, dataset: str | None):
     """One dataset of ``results``: the named one, else the first."""
-    return results.datasets[dataset] if dataset is not None else next(iter(results.datasets.values()))
+    return (
+        results.datasets[dataset] if dataset is not None else next(iter(results.datasets.values()))
+    )
 
 
 def one_axis(results: Results, axis: str | None) -> str:
@@ -83,7 +94,9 @@ def one_axis(results: Results, axis: str | None) -> str:
     setting = results.settings.threshold_axis
     axis = axis or (setting if setting != "both" else "pc")
     if axis not in AXIS_NAMES:
-        raise ValueError(f"axis={axis!r}: expected one of {', '.join(map(repr, AXIS_NAMES))} when drawing into an axes")
+        raise ValueError(
+            f"axis={axis!r}: expected one of {', '.join(map(repr, AXIS_NAMES))} when drawing into an axes"
+        )
     return axis
 
 
@@ -113,8 +126,18 @@ class ThresholdDisplayFromArrays:
     scoring classifier (``ccreport.evaluate``) and draw it with the display's own ``plot``."""
 
     @classmethod
-    def from_predictions(cls, y_true, y_score, *, pos_label=None, name=None, ax=None, axis=None, partial_ranges=(),
-                         **settings):
+    def from_predictions(
+        cls,
+        y_true,
+        y_score,
+        *,
+        pos_label=None,
+        name=None,
+        ax=None,
+        axis=None,
+        partial_ranges=(),
+        **settings,
+    ):
         """Evaluate one scoring classifier (``ccreport.evaluate``) and plot it.
 
         ``axis``: ``"pc"`` (x = PC(+), y = normalized expected cost), ``"cost_proportion"`` (the
@@ -125,15 +148,30 @@ class ThresholdDisplayFromArrays:
         name = name or "classifier"
         if axis is not None:
             settings["threshold_axis"] = axis
-        results = evaluate(y_true, {name: y_score}, pos_label=pos_label, partial_ranges=partial_ranges, **settings)
+        results = evaluate(
+            y_true, {name: y_score}, pos_label=pos_label, partial_ranges=partial_ranges, **settings
+        )
         return cls(results, name).plot(ax=ax)
 
     @classmethod
-    def from_estimator(cls, estimator, X, y, *, response_method="auto", pos_label=None, name=None, ax=None, **kwargs):
+    def from_estimator(
+        cls,
+        estimator,
+        X,
+        y,
+        *,
+        response_method="auto",
+        pos_label=None,
+        name=None,
+        ax=None,
+        **kwargs,
+    ):
         """Plot a fitted binary classifier on (X, y) (``predict_proba`` or
         ``decision_function``; scikit-learn itself is not needed)."""
         scores, pos_label = response_values(estimator, X, pos_label, response_method)
-        return cls.from_predictions(y, scores, pos_label=pos_label, name=name or type(estimator).__name__, ax=ax, **kwargs)
+        return cls.from_predictions(
+            y, scores, pos_label=pos_label, name=name or type(estimator).__name__, ax=ax, **kwargs
+        )
 
 
 class KendallCurveDisplay(ThresholdDisplayFromArrays):
@@ -145,7 +183,9 @@ class KendallCurveDisplay(ThresholdDisplayFromArrays):
     ``ax_``), ``results``, ``classifiers`` (the ClassifierResults drawn).
     """
 
-    def __init__(self, results: Results, names=None, *, dataset: str | None = None, axis: str | None = None):
+    def __init__(
+        self, results: Results, names=None, *, dataset: str | None = None, axis: str | None = None
+    ):
         self.results, self.axis = results, axis
         self.dataset = dataset_of(results, dataset)
         names = [names] if isinstance(names, str) else names
@@ -154,14 +194,20 @@ class KendallCurveDisplay(ThresholdDisplayFromArrays):
             names = [n for n, c in found.items() if is_scoring(c)]
         for n in names:
             if n not in found or not is_scoring(found[n]):
-                raise ValueError(f"{n!r} is not a scoring classifier of {self.dataset.name!r}; expected one of "
-                                 f"{[k for k, c in found.items() if is_scoring(c)]}")
+                raise ValueError(
+                    f"{n!r} is not a scoring classifier of {self.dataset.name!r}; expected one of "
+                    f"{[k for k, c in found.items() if is_scoring(c)]}"
+                )
         if not names:
-            raise ValueError(f"{self.dataset.name!r} has no scoring classifier (crisp classifiers have no Kendall curve)")
+            raise ValueError(
+                f"{self.dataset.name!r} has no scoring classifier (crisp classifiers have no Kendall curve)"
+            )
         self.classifiers = [found[n] for n in names]
 
     @classmethod
-    def from_results(cls, results: Results, names=None, *, dataset: str | None = None, ax=None, axis=None):
+    def from_results(
+        cls, results: Results, names=None, *, dataset: str | None = None, ax=None, axis=None
+    ):
         """Plot classifiers of Results already computed; ``names=None``: every scoring classifier
         of the dataset (on a new figure: the report's ``kendall`` figure)."""
         return cls(results, names, dataset=dataset, axis=axis).plot(ax=ax)
@@ -171,7 +217,9 @@ class KendallCurveDisplay(ThresholdDisplayFromArrays):
         with style():
             if ax is None:
                 setting = self.axis or self.results.settings.threshold_axis
-                dataset = replace(self.dataset, classifiers={c.name: c for c in self.classifiers}, comparisons={})
+                dataset = replace(
+                    self.dataset, classifiers={c.name: c for c in self.classifiers}, comparisons={}
+                )
                 styles = classifier_styles(self.results)
                 fig = kendall_curves(dataset, styles, setting)
                 drawn = own_figure_state(fig, drawn_axes(setting))
@@ -212,12 +260,29 @@ def relegend(ax, drawn: Drawn, handles, loc: str) -> None:
         fig = ax.figure
         for legend in list(fig.legends):
             legend.remove()
-        fig.legend(handles=handles, loc="outside lower center", ncols=legend_columns(handles, fig.get_size_inches()[0]),
-                   frameon=False)
+        fig.legend(
+            handles=handles,
+            loc="outside lower center",
+            ncols=legend_columns(handles, fig.get_size_inches()[0]),
+            frameon=False,
+        )
     elif loc == "outside right":  # beside the axes (six methods and more would hide the curves)
-        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, frameon=False)
+        ax.legend(
+            handles=handles,
+            loc="upper left",
+            bbox_to_anchor=(1.02, 1.0),
+            borderaxespad=0.0,
+            frameon=False,
+        )
     else:
-        ax.legend(handles=handles, loc=loc, frameon=True, facecolor="white", edgecolor="none", framealpha=0.85)
+        ax.legend(
+            handles=handles,
+            loc=loc,
+            frameon=True,
+            facecolor="white",
+            edgecolor="none",
+            framealpha=0.85,
+        )
 
 
 class ThresholdChoiceDisplay(ThresholdDisplayFromArrays):
@@ -229,15 +294,21 @@ class ThresholdChoiceDisplay(ThresholdDisplayFromArrays):
     ``ax_``), ``line_`` (the rate-driven curve), ``results``, ``classifier``.
     """
 
-    def __init__(self, results: Results, name: str, *, dataset: str | None = None, axis: str | None = None):
+    def __init__(
+        self, results: Results, name: str, *, dataset: str | None = None, axis: str | None = None
+    ):
         self.results, self.axis = results, axis
         self.dataset = dataset_of(results, dataset)
         self.classifier = self.dataset.classifiers[name]
         if not is_scoring(self.classifier):
-            raise ValueError(f"{name!r} is crisp: it has one cost line, no threshold to choose (HFF 2013 needs scores)")
+            raise ValueError(
+                f"{name!r} is crisp: it has one cost line, no threshold to choose (HFF 2013 needs scores)"
+            )
 
     @classmethod
-    def from_results(cls, results: Results, name: str, *, dataset: str | None = None, ax=None, axis=None):
+    def from_results(
+        cls, results: Results, name: str, *, dataset: str | None = None, ax=None, axis=None
+    ):
         """Plot one classifier of Results already computed (on a new figure: the report's
         ``threshold-methods`` figure of that classifier)."""
         return cls(results, name, dataset=dataset, axis=axis).plot(ax=ax)
@@ -248,7 +319,9 @@ class ThresholdChoiceDisplay(ThresholdDisplayFromArrays):
         with style():
             if ax is None:
                 setting = self.axis or self.results.settings.threshold_axis
-                fig = threshold_methods(replace(self.dataset, classifiers={c.name: c}), c.name, setting)
+                fig = threshold_methods(
+                    replace(self.dataset, classifiers={c.name: c}), c.name, setting
+                )
                 drawn = own_figure_state(fig, drawn_axes(setting))
                 drawn.classifiers = [(c, None)]
                 ax = fig.axes[0]
@@ -258,7 +331,9 @@ class ThresholdChoiceDisplay(ThresholdDisplayFromArrays):
         self.ax_, self.figure_ = ax, ax.figure
         self.axes_ = [a for a, d in DRAWN.items() if d is DRAWN[ax]] if DRAWN[ax].own else [ax]
         drawn_first = DRAWN[ax].panels[ax]
-        keys = [k for k in METHOD_STYLES if c.threshold_choice.methods[drawn_first][k].curve is not None]
+        keys = [
+            k for k in METHOD_STYLES if c.threshold_choice.methods[drawn_first][k].curve is not None
+        ]
         self.lines_ = dict(zip(keys, lines, strict=True))
         self.line_ = self.lines_["rate_driven"]
         return self
@@ -268,7 +343,11 @@ class ThresholdChoiceDisplay(ThresholdDisplayFromArrays):
         fresh = drawn is None
         if fresh:
             drawn = DRAWN[ax] = Drawn({ax: one_axis(self.results, self.axis)})
-        marker = None if not drawn.classifiers else EXTRA_MARKERS[(len(drawn.classifiers) - 1) % len(EXTRA_MARKERS)]
+        marker = (
+            None
+            if not drawn.classifiers
+            else EXTRA_MARKERS[(len(drawn.classifiers) - 1) % len(EXTRA_MARKERS)]
+        )
         drawn.classifiers.append((c, marker))
         first = None
         for panel, axis in drawn.panels.items():
@@ -277,11 +356,23 @@ class ThresholdChoiceDisplay(ThresholdDisplayFromArrays):
             drawn.tops[panel] = max(drawn.tops.get(panel, 0.0), top)
             frame_axes(panel, axis, y_top(drawn.tops[panel]))
             first = first or lines
-        handles = max((method_handles(k) for k, _ in drawn.classifiers), key=len)  # the Brier curve if any has one
+        handles = max(
+            (method_handles(k) for k, _ in drawn.classifiers), key=len
+        )  # the Brier curve if any has one
         if len(drawn.classifiers) > 1:  # which marker is whose
-            handles += [Line2D([], [], color="#333333", linestyle="none", marker=m or "o", markersize=4,
-                               markerfacecolor="white", markeredgewidth=0.8,
-                               label=f"{k.name}" + (" (the methods' markers)" if m is None else ""))
-                        for k, m in drawn.classifiers]
+            handles += [
+                Line2D(
+                    [],
+                    [],
+                    color="#333333",
+                    linestyle="none",
+                    marker=m or "o",
+                    markersize=4,
+                    markerfacecolor="white",
+                    markeredgewidth=0.8,
+                    label=f"{k.name}" + (" (the methods' markers)" if m is None else ""),
+                )
+                for k, m in drawn.classifiers
+            ]
         relegend(ax, drawn, handles + shading_legend(drawn.shading), "outside right")
         return first

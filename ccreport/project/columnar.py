@@ -141,17 +141,22 @@ def csv_header(path: str | Path) -> CsvHeader | None:
         start = end + 1
 
 
-def read_csv_columns(path: str | Path, header: CsvHeader, numbers: list[int], texts: list[int]) -> tuple[int, dict[int, pa.ChunkedArray]]:
+def read_csv_columns(
+    path: str | Path, header: CsvHeader, numbers: list[int], texts: list[int]
+) -> tuple[int, dict[int, pa.ChunkedArray]]:
     """The data rows' count and the wanted fields (by 0-based position): ``numbers`` as float64,
     ``texts`` as strings exactly as written (not stripped). Raises :class:`NotFast`."""
     import pyarrow as pa
     import pyarrow.csv as arrow_csv
+
     if set(numbers) & set(texts):
         raise NotFast("a column wanted both as numbers and as text")
     names = [f"f{position}" for position in range(len(header.names))]
     types = {names[p]: pa.float64() for p in numbers} | {names[p]: pa.string() for p in texts}
     read = arrow_csv.ReadOptions(column_names=names, use_threads=True)
-    parse = arrow_csv.ParseOptions(newlines_in_values=True)  # a quoted line break stays in its cell, as in csv
+    parse = arrow_csv.ParseOptions(
+        newlines_in_values=True
+    )  # a quoted line break stays in its cell, as in csv
     convert = arrow_csv.ConvertOptions(
         include_columns=[names[p] for p in sorted({*numbers, *texts})],
         column_types=types,
@@ -164,7 +169,10 @@ def read_csv_columns(path: str | Path, header: CsvHeader, numbers: list[int], te
         with pa.memory_map(str(path)) as source:
             source.seek(header.offset)
             data = arrow_csv.read_csv(pa.BufferReader(source.read_buffer()), read, parse, convert)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as error:  # ragged rows, unconvertible cells
+    except (
+        pa.ArrowInvalid,
+        pa.ArrowNotImplementedError,
+    ) as error:  # ragged rows, unconvertible cells
         raise NotFast(str(error)) from error
     if data.num_rows == 0:
         raise NotFast("no data rows")
@@ -190,11 +198,15 @@ def coded_texts(column: pa.ChunkedArray) -> tuple[list[str], np.ndarray]:
     O(distinct) in Python."""
     import pyarrow as pa
     import pyarrow.compute as pc
+
     if pa.types.is_dictionary(column.type):
         column = column.cast(column.type.value_type)
     distinct = pc.unique(column)
     codes = pc.index_in(column, value_set=distinct).to_numpy(zero_copy_only=False).astype(np.int64)
-    texts = ["" if value is None else value if isinstance(value, str) else str(value) for value in distinct.to_pylist()]
+    texts = [
+        "" if value is None else value if isinstance(value, str) else str(value)
+        for value in distinct.to_pylist()
+    ]
     return texts, codes
 
 
@@ -205,6 +217,7 @@ def parquet_names(path: str | Path) -> list[str]:
     """The column names of a Parquet file (read from its footer only)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
+
     try:
         return list(pq.read_schema(str(path)).names)
     except pa.ArrowException as error:
@@ -215,6 +228,7 @@ def read_parquet_columns(path: str | Path, names: list[str]) -> pa.Table:
     """The named columns of a Parquet file, read on every core."""
     import pyarrow as pa
     import pyarrow.parquet as pq
+
     try:
         return pq.read_table(str(path), columns=names, use_threads=True)
     except pa.ArrowException as error:
@@ -224,6 +238,7 @@ def read_parquet_columns(path: str | Path, names: list[str]) -> pa.Table:
 def is_numeric(column: pa.ChunkedArray) -> bool:
     """Whether an Arrow column holds numbers (integers, floats, decimals; dictionary of those)."""
     import pyarrow as pa
+
     kind = column.type.value_type if pa.types.is_dictionary(column.type) else column.type
     return pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_decimal(kind)
 
@@ -231,12 +246,14 @@ def is_numeric(column: pa.ChunkedArray) -> bool:
 def is_nested(column: pa.ChunkedArray) -> bool:
     """Whether an Arrow column holds lists, structs, maps or unions (no class or fold is one)."""
     import pyarrow as pa
+
     kind = column.type.value_type if pa.types.is_dictionary(column.type) else column.type
     return pa.types.is_nested(kind) or pa.types.is_union(kind)
 
 
 def is_text(column: pa.ChunkedArray) -> bool:
     import pyarrow as pa
+
     kind = column.type.value_type if pa.types.is_dictionary(column.type) else column.type
     return pa.types.is_string(kind) or pa.types.is_large_string(kind)
 
@@ -244,6 +261,7 @@ def is_text(column: pa.ChunkedArray) -> bool:
 def numeric_floats(column: pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
     """A numeric column as float64 (a missing value as NaN) and where values are missing."""
     import pyarrow as pa
+
     if pa.types.is_dictionary(column.type):
         column = column.cast(column.type.value_type)
     missing = column.is_null().to_numpy(zero_copy_only=False)
@@ -254,6 +272,7 @@ def numeric_floats(column: pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
 def text_cells(column: pa.ChunkedArray) -> list[str]:
     """A text column's cells as Python strings, a missing value as the empty text."""
     import pyarrow as pa
+
     if pa.types.is_dictionary(column.type):
         column = column.cast(column.type.value_type)
     return ["" if cell is None else cell for cell in column.to_pylist()]

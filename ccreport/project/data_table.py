@@ -82,7 +82,9 @@ class ColumnProblems:
     def problems(self) -> list[Problem]:
         if not self.more:
             return list(self.reported)
-        summary = Problem(self.file, self.column, f"and {self.more} more rows with problems in this column")
+        summary = Problem(
+            self.file, self.column, f"and {self.more} more rows with problems in this column"
+        )
         return [*self.reported, summary]
 
 
@@ -156,7 +158,9 @@ class CategoryColumn:
     def add_coded(self, texts: Sequence[str], codes: np.ndarray) -> None:
         """Cells given as their distinct texts and each row's index into them (Arrow's reading)."""
         index = self._index
-        recode = np.array([index.setdefault(text, len(index)) for text in texts] or [0], dtype=np.int64)
+        recode = np.array(
+            [index.setdefault(text, len(index)) for text in texts] or [0], dtype=np.int64
+        )
         self._parts.append(recode[codes])
 
     def coded(self) -> tuple[tuple[str, ...], np.ndarray]:
@@ -182,7 +186,9 @@ class CsvTable:
     header_line: int | None
     reader: object
     lines: LineMap | NoLines
-    rows: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int64))  # kept rows' numbers
+    rows: np.ndarray = field(
+        default_factory=lambda: np.empty(0, dtype=np.int64)
+    )  # kept rows' numbers
 
     def positions(self) -> dict[str, list[int]]:
         """Where each column name occurs in the header."""
@@ -215,12 +221,16 @@ class CsvTable:
                 elif not _blank(record):
                     ragged.add(row, f"expected {width} fields, as in the header, got {len(record)}")
         except csv.Error as error:  # the rows before it are still checked
-            unreadable.append(Problem(self.file, "CSV", f"unreadable: {error}", line=self.reader.line_num))
+            unreadable.append(
+                Problem(self.file, "CSV", f"unreadable: {error}", line=self.reader.line_num)
+            )
         if chunk:
             kept.append(_feed(columns, chunk, chunk_rows))
         self.rows = np.concatenate(kept) if kept else np.empty(0, dtype=np.int64)
         if self.rows.size == 0 and not ragged.reported and not unreadable:
-            return [Problem(self.file, "rows", "no data rows after the header", line=self.header_line)]
+            return [
+                Problem(self.file, "rows", "no data rows after the header", line=self.header_line)
+            ]
         return ragged.problems() + unreadable
 
 
@@ -244,7 +254,9 @@ def encoding_problem(path: Path, file: str) -> Problem:
         data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
-        expected = f"expected UTF-8 text, got byte 0x{data[error.start]:02x}; save the file as UTF-8"
+        expected = (
+            f"expected UTF-8 text, got byte 0x{data[error.start]:02x}; save the file as UTF-8"
+        )
         return Problem(file, "encoding", expected, line=line)
     return Problem(file, "encoding", "expected UTF-8 text")
 
@@ -259,4 +271,10 @@ def open_table(stream, file: str) -> tuple[CsvTable | None, list[Problem]]:
                 return CsvTable(file, names, reader.line_num, reader, LineMap(reader.line_num)), []
     except csv.Error as error:
         return None, [Problem(file, "header", f"unreadable CSV: {error}", line=reader.line_num)]
-    return None, [Problem(file, "header", "the file is empty; expected a header row naming the columns, then data rows")]
+    return None, [
+        Problem(
+            file,
+            "header",
+            "the file is empty; expected a header row naming the columns, then data rows",
+        )
+    ]

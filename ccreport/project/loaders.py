@@ -46,8 +46,9 @@ from pathlib import Path
 
 import numpy as np
 
-from . import columnar
 from ..analysis.instance_costs import transformed_costs
+from ..errors import Problem, UserInputError
+from . import columnar
 from .data_table import (
     MAX_REPORTED,
     CategoryColumn,
@@ -60,7 +61,6 @@ from .data_table import (
     open_table,
     quoted,
 )
-from ..errors import Problem, UserInputError
 from .manifest import ClassifierSpec, CostSpec, DatasetSpec, Project
 from .manifest import display_path as path_for_messages
 
@@ -138,7 +138,10 @@ class Wanted:
 
     def problems(self) -> list[Problem]:
         """Every column's problems, column by column in the order of the header."""
-        by_column = {a.problems.column: a.problems for a in (*self.numbers.values(), *self.categories.values())}
+        by_column = {
+            a.problems.column: a.problems
+            for a in (*self.numbers.values(), *self.categories.values())
+        }
         order = self.table.positions()
         problems = []
         for column in sorted(by_column, key=lambda column: order[column][0]):
@@ -148,7 +151,11 @@ class Wanted:
 
 def _missing_column(table: CsvTable, column: str, role: str) -> Problem:
     close = suggestion(column, table.header)
-    hint = f"; did you mean {quoted(close)}?" if close else f"; the header has {_listing(table.header)}"
+    hint = (
+        f"; did you mean {quoted(close)}?"
+        if close
+        else f"; the header has {_listing(table.header)}"
+    )
     return Problem(table.file, column, f"column not found ({role}){hint}", line=table.header_line)
 
 
@@ -175,7 +182,9 @@ def _listing(values: Sequence[str], limit: int = 8) -> str:
     return shown + (f" and {len(values) - limit} more" if len(values) > limit else "")
 
 
-def _check_columns(table: CsvTable, required: dict[str, str], optional: Sequence[str]) -> tuple[set[str], list[Problem]]:
+def _check_columns(
+    table: CsvTable, required: dict[str, str], optional: Sequence[str]
+) -> tuple[set[str], list[Problem]]:
     """Which wanted columns the header has exactly once, and problems for the required ones it lacks."""
     positions = table.positions()
     problems, present = [], set()
@@ -185,7 +194,14 @@ def _check_columns(table: CsvTable, required: dict[str, str], optional: Sequence
             present.add(column)
         elif count > 1:
             fields = ", ".join(str(p + 1) for p in positions[column])
-            problems.append(Problem(table.file, column, f"expected one column of this name, got {count} (fields {fields})", line=table.header_line))
+            problems.append(
+                Problem(
+                    table.file,
+                    column,
+                    f"expected one column of this name, got {count} (fields {fields})",
+                    line=table.header_line,
+                )
+            )
         elif column in required:
             problems.append(_missing_column(table, column, required[column]))
     return present, problems
@@ -221,22 +237,37 @@ def _classes(column: CategoryColumn, positive: str, rows: np.ndarray) -> Classes
         empty = np.flatnonzero(codes == values.index(""))
         problems.add_cells(empty, rows, lambda _: "empty cell; expected a class value")
     if positive not in present:
-        described = ", ".join(f"{quoted(v)} ({_rows(n)})" for v, n in list(present.items())[:MAX_REPORTED])
+        described = ", ".join(
+            f"{quoted(v)} ({_rows(n)})" for v, n in list(present.items())[:MAX_REPORTED]
+        )
         close = suggestion(positive, list(present)[:100])
         hint = f"; did you mean {quoted(close)}?" if close else ""
-        problems.add(None, f"the positive class {quoted(positive)} does not occur; the column holds {described or 'no values'}{hint}")
+        problems.add(
+            None,
+            f"the positive class {quoted(positive)} does not occur; the column holds {described or 'no values'}{hint}",
+        )
         return None
-    others = sorted((value for value in present if value != positive), key=lambda value: (-present[value], value))
+    others = sorted(
+        (value for value in present if value != positive),
+        key=lambda value: (-present[value], value),
+    )
     if not others:
         count = present[positive]
-        problems.add(None, f"only one class present: {_rows(count)} {'is' if count == 1 else 'are'} all {quoted(positive)}; a cost curve needs both classes")
+        problems.add(
+            None,
+            f"only one class present: {_rows(count)} {'is' if count == 1 else 'are'} all {quoted(positive)}; a cost curve needs both classes",
+        )
         return None
     negative = others[0]
     if len(others) > 1:
         stray = np.flatnonzero(np.isin(codes, [values.index(value) for value in others[1:]]))
         expected = f"expected {quoted(positive)} (positive) or {quoted(negative)} (negative)"
         third = "a cost curve needs exactly two classes"
-        problems.add_cells(stray, rows, lambda position: f"{expected}, got {quoted(values[codes[position]])}: {third}")
+        problems.add_cells(
+            stray,
+            rows,
+            lambda position: f"{expected}, got {quoted(values[codes[position]])}: {third}",
+        )
         return None
     return Classes(positive, negative, codes == values.index(positive))
 
@@ -255,7 +286,9 @@ def _class_values(label: CategoryColumn | None, classes: Classes | None) -> tupl
     return tuple(value for value in values if value)
 
 
-def _predictions(column: CategoryColumn, allowed: Sequence[str], positive: str, rows: np.ndarray) -> np.ndarray:
+def _predictions(
+    column: CategoryColumn, allowed: Sequence[str], positive: str, rows: np.ndarray
+) -> np.ndarray:
     """Crisp predictions as bool (True = positive); cells that are not a class value are problems."""
     values, codes = column.coded()
     wrong = [code for code, value in enumerate(values) if value not in allowed]
@@ -271,7 +304,9 @@ def _predictions(column: CategoryColumn, allowed: Sequence[str], positive: str, 
             return f"empty cell; {expected}" if not value else f"{expected}, got {quoted(value)}"
 
         column.problems.add_cells(bad, rows, describe)
-    return codes == values.index(positive) if positive in values else np.zeros(codes.size, dtype=bool)
+    return (
+        codes == values.index(positive) if positive in values else np.zeros(codes.size, dtype=bool)
+    )
 
 
 def fold_order(values: Sequence[str]) -> list[str]:
@@ -292,36 +327,64 @@ def _folds(column: CategoryColumn, rows: np.ndarray) -> tuple[np.ndarray, tuple[
     return recode[codes], tuple(names)
 
 
-def _costs(costs: CostSpec | None, wanted: Wanted, classes: Classes | None, rows: np.ndarray) -> np.ndarray | None:
+def _costs(
+    costs: CostSpec | None, wanted: Wanted, classes: Classes | None, rows: np.ndarray
+) -> np.ndarray | None:
     """Each row's cost after the cost-benefit transform (Fawcett 2006, section 3). Problems of the
     class's (first) cost column: a negative misclassification cost (a cell of an ``fn`` or ``fp``
     column: a benefit goes in ``tp``/``tn``), a row whose cost is negative or whose ``error +
     benefit`` overflows, a cost above :func:`cost_limit` (so that any sum of ``n`` costs, a class
     total or a bootstrap resample's, stays finite), and a class whose costs are all 0."""
-    if costs is None or classes is None or any(column not in wanted.numbers for column in costs.columns):
+    if (
+        costs is None
+        or classes is None
+        or any(column not in wanted.numbers for column in costs.columns)
+    ):
         return None
-    cells = {key: wanted.numbers[c].values() if isinstance(c, str) else c for key, c in zip(("fn", "fp", "tp", "tn"), costs.cells())}
+    cells = {
+        key: wanted.numbers[c].values() if isinstance(c, str) else c
+        for key, c in zip(("fn", "fp", "tp", "tn"), costs.cells())
+    }
     with np.errstate(over="ignore", invalid="ignore"):
         values = transformed_costs(classes.labels, **cells)
     limit = cost_limit(values.size)
-    for in_class, error, benefit, who in ((classes.labels, "fn", "tp", "positive"), (~classes.labels, "fp", "tn", "negative")):
-        columns = [c for c in (getattr(costs, error), getattr(costs, benefit)) if isinstance(c, str)]
+    for in_class, error, benefit, who in (
+        (classes.labels, "fn", "tp", "positive"),
+        (~classes.labels, "fp", "tn", "negative"),
+    ):
+        columns = [
+            c for c in (getattr(costs, error), getattr(costs, benefit)) if isinstance(c, str)
+        ]
         if not columns:  # numbers only: the manifest checked their sum is finite and > 0
             fixed = float(values[in_class][0]) if in_class.any() else 0.0
             if fixed > limit:
-                wanted.others.append(Problem(wanted.table.file, f"costs.{error}", f"expected {error} + {benefit} of at most {limit:.6g} for "
-                                             f"{values.size} rows (so that a sum of their costs stays finite), got {fixed!r}"))
+                wanted.others.append(
+                    Problem(
+                        wanted.table.file,
+                        f"costs.{error}",
+                        f"expected {error} + {benefit} of at most {limit:.6g} for "
+                        f"{values.size} rows (so that a sum of their costs stays finite), got {fixed!r}",
+                    )
+                )
             continue
         problems = wanted.numbers[columns[0]].problems
         both = getattr(costs, error) != 0.0 and getattr(costs, benefit) != 0.0
         error_cells = np.broadcast_to(np.asarray(cells[error], dtype=float), values.shape)
-        readable = np.isfinite(error_cells) & np.isfinite(np.broadcast_to(np.asarray(cells[benefit], dtype=float), values.shape))
+        readable = np.isfinite(error_cells) & np.isfinite(
+            np.broadcast_to(np.asarray(cells[benefit], dtype=float), values.shape)
+        )
         refused = ~readable  # a cell that is not a number: its column reported it
-        if isinstance(getattr(costs, error), str) and both:  # alone, a negative cost is a negative row cost (below)
+        if (
+            isinstance(getattr(costs, error), str) and both
+        ):  # alone, a negative cost is a negative row cost (below)
             negative_cost = in_class & (error_cells < 0)
             wanted.numbers[getattr(costs, error)].problems.add_cells(
-                np.flatnonzero(negative_cost), rows,
-                lambda position: f"expected a misclassification cost >= 0 (benefits go in {benefit} of the cost-benefit form), got {float(error_cells[position])!r}")
+                np.flatnonzero(negative_cost),
+                rows,
+                lambda position: (
+                    f"expected a misclassification cost >= 0 (benefits go in {benefit} of the cost-benefit form), got {float(error_cells[position])!r}"
+                ),
+            )
             refused |= negative_cost
 
         def expected(position: int, error=error, benefit=benefit, both=both) -> str:
@@ -332,13 +395,19 @@ def _costs(costs: CostSpec | None, wanted: Wanted, classes: Classes | None, rows
                 return f"expected a cost of at most {limit:.6g} (so that a sum of the {values.size} rows' costs stays finite), got {got!r}"
             if not both:
                 return f"expected a cost >= 0, got {got!r}"
-            parts = ", ".join(f"{key} = {float(np.broadcast_to(cells[key], values.shape)[position])!r}" for key in (error, benefit))
+            parts = ", ".join(
+                f"{key} = {float(np.broadcast_to(cells[key], values.shape)[position])!r}"
+                for key in (error, benefit)
+            )
             return f"expected {error} + {benefit} >= 0 after the cost-benefit transform, got {got!r} ({parts})"
 
         bad = np.flatnonzero(in_class & ~refused & ~((values >= 0) & (values <= limit)))
         problems.add_cells(bad, rows, expected)
         if not bad.size and not refused[in_class].any() and not np.any(values[in_class] > 0):
-            problems.add(None, f"every {who} row costs 0 ({error} + {benefit}); expected a total > 0 in each class (an instance-cost ROC curve divides by it)")
+            problems.add(
+                None,
+                f"every {who} row costs 0 ({error} + {benefit}); expected a total > 0 in each class (an instance-cost ROC curve divides by it)",
+            )
     return values
 
 
@@ -356,7 +425,13 @@ def _fold_problems(spec: DatasetSpec, data: Dataset | None, file: str) -> list[P
     if _some_fold_has_both(data.folds, data.labels, len(data.fold_names)):
         return []
     n = len(data.fold_names)
-    return [Problem(file, spec.fold, f"no fold holds both classes ({n} fold{'s' if n != 1 else ''}, each all one class); fold averaging needs at least one fold with positives and negatives")]
+    return [
+        Problem(
+            file,
+            spec.fold,
+            f"no fold holds both classes ({n} fold{'s' if n != 1 else ''}, each all one class); fold averaging needs at least one fold with positives and negatives",
+        )
+    ]
 
 
 def _some_fold_has_both(folds: np.ndarray, labels: np.ndarray, n_folds: int) -> bool:
@@ -388,22 +463,36 @@ def read_dataset(spec: DatasetSpec, classifiers: Sequence[ClassifierSpec], file:
         if columnar.is_parquet(spec.path):
             return _read_parquet(spec, classifiers, file, sha256_file(spec.path))
         digest, utf8 = columnar.file_digest(spec.path)
-        fast = read_csv_fast(spec, classifiers, file, digest) if utf8 and _arrow_pays(spec.path) else None
+        fast = (
+            read_csv_fast(spec, classifiers, file, digest)
+            if utf8 and _arrow_pays(spec.path)
+            else None
+        )
         if fast is not None:
             return fast
         with open(spec.path, encoding="utf-8-sig", newline="") as stream:
             return _read_stream(stream, spec, classifiers, file, digest)
     except OSError as error:
-        return Loaded(None, [Problem(file, "path", f"cannot read the file: {error.strerror}")], None)
+        return Loaded(
+            None, [Problem(file, "path", f"cannot read the file: {error.strerror}")], None
+        )
     except UnicodeDecodeError:
         return Loaded(None, [encoding_problem(spec.path, file)], None)
 
 
-def _read_stream(stream, spec: DatasetSpec, classifiers: Sequence[ClassifierSpec], file: str, digest: str) -> Loaded:
+def _read_stream(
+    stream, spec: DatasetSpec, classifiers: Sequence[ClassifierSpec], file: str, digest: str
+) -> Loaded:
     table, problems = open_table(stream, file)
     if table is None:
         return Loaded(None, problems, None)
-    return _read_table(table, spec, classifiers, digest, lambda wanted: table.read(wanted.by_position(table.positions())))
+    return _read_table(
+        table,
+        spec,
+        classifiers,
+        digest,
+        lambda wanted: table.read(wanted.by_position(table.positions())),
+    )
 
 
 ARROW_MIN_BYTES = 2 << 20
@@ -421,7 +510,9 @@ def _arrow_pays(path) -> bool:
         return True
 
 
-def read_csv_fast(spec: DatasetSpec, classifiers: Sequence[ClassifierSpec], file: str, digest: str) -> Loaded | None:
+def read_csv_fast(
+    spec: DatasetSpec, classifiers: Sequence[ClassifierSpec], file: str, digest: str
+) -> Loaded | None:
     """The dataset read by Arrow's CSV reader, or None when the line-by-line reader must read the
     file: Arrow cannot take it as it is, or something in it is wrong (that reader words it)."""
     header = columnar.csv_header(spec.path)
@@ -429,7 +520,13 @@ def read_csv_fast(spec: DatasetSpec, classifiers: Sequence[ClassifierSpec], file
         return None
     table = CsvTable(file, header.names, header.line, None, LineMap(header.line))
     try:
-        loaded = _read_table(table, spec, classifiers, digest, lambda wanted: _fill_from_csv(spec.path, header, wanted))
+        loaded = _read_table(
+            table,
+            spec,
+            classifiers,
+            digest,
+            lambda wanted: _fill_from_csv(spec.path, header, wanted),
+        )
     except columnar.NotFast:
         return None
     return None if loaded.problems else loaded
@@ -447,13 +544,17 @@ def _fill_from_csv(path: Path, header: columnar.CsvHeader, wanted: Wanted) -> li
         accumulator.add_values(columnar.finite_floats(columns[position]), table.rows, str)
     for position, accumulator in texts.items():
         values, codes = columnar.coded_texts(columns[position])
-        if any('"' in value for value in values):  # csv's skipinitialspace unquotes ' "M"'; Arrow does not
+        if any(
+            '"' in value for value in values
+        ):  # csv's skipinitialspace unquotes ' "M"'; Arrow does not
             raise columnar.NotFast("a quote inside a cell")
         accumulator.add_coded(values, codes)
     return []
 
 
-def _read_parquet(spec: DatasetSpec, classifiers: Sequence[ClassifierSpec], file: str, digest: str) -> Loaded:
+def _read_parquet(
+    spec: DatasetSpec, classifiers: Sequence[ClassifierSpec], file: str, digest: str
+) -> Loaded:
     """A Parquet file's dataset: its schema's names are the header; a problem names the row only."""
     try:
         names = columnar.parquet_names(spec.path)
@@ -461,7 +562,9 @@ def _read_parquet(spec: DatasetSpec, classifiers: Sequence[ClassifierSpec], file
         return Loaded(None, [Problem(file, "Parquet", f"unreadable: {error}")], None)
     table = CsvTable(file, names, None, None, NoLines())
     try:
-        return _read_table(table, spec, classifiers, digest, lambda wanted: _fill_from_parquet(spec.path, wanted))
+        return _read_table(
+            table, spec, classifiers, digest, lambda wanted: _fill_from_parquet(spec.path, wanted)
+        )
     except columnar.Unreadable as error:
         return Loaded(None, [Problem(file, "Parquet", f"unreadable: {error}")], names)
 
@@ -470,7 +573,9 @@ def _fill_from_parquet(path: Path, wanted: Wanted) -> list[Problem]:
     """Feed the wanted columns from a Parquet file: numbers from numeric (or text) columns, classes
     and folds from columns of any type, as text."""
     table = wanted.table
-    data = columnar.read_parquet_columns(path, list(dict.fromkeys([*wanted.numbers, *wanted.categories])))
+    data = columnar.read_parquet_columns(
+        path, list(dict.fromkeys([*wanted.numbers, *wanted.categories]))
+    )
     table.rows = np.arange(1, data.num_rows + 1, dtype=np.int64)
     if data.num_rows == 0:
         return [Problem(table.file, "rows", "no data rows")]
@@ -478,23 +583,37 @@ def _fill_from_parquet(path: Path, wanted: Wanted) -> list[Problem]:
         cells = data.column(column)
         if columnar.is_numeric(cells):
             values, missing = columnar.numeric_floats(cells)
-            accumulator.add_values(values, table.rows, lambda position: "" if missing[position] else str(values[position]))
+            accumulator.add_values(
+                values,
+                table.rows,
+                lambda position: "" if missing[position] else str(values[position]),
+            )
         elif columnar.is_text(cells):
             accumulator.add(columnar.text_cells(cells), table.rows)
         else:
-            accumulator.problems.add(None, f"expected a column of numbers, got Parquet type {cells.type}")
+            accumulator.problems.add(
+                None, f"expected a column of numbers, got Parquet type {cells.type}"
+            )
     problems = []
     for column, accumulator in list(wanted.categories.items()):
         cells = data.column(column)
         if columnar.is_nested(cells):  # Arrow cannot take unique values of lists or structs
-            problems.append(Problem(table.file, column, f"expected a column of single values (text, numbers or booleans), got Parquet type {cells.type}"))
+            problems.append(
+                Problem(
+                    table.file,
+                    column,
+                    f"expected a column of single values (text, numbers or booleans), got Parquet type {cells.type}",
+                )
+            )
             del wanted.categories[column]  # read as absent by _assemble
             continue
         accumulator.add_coded(*columnar.coded_texts(cells))
     return problems
 
 
-def _read_table(table: CsvTable, spec: DatasetSpec, classifiers: Sequence[ClassifierSpec], digest: str, fill) -> Loaded:
+def _read_table(
+    table: CsvTable, spec: DatasetSpec, classifiers: Sequence[ClassifierSpec], digest: str, fill
+) -> Loaded:
     """Check the header's columns, read the wanted ones with ``fill(wanted)`` (which sets
     ``table.rows`` and returns the problems of the rows' shape), and assemble the Dataset."""
     optional = [c.column for c in classifiers]
@@ -520,7 +639,13 @@ def _read_table(table: CsvTable, spec: DatasetSpec, classifiers: Sequence[Classi
     return Loaded(None if problems else dataset, problems, table.header)
 
 
-def _assemble(spec: DatasetSpec, usable: Sequence[ClassifierSpec], wanted: Wanted, rows: np.ndarray, digest: str) -> Dataset | None:
+def _assemble(
+    spec: DatasetSpec,
+    usable: Sequence[ClassifierSpec],
+    wanted: Wanted,
+    rows: np.ndarray,
+    digest: str,
+) -> Dataset | None:
     """The Dataset from the accumulated columns, recording problems in their ColumnProblems."""
     classes = None
     if spec.label in wanted.categories and rows.size:
@@ -534,7 +659,9 @@ def _assemble(spec: DatasetSpec, usable: Sequence[ClassifierSpec], wanted: Wante
     predictions = {}
     for c in usable:
         if c.predictions is not None and allowed and c.predictions in wanted.categories:
-            predictions[c.name] = _predictions(wanted.categories[c.predictions], allowed, spec.positive, rows)
+            predictions[c.name] = _predictions(
+                wanted.categories[c.predictions], allowed, spec.positive, rows
+            )
     if classes is None:
         return None
     return Dataset(
@@ -553,7 +680,9 @@ def _assemble(spec: DatasetSpec, usable: Sequence[ClassifierSpec], wanted: Wante
     )
 
 
-def load_dataset(spec: DatasetSpec, classifiers: Sequence[ClassifierSpec], display_path: str | None = None) -> Dataset:
+def load_dataset(
+    spec: DatasetSpec, classifiers: Sequence[ClassifierSpec], display_path: str | None = None
+) -> Dataset:
     """Read one dataset; ``display_path`` is how problems name the file (default: relative to cwd).
 
     Only classifiers whose column is in this file get scores or predictions. Raises
@@ -575,7 +704,14 @@ def _columns_in_no_file(project: Project, headers: list[list[str]]) -> list[Prob
         if classifier.column not in columns:
             key = "scores" if classifier.scores is not None else "predictions"
             expected = f"column {quoted(classifier.column)} is in none of the data files ({files}); expected it in at least one"
-            problems.append(Problem(manifest, f"classifiers[{index}] ({classifier.name}).{key}", expected, line=classifier.line))
+            problems.append(
+                Problem(
+                    manifest,
+                    f"classifiers[{index}] ({classifier.name}).{key}",
+                    expected,
+                    line=classifier.line,
+                )
+            )
     return problems
 
 
@@ -584,7 +720,9 @@ def load_project_data(project: Project) -> list[Dataset]:
     problems, datasets, headers = [], [], []
     for spec in project.datasets:
         loaded = read_dataset(spec, project.classifiers, path_for_messages(spec.path))
-        problems += loaded.problems + _fold_problems(spec, loaded.dataset, path_for_messages(spec.path))
+        problems += loaded.problems + _fold_problems(
+            spec, loaded.dataset, path_for_messages(spec.path)
+        )
         datasets.append(loaded.dataset)
         headers.append(loaded.header)
         columnar.release_unused()  # the file's Arrow buffers are freed: return them to the system

@@ -105,6 +105,7 @@ from datetime import date, datetime
 from pathlib import Path
 
 from ..errors import Problem, UserInputError
+from ..tasks.comparisons import check_names, read_comparisons
 from .manifest_checks import (
     MAX_WORKERS,  # noqa: F401 (re-exported: the documented limit)
     NAME_PATTERN,  # noqa: F401 (re-exported)
@@ -120,7 +121,6 @@ from .manifest_checks import (
     shown,
     unknown_key_message,
 )
-from ..tasks.comparisons import check_names, read_comparisons
 from .manifest_criteria import CriterionSpec, read_criterion
 from .manifest_priors import DEFAULT_PRIOR, PRIOR_PARAMETERS, PriorSpec, read_prior  # noqa: F401 (PRIOR_PARAMETERS re-exported)
 from .settings import (
@@ -137,7 +137,9 @@ from .settings import (
 
 __doc__ = __doc__.replace(
     "@ANALYSIS SETTINGS@",
-    "\n".join(f"    ``{f.name}``{' ' * max(1, 12 - len(f.name))}{describe_setting(f)}" for f in SETTINGS),
+    "\n".join(
+        f"    ``{f.name}``{' ' * max(1, 12 - len(f.name))}{describe_setting(f)}" for f in SETTINGS
+    ),
 )
 from ..paths import available_themes, is_theme_name
 
@@ -212,8 +214,6 @@ class ClassifierSpec:
         return self.scores if self.scores is not None else self.predictions
 
 
-
-
 @dataclass(frozen=True)
 class Project:
     """A validated manifest: settings, datasets, classifiers and priors, paths made absolute."""
@@ -231,7 +231,9 @@ class Project:
     theme: str = "default"
     workers: int | None = None  # how to run: worker processes (None: not given)
     scheduler: str | None = None  # how to run: a Dask scheduler's address (None: on this machine)
-    build_date: date | None = None  # [project] date: the build date when SOURCE_DATE_EPOCH is not set (presentation only)
+    build_date: date | None = (
+        None  # [project] date: the build date when SOURCE_DATE_EPOCH is not set (presentation only)
+    )
 
 
 # --- the sections --------------------------------------------------------------------------------
@@ -242,7 +244,11 @@ def _check_top_level(check: Checker, document: dict) -> None:
         if key in TOP_KEYS:
             continue
         if key in PROJECT_KEYS:
-            check.report(Where(), (key,), f"unknown top-level key '{key}'; did you mean to put it under [project]?")
+            check.report(
+                Where(),
+                (key,),
+                f"unknown top-level key '{key}'; did you mean to put it under [project]?",
+            )
         else:
             check.report(Where(), (key,), unknown_key_message(key, TOP_KEYS))
 
@@ -252,16 +258,22 @@ def _project_settings(check: Checker, document: dict) -> dict | None:
     table = document.get("project")
     where = Where("project")
     if table is None:
-        check.report(Where(), ("project",), 'missing [project] table; expected at least title = "..."')
+        check.report(
+            Where(), ("project",), 'missing [project] table; expected at least title = "..."'
+        )
         return None
     if not isinstance(table, dict):
         check.report(Where(), ("project",), f"expected a [project] table, got {shown(table)}")
         return None
     check.unknown_keys(table, PROJECT_KEYS, where)
     return {
-        "title": check.string(table, "title", where, "the report's title, a non-empty string", required=True),
+        "title": check.string(
+            table, "title", where, "the report's title, a non-empty string", required=True
+        ),
         "settings": _analysis_settings(check, table, where),
-        "narrative": check.text_file(table, "narrative", where, "a markdown file, relative to the manifest"),
+        "narrative": check.text_file(
+            table, "narrative", where, "a markdown file, relative to the manifest"
+        ),
         "theme": _theme(check, table, where),
         "workers": check.number(table, "workers", where, WORKERS),
         "scheduler": _scheduler(check, table, where),
@@ -320,12 +332,20 @@ def _theme(check: Checker, table: dict, where: Where) -> str | None:
         return None if "theme" in table else "default"
     known = available_themes(check.root)
     if not is_theme_name(name):
-        check.report(where, ("theme",), f"expected the name of a theme (one of {', '.join(known)}), not a path; got {shown(name)}")
+        check.report(
+            where,
+            ("theme",),
+            f"expected the name of a theme (one of {', '.join(known)}), not a path; got {shown(name)}",
+        )
         return None
     if name not in known:
         close = difflib.get_close_matches(name, known, n=1)
         hint = f'; did you mean "{close[0]}"?' if close else ""
-        check.report(where, ("theme",), f"unknown theme {shown(name)}; expected one of {', '.join(known)}{hint}")
+        check.report(
+            where,
+            ("theme",),
+            f"unknown theme {shown(name)}; expected one of {', '.join(known)}{hint}",
+        )
         return None
     return name
 
@@ -345,18 +365,26 @@ def _class_value(check: Checker, table: dict, where: Where) -> str | None:
     return None
 
 
-def _dataset(check: Checker, where: Where, table: dict, taken: dict[str, int]) -> DatasetSpec | None:
+def _dataset(
+    check: Checker, where: Where, table: dict, taken: dict[str, int]
+) -> DatasetSpec | None:
     where = where.named(check.name(table, where, taken))
     check.unknown_keys(table, DATASET_KEYS, where)
     column = "the name of a column"
     spec = {
         "name": where.name,
-        "path": check.existing_file(table, "path", where, "a CSV file, relative to the manifest", required=True),
-        "label": check.string(table, "label", where, "the name of the column with the true class", required=True),
+        "path": check.existing_file(
+            table, "path", where, "a CSV file, relative to the manifest", required=True
+        ),
+        "label": check.string(
+            table, "label", where, "the name of the column with the true class", required=True
+        ),
         "positive": _class_value(check, table, where),
         "fold": check.string(table, "fold", where, column),
         "costs": _costs(check, table, where),
-        "narrative": check.text_file(table, "narrative", where, "a markdown file, relative to the manifest"),
+        "narrative": check.text_file(
+            table, "narrative", where, "a markdown file, relative to the manifest"
+        ),
     }
     if any(spec[key] is None for key in ("name", "path", "label", "positive")):
         return None
@@ -371,7 +399,9 @@ def _costs(check: Checker, table: dict, where: Where) -> CostSpec | None:
     if isinstance(value, str) and value.strip():
         return CostSpec.of(value)
     if not isinstance(value, dict):
-        what = "a column name, or a table of cells fn, fp, tp, tn (column names or numbers) and unit"
+        what = (
+            "a column name, or a table of cells fn, fp, tp, tn (column names or numbers) and unit"
+        )
         check.report(where, ("costs",), f"expected {what}, got {shown(value)}")
         return None
     inner = where.inner("costs")
@@ -381,48 +411,80 @@ def _costs(check: Checker, table: dict, where: Where) -> CostSpec | None:
         cell = value.get(key)
         if cell is None:
             continue
-        is_number = isinstance(cell, (int, float)) and not isinstance(cell, bool) and finite_float(cell)
-        if is_number and key in ("fn", "fp") and cell < 0:  # a benefit is tp or tn, never a negative cost
-            check.report(inner, (key,), f"expected a misclassification cost >= 0 (benefits go in tp and tn), got {shown(cell)}")
+        is_number = (
+            isinstance(cell, (int, float)) and not isinstance(cell, bool) and finite_float(cell)
+        )
+        if (
+            is_number and key in ("fn", "fp") and cell < 0
+        ):  # a benefit is tp or tn, never a negative cost
+            check.report(
+                inner,
+                (key,),
+                f"expected a misclassification cost >= 0 (benefits go in tp and tn), got {shown(cell)}",
+            )
             ok = False
         elif is_number or (isinstance(cell, str) and cell.strip()):
             cells[key] = float(cell) if is_number else cell
         else:
-            check.report(inner, (key,), f"expected a column name or a finite number, got {shown(cell)}")
+            check.report(
+                inner, (key,), f"expected a column name or a finite number, got {shown(cell)}"
+            )
             ok = False
     unit = check.string(value, "unit", inner, 'a label for the unit of the costs, such as "EUR"')
     ok = ok and (unit is not None or "unit" not in value)
     for error, benefit, who in (("fn", "tp", "positives"), ("fp", "tn", "negatives")):
         given = [key for key in (error, benefit) if key in value]
         if not given:
-            check.report(inner, (), f"expected {error} (or the benefit {benefit}), the {who}' cost; got neither")
+            check.report(
+                inner,
+                (),
+                f"expected {error} (or the benefit {benefit}), the {who}' cost; got neither",
+            )
             ok = False
         elif all(key in cells and not isinstance(cells[key], str) for key in given):
             fixed = sum(cells[key] for key in given)
             if not math.isfinite(fixed):
-                check.report(inner, (given[0],), f"expected {error} + {benefit} a finite number, got {fixed!r} (the sum overflows double precision)")
+                check.report(
+                    inner,
+                    (given[0],),
+                    f"expected {error} + {benefit} a finite number, got {fixed!r} (the sum overflows double precision)",
+                )
                 ok = False
             elif not fixed > 0:
-                check.report(inner, (given[0],), f"expected {error} + {benefit} > 0 (the {who}' cost in every row), got {fixed!r}")
+                check.report(
+                    inner,
+                    (given[0],),
+                    f"expected {error} + {benefit} > 0 (the {who}' cost in every row), got {fixed!r}",
+                )
                 ok = False
     return CostSpec(**cells, unit=unit) if ok else None
 
 
-def _classifier(check: Checker, where: Where, table: dict, taken: dict[str, int]) -> ClassifierSpec | None:
+def _classifier(
+    check: Checker, where: Where, table: dict, taken: dict[str, int]
+) -> ClassifierSpec | None:
     where = where.named(check.name(table, where, taken))
     check.unknown_keys(table, CLASSIFIER_KEYS, where)
     what = "the name of a column"
     scores = check.string(table, "scores", where, what)
     predictions = check.string(table, "predictions", where, what)
     if "scores" in table and "predictions" in table:
-        check.report(where, ("predictions",), "expected exactly one of scores and predictions, got both")
+        check.report(
+            where, ("predictions",), "expected exactly one of scores and predictions, got both"
+        )
         return None
     if "scores" not in table and "predictions" not in table:
-        check.report(where, (), "expected exactly one of scores = \"column\" (scores, higher = more positive) or predictions = \"column\" (crisp labels), got neither")
+        check.report(
+            where,
+            (),
+            'expected exactly one of scores = "column" (scores, higher = more positive) or predictions = "column" (crisp labels), got neither',
+        )
         return None
     if where.name is None or (scores is None and predictions is None):
         return None
-    return ClassifierSpec(where.name, scores, predictions, line=check.lines.line_of(where.section, where.index))
+    return ClassifierSpec(
+        where.name, scores, predictions, line=check.lines.line_of(where.section, where.index)
+    )
 
 
 # --- reading the file ----------------------------------------------------------------------------
@@ -448,12 +510,21 @@ def _read_text(path: Path, file: str) -> str:
     try:
         data = path.read_bytes()
     except OSError as error:
-        raise UserInputError(Problem(file, MANIFEST_NAME, f"cannot read the file: {error.strerror}")) from None
+        raise UserInputError(
+            Problem(file, MANIFEST_NAME, f"cannot read the file: {error.strerror}")
+        ) from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
-        raise UserInputError(Problem(file, "encoding", f"expected UTF-8 text, got byte 0x{data[error.start]:02x}", line=line)) from None
+        raise UserInputError(
+            Problem(
+                file,
+                "encoding",
+                f"expected UTF-8 text, got byte 0x{data[error.start]:02x}",
+                line=line,
+            )
+        ) from None
 
 
 _LONG_DIGITS = re.compile(r"[0-9_]{4301,}")
@@ -472,14 +543,24 @@ def _parse_toml(text: str, file: str, lines: ManifestLines) -> dict:
         else:
             message = message.replace(" (at end of document)", "")
             line = lines.repeated[0] if lines.repeated else lines.n_lines
-        raise UserInputError(Problem(file, "TOML syntax", message[:1].lower() + message[1:], line=line)) from None
+        raise UserInputError(
+            Problem(file, "TOML syntax", message[:1].lower() + message[1:], line=line)
+        ) from None
     except ValueError as error:  # Python refuses to convert an integer of more than 4,300 digits
         at = _LONG_DIGITS.search(text)
         if at is None:
-            raise UserInputError(Problem(file, "TOML value", f"expected a value TOML can read ({str(error)[:80]})")) from None
+            raise UserInputError(
+                Problem(file, "TOML value", f"expected a value TOML can read ({str(error)[:80]})")
+            ) from None
         line = text.count("\n", 0, at.start()) + 1
-        raise UserInputError(Problem(file, "TOML value", f"expected a number of at most 4300 digits, got an integer of {len(at.group().replace('_', ''))} digits",
-                                     line=line)) from None
+        raise UserInputError(
+            Problem(
+                file,
+                "TOML value",
+                f"expected a number of at most 4300 digits, got an integer of {len(at.group().replace('_', ''))} digits",
+                line=line,
+            )
+        ) from None
 
 
 def _by_line(problems: list[Problem]) -> list[Problem]:
@@ -504,11 +585,15 @@ def load_project(path: str | Path) -> Project:
     datasets = _section(check, document, "datasets", _dataset, required=True)
     classifiers = _section(check, document, "classifiers", _classifier, required=True)
     check.dataset_names = {d.name for d in datasets}
-    check.classifier_kinds = {c.name: "scores" if c.scores is not None else "predictions" for c in classifiers}
+    check.classifier_kinds = {
+        c.name: "scores" if c.scores is not None else "predictions" for c in classifiers
+    }
     priors = _section(check, document, "priors", read_prior, required=False) or (DEFAULT_PRIOR,)
     criteria = _section(check, document, "criteria", read_criterion, required=False)
     if settings is not None:
-        check_names(check, settings["settings"].comparisons, [c.name for c in classifiers], Where("project"))
+        check_names(
+            check, settings["settings"].comparisons, [c.name for c in classifiers], Where("project")
+        )
     if check.problems:
         raise UserInputError(_by_line(check.problems))
     return Project(
@@ -526,7 +611,10 @@ def load_project(path: str | Path) -> Project:
 def _section(check: Checker, document: dict, section: str, read_element, required: bool) -> tuple:
     """Every element of an array of tables, read by ``read_element`` (None ones dropped)."""
     taken: dict[str, int] = {}
-    elements = (read_element(check, where, table, taken) for where, table in check.tables(document, section, required))
+    elements = (
+        read_element(check, where, table, taken)
+        for where, table in check.tables(document, section, required)
+    )
     return tuple(element for element in elements if element is not None)
 
 
@@ -553,7 +641,9 @@ def as_toml_value(value):
     return value
 
 
-def read_arguments(source: str, settings: dict, priors: dict | None) -> tuple[AnalysisSettings, tuple[PriorSpec, ...]]:
+def read_arguments(
+    source: str, settings: dict, priors: dict | None
+) -> tuple[AnalysisSettings, tuple[PriorSpec, ...]]:
     """Settings and priors given as Python values (``ccreport.evaluate``'s arguments), read by the
     manifest's own readers: the same checks and messages, naming ``source`` (the function) where a
     manifest names its file, and the argument where it names a key, for instance::
@@ -569,11 +659,17 @@ def read_arguments(source: str, settings: dict, priors: dict | None) -> tuple[An
     priors = None if priors is None else {k: as_toml_value(v) for k, v in priors.items()}
     check = Checker(source, ManifestLines(""), Path.cwd())
     check.unknown_keys(settings, SETTING_KEYS, Where())
-    analysis = _analysis_settings(check, {k: v for k, v in settings.items() if k in SETTING_KEYS}, Where())
+    analysis = _analysis_settings(
+        check, {k: v for k, v in settings.items() if k in SETTING_KEYS}, Where()
+    )
     specs, taken = [], {}
     for name, table in (priors or {}).items():
         if not isinstance(table, dict):
-            check.report(Where("priors", 0, printable(str(name))), (), f"expected a table of a prior's keys, got {shown(table)}")
+            check.report(
+                Where("priors", 0, printable(str(name))),
+                (),
+                f"expected a table of a prior's keys, got {shown(table)}",
+            )
             continue
         specs.append(read_prior(check, Where("priors", 0), {"name": name, **table}, taken))
     if check.problems:

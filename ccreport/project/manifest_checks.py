@@ -9,15 +9,16 @@ import difflib
 import math
 import re
 import stat
-from pathlib import Path
-
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time
+from pathlib import Path
 
 from ..errors import Problem
 from .settings import RANGES, Bound
 
-SCHEDULER_ADDRESS = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://\S+")  # a Dask scheduler: protocol://host:port
+SCHEDULER_ADDRESS = re.compile(
+    r"[A-Za-z][A-Za-z0-9+.-]*://\S+"
+)  # a Dask scheduler: protocol://host:port
 SCHEDULER_EXPECTED = "the address of a Dask scheduler such as tcp://HOST:PORT"
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_.-]+")
@@ -83,7 +84,9 @@ class ManifestLines:
                 self._record_key((section, index, prefix + _key_parts(match["key"])), number)
             open_string = next((q for q in ('"""', "'''") if line.count(q) % 2 == 1), None)
 
-    def _record_header(self, section: str, index: int, prefix: tuple[str, ...], number: int) -> None:
+    def _record_header(
+        self, section: str, index: int, prefix: tuple[str, ...], number: int
+    ) -> None:
         if prefix:
             self._record_key((section, index, prefix), number)
         else:
@@ -101,7 +104,9 @@ class ManifestLines:
         for length in range(len(path), 0, -1):
             if (found := self.keys.get((section, index, path[:length]))) is not None:
                 return found
-        if not section and path:  # a whole section: its header ([project], [datasets] or the first [[datasets]])
+        if (
+            not section and path
+        ):  # a whole section: its header ([project], [datasets] or the first [[datasets]])
             return self.headers.get((path[0], 0), self.headers.get((path[0], 1)))
         if (found := self.headers.get((section, index))) is not None:
             return found
@@ -137,7 +142,9 @@ POSITIVE = Bound("a number > 0", lambda x: x > 0)
 NON_NEGATIVE = Bound("a number >= 0", lambda x: x >= 0)
 PROBABILITY = Bound("a number in [0, 1]", lambda x: 0 <= x <= 1)
 MAX_WORKERS = 256  # beyond the machine's cores and the task count they are clamped at build time
-WORKERS = Bound(f"an integer from 1 to {MAX_WORKERS}", lambda x: 1 <= x <= MAX_WORKERS, integer=True)
+WORKERS = Bound(
+    f"an integer from 1 to {MAX_WORKERS}", lambda x: 1 <= x <= MAX_WORKERS, integer=True
+)
 
 
 def printable(text: str) -> str:
@@ -152,7 +159,12 @@ def file_kind(path: Path) -> str | None:
         mode = path.stat().st_mode
     except (OSError, ValueError):
         return None
-    for test, kind in ((stat.S_ISREG, "a file"), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket")):
+    for test, kind in (
+        (stat.S_ISREG, "a file"),
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a named pipe"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
         if test(mode):
             return kind
     return "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "neither a file nor a folder"
@@ -188,7 +200,11 @@ def shown(value) -> str:
 def _listed(value) -> str:
     """An array of scalars as written (``[0.5, 0.1]``), anything else as :func:`shown` puts it."""
     if isinstance(value, list) and all(isinstance(v, (int, float, str, bool)) for v in value):
-        return "[" + ", ".join(repr(v) if not isinstance(v, (str, bool)) else shown(v) for v in value) + "]"
+        return (
+            "["
+            + ", ".join(repr(v) if not isinstance(v, (str, bool)) else shown(v) for v in value)
+            + "]"
+        )
     return shown(value)
 
 
@@ -224,7 +240,9 @@ class Checker:
             if key not in allowed:
                 self.report(where, (key,), unknown_key_message(key, allowed))
 
-    def string(self, table: dict, key: str, where: Where, what: str, required: bool = False) -> str | None:
+    def string(
+        self, table: dict, key: str, where: Where, what: str, required: bool = False
+    ) -> str | None:
         value = table.get(key)
         if value is None:
             if required:
@@ -235,20 +253,28 @@ class Checker:
             return None
         return value
 
-    def number(self, table: dict, key: str, where: Where, bound: Bound, default=None, required=False):
+    def number(
+        self, table: dict, key: str, where: Where, bound: Bound, default=None, required=False
+    ):
         value = table.get(key)
         if value is None:
             if required:
                 self.report(where, (key,), f"missing required key; expected {bound.text}")
             return default
         kinds = int if bound.integer else (int, float)
-        is_number = isinstance(value, kinds) and not isinstance(value, bool) and (bound.integer or finite_float(value))
+        is_number = (
+            isinstance(value, kinds)
+            and not isinstance(value, bool)
+            and (bound.integer or finite_float(value))
+        )
         if not is_number or not bound.accepts(value):
             self.report(where, (key,), f"expected {bound.text}, got {shown(value)}")
             return None
         return value
 
-    def choice(self, table: dict, key: str, where: Where, options, default=None, required=False) -> str | None:
+    def choice(
+        self, table: dict, key: str, where: Where, options, default=None, required=False
+    ) -> str | None:
         what = "one of " + ", ".join(f'"{option}"' for option in options)
         value = self.string(table, key, where, what, required)
         if value is None:
@@ -260,7 +286,9 @@ class Checker:
             return None
         return value
 
-    def ranges(self, table: dict, key: str, where: Where, default=()) -> tuple[tuple[float, float], ...] | None:
+    def ranges(
+        self, table: dict, key: str, where: Where, default=()
+    ) -> tuple[tuple[float, float], ...] | None:
         """A list of ``[low, high]`` pairs of numbers with ``0 <= low < high <= 1`` (as float pairs)."""
         value = table.get(key)
         if value is None:
@@ -272,19 +300,28 @@ class Checker:
         for i, item in enumerate(value, start=1):
             pair = item if isinstance(item, list) and len(item) == 2 else None
             numbers = pair is not None and all(
-                isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in pair
+                isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                for v in pair
             )
             if not numbers:
-                self.report(where, (key,), f"entry {i}: expected a pair [low, high] of numbers, got {_listed(item)}")
+                self.report(
+                    where,
+                    (key,),
+                    f"entry {i}: expected a pair [low, high] of numbers, got {_listed(item)}",
+                )
                 ok = False
             elif not 0 <= pair[0] < pair[1] <= 1:
-                self.report(where, (key,), f"entry {i}: expected 0 <= low < high <= 1, got {_listed(item)}")
+                self.report(
+                    where, (key,), f"entry {i}: expected 0 <= low < high <= 1, got {_listed(item)}"
+                )
                 ok = False
             else:
                 found.append((float(pair[0]), float(pair[1])))
         return tuple(found) if ok else None
 
-    def existing_file(self, table: dict, key: str, where: Where, what: str, required=False) -> Path | None:
+    def existing_file(
+        self, table: dict, key: str, where: Where, what: str, required=False
+    ) -> Path | None:
         text = self.string(table, key, where, what, required)
         if text is None:
             return None
@@ -294,11 +331,19 @@ class Checker:
         try:
             path = (self.root / text).resolve()
         except (OSError, RuntimeError) as error:  # a symbolic-link loop, a name too long
-            self.report(where, (key,), f"expected {what}; cannot follow {printable(text)}: {getattr(error, 'strerror', None) or 'a symbolic-link loop'}")
+            self.report(
+                where,
+                (key,),
+                f"expected {what}; cannot follow {printable(text)}: {getattr(error, 'strerror', None) or 'a symbolic-link loop'}",
+            )
             return None
         kind = file_kind(path)
         if kind is None:
-            self.report(where, (key,), f"expected {what}; file not found: {printable(text)} (looked for {path})")
+            self.report(
+                where,
+                (key,),
+                f"expected {what}; file not found: {printable(text)} (looked for {path})",
+            )
             return None
         if kind != "a file":
             self.report(where, (key,), f"expected {what}, got {kind}: {printable(text)}")
@@ -313,26 +358,44 @@ class Checker:
         try:
             data = path.read_bytes()
         except OSError as error:
-            self.report(where, (key,), f"expected {what}; cannot read {display_path(path)}: {error.strerror}")
+            self.report(
+                where,
+                (key,),
+                f"expected {what}; cannot read {display_path(path)}: {error.strerror}",
+            )
             return None
         try:
             data.decode("utf-8-sig")
         except UnicodeDecodeError as error:
             line = data.count(b"\n", 0, error.start) + 1
-            self.report(where, (key,), f"expected {what} in UTF-8; {display_path(path)}:{line} has byte 0x{data[error.start]:02x}")
+            self.report(
+                where,
+                (key,),
+                f"expected {what} in UTF-8; {display_path(path)}:{line} has byte 0x{data[error.start]:02x}",
+            )
             return None
         return path
 
     def name(self, table: dict, where: Where, taken: dict[str, int]) -> str | None:
         """The element's ``name``: required, of file-name-safe characters, unique in its section."""
-        value = self.string(table, "name", where, "a name of letters, digits, '_', '.' or '-'", required=True)
+        value = self.string(
+            table, "name", where, "a name of letters, digits, '_', '.' or '-'", required=True
+        )
         if value is None:
             return None
         if not NAME_PATTERN.fullmatch(value):
-            self.report(where, ("name",), f"expected letters, digits, '_', '.' or '-' only (names are used in file names), got {shown(value)}")
+            self.report(
+                where,
+                ("name",),
+                f"expected letters, digits, '_', '.' or '-' only (names are used in file names), got {shown(value)}",
+            )
             return None
         if value in taken:
-            self.report(where.named(value), ("name",), f"duplicate name; {where.section}[{taken[value]}] is also named \"{value}\"")
+            self.report(
+                where.named(value),
+                ("name",),
+                f'duplicate name; {where.section}[{taken[value]}] is also named "{value}"',
+            )
         else:
             taken[value] = where.index
         return value
@@ -343,12 +406,20 @@ class Checker:
             return None
         value = table["datasets"]
         if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
-            self.report(where, ("datasets",), f"expected a non-empty list of dataset names, got {shown(value)}")
+            self.report(
+                where,
+                ("datasets",),
+                f"expected a non-empty list of dataset names, got {shown(value)}",
+            )
             return None
         unknown = [v for v in value if v not in self.dataset_names]
         if unknown:
             known = ", ".join(sorted(self.dataset_names)) or "none"
-            self.report(where, ("datasets",), f"expected names of datasets in this manifest ({known}), got {shown(unknown[0])}")
+            self.report(
+                where,
+                ("datasets",),
+                f"expected names of datasets in this manifest ({known}), got {shown(unknown[0])}",
+            )
             return None
         return tuple(value)
 
@@ -361,10 +432,16 @@ class Checker:
                 self.report(top, (section,), f"missing; expected at least one [[{section}]] table")
             return []
         if isinstance(value, dict):
-            self.report(top, (section,), f"expected one or more [[{section}]] tables (double brackets), got a single [{section}] table")
+            self.report(
+                top,
+                (section,),
+                f"expected one or more [[{section}]] tables (double brackets), got a single [{section}] table",
+            )
             return []
         if not isinstance(value, list):
-            self.report(top, (section,), f"expected one or more [[{section}]] tables, got {shown(value)}")
+            self.report(
+                top, (section,), f"expected one or more [[{section}]] tables, got {shown(value)}"
+            )
             return []
         elements = []
         for index, element in enumerate(value, start=1):

@@ -49,8 +49,12 @@ CRITERION_PARAMETERS = {
 }
 TRAINING_PC = Bound("a number in [0, 1] (the member's training PC(+))", lambda x: 0 <= x <= 1)
 MAX_FPR = Bound("a number in (0, 1]", lambda x: 0 < x <= 1)
-MAX_CAPACITY = 2**53  # every integer up to it is a float exactly (the criterion computes in float64)
-CAPACITY = Bound("an integer >= 0 (cases), at most 2**53", lambda x: 0 <= x <= MAX_CAPACITY, integer=True)
+MAX_CAPACITY = (
+    2**53
+)  # every integer up to it is a float exactly (the criterion computes in float64)
+CAPACITY = Bound(
+    "an integer >= 0 (cases), at most 2**53", lambda x: 0 <= x <= MAX_CAPACITY, integer=True
+)
 SHARE = Bound("a number in [0, 1]", lambda x: 0 <= x <= 1)
 
 
@@ -82,9 +86,15 @@ def read_criterion(check, where, table: dict, taken: dict[str, int]) -> Criterio
             continue
         if key in every:
             takes = ", ".join(CRITERION_PARAMETERS[kind])
-            check.report(where, (key,), f"'{key}' is not a parameter of a {kind} criterion, which takes {takes}")
+            check.report(
+                where,
+                (key,),
+                f"'{key}' is not a parameter of a {kind} criterion, which takes {takes}",
+            )
         else:
-            check.report(where, (key,), f"unknown key '{key}'; expected one of {', '.join(allowed)}")
+            check.report(
+                where, (key,), f"unknown key '{key}'; expected one of {', '.join(allowed)}"
+            )
     datasets = check.dataset_list(table, where)
     if kind is None:
         return None
@@ -95,11 +105,19 @@ def read_criterion(check, where, table: dict, taken: dict[str, int]) -> Criterio
     elif kind == "workforce":
         given = [k for k in ("capacity", "capacity_share") if k in table]
         if len(given) != 1:
-            check.report(where, ("capacity",), "expected exactly one of capacity (cases, an integer >= 0) and capacity_share (a share of the cases, in [0, 1])")
+            check.report(
+                where,
+                ("capacity",),
+                "expected exactly one of capacity (cases, an integer >= 0) and capacity_share (a share of the cases, in [0, 1])",
+            )
         else:
             bound = CAPACITY if given[0] == "capacity" else SHARE
             value = check.number(table, given[0], where, bound, required=True)
-            params = None if value is None else ((given[0], value if given[0] == "capacity" else float(value)),)
+            params = (
+                None
+                if value is None
+                else ((given[0], value if given[0] == "capacity" else float(value)),)
+            )
     elif kind == "parameter_based":
         members = read_members(check, where, table)
         params = None if members is None else (("members", members),)
@@ -124,26 +142,42 @@ def read_members(check, where, table: dict) -> tuple[tuple[str, float], ...] | N
         check.report(where, ("members",), f"expected {what}, got {shown(value)}")
         return None
     if len(value) < 2:
-        check.report(where, ("members",), f"expected at least two members (a family to select from), got {len(value)}")
+        check.report(
+            where,
+            ("members",),
+            f"expected at least two members (a family to select from), got {len(value)}",
+        )
         return None
     known = check.classifier_kinds
     out, ok, seen = [], True, {}
     for name, tau in value.items():
         if name not in known:
             listed = ", ".join(known) or "none"
-            check.report(where, ("members", name), f"expected a classifier of this manifest ({listed}), got {shown(name)}")
+            check.report(
+                where,
+                ("members", name),
+                f"expected a classifier of this manifest ({listed}), got {shown(name)}",
+            )
             ok = False
             continue
         if known[name] != "predictions":
-            check.report(where, ("members", name), "expected a crisp classifier (a predictions column: one ROC point); "
-                         f"'{name}' has scores, and a training condition names no threshold of them")
+            check.report(
+                where,
+                ("members", name),
+                "expected a crisp classifier (a predictions column: one ROC point); "
+                f"'{name}' has scores, and a training condition names no threshold of them",
+            )
             ok = False
         got = check.number(value, name, where.inner("members"), TRAINING_PC, required=True)
         if got is None:
             ok = False
             continue
         if float(got) in seen:
-            check.report(where, ("members", name), f"expected distinct training conditions; '{seen[float(got)]}' also has {got}")
+            check.report(
+                where,
+                ("members", name),
+                f"expected distinct training conditions; '{seen[float(got)]}' also has {got}",
+            )
             ok = False
             continue
         seen[float(got)] = name

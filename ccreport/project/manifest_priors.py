@@ -8,7 +8,14 @@ import math
 from dataclasses import dataclass
 
 from ..analysis.conditions import probability_cost
-from .manifest_checks import NON_NEGATIVE, POSITIVE, PROBABILITY, Checker, Where, unknown_key_message
+from .manifest_checks import (
+    NON_NEGATIVE,
+    POSITIVE,
+    PROBABILITY,
+    Checker,
+    Where,
+    unknown_key_message,
+)
 from .settings import OPEN_PROBABILITY, Bound
 
 PRIOR_PARAMETERS = {
@@ -45,14 +52,29 @@ Params = tuple[tuple[str, object], ...]
 
 def _normalized(**params) -> Params:
     """Parameters as (key, value) pairs sorted by key, numbers as floats."""
-    return tuple(sorted((key, float(value) if isinstance(value, (int, float)) else value) for key, value in params.items()))
+    return tuple(
+        sorted(
+            (key, float(value) if isinstance(value, (int, float)) else value)
+            for key, value in params.items()
+        )
+    )
 
 
-def _interval(check: Checker, table: dict, where: Where, low_bound: Bound, high_bound: Bound, low_default=None, high_default=None) -> Params | None:
+def _interval(
+    check: Checker,
+    table: dict,
+    where: Where,
+    low_bound: Bound,
+    high_bound: Bound,
+    low_default=None,
+    high_default=None,
+) -> Params | None:
     """``low`` and ``high`` with low < high: a uniform or log-uniform range."""
     required_low, required_high = low_default is None, high_default is None
     low = check.number(table, "low", where, low_bound, default=low_default, required=required_low)
-    high = check.number(table, "high", where, high_bound, default=high_default, required=required_high)
+    high = check.number(
+        table, "high", where, high_bound, default=high_default, required=required_high
+    )
     if low is None or high is None:
         return None
     if not low < high:
@@ -81,13 +103,19 @@ def _point_prior(check: Checker, table: dict, where: Where) -> Params | None:
         check.report(where, ("pc",), f"expected either pc, or {other}, not both")
         return None
     if "unit" in table and not has_costs:
-        check.report(where, ("unit",), "expected unit only with cost_fn and cost_fp (it names their unit)")
+        check.report(
+            where, ("unit",), "expected unit only with cost_fn and cost_fp (it names their unit)"
+        )
         return None
     if has_pc:
         pc = check.number(table, "pc", where, PROBABILITY)
         return None if pc is None else _normalized(pc=pc)
     if not has_conditions:
-        check.report(where, (), "expected pc = PC(+), or p_positive = p(+) and cost_ratio = C(-|+)/C(+|-), or cost_fn and cost_fp")
+        check.report(
+            where,
+            (),
+            "expected pc = PC(+), or p_positive = p(+) and cost_ratio = C(-|+)/C(+|-), or cost_fn and cost_fp",
+        )
         return None
     if has_costs:
         return _point_costs(check, table, where)
@@ -106,18 +134,31 @@ def _point_costs(check: Checker, table: dict, where: Where) -> Params | None:
     kept as cost_fn / cost_fp, and ``pc`` only when ``p_positive`` is given.
     """
     if "cost_ratio" in table:
-        check.report(where, ("cost_ratio",), "expected either cost_ratio or cost_fn and cost_fp, not both")
+        check.report(
+            where, ("cost_ratio",), "expected either cost_ratio or cost_fn and cost_fp, not both"
+        )
         return None
     fn = check.number(table, "cost_fn", where, POSITIVE, required=True)
     fp = check.number(table, "cost_fp", where, POSITIVE, required=True)
-    unit = check.string(table, "unit", where, "a label for the costs' unit, such as \"EUR\"")
+    unit = check.string(table, "unit", where, 'a label for the costs\' unit, such as "EUR"')
     p = check.number(table, "p_positive", where, OPEN_PROBABILITY)
-    if fn is None or fp is None or ("unit" in table and unit is None) or ("p_positive" in table and p is None):
+    if (
+        fn is None
+        or fp is None
+        or ("unit" in table and unit is None)
+        or ("p_positive" in table and p is None)
+    ):
         return None
     ratio = fn / fp
-    if not (math.isfinite(ratio) and ratio > 0):  # 1e300 / 1e-300 overflows, 1e-300 / 1e300 underflows
-        check.report(where, ("cost_fn",), f"expected cost_fn / cost_fp a finite number > 0 in double precision, got {fn!r} / {fp!r} = {ratio!r} "
-                     "(the ratio overflows or underflows; give both costs in a unit of similar size)")
+    if not (
+        math.isfinite(ratio) and ratio > 0
+    ):  # 1e300 / 1e-300 overflows, 1e-300 / 1e300 underflows
+        check.report(
+            where,
+            ("cost_fn",),
+            f"expected cost_fn / cost_fp a finite number > 0 in double precision, got {fn!r} / {fp!r} = {ratio!r} "
+            "(the ratio overflows or underflows; give both costs in a unit of similar size)",
+        )
         return None
     params = dict(cost_fn=fn, cost_fp=fp, cost_ratio=ratio)
     if p is not None:
@@ -140,25 +181,41 @@ P_POSITIVE_DISTRIBUTIONS = {
     "point": (("value",), _point_value(OPEN_PROBABILITY)),
 }
 COST_RATIO_DISTRIBUTIONS = {
-    "loguniform": (("low", "high"), lambda check, table, where: _interval(check, table, where, POSITIVE, POSITIVE)),
-    "uniform": (("low", "high"), lambda check, table, where: _interval(check, table, where, NON_NEGATIVE, POSITIVE, 0.0)),
+    "loguniform": (
+        ("low", "high"),
+        lambda check, table, where: _interval(check, table, where, POSITIVE, POSITIVE),
+    ),
+    "uniform": (
+        ("low", "high"),
+        lambda check, table, where: _interval(check, table, where, NON_NEGATIVE, POSITIVE, 0.0),
+    ),
     "point": (("value",), _point_value(POSITIVE)),
 }
 
 
-def _induced_component(check: Checker, table: dict, key: str, where: Where, distributions: dict, bare: Bound) -> Params | None:
+def _induced_component(
+    check: Checker, table: dict, key: str, where: Where, distributions: dict, bare: Bound
+) -> Params | None:
     """One side of an induced prior: a bare number (a point) or a table naming a distribution."""
     value = table.get(key)
     example = ", ".join(distributions)
     if value is None:
-        check.report(where, (key,), f"missing required key; expected {bare.text}, or a table {{ distribution = ... }} with one of {example}")
+        check.report(
+            where,
+            (key,),
+            f"missing required key; expected {bare.text}, or a table {{ distribution = ... }} with one of {example}",
+        )
         return None
     if not isinstance(value, dict):
         number = check.number(table, key, where, bare)
         return None if number is None else _normalized(distribution="point", value=number)
     inner = where.inner(key)
     kind = check.choice(value, "distribution", inner, tuple(distributions), required=True)
-    allowed = ("distribution",) + (distributions[kind][0] if kind else tuple(k for keys, _ in distributions.values() for k in keys))
+    allowed = ("distribution",) + (
+        distributions[kind][0]
+        if kind
+        else tuple(k for keys, _ in distributions.values() for k in keys)
+    )
     check.unknown_keys(value, tuple(dict.fromkeys(allowed)), inner)
     if kind is None:
         return None
@@ -167,7 +224,9 @@ def _induced_component(check: Checker, table: dict, key: str, where: Where, dist
 
 
 def _induced_prior(check: Checker, table: dict, where: Where) -> Params | None:
-    p = _induced_component(check, table, "p_positive", where, P_POSITIVE_DISTRIBUTIONS, OPEN_PROBABILITY)
+    p = _induced_component(
+        check, table, "p_positive", where, P_POSITIVE_DISTRIBUTIONS, OPEN_PROBABILITY
+    )
     r = _induced_component(check, table, "cost_ratio", where, COST_RATIO_DISTRIBUTIONS, POSITIVE)
     return None if p is None or r is None else (("cost_ratio", r), ("p_positive", p))
 
@@ -182,18 +241,26 @@ PRIOR_READERS = {
 
 def _check_prior_keys(check: Checker, table: dict, where: Where, distribution: str | None) -> None:
     every_parameter = tuple(dict.fromkeys(k for keys in PRIOR_PARAMETERS.values() for k in keys))
-    allowed = ("name", "distribution", "datasets") + (PRIOR_PARAMETERS[distribution] if distribution else every_parameter)
+    allowed = ("name", "distribution", "datasets") + (
+        PRIOR_PARAMETERS[distribution] if distribution else every_parameter
+    )
     for key in table:
         if key in allowed:
             continue
         if key in every_parameter:
             takes = ", ".join(PRIOR_PARAMETERS[distribution])
-            check.report(where, (key,), f"'{key}' is not a parameter of a {distribution} prior, which takes {takes}")
+            check.report(
+                where,
+                (key,),
+                f"'{key}' is not a parameter of a {distribution} prior, which takes {takes}",
+            )
         else:
             check.report(where, (key,), unknown_key_message(key, allowed))
 
 
-def read_prior(check: Checker, where: Where, table: dict, taken: dict[str, int]) -> PriorSpec | None:
+def read_prior(
+    check: Checker, where: Where, table: dict, taken: dict[str, int]
+) -> PriorSpec | None:
     where = where.named(check.name(table, where, taken))
     distribution = check.choice(table, "distribution", where, tuple(PRIOR_READERS), required=True)
     _check_prior_keys(check, table, where, distribution)
@@ -203,8 +270,16 @@ def read_prior(check: Checker, where: Where, table: dict, taken: dict[str, int])
     datasets = _prior_datasets(check, table, where)
     if where.name is None or params is None:
         return None
-    if distribution == "point" and "pc" not in dict(params) and (datasets is None or len(datasets) != 1):
-        check.report(where, ("datasets",), "expected one dataset name: without p_positive, PC(+) follows from cost_fn, cost_fp and that dataset's class mix")
+    if (
+        distribution == "point"
+        and "pc" not in dict(params)
+        and (datasets is None or len(datasets) != 1)
+    ):
+        check.report(
+            where,
+            ("datasets",),
+            "expected one dataset name: without p_positive, PC(+) follows from cost_fn, cost_fp and that dataset's class mix",
+        )
         return None
     line = check.lines.line_of(where.section, where.index)
     return PriorSpec(where.name, distribution, params, line=line, datasets=datasets)

@@ -32,7 +32,12 @@ _PLAIN = re.compile(r"[a-z0-9_][a-z0-9_.-]*")
 
 def is_plain(name: str, reserved=()) -> bool:
     """Whether ``name`` can be used unchanged as a file-name stem (see the module docstring)."""
-    return bool(_PLAIN.fullmatch(name)) and len(name) <= MAX_PLAIN and "--" not in name and name not in reserved
+    return (
+        bool(_PLAIN.fullmatch(name))
+        and len(name) <= MAX_PLAIN
+        and "--" not in name
+        and name not in reserved
+    )
 
 
 def _readable(text: str) -> str:

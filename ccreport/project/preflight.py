@@ -26,12 +26,12 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
-from ..runtime.build_date import build_date
 from ..errors import UserInputError
+from ..paths import theme_dir
+from ..runtime.build_date import build_date
+from ..runtime.output_folder import check_output, output_folder
 from .loaders import load_project_data
 from .manifest import Project, load_project
-from ..runtime.output_folder import check_output, output_folder
-from ..paths import theme_dir
 
 REHEARSAL_BOOTSTRAP = 20
 
@@ -47,12 +47,15 @@ def has_own_templates(project: Project) -> bool:
 def rehearse_templates(project: Project, datasets) -> None:
     """Render every page and the PDF's HTML with the project's templates on its own data."""
     from ..commands.build import compute_results
-    from .project_files import read_project_files
     from ..render.figure_files import planned_figures
     from ..render.pdf import report_html
     from ..render.site import render_site
+    from .project_files import read_project_files
 
-    rehearsal = replace(project, settings=replace(project.settings, bootstrap=REHEARSAL_BOOTSTRAP, calibration="off"))
+    rehearsal = replace(
+        project,
+        settings=replace(project.settings, bootstrap=REHEARSAL_BOOTSTRAP, calibration="off"),
+    )
     results = compute_results(rehearsal, datasets, read_project_files(rehearsal, datasets))
     folder = Path(tempfile.mkdtemp(prefix="ccreport-check-"))
     try:

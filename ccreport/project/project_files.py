@@ -10,9 +10,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..results import InputFile
 from .loaders import Dataset, sha256_file
 from .manifest import Project
-from ..results import InputFile
 
 
 @dataclass(frozen=True)
@@ -38,13 +38,27 @@ def _read_text(path: Path | None) -> str | None:
 def read_project_files(project: Project, datasets: list[Dataset]) -> ProjectFiles:
     """Hash the manifest and the narratives (the data files were hashed as they were loaded)."""
     root = project.root
-    files = [InputFile(relative_path(project.manifest_path, root), sha256_file(project.manifest_path), "manifest")]
+    files = [
+        InputFile(
+            relative_path(project.manifest_path, root),
+            sha256_file(project.manifest_path),
+            "manifest",
+        )
+    ]
     if project.narrative is not None:
-        files.append(InputFile(relative_path(project.narrative, root), sha256_file(project.narrative), "narrative"))
+        files.append(
+            InputFile(
+                relative_path(project.narrative, root), sha256_file(project.narrative), "narrative"
+            )
+        )
     for spec, data in zip(project.datasets, datasets):
         files.append(InputFile(relative_path(spec.path, root), data.sha256, "data"))
         if spec.narrative is not None:
-            files.append(InputFile(relative_path(spec.narrative, root), sha256_file(spec.narrative), "narrative"))
+            files.append(
+                InputFile(
+                    relative_path(spec.narrative, root), sha256_file(spec.narrative), "narrative"
+                )
+            )
     return ProjectFiles(
         inputs=tuple(files),
         narrative=_read_text(project.narrative),

@@ -40,16 +40,16 @@ OPEN_PROBABILITY = Bound("a number strictly between 0 and 1", lambda x: 0 < x < 
 MAX_SEED = 2**64 - 1
 MAX_BOOTSTRAP = 20_000  # a band keeps replicates x grid points in memory: 160 MB at 1001 points
 SEED = Bound("an integer from 0 to 2**64 - 1", lambda x: 0 <= x <= MAX_SEED, integer=True)
-REPLICATES = Bound(f"an integer from 500 to {MAX_BOOTSTRAP}", lambda x: 500 <= x <= MAX_BOOTSTRAP, integer=True)
+REPLICATES = Bound(
+    f"an integer from 500 to {MAX_BOOTSTRAP}", lambda x: 500 <= x <= MAX_BOOTSTRAP, integer=True
+)
 
 BANDS = ("pointwise", "simultaneous", "both")
 CALIBRATIONS = ("auto", "double", "off")
 THRESHOLD_AXES = ("pc", "cost_proportion", "both")  # which axis the threshold-choice figures draw
 RANGES = "a list of [low, high] pairs with 0 <= low < high <= 1"  # the allowed values of a list of ranges
 COMPARISON_RULES = ("auto", "all", "best")  # the keyword forms of ``comparisons``
-COMPARISONS = (
-    '"auto", "all", "best", { baseline = "<classifier>" } or a list of [a, b] pairs of classifier names'
-)  # the allowed values of ``comparisons``, for messages and the manifest's documentation
+COMPARISONS = '"auto", "all", "best", { baseline = "<classifier>" } or a list of [a, b] pairs of classifier names'  # the allowed values of ``comparisons``, for messages and the manifest's documentation
 
 
 @dataclass(frozen=True)
@@ -73,12 +73,27 @@ class Comparisons:
         return self.rule
 
 
-def _setting(default, doc: str, *, bound: Bound | None = None, choices: tuple[str, ...] | None = None,
-             ranges: bool = False, comparisons: bool = False):
+def _setting(
+    default,
+    doc: str,
+    *,
+    bound: Bound | None = None,
+    choices: tuple[str, ...] | None = None,
+    ranges: bool = False,
+    comparisons: bool = False,
+):
     """One setting: a number (``bound``), a string (``choices``), a list of [low, high] ranges
     (``ranges``) or a choice of pairs (``comparisons``: a :class:`Comparisons`)."""
-    return field(default=default, metadata={"doc": doc, "bound": bound, "choices": choices, "ranges": ranges,
-                                            "comparisons": comparisons})
+    return field(
+        default=default,
+        metadata={
+            "doc": doc,
+            "bound": bound,
+            "choices": choices,
+            "ranges": ranges,
+            "comparisons": comparisons,
+        },
+    )
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..errors import Problem, UserInputError
 
-MANIFEST = '''# ccreport project manifest: every key is documented in docs/manifest.md.
+MANIFEST = """# ccreport project manifest: every key is documented in docs/manifest.md.
 [project]
 title = "Starter project: two scoring classifiers and a rule"
 seed = 2006
@@ -53,7 +53,7 @@ name = "deployment"
 distribution = "point"
 p_positive = 0.2
 cost_ratio = 4
-'''
+"""
 
 NARRATIVE = """This is a starter project made by `ccreport new`. Replace `data/predictions.csv` with your own
 classifiers' out-of-fold scores, edit `ccreport.toml`, and run `ccreport build`.
@@ -74,7 +74,9 @@ def starter_rows(seed: int = 2006, n: int = 400) -> list[list[str]]:
     rows = [["label", "fold", "sharp", "blunt", "rule"]]
     for i in range(n):
         label = "pos" if positive[i] else "neg"
-        rows.append([label, str(fold[i]), f"{sharp[i]:.4f}", f"{blunt[i]:.1f}", "pos" if rule[i] else "neg"])
+        rows.append(
+            [label, str(fold[i]), f"{sharp[i]:.4f}", f"{blunt[i]:.1f}", "pos" if rule[i] else "neg"]
+        )
     return rows
 
 
@@ -82,7 +84,9 @@ def create_starter(directory: str | Path) -> Path:
     """Write a starter project into ``directory`` (which must not exist or be empty)."""
     root = Path(directory)
     if root.exists() and (not root.is_dir() or any(root.iterdir())):
-        raise UserInputError(Problem(str(root), "DIR", "expected a new or empty folder; this one is not empty"))
+        raise UserInputError(
+            Problem(str(root), "DIR", "expected a new or empty folder; this one is not empty")
+        )
     (root / "data").mkdir(parents=True, exist_ok=True)
     (root / "ccreport.toml").write_text(MANIFEST, encoding="utf-8")
     (root / "narrative.md").write_text(NARRATIVE, encoding="utf-8")

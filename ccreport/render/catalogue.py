@@ -36,7 +36,7 @@ class Entry:
 
     @property
     def label(self) -> str:
-        """"Figure 3" or "Table 12", as captions print it."""
+        """ "Figure 3" or "Table 12", as captions print it."""
         return f"{self.kind.capitalize()} {self.number}"
 
 
@@ -62,8 +62,12 @@ def number_items(pages) -> Catalogue:
     for page in pages:
         for figure in page.figures.values():
             figure.number = len(figures) + 1
-            figures.append(Entry("figure", figure.number, figure.key, figure.caption, page.slug, figure.id))
+            figures.append(
+                Entry("figure", figure.number, figure.key, figure.caption, page.slug, figure.id)
+            )
         for table in page.tables.values():
             table.number = len(tables) + 1
-            tables.append(Entry("table", table.number, table.key, table.caption, page.slug, table.id))
+            tables.append(
+                Entry("table", table.number, table.key, table.caption, page.slug, table.id)
+            )
     return Catalogue(tuple(figures), tuple(tables))

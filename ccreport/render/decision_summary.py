@@ -17,13 +17,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-
-from ..tasks.decisions import EQUAL_COSTS
 from ..results import DatasetResult, Results
+from ..tasks.decisions import EQUAL_COSTS
 from . import tables as tb
 from .findings import p_holm_ref
 from .page_names import dataset_page_slug
-from .sections.decisions import KIND_WORDS, constraint_text, criterion_interval, rate, threshold_text, trivial_choice, zero_width_text
+from .sections.decisions import (
+    KIND_WORDS,
+    constraint_text,
+    criterion_interval,
+    rate,
+    threshold_text,
+    trivial_choice,
+    zero_width_text,
+)
 
 
 @dataclass
@@ -57,8 +64,10 @@ def money(x: float, unit: str) -> str:
 
 def short_rule(row) -> str:
     """``threshold t`` or ``threshold a for w% of cases (drawn at random), b for the rest``."""
+
     def one(t):
         return "flag nobody" if t is None else f"threshold {t:.6g}"
+
     m = row.mix
     if m is None:
         return one(row.threshold)
@@ -73,17 +82,31 @@ def price_words(price: dict, intervals: dict | None = None) -> str:
     parts = []
     for p, v in price.items():
         units = "cost_per_case" in v
-        src, fmt = (v["cost_per_case"], lambda x: money(x, v["unit"])) if units else (v, lambda x: f"{x:.4f}")
-        trivial = "flagging nobody" if src["flag_nobody"] <= src["flag_everyone"] else "flagging everyone"
-        where = f"under {p}" if p != EQUAL_COSTS else f"with equal costs at the class mix (PC(+) = {v['pc']:.3f})"
+        src, fmt = (
+            (v["cost_per_case"], lambda x: money(x, v["unit"]))
+            if units
+            else (v, lambda x: f"{x:.4f}")
+        )
+        trivial = (
+            "flagging nobody" if src["flag_nobody"] <= src["flag_everyone"] else "flagging everyone"
+        )
+        where = (
+            f"under {p}"
+            if p != EQUAL_COSTS
+            else f"with equal costs at the class mix (PC(+) = {v['pc']:.3f})"
+        )
         cost = fmt(src["constrained"]) + (" per case" if units else "")
         iv = (intervals or {}).get(p)
         if iv is not None:
-            scale = src["flag_nobody"] + src["flag_everyone"]  # normalized: pc + (1 - pc) = 1; in units: the scale
+            scale = (
+                src["flag_nobody"] + src["flag_everyone"]
+            )  # normalized: pc + (1 - pc) = 1; in units: the scale
             digits = 3 if units else tb.COST_DIGITS
             cost += f" {tb.interval(iv['lower'] * scale, iv['upper'] * scale, digits)}"
-        parts.append(f"{where} it costs {cost} against {fmt(src['unconstrained'])} unconstrained and "
-                     f"{fmt(min(src['flag_nobody'], src['flag_everyone']))} {trivial}")
+        parts.append(
+            f"{where} it costs {cost} against {fmt(src['unconstrained'])} unconstrained and "
+            f"{fmt(min(src['flag_nobody'], src['flag_everyone']))} {trivial}"
+        )
     return "; ".join(parts)
 
 
@@ -104,8 +127,10 @@ def prior_line(d: DatasetResult, name: str, row) -> SummaryLine:
         cost = f"expected normalized cost {row.expected_cost:.4f}"
         if iv is not None:
             cost += f" {tb.interval(iv[0], iv[1], tb.COST_DIGITS)}"
-    text = (f"{what}: {cost}; stays the cheapest for PC(+) in [{row.pc_interval[0]:.3f}, {row.pc_interval[1]:.3f}]; "
-            f"flags {rate(row.flagged_share)} of cases")
+    text = (
+        f"{what}: {cost}; stays the cheapest for PC(+) in [{row.pc_interval[0]:.3f}, {row.pc_interval[1]:.3f}]; "
+        f"flags {rate(row.flagged_share)} of cases"
+    )
     why = zero_width_text(row)
     if why:
         text += f" (the interval has {why})"
@@ -130,13 +155,19 @@ def criterion_line(d: DatasetResult, name: str, row) -> SummaryLine:
     if row.classifier is None:
         return SummaryLine(head, f"{row.note}.")
     if row.kind == "performance_independent":
-        text = (f"{row.classifier}, threshold set from PC(+) alone; expected normalized cost {row.expected_cost:.4f} "
-                "under the uniform prior")
+        text = (
+            f"{row.classifier}, threshold set from PC(+) alone; expected normalized cost {row.expected_cost:.4f} "
+            "under the uniform prior"
+        )
         if row.runner_up:
-            text += f"; runner-up {row.runner_up['classifier']} ({row.runner_up['expected_cost']:.4f})"
+            text += (
+                f"; runner-up {row.runner_up['classifier']} ({row.runner_up['expected_cost']:.4f})"
+            )
         return SummaryLine(head, text + ".")
-    text = (f"{row.classifier}, {short_rule(row)}: TPR {rate(row.tpr)}, FPR {rate(row.fpr)}, "
-            f"flags {rate(row.flagged_share)} of cases")
+    text = (
+        f"{row.classifier}, {short_rule(row)}: TPR {rate(row.tpr)}, FPR {rate(row.fpr)}, "
+        f"flags {rate(row.flagged_share)} of cases"
+    )
     c = row.constraint or {}
     warning = ""
     if "in_sample" in c:
@@ -144,7 +175,11 @@ def criterion_line(d: DatasetResult, name: str, row) -> SummaryLine:
         text += f"; {what} {constraint_text({**c, 'exceeds': False})}"
         if c.get("exceeds"):
             warning = f"the {what} may pass its cap of {rate(c['cap'])} on new data"
-    ivs = {p: iv for p, iv in criterion_interval(d, name, row.classifier).items() if p in (row.price or {})}
+    ivs = {
+        p: iv
+        for p, iv in criterion_interval(d, name, row.classifier).items()
+        if p in (row.price or {})
+    }
     if row.price:
         text += f"; {price_words(row.price, ivs)}"
     if ivs:
@@ -167,9 +202,13 @@ def instance_note(d: DatasetResult) -> str:
     totals = {n: c.instance_costs.min_total for n, c in found.items()}
     cheapest = min(totals, key=totals.get)
     chosen = sorted({r.classifier for r in d.decisions.priors.values() if r.classifier})
-    follows = ("the point priors' class-level costs" if d.decisions.priors else "the selection criteria")
-    text = (f"Instance costs ({unit}): with each case's own cost, {cheapest} is the cheapest on these cases "
-            f"({totals[cheapest]:,.0f} {unit} in total at its best threshold)")
+    follows = (
+        "the point priors' class-level costs" if d.decisions.priors else "the selection criteria"
+    )
+    text = (
+        f"Instance costs ({unit}): with each case's own cost, {cheapest} is the cheapest on these cases "
+        f"({totals[cheapest]:,.0f} {unit} in total at its best threshold)"
+    )
     others = [n for n in chosen if n != cheapest]
     if others:
         n = others[0]
@@ -181,10 +220,14 @@ def instance_note(d: DatasetResult) -> str:
             sign = 1 if m.a == cheapest else -1
             lo, hi = sorted((sign * diff.lower, sign * diff.upper))
             verdict = "holds 0: the two cannot be told apart" if lo <= 0 <= hi else "excludes 0"
-            text += (f" (unadjusted paired {100 * ivs.level:g}% interval of the difference: [{lo:,.0f}, {hi:,.0f}] {unit}, "
-                     f"which {verdict})")
-    text += (f". The decisions above follow {follows}, the costs declared for deployment; the instance-cost totals "
-             "price these same cases by their own amounts, with the threshold chosen on them")
+            text += (
+                f" (unadjusted paired {100 * ivs.level:g}% interval of the difference: [{lo:,.0f}, {hi:,.0f}] {unit}, "
+                f"which {verdict})"
+            )
+    text += (
+        f". The decisions above follow {follows}, the costs declared for deployment; the instance-cost totals "
+        "price these same cases by their own amounts, with the threshold chosen on them"
+    )
     if not others and chosen:
         text += ", and name the same classifier"
     return text + "."
@@ -196,7 +239,9 @@ def decision_summary(results: Results) -> list[DatasetSummary]:
     for d in results.datasets.values():
         if d.decisions is None:
             continue
-        s = DatasetSummary(d.name, f"{dataset_page_slug(d.name)}.html#{dataset_page_slug(d.name)}-decisions")
+        s = DatasetSummary(
+            d.name, f"{dataset_page_slug(d.name)}.html#{dataset_page_slug(d.name)}-decisions"
+        )
         s.lines += [prior_line(d, n, r) for n, r in d.decisions.priors.items()]
         s.lines += [criterion_line(d, n, r) for n, r in d.decisions.criteria.items()]
         s.instance_note = instance_note(d)

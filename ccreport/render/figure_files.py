@@ -35,10 +35,10 @@ from pathlib import Path
 import matplotlib
 
 from .. import figures as F
-from ..project import naming
 from ..figures import FigureOptions, FigureSpec, Subject
-from ..runtime.interrupts import ignore_interrupts
+from ..project import naming
 from ..results import Results
+from ..runtime.interrupts import ignore_interrupts
 from ..speedups import figure_caches, figure_replay
 from ..speedups.figure_subsets import notdef_at_code_zero
 
@@ -62,7 +62,9 @@ class _Task:
 def group_folder(dataset: str | None) -> str:
     """The folder (relative to the output, posix) holding a dataset's figures, ``figures/overview``
     for ``None`` (the overview's): every figure's files are in exactly one of these."""
-    return "figures/" + (OVERVIEW_FOLDERS[0] if dataset is None else naming.stem(dataset, reserved=OVERVIEW_FOLDERS))
+    return "figures/" + (
+        OVERVIEW_FOLDERS[0] if dataset is None else naming.stem(dataset, reserved=OVERVIEW_FOLDERS)
+    )
 
 
 def group_of(entry: dict) -> str:
@@ -75,7 +77,9 @@ def _stem(spec: FigureSpec, subject: Subject, dataset: str | None) -> str:
     """The spec's file stem for a subject, names turned into stems by :mod:`ccreport.project.naming`
     (injective: no two figures ever share a file)."""
     wanted = {field for _, field, _, _ in string.Formatter().parse(spec.stem) if field}
-    values = {"dataset_slug": None if dataset is None else group_folder(dataset).removeprefix("figures/")}
+    values = {
+        "dataset_slug": None if dataset is None else group_folder(dataset).removeprefix("figures/")
+    }
     if "name_slug" in wanted:
         values["name_slug"] = naming.stem(subject.name)
     if "pair_slug" in wanted:
@@ -96,7 +100,14 @@ def _tasks(results: Results, styles, options: FigureOptions) -> list[_Task]:
             for spec in F.specs(scope):
                 for subject in spec.subjects(results, d, styles):
                     if spec.wanted(subject, options):
-                        tasks.append(_Task(spec, subject, spec.key_for(d.name, subject.name), _stem(spec, subject, d.name)))
+                        tasks.append(
+                            _Task(
+                                spec,
+                                subject,
+                                spec.key_for(d.name, subject.name),
+                                _stem(spec, subject, d.name),
+                            )
+                        )
     return tasks
 
 
@@ -126,18 +137,33 @@ def lay_out_once(fig) -> None:
 
 def _render(results: Results, styles, folder: Path, formats, tasks) -> list[tuple[str, dict]]:
     out = []
-    with F.style(), notdef_at_code_zero(), figure_caches.shared_work():  # speedups: nothing when off
+    with (
+        F.style(),
+        notdef_at_code_zero(),
+        figure_caches.shared_work(),
+    ):  # speedups: nothing when off
         for t in tasks:
-            fig, caption, alt = t.spec.draw(t.subject), t.spec.caption(t.subject), t.spec.alt(t.subject)
+            fig, caption, alt = (
+                t.spec.draw(t.subject),
+                t.spec.caption(t.subject),
+                t.spec.alt(t.subject),
+            )
             entry = {fmt: f"{t.stem}.{fmt}" for fmt in formats}
             (folder / t.stem).parent.mkdir(parents=True, exist_ok=True)
             pending = list(formats)
-            with figure_caches.tick_updates():  # from layout to the last file, not while drawing code runs
+            with (
+                figure_caches.tick_updates()
+            ):  # from layout to the last file, not while drawing code runs
                 lay_out_once(fig)
                 _save(fig, folder, entry, pending)
             entry.update(caption=caption, alt=alt, width=t.spec.width)
-            if t.spec.panel_caption is not None:  # report.pdf's grid: the panel's facts, the rest said once
-                entry.update(panel_caption=t.spec.panel_caption(t.subject), panels_note=t.spec.panels_note(t.subject))
+            if (
+                t.spec.panel_caption is not None
+            ):  # report.pdf's grid: the panel's facts, the rest said once
+                entry.update(
+                    panel_caption=t.spec.panel_caption(t.subject),
+                    panels_note=t.spec.panels_note(t.subject),
+                )
             out.append((t.key, entry))
     return out
 
@@ -147,8 +173,11 @@ def _save(fig, folder: Path, entry: dict, pending: list) -> None:
     with matplotlib.rc_context(NO_LAYOUT_ENGINE):
         if "svg" in pending and "pdf" in pending and figure_replay.on():  # drawn once
             figure_replay.save_svg_and_pdf(
-                fig, folder / entry["svg"], folder / entry["pdf"],
-                svg_kw={"metadata": SAVE_METADATA["svg"]}, pdf_kw={"metadata": SAVE_METADATA["pdf"]},
+                fig,
+                folder / entry["svg"],
+                folder / entry["pdf"],
+                svg_kw={"metadata": SAVE_METADATA["svg"]},
+                pdf_kw={"metadata": SAVE_METADATA["pdf"]},
             )
             pending = [fmt for fmt in pending if fmt not in ("svg", "pdf")]
         for fmt in pending:
@@ -156,7 +185,9 @@ def _save(fig, folder: Path, entry: dict, pending: list) -> None:
             fig.savefig(folder / entry[fmt], format=fmt, metadata=SAVE_METADATA.get(fmt), **kw)
 
 
-_FORKED: tuple | None = None  # (results, styles, folder, formats, tasks) inherited by forked workers
+_FORKED: tuple | None = (
+    None  # (results, styles, folder, formats, tasks) inherited by forked workers
+)
 
 
 def _render_share(k: int, n: int):
@@ -225,10 +256,14 @@ def write_figures(
     drawn among all of them.
     """
     with F.theme_style(theme_style):
-        return _write_figures(results, Path(folder), formats, focus, rescaled, styles, workers, groups)
+        return _write_figures(
+            results, Path(folder), formats, focus, rescaled, styles, workers, groups
+        )
 
 
-def _write_figures(results, folder: Path, formats, focus, rescaled, styles, workers, groups=None) -> dict:
+def _write_figures(
+    results, folder: Path, formats, focus, rescaled, styles, workers, groups=None
+) -> dict:
     styles = styles or F.classifier_styles(results)
     tasks = _tasks(results, styles, FigureOptions(focus=focus, rescaled=rescaled))
     if groups is not None:
@@ -240,7 +275,9 @@ def _write_figures(results, folder: Path, formats, focus, rescaled, styles, work
         global _FORKED
         _FORKED = (results, styles, folder, tuple(formats), tasks)
         try:
-            with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork"), initializer=ignore_interrupts) as pool:
+            with ProcessPoolExecutor(
+                workers, mp_context=mp.get_context("fork"), initializer=ignore_interrupts
+            ) as pool:
                 shares = list(pool.map(_render_share, range(workers), [workers] * workers))
         finally:
             _FORKED = None
@@ -254,4 +291,12 @@ def planned_figures(results: Results, formats=("svg", "pdf")) -> dict:
     """The index :func:`write_figures` would return, with empty captions, without drawing anything
     (``ccreport check`` renders the project's templates with it)."""
     tasks = _tasks(results, F.classifier_styles(results), FigureOptions())
-    return {t.key: {**{fmt: f"{t.stem}.{fmt}" for fmt in formats}, "caption": "", "alt": "", "width": t.spec.width} for t in tasks}
+    return {
+        t.key: {
+            **{fmt: f"{t.stem}.{fmt}" for fmt in formats},
+            "caption": "",
+            "alt": "",
+            "width": t.spec.width,
+        }
+        for t in tasks
+    }

@@ -34,10 +34,17 @@ _QUOTED = re.compile(r"'([^']+)'")
 def pin_svg_fonts(svg: str) -> str:
     """Each quoted family name ``'X'`` of the SVG's ``font-family`` declarations becomes
     ``'ccreport figure X', 'X'`` (generic names such as ``sans-serif`` are left as they are)."""
-    return _FAMILY.sub(lambda m: "font-family: " + _QUOTED.sub(lambda q: f"'{PINNED_PREFIX}{q[1]}', '{q[1]}'", m[1]), svg)
+    return _FAMILY.sub(
+        lambda m: (
+            "font-family: " + _QUOTED.sub(lambda q: f"'{PINNED_PREFIX}{q[1]}', '{q[1]}'", m[1])
+        ),
+        svg,
+    )
 
 
-FONT_VARIANTS = tuple(itertools.product(("normal", "oblique"), ("normal", "bold")))  # (style, weight)
+FONT_VARIANTS = tuple(
+    itertools.product(("normal", "oblique"), ("normal", "bold"))
+)  # (style, weight)
 
 
 def figure_font_css(theme_style: Path | None = None) -> str:
@@ -61,7 +68,9 @@ def figure_font_css(theme_style: Path | None = None) -> str:
         for family in rc["font.family"]:
             names = list(rc.get(f"font.{family}", [])) if family in fm.font_family_aliases else []
             families.append(([family], names))  # looked up as matplotlib looks up the text's font
-        mathtext = {"dejavusans": "DejaVu Sans", "dejavuserif": "DejaVu Serif"}.get(rc["mathtext.fontset"])
+        mathtext = {"dejavusans": "DejaVu Sans", "dejavuserif": "DejaVu Serif"}.get(
+            rc["mathtext.fontset"]
+        )
         if mathtext is not None:
             families.append(([mathtext], []))
         seen = set()
@@ -101,7 +110,9 @@ def weasyprint_options(out: Path, theme_style: Path | None = None) -> tuple[dict
                 text = response.read().decode("utf-8")
             finally:
                 response.close()
-            return URLFetcherResponse(response.url, pin_svg_fonts(text).encode("utf-8"), {"Content-Type": "image/svg+xml"})
+            return URLFetcherResponse(
+                response.url, pin_svg_fonts(text).encode("utf-8"), {"Content-Type": "image/svg+xml"}
+            )
 
     fonts = FontConfiguration()
     stylesheet = CSS(string=figure_font_css(theme_style), font_config=fonts)

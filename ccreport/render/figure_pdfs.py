@@ -45,7 +45,9 @@ from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
 XOBJECT_PREFIX = "ccfig"  # a figure's image id is ccfig0_, ccfig1_, ... in drawing order
-XOBJECT_NAME = re.compile(rf"{XOBJECT_PREFIX}(\d+)_")  # in the page's XObject name WeasyPrint makes of the id
+XOBJECT_NAME = re.compile(
+    rf"{XOBJECT_PREFIX}(\d+)_"
+)  # in the page's XObject name WeasyPrint makes of the id
 PX_PER_PT = 4 / 3  # CSS: 1pt = 4/3 px
 _NO_COPY = ("/Length",)  # pydyf writes the length of the bytes it writes
 
@@ -67,7 +69,9 @@ class FigurePdf:
             raise ValueError(f"{self.path}: empty MediaBox")
         cid_zero = [name for name, font in _fonts(self._page) if _draws_cid_zero(font)]
         if cid_zero:
-            raise ValueError(f"{self.path}: font {cid_zero[0]} maps CID 0 to a glyph (PDF/A: .notdef)")
+            raise ValueError(
+                f"{self.path}: font {cid_zero[0]} maps CID 0 to a glyph (PDF/A: .notdef)"
+            )
         self.id: str | None = None  # set when first drawn (XOBJECT_PREFIX)
         self.name: str | None = None
         self.xobject = None
@@ -101,7 +105,9 @@ class FigurePdf:
 
         contents = self._page.get_contents()
         data, extra = _stream_bytes(contents)
-        compress = "Filter" not in extra  # decoded content (e.g. of a /Contents array): pydyf deflates it
+        compress = (
+            "Filter" not in extra
+        )  # decoded content (e.g. of a /Contents array): pydyf deflates it
         extra.update({"Type": "/XObject", "Subtype": "/Form", "BBox": pydyf.Array(self.box)})
         return pydyf.Stream([data], pydyf.Dictionary(extra), compress=compress)
 
@@ -109,14 +115,19 @@ class FigurePdf:
         """Set the XObject's ``/Resources`` to a copy, in ``pdf``, of the figure page's resources
         (``shared``: streams already copied from other figures, see :func:`_copy`)."""
         resources = self._page.get("/Resources")
-        self.xobject.extra["Resources"] = _copy(resources, pdf, {}, shared) if resources is not None else _empty_dictionary()
+        self.xobject.extra["Resources"] = (
+            _copy(resources, pdf, {}, shared) if resources is not None else _empty_dictionary()
+        )
 
 
 def _fonts(page):
     """``(name, font dictionary)`` of each font of the page's resources."""
     resources = page.get("/Resources")  # pypdf < 5: ``get`` may answer an indirect reference
     fonts = resources.get_object().get("/Font") if resources is not None else None
-    return [(str(name), font.get_object()) for name, font in (fonts.get_object() if fonts is not None else {}).items()]
+    return [
+        (str(name), font.get_object())
+        for name, font in (fonts.get_object() if fonts is not None else {}).items()
+    ]
 
 
 def _draws_cid_zero(font) -> bool:
@@ -151,7 +162,9 @@ def _stream_bytes(stream) -> tuple[bytes, dict]:
         extra = {"Filter": _serialise(stream["/Filter"])}
         if "/DecodeParms" in stream:
             extra["DecodeParms"] = _serialise(stream["/DecodeParms"])
-        return StreamObject.get_data(stream), extra  # the bytes as stored (encoded), as matplotlib compressed them
+        return StreamObject.get_data(
+            stream
+        ), extra  # the bytes as stored (encoded), as matplotlib compressed them
     return stream.get_data(), {}
 
 
@@ -235,7 +248,9 @@ def _stream_key(value):
     """``(dictionary bytes, stream bytes)`` of a stream whose dictionary holds no reference (else None)."""
     from pypdf.generic import IndirectObject, StreamObject
 
-    if not isinstance(value, StreamObject) or any(isinstance(v, IndirectObject) for k, v in value.items() if k not in _NO_COPY):
+    if not isinstance(value, StreamObject) or any(
+        isinstance(v, IndirectObject) for k, v in value.items() if k not in _NO_COPY
+    ):
         return None
     data, extra = _stream_bytes(value)
     entries = tuple(sorted((_key(k), _serialise(v)) for k, v in value.items() if k not in _NO_COPY))
@@ -251,7 +266,9 @@ def _fill(copied, value, pdf, done, shared=None) -> None:
         return
     target = copied.extra if isinstance(copied, pydyf.Stream) else copied
     for key, item in value.items():
-        if key in _NO_COPY or (isinstance(value, StreamObject) and key in ("/Filter", "/DecodeParms")):
+        if key in _NO_COPY or (
+            isinstance(value, StreamObject) and key in ("/Filter", "/DecodeParms")
+        ):
             continue
         target[_key(key)] = _copy(item, pdf, done, shared)
 
@@ -297,4 +314,3 @@ class FigureImages(dict):
         shared: dict = {}
         for figure in self.drawn:
             figure.embed_resources(pdf, shared)
-

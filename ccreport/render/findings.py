@@ -121,10 +121,16 @@ def cost_ref(value: float, path: tuple, href: str) -> Ref:
 
 def expected_cost_ref(d: DatasetResult, name: str, prior: str, href: str = "") -> Ref:
     c = d.classifiers[name]
-    return cost_ref(c.expected_cost[prior], classifier_path(d, name, "expected_cost", prior), href or table_href(d, "summary"))
+    return cost_ref(
+        c.expected_cost[prior],
+        classifier_path(d, name, "expected_cost", prior),
+        href or table_href(d, "summary"),
+    )
 
 
-def interval_ref(lo: float, hi: float, kind: str, path: tuple, href: str, within: tuple = ()) -> Ref:
+def interval_ref(
+    lo: float, hi: float, kind: str, path: tuple, href: str, within: tuple = ()
+) -> Ref:
     return Ref(tb.interval(lo, hi), kind, path, href, (float(lo), float(hi)), within)
 
 
@@ -136,10 +142,26 @@ def p_holm_ref(d: DatasetResult, a: str, b: str, prior: str) -> Ref | None:
         return None
     replicates = None if m.difference_band is None else m.difference_band.replicates
     floor = None if not replicates else 1.0 / (replicates + 1)
-    at_floor = floor is not None and iv.p_value is not None and iv.p_value <= floor * (1 + ranking.TIE_RTOL)
+    at_floor = (
+        floor is not None
+        and iv.p_value is not None
+        and iv.p_value <= floor * (1 + ranking.TIE_RTOL)
+    )
     shown = math.ceil(iv.p_holm * 1000 - 1e-9) / 1000 if at_floor else iv.p_holm
-    text = f"p_adj\u00a0\u2264\u00a0{shown:.3f}" if at_floor and iv.p_holm < 1 else f"p_adj\u00a0=\u00a0{tb.fmt(iv.p_holm, 3)}"
-    path = ("datasets", d.name, "comparisons", m.key, "expected_cost_difference_interval", prior, "p_holm")
+    text = (
+        f"p_adj\u00a0\u2264\u00a0{shown:.3f}"
+        if at_floor and iv.p_holm < 1
+        else f"p_adj\u00a0=\u00a0{tb.fmt(iv.p_holm, 3)}"
+    )
+    path = (
+        "datasets",
+        d.name,
+        "comparisons",
+        m.key,
+        "expected_cost_difference_interval",
+        prior,
+        "p_holm",
+    )
     return Ref(text, "p", path, table_href(d, "differences"), float(iv.p_holm))
 
 
@@ -214,7 +236,12 @@ def cheapest_findings(d: DatasetResult, level: str) -> tuple[list[Finding], tb.T
         f"Cheapest classifier by PC(+) on {d.name} (in sample: the dataset hybrid, the lower envelope over every "
         "classifier and threshold), and where it is significantly cheaper than every other classifier "
         f"(family-wise {level}).",
-        ["PC(+) interval", "Cheapest", "Significantly cheaper than every other on", "Not separated from"],
+        [
+            "PC(+) interval",
+            "Cheapest",
+            "Significantly cheaper than every other on",
+            "Not separated from",
+        ],
         note="Significant: inside a family-wise significant interval (the studentized max-statistic band over the whole "
         "PC(+) range) of the cheapest against each of the others. Not separated from: the "
         "classifiers it is nowhere significantly cheaper than on that interval; \u201cnot compared\u201d: no test "
@@ -225,7 +252,9 @@ def cheapest_findings(d: DatasetResult, level: str) -> tuple[list[Finding], tb.T
     others_all = list(d.classifiers)
     by_name: dict[str, list] = {}
     for name, first, last, lo, hi in found:
-        by_name.setdefault(name, []).append((lo, hi, (("datasets", d.name, "hybrid", "segments", first, last),)))
+        by_name.setdefault(name, []).append(
+            (lo, hi, (("datasets", d.name, "hybrid", "segments", first, last),))
+        )
     sig_of: dict[str, list[tuple]] = {}
     loose_of: dict[str, dict[str, str]] = {}
     tested = any(m.significant is not None for m in d.comparisons.values())
@@ -251,41 +280,60 @@ def cheapest_findings(d: DatasetResult, level: str) -> tuple[list[Finding], tb.T
             s = significant_for(d, name, other) if other != name else None
             if other != name and (s is None or not intersect([(lo, hi, ())], s)):
                 loose.append(other if s is not None else f"{other} (not compared)")
-        t.rows.append([
-            tb.interval_cell([(lo, hi)]),
-            tb.text(name),
-            tb.Cell(", ".join(parts) or tb.DASH, [[r[0], r[1]] for r in mine], parts=parts or None),
-            tb.text(", ".join(loose) or tb.DASH),
-        ])
+        t.rows.append(
+            [
+                tb.interval_cell([(lo, hi)]),
+                tb.text(name),
+                tb.Cell(
+                    ", ".join(parts) or tb.DASH, [[r[0], r[1]] for r in mine], parts=parts or None
+                ),
+                tb.text(", ".join(loose) or tb.DASH),
+            ]
+        )
     sentences = []
     for name, own in by_name.items():
         parts: list = [name_ref(d, name, href), " is cheapest on "]
-        parts += names_list([interval_ref(lo, hi, "run", tags[0], href, within=())
-                             for lo, hi, tags in own])
+        parts += names_list(
+            [interval_ref(lo, hi, "run", tags[0], href, within=()) for lo, hi, tags in own]
+        )
         parts.append(" of PC(+) (in sample)")
         if len(others_all) < 2:
             parts.append(", the only classifier of the dataset.")
             sentences.append(Finding("cheapest", tuple(parts)))
             continue
         if not tested:
-            parts.append("; no family-wise test was run (bootstrap = 0), so nothing is called significant.")
+            parts.append(
+                "; no family-wise test was run (bootstrap = 0), so nothing is called significant."
+            )
             sentences.append(Finding("cheapest", tuple(parts)))
             continue
         region = sig_of[name]
         others = len(others_all) - 1
         if region:
-            parts.append(f"; it is significantly cheaper than every other classifier (family-wise {level}) on ")
-            parts += names_list([interval_ref(lo, hi, "within", (), href, within=tags) for lo, hi, tags in region])
+            parts.append(
+                f"; it is significantly cheaper than every other classifier (family-wise {level}) on "
+            )
+            parts += names_list(
+                [interval_ref(lo, hi, "within", (), href, within=tags) for lo, hi, tags in region]
+            )
         elif others:
-            parts.append(f"; nowhere there is it significantly cheaper than all {plural(others, 'other')} (family-wise {level})")
+            parts.append(
+                f"; nowhere there is it significantly cheaper than all {plural(others, 'other')} (family-wise {level})"
+            )
         loose = loose_of[name]
         apart = [n for n, why in loose.items() if why == "not separated"]
         unknown = [n for n, why in loose.items() if why == "not compared"]
         if apart:
-            parts += ["; on " + ("that interval" if len(own) == 1 else "those intervals") + " it is nowhere separated from "]
+            parts += [
+                "; on "
+                + ("that interval" if len(own) == 1 else "those intervals")
+                + " it is nowhere separated from "
+            ]
             parts += names_list([name_ref(d, n, href) for n in apart])
         if unknown:
-            parts += ["; it was not compared with "] + names_list([name_ref(d, n, href) for n in unknown])
+            parts += ["; it was not compared with "] + names_list(
+                [name_ref(d, n, href) for n in unknown]
+            )
         parts.append(".")
         sentences.append(Finding("cheapest", tuple(parts)))
     return sentences, t
@@ -296,31 +344,83 @@ def trivial_findings(d: DatasetResult, priors: list[str]) -> list[Finding]:
     summary = table_href(d, "summary")
     never = [n for n, c in d.classifiers.items() if c.operating_range is None]
     if never:
-        out.append(Finding("trivial", tuple(
-            names_list([Ref(n, "name", classifier_path(d, n, "operating_range"), summary, None) for n in never])
-            + [" never " + ("beats" if len(never) == 1 else "beat") + " the trivial classifiers: "
-               + ("its" if len(never) == 1 else "their") + " lower envelope is nowhere below min(PC(+), 1 \u2212 PC(+)) "
-               "(no operating range), so always predicting one class is at least as good at every PC(+)."])))
+        out.append(
+            Finding(
+                "trivial",
+                tuple(
+                    names_list(
+                        [
+                            Ref(n, "name", classifier_path(d, n, "operating_range"), summary, None)
+                            for n in never
+                        ]
+                    )
+                    + [
+                        " never "
+                        + ("beats" if len(never) == 1 else "beat")
+                        + " the trivial classifiers: "
+                        + ("its" if len(never) == 1 else "their")
+                        + " lower envelope is nowhere below min(PC(+), 1 \u2212 PC(+)) "
+                        "(no operating range), so always predicting one class is at least as good at every PC(+)."
+                    ]
+                ),
+            )
+        )
     else:
-        narrowest = min(d.classifiers, key=lambda n: d.classifiers[n].operating_range[1] - d.classifiers[n].operating_range[0])
+        narrowest = min(
+            d.classifiers,
+            key=lambda n: d.classifiers[n].operating_range[1] - d.classifiers[n].operating_range[0],
+        )
         lo, hi = d.classifiers[narrowest].operating_range
-        out.append(Finding("trivial", (
-            "Every classifier beats the trivial classifiers somewhere; the narrowest operating range is ",
-            name_ref(d, narrowest), "\u2019s ",
-            interval_ref(lo, hi, "interval", classifier_path(d, narrowest, "operating_range"), summary), ".")))
+        out.append(
+            Finding(
+                "trivial",
+                (
+                    "Every classifier beats the trivial classifiers somewhere; the narrowest operating range is ",
+                    name_ref(d, narrowest),
+                    "\u2019s ",
+                    interval_ref(
+                        lo,
+                        hi,
+                        "interval",
+                        classifier_path(d, narrowest, "operating_range"),
+                        summary,
+                    ),
+                    ".",
+                ),
+            )
+        )
     for p in priors:
         trivial = d.trivial_expected_cost.get(p)
         if trivial is None:
             continue
-        worse = [n for n, c in d.classifiers.items() if ranking.no_better_than_trivial(c.expected_cost.get(p), trivial)]
+        worse = [
+            n
+            for n, c in d.classifiers.items()
+            if ranking.no_better_than_trivial(c.expected_cost.get(p), trivial)
+        ]
         if not worse:
             continue
         every = len(worse) == len(d.classifiers)
-        out.append(Finding("trivial", tuple(
-            [f"Under {p}, " + ("no classifier is" if every else "")]
-            + ([] if every else names_list([name_ref(d, n) for n in worse]) + [" " + ("is" if len(worse) == 1 else "are")])
-            + [(" cheaper" if every else " no cheaper") + " than the best trivial classifier (expected cost ",
-               Ref(tb.cost(trivial), "trivial", ("priors", p), summary, float(trivial)), ")."])))
+        out.append(
+            Finding(
+                "trivial",
+                tuple(
+                    [f"Under {p}, " + ("no classifier is" if every else "")]
+                    + (
+                        []
+                        if every
+                        else names_list([name_ref(d, n) for n in worse])
+                        + [" " + ("is" if len(worse) == 1 else "are")]
+                    )
+                    + [
+                        (" cheaper" if every else " no cheaper")
+                        + " than the best trivial classifier (expected cost ",
+                        Ref(tb.cost(trivial), "trivial", ("priors", p), summary, float(trivial)),
+                        ").",
+                    ]
+                ),
+            )
+        )
     return out
 
 
@@ -333,24 +433,58 @@ def decision_findings(d: DatasetResult) -> list[Finding]:
         path = ("datasets", d.name, "decisions", "priors", p)
         if row.classifier is None:
             continue
-        parts: list = [f"Under {p} (PC(+) = ", Ref(tb.pc(row.pc), "pc", path + ("pc",), href, row.pc), "), deploy ",
-                       Ref(row.classifier, "name", classifier_path(d, row.classifier), href, row.classifier)]
+        parts: list = [
+            f"Under {p} (PC(+) = ",
+            Ref(tb.pc(row.pc), "pc", path + ("pc",), href, row.pc),
+            "), deploy ",
+            Ref(row.classifier, "name", classifier_path(d, row.classifier), href, row.classifier),
+        ]
         if row.threshold is not None:
-            parts += [" at threshold ", Ref(f"{row.threshold:.6g}", "threshold", path + ("threshold",), href, row.threshold)]
+            parts += [
+                " at threshold ",
+                Ref(
+                    f"{row.threshold:.6g}", "threshold", path + ("threshold",), href, row.threshold
+                ),
+            ]
         parts += [": expected cost ", cost_ref(row.expected_cost, path + ("expected_cost",), href)]
         warnings = ()
         if row.expected_cost_interval is not None:
             lo, hi = row.expected_cost_interval
-            parts += [" ", Ref(tb.interval(lo, hi, tb.COST_DIGITS), "cost_interval", path + ("expected_cost_interval",), href, (lo, hi))]
+            parts += [
+                " ",
+                Ref(
+                    tb.interval(lo, hi, tb.COST_DIGITS),
+                    "cost_interval",
+                    path + ("expected_cost_interval",),
+                    href,
+                    (lo, hi),
+                ),
+            ]
             warnings = coverage_warnings(d, [row.classifier])
         r = row.runner_up or {}
         if r.get("classifier"):
-            parts += ["; runner-up ", Ref(r["classifier"], "name", classifier_path(d, r["classifier"]), href, r["classifier"])]
+            parts += [
+                "; runner-up ",
+                Ref(
+                    r["classifier"],
+                    "name",
+                    classifier_path(d, r["classifier"]),
+                    href,
+                    r["classifier"],
+                ),
+            ]
             if "difference" in r:
-                parts += [", difference ", cost_ref(r["difference"], path + ("runner_up", "difference"), href)]
+                parts += [
+                    ", difference ",
+                    cost_ref(r["difference"], path + ("runner_up", "difference"), href),
+                ]
             holm = p_holm_ref(d, row.classifier, r["classifier"], p)
             if holm is not None:
-                verdict = "significant" if r.get("significant") else "not significant, so the data cannot tell the two apart"
+                verdict = (
+                    "significant"
+                    if r.get("significant")
+                    else "not significant, so the data cannot tell the two apart"
+                )
                 parts += [" (", holm, f"): {verdict}"]
             else:
                 parts.append(" (no adjusted test)")
@@ -399,14 +533,20 @@ def prior_findings(d: DatasetResult, priors: list[str]) -> list[Finding]:
         parts += [f"under {p}, "] + verdict_parts(d, p, verdicts[p])
     parts.append(".")
     out = [Finding("priors", tuple(parts))]
-    winners = {verdicts[p].best[0] if verdicts[p].best and verdicts[p].reason != "trivial" else None for p in priors}
+    winners = {
+        verdicts[p].best[0] if verdicts[p].best and verdicts[p].reason != "trivial" else None
+        for p in priors
+    }
     starred = [p for p in priors if verdicts[p].reason == "significant"]
     alone = all(verdicts[p].reason == "alone" for p in priors)
     if len(priors) > 1:
         if len(winners) == 1 and None not in winners:
             (w,) = winners
-            text = [name_ref(d, w), f" is the cheapest under all {len(priors)} priors, so the choice does not depend on "
-                    "the prior; "]
+            text = [
+                name_ref(d, w),
+                f" is the cheapest under all {len(priors)} priors, so the choice does not depend on "
+                "the prior; ",
+            ]
         else:
             text = ["The prior changes which classifier is cheapest; "]
         if alone:
@@ -414,12 +554,19 @@ def prior_findings(d: DatasetResult, priors: list[str]) -> list[Finding]:
         elif all(verdicts[p].reason in ("not compared", "alone") for p in priors):
             text.append("no paired test of the cheapest against the runner-up was run")
         else:
-            text.append(("its expected cost is significantly below the runner-up's (adjusted for all pairs and priors) under "
-                         + ", ".join(starred))
-                        if starred else "under no prior is the cheapest's expected cost significantly below the runner-up's "
-                        "(adjusted for all pairs and priors)")
-            text.append("; an expected cost averages over PC(+), so this can differ from the family-wise PC(+) "
-                        "intervals above, which are about single operating conditions")
+            text.append(
+                (
+                    "its expected cost is significantly below the runner-up's (adjusted for all pairs and priors) under "
+                    + ", ".join(starred)
+                )
+                if starred
+                else "under no prior is the cheapest's expected cost significantly below the runner-up's "
+                "(adjusted for all pairs and priors)"
+            )
+            text.append(
+                "; an expected cost averages over PC(+), so this can differ from the family-wise PC(+) "
+                "intervals above, which are about single operating conditions"
+            )
         text.append(".")
         out.append(Finding("priors", tuple(text)))
     return out
@@ -431,43 +578,88 @@ def trust_findings(d: DatasetResult, priors: list[str], level: str) -> list[Find
     if not priors:
         return out
     p = priors[0]
-    folds = {n: c.fold_average for n, c in d.classifiers.items() if c.fold_average is not None and p in c.fold_average.expected_cost}
+    folds = {
+        n: c.fold_average
+        for n, c in d.classifiers.items()
+        if c.fold_average is not None and p in c.fold_average.expected_cost
+    }
     if folds:
         below = [n for n in folds if folds[n].expected_cost[p] < d.classifiers[n].expected_cost[p]]
         first = next(iter(folds))
         fa = folds[first]
         href = table_href(d, "folds")
         most = 2 * len(below) > len(folds)
-        reading = ("an envelope fitted to one fold\u2019s cases is more optimistic, not less, so the fold average is no "
-                   "out-of-sample estimate" if most else
-                   "the folds\u2019 own envelopes do not show more optimism than the pooled one here")
-        out.append(Finding("trust", (
-            f"Under {p} the fold average (each fold\u2019s own lower envelope, averaged) is "
-            + ("below" if most else "at or above")
-            + f" the pooled in-sample cost for {len(below) if most else len(folds) - len(below)} of "
-            + plural(len(folds), "classifier") + " (",
-            name_ref(d, first, href), ": ",
-            cost_ref(fa.expected_cost[p], classifier_path(d, first, "fold_average", "expected_cost", p), href),
-            " against ", expected_cost_ref(d, first, p),
-            f"): {reading}, and its range over the folds is a spread, not a confidence interval.")))
-    oof = {n: c.selection.out_of_fold for n, c in d.classifiers.items()
-           if c.selection is not None and c.selection.out_of_fold is not None}
+        reading = (
+            "an envelope fitted to one fold\u2019s cases is more optimistic, not less, so the fold average is no "
+            "out-of-sample estimate"
+            if most
+            else "the folds\u2019 own envelopes do not show more optimism than the pooled one here"
+        )
+        out.append(
+            Finding(
+                "trust",
+                (
+                    f"Under {p} the fold average (each fold\u2019s own lower envelope, averaged) is "
+                    + ("below" if most else "at or above")
+                    + f" the pooled in-sample cost for {len(below) if most else len(folds) - len(below)} of "
+                    + plural(len(folds), "classifier")
+                    + " (",
+                    name_ref(d, first, href),
+                    ": ",
+                    cost_ref(
+                        fa.expected_cost[p],
+                        classifier_path(d, first, "fold_average", "expected_cost", p),
+                        href,
+                    ),
+                    " against ",
+                    expected_cost_ref(d, first, p),
+                    f"): {reading}, and its range over the folds is a spread, not a confidence interval.",
+                ),
+            )
+        )
+    oof = {
+        n: c.selection.out_of_fold
+        for n, c in d.classifiers.items()
+        if c.selection is not None and c.selection.out_of_fold is not None
+    }
     if oof:
         href = table_href(d, "out-of-fold")
         worst = max(oof, key=lambda n: oof[n].optimism)
-        out.append(Finding("trust", (
-            "Choosing each threshold on the other folds and applying it to the held-out fold (D&H 2006 section 5.2) "
-            "raises the uniform-prior expected cost by at most ",
-            cost_ref(oof[worst].optimism, classifier_path(d, worst, "out_of_fold", "optimism"), href), " (",
-            name_ref(d, worst, href), ": ",
-            cost_ref(oof[worst].area, classifier_path(d, worst, "out_of_fold", "area"), href),
-            " out of fold): that is how optimistic the in-sample envelopes are.")))
-    intervals = [n for n, c in d.classifiers.items() if (c.expected_cost_interval or {}).get(p) is not None]
+        out.append(
+            Finding(
+                "trust",
+                (
+                    "Choosing each threshold on the other folds and applying it to the held-out fold (D&H 2006 section 5.2) "
+                    "raises the uniform-prior expected cost by at most ",
+                    cost_ref(
+                        oof[worst].optimism,
+                        classifier_path(d, worst, "out_of_fold", "optimism"),
+                        href,
+                    ),
+                    " (",
+                    name_ref(d, worst, href),
+                    ": ",
+                    cost_ref(
+                        oof[worst].area, classifier_path(d, worst, "out_of_fold", "area"), href
+                    ),
+                    " out of fold): that is how optimistic the in-sample envelopes are.",
+                ),
+            )
+        )
+    intervals = [
+        n for n, c in d.classifiers.items() if (c.expected_cost_interval or {}).get(p) is not None
+    ]
     if intervals:
-        out.append(Finding("trust", (
-            f"The {level} bootstrap intervals are optimism-corrected (Efron 1983) and studentized (bootstrap-t): they cover the cost of each classifier "
-            "with its thresholds selected on these data, which the in-sample estimate understates; quote the "
-            "interval, not the in-sample number alone.",)))
+        out.append(
+            Finding(
+                "trust",
+                (
+                    f"The {level} bootstrap intervals are optimism-corrected (Efron 1983) and studentized (bootstrap-t): they cover the cost of each classifier "
+                    "with its thresholds selected on these data, which the in-sample estimate understates; quote the "
+                    "interval, not the in-sample number alone.",
+                ),
+            )
+        )
     return out
 
 
@@ -485,33 +677,74 @@ def quote(results: Results, d: DatasetResult, level: str) -> Finding:
     """The one number to quote for a dataset (see the methods page, "Which number to quote")."""
     p = quote_prior(results, d)
     if p is None:
-        return Finding("quote", ("No prior applies to this dataset, so there is no expected cost to quote.",))
+        return Finding(
+            "quote", ("No prior applies to this dataset, so there is no expected cost to quote.",)
+        )
     v = ranking.dataset_verdict(d, p)
     href = table_href(d, "intervals")
     if not v.best or v.reason == "trivial":
         trivial = d.trivial_expected_cost.get(p)
-        tail = [] if trivial is None else [" (expected cost ", Ref(tb.cost(trivial), "trivial", ("priors", p), table_href(d, "summary"), float(trivial)), ")"]
-        return Finding("quote", tuple([f"Quote: under {p} no classifier is cheaper than the best trivial classifier"] + tail + ["."]))
+        tail = (
+            []
+            if trivial is None
+            else [
+                " (expected cost ",
+                Ref(
+                    tb.cost(trivial),
+                    "trivial",
+                    ("priors", p),
+                    table_href(d, "summary"),
+                    float(trivial),
+                ),
+                ")",
+            ]
+        )
+        return Finding(
+            "quote",
+            tuple(
+                [f"Quote: under {p} no classifier is cheaper than the best trivial classifier"]
+                + tail
+                + ["."]
+            ),
+        )
     name = v.best[0]
     c = d.classifiers[name]
     iv = (c.expected_cost_interval or {}).get(p)
     if iv is None:
         href = table_href(d, "summary")
-    parts: list = ["Quote: ", name_ref(d, name, href), f" under {p}, expected cost ",
-                   expected_cost_ref(d, name, p, href)]
+    parts: list = [
+        "Quote: ",
+        name_ref(d, name, href),
+        f" under {p}, expected cost ",
+        expected_cost_ref(d, name, p, href),
+    ]
     warnings = ()
     if iv is not None:
-        parts += [f", {level} interval ",
-                  Ref(tb.interval(iv.lower, iv.upper, tb.COST_DIGITS), "cost_interval",
-                      classifier_path(d, name, "expected_cost_interval", p), href, (iv.lower, iv.upper)),
-                  " (optimism-corrected, studentized bootstrap; the point estimate is in sample, so optimistic)"]
+        parts += [
+            f", {level} interval ",
+            Ref(
+                tb.interval(iv.lower, iv.upper, tb.COST_DIGITS),
+                "cost_interval",
+                classifier_path(d, name, "expected_cost_interval", p),
+                href,
+                (iv.lower, iv.upper),
+            ),
+            " (optimism-corrected, studentized bootstrap; the point estimate is in sample, so optimistic)",
+        ]
         warnings = coverage_warnings(d, [name])
     else:
         parts.append(" (in sample, optimistic; no bootstrap interval was computed)")
     if not v.starred and v.reason != "alone":
         others = v.tied_with or v.best[1:]
-        words = "; it was not tested against " if v.reason == "not compared" else (
-            "; it costs the same as " if v.reason == "equal" else "; it is not significantly cheaper than ")
+        words = (
+            "; it was not tested against "
+            if v.reason == "not compared"
+            else (
+                "; it costs the same as "
+                if v.reason == "equal"
+                else "; it is not significantly cheaper than "
+            )
+        )
         parts += [words] + names_list([name_ref(d, n) for n in others])
     parts.append(".")
     return Finding("quote", tuple(parts), warnings)
@@ -537,8 +770,13 @@ def dataset_findings(results: Results, d: DatasetResult) -> DatasetFindings:
     priors = list(dataset_priors(results, d))
     level = level_text(results)
     cheapest, table = cheapest_findings(d, level)
-    findings = (cheapest + prior_findings(d, priors) + trivial_findings(d, priors) + decision_findings(d)
-                + trust_findings(d, priors, level))
+    findings = (
+        cheapest
+        + prior_findings(d, priors)
+        + trivial_findings(d, priors)
+        + decision_findings(d)
+        + trust_findings(d, priors, level)
+    )
     return DatasetFindings(d.name, dataset_link(d.name), quote(results, d, level), findings, table)
 
 

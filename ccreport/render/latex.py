@@ -35,7 +35,9 @@ from dataclasses import dataclass
 from .marks import SIGNIFICANT_MARK
 
 PACKAGES = ("booktabs", "siunitx", "array")
-TEXT_WIDTH_PT = 345.0  # \textwidth of LaTeX's article class at 10 pt, one column (letter and A4 alike)
+TEXT_WIDTH_PT = (
+    345.0  # \textwidth of LaTeX's article class at 10 pt, one column (letter and A4 alike)
+)
 FONT_PT = 8.0  # \footnotesize in a 10 pt document
 TABCOLSEP_PT = 4.0  # set inside each table (LaTeX's default is 6 pt)
 THIN_SPACE_PT = 10.0 / 6  # \, between a number and its note, in the document's 10 pt
@@ -84,7 +86,15 @@ _SPECIALS = {
     "\u2026": r"\ldots{}",
     "\u00a0": "~",
 }
-_ACCENTS = {"\u0301": "'", "\u0300": "`", "\u0302": "^", "\u0308": '"', "\u0303": "~", "\u0327": "c", "\u030c": "v"}
+_ACCENTS = {
+    "\u0301": "'",
+    "\u0300": "`",
+    "\u0302": "^",
+    "\u0308": '"',
+    "\u0303": "~",
+    "\u0327": "c",
+    "\u030c": "v",
+}
 _MINUS = re.compile(r"(?<![\w.])-(?=\.?\d)")  # a hyphen before a number: a minus sign
 
 
@@ -220,18 +230,28 @@ def numeric_column(header: str, cells) -> Column:
     head_width = max(text_width(line) for line in header_lines(header))
     if not any(notes):
         width = max(number_width, head_width)
-        return Column(f"S[table-format={fmt}]", "{" + header_cell(header) + "}", numbers, width + 2 * TABCOLSEP_PT)
+        return Column(
+            f"S[table-format={fmt}]",
+            "{" + header_cell(header) + "}",
+            numbers,
+            width + 2 * TABCOLSEP_PT,
+        )
     note_width = max(text_width(c.note) + (text_width("*") if c.best else 0) for c in cells)
     note_spec = "l"
     if note_width > NOTE_WRAP_PT:
         # a long note (an interval, then a p-value) wraps at its ordinary spaces; what no-break
         # spaces hold together (an interval, "p <= 0.002") stays on one line
-        pieces = [text_width(piece) + (text_width("*") if c.best and k == 0 else 0)
-                  for c in cells for k, piece in enumerate(c.note.split(" "))]
+        pieces = [
+            text_width(piece) + (text_width("*") if c.best and k == 0 else 0)
+            for c in cells
+            for k, piece in enumerate(c.note.split(" "))
+        ]
         if max(pieces) < note_width:
             note_width = math.ceil(max(pieces))
             note_spec = f">{{\\raggedright\\arraybackslash}}p{{{note_width}pt}}"
-    width = max(number_width + THIN_SPACE_PT + note_width + 2 * TABCOLSEP_PT, head_width + 2 * TABCOLSEP_PT)
+    width = max(
+        number_width + THIN_SPACE_PT + note_width + 2 * TABCOLSEP_PT, head_width + 2 * TABCOLSEP_PT
+    )
     cells_out = [f"{n} & {note}" for n, note in zip(numbers, notes)]
     return Column(
         f"S[table-format={fmt}]@{{\\,}}{note_spec}",
@@ -298,8 +318,12 @@ def table_latex(table) -> str:
         f"(\\textwidth {TEXT_WIDTH_PT:.0f}pt)",
     ]
     for k, rows in enumerate(chunks):
-        lines += ["\\begin{table}[htbp]", "\\centering", "\\footnotesize",
-                  f"\\setlength{{\\tabcolsep}}{{{TABCOLSEP_PT:g}pt}}"]
+        lines += [
+            "\\begin{table}[htbp]",
+            "\\centering",
+            "\\footnotesize",
+            f"\\setlength{{\\tabcolsep}}{{{TABCOLSEP_PT:g}pt}}",
+        ]
         if k == 0:
             lines += [f"\\caption{{{escape(table.caption)}}}", f"\\label{{{label}}}"]
         else:

@@ -12,8 +12,8 @@ import re
 import xml.etree.ElementTree as etree
 
 import markdown
-from markupsafe import Markup
 from markdown.treeprocessors import Treeprocessor
+from markupsafe import Markup
 
 EXTENSIONS = ["tables", "fenced_code", "sane_lists", "smarty"]
 _OUTSIDE = re.compile(r"^[a-z][a-z0-9+.-]*:|^//", re.IGNORECASE)

@@ -106,22 +106,31 @@ def _distinct_scores(c) -> int:
 def few_scores_note(c) -> str | None:
     """The band's own statement of its under-coverage with few distinct scores, or None."""
     target = getattr(c.band, "target", None) if c.band is not None else None
-    if c.kind != "scores" or not target or not target.startswith(TARGET_SCORES) or len(target) == len(TARGET_SCORES):
+    if (
+        c.kind != "scores"
+        or not target
+        or not target.startswith(TARGET_SCORES)
+        or len(target) == len(TARGET_SCORES)
+    ):
         return None
-    return target[len(TARGET_SCORES):].lstrip("; ").strip()
+    return target[len(TARGET_SCORES) :].lstrip("; ").strip()
 
 
 def _fixed_models(results: Results) -> Limitation:
     b = int(results.settings.bootstrap)
     if b <= 0:
-        text = ("No bootstrap was run (bootstrap = 0): no number of this report has an interval, band or p-value, so "
-                "nothing says how much any of them would move on other data.")
+        text = (
+            "No bootstrap was run (bootstrap = 0): no number of this report has an interval, band or p-value, so "
+            "nothing says how much any of them would move on other data."
+        )
     else:
-        text = (f"Every interval, band and p-value comes from {b} resamples of the evaluation instances with each "
-                "classifier's scores held fixed: the fitted models are taken as given and never refitted, as "
-                "Drummond and Holte condition on the test confusion matrix [1, §4.6]. So no interval contains the "
-                "variability of training: a model fitted to another sample of the same size would score the cases "
-                "differently, and its cost curve could lie outside the band.")
+        text = (
+            f"Every interval, band and p-value comes from {b} resamples of the evaluation instances with each "
+            "classifier's scores held fixed: the fitted models are taken as given and never refitted, as "
+            "Drummond and Holte condition on the test confusion matrix [1, §4.6]. So no interval contains the "
+            "variability of training: a model fitted to another sample of the same size would score the cases "
+            "differently, and its cost curve could lie outside the band."
+        )
     return Limitation("fixed_models", "Fixed models", text)
 
 
@@ -130,12 +139,14 @@ def _pooled_folds(results: Results) -> Limitation | None:
     if not folded:
         return None
     parts = [f"{d.name} ({d.n_folds} folds)" for d in folded]
-    text = (f"On {_names(parts)} the fold column declares cross-validation folds, so the scores are out-of-fold "
-            "scores: each case was scored by the model fitted without its fold, and the scores of all the fold models are pooled into one ROC curve and one lower "
-            "envelope per classifier (pooling, one of the two methods of Swets and Pickett that D&H discuss [1, §4.5]). The "
-            "pooled curve is the curve of none of the fold models, nor of a model refitted on all the data, and "
-            "its thresholds are applied to scores of models that may be scaled differently from each other. The "
-            "fold-average tables give the other way, the cost curves averaged vertically [1, §4.5].")
+    text = (
+        f"On {_names(parts)} the fold column declares cross-validation folds, so the scores are out-of-fold "
+        "scores: each case was scored by the model fitted without its fold, and the scores of all the fold models are pooled into one ROC curve and one lower "
+        "envelope per classifier (pooling, one of the two methods of Swets and Pickett that D&H discuss [1, §4.5]). The "
+        "pooled curve is the curve of none of the fold models, nor of a model refitted on all the data, and "
+        "its thresholds are applied to scores of models that may be scaled differently from each other. The "
+        "fold-average tables give the other way, the cost curves averaged vertically [1, §4.5]."
+    )
     return Limitation("pooled_folds", "Pooled out-of-fold scores", text)
 
 
@@ -156,20 +167,24 @@ def _selection(results: Results) -> Limitation | None:
         iv = (d.classifiers[best].expected_cost_interval or {}).get(prior)
         if iv is not None and np.isfinite(iv.upper - iv.lower):
             se = (iv.upper - iv.lower) / (2.0 * z)
-            s += (f"; with its standard error s ≈ {tb.cost(se)} (its {100 * conf:g}% interval's width over "
-                  f"{2.0 * z:.3f}), the worst case is e({k}) s = {e_k:.3f} s ≈ {tb.cost(e_k * se)}")
+            s += (
+                f"; with its standard error s ≈ {tb.cost(se)} (its {100 * conf:g}% interval's width over "
+                f"{2.0 * z:.3f}), the worst case is e({k}) s = {e_k:.3f} s ≈ {tb.cost(e_k * se)}"
+            )
         sentences.append(s + ".")
     if not sentences:
         return None
-    text = ("The classifier a dataset's findings quote is the cheapest of the k classifiers on the same instances "
-            "its interval comes from, and that interval is the interval of the classifier once chosen: it does "
-            "not include the choice, so it is optimistic. With normal estimates of a common standard error s, the "
-            "bias is largest when all k are equally good and their estimates independent: the cheapest estimate "
-            "then lies on average e(k) s below the common true cost, e(k) the mean of the largest of k standard "
-            "normals. " + " ".join(sentences) + " Estimates from the same instances are positively "
-            "correlated, and real differences between the classifiers separate them; both make the bias smaller "
-            "than this worst case. The paired tests against the runner-up say whether the choice itself is "
-            "supported.")
+    text = (
+        "The classifier a dataset's findings quote is the cheapest of the k classifiers on the same instances "
+        "its interval comes from, and that interval is the interval of the classifier once chosen: it does "
+        "not include the choice, so it is optimistic. With normal estimates of a common standard error s, the "
+        "bias is largest when all k are equally good and their estimates independent: the cheapest estimate "
+        "then lies on average e(k) s below the common true cost, e(k) the mean of the largest of k standard "
+        "normals. " + " ".join(sentences) + " Estimates from the same instances are positively "
+        "correlated, and real differences between the classifiers separate them; both make the bias smaller "
+        "than this worst case. The paired tests against the runner-up say whether the choice itself is "
+        "supported."
+    )
     return Limitation("selection", "Best-of-k selection", text)
 
 
@@ -179,14 +194,20 @@ def _few_scores(results: Results) -> Limitation:
         for name, c in d.classifiers.items():
             note = few_scores_note(c)
             if note is not None:
-                found.setdefault(note, []).append(f"{name} on {d.name} ({_distinct_scores(c)} distinct scores)")
+                found.setdefault(note, []).append(
+                    f"{name} on {d.name} ({_distinct_scores(c)} distinct scores)"
+                )
     if not found:
-        text = ("No classifier of this report has the few distinct scores with which the bands are known to cover "
-                "less than their level (benchmarks/README.md, validity matrix).")
+        text = (
+            "No classifier of this report has the few distinct scores with which the bands are known to cover "
+            "less than their level (benchmarks/README.md, validity matrix)."
+        )
     else:
         text = " ".join(f"{_names(names)}: {note}." for note, names in found.items())
-        text += (" Every interval of these classifiers (bands, expected costs, differences) shares that shortfall, "
-                 "wherever it is quoted.")
+        text += (
+            " Every interval of these classifiers (bands, expected costs, differences) shares that shortfall, "
+            "wherever it is quoted."
+        )
     return Limitation("few_scores", "Few distinct scores", text)
 
 
@@ -200,19 +221,32 @@ def _not_covered(results: Results) -> Limitation:
         "hybrid built by an empirical selection criterion [1, §5.2]; the bands target the cost of the thresholds as "
         "selected here)."
     )
-    text += (" The cost curves take a misclassification to cost the same for every case of a class, the costs "
-             "adding up [1, §6 and Appendix A].")
-    iv = [d.name for d in results.datasets.values() if any(c.instance_costs is not None for c in d.classifiers.values())]
+    text += (
+        " The cost curves take a misclassification to cost the same for every case of a class, the costs "
+        "adding up [1, §6 and Appendix A]."
+    )
+    iv = [
+        d.name
+        for d in results.datasets.values()
+        if any(c.instance_costs is not None for c in d.classifiers.values())
+    ]
     if iv:
-        text += (f" The instance-cost analyses of {_names(iv)} drop that assumption and take the declared costs as "
-                 "exact and known for every case [3, §3].")
+        text += (
+            f" The instance-cost analyses of {_names(iv)} drop that assumption and take the declared costs as "
+            "exact and known for every case [3, §3]."
+        )
     return Limitation("not_covered", "What the bootstrap does not cover", text)
 
 
 def limitations(results: Results) -> list[Limitation]:
     """The Limitations of this report (module docstring), in reading order."""
-    found = [_fixed_models(results), _pooled_folds(results), _selection(results), _few_scores(results),
-             _not_covered(results)]
+    found = [
+        _fixed_models(results),
+        _pooled_folds(results),
+        _selection(results),
+        _few_scores(results),
+        _not_covered(results),
+    ]
     return [x for x in found if x is not None]
 
 
@@ -234,8 +268,19 @@ def probability_rules(results: Results) -> list[RuleRow]:
                 area = getattr(choice, "area", None)
                 if rule is None or area is None or rule == "parameter_based":
                     continue
-                rows.append(RuleRow(d.name, name, pi, crit, rule, getattr(choice, "prior", None),
-                                    float(sd.area), float(area), float(opt.area)))
+                rows.append(
+                    RuleRow(
+                        d.name,
+                        name,
+                        pi,
+                        crit,
+                        rule,
+                        getattr(choice, "prior", None),
+                        float(sd.area),
+                        float(area),
+                        float(opt.area),
+                    )
+                )
     return rows
 
 
@@ -257,8 +302,16 @@ def probability_rules_table(results: Results) -> tb.Table | None:
     )
     for r in rows:
         rule = r.rule if r.prior is None else f"{r.rule}, π = {r.prior:.3f}"
-        t.rows.append([tb.text(r.dataset), tb.num(r.pi, 3), tb.text(r.classifier), tb.num(r.optimal, tb.COST_DIGITS),
-                       tb.num(r.score_driven, tb.COST_DIGITS), tb.text(r.criterion), tb.text(rule),
-                       tb.num(r.rule_area, tb.COST_DIGITS)])
+        t.rows.append(
+            [
+                tb.text(r.dataset),
+                tb.num(r.pi, 3),
+                tb.text(r.classifier),
+                tb.num(r.optimal, tb.COST_DIGITS),
+                tb.num(r.score_driven, tb.COST_DIGITS),
+                tb.text(r.criterion),
+                tb.text(rule),
+                tb.num(r.rule_area, tb.COST_DIGITS),
+            ]
+        )
     return t
-

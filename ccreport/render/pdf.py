@@ -33,13 +33,13 @@ from __future__ import annotations
 import os
 import re
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from html import unescape
 from pathlib import Path
 
 from .. import speedups
-from ..runtime.build_date import FROM_ENVIRONMENT, BuildDate, build_date
 from ..paths import theme_figure_style
+from ..runtime.build_date import FROM_ENVIRONMENT, BuildDate, build_date
 from ..runtime.collector import collector_paused
 from .figure_pdfs import FigureImages
 from .pdfa import pdfa_repairs
@@ -90,11 +90,19 @@ def chapters(site: Site, attachments: bool, table_layout=None) -> list[dict]:
         context["attachments"] = attachments
         context["table_layout"] = table_layout
         body = _internal_links(render_template(site.env, page.template, context))
-        sections = [{"id": i, "title": unescape(_TAG.sub("", t)).strip()} for i, t in _H2.findall(body)]
+        sections = [
+            {"id": i, "title": unescape(_TAG.sub("", t)).strip()} for i, t in _H2.findall(body)
+        ]
         title = "Overview" if page.slug == "index" else page.title
         out.append(
-            {"id": f"page-{page.slug}", "number": number, "title": title, "kind": page.template.removesuffix(".html"),
-             "body": _markup(body), "sections": sections}
+            {
+                "id": f"page-{page.slug}",
+                "number": number,
+                "title": title,
+                "kind": page.template.removesuffix(".html"),
+                "body": _markup(body),
+                "sections": sections,
+            }
         )
     return out
 
@@ -112,8 +120,12 @@ def report_html(site: Site, epoch: int, attachments: bool, table_layout=None) ->
     date = BuildDate(epoch, FROM_ENVIRONMENT)
     context = dict(site.context)
     context.update(
-        chapters=chapters(site, attachments, table_layout), created=date.iso, build_date=date.display(), print=True,
-        attachments=attachments, page=None,
+        chapters=chapters(site, attachments, table_layout),
+        created=date.iso,
+        build_date=date.display(),
+        print=True,
+        attachments=attachments,
+        page=None,
     )
     return render_template(site.env, "report.html", context)
 
@@ -125,13 +137,21 @@ def archive_attachments(out: Path, project, files) -> list[tuple[Path, str, str]
     attached = []
     results_json = Path(out) / "results.json"
     if results_json.is_file():
-        attached.append((results_json, RESULTS_ATTACHMENT, "Every number of the report (ccreport results schema)"))
+        attached.append(
+            (
+                results_json,
+                RESULTS_ATTACHMENT,
+                "Every number of the report (ccreport results schema)",
+            )
+        )
     if project is None:
         return attached
     for f in files:
         path = Path(project.root) / f.path
         if path.is_file():
-            attached.append((path, f.path, f"{ROLE_DESCRIPTIONS.get(f.role, f.role)}; SHA-256 {f.sha256}"))
+            attached.append(
+                (path, f.path, f"{ROLE_DESCRIPTIONS.get(f.role, f.role)}; SHA-256 {f.sha256}")
+            )
     return attached
 
 
@@ -140,7 +160,9 @@ def figure_fonts(out: Path, project=None) -> tuple[dict, dict]:
     (:func:`ccreport.render.figure_fonts.weasyprint_options`, with the theme's ``figures.mplstyle``)."""
     from .figure_fonts import weasyprint_options
 
-    return weasyprint_options(out, theme_figure_style(project) if getattr(project, "root", None) is not None else None)
+    return weasyprint_options(
+        out, theme_figure_style(project) if getattr(project, "root", None) is not None else None
+    )
 
 
 def table_layouts(site: Site, out: Path, render_options: dict):
@@ -148,16 +170,19 @@ def table_layouts(site: Site, out: Path, render_options: dict):
     automatic table layout without its measuring pass), measured in the document's own font map;
     None (WeasyPrint's automatic layout) when the speedup is off or for a theme of the project's own."""
     from .. import paths
-
     from ..speedups import table_widths
 
     if not speedups.active("table_widths", "weasyprint", table_widths.WRITTEN_FOR):
         return None
-    measure = table_widths.measurer_for(site.theme, paths.themes_dir(), Path(out) / "assets", render_options["font_config"].font_map)
+    measure = table_widths.measurer_for(
+        site.theme, paths.themes_dir(), Path(out) / "assets", render_options["font_config"].font_map
+    )
     return None if measure is None else (lambda table: table_widths.table_layout(table, measure))
 
 
-def render_pdf(site: Site, out: Path, project=None, date: BuildDate | None = None, figure_pdfs: bool = True) -> Path:
+def render_pdf(
+    site: Site, out: Path, project=None, date: BuildDate | None = None, figure_pdfs: bool = True
+) -> Path:
     """Write ``out/report.pdf`` from a rendered site (``out`` holds its figures, assets and results.json).
 
     ``project``: the :class:`ccreport.project.manifest.Project` whose files are attached (as
@@ -174,19 +199,37 @@ def render_pdf(site: Site, out: Path, project=None, date: BuildDate | None = Non
     if date is None:
         date = build_date(None)
         if provenance is not None:
-            date = BuildDate(int(datetime.strptime(provenance.date, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc).timestamp()), provenance.date_source)
+            date = BuildDate(
+                int(
+                    datetime.strptime(provenance.date, "%Y-%m-%dT%H:%M:%SZ")
+                    .replace(tzinfo=UTC)
+                    .timestamp()
+                ),
+                provenance.date_source,
+            )
     moment = date.moment
     attached = archive_attachments(out, project, provenance.files if provenance is not None else ())
     target = out / PDF_NAME
     with fixed_source_date(date.epoch), collector_paused():
-        html_options, render_options = figure_fonts(out, project)  # the figures' SVG text in their own font files
-        html = report_html(site, date.epoch, attachments=bool(attached), table_layout=table_layouts(site, out, render_options))
+        html_options, render_options = figure_fonts(
+            out, project
+        )  # the figures' SVG text in their own font files
+        html = report_html(
+            site,
+            date.epoch,
+            attachments=bool(attached),
+            table_layout=table_layouts(site, out, render_options),
+        )
         images = FigureImages(out) if figure_pdfs else {}  # figures drawn from their own PDF files
         source = weasyprint.HTML(string=html, base_url=str(out) + os.sep, **html_options)
         document = source.render(cache=images, **render_options)
         attachments = [
             weasyprint.Attachment(
-                filename=str(path), name=name, description=description, created=moment, modified=moment,
+                filename=str(path),
+                name=name,
+                description=description,
+                created=moment,
+                modified=moment,
                 relationship="Source" if name != RESULTS_ATTACHMENT else "Data",
             )
             for path, name, description in attached
@@ -199,7 +242,12 @@ def render_pdf(site: Site, out: Path, project=None, date: BuildDate | None = Non
 
         options = dict(pdf_identifier=b"ccreport-report", pdf_tags=True, finisher=finisher)
         try:
-            document.write_pdf(target, pdf_variant=PDF_VARIANT if attachments else None, attachments=attachments, **options)
+            document.write_pdf(
+                target,
+                pdf_variant=PDF_VARIANT if attachments else None,
+                attachments=attachments,
+                **options,
+            )
         except Exception:  # pragma: no cover - a PDF/A failure should not lose the report
             document.write_pdf(target, **options)
     # WeasyPrint keeps the figures' @font-face files in a temporary folder until its font

@@ -40,7 +40,9 @@ class _EolSafe:
     @property
     def data(self):
         out = super().data
-        if out.endswith(b"\r" + _ENDSTREAM):  # checked without copying the (often megabytes of) data
+        if out.endswith(
+            b"\r" + _ENDSTREAM
+        ):  # checked without copying the (often megabytes of) data
             return out[: -len(_ENDSTREAM)] + b"\r" + _ENDSTREAM
         return out
 
@@ -73,7 +75,9 @@ def unique_associated_files(pdf) -> None:
 def _object(pdf, reference):
     """The object a reference such as ``b"12 0 R"`` names (None if it is not one)."""
     try:
-        return pdf.objects[int(str(reference.decode() if isinstance(reference, bytes) else reference).split()[0])]
+        return pdf.objects[
+            int(str(reference.decode() if isinstance(reference, bytes) else reference).split()[0])
+        ]
     except (ValueError, IndexError, AttributeError):
         return None
 

@@ -62,7 +62,11 @@ def lowest(values: dict[str, float | None]) -> set[str]:
 
 def no_better_than_trivial(value: float | None, trivial: float | None) -> bool:
     """Whether ``value`` is not below the best trivial classifier's expected cost (up to the tolerance)."""
-    return usable(value) and usable(trivial) and (float(value) >= float(trivial) or same_cost(float(value), float(trivial)))
+    return (
+        usable(value)
+        and usable(trivial)
+        and (float(value) >= float(trivial) or same_cost(float(value), float(trivial)))
+    )
 
 
 @dataclass(frozen=True)
@@ -114,10 +118,14 @@ def verdict(
     ps = {r: (None if p_adjusted is None or alpha is None else p_adjusted(b, r)) for r in runners}
     untested = tuple(r for r, p in ps.items() if p is None)
     if untested:
-        return Verdict(best=best, runners_up=runners, p_adjusted=ps, tied_with=untested, reason="not compared")
+        return Verdict(
+            best=best, runners_up=runners, p_adjusted=ps, tied_with=untested, reason="not compared"
+        )
     close = tuple(r for r, p in ps.items() if p > alpha + 1e-12)
     if close:
-        return Verdict(best=best, runners_up=runners, p_adjusted=ps, tied_with=close, reason="not significant")
+        return Verdict(
+            best=best, runners_up=runners, p_adjusted=ps, tied_with=close, reason="not significant"
+        )
     return Verdict(best=best, starred=True, runners_up=runners, p_adjusted=ps, reason="significant")
 
 
@@ -159,7 +167,9 @@ def alpha_of(d) -> float | None:
     return None
 
 
-def dataset_verdict(d, prior: str, values: dict[str, float | None] | None = None, trivial: float | None = None) -> Verdict:
+def dataset_verdict(
+    d, prior: str, values: dict[str, float | None] | None = None, trivial: float | None = None
+) -> Verdict:
     """:func:`verdict` of the expected costs of dataset ``d`` under ``prior`` with its step-down adjusted tests.
 
     ``values``: the costs to rank (default: every classifier's ``expected_cost[prior]``);

@@ -29,21 +29,22 @@ import jinja2
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 from markupsafe import Markup
 
-from ..analysis.instance_cost_bins import BINS  # the methods text states the instance-cost bootstrap's bin count
 from .. import paths
-from ..project import naming
+from ..analysis.instance_cost_bins import (
+    BINS,
+)  # the methods text states the instance-cost bootstrap's bin count
 from ..errors import Problem, UserInputError
 from ..figures import specs as figure_specs
+from ..project import naming
 from ..results import DatasetResult, Results, dataset_priors
 from . import findings as fd
 from . import tables as tb
 from .catalogue import Catalogue, number_items
-from .page_names import dataset_link, dataset_page_slug, slug
 from .decision_summary import decision_summary
-from .sections import DATASET_SECTIONS, PageSection
-from .sections import instance_costs, overview, provenance
 from .markdown_text import render_markdown, strip_leading_title
 from .methods_page import limitations, probability_rules_table  # the methods page's generated parts
+from .page_names import dataset_link, dataset_page_slug, slug
+from .sections import DATASET_SECTIONS, PageSection, instance_costs, overview, provenance
 
 PDF_NAME = "report.pdf"
 
@@ -61,8 +62,12 @@ class Figure:
     caption: str
     alt: str
     width: str = "full"  # "column" | "full"
-    number: int | None = None  # assigned once for the site and report.pdf (ccreport.render.catalogue)
-    scope: str = "dataset"  # the registered kind's scope: "report", "dataset", "classifier" or "pair"
+    number: int | None = (
+        None  # assigned once for the site and report.pdf (ccreport.render.catalogue)
+    )
+    scope: str = (
+        "dataset"  # the registered kind's scope: "report", "dataset", "classifier" or "pair"
+    )
     panel_caption: str | None = None  # in report.pdf's grid of panels, instead of the caption
     panels_note: str | None = None  # said once before that grid (ccreport.figures.registry)
 
@@ -122,14 +127,26 @@ def classifier_index(results: Results) -> dict[str, dict]:
 # --- pages ------------------------------------------------------------------------------------
 
 
-def _placed(results: Results, d: DatasetResult | None, section: str, figures: dict[str, Figure]) -> list[Figure]:
+def _placed(
+    results: Results, d: DatasetResult | None, section: str, figures: dict[str, Figure]
+) -> list[Figure]:
     """The figures of the index that the registered kinds put in a section, in report order."""
     found = []
     for spec in figure_specs(section=section):
-        keys = [spec.key_for()] if spec.scope == "report" else [
-            spec.key_for(d.name, name)
-            for name in ([None] if spec.scope == "dataset" else d.classifiers if spec.scope == "classifier" else d.comparisons)
-        ]
+        keys = (
+            [spec.key_for()]
+            if spec.scope == "report"
+            else [
+                spec.key_for(d.name, name)
+                for name in (
+                    [None]
+                    if spec.scope == "dataset"
+                    else d.classifiers
+                    if spec.scope == "classifier"
+                    else d.comparisons
+                )
+            ]
+        )
         for key in keys:
             if key in figures:
                 figure = figures[key]
@@ -138,7 +155,9 @@ def _placed(results: Results, d: DatasetResult | None, section: str, figures: di
     return found
 
 
-def dataset_sections(results: Results, d: DatasetResult, figures: dict[str, Figure]) -> list[PageSection]:
+def dataset_sections(
+    results: Results, d: DatasetResult, figures: dict[str, Figure]
+) -> list[PageSection]:
     """The dataset page's sections with their tables and figures (the index's figures under
     ``<dataset>/`` that no registered kind places are shown with the main figures)."""
     priors = list(dataset_priors(results, d))
@@ -147,9 +166,15 @@ def dataset_sections(results: Results, d: DatasetResult, figures: dict[str, Figu
         tables = {name: t for name, t in section.tables(d, priors).items() if t is not None}
         out.append(PageSection(section, tables, _placed(results, d, section.id, figures)))
     placed = {f.key for s in out for f in s.figures}
-    overview = {spec.key_for() for spec in figure_specs() if spec.scope == "report"}  # a dataset may be named "overview"
+    overview = {
+        spec.key_for() for spec in figure_specs() if spec.scope == "report"
+    }  # a dataset may be named "overview"
     main = next(s for s in out if s.id == "figures")
-    main.figures += [f for k, f in figures.items() if k.startswith(f"{d.name}/") and k not in placed and k not in overview]
+    main.figures += [
+        f
+        for k, f in figures.items()
+        if k.startswith(f"{d.name}/") and k not in placed and k not in overview
+    ]
     return out
 
 
@@ -166,7 +191,11 @@ def build_pages(results: Results, figures: dict[str, Figure]) -> list[Page]:
                 "expected_cost": overview.cross_dataset_table(results),
             },
             figures={f.key: f for f in _placed(results, None, "overview", figures)},
-            data={"narrative": render_markdown(strip_leading_title(results.narrative_markdown, results.title))},
+            data={
+                "narrative": render_markdown(
+                    strip_leading_title(results.narrative_markdown, results.title)
+                )
+            },
         )
     ]
     for d in results.datasets.values():
@@ -194,9 +223,16 @@ def build_pages(results: Results, figures: dict[str, Figure]) -> list[Page]:
             )
         )
     rules = probability_rules_table(results)
-    pages.append(Page("methods", "Methods", "Methods", "methods.html",
-                      tables={} if rules is None else {"probability_rules": rules},
-                      data={"instance_cost_bins": BINS, "limitations": limitations(results)}))
+    pages.append(
+        Page(
+            "methods",
+            "Methods",
+            "Methods",
+            "methods.html",
+            tables={} if rules is None else {"probability_rules": rules},
+            data={"instance_cost_bins": BINS, "limitations": limitations(results)},
+        )
+    )
     pages.append(
         Page(
             "provenance",
@@ -226,7 +262,9 @@ class TemplateSandbox(ImmutableSandboxedEnvironment):
     nor call a library function that writes a file or starts a process."""
 
     def is_safe_attribute(self, obj, attr, value) -> bool:
-        return not isinstance(value, types.ModuleType) and super().is_safe_attribute(obj, attr, value)
+        return not isinstance(value, types.ModuleType) and super().is_safe_attribute(
+            obj, attr, value
+        )
 
     def call(__self, __context, __obj, *args, **kwargs):  # Jinja2's own signature
         given = any(__obj is value for value in __context.parent.values())
@@ -235,7 +273,22 @@ class TemplateSandbox(ImmutableSandboxedEnvironment):
         return super().call(__context, __obj, *args, **kwargs)
 
 
-_PLAIN = (str, bytes, int, float, complex, bool, list, tuple, dict, set, frozenset, range, type(None), Markup)
+_PLAIN = (
+    str,
+    bytes,
+    int,
+    float,
+    complex,
+    bool,
+    list,
+    tuple,
+    dict,
+    set,
+    frozenset,
+    range,
+    type(None),
+    Markup,
+)
 _OWN_MODULES = ("ccreport", "jinja2", "markupsafe")
 
 
@@ -267,9 +320,19 @@ def make_environment(project_root: Path | None, theme: Path) -> jinja2.Environme
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters.update(cost=tb.cost, auc=tb.auc, pc=tb.pc, interval=tb.interval, markdown=render_markdown, slug=slug,
-                       dataset_href=dataset_link)
-    env.filters.update(instance_cost_sentence=instance_costs.what_changes, instance_cost_left_out=instance_costs.left_out)
+    env.filters.update(
+        cost=tb.cost,
+        auc=tb.auc,
+        pc=tb.pc,
+        interval=tb.interval,
+        markdown=render_markdown,
+        slug=slug,
+        dataset_href=dataset_link,
+    )
+    env.filters.update(
+        instance_cost_sentence=instance_costs.what_changes,
+        instance_cost_left_out=instance_costs.left_out,
+    )
     return env
 
 
@@ -277,7 +340,10 @@ def _template_frame(exc: BaseException) -> tuple[str | None, int | None]:
     """The innermost traceback frame that is in a template file (jinja maps frames to templates)."""
     found = (None, None)
     for frame in traceback.extract_tb(exc.__traceback__):
-        if frame.filename.endswith((".html", ".xml", ".txt", ".css", ".jinja", ".j2")) and Path(frame.filename).exists():
+        if (
+            frame.filename.endswith((".html", ".xml", ".txt", ".css", ".jinja", ".j2"))
+            and Path(frame.filename).exists()
+        ):
             found = (frame.filename, frame.lineno)
     return found
 
@@ -287,8 +353,10 @@ def _recursion_frame(exc: RecursionError) -> tuple[str | None, int | None]:
     (those the traceback holds more than once), the innermost in a file of the project or its
     theme, else (a cycle through ccreport's own templates only) the innermost of the cycle."""
     frames = [
-        (f.filename, f.lineno) for f in traceback.extract_tb(exc.__traceback__)
-        if f.filename.endswith((".html", ".xml", ".txt", ".css", ".jinja", ".j2")) and Path(f.filename).exists()
+        (f.filename, f.lineno)
+        for f in traceback.extract_tb(exc.__traceback__)
+        if f.filename.endswith((".html", ".xml", ".txt", ".css", ".jinja", ".j2"))
+        and Path(f.filename).exists()
     ]
     seen: dict[tuple[str, int | None], int] = {}
     for frame in frames:
@@ -296,10 +364,19 @@ def _recursion_frame(exc: RecursionError) -> tuple[str | None, int | None]:
     cycle = [frame for frame in frames if seen[frame] > 1] or frames
     built_in = paths.templates_dir().resolve()
     own = [frame for frame in cycle if not Path(frame[0]).resolve().is_relative_to(built_in)]
-    def pulling(word: str) -> list:
-        return [frame for frame in own if re.search(word, linecache.getline(frame[0], frame[1] or 0))]
 
-    return (pulling(r"\b(include|import|from)\b") or pulling(r"\bextends\b") or own or cycle or [(None, None)])[-1]
+    def pulling(word: str) -> list:
+        return [
+            frame for frame in own if re.search(word, linecache.getline(frame[0], frame[1] or 0))
+        ]
+
+    return (
+        pulling(r"\b(include|import|from)\b")
+        or pulling(r"\bextends\b")
+        or own
+        or cycle
+        or [(None, None)]
+    )[-1]
 
 
 def template_error(exc: Exception, name: str) -> UserInputError:
@@ -318,11 +395,17 @@ def template_error(exc: Exception, name: str) -> UserInputError:
     else:
         file, line = _template_frame(exc)
         file = file or name
-        expected = f"undefined variable: {exc}" if isinstance(exc, jinja2.UndefinedError) else f"template error: {type(exc).__name__}: {exc}"
+        expected = (
+            f"undefined variable: {exc}"
+            if isinstance(exc, jinja2.UndefinedError)
+            else f"template error: {type(exc).__name__}: {exc}"
+        )
     return UserInputError(Problem(file=str(file), field="template", expected=expected, line=line))
 
 
-def _undecodable_template(env: jinja2.Environment, name: str, exc: UnicodeDecodeError) -> UserInputError:
+def _undecodable_template(
+    env: jinja2.Environment, name: str, exc: UnicodeDecodeError
+) -> UserInputError:
     """A template file that is not UTF-8: name the file (the loader's frames carry no template)."""
     for loader in getattr(env.loader, "loaders", [env.loader]):
         for folder in getattr(loader, "searchpath", []):
@@ -333,7 +416,14 @@ def _undecodable_template(env: jinja2.Environment, name: str, exc: UnicodeDecode
                 except UnicodeDecodeError as bad:
                     data = path.read_bytes()
                     line = data.count(b"\n", 0, bad.start) + 1
-                    return UserInputError(Problem(str(path), "template", f"expected UTF-8 text, got byte 0x{data[bad.start]:02x}", line=line))
+                    return UserInputError(
+                        Problem(
+                            str(path),
+                            "template",
+                            f"expected UTF-8 text, got byte 0x{data[bad.start]:02x}",
+                            line=line,
+                        )
+                    )
     return UserInputError(Problem(name, "template", f"expected UTF-8 text: {exc.reason}"))
 
 
@@ -347,7 +437,14 @@ def render_template(env: jinja2.Environment, name: str, context: dict) -> str:
         raise _undecodable_template(env, name, exc) from exc
     except RecursionError as exc:
         file, line = _recursion_frame(exc)
-        raise UserInputError(Problem(str(file or name), "template", "a template includes or extends itself (endless recursion)", line=line)) from None
+        raise UserInputError(
+            Problem(
+                str(file or name),
+                "template",
+                "a template includes or extends itself (endless recursion)",
+                line=line,
+            )
+        ) from None
     except jinja2.TemplateError as exc:
         raise template_error(exc, name) from exc
     except Exception as exc:
@@ -368,7 +465,9 @@ class Site:
     env: jinja2.Environment
     theme: Path
     context: dict
-    catalogue: Catalogue = field(default_factory=Catalogue)  # the one numbering of figures and tables
+    catalogue: Catalogue = field(
+        default_factory=Catalogue
+    )  # the one numbering of figures and tables
 
 
 def copy_theme(theme: Path, out: Path) -> None:
@@ -380,7 +479,11 @@ def copy_theme(theme: Path, out: Path) -> None:
             rel = f.relative_to(folder)
             if f.is_symlink() and not f.resolve().is_relative_to(folder.resolve()):
                 continue  # a theme publishes its own files only, never what a link points to outside it
-            if f.is_file() and rel.parts[0] != "templates" and f.suffix not in (".py", ".pyc", ".mplstyle"):
+            if (
+                f.is_file()
+                and rel.parts[0] != "templates"
+                and f.suffix not in (".py", ".pyc", ".mplstyle")
+            ):
                 (assets / rel).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(f, assets / rel)
 
@@ -392,11 +495,15 @@ def page_context(site_context: dict, page: Page, print_mode: bool) -> dict:
     return context
 
 
-def render_site(results: Results, project, out: Path, figures: dict | None = None, pdf: bool = True) -> Site:
+def render_site(
+    results: Results, project, out: Path, figures: dict | None = None, pdf: bool = True
+) -> Site:
     """Write the HTML pages, the tables (CSV, LaTeX) and the theme assets into ``out``."""
     out = Path(out)
     root = getattr(project, "root", None)
-    theme = paths.theme_dir(getattr(project, "theme", paths.DEFAULT_THEME) or paths.DEFAULT_THEME, root)
+    theme = paths.theme_dir(
+        getattr(project, "theme", paths.DEFAULT_THEME) or paths.DEFAULT_THEME, root
+    )
     env = make_environment(root, theme)
     pages = build_pages(results, figures_from_index(figures))
     catalogue = number_items(pages)
@@ -410,7 +517,9 @@ def render_site(results: Results, project, out: Path, figures: dict | None = Non
         "classifiers": classifier_index(results),
         "attachments": False,
         "tb": tb,
-        "report_findings": [p.data["dataset_findings"] for p in pages if "dataset_findings" in p.data],
+        "report_findings": [
+            p.data["dataset_findings"] for p in pages if "dataset_findings" in p.data
+        ],
         "decision_summary": decision_summary(results),
     }
     copy_theme(theme, out)

@@ -26,7 +26,9 @@ DASH = "\u2014"
 BEST_MARK = "\u2605"  # a star beside the bold best value: not colour alone
 WIDE_TABLE_CHARS = 150  # compact 7.2pt type on A4 portrait holds about this many characters
 NOT_BETTER_MARK = "\u2020"  # beside a cost no lower than the best trivial classifier's
-TRIVIAL_NAME = "best trivial"  # the row (or column) of the best trivial classifier in expected-cost tables
+TRIVIAL_NAME = (
+    "best trivial"  # the row (or column) of the best trivial classifier in expected-cost tables
+)
 
 
 def fmt(value: float | None, digits: int) -> str:
@@ -42,7 +44,11 @@ def fmt(value: float | None, digits: int) -> str:
 
 def at_floor(p: float | None, replicates: int | None, floor_count: int = 2) -> bool:
     """Whether a bootstrap p-value is at its method's floor ``floor_count / (R + 1)`` (:func:`p_value_text`)."""
-    return bool(replicates) and p is not None and p <= floor_count / (replicates + 1) * (1 + ranking.TIE_RTOL)
+    return (
+        bool(replicates)
+        and p is not None
+        and p <= floor_count / (replicates + 1) * (1 + ranking.TIE_RTOL)
+    )
 
 
 def floor_text(replicates: int, floor_count: int = 2) -> str:
@@ -50,7 +56,9 @@ def floor_text(replicates: int, floor_count: int = 2) -> str:
     return f"{floor_count}/{replicates + 1}"
 
 
-def p_value_text(p: float | None, replicates: int | None = None, floor_count: int = 2, name: str = "p") -> str:
+def p_value_text(
+    p: float | None, replicates: int | None = None, floor_count: int = 2, name: str = "p"
+) -> str:
     """A bootstrap p-value as printed: ``p=0.031``; at the method's floor, ``p ≤ 2/1001``.
 
     A bootstrap p-value is never below ``floor_count / (R + 1)``: 2 for the two-sided
@@ -69,7 +77,7 @@ def p_value_text(p: float | None, replicates: int | None = None, floor_count: in
     return f"{name}={fmt(p, 3)}"
 
 
-def p_cell(p: float | None, replicates: int | None, floor_count: int = 2) -> "Cell":
+def p_cell(p: float | None, replicates: int | None, floor_count: int = 2) -> Cell:
     """A table cell of a bootstrap p-value: at 3 decimals, or at its floor the bound ``≤ 2/1001``
     (:func:`p_value_text`), which the CSV file holds as ``<= 2/1001``."""
     if at_floor(p, replicates, floor_count):
@@ -116,11 +124,15 @@ class Cell:
     best: bool = False
     href: str | None = None  # a link inside the site (row headers)
     note: str = ""  # small text after the value, e.g. a rank "(2)"
-    parts: list[str] | None = None  # pieces that must not wrap inside (intervals), shown comma-separated
+    parts: list[str] | None = (
+        None  # pieces that must not wrap inside (intervals), shown comma-separated
+    )
     mark: str = BEST_MARK  # the symbol shown beside a marked (``best``) value, and what it says
     mark_label: str = "lowest"
     mono: bool = False  # digests, file names: monospace
-    note_class: str = ""  # a CSS class of the note ("range": a spread, styled unlike a confidence interval)
+    note_class: str = (
+        ""  # a CSS class of the note ("range": a spread, styled unlike a confidence interval)
+    )
 
     @property
     def csv_value(self):
@@ -234,7 +246,9 @@ def tie_note(name: str, v: ranking.Verdict) -> str:
     others = [n for n in (v.best if v.reason == "equal" else v.tied_with) if n != name]
     if not others:
         return ""
-    return ("not tested against " if v.reason == "not compared" else "tied with ") + ", ".join(others)
+    return ("not tested against " if v.reason == "not compared" else "tied with ") + ", ".join(
+        others
+    )
 
 
 def mark_verdict(cells: dict[str, Cell], v: ranking.Verdict) -> None:

@@ -17,25 +17,6 @@ order, floats as Python's shortest round-trip repr, so the same inputs and seed 
 
 from __future__ import annotations
 
-from .core import (
-    ClassifierResult,
-    ComparisonResult,
-    DatasetResult,
-    InputFile,
-    PriorResult,
-    Provenance,
-    ProvenanceFile,
-    Results,
-    SCHEMA_VERSION,
-    classifier_names,
-    dataset_priors,
-    results_to_dict,
-    results_json_digests,
-    results_to_json,
-    write_results_json,
-    ResultsDigests,
-)
-from .comparisons import ComparisonChoice
 from .bands import (
     Band,
     CalibrationDescription,
@@ -47,12 +28,24 @@ from .bands import (
     SignificantRegion,
     SimultaneousBand,
 )
-from .threshold_choice import (
-    AreaDifference,
-    PartialAreaResult,
-    ThresholdChoiceComparison,
-    ThresholdChoiceResult,
-    ThresholdMethodResult,
+from .comparisons import ComparisonChoice
+from .core import (
+    SCHEMA_VERSION,
+    ClassifierResult,
+    ComparisonResult,
+    DatasetResult,
+    InputFile,
+    PriorResult,
+    Provenance,
+    ProvenanceFile,
+    Results,
+    ResultsDigests,
+    classifier_names,
+    dataset_priors,
+    results_json_digests,
+    results_to_dict,
+    results_to_json,
+    write_results_json,
 )
 from .instance_costs import (
     InstanceCostComparisonResult,
@@ -64,12 +57,19 @@ from .selection import (
     CURVE_POINTS,
     Decision,
     DecisionsResult,
-    HybridBand,
     FamilyResult,
+    HybridBand,
     HybridResult,
     NotApplicable,
     SelectionResult,
     bounded_curve,
+)
+from .threshold_choice import (
+    AreaDifference,
+    PartialAreaResult,
+    ThresholdChoiceComparison,
+    ThresholdChoiceResult,
+    ThresholdMethodResult,
 )
 
 __all__ = [

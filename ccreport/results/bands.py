@@ -85,7 +85,7 @@ class Band:
         (:data:`ccreport.tasks.bands_task.TARGET_FEW_SCORES`), with its measured coverage when stated."""
         if not self.target or FEW_SCORES_MARK not in self.target:
             return None
-        clause = self.target[self.target.index(FEW_SCORES_MARK):]
+        clause = self.target[self.target.index(FEW_SCORES_MARK) :]
         measured = MEASURED_COVERAGE.search(clause)
         level = f"{100 * float(self.level):g}%"
         text = f"with few distinct scores its intervals cover less than {level}"
@@ -240,7 +240,9 @@ class ExpectedCostDifferenceInterval:
     upper: float
     p_value: float | None
     p_value_method: str = ""
-    p_holm: float | None = None  # step-down max-T adjusted (Westfall & Young) over every pair and prior of the dataset (comparisons only; name kept from Holm)
+    p_holm: float | None = (
+        None  # step-down max-T adjusted (Westfall & Young) over every pair and prior of the dataset (comparisons only; name kept from Holm)
+    )
     adjustment: str | None = None
 
     def to_dict(self) -> dict:

@@ -20,16 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from ..project.settings import AnalysisSettings
 from ..project.naming import stem
+from ..project.settings import AnalysisSettings
 from . import curves, json_text
-from .json_text import write_json
-from .convert import clean, dicts, envelope_comparison_dict, interval_list, list_of_dicts, pairs_list
-from .tables import TABLE_KINDS, with_interval
-from .comparisons import ComparisonChoice
-from .instance_costs import InstanceCostComparisonResult, InstanceCosts
-from .selection import DecisionsResult, HybridBand, HybridResult, SelectionResult
-from .threshold_choice import ThresholdChoiceComparison, ThresholdChoiceResult
 from .bands import (
     Band,
     DifferenceBand,
@@ -39,6 +32,20 @@ from .bands import (
     FoldAverageResult,
     SignificantRegion,
 )
+from .comparisons import ComparisonChoice
+from .convert import (
+    clean,
+    dicts,
+    envelope_comparison_dict,
+    interval_list,
+    list_of_dicts,
+    pairs_list,
+)
+from .instance_costs import InstanceCostComparisonResult, InstanceCosts
+from .json_text import write_json
+from .selection import DecisionsResult, HybridBand, HybridResult, SelectionResult
+from .tables import TABLE_KINDS, with_interval
+from .threshold_choice import ThresholdChoiceComparison, ThresholdChoiceResult
 
 SCHEMA_VERSION = "1.0"
 
@@ -86,8 +93,13 @@ class ClassifierResult:
         thresholds = None if self.selection is None else np.asarray(self.selection.thresholds)
         aligned = thresholds is not None and thresholds.size == np.asarray(self.roc_fpr).size
         roc_points, roc_full, keep = curves.stored(
-            self.roc_fpr, self.roc_tpr, f"{files}/roc.parquet".lstrip("/"), ("fpr", "tpr"),
-            extra={"threshold": thresholds} if aligned else None, forced=(self.hull_fpr, self.hull_tpr))
+            self.roc_fpr,
+            self.roc_tpr,
+            f"{files}/roc.parquet".lstrip("/"),
+            ("fpr", "tpr"),
+            extra={"threshold": thresholds} if aligned else None,
+            forced=(self.hull_fpr, self.hull_tpr),
+        )
         out = {
             "kind": self.kind,
             "auc": self.auc,
@@ -136,11 +148,17 @@ class ComparisonResult:
     a_max_advantage: tuple[float, float]
     b_max_advantage: tuple[float, float]
     expected_cost_difference: dict[str, float]  # prior -> E[a] - E[b]
-    difference_band: DifferenceBand | None = None  # pointwise paired bootstrap band (with ``bootstrap`` > 0)
+    difference_band: DifferenceBand | None = (
+        None  # pointwise paired bootstrap band (with ``bootstrap`` > 0)
+    )
     significant: tuple[SignificantRegion, ...] | None = None  # from the family-wise test only
-    expected_cost_difference_interval: dict[str, ExpectedCostDifferenceInterval] | None = None  # with p_holm
+    expected_cost_difference_interval: dict[str, ExpectedCostDifferenceInterval] | None = (
+        None  # with p_holm
+    )
     family_wise: FamilyWiseResult | None = None  # the max-statistic test over PC(+)
-    threshold_choice: ThresholdChoiceComparison | None = None  # paired threshold-choice area differences
+    threshold_choice: ThresholdChoiceComparison | None = (
+        None  # paired threshold-choice area differences
+    )
     instance_costs: InstanceCostComparisonResult | None = None  # datasets with ``costs``
 
     @property
@@ -181,7 +199,9 @@ class DatasetResult:
     n_folds: int | None
     classifiers: dict[str, ClassifierResult]
     comparisons: dict[str, ComparisonResult]
-    priors: tuple[str, ...]  # the priors that apply to this dataset (manifest order); not in results.json
+    priors: tuple[
+        str, ...
+    ]  # the priors that apply to this dataset (manifest order); not in results.json
     narrative_markdown: str | None = None
     hybrid: HybridResult | None = None  # the dataset hybrid
     decisions: DecisionsResult | None = None  # the decision box
@@ -200,8 +220,10 @@ class DatasetResult:
             "positive_label": self.positive_label,
             "negative_label": self.negative_label,
             "n_folds": self.n_folds,
-            "classifiers": {c.name: c.to_dict(f"{curves.FOLDER}/{stem(self.name)}/{stem(c.name)}")
-                            for c in self.classifiers.values()},
+            "classifiers": {
+                c.name: c.to_dict(f"{curves.FOLDER}/{stem(self.name)}/{stem(c.name)}")
+                for c in self.classifiers.values()
+            },
             "comparisons": {m.key: m.to_dict() for m in self.comparisons.values()},
         }
         if self.hybrid is not None:
@@ -226,7 +248,9 @@ def add_hybrid_band(out: dict, band: HybridBand) -> None:
             interval = band.criterion_intervals(name, who)
             if who == "dataset":
                 out["hybrid"].setdefault("criteria", {})[name] = {
-                    "classifier": found["dataset_classifier"], "expected_cost_interval": interval}
+                    "classifier": found["dataset_classifier"],
+                    "expected_cost_interval": interval,
+                }
                 continue
             entry = out["classifiers"].get(who, {}).get("criteria", {}).get(name)
             if isinstance(entry, dict):
@@ -291,7 +315,9 @@ class Results:
     manifest_text: str
     narrative_markdown: str | None = None
     schema_version: str = SCHEMA_VERSION
-    provenance: Provenance | None = None  # set by the build (None: results computed outside a build)
+    provenance: Provenance | None = (
+        None  # set by the build (None: results computed outside a build)
+    )
 
     @property
     def seed(self) -> int:
@@ -319,12 +345,20 @@ class Results:
         try:
             import pandas
         except ImportError:
-            raise ImportError("Results.table needs pandas: pip install pandas (or use Results.to_json())") from None
+            raise ImportError(
+                "Results.table needs pandas: pip install pandas (or use Results.to_json())"
+            ) from None
         if kind not in TABLE_KINDS:
-            raise ValueError(f"Results.table: kind {kind!r}; expected one of {', '.join(TABLE_KINDS)}")
+            raise ValueError(
+                f"Results.table: kind {kind!r}; expected one of {', '.join(TABLE_KINDS)}"
+            )
         records = [row for d in self.datasets.values() for row in TABLE_KINDS[kind](d)]
         index = ["dataset", "classifier"] if kind != "comparisons" else ["dataset", "a", "b"]
-        return pandas.DataFrame.from_records(records, columns=None).set_index(index) if records else pandas.DataFrame()
+        return (
+            pandas.DataFrame.from_records(records, columns=None).set_index(index)
+            if records
+            else pandas.DataFrame()
+        )
 
     def _repr_html_(self) -> str:
         """A compact summary for Jupyter: per dataset, each classifier's AUC, operating range and
@@ -332,17 +366,28 @@ class Results:
         import html
 
         e = html.escape
-        parts = [f"<div><strong>{e(self.title)}</strong> <small>({e(self.generator)}; seed {self.seed}, "
-                 + ", ".join(f"{k} {e(str(v))}" for k, v in self.settings.to_dict().items()) + ")</small>"]
+        parts = [
+            f"<div><strong>{e(self.title)}</strong> <small>({e(self.generator)}; seed {self.seed}, "
+            + ", ".join(f"{k} {e(str(v))}" for k, v in self.settings.to_dict().items())
+            + ")</small>"
+        ]
         for d in self.datasets.values():
             priors = list(d.priors)
             head = "".join(f"<th>E[nec] {e(p)}</th>" for p in priors)
-            parts.append(f"<p>{e(d.name)}: {d.n_pos} positive ({e(d.positive_label)}), {d.n_neg} negative</p>"
-                         f"<table><tr><th>classifier</th><th>AUC</th><th>operating range</th>{head}</tr>")
+            parts.append(
+                f"<p>{e(d.name)}: {d.n_pos} positive ({e(d.positive_label)}), {d.n_neg} negative</p>"
+                f"<table><tr><th>classifier</th><th>AUC</th><th>operating range</th>{head}</tr>"
+            )
             for c in d.classifiers.values():
-                rng = "none" if c.operating_range is None else f"{c.operating_range[0]:.3f} to {c.operating_range[1]:.3f}"
+                rng = (
+                    "none"
+                    if c.operating_range is None
+                    else f"{c.operating_range[0]:.3f} to {c.operating_range[1]:.3f}"
+                )
                 cells = "".join(f"<td>{with_interval(c, p)}</td>" for p in priors)
-                parts.append(f"<tr><td>{e(c.name)}{' (crisp)' if c.kind == 'crisp' else ''}</td><td>{c.auc:.3f}</td><td>{rng}</td>{cells}</tr>")
+                parts.append(
+                    f"<tr><td>{e(c.name)}{' (crisp)' if c.kind == 'crisp' else ''}</td><td>{c.auc:.3f}</td><td>{rng}</td>{cells}</tr>"
+                )
             parts.append("</table>")
         return "".join(parts) + "</div>"
 
@@ -368,12 +413,6 @@ def dataset_priors(results: Results, dataset: DatasetResult) -> dict[str, PriorR
 # --- JSON -------------------------------------------------------------------------------------
 
 
-
-
-
-
-
-
 def results_to_dict(r: Results) -> dict:
     return clean(
         {
@@ -385,7 +424,8 @@ def results_to_dict(r: Results) -> dict:
             "versions": r.versions,
             "inputs": [{"path": i.path, "sha256": i.sha256, "role": i.role} for i in r.inputs],
             "priors": {
-                p.name: {"kind": p.kind, "params": p.params, "description": p.description} for p in r.priors.values()
+                p.name: {"kind": p.kind, "params": p.params, "description": p.description}
+                for p in r.priors.values()
             },
             "datasets": {d.name: d.to_dict() for d in r.datasets.values()},
             **({} if r.provenance is None else {"provenance": r.provenance.to_dict()}),
@@ -491,5 +531,3 @@ def write_results_json(r: Results, path: Path | None = None) -> str:
     """Stream ``results.json`` to ``path`` (None: only hash) and return its SHA-256
     (:func:`results_json_digests`)."""
     return results_json_digests(r, path).text
-
-

@@ -43,7 +43,9 @@ TOLERANCE = 1e-4  # thinned: every dropped vertex within this distance of the ke
 FOLDER = "curves"  # side files: FOLDER/<dataset>/<classifier>/<curve>.parquet
 METHOD = "Ramer-Douglas-Peucker"
 
-_folder: contextvars.ContextVar[Path | None] = contextvars.ContextVar("ccreport_curve_folder", default=None)
+_folder: contextvars.ContextVar[Path | None] = contextvars.ContextVar(
+    "ccreport_curve_folder", default=None
+)
 _memo: dict[tuple, tuple[list, object]] = {}  # see _remembered
 
 
@@ -52,12 +54,18 @@ def segment_distances(px, py, ax, ay, bx, by) -> np.ndarray:
     dx, dy = bx - ax, by - ay
     length2 = dx * dx + dy * dy
     with np.errstate(invalid="ignore", divide="ignore"):
-        t = np.where(length2 > 0, ((px - ax) * dx + (py - ay) * dy) / np.where(length2 > 0, length2, 1.0), 0.0)
+        t = np.where(
+            length2 > 0,
+            ((px - ax) * dx + (py - ay) * dy) / np.where(length2 > 0, length2, 1.0),
+            0.0,
+        )
     t = np.clip(t, 0.0, 1.0)
     return np.hypot(px - ax - t * dx, py - ay - t * dy)
 
 
-def rdp_keep(x: np.ndarray, y: np.ndarray, tolerance: float = TOLERANCE, forced: np.ndarray | None = None) -> np.ndarray:
+def rdp_keep(
+    x: np.ndarray, y: np.ndarray, tolerance: float = TOLERANCE, forced: np.ndarray | None = None
+) -> np.ndarray:
     """Indices (ascending) of the vertices Ramer-Douglas-Peucker keeps, vectorised (module doc).
 
     The first and last vertices, ``forced`` (a boolean mask) and every non-finite vertex with its
@@ -86,7 +94,9 @@ def rdp_keep(x: np.ndarray, y: np.ndarray, tolerance: float = TOLERANCE, forced:
         group = np.repeat(np.arange(starts.size), np.diff(np.r_[starts, undecided.size]))
         dmax = np.maximum.reduceat(d, starts)
         at_max = np.flatnonzero(d == dmax[group])
-        first = at_max[np.r_[True, group[at_max[1:]] != group[at_max[:-1]]]]  # first farthest per segment
+        first = at_max[
+            np.r_[True, group[at_max[1:]] != group[at_max[:-1]]]
+        ]  # first farthest per segment
         split = first[dmax[group[first]] > tolerance]
         if split.size == 0:
             break
@@ -127,10 +137,14 @@ def encode_parquet(columns: dict[str, np.ndarray], target=None) -> str:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    table = pa.table({name: pa.array(np.asarray(values, dtype=float)) for name, values in columns.items()})
+    table = pa.table(
+        {name: pa.array(np.asarray(values, dtype=float)) for name, values in columns.items()}
+    )
     sink = _HashSink(target)
     with pa.PythonFile(sink, mode="w") as stream:
-        pq.write_table(table, stream, use_dictionary=False, compression="snappy", write_statistics=False)
+        pq.write_table(
+            table, stream, use_dictionary=False, compression="snappy", write_statistics=False
+        )
     return sink.hash.hexdigest()
 
 
@@ -150,7 +164,11 @@ def _remembered(parts):
 def _remember(parts, value) -> None:
     """Memoise ``value`` for these arrays until one of them is garbage-collected."""
     key = _memo_key(parts)
-    refs = [weakref.ref(p, lambda _r, key=key: _memo.pop(key, None)) for p in parts if isinstance(p, np.ndarray)]
+    refs = [
+        weakref.ref(p, lambda _r, key=key: _memo.pop(key, None))
+        for p in parts
+        if isinstance(p, np.ndarray)
+    ]
     _memo[key] = (refs, value)
 
 
@@ -180,7 +198,15 @@ def drawn(x, y, forced_x=None, forced_y=None, owner: tuple = ()) -> tuple[np.nda
     return (x, y) if keep is None else (x[keep], y[keep])
 
 
-def stored(x, y, path: str, names: tuple[str, str], extra: dict | None = None, forced=(None, None), owner: tuple = ()):
+def stored(
+    x,
+    y,
+    path: str,
+    names: tuple[str, str],
+    extra: dict | None = None,
+    forced=(None, None),
+    owner: tuple = (),
+):
     """A curve as results.json stores it: ``(pairs, record, keep)`` - the ``[[x, y], ...]`` list
     (thinned beyond MAX_POINTS), the ``<key>_full`` record of the side file at ``path`` (None when
     stored whole) and the kept indices (None: all), for arrays aligned with the curve (``extra``:
@@ -190,7 +216,11 @@ def stored(x, y, path: str, names: tuple[str, str], extra: dict | None = None, f
     if keep is None:
         return np.column_stack([x, y]).tolist(), None, None
     columns = {names[0]: x, names[1]: y, **(extra or {})}
-    return np.column_stack([x[keep], y[keep]]).tolist(), thinning_record(path, columns, keep, owner), keep
+    return (
+        np.column_stack([x[keep], y[keep]]).tolist(),
+        thinning_record(path, columns, keep, owner),
+        keep,
+    )
 
 
 @contextlib.contextmanager
@@ -224,7 +254,9 @@ def side_file(path: str, columns: dict[str, np.ndarray], owner: tuple = ()) -> s
     return digest
 
 
-def thinning_record(path: str, columns: dict[str, np.ndarray], keep: np.ndarray, owner: tuple = ()) -> dict:
+def thinning_record(
+    path: str, columns: dict[str, np.ndarray], keep: np.ndarray, owner: tuple = ()
+) -> dict:
     """The ``<key>_full`` entry beside a thinned curve (docs/results-schema.md, "Thinned curves")."""
     rows = int(next(iter(columns.values())).size)
     return {

@@ -36,7 +36,12 @@ class InstanceCostIntervals:
             "level": self.level,
             "replicates": self.replicates,
             "method": self.method,
-            "band": {"pc": self.pc, "estimate": self.estimate, "lower": self.lower, "upper": self.upper},
+            "band": {
+                "pc": self.pc,
+                "estimate": self.estimate,
+                "lower": self.lower,
+                "upper": self.upper,
+            },
             "auciv": list(self.auciv),
             "min_total_cost": list(self.min_total_cost),
             "expected_cost": {k: list(v) for k, v in self.expected_cost.items()},

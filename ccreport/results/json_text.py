@@ -49,7 +49,14 @@ def write_json(value, write, level: int = 0) -> None:
             return
         inner = "\n" + " " * (level + 1)
         if set(map(type, value)) <= _FLAT:
-            write("[" + inner + _compact(list(value))[1:-1].replace(", ", "," + inner) + "\n" + " " * level + "]")
+            write(
+                "["
+                + inner
+                + _compact(list(value))[1:-1].replace(", ", "," + inner)
+                + "\n"
+                + " " * level
+                + "]"
+            )
             return
         if type(value[0]) in (list, tuple) and _write_rows(value, write, level):
             return
@@ -76,10 +83,22 @@ def _write_rows(value, write, level: int) -> bool:
         return False
     rows = text[1:-1]
     joins = rows.count("], [")
-    if not (rows.startswith("[") and rows.endswith("]")) or '"' in rows or "{" in rows or "[]" in rows or rows.count("[") != joins + 1 or rows.count("]") != joins + 1:
+    if (
+        not (rows.startswith("[") and rows.endswith("]"))
+        or '"' in rows
+        or "{" in rows
+        or "[]" in rows
+        or rows.count("[") != joins + 1
+        or rows.count("]") != joins + 1
+    ):
         return False
     outer, inner = "\n" + " " * (level + 1), "\n" + " " * (level + 2)
-    body = rows[1:-1].replace("], [", "\0").replace(", ", "," + inner).replace("\0", outer + "]," + outer + "[" + inner)
+    body = (
+        rows[1:-1]
+        .replace("], [", "\0")
+        .replace(", ", "," + inner)
+        .replace("\0", outer + "]," + outer + "[" + inner)
+    )
     write("[" + outer + "[" + inner + body + outer + "]" + "\n" + " " * level + "]")
     return True
 

@@ -9,7 +9,6 @@ import numpy as np
 
 from .convert import dicts
 
-
 CURVE_POINTS = 1001  # a hybrid curve with more vertices is written on a grid of this many PC(+)
 
 
@@ -52,7 +51,10 @@ class SelectionResult:
 
     def to_dict(self) -> dict:
         """``thresholds``, ``criteria`` and (with folds) ``out_of_fold`` of the classifier."""
-        out = {"thresholds": self.thresholds, "criteria": {k: _choice_dict(v) for k, v in self.criteria.items()}}
+        out = {
+            "thresholds": self.thresholds,
+            "criteria": {k: _choice_dict(v) for k, v in self.criteria.items()},
+        }
         if self.out_of_fold is not None:
             out["out_of_fold"] = _out_of_fold_dict(self.out_of_fold)
         return out
@@ -79,7 +81,9 @@ class HybridResult:
 
     hybrid: Any
     out_of_fold: Any | None = None
-    families: dict[str, Any] = field(default_factory=dict)  # parameter-based families: FamilyResult | NotApplicable
+    families: dict[str, Any] = field(
+        default_factory=dict
+    )  # parameter-based families: FamilyResult | NotApplicable
 
     def to_dict(self) -> dict:
         out = self.hybrid.to_dict()
@@ -205,7 +209,10 @@ class HybridBand:
             "lower": inf.lower,
             "upper": inf.upper,
             "expected_cost_interval": {p: i.to_dict() for p, i in inf.expected.items()},
-            "tests": [{k: v for k, v in t.items() if k != "interval"} | t["interval"].to_dict() for t in inf.tests],
+            "tests": [
+                {k: v for k, v in t.items() if k != "interval"} | t["interval"].to_dict()
+                for t in inf.tests
+            ],
         }
 
     def criterion_intervals(self, criterion: str, who: str) -> dict | None:

@@ -6,7 +6,6 @@ Each function reads a :class:`ccreport.results.core.DatasetResult` ``d`` (or one
 from __future__ import annotations
 
 
-
 def with_interval(c, prior: str) -> str:
     """A classifier's expected cost under a prior, with its bootstrap interval when computed."""
     value = c.expected_cost.get(prior)
@@ -31,9 +30,14 @@ def _expected_cost_rows(d) -> list[dict]:
 
 def _classifier_rows(d) -> list[dict]:
     return [
-        {"dataset": d.name, "classifier": c.name, "kind": c.kind, "auc": c.auc,
-         "range_lo": None if c.operating_range is None else c.operating_range[0],
-         "range_hi": None if c.operating_range is None else c.operating_range[1]}
+        {
+            "dataset": d.name,
+            "classifier": c.name,
+            "kind": c.kind,
+            "auc": c.auc,
+            "range_lo": None if c.operating_range is None else c.operating_range[0],
+            "range_hi": None if c.operating_range is None else c.operating_range[1],
+        }
         for c in d.classifiers.values()
     ]
 
@@ -41,11 +45,21 @@ def _classifier_rows(d) -> list[dict]:
 def _comparison_rows(d) -> list[dict]:
     rows = []
     for m in d.comparisons.values():
-        row = {"dataset": d.name, "a": m.a, "b": m.b, "crossovers": tuple(m.crossovers),
-               "max_difference_pc": m.max_difference[0], "max_difference": m.max_difference[1]}
+        row = {
+            "dataset": d.name,
+            "a": m.a,
+            "b": m.b,
+            "crossovers": tuple(m.crossovers),
+            "max_difference_pc": m.max_difference[0],
+            "max_difference": m.max_difference[1],
+        }
         row.update({f"E[a - b] {p}": v for p, v in m.expected_cost_difference.items()})
         rows.append(row)
     return rows
 
 
-TABLE_KINDS = {"expected_cost": _expected_cost_rows, "classifiers": _classifier_rows, "comparisons": _comparison_rows}
+TABLE_KINDS = {
+    "expected_cost": _expected_cost_rows,
+    "classifiers": _classifier_rows,
+    "comparisons": _comparison_rows,
+}

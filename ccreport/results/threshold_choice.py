@@ -20,7 +20,12 @@ class PartialAreaResult:
     aoc: float | None = None
 
     def to_dict(self) -> dict:
-        out = {"low": self.low, "high": self.high, "area": self.area, "interval": interval_list(self.interval)}
+        out = {
+            "low": self.low,
+            "high": self.high,
+            "area": self.area,
+            "interval": interval_list(self.interval),
+        }
         if self.aoc is not None:
             out["aoc"] = self.aoc
         return out
@@ -85,7 +90,11 @@ class AreaDifference:
     p_value: float
 
     def to_dict(self) -> dict:
-        return {"difference": self.difference, "interval": list(self.interval), "p_value": self.p_value}
+        return {
+            "difference": self.difference,
+            "interval": list(self.interval),
+            "p_value": self.p_value,
+        }
 
 
 @dataclass(frozen=True, eq=False)
@@ -114,8 +123,12 @@ class ThresholdChoiceComparison:
 SAME_AREA_ATOL = 1e-9
 
 
-def with_canonical_intervals(threshold_choice: ThresholdChoiceResult | None, expected_cost: dict,
-                             expected_cost_interval: dict | None, uniform_priors) -> ThresholdChoiceResult | None:
+def with_canonical_intervals(
+    threshold_choice: ThresholdChoiceResult | None,
+    expected_cost: dict,
+    expected_cost_interval: dict | None,
+    uniform_priors,
+) -> ThresholdChoiceResult | None:
     """The threshold-choice result with the ``optimal`` area on the ``pc`` axis given its canonical interval.
 
     That area is int_0^1 of the lower envelope over PC(+), the classifier's expected cost under a
@@ -140,8 +153,11 @@ def with_canonical_intervals(threshold_choice: ThresholdChoiceResult | None, exp
         cost = expected_cost.get(prior)
         if iv is None or cost is None or abs(float(cost) - float(optimal.area)) > SAME_AREA_ATOL:
             continue
-        canonical = replace(optimal, interval=(float(iv.lower), float(iv.upper)),
-                            interval_source=f"expected_cost_interval.{prior}")
+        canonical = replace(
+            optimal,
+            interval=(float(iv.lower), float(iv.upper)),
+            interval_source=f"expected_cost_interval.{prior}",
+        )
         methods = {axis: dict(by_method) for axis, by_method in threshold_choice.methods.items()}
         methods["pc"]["optimal"] = canonical
         return replace(threshold_choice, methods=methods)
@@ -163,6 +179,8 @@ def canonical_classifiers(classifiers: dict, priors: dict) -> dict:
     uniform = [name for name, prior in priors.items() if uniform_on_unit(prior)]
     out = {}
     for name, c in classifiers.items():
-        tc = with_canonical_intervals(c.threshold_choice, c.expected_cost, c.expected_cost_interval, uniform)
+        tc = with_canonical_intervals(
+            c.threshold_choice, c.expected_cost, c.expected_cost_interval, uniform
+        )
         out[name] = c if tc is c.threshold_choice else replace(c, threshold_choice=tc)
     return out

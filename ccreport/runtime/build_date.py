@@ -24,7 +24,7 @@ import os
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 from ..errors import Problem, UserInputError
 
@@ -34,7 +34,9 @@ FROM_MANIFEST = "manifest"
 FROM_CLOCK = "build time"
 SOURCES = (FROM_ENVIRONMENT, FROM_MANIFEST, FROM_CLOCK)
 MAX_EPOCH = 253402300799  # 9999-12-31T23:59:59Z: the last moment an ISO date with 4 digits names
-MAX_ENVIRONMENT_EPOCH = 10**11  # the largest SOURCE_DATE_EPOCH accepted (a bound, not a calendar edge)
+MAX_ENVIRONMENT_EPOCH = (
+    10**11
+)  # the largest SOURCE_DATE_EPOCH accepted (a bound, not a calendar edge)
 MIN_EPOCH = -62135596800  # 0001-01-01T00:00:00Z: the first ([project] date = 0001-01-01)
 ISO_MOMENT = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z", re.ASCII)
 
@@ -48,7 +50,7 @@ class BuildDate:
 
     @property
     def moment(self) -> datetime:
-        return datetime.fromtimestamp(self.epoch, tz=timezone.utc)
+        return datetime.fromtimestamp(self.epoch, tz=UTC)
 
     @property
     def iso(self) -> str:
@@ -66,12 +68,16 @@ class BuildDate:
         """As the title page shows it: the day, and the time of day unless it is midnight UTC."""
         moment = self.moment
         day = self.iso[:10]
-        return day if (moment.hour, moment.minute, moment.second) == (0, 0, 0) else f"{day} {moment:%H:%M:%S} UTC"
+        return (
+            day
+            if (moment.hour, moment.minute, moment.second) == (0, 0, 0)
+            else f"{day} {moment:%H:%M:%S} UTC"
+        )
 
 
 def epoch_of_date(day: date) -> int:
     """Midnight UTC of ``day`` in seconds since the epoch."""
-    return int(datetime(day.year, day.month, day.day, tzinfo=timezone.utc).timestamp())
+    return int(datetime(day.year, day.month, day.day, tzinfo=UTC).timestamp())
 
 
 @contextmanager
@@ -105,10 +111,18 @@ def parse_epoch(text: str) -> int:
     accepts other scripts' digits, and ``int`` refuses more than 4,300 digits: the length is
     checked first)."""
     value = text.strip()
-    if not (value.isascii() and value.isdigit()) or len(value) > len(str(MAX_ENVIRONMENT_EPOCH)) or int(value) > MAX_ENVIRONMENT_EPOCH:
+    if (
+        not (value.isascii() and value.isdigit())
+        or len(value) > len(str(MAX_ENVIRONMENT_EPOCH))
+        or int(value) > MAX_ENVIRONMENT_EPOCH
+    ):
         shown = value if len(value) <= 24 else value[:24] + "..."
         raise UserInputError(
-            Problem(ENVIRONMENT, "environment", f"expected seconds since 1970-01-01T00:00:00Z, an integer from 0 to {MAX_ENVIRONMENT_EPOCH}, got {shown!r}")
+            Problem(
+                ENVIRONMENT,
+                "environment",
+                f"expected seconds since 1970-01-01T00:00:00Z, an integer from 0 to {MAX_ENVIRONMENT_EPOCH}, got {shown!r}",
+            )
         )
     return int(value)
 
@@ -120,7 +134,7 @@ def parse_iso(text) -> int | None:
     if match is None:
         return None
     try:
-        moment = datetime(*(int(part) for part in match.groups()), tzinfo=timezone.utc)
+        moment = datetime(*(int(part) for part in match.groups()), tzinfo=UTC)
     except ValueError:  # 2024-02-30, hour 25, year 0
         return None
     return int(moment.timestamp())
@@ -134,5 +148,5 @@ def build_date(manifest_date: date | None, now: datetime | None = None, environ=
         return BuildDate(parse_epoch(value), FROM_ENVIRONMENT)
     if manifest_date is not None:
         return BuildDate(epoch_of_date(manifest_date), FROM_MANIFEST)
-    moment = now if now is not None else datetime.now(timezone.utc)
+    moment = now if now is not None else datetime.now(UTC)
     return BuildDate(int(moment.timestamp()), FROM_CLOCK)

@@ -28,7 +28,9 @@ import threading
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
-_received: list[bool] = []  # one entry per interrupts_noticed context entered; True once SIGINT came
+_received: list[
+    bool
+] = []  # one entry per interrupts_noticed context entered; True once SIGINT came
 
 
 def ignore_interrupts() -> None:
@@ -41,7 +43,10 @@ def interrupts_noticed():
     """A context in which SIGINT raises KeyboardInterrupt, as Python's default handler does, and is
     also remembered for :func:`raise_if_interrupted`. Only where Python's default handler is in
     force and in the main thread (signal handlers can be set nowhere else); elsewhere nothing changes."""
-    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
         yield
         return
 

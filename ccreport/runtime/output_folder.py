@@ -73,7 +73,9 @@ def is_previous_output(folder: Path) -> bool:
     if (folder / MARKER).is_file():
         return True
     try:
-        generator = json.loads((folder / "results.json").read_text(encoding="utf-8")).get("generator", "")
+        generator = json.loads((folder / "results.json").read_text(encoding="utf-8")).get(
+            "generator", ""
+        )
     except (OSError, ValueError, AttributeError):
         return False
     return isinstance(generator, str) and generator.startswith("ccreport ")
@@ -90,8 +92,14 @@ def check_output(project, out: str | Path, force: bool = False) -> Path:
     root = Path(project.root).resolve()
     if _inside(root, target):
         what = "the project folder" if target == root else "a parent of the project folder"
-        return _raise(given, f"expected a folder of its own, got {what}; replacing it would delete the manifest and the data (the default is {display_path(root / 'site')})")
-    for forbidden, what in ((Path.home().resolve(), "the home folder"), (Path(target.anchor), "the file-system root")):
+        return _raise(
+            given,
+            f"expected a folder of its own, got {what}; replacing it would delete the manifest and the data (the default is {display_path(root / 'site')})",
+        )
+    for forbidden, what in (
+        (Path.home().resolve(), "the home folder"),
+        (Path(target.anchor), "the file-system root"),
+    ):
         if target == forbidden:
             return _raise(given, f"expected a folder of its own, got {what}")
     cwd = Path.cwd().resolve()
@@ -99,14 +107,25 @@ def check_output(project, out: str | Path, force: bool = False) -> Path:
         return _raise(given, "expected a folder of its own, got a parent of the working folder")
     for path, what in input_paths(project):
         if _inside(path, target):
-            return _raise(given, f"expected a folder of its own, got one that holds {what} ({display_path(path)}); a build replaces its output folder as a whole")
+            return _raise(
+                given,
+                f"expected a folder of its own, got one that holds {what} ({display_path(path)}); a build replaces its output folder as a whole",
+            )
         if path.is_dir() and _inside(target, path):
-            return _raise(given, f"expected a folder of its own, got one inside {what} ({display_path(path)})")
+            return _raise(
+                given, f"expected a folder of its own, got one inside {what} ({display_path(path)})"
+            )
     if target.exists() or target.is_symlink():
         if not target.is_dir():
-            return _raise(given, "expected a folder, got an existing file; a build replaces its output folder as a whole")
+            return _raise(
+                given,
+                "expected a folder, got an existing file; a build replaces its output folder as a whole",
+            )
         if not force and any(target.iterdir()) and not is_previous_output(target):
-            return _raise(given, f"the folder exists, is not empty and is not a ccreport output (no {MARKER}); choose another folder, or pass --force to replace it and everything in it")
+            return _raise(
+                given,
+                f"the folder exists, is not empty and is not a ccreport output (no {MARKER}); choose another folder, or pass --force to replace it and everything in it",
+            )
     return target
 
 
@@ -168,7 +187,9 @@ def make_staging(target: Path) -> Path:
         staging.chmod(folder_mode())  # a site folder is served to others
         (staging / STAGING_MARKER).write_text(f"{os.getpid()}\n", encoding="ascii")
         (staging / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
-    except BaseException:  # Ctrl-C or a full disk between mkdtemp and the caller's cleanup: leave nothing
+    except (
+        BaseException
+    ):  # Ctrl-C or a full disk between mkdtemp and the caller's cleanup: leave nothing
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return staging
@@ -187,4 +208,4 @@ def output_key_of(folder: Path) -> str | None:
         lines = (folder / MARKER).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
         return None
-    return next((line[len(KEY_PREFIX):] for line in lines if line.startswith(KEY_PREFIX)), None)
+    return next((line[len(KEY_PREFIX) :] for line in lines if line.startswith(KEY_PREFIX)), None)

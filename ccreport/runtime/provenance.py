@@ -21,9 +21,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from ..paths import theme_dir
 from ..project.loaders import sha256_file
 from ..project.manifest import Project
-from ..paths import theme_dir
 from ..project.project_files import relative_path
 from ..results import Provenance, ProvenanceFile
 from ..version import __version__
@@ -44,8 +44,13 @@ def _git(*args: str) -> str | None:
     env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
     try:
         done = subprocess.run(
-            [git, "-C", str(_PACKAGE_PARENT), *args], capture_output=True, text=True, timeout=GIT_TIMEOUT,
-            env=env, stdin=subprocess.DEVNULL, check=False,
+            [git, "-C", str(_PACKAGE_PARENT), *args],
+            capture_output=True,
+            text=True,
+            timeout=GIT_TIMEOUT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            check=False,
         )
     except (OSError, subprocess.SubprocessError):
         return None
@@ -115,7 +120,9 @@ def shaping_files(project: Project) -> list[tuple[Path, str]]:
 
 def provenance_files(project: Project) -> tuple[ProvenanceFile, ...]:
     return tuple(
-        ProvenanceFile(relative_path(path, project.root), sha256_file(path), path.stat().st_size, role)
+        ProvenanceFile(
+            relative_path(path, project.root), sha256_file(path), path.stat().st_size, role
+        )
         for path, role in shaping_files(project)
     )
 

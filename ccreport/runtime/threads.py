@@ -26,8 +26,8 @@ def one_blas_thread():
 def worker_init() -> None:
     """Initializer of worker processes: SIGINT left to the main process, one BLAS thread, freed
     memory kept for reuse (:func:`ccreport.speedups.heap.keep_freed_memory`, unless speedups are off)."""
-    from .interrupts import ignore_interrupts
     from ..speedups.heap import keep_freed_memory
+    from .interrupts import ignore_interrupts
 
     ignore_interrupts()
     keep_freed_memory()

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 import os
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import metadata
 
 log = logging.getLogger("ccreport.speedups")
@@ -32,7 +32,7 @@ def enabled() -> bool:
     return os.environ.get(SWITCH, "1").strip().lower() not in {"0", "off", "no", "false"}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _installed(distribution: str) -> str | None:
     try:
         return metadata.version(distribution)
@@ -60,9 +60,14 @@ def active(name: str, distribution: str, written_for: tuple[str, ...]) -> bool:
     return fits
 
 
-@lru_cache(maxsize=None)
-def _note_off(name: str, distribution: str, installed: str | None, written_for: tuple[str, ...]) -> None:
+@cache
+def _note_off(
+    name: str, distribution: str, installed: str | None, written_for: tuple[str, ...]
+) -> None:
     log.debug(
         "speedup %s is off: written for %s %s, installed %s",
-        name, distribution, " or ".join(written_for), installed or "none",
+        name,
+        distribution,
+        " or ".join(written_for),
+        installed or "none",
     )

@@ -42,7 +42,9 @@ import matplotlib
 
 from . import active
 
-WRITTEN_FOR = ("3.11",)  # the matplotlib versions whose private names these patches were written against
+WRITTEN_FOR = (
+    "3.11",
+)  # the matplotlib versions whose private names these patches were written against
 
 
 def _on() -> bool:
@@ -56,13 +58,19 @@ def shared_work():
     if not _on():
         yield
         return
-    with shared_font_programs(), shared_stream_compression(), shared_text_layouts(), shared_pdf_glyph_layouts():
+    with (
+        shared_font_programs(),
+        shared_stream_compression(),
+        shared_text_layouts(),
+        shared_pdf_glyph_layouts(),
+    ):
         yield
 
 
 def tick_updates():
     """:func:`remembered_tick_updates` for one figure's layout and save, or nothing when off."""
     return remembered_tick_updates() if _on() else contextlib.nullcontext()
+
 
 # Characters every PDF font subset includes, so that most figures ask fontTools for the same subset
 # and the subsetting runs once per font and build, not per figure. U+FB00-FB04 are the Latin
@@ -119,14 +127,19 @@ def shared_font_programs():
             base = bases.get(path_key)
             if base is None:
                 font = get_font(fontfile)
-                base = bases[path_key] = frozenset(font.get_char_index(ord(c)) for c in BASE_CHARS) | {0}
+                base = bases[path_key] = frozenset(
+                    font.get_char_index(ord(c)) for c in BASE_CHARS
+                ) | {0}
             key = (path_key, frozenset(glyphs) | base)
         except Exception:  # an unexpected font object: no caching
             return original_subset(fontfile, glyphs)
         hit = cache.get(key)
         if hit is None:
             with original_subset(fontfile, set(key[1])) as subset:
-                hit = cache[key] = (original_as_file(subset.font).getvalue(), dict(subset.glyph_index_map))
+                hit = cache[key] = (
+                    original_as_file(subset.font).getvalue(),
+                    dict(subset.glyph_index_map),
+                )
         data, glyph_map = hit
         return results_class(_SubsetProgram(data), dict(glyph_map))._as_cm()
 
@@ -175,15 +188,28 @@ def shared_text_layouts():
 
     def _get_layout(self, renderer):
         try:
-            state = vars(self)  # the attributes behind the getters _get_layout calls (a KeyError: not cached)
-            if state["_wrap"] or state["_transform_rotates_text"]:  # position- or transform-dependent
+            state = vars(
+                self
+            )  # the attributes behind the getters _get_layout calls (a KeyError: not cached)
+            if (
+                state["_wrap"] or state["_transform_rotates_text"]
+            ):  # position- or transform-dependent
                 return original(self, renderer)
             prop = state["_fontproperties"]
             key = (
-                _measurer(renderer), self.get_figure(root=True).dpi, state["_text"],
-                type(prop), tuple(vars(prop).values()), state["_usetex"], state["_parse_math"],
-                state["_linespacing"], state["_multialignment"], state["_rotation"],
-                state["_rotation_mode"], state["_horizontalalignment"], state["_verticalalignment"],
+                _measurer(renderer),
+                self.get_figure(root=True).dpi,
+                state["_text"],
+                type(prop),
+                tuple(vars(prop).values()),
+                state["_usetex"],
+                state["_parse_math"],
+                state["_linespacing"],
+                state["_multialignment"],
+                state["_rotation"],
+                state["_rotation_mode"],
+                state["_horizontalalignment"],
+                state["_verticalalignment"],
             )
             hit = cache.get(key)
         except Exception:  # an unexpected renderer or text: matplotlib's own path
@@ -238,7 +264,9 @@ def shared_stream_compression():
             packed = cache[(level, data)] = zipper.compress(data) + zipper.flush()
         self.beginStream(ref.id, None, extra)
         stream = self.currentstream
-        stream.compressobj = None  # what follows is compressed already; the header still says FlateDecode
+        stream.compressobj = (
+            None  # what follows is compressed already; the header still says FlateDecode
+        )
         stream.file.write(packed)
         self.endStream()
 
@@ -279,7 +307,9 @@ def shared_pdf_glyph_layouts():
         key = (font, size[0], string, features, language)
         items = cache.get(key)
         if items is None:
-            items = cache[key] = list(original_layout(string, font, features=features, language=language))
+            items = cache[key] = list(
+                original_layout(string, font, features=features, language=language)
+            )
         return iter(items)
 
     def draw_text(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):
@@ -304,9 +334,15 @@ def _tick_inputs(axis) -> tuple:
     locators and formatters themselves (by identity: their settings do not change while a figure
     is laid out and saved)."""
     return (
-        tuple(axis.get_view_interval().tolist()), tuple(axis.get_data_interval().tolist()),
-        axis.axes.bbox.bounds, axis.get_figure(root=True).dpi, axis.get_scale(),
-        axis.major.locator, axis.major.formatter, axis.minor.locator, axis.minor.formatter,
+        tuple(axis.get_view_interval().tolist()),
+        tuple(axis.get_data_interval().tolist()),
+        axis.axes.bbox.bounds,
+        axis.get_figure(root=True).dpi,
+        axis.get_scale(),
+        axis.major.locator,
+        axis.major.formatter,
+        axis.minor.locator,
+        axis.minor.formatter,
     )
 
 

@@ -48,10 +48,20 @@ def on() -> bool:
     """Whether the build may draw a figure's SVG and PDF once (``ccreport.speedups.active``)."""
     return active("figure_replay", "matplotlib", WRITTEN_FOR)
 
+
 # Calls that put something on the canvas (or change how later ones are put), kept in order
 RECORDED = (
-    "draw_path", "draw_markers", "draw_path_collection", "draw_quad_mesh", "draw_gouraud_triangles",
-    "draw_image", "draw_text", "draw_tex", "open_group", "close_group", "start_rasterizing",
+    "draw_path",
+    "draw_markers",
+    "draw_path_collection",
+    "draw_quad_mesh",
+    "draw_gouraud_triangles",
+    "draw_image",
+    "draw_text",
+    "draw_tex",
+    "open_group",
+    "close_group",
+    "start_rasterizing",
     "stop_rasterizing",
 )
 TEXT_CALLS = ("draw_text", "draw_tex")  # (gc, x, y, s, prop, angle, ...): y follows flipy()
@@ -59,8 +69,14 @@ TEXT_CALLS = ("draw_text", "draw_tex")  # (gc, x, y, s, prop, angle, ...): y fol
 # every draw wrapper, the text and line metrics): read straight from the renderer by class
 # properties rather than through ``__getattr__``, which Python calls only after a failed look-up
 FORWARDED = (
-    "_rasterizing", "_raster_depth", "points_to_pixels", "get_text_width_height_descent", "new_gc",
-    "flipy", "get_canvas_width_height", "option_image_nocomposite",
+    "_rasterizing",
+    "_raster_depth",
+    "points_to_pixels",
+    "get_text_width_height_descent",
+    "new_gc",
+    "flipy",
+    "get_canvas_width_height",
+    "option_image_nocomposite",
 )
 
 
@@ -77,7 +93,9 @@ class Recorder:
         object.__setattr__(self, "complete", True)
         object.__setattr__(self, "frozen", {})  # id(live object) -> (live, values, frozen copy)
 
-    def __getattr__(self, name):  # the calls of RECORDED and the names of FORWARDED are class attributes
+    def __getattr__(
+        self, name
+    ):  # the calls of RECORDED and the names of FORWARDED are class attributes
         target = getattr(self.renderer, name)
         if name.startswith("draw_") or name in ("start_filter", "stop_filter"):
             object.__setattr__(self, "complete", False)
@@ -92,10 +110,15 @@ class Recorder:
         frame = None
         if name in TEXT_CALLS:
             frame = (self.renderer.flipy(), self.renderer.get_canvas_width_height()[1])
-        self.calls.append((
-            name, None if gc is None else self._snapshot(gc), tuple(self._freeze(a) for a in rest),
-            {k: self._freeze(v) for k, v in kwargs.items()}, frame,
-        ))
+        self.calls.append(
+            (
+                name,
+                None if gc is None else self._snapshot(gc),
+                tuple(self._freeze(a) for a in rest),
+                {k: self._freeze(v) for k, v in kwargs.items()},
+                frame,
+            )
+        )
         return target(*args, **kwargs)
 
     def _freeze(self, value):
@@ -180,7 +203,9 @@ def _drawing_through(fig, draw):
         del fig.draw
 
 
-def save_svg_and_pdf(fig, svg_target, pdf_target, svg_kw: dict | None = None, pdf_kw: dict | None = None) -> bool:
+def save_svg_and_pdf(
+    fig, svg_target, pdf_target, svg_kw: dict | None = None, pdf_kw: dict | None = None
+) -> bool:
     """``fig.savefig`` to ``svg_target`` (format svg), then to ``pdf_target`` (format pdf) with the
     SVG's drawing replayed; ``svg_kw`` and ``pdf_kw``: further savefig keywords of each. Returns
     whether the PDF was replayed (False: matplotlib drew it, see the module docstring)."""

@@ -46,14 +46,23 @@ def notdef_at_code_zero():
             if fonts is None:
                 fonts = fonts_of[self] = {}
             known = fonts.get(font)
-            if known is None:  # the tracker's own entries for the font, made as track_glyph makes them
+            if (
+                known is None
+            ):  # the tracker's own entries for the font, made as track_glyph makes them
                 path = FontPath(font.fname, font.face_index)
-                known = fonts[font] = (self.glyph_maps.setdefault(path, glyph_map_class()), self.used.setdefault(path, [{}]))
+                known = fonts[font] = (
+                    self.glyph_maps.setdefault(path, glyph_map_class()),
+                    self.used.setdefault(path, [{}]),
+                )
             glyph_map, subsets = known
             if len(subsets) == 1:
-                charcode, chars = (ord(chars[0]), chars) if isinstance(chars, str) else (chars, chr(chars))
+                charcode, chars = (
+                    (ord(chars[0]), chars) if isinstance(chars, str) else (chars, chr(chars))
+                )
                 opens_second = glyph_map.get(chars, glyph) is None and (
-                    len(chars) > 1 or self.subset_size != 0 and (charcode >= self.subset_size or charcode in subsets[0])
+                    len(chars) > 1
+                    or self.subset_size != 0
+                    and (charcode >= self.subset_size or charcode in subsets[0])
                 )  # matplotlib's own condition for a glyph to go to a further subset
                 if opens_second:
                     subsets.append({0: 0})

@@ -48,7 +48,9 @@ PX_PER_PT = 96 / 72
 PX_PER_MM = 96 / 25.4
 SLACK = 0.5  # px added to every column: a rounded-down measurement must not wrap a cell
 NBSP = "\u00a0"
-WRITTEN_FOR = ("70",)  # WeasyPrint versions whose Pango bindings (weasyprint.text.ffi) this was written against
+WRITTEN_FOR = (
+    "70",
+)  # WeasyPrint versions whose Pango bindings (weasyprint.text.ffi) this was written against
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,10 @@ class TableCss:
 
 REGULAR = TableCss(font_px=8 * PX_PER_PT, padding_px=2 * 2 * PX_PER_MM)
 COMPACT = TableCss(font_px=7.2 * PX_PER_PT, padding_px=2 * 1.4 * PX_PER_MM)
-PAGE_CONTENT_PX = {False: (210 - 2 * 18) * PX_PER_MM, True: (297 - 2 * 18) * PX_PER_MM}  # portrait, landscape
+PAGE_CONTENT_PX = {
+    False: (210 - 2 * 18) * PX_PER_MM,
+    True: (297 - 2 * 18) * PX_PER_MM,
+}  # portrait, landscape
 
 
 @dataclass(frozen=True)
@@ -113,11 +118,17 @@ class PangoMeasure:
         layout = self._layouts.get(key)
         if layout is None:
             ffi, pango = self._ffi, self._pango
-            description = ffi.gc(pango.pango_font_description_new(), pango.pango_font_description_free)
+            description = ffi.gc(
+                pango.pango_font_description_new(), pango.pango_font_description_free
+            )
             pango.pango_font_description_set_family(description, self._families[mono])
-            pango.pango_font_description_set_style(description, pango.PANGO_STYLE_ITALIC if italic else pango.PANGO_STYLE_NORMAL)
+            pango.pango_font_description_set_style(
+                description, pango.PANGO_STYLE_ITALIC if italic else pango.PANGO_STYLE_NORMAL
+            )
             pango.pango_font_description_set_weight(description, weight)
-            pango.pango_font_description_set_absolute_size(description, int(size_px * self._to_units))
+            pango.pango_font_description_set_absolute_size(
+                description, int(size_px * self._to_units)
+            )
             layout = ffi.gc(pango.pango_layout_new(self._context), self._gobject.g_object_unref)
             pango.pango_layout_set_auto_dir(layout, False)
             pango.pango_layout_set_font_description(layout, description)
@@ -126,7 +137,14 @@ class PangoMeasure:
         self._pango.pango_layout_set_text(layout, data, len(data))
         return layout
 
-    def pieces(self, text: str, weight: int = 400, italic: bool = False, size_px: float = 12.0, mono: bool = False) -> list[str]:
+    def pieces(
+        self,
+        text: str,
+        weight: int = 400,
+        italic: bool = False,
+        size_px: float = 12.0,
+        mono: bool = False,
+    ) -> list[str]:
         """``text`` cut where Pango may break a line (after spaces, after hyphens, ...: UAX #14, as
         WeasyPrint breaks), each piece without its trailing spaces."""
         key = (text, weight, italic, size_px, mono)
@@ -142,7 +160,14 @@ class PangoMeasure:
         self._pieces[key] = pieces
         return pieces
 
-    def width(self, text: str, weight: int = 400, italic: bool = False, size_px: float = 12.0, mono: bool = False) -> float:
+    def width(
+        self,
+        text: str,
+        weight: int = 400,
+        italic: bool = False,
+        size_px: float = 12.0,
+        mono: bool = False,
+    ) -> float:
         key = (text, weight, italic, size_px, mono)
         found = self._widths.get(key)
         if found is not None:
@@ -179,7 +204,9 @@ def _cell_runs(cell: Cell, css: TableCss, weight: int) -> tuple[list[_Run], list
     runs: list[_Run] = []
     if cell.parts:
         for i, part in enumerate(cell.parts):
-            runs.append(_Run(part + ("," if i < len(cell.parts) - 1 else ""), weight, size, nowrap=True))
+            runs.append(
+                _Run(part + ("," if i < len(cell.parts) - 1 else ""), weight, size, nowrap=True)
+            )
     elif cell.mono:
         runs.append(_Run(cell.text, weight, size * css.code_em, mono=True))
     elif cell.best:
@@ -187,7 +214,9 @@ def _cell_runs(cell: Cell, css: TableCss, weight: int) -> tuple[list[_Run], list
     else:
         runs.append(_Run(cell.text, weight, size))
     if cell.best:
-        runs.append(_Run(cell.mark, weight, size, nowrap=True, extra=css.best_mark_margin_em * size))
+        runs.append(
+            _Run(cell.mark, weight, size, nowrap=True, extra=css.best_mark_margin_em * size)
+        )
     note: list[_Run] = []
     if cell.note:
         size_note = size * css.note_em
@@ -210,7 +239,11 @@ def _line_width(runs: list[_Run], measure: PangoMeasure, space: _Run | None = No
 
 
 def _text_width(run: _Run, text: str, measure: PangoMeasure) -> float:
-    return measure.width(text, run.weight, run.italic, run.size_px, run.mono) + run.extra + run.letter_spacing * len(text)
+    return (
+        measure.width(text, run.weight, run.italic, run.size_px, run.mono)
+        + run.extra
+        + run.letter_spacing * len(text)
+    )
 
 
 def _widest_piece(runs: list[_Run], measure: PangoMeasure) -> float:
@@ -218,14 +251,26 @@ def _widest_piece(runs: list[_Run], measure: PangoMeasure) -> float:
     each piece between Pango's break opportunities (no-break spaces do not break)."""
     widest = 0.0
     for run in runs:
-        pieces = [run.text] if run.nowrap else measure.pieces(run.text, run.weight, run.italic, run.size_px, run.mono)
+        pieces = (
+            [run.text]
+            if run.nowrap
+            else measure.pieces(run.text, run.weight, run.italic, run.size_px, run.mono)
+        )
         for piece in pieces:
             widest = max(widest, _text_width(run, piece, measure))
     return widest
 
 
-def cell_extents(cell: Cell, css: TableCss, measure: PangoMeasure, *, weight: int, nowrap: bool,
-                 notes_below: bool, note_nowrap: bool) -> tuple[float, float]:
+def cell_extents(
+    cell: Cell,
+    css: TableCss,
+    measure: PangoMeasure,
+    *,
+    weight: int,
+    nowrap: bool,
+    notes_below: bool,
+    note_nowrap: bool,
+) -> tuple[float, float]:
     """(minimum, maximum) content width of one cell, padding included (module docstring)."""
     runs, note = _cell_runs(cell, css, weight)
     space = _Run(" ", weight, css.font_px)
@@ -236,8 +281,10 @@ def cell_extents(cell: Cell, css: TableCss, measure: PangoMeasure, *, weight: in
     if notes_below:  # the note is a block of its own under the value
         note_line = _line_width(note, measure)
         maximum = max(value_line, note_line)
-        minimum = max(value_line if nowrap else _widest_piece(runs, measure),
-                      note_line if note_nowrap else _widest_piece(note, measure))
+        minimum = max(
+            value_line if nowrap else _widest_piece(runs, measure),
+            note_line if note_nowrap else _widest_piece(note, measure),
+        )
         return minimum + css.padding_px, maximum + css.padding_px
     line = _line_width(runs + note, measure, space)
     minimum = line if nowrap else max(_widest_piece(runs, measure), _widest_piece(note, measure))
@@ -253,16 +300,37 @@ def table_layout(table: Table, measure: PangoMeasure) -> Layout:
     hi = [0.0] * n
     for j, name in enumerate(table.columns):
         header = Cell(name)
-        lo[j], hi[j] = cell_extents(header, css, measure, weight=css.header_weight, nowrap=False,
-                                    notes_below=False, note_nowrap=False)
+        lo[j], hi[j] = cell_extents(
+            header,
+            css,
+            measure,
+            weight=css.header_weight,
+            nowrap=False,
+            notes_below=False,
+            note_nowrap=False,
+        )
     for row in table.rows:
         for j, cell in enumerate(row[:n]):
             if j == 0:  # th scope=row: nowrap, semibold (its note inherits nowrap)
-                extents = cell_extents(cell, css, measure, weight=css.row_header_weight, nowrap=True,
-                                       notes_below=long_notes, note_nowrap=True)
+                extents = cell_extents(
+                    cell,
+                    css,
+                    measure,
+                    weight=css.row_header_weight,
+                    nowrap=True,
+                    notes_below=long_notes,
+                    note_nowrap=True,
+                )
             else:  # td; td.num is nowrap, but a note below it wraps (style.css)
-                extents = cell_extents(cell, css, measure, weight=400, nowrap=cell.numeric,
-                                       notes_below=long_notes, note_nowrap=False)
+                extents = cell_extents(
+                    cell,
+                    css,
+                    measure,
+                    weight=400,
+                    nowrap=cell.numeric,
+                    notes_below=long_notes,
+                    note_nowrap=False,
+                )
             lo[j] = max(lo[j], extents[0])
             hi[j] = max(hi[j], extents[1])
     hi = [max(a, b) for a, b in zip(lo, hi)]
@@ -299,10 +367,15 @@ def measurer_for(theme: Path, builtin_themes: Path, assets: Path, font_map) -> P
     the built-in themes, whose CSS :class:`TableCss` describes, or its fonts cannot be read."""
     if Path(theme).resolve().parent != Path(builtin_themes).resolve():
         return None
-    families = theme_families([assets / name for name in ("style.css", "theme.css") if (assets / name).is_file()])
+    families = theme_families(
+        [assets / name for name in ("style.css", "theme.css") if (assets / name).is_file()]
+    )
     if "body" not in families or "mono" not in families:
         return None
     try:
         return PangoMeasure(font_map, families["body"], families["mono"])
-    except (ImportError, AttributeError):  # pragma: no cover - WeasyPrint's Pango bindings moved: the automatic layout
+    except (
+        ImportError,
+        AttributeError,
+    ):  # pragma: no cover - WeasyPrint's Pango bindings moved: the automatic layout
         return None

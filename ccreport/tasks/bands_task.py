@@ -19,21 +19,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import hybrid_band_task
 from ..analysis import calibration as cb
 from ..analysis.bands import simultaneous_band
 from ..analysis.bootstrap import bootstrap_crisp, bootstrap_scores, merged_groups, scores_method
+from ..analysis.folds import fold_average
 from ..analysis.hull_costs import GRID
 from ..analysis.paired_bootstrap import bootstrap_dataset
 from ..analysis.path_layout import path_layout
 from ..analysis.replicate_groups import group_layout
-from ..analysis.folds import fold_average
 from ..analysis.significance import (
     ADJUST_METHOD,
     P_METHOD,
     POINTWISE_NOTE,
     dataset_inference,
 )
+from ..project.settings import AnalysisSettings, task_rng
 from ..results import (
     Band,
     CalibrationDescription,
@@ -45,9 +45,8 @@ from ..results import (
     SignificantRegion,
     SimultaneousBand,
 )
-from ..project.settings import AnalysisSettings, task_rng
+from . import hybrid_band_task
 from .inputs import TaskInputs
-
 
 TARGET_SCORES = (
     "the true cost, at each PC(+), of the classifier as selected on this data (the score thresholds "
@@ -55,7 +54,9 @@ TARGET_SCORES = (
     "the best achievable (true optimal) curve lies at or below it, and in binormal simulations a 90% "
     "band covered that curve 86-91% of the time when calibrated, 84-89% when not (benchmarks/README.md)"
 )
-FEW_SCORES = 10  # distinct scores at or below which the band's target text states the measured shortfall
+FEW_SCORES = (
+    10  # distinct scores at or below which the band's target text states the measured shortfall
+)
 TARGET_FEW_SCORES = (
     "; with few distinct scores the band's lower edge also reaches the basic bootstrap's, so it covers the best "
     "achievable cost too; in binormal simulations with scores rounded to 5 values at n = 200 a 90% band covered "
@@ -79,12 +80,16 @@ STUDENTIZED = (
 )
 
 
-def _simultaneous(values, settings: AnalysisSettings, scale: float = 1.0) -> SimultaneousBand | None:
+def _simultaneous(
+    values, settings: AnalysisSettings, scale: float = 1.0
+) -> SimultaneousBand | None:
     """The sup-norm band when the manifest's ``band`` asks for one, else None."""
     if settings.band not in ("simultaneous", "both"):
         return None
     lower, upper = simultaneous_band(values, settings.confidence, scale=scale)
-    return SimultaneousBand(lower=lower, upper=upper, method="studentized sup-norm over 0 <= PC(+) <= 1")
+    return SimultaneousBand(
+        lower=lower, upper=upper, method="studentized sup-norm over 0 <= PC(+) <= 1"
+    )
 
 
 def _calibration(cal) -> CalibrationDescription | None:
@@ -96,7 +101,9 @@ def _regions(found) -> tuple[SignificantRegion, ...]:
     return tuple(SignificantRegion(lo=r["lo"], hi=r["hi"], better=r["better"]) for r in found)
 
 
-BAND_REPLICATES = "band_replicates"  # pairs_task -> join_band: a scoring classifier's BandReplicates
+BAND_REPLICATES = (
+    "band_replicates"  # pairs_task -> join_band: a scoring classifier's BandReplicates
+)
 BAND_CALIBRATION = "band_calibration"  # classifier_task -> join_band: its BandCalibration
 
 
@@ -120,10 +127,14 @@ class BandReplicates:
     expected_sd: dict | None = None
     expected_sd_estimate: dict | None = None
     expected_estimate: dict | None = None
-    raw_expected: dict | None = None  # prior -> each replicate's own (uncorrected) expected cost (R,)
+    raw_expected: dict | None = (
+        None  # prior -> each replicate's own (uncorrected) expected cost (R,)
+    )
     raw: np.ndarray | None = None  # each replicate's own envelope (R, m)
     sd_floor: np.ndarray | None = None  # the sample selection's Agresti-Coull sd (m,)
-    few_scores: bool = False  # at most FEW_SCORES distinct scores: the lower edges reach the basic bootstrap's
+    few_scores: bool = (
+        False  # at most FEW_SCORES distinct scores: the lower edges reach the basic bootstrap's
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -140,12 +151,23 @@ class BandCalibration:
 def band_replicates(rep) -> BandReplicates:
     """A scoring classifier's :class:`BandReplicates` from its ``Replicates`` (the dataset's resampling,
     or its own stratified bootstrap when it is the dataset's only classifier)."""
-    return BandReplicates(grid=rep.grid, values=rep.values, expected=rep.expected, estimate=rep.estimate,
-                          method=scores_method(rep.layout), score_groups=merged_groups(rep.layout),
-                          sd=rep.sd, sd_estimate=rep.sd_estimate, expected_sd=rep.expected_sd,
-                          expected_sd_estimate=rep.expected_sd_estimate, expected_estimate=rep.expected_estimate,
-                          raw_expected=rep.raw_expected, raw=rep.raw, sd_floor=rep.sd_floor,
-                          few_scores=distinct_scores(rep.layout) <= FEW_SCORES)
+    return BandReplicates(
+        grid=rep.grid,
+        values=rep.values,
+        expected=rep.expected,
+        estimate=rep.estimate,
+        method=scores_method(rep.layout),
+        score_groups=merged_groups(rep.layout),
+        sd=rep.sd,
+        sd_estimate=rep.sd_estimate,
+        expected_sd=rep.expected_sd,
+        expected_sd_estimate=rep.expected_sd_estimate,
+        expected_estimate=rep.expected_estimate,
+        raw_expected=rep.raw_expected,
+        raw=rep.raw,
+        sd_floor=rep.sd_floor,
+        few_scores=distinct_scores(rep.layout) <= FEW_SCORES,
+    )
 
 
 def distinct_scores(layout) -> int:
@@ -171,7 +193,15 @@ def interval_fields(rep, cal, priors) -> dict:
         raw = getattr(rep, "raw", None)
         few = getattr(rep, "few_scores", False)
         basic = 2.0 * rep.estimate - raw if few and raw is not None else None
-        band = cb.studentized_band(rep.values, rep.estimate, sd, rep.sd_estimate, cal, basic, getattr(rep, "sd_floor", None))
+        band = cb.studentized_band(
+            rep.values,
+            rep.estimate,
+            sd,
+            rep.sd_estimate,
+            cal,
+            basic,
+            getattr(rep, "sd_floor", None),
+        )
     e_sd = getattr(rep, "expected_sd", None)
     few = getattr(rep, "few_scores", False)
     intervals = {}
@@ -179,13 +209,20 @@ def interval_fields(rep, cal, priors) -> dict:
         if e_sd is None or p not in e_sd:
             intervals[p] = cb.calibrated_interval(rep.expected[p], cal.expected_levels(p))
         else:
-            intervals[p] = cb.studentized_interval(rep.expected[p], rep.expected_estimate[p], e_sd[p],
-                                                   rep.expected_sd_estimate[p], cal.expected_levels(p),
-                                                   basic=2.0 * rep.expected_estimate[p] - rep.raw_expected[p] if few else None)
+            intervals[p] = cb.studentized_interval(
+                rep.expected[p],
+                rep.expected_estimate[p],
+                e_sd[p],
+                rep.expected_sd_estimate[p],
+                cal.expected_levels(p),
+                basic=2.0 * rep.expected_estimate[p] - rep.raw_expected[p] if few else None,
+            )
     return {"band": band, "expected_cost_interval": intervals}
 
 
-def _band_fields(rep, cal, settings: AnalysisSettings, target: str, priors, score_groups=None) -> dict:
+def _band_fields(
+    rep, cal, settings: AnalysisSettings, target: str, priors, score_groups=None
+) -> dict:
     """The ``band`` and ``expected_cost_interval`` fields of replicates ``rep`` (``grid``, ``values``,
     ``expected``, ``estimate``, ``method``) read at the calibrated levels ``cal``."""
     level = settings.confidence
@@ -195,7 +232,9 @@ def _band_fields(rep, cal, settings: AnalysisSettings, target: str, priors, scor
         level=level,
         replicates=settings.bootstrap,
         method=rep.method,
-        correction=CORRECTION + (STUDENTIZED if getattr(rep, "sd", None) is not None else "") + (CALIBRATED if cal.outer else ""),
+        correction=CORRECTION
+        + (STUDENTIZED if getattr(rep, "sd", None) is not None else "")
+        + (CALIBRATED if cal.outer else ""),
         calibration=_calibration(cal),
         target=target,
         type=settings.band,
@@ -226,17 +265,32 @@ def classifier_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
         rng = task_rng(settings.seed, "bootstrap", inputs.dataset, c.name)
         level = settings.confidence
         if scores is not None:
-            if cb.wanted(settings.calibration, len(labels)):  # on the layout its own replicates would have
-                cal = cb.calibrate(rng, group_layout(path_layout(labels, scores)), level, priors, GRID)
+            if cb.wanted(
+                settings.calibration, len(labels)
+            ):  # on the layout its own replicates would have
+                cal = cb.calibrate(
+                    rng, group_layout(path_layout(labels, scores)), level, priors, GRID
+                )
             else:
                 cal = cb.nominal(level, GRID.size)
-            target = TARGET_SCORES + (TARGET_FEW_SCORES if np.unique(scores).size <= FEW_SCORES else "")
+            target = TARGET_SCORES + (
+                TARGET_FEW_SCORES if np.unique(scores).size <= FEW_SCORES else ""
+            )
             found[BAND_CALIBRATION] = BandCalibration(cal, target, settings)
         else:
             rep = bootstrap_crisp(rng, labels, predictions, settings.bootstrap, priors)
-            found.update(_band_fields(rep, cb.nominal(level, rep.grid.size), settings, TARGET_CRISP, priors))
+            found.update(
+                _band_fields(rep, cb.nominal(level, rep.grid.size), settings, TARGET_CRISP, priors)
+            )
     if inputs.folds is not None:
-        avg = fold_average(labels, inputs.folds, inputs.fold_names, scores=scores, predictions=predictions, priors=priors)
+        avg = fold_average(
+            labels,
+            inputs.folds,
+            inputs.fold_names,
+            scores=scores,
+            predictions=predictions,
+            priors=priors,
+        )
         found["fold_average"] = FoldAverageResult(
             n_folds=len(avg.folds),
             folds=tuple(avg.folds),
@@ -259,7 +313,11 @@ def join_band(fields: dict) -> dict:
     fields = dict(fields)
     rep, own = fields.pop(BAND_REPLICATES, None), fields.pop(BAND_CALIBRATION, None)
     if rep is not None and own is not None:
-        fields.update(_band_fields(rep, own.calibration, own.settings, own.target, list(rep.expected), rep.score_groups))
+        fields.update(
+            _band_fields(
+                rep, own.calibration, own.settings, own.target, list(rep.expected), rep.score_groups
+            )
+        )
     return fields
 
 
@@ -286,7 +344,9 @@ def pairs_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     if settings.bootstrap <= 0 or not members:
         return {}
     rng = task_rng(settings.seed, "bootstrap", inputs.dataset)
-    if len(members) == 1:  # nothing to pair: a scoring classifier's own stratified bootstrap; a crisp one's band is binomial
+    if (
+        len(members) == 1
+    ):  # nothing to pair: a scoring classifier's own stratified bootstrap; a crisp one's band is binomial
         (c,) = members
         if c.scores is None:
             return {}
@@ -294,13 +354,22 @@ def pairs_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
         return {"classifier_fields": {c.name: {BAND_REPLICATES: band_replicates(rep)}}}
     scores = {c.name: c.scores for c in members if c.scores is not None}
     predictions = {c.name: c.predictions for c in members if c.scores is None}
-    reps = bootstrap_dataset(rng, inputs.labels, scores, predictions, settings.bootstrap, inputs.priors,
-                             readers=hybrid_band_task.readers(inputs))  # read on the same replicates
+    reps = bootstrap_dataset(
+        rng,
+        inputs.labels,
+        scores,
+        predictions,
+        settings.bootstrap,
+        inputs.priors,
+        readers=hybrid_band_task.readers(inputs),
+    )  # read on the same replicates
     bands = {name: {BAND_REPLICATES: band_replicates(reps.classifiers[name])} for name in scores}
     names = [c.name for c in members]
     pairs = inputs.chosen_pairs()  # [project] comparisons (ccreport.tasks.comparisons); the adjusted p-values' family is these x priors
     level = settings.confidence
-    found = dataset_inference(reps, pairs, level, list(inputs.priors))  # crisp pairs: studentized by their cost lines
+    found = dataset_inference(
+        reps, pairs, level, list(inputs.priors)
+    )  # crisp pairs: studentized by their cost lines
     point = {n: inputs.point(k).expected_cost for k, n in enumerate(names)}
     out = {}
     for (a, b), inf in found.items():
@@ -320,8 +389,15 @@ def pairs_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
                 note=POINTWISE_NOTE,
             ),
             "family_wise": FamilyWiseResult(
-                level=fw.level, method=fw.method, pc=fw.grid, estimate=fw.estimate, lower=fw.lower, upper=fw.upper,
-                critical_value=fw.critical, statistic=fw.statistic, p_value=fw.p_value,
+                level=fw.level,
+                method=fw.method,
+                pc=fw.grid,
+                estimate=fw.estimate,
+                lower=fw.lower,
+                upper=fw.upper,
+                critical_value=fw.critical,
+                statistic=fw.statistic,
+                p_value=fw.p_value,
             ),
             "significant": _regions(fw.significant),
             "expected_cost_difference_interval": {
@@ -337,4 +413,8 @@ def pairs_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
                 for p, v in inf.expected.items()
             },
         }
-    return {"classifier_fields": bands, "comparison_fields": out, "hybrid_band": hybrid_band_task.hybrid_band(inputs, settings, reps)}
+    return {
+        "classifier_fields": bands,
+        "comparison_fields": out,
+        "hybrid_band": hybrid_band_task.hybrid_band(inputs, settings, reps),
+    }

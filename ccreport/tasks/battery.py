@@ -26,6 +26,21 @@ from typing import Any
 
 import numpy as np
 
+from ..analysis import priors as pr
+from ..analysis import selection as sel
+from ..analysis.conditions import probability_cost
+from ..analysis.roc import crisp_roc, roc_points
+from ..analysis.selection.out_of_fold import fold_index
+from ..project.settings import AnalysisSettings
+from ..results import (
+    ClassifierResult,
+    ComparisonResult,
+    FamilyResult,
+    HybridResult,
+    NotApplicable,
+    PriorResult,
+    SelectionResult,
+)
 from . import bands_task, instance_cost_tasks, threshold_choice_task
 from .inputs import (  # noqa: F401  (re-exported: the battery's public names)
     ClassifierData,
@@ -38,13 +53,6 @@ from .inputs import (  # noqa: F401  (re-exported: the battery's public names)
     envelope_of,
     pairs,
 )
-from ..analysis import priors as pr
-from ..analysis.conditions import probability_cost
-from ..analysis.roc import crisp_roc, roc_points
-from ..analysis import selection as sel
-from ..analysis.selection.out_of_fold import fold_index
-from ..results import ClassifierResult, ComparisonResult, FamilyResult, HybridResult, NotApplicable, PriorResult, SelectionResult
-from ..project.settings import AnalysisSettings
 
 PRIOR_GRID = np.linspace(0.0, 1.0, 401)
 SCOPES = ("dataset", "classifier", "pair")
@@ -83,7 +91,9 @@ def make_prior(spec, class_mix: float | None = None) -> pr.Prior:
         return pr.BetaPrior(float(spec.param("a")), float(spec.param("b")))
     if kind == "point":
         ratio = spec.param("cost_ratio")
-        return pr.PointPrior(float(spec.param("pc")), cost_ratio=None if ratio is None else float(ratio))
+        return pr.PointPrior(
+            float(spec.param("pc")), cost_ratio=None if ratio is None else float(ratio)
+        )
     if kind == "induced":
         return pr.InducedPrior(
             _ratio_or_p(spec.param("p_positive")), _ratio_or_p(spec.param("cost_ratio"))
@@ -126,8 +136,6 @@ def trivial_expected_cost(prior: pr.Prior) -> float:
 
 
 # --- the plan -----------------------------------------------------------------------------------
-
-
 
 
 @dataclass(frozen=True)
@@ -189,10 +197,14 @@ def make_criterion(spec) -> sel.Criterion:
     if spec.kind == "neyman_pearson":
         return sel.NeymanPearson(float(spec.param("max_fpr")))
     if spec.kind == "workforce":
-        return sel.Workforce(capacity=spec.param("capacity"), capacity_share=spec.param("capacity_share"))
+        return sel.Workforce(
+            capacity=spec.param("capacity"), capacity_share=spec.param("capacity_share")
+        )
     if spec.kind == "performance_independent":
         return sel.PerformanceIndependent(rule=spec.param("rule", "bayes_prior"))
-    if spec.kind == "parameter_based":  # a declared family: evaluated once per dataset (hybrid task)
+    if (
+        spec.kind == "parameter_based"
+    ):  # a declared family: evaluated once per dataset (hybrid task)
         return sel.ParameterBased(members=tuple(spec.param("members")))
     raise ValueError(f"unknown criterion kind {spec.kind!r}")
 
@@ -235,11 +247,17 @@ def selection_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
             criteria[key] = found.criteria[key]
             continue
         try:
-            criteria[key] = sel.performance_independent(found.roc, criterion.rule, criterion.prior, envelope=found.envelope)
+            criteria[key] = sel.performance_independent(
+                found.roc, criterion.rule, criterion.prior, envelope=found.envelope
+            )
         except ValueError as e:
             criteria[key] = NotApplicable(str(e))
-    result = SelectionResult(thresholds=found.roc.thresholds, table=found.table, criteria=criteria,
-                             out_of_fold=found.out_of_fold)
+    result = SelectionResult(
+        thresholds=found.roc.thresholds,
+        table=found.table,
+        criteria=criteria,
+        out_of_fold=found.out_of_fold,
+    )
     return {"selection": result}
 
 
@@ -247,20 +265,31 @@ def hybrid_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     """The dataset hybrid over all classifiers' thresholds and (with folds) its out-of-fold version."""
     rocs = {}
     for c in inputs.classifiers:
-        rocs[c.name] = roc_points(inputs.labels, c.scores) if c.scores is not None else crisp_roc(inputs.labels, c.predictions)
+        rocs[c.name] = (
+            roc_points(inputs.labels, c.scores)
+            if c.scores is not None
+            else crisp_roc(inputs.labels, c.predictions)
+        )
     if not rocs:
         return {}
     folds = usable_folds(inputs.labels, inputs.folds)
     scores = {c.name: scores_of(c) for c in inputs.classifiers}
     found = sel.select_dataset(rocs, inputs.labels, scores, folds)
     families = {}
-    for key, criterion in inputs.criteria.items():  # declared parameter-based families (D&H 2000 s. 2.3)
+    for (
+        key,
+        criterion,
+    ) in inputs.criteria.items():  # declared parameter-based families (D&H 2000 s. 2.3)
         if isinstance(criterion, sel.ParameterBased):
             try:
                 families[key] = FamilyResult(sel.select_family(rocs, criterion), criterion.members)
             except ValueError as e:
                 families[key] = NotApplicable(str(e))
-    return {"hybrid": HybridResult(hybrid=found.hybrid, out_of_fold=found.out_of_fold, families=families)}
+    return {
+        "hybrid": HybridResult(
+            hybrid=found.hybrid, out_of_fold=found.out_of_fold, families=families
+        )
+    }
 
 
 TASK_KINDS: tuple[TaskKind, ...] = (
@@ -269,13 +298,17 @@ TASK_KINDS: tuple[TaskKind, ...] = (
     TaskKind("pair", "pair", pair_task),
     TaskKind("pairs", "dataset", bands_task.pairs_task),
     TaskKind("threshold_choice", "dataset", threshold_choice_task.dataset_task),
-    TaskKind("instance_costs", "dataset", instance_cost_tasks.dataset_task),  # every classifier and pair, one resampling
+    TaskKind(
+        "instance_costs", "dataset", instance_cost_tasks.dataset_task
+    ),  # every classifier and pair, one resampling
     TaskKind("selection", "classifier", selection_task),
     TaskKind("hybrid", "dataset", hybrid_task),
 )
 
 
-def scope_members(scope: str, names: Sequence[str], chosen: Sequence[tuple[str, str]] | None = None) -> list[tuple[str, ...]]:
+def scope_members(
+    scope: str, names: Sequence[str], chosen: Sequence[tuple[str, str]] | None = None
+) -> list[tuple[str, ...]]:
     """The classifier-name tuples of a scope on one dataset: (), each name, or each pair (the
     ``chosen`` pairs when given, else every pair)."""
     if scope == "dataset":
@@ -287,9 +320,15 @@ def scope_members(scope: str, names: Sequence[str], chosen: Sequence[tuple[str, 
     raise ValueError(f"unknown scope {scope!r}; expected one of {SCOPES}")
 
 
-def plan(datasets, classifier_names: Sequence[str], priors_by_dataset: dict, settings: AnalysisSettings,
-         kinds: Sequence[TaskKind] = TASK_KINDS, criteria_by_dataset: dict | None = None,
-         pairs_by_dataset: dict | None = None) -> list[Task]:
+def plan(
+    datasets,
+    classifier_names: Sequence[str],
+    priors_by_dataset: dict,
+    settings: AnalysisSettings,
+    kinds: Sequence[TaskKind] = TASK_KINDS,
+    criteria_by_dataset: dict | None = None,
+    pairs_by_dataset: dict | None = None,
+) -> list[Task]:
     """Every task of a build, in a stable order (dataset, then scope, kind and names).
 
     ``datasets``: loaded :class:`~ccreport.project.loaders.Dataset` objects; ``classifier_names``: the
@@ -305,19 +344,30 @@ def plan(datasets, classifier_names: Sequence[str], priors_by_dataset: dict, set
     tasks = []
     for data in datasets:
         present = [n for n in classifier_names if n in data.scores or n in data.predictions]
-        by_name = {n: ClassifierData(n, data.scores.get(n), data.predictions.get(n)) for n in present}
+        by_name = {
+            n: ClassifierData(n, data.scores.get(n), data.predictions.get(n)) for n in present
+        }
         chosen = (pairs_by_dataset or {}).get(data.name)
         for scope in SCOPES:
             for names in scope_members(scope, present, chosen):
                 members = tuple(by_name[n] for n in (present if scope == "dataset" else names))
-                inputs = TaskInputs(data.name, data.labels, data.folds, tuple(data.fold_names),
-                                    priors_by_dataset[data.name], members,
-                                    getattr(data, "costs", None), getattr(data, "cost_unit", None),
-                                    (criteria_by_dataset or {}).get(data.name, {}),
-                                    tuple(chosen) if chosen is not None and scope == "dataset" else None)
+                inputs = TaskInputs(
+                    data.name,
+                    data.labels,
+                    data.folds,
+                    tuple(data.fold_names),
+                    priors_by_dataset[data.name],
+                    members,
+                    getattr(data, "costs", None),
+                    getattr(data, "cost_unit", None),
+                    (criteria_by_dataset or {}).get(data.name, {}),
+                    tuple(chosen) if chosen is not None and scope == "dataset" else None,
+                )
                 for kind in kinds:
                     if kind.scope == scope:
-                        tasks.append(Task((kind.name, data.name, *names), kind.function, inputs, settings))
+                        tasks.append(
+                            Task((kind.name, data.name, *names), kind.function, inputs, settings)
+                        )
     return tasks
 
 
@@ -342,7 +392,9 @@ def assemble(tasks: Sequence[Task], outputs: Sequence[dict]) -> dict[str, Assemb
     """
     merged: dict[tuple[str, ...], dict] = {}
     for task, output in zip(tasks, outputs, strict=True):
-        if len(task.scope_key) == 1 and ("classifier_fields" in output or "comparison_fields" in output):
+        if len(task.scope_key) == 1 and (
+            "classifier_fields" in output or "comparison_fields" in output
+        ):
             output = dict(output)
             merged.setdefault(task.scope_key, {})
             for name, found in output.pop("classifier_fields", {}).items():

@@ -61,7 +61,9 @@ KEY_BYTES = 32
 ENTRY_MAGIC = b"ccreport cache entry 1\n"
 FOLDER_MAGIC = b"ccreport cache folder 1\n"
 MANIFEST_NAME = "manifest"
-MISSING = object()  # what Cache.get and Cache.get_folder return for an entry not found or not usable
+MISSING = (
+    object()
+)  # what Cache.get and Cache.get_folder return for an entry not found or not usable
 _secrets: dict[Path, bytes] = {}
 _active: Cache | None = None
 _source_hash: str | None = None
@@ -75,7 +77,9 @@ class _Hasher:
 
     def write(self, data) -> int:
         self.hash.update(data)
-        return memoryview(data).nbytes  # the pickler passes large buffers as PickleBuffer, which has no len()
+        return memoryview(
+            data
+        ).nbytes  # the pickler passes large buffers as PickleBuffer, which has no len()
 
 
 def source_hash() -> str:
@@ -126,12 +130,16 @@ def _read_key(path: Path) -> bytes:
         if not stat.S_ISREG(st.st_mode):
             raise CacheKeyError(f"{path} is not a regular file")
         if hasattr(os, "getuid") and (st.st_uid != os.getuid() or st.st_mode & 0o077):
-            raise CacheKeyError(f"{path} must belong to this user and be readable by no one else (chmod 600)")
+            raise CacheKeyError(
+                f"{path} must belong to this user and be readable by no one else (chmod 600)"
+            )
         data = os.read(fd, KEY_BYTES + 1)
     finally:
         os.close(fd)
     if len(data) != KEY_BYTES:
-        raise CacheKeyError(f"{path} does not hold a key of {KEY_BYTES} bytes (delete it to make a new one)")
+        raise CacheKeyError(
+            f"{path} does not hold a key of {KEY_BYTES} bytes (delete it to make a new one)"
+        )
     return data
 
 
@@ -141,7 +149,9 @@ def secret() -> bytes:
     try:
         path = key_path()
     except RuntimeError:  # no home folder (Path.home)
-        raise CacheKeyError(f"has no home folder to live in; set {KEY_ENV} to a file of its own") from None
+        raise CacheKeyError(
+            f"has no home folder to live in; set {KEY_ENV} to a file of its own"
+        ) from None
     if path not in _secrets:
         try:
             try:
@@ -149,7 +159,11 @@ def secret() -> bytes:
             except FileNotFoundError:
                 path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
                 try:
-                    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+                    fd = os.open(
+                        path,
+                        os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
+                        0o600,
+                    )
                 except FileExistsError:  # made meanwhile by another build
                     pass
                 else:
@@ -177,8 +191,12 @@ def verified_payload(key: bytes, magic: bytes, name: str, data: bytes):
     view = memoryview(data)
     if not data.startswith(magic) or len(data) < n + 32:
         return None
-    payload = view[n + 32:]
-    return payload if hmac.compare_digest(view[n:n + 32], entry_mac(key, magic, name, payload)) else None
+    payload = view[n + 32 :]
+    return (
+        payload
+        if hmac.compare_digest(view[n : n + 32], entry_mac(key, magic, name, payload))
+        else None
+    )
 
 
 def _read_regular(path: Path) -> bytes:
@@ -305,7 +323,9 @@ class Cache:
         except OSError:
             self._discard(stored, "unreadable")
             return MISSING
-        payload = None if stored.is_symlink() else verified_payload(self.key, FOLDER_MAGIC, key, data)
+        payload = (
+            None if stored.is_symlink() else verified_payload(self.key, FOLDER_MAGIC, key, data)
+        )
         if payload is None:
             self._discard(stored, "failed its HMAC")
             return MISSING
@@ -336,7 +356,9 @@ class Cache:
         except OSError:
             self._discard(stored, "had a file missing, added or unreadable")
             return MISSING
-        if found != set(digests) or any(hashlib.sha256(b).hexdigest() != digests[rel] for rel, b in contents.items()):
+        if found != set(digests) or any(
+            hashlib.sha256(b).hexdigest() != digests[rel] for rel, b in contents.items()
+        ):
             self._discard(stored, "had a file missing, added or changed")
             return MISSING
         target = staging / subfolder
@@ -357,11 +379,16 @@ class Cache:
             temporary = Path(tempfile.mkdtemp(prefix=".tmp-", dir=parent))
             shutil.copytree(staging / subfolder, temporary / subfolder)
             digests = {
-                p.relative_to(temporary / subfolder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-                for p in sorted((temporary / subfolder).rglob("*")) if p.is_file()
+                p.relative_to(temporary / subfolder).as_posix(): hashlib.sha256(
+                    p.read_bytes()
+                ).hexdigest()
+                for p in sorted((temporary / subfolder).rglob("*"))
+                if p.is_file()
             }
             payload = json.dumps({"index": index, "files": digests}, sort_keys=True).encode()
-            (temporary / MANIFEST_NAME).write_bytes(FOLDER_MAGIC + entry_mac(self.key, FOLDER_MAGIC, key, payload) + payload)
+            (temporary / MANIFEST_NAME).write_bytes(
+                FOLDER_MAGIC + entry_mac(self.key, FOLDER_MAGIC, key, payload) + payload
+            )
             os.replace(temporary, stored)
         except OSError:  # a cache that cannot be written is skipped
             if temporary is not None:
@@ -373,8 +400,10 @@ class Cache:
             return None
         total = sum(self.discarded.values())
         reasons = ", ".join(f"{n} {reason}" for reason, n in sorted(self.discarded.items()))
-        return (f"cache {self.folder}: {total} entr{'y' if total == 1 else 'ies'} discarded and recomputed ({reasons}); "
-                "an entry is used only if this user's ccreport wrote it and it is intact")
+        return (
+            f"cache {self.folder}: {total} entr{'y' if total == 1 else 'ies'} discarded and recomputed ({reasons}); "
+            "an entry is used only if this user's ccreport wrote it and it is intact"
+        )
 
 
 def _raise(error: OSError):
@@ -433,7 +462,10 @@ def cached_folders(key_texts, staging: Path, produce) -> dict:
     cache = _active
     if cache is None:
         return produce(None)
-    keys = {sub: hashlib.sha256(f"{source_hash()}\0{sub}\0{text}".encode()).hexdigest() for sub, text in key_texts().items()}
+    keys = {
+        sub: hashlib.sha256(f"{source_hash()}\0{sub}\0{text}".encode()).hexdigest()
+        for sub, text in key_texts().items()
+    }
     found = {sub: cache.get_folder(key, staging, sub) for sub, key in keys.items()}
     missing = [sub for sub, index in found.items() if index is MISSING]
     if missing:

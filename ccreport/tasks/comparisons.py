@@ -37,10 +37,12 @@ import numpy as np
 from ..analysis.envelope import lower_envelope
 from ..analysis.roc import crisp_roc, roc_points
 from ..project.manifest_checks import Checker, Where, printable, shown
-from ..results import ComparisonChoice
 from ..project.settings import COMPARISON_RULES, COMPARISONS, Comparisons
+from ..results import ComparisonChoice
 
-AUTO_ALL_MAX = 8  # "auto" compares all pairs up to this many classifiers on a dataset (28 pairs), else "best"
+AUTO_ALL_MAX = (
+    8  # "auto" compares all pairs up to this many classifiers on a dataset (28 pairs), else "best"
+)
 TIE_RTOL = 1e-9  # expected costs this close (relative) to the lowest tie for "best"
 
 
@@ -50,7 +52,9 @@ def _listed(value) -> str:
     return shown(value)
 
 
-def read_comparisons(check: Checker, table: dict, key: str, where: Where, default: Comparisons) -> Comparisons | None:
+def read_comparisons(
+    check: Checker, table: dict, key: str, where: Where, default: Comparisons
+) -> Comparisons | None:
     """The form of ``comparisons``: a keyword, ``{ baseline = name }`` or a list of [a, b] pairs.
 
     Reports (one problem each) a wrong type, an unknown keyword, a table with other keys, a pair
@@ -66,8 +70,16 @@ def read_comparisons(check: Checker, table: dict, key: str, where: Where, defaul
         check.report(where, (key,), f"expected {COMPARISONS}, got {shown(value)}")
         return None
     if isinstance(value, dict):
-        if set(value) != {"baseline"} or not isinstance(value["baseline"], str) or not value["baseline"].strip():
-            check.report(where, (key,), f'expected a table {{ baseline = "<classifier>" }} naming one classifier, got {_table(value)}')
+        if (
+            set(value) != {"baseline"}
+            or not isinstance(value["baseline"], str)
+            or not value["baseline"].strip()
+        ):
+            check.report(
+                where,
+                (key,),
+                f'expected a table {{ baseline = "<classifier>" }} naming one classifier, got {_table(value)}',
+            )
             return None
         return Comparisons(rule="baseline", baseline=value["baseline"])
     if not isinstance(value, (list, tuple)):
@@ -77,14 +89,28 @@ def read_comparisons(check: Checker, table: dict, key: str, where: Where, defaul
     seen: dict[frozenset, int] = {}
     ok = True
     for i, item in enumerate(value, start=1):
-        if not (isinstance(item, (list, tuple)) and len(item) == 2 and all(isinstance(v, str) and v.strip() for v in item)):
-            check.report(where, (key,), f"entry {i}: expected a pair [a, b] of classifier names, got {_listed(item)}")
+        if not (
+            isinstance(item, (list, tuple))
+            and len(item) == 2
+            and all(isinstance(v, str) and v.strip() for v in item)
+        ):
+            check.report(
+                where,
+                (key,),
+                f"entry {i}: expected a pair [a, b] of classifier names, got {_listed(item)}",
+            )
             ok = False
         elif item[0] == item[1]:
-            check.report(where, (key,), f"entry {i}: expected two different classifiers, got {_listed(item)}")
+            check.report(
+                where, (key,), f"entry {i}: expected two different classifiers, got {_listed(item)}"
+            )
             ok = False
         elif frozenset(item) in seen:
-            check.report(where, (key,), f"entry {i}: duplicate pair {_listed(item)} (entry {seen[frozenset(item)]} is the same pair)")
+            check.report(
+                where,
+                (key,),
+                f"entry {i}: duplicate pair {_listed(item)} (entry {seen[frozenset(item)]} is the same pair)",
+            )
             ok = False
         else:
             seen[frozenset(item)] = i
@@ -93,11 +119,18 @@ def read_comparisons(check: Checker, table: dict, key: str, where: Where, defaul
 
 
 def _table(value: dict) -> str:
-    return "{ " + ", ".join(f"{k} = {_listed(v)}" for k, v in value.items()) + " }" if value else "{}"
+    return (
+        "{ " + ", ".join(f"{k} = {_listed(v)}" for k, v in value.items()) + " }" if value else "{}"
+    )
 
 
-def check_names(check: Checker, comparisons: Comparisons | None, names: Sequence[str], where: Where,
-                key: str = "comparisons") -> None:
+def check_names(
+    check: Checker,
+    comparisons: Comparisons | None,
+    names: Sequence[str],
+    where: Where,
+    key: str = "comparisons",
+) -> None:
     """Report every name of ``comparisons`` that is not a declared classifier (one problem each)."""
     if comparisons is None:
         return
@@ -107,11 +140,19 @@ def check_names(check: Checker, comparisons: Comparisons | None, names: Sequence
         return f'"{printable(name)}"'
 
     if comparisons.rule == "baseline" and comparisons.baseline not in names:
-        check.report(where, (key,), f"unknown classifier {quoted(comparisons.baseline)} as baseline; expected one of {known}")
+        check.report(
+            where,
+            (key,),
+            f"unknown classifier {quoted(comparisons.baseline)} as baseline; expected one of {known}",
+        )
     for i, pair in enumerate(comparisons.pairs, start=1):
         for name in pair:
             if name not in names:
-                check.report(where, (key,), f"entry {i}: unknown classifier {quoted(name)}; expected one of {known}")
+                check.report(
+                    where,
+                    (key,),
+                    f"entry {i}: unknown classifier {quoted(name)}; expected one of {known}",
+                )
 
 
 def rule_for(comparisons: Comparisons, k: int) -> str:
@@ -130,8 +171,12 @@ def best_of(names: Sequence[str], costs: Sequence[float]) -> str:
     return names[int(tied[0])]
 
 
-def choose(comparisons: Comparisons, present: Sequence[str], costs: Callable[[], Sequence[float]],
-           prior: str | None) -> ComparisonChoice:
+def choose(
+    comparisons: Comparisons,
+    present: Sequence[str],
+    costs: Callable[[], Sequence[float]],
+    prior: str | None,
+) -> ComparisonChoice:
     """The pairs one dataset compares, and the record of why.
 
     ``present``: the dataset's classifiers in manifest order; ``costs()``: their in-sample expected
@@ -151,11 +196,18 @@ def choose(comparisons: Comparisons, present: Sequence[str], costs: Callable[[],
         elif rule == "baseline":
             reference = comparisons.baseline if comparisons.baseline in present else None
         pairs = [] if reference is None else [(reference, n) for n in present if n != reference]
-    return ComparisonChoice(requested=comparisons.to_dict(), rule=rule, reference=reference, basis=basis,
-                            pairs=tuple(pairs))
+    return ComparisonChoice(
+        requested=comparisons.to_dict(),
+        rule=rule,
+        reference=reference,
+        basis=basis,
+        pairs=tuple(pairs),
+    )
 
 
-def in_sample_cost(labels: np.ndarray, scores: np.ndarray | None, predictions: np.ndarray | None, prior) -> float:
+def in_sample_cost(
+    labels: np.ndarray, scores: np.ndarray | None, predictions: np.ndarray | None, prior
+) -> float:
     """A classifier's in-sample expected cost under ``prior``: the prior's expectation of its lower
     envelope (D&H 2006 section 4.2), the same number as its ``expected_cost`` in results.json."""
     roc = roc_points(labels, scores) if scores is not None else crisp_roc(labels, predictions)

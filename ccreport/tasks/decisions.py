@@ -70,8 +70,13 @@ def units(spec, class_mix: float) -> dict | None:
     if fn is None or fp is None:
         return None
     p = spec.param("p_positive", class_mix)
-    return {"cost_fn": fn, "cost_fp": fp, "unit": spec.param("unit", ""), "p_positive": p,
-            "scale": p * fn + (1.0 - p) * fp}
+    return {
+        "cost_fn": fn,
+        "cost_fp": fp,
+        "unit": spec.param("unit", ""),
+        "p_positive": p,
+        "scale": p * fn + (1.0 - p) * fp,
+    }
 
 
 def paired_test(d, chosen: str, other: str, prior: str) -> dict:
@@ -100,55 +105,94 @@ def prior_decision(d, name: str, pc: float, cost: dict | None) -> Decision:
     chosen = hybrid.names[hybrid.classifier[k]]
     c = d.classifiers[chosen]
     threshold = float(hybrid.threshold[k])
-    ranked = sorted((x.expected_cost[name], i, x.name) for i, x in enumerate(d.classifiers.values()))
+    ranked = sorted(
+        (x.expected_cost[name], i, x.name) for i, x in enumerate(d.classifiers.values())
+    )
     best = ranked[0][0]
     ties = tuple(n for e, _, n in ranked if e == best and n != chosen)
-    tie_notes = [f"{hybrid.names[hybrid.classifier[i]]} at threshold {hybrid.threshold[i]:.6g}" for i in tied]
+    tie_notes = [
+        f"{hybrid.names[hybrid.classifier[i]]} at threshold {hybrid.threshold[i]:.6g}" for i in tied
+    ]
     interval = (c.expected_cost_interval or {}).get(name)
     runner = next(((e, n) for e, _, n in ranked if n != chosen), None)
     runner_up = None
     if runner is not None:
         r = d.classifiers[runner[1]]
         rk, _ = vertex_at(r.selection.table, pc)
-        runner_up = {"classifier": r.name, "threshold": _finite(r.selection.table.threshold[rk]),
-                     "expected_cost": runner[0], **paired_test(d, chosen, r.name, name)}
+        runner_up = {
+            "classifier": r.name,
+            "threshold": _finite(r.selection.table.threshold[rk]),
+            "expected_cost": runner[0],
+            **paired_test(d, chosen, r.name, name),
+        }
     per_case = None
     p = cost["p_positive"] if cost is not None else d.n_pos / (d.n_pos + d.n_neg)
     share = float(p * hybrid.tpr[k] + (1.0 - p) * hybrid.fpr[k])
     if cost is not None:
         s = cost["scale"]
-        per_case = {"value": c.expected_cost[name] * s, "unit": cost["unit"], "cost_fn": cost["cost_fn"],
-                    "cost_fp": cost["cost_fp"], "p_positive": cost["p_positive"]}
+        per_case = {
+            "value": c.expected_cost[name] * s,
+            "unit": cost["unit"],
+            "cost_fn": cost["cost_fn"],
+            "cost_fp": cost["cost_fp"],
+            "p_positive": cost["p_positive"],
+        }
         if interval is not None:
             per_case["interval"] = [interval.lower * s, interval.upper * s]
     return Decision(
-        basis="prior", kind="point", classifier=chosen, threshold=_finite(threshold),
+        basis="prior",
+        kind="point",
+        classifier=chosen,
+        threshold=_finite(threshold),
         threshold_interval=threshold_interval(c.selection.thresholds, threshold),
-        fpr=float(hybrid.fpr[k]), tpr=float(hybrid.tpr[k]), pc=pc,
+        fpr=float(hybrid.fpr[k]),
+        tpr=float(hybrid.tpr[k]),
+        pc=pc,
         pc_interval=(float(hybrid.low[k]), float(hybrid.high[k])),
         expected_cost=c.expected_cost[name],
         expected_cost_interval=None if interval is None else (interval.lower, interval.upper),
-        runner_up=runner_up, cost_per_case=per_case, ties=ties, flagged_share=share,
+        runner_up=runner_up,
+        cost_per_case=per_case,
+        ties=ties,
+        flagged_share=share,
         note="; ".join(f"equally cheap at this PC(+): {t}" for t in tie_notes),
     )
 
 
-COMPARED_ON = BASES[0]  # every constrained criterion ranks all classifiers at their randomised optimum
+COMPARED_ON = BASES[
+    0
+]  # every constrained criterion ranks all classifiers at their randomised optimum
 
 
-def criterion_decision(d, name: str, points: dict[str, float], costs: dict[str, dict | None],
-                       level: float | None = None) -> Decision | None:
+def criterion_decision(
+    d,
+    name: str,
+    points: dict[str, float],
+    costs: dict[str, dict | None],
+    level: float | None = None,
+) -> Decision | None:
     """The decision row of criterion ``name``: performance-independent rules by their area;
     constrained criteria (Neyman-Pearson, workforce, any criterion whose choice has a randomised
     and a single-threshold operating point) by :func:`constrained_decision`."""
-    choices = {c.name: c.selection.criteria[name] for c in d.classifiers.values()
-               if c.selection is not None and name in c.selection.criteria}
+    choices = {
+        c.name: c.selection.criteria[name]
+        for c in d.classifiers.values()
+        if c.selection is not None and name in c.selection.criteria
+    }
     usable = {n: ch for n, ch in choices.items() if not isinstance(ch, NotApplicable)}
     if not usable:
         reasons = {n: ch.reason for n, ch in choices.items()}
         first = next(iter(reasons.values()), "no classifier")
-        return Decision(basis="criterion", kind="performance_independent", classifier=None, threshold=None,
-                        threshold_interval=None, fpr=None, tpr=None, note=f"not applicable: {first}")
+        return Decision(
+            basis="criterion",
+            kind="performance_independent",
+            classifier=None,
+            threshold=None,
+            threshold_interval=None,
+            fpr=None,
+            tpr=None,
+            note=f"not applicable: {first}",
+        )
     sample = next(iter(usable.values()))
     if not hasattr(sample, "area"):
         return constrained_decision(d, name, usable, points, costs, level)
@@ -164,16 +208,30 @@ def criterion_decision(d, name: str, points: dict[str, float], costs: dict[str, 
         _with_units(at[p], costs.get(p))
     runner = ranked[1] if len(ranked) > 1 else None
     return Decision(
-        basis="criterion", kind="performance_independent", classifier=chosen, threshold=None,
-        threshold_interval=None, fpr=None, tpr=None, expected_cost=ch.area,
-        runner_up=None if runner is None else {"classifier": runner, "expected_cost": usable[runner].area},
+        basis="criterion",
+        kind="performance_independent",
+        classifier=chosen,
+        threshold=None,
+        threshold_interval=None,
+        fpr=None,
+        tpr=None,
+        expected_cost=ch.area,
+        runner_up=None
+        if runner is None
+        else {"classifier": runner, "expected_cost": usable[runner].area},
         at_priors=at or None,
         note=f"rule {ch.rule}: the threshold follows PC(+); expected_cost is the area (uniform prior)",
     )
 
 
-def constrained_decision(d, name: str, usable: dict, points: dict[str, float], costs: dict[str, dict | None],
-                         level: float | None = None) -> Decision:
+def constrained_decision(
+    d,
+    name: str,
+    usable: dict,
+    points: dict[str, float],
+    costs: dict[str, dict | None],
+    level: float | None = None,
+) -> Decision:
     """A constrained criterion's decision: every classifier ranked on one basis (:data:`COMPARED_ON`,
     the randomised optimum: the criterion's objective, most TPR, at its constraint, D&H 2006
     s. 5.1.3-5.1.4) by :func:`ccreport.analysis.selection.rank_constrained`; the chosen one is
@@ -200,7 +258,9 @@ def constrained_decision(d, name: str, usable: dict, points: dict[str, float], c
 
     ranking = [rates(n, COMPARED_ON) for n in ranked]
     key = (round(ch.tpr, 12), round(ch.fpr, 12))
-    ties = tuple(r["classifier"] for r in ranking[1:] if (round(r["tpr"], 12), round(r["fpr"], 12)) == key)
+    ties = tuple(
+        r["classifier"] for r in ranking[1:] if (round(r["tpr"], 12), round(r["fpr"], 12)) == key
+    )
     at = {}
     for p, x in points.items():
         at[p] = {"expected_cost": ch.fpr * (1.0 - x) + (1.0 - ch.tpr) * x}
@@ -209,24 +269,52 @@ def constrained_decision(d, name: str, usable: dict, points: dict[str, float], c
     s_name = rank_constrained(usable, other)[0]
     s_ch = usable[s_name]
     s_t = float(s_ch.deterministic_threshold)
-    single = {**rates(s_name, other), "threshold": _finite(s_t),
-              "threshold_interval": list(threshold_interval(d.classifiers[s_name].selection.thresholds, s_t)),
-              "at_priors": {p: _with_units({"expected_cost": s_ch.deterministic_fpr * (1.0 - x)
-                                            + (1.0 - s_ch.deterministic_tpr) * x}, costs.get(p))
-                            for p, x in points.items()} or None}
+    single = {
+        **rates(s_name, other),
+        "threshold": _finite(s_t),
+        "threshold_interval": list(
+            threshold_interval(d.classifiers[s_name].selection.thresholds, s_t)
+        ),
+        "at_priors": {
+            p: _with_units(
+                {
+                    "expected_cost": s_ch.deterministic_fpr * (1.0 - x)
+                    + (1.0 - s_ch.deterministic_tpr) * x
+                },
+                costs.get(p),
+            )
+            for p, x in points.items()
+        }
+        or None,
+    }
     check = None
     if level is not None:
         check = constraint_check(d, kind, ch, level)
         single["constraint"] = constraint_check(d, kind, s_ch, level, basis=other)
     return Decision(
-        basis="criterion", kind=kind, classifier=chosen, threshold=_finite(first),
-        threshold_interval=threshold_interval(thresholds, first), fpr=float(ch.fpr), tpr=float(ch.tpr),
-        mix={"thresholds": [_finite(t) for t in ch.mix.thresholds], "weight_first": ch.mix.weight_first,
-             "points": [list(x) for x in ch.mix.points]} if mixed else None,
+        basis="criterion",
+        kind=kind,
+        classifier=chosen,
+        threshold=_finite(first),
+        threshold_interval=threshold_interval(thresholds, first),
+        fpr=float(ch.fpr),
+        tpr=float(ch.tpr),
+        mix={
+            "thresholds": [_finite(t) for t in ch.mix.thresholds],
+            "weight_first": ch.mix.weight_first,
+            "points": [list(x) for x in ch.mix.points],
+        }
+        if mixed
+        else None,
         flagged=None if kind != "workforce" else float(ch.flagged),
         flagged_share=float(share_p * ch.tpr + (1.0 - share_p) * ch.fpr),
-        runner_up=ranking[1] if len(ranking) > 1 else None, at_priors=at or None, ties=ties,
-        compared_on=COMPARED_ON, ranking=ranking, single_threshold=single, constraint=check,
+        runner_up=ranking[1] if len(ranking) > 1 else None,
+        at_priors=at or None,
+        ties=ties,
+        compared_on=COMPARED_ON,
+        ranking=ranking,
+        single_threshold=single,
+        constraint=check,
         price=price(d, ch.fpr, ch.tpr, points, costs),
     )
 
@@ -252,37 +340,63 @@ def constraint_check(d, kind: str, ch, level: float, basis: str = COMPARED_ON) -
     n_pos, n_neg = float(d.n_pos), float(d.n_neg)
     if kind == "neyman_pearson":
         rate, cap, n = "false_alarm", float(ch.max_fpr), n_neg
-        counts = [p[0] * n_neg for p in ch.mix.points] if basis == COMPARED_ON else [ch.deterministic_fpr * n_neg] * 2
+        counts = (
+            [p[0] * n_neg for p in ch.mix.points]
+            if basis == COMPARED_ON
+            else [ch.deterministic_fpr * n_neg] * 2
+        )
         held = None if ch.out_of_fold is None else ch.out_of_fold[0] * n_neg
     else:
         rate, n = "flagged", n_pos + n_neg
         cap = float(ch.capacity / (ch.n_pos + ch.n_neg))
-        pts = ch.mix.points if basis == COMPARED_ON else [(ch.deterministic_fpr, ch.deterministic_tpr)] * 2
+        pts = (
+            ch.mix.points
+            if basis == COMPARED_ON
+            else [(ch.deterministic_fpr, ch.deterministic_tpr)] * 2
+        )
         counts = [t * n_pos + f * n_neg for f, t in pts]
         held = None if ch.out_of_fold is None else ch.out_of_fold[2]
-    out = {"rate": rate, "cap": cap, "level": float(level), "one_sided_level": one_sided_level(level),
-           "method": "clopper_pearson"}
+    out = {
+        "rate": rate,
+        "cap": cap,
+        "level": float(level),
+        "one_sided_level": one_sided_level(level),
+        "method": "clopper_pearson",
+    }
     if rate == "flagged" and (ch.n_pos, ch.n_neg) != (n_pos, n_neg):
-        out["note"] = "the workforce batch's class counts differ from the data's: no binomial interval"
+        out["note"] = (
+            "the workforce batch's class counts differ from the data's: no binomial interval"
+        )
         return out
     counts = [float(np.round(c, 9)) for c in counts]  # integers up to the rounding of count / n * n
     w = ch.mix.weight_first if basis == COMPARED_ON else 1.0
     count = w * counts[0] + (1.0 - w) * counts[1]
     lo, hi = clopper_pearson(count, n, level)
-    out["in_sample"] = {"estimate": count / n, "count": count, "n": n, "interval": [lo, hi],
-                        "randomised": counts[0] != counts[1]}
+    out["in_sample"] = {
+        "estimate": count / n,
+        "count": count,
+        "n": n,
+        "interval": [lo, hi],
+        "randomised": counts[0] != counts[1],
+    }
     exceeds = hi > cap + 1e-12
     if held is not None and basis == COMPARED_ON:  # the folds re-choose the randomised optimum only
         held = float(np.clip(held, 0.0, n))
-        out["held_out"] = {"estimate": held / n, "count": held, "n": n,
-                           "interval": list(clopper_pearson(held, n, level))}
+        out["held_out"] = {
+            "estimate": held / n,
+            "count": held,
+            "n": n,
+            "interval": list(clopper_pearson(held, n, level)),
+        }
         exceeds = exceeds or held / n > cap + 1e-12
     out["exceeds"] = bool(exceeds)
     out["zero_count"] = bool(max(counts) == 0)
     return out
 
 
-def price(d, fpr: float, tpr: float, points: dict[str, float], costs: dict[str, dict | None]) -> dict:
+def price(
+    d, fpr: float, tpr: float, points: dict[str, float], costs: dict[str, dict | None]
+) -> dict:
     """What a constrained choice costs beside the unconstrained optimum and the trivial classifiers.
 
     Per point prior (name -> PC(+) = x): normalized expected cost (D&H 2006 Eq. 6) of the choice,
@@ -299,13 +413,20 @@ def price(d, fpr: float, tpr: float, points: dict[str, float], costs: dict[str, 
     env = d.hybrid.hybrid.envelope
     out = {}
     for p, x in conditions.items():
-        row = {"pc": float(x), "constrained": float(fpr * (1.0 - x) + (1.0 - tpr) * x),
-               "unconstrained": float(env(x)), "flag_nobody": float(x), "flag_everyone": float(1.0 - x)}
+        row = {
+            "pc": float(x),
+            "constrained": float(fpr * (1.0 - x) + (1.0 - tpr) * x),
+            "unconstrained": float(env(x)),
+            "flag_nobody": float(x),
+            "flag_everyone": float(1.0 - x),
+        }
         cost = costs.get(p)
         if cost is not None:
             row["unit"] = cost["unit"]
-            row["cost_per_case"] = {k: row[k] * cost["scale"] for k in
-                                    ("constrained", "unconstrained", "flag_nobody", "flag_everyone")}
+            row["cost_per_case"] = {
+                k: row[k] * cost["scale"]
+                for k in ("constrained", "unconstrained", "flag_nobody", "flag_everyone")
+            }
         out[p] = row
     return out
 
@@ -338,7 +459,7 @@ def decisions_for(d, priors: dict, specs, level: float | None = None) -> Decisio
     prior_rows = {n: prior_decision(d, n, x, costs[n]) for n, x in points.items()}
     names = []
     for c in d.classifiers.values():
-        for n in (c.selection.criteria if c.selection is not None else {}):
+        for n in c.selection.criteria if c.selection is not None else {}:
             if n not in names:
                 names.append(n)
     criterion_rows = {n: criterion_decision(d, n, points, costs, level) for n in names}

@@ -29,17 +29,18 @@ import urllib.parse
 from collections.abc import Iterator, Sequence
 from typing import Protocol
 
+from ..errors import Problem, UserInputError
+from ..project.manifest_checks import SCHEDULER_ADDRESS, SCHEDULER_EXPECTED
+from ..runtime.threads import one_blas_thread, worker_init
+from ..speedups.heap import keep_freed_memory
+from ..version import __version__
 from .battery import Task, run_task
 from .cache import cached_map, done, source_hash
-from ..errors import Problem, UserInputError
-from ..runtime.interrupts import ignore_interrupts
-from ..project.manifest_checks import SCHEDULER_ADDRESS, SCHEDULER_EXPECTED
-from ..speedups.heap import keep_freed_memory
-from ..runtime.threads import one_blas_thread, worker_init
-from ..version import __version__
 
 CONNECT_TIMEOUT = 10  # seconds to wait for a Dask scheduler's answer
-DEFAULT_WORKERS_CAP = 8  # default workers at most: each holds its tasks' arrays (memory grows with workers)
+DEFAULT_WORKERS_CAP = (
+    8  # default workers at most: each holds its tasks' arrays (memory grows with workers)
+)
 INSTALL_HINT = 'pip install "ccreport[cluster]" (dask[distributed])'
 
 
@@ -77,7 +78,9 @@ class ProcessPoolExecutor:
     def _run(self, todo: list[tuple[Task]]) -> list:
         if not todo:
             return []
-        pool = concurrent.futures.ProcessPoolExecutor(max_workers=min(self.workers, len(todo)), initializer=worker_init)
+        pool = concurrent.futures.ProcessPoolExecutor(
+            max_workers=min(self.workers, len(todo)), initializer=worker_init
+        )
         try:
             return [done(output) for output in pool.map(run_task, [task for (task,) in todo])]
         finally:
@@ -104,7 +107,9 @@ def default_workers() -> int:
 
 def executor_for(workers: int | None) -> Executor:
     """Serial for one worker (or None), a process pool for more."""
-    return SerialExecutor() if workers is None or workers <= 1 else ProcessPoolExecutor(int(workers))
+    return (
+        SerialExecutor() if workers is None or workers <= 1 else ProcessPoolExecutor(int(workers))
+    )
 
 
 def identity() -> tuple[str, str]:
@@ -176,7 +181,7 @@ def scheduler_refusal(address: str, timeout: float) -> str | None:
 
     try:
         found = asyncio.run(asyncio.wait_for(identity(), timeout))
-    except (TimeoutError, asyncio.TimeoutError):
+    except TimeoutError:
         return f"no Dask scheduler answered within {timeout:g} s"
     except Exception as error:  # noqa: BLE001 - whatever a non-Dask peer makes the protocol raise
         return f"no Dask scheduler answered ({type(error).__name__})"  # e.g. MemoryError: its bytes read as a length
@@ -186,7 +191,9 @@ def scheduler_refusal(address: str, timeout: float) -> str | None:
 
 
 @contextlib.contextmanager
-def cluster(address: str, source: str, field: str, timeout: float = CONNECT_TIMEOUT) -> Iterator[DaskExecutor]:
+def cluster(
+    address: str, source: str, field: str, timeout: float = CONNECT_TIMEOUT
+) -> Iterator[DaskExecutor]:
     """A :class:`DaskExecutor` on the scheduler at ``address``, closed after the block.
 
     ``source`` and ``field`` name where the address came from in messages ("command line",
@@ -194,6 +201,7 @@ def cluster(address: str, source: str, field: str, timeout: float = CONNECT_TIME
     when dask's distributed is not installed, the scheduler does not answer within ``timeout``
     seconds, it has no workers, or a worker cannot import ccreport or runs another version or source.
     """
+
     def problem(text: str) -> UserInputError:
         return UserInputError(Problem(source, field, text))
 
@@ -202,11 +210,15 @@ def cluster(address: str, source: str, field: str, timeout: float = CONNECT_TIME
     try:
         import distributed
     except ImportError:
-        raise problem(f"running on a Dask cluster needs dask's distributed scheduler, which is not installed; {INSTALL_HINT}") from None
+        raise problem(
+            f"running on a Dask cluster needs dask's distributed scheduler, which is not installed; {INSTALL_HINT}"
+        ) from None
 
     def unreachable(reason: str) -> UserInputError:
-        return problem(f"cannot reach the Dask scheduler at {address!r}: {reason}; start it with `dask scheduler` "
-                       "and pass the address it prints (tcp://HOST:PORT)")
+        return problem(
+            f"cannot reach the Dask scheduler at {address!r}: {reason}; start it with `dask scheduler` "
+            "and pass the address it prints (tcp://HOST:PORT)"
+        )
 
     # probe first, fast and quiet: a Client that fails to connect retries until its timeout, then
     # prints a traceback when it is collected
@@ -216,21 +228,31 @@ def cluster(address: str, source: str, field: str, timeout: float = CONNECT_TIME
     try:
         client = distributed.Client(address, timeout=timeout, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as error:
-        raise unreachable(f"no answer within {timeout:g} s" if isinstance(error, TimeoutError) else str(error).splitlines()[0]) from None
+        raise unreachable(
+            f"no answer within {timeout:g} s"
+            if isinstance(error, TimeoutError)
+            else str(error).splitlines()[0]
+        ) from None
     try:
         workers = client.scheduler_info().get("workers", {})
         if not workers:
-            raise problem(f"the Dask scheduler at {address!r} has no workers; start some with `dask worker {address}`")
+            raise problem(
+                f"the Dask scheduler at {address!r} has no workers; start some with `dask worker {address}`"
+            )
         try:
             found = client.run(identity)
         except Exception as error:  # a worker without ccreport cannot unpickle identity
-            raise problem(f"a Dask worker of {address!r} cannot run ccreport ({type(error).__name__}: "
-                          f"{str(error).splitlines()[0] if str(error) else ''}); install ccreport {__version__} on every worker") from None
+            raise problem(
+                f"a Dask worker of {address!r} cannot run ccreport ({type(error).__name__}: "
+                f"{str(error).splitlines()[0] if str(error) else ''}); install ccreport {__version__} on every worker"
+            ) from None
         mine = identity()
         for worker, theirs in sorted(found.items()):
             if tuple(theirs) != mine:
-                raise problem(f"the Dask worker {worker} runs ccreport {theirs[0]} (source {theirs[1][:12]}), this build "
-                              f"ccreport {mine[0]} (source {mine[1][:12]}); install the same ccreport on every worker")
+                raise problem(
+                    f"the Dask worker {worker} runs ccreport {theirs[0]} (source {theirs[1][:12]}), this build "
+                    f"ccreport {mine[0]} (source {mine[1][:12]}); install the same ccreport on every worker"
+                )
         yield DaskExecutor(client)
     finally:
         client.close()

@@ -36,7 +36,9 @@ def readers(inputs) -> dict:
             if isinstance(crit, sel.NeymanPearson):
                 mine[key] = hb.neyman_pearson_reader(crit.max_fpr)
             elif isinstance(crit, sel.Workforce) and crit.n_pos is None:
-                mine[key] = hb.workforce_reader(workforce_capacity(crit.capacity, crit.capacity_share, n_cases))
+                mine[key] = hb.workforce_reader(
+                    workforce_capacity(crit.capacity, crit.capacity_share, n_cases)
+                )
             elif isinstance(crit, sel.PerformanceIndependent) and _probabilities(c):
                 prior = pi if crit.prior is None else crit.prior
                 mine[key] = hb.independent_reader(c.scores, crit.rule, inputs.priors, prior)
@@ -47,26 +49,38 @@ def readers(inputs) -> dict:
 def hybrid_band(inputs, settings, reps) -> HybridBand:
     """The :class:`~ccreport.results.HybridBand` of the dataset from its replicates ``reps``."""
     y = inputs.labels
-    rocs = {c.name: roc_points(y, c.scores) if c.scores is not None else crisp_roc(y, c.predictions)
-            for c in inputs.classifiers}
+    rocs = {
+        c.name: roc_points(y, c.scores) if c.scores is not None else crisp_roc(y, c.predictions)
+        for c in inputs.classifiers
+    }
     env = sel.dataset_hybrid(rocs).envelope
-    hybrid_expected = {p: float(prior.expected(env.pc, env.nec)) for p, prior in inputs.priors.items()}
+    hybrid_expected = {
+        p: float(prior.expected(env.pc, env.nec)) for p, prior in inputs.priors.items()
+    }
     criteria, independent = {}, {}
     pi = float(np.mean(y))
     for key, crit in inputs.criteria.items():
         if isinstance(crit, sel.NeymanPearson):
             found = {n: sel.neyman_pearson(r, crit.max_fpr) for n, r in rocs.items()}
         elif isinstance(crit, sel.Workforce) and crit.n_pos is None:
-            found = {n: sel.workforce(r, crit.capacity, crit.capacity_share) for n, r in rocs.items()}
+            found = {
+                n: sel.workforce(r, crit.capacity, crit.capacity_share) for n, r in rocs.items()
+            }
         elif isinstance(crit, sel.PerformanceIndependent):
             prior = pi if crit.prior is None else crit.prior
-            independent[key] = {c.name: (key, hb.independent_expected(y, c.scores, crit.rule, inputs.priors, prior))
-                                for c in inputs.classifiers if _probabilities(c)}
+            independent[key] = {
+                c.name: (key, hb.independent_expected(y, c.scores, crit.rule, inputs.priors, prior))
+                for c in inputs.classifiers
+                if _probabilities(c)
+            }
             continue
         else:
             continue
         criteria[key] = {"sample": {n: (ch.fpr, ch.tpr) for n, ch in found.items()}}
     level = settings.confidence
-    inf = hb.hybrid_inference(reps, list(rocs), inputs.priors, hybrid_expected, level, criteria, independent)
-    return HybridBand(level=level, replicates=reps.replicates, method=reps.method, target=hb.TARGET,
-                      inference=inf)
+    inf = hb.hybrid_inference(
+        reps, list(rocs), inputs.priors, hybrid_expected, level, criteria, independent
+    )
+    return HybridBand(
+        level=level, replicates=reps.replicates, method=reps.method, target=hb.TARGET, inference=inf
+    )

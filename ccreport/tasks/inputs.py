@@ -25,12 +25,15 @@ from ..analysis.roc import auc, crisp_roc, roc_points
 from ..project.settings import AnalysisSettings
 from ..results import ClassifierResult, ComparisonResult
 
-
 # --- per classifier and per pair ----------------------------------------------------------------
 
 
 def classifier_fields(
-    name: str, labels: np.ndarray, scores: np.ndarray | None, predictions: np.ndarray | None, priors: dict
+    name: str,
+    labels: np.ndarray,
+    scores: np.ndarray | None,
+    predictions: np.ndarray | None,
+    priors: dict,
 ) -> dict[str, Any]:
     """ROC points, hull, AUC, lower envelope, operating range and expected costs of one classifier,
     as the fields of its :class:`ClassifierResult` (D&H 2006 sections 3-4.2)."""
@@ -57,7 +60,11 @@ def classifier_fields(
 
 
 def analyse_classifier(
-    name: str, labels: np.ndarray, scores: np.ndarray | None, predictions: np.ndarray | None, priors: dict
+    name: str,
+    labels: np.ndarray,
+    scores: np.ndarray | None,
+    predictions: np.ndarray | None,
+    priors: dict,
 ) -> ClassifierResult:
     """The point analyses of one classifier (:func:`classifier_fields`) as a ClassifierResult."""
     return ClassifierResult(**classifier_fields(name, labels, scores, predictions, priors))
@@ -74,7 +81,9 @@ def comparison_fields(a: ClassifierResult, b: ClassifierResult) -> dict[str, Any
     return dict(
         a=a.name,
         b=b.name,
-        expected_cost_difference={p: a.expected_cost[p] - b.expected_cost[p] for p in a.expected_cost},
+        expected_cost_difference={
+            p: a.expected_cost[p] - b.expected_cost[p] for p in a.expected_cost
+        },
         **{f.name: getattr(m, f.name) for f in dataclasses.fields(m)},
     )
 
@@ -87,7 +96,6 @@ def analyse_pair(a: ClassifierResult, b: ClassifierResult) -> ComparisonResult:
 def pairs(names):
     """Every unordered pair of classifier names, in manifest order."""
     return list(itertools.combinations(names, 2))
-
 
 
 @dataclass(frozen=True, eq=False)
@@ -110,7 +118,9 @@ class TaskInputs:
     fold_names: tuple[str, ...]
     priors: dict[str, pr.Prior]
     classifiers: tuple[ClassifierData, ...]
-    costs: np.ndarray | None = None  # per-instance FN (positives) / FP (negatives) costs (Fawcett 2006)
+    costs: np.ndarray | None = (
+        None  # per-instance FN (positives) / FP (negatives) costs (Fawcett 2006)
+    )
     cost_unit: str | None = None  # their unit label, from the manifest
     criteria: dict[str, sel.Criterion] = dataclasses.field(default_factory=dict)  # that apply here
     # a dataset task's chosen pairs ([project] comparisons, ccreport.tasks.comparisons); None: every pair
@@ -118,7 +128,11 @@ class TaskInputs:
 
     def chosen_pairs(self) -> list[tuple[str, str]]:
         """The pairs this dataset compares: the plan's choice, else every pair in manifest order."""
-        return list(self.pairs) if self.pairs is not None else pairs([c.name for c in self.classifiers])
+        return (
+            list(self.pairs)
+            if self.pairs is not None
+            else pairs([c.name for c in self.classifiers])
+        )
 
     def point(self, k: int = 0) -> ClassifierResult:
         """The point analyses of the scope's ``k``-th classifier."""

@@ -28,8 +28,13 @@ import numpy as np
 
 from ..analysis.bands import bootstrap_p_value, percentile_interval, pointwise_band
 from ..analysis.instance_cost_bins import BINS
-from ..analysis.instance_cost_bootstrap import InstanceCostReplicates, bootstrap_instance_costs_many, instance_cost_priors
+from ..analysis.instance_cost_bootstrap import (
+    InstanceCostReplicates,
+    bootstrap_instance_costs_many,
+    instance_cost_priors,
+)
 from ..analysis.instance_costs import analyse_instance_costs, compare_instance_costs
+from ..project.settings import AnalysisSettings, task_rng
 from ..results import (
     ExpectedCostDifferenceInterval,
     InstanceCostComparisonResult,
@@ -37,9 +42,7 @@ from ..results import (
     InstanceCostIntervals,
     InstanceCosts,
 )
-from ..project.settings import AnalysisSettings, task_rng
 from .inputs import ClassifierData, TaskInputs
-
 
 MAX_STORED_POINTS = 2000  # ROCIV paths longer than this are thinned for results.json and figures
 THIN_STEP = 1e-3  # ... to one point per this much path length (fpr + tpr), plus every hull vertex
@@ -52,7 +55,13 @@ def scores_of(c: ClassifierData) -> np.ndarray:
     return c.scores if c.scores is not None else np.asarray(c.predictions, dtype=float)
 
 
-def thinned(fpr: np.ndarray, tpr: np.ndarray, hull_fpr: np.ndarray, hull_tpr: np.ndarray, limit: int = MAX_STORED_POINTS):
+def thinned(
+    fpr: np.ndarray,
+    tpr: np.ndarray,
+    hull_fpr: np.ndarray,
+    hull_tpr: np.ndarray,
+    limit: int = MAX_STORED_POINTS,
+):
     """The ROCIV points as stored: all of them up to ``limit``; beyond, the first point of each step
     of ``THIN_STEP`` in path length ``fpr + tpr`` (the path is monotone, so this is at most some
     2 / THIN_STEP points, none further than THIN_STEP from a kept one), the last point and every
@@ -76,19 +85,28 @@ def _binned_note(rep: InstanceCostReplicates) -> str:
     """What the intervals' method adds when a classifier's replicates were read at binned thresholds."""
     if rep.binned is None:
         return ""
-    return (f"; replicates read at {rep.binned} of the sample's thresholds (more than {BINS} distinct scores: "
-            "binned at equal steps of ROCIV path length; estimates at all thresholds)")
+    return (
+        f"; replicates read at {rep.binned} of the sample's thresholds (more than {BINS} distinct scores: "
+        "binned at equal steps of ROCIV path length; estimates at all thresholds)"
+    )
 
 
 def _pair_binned_note(qa: InstanceCostReplicates, qb: InstanceCostReplicates) -> str:
     if qa.binned is None and qb.binned is None:
         return ""
-    return (f"; a classifier with more than {BINS} distinct scores has its replicates read at binned thresholds "
-            "(equal steps of ROCIV path length; estimates at all thresholds)")
+    return (
+        f"; a classifier with more than {BINS} distinct scores has its replicates read at binned thresholds "
+        "(equal steps of ROCIV path length; estimates at all thresholds)"
+    )
 
 
-def _classifier_result(inputs: TaskInputs, point, rep: InstanceCostReplicates | None, priors: dict,
-                       settings: AnalysisSettings) -> InstanceCosts:
+def _classifier_result(
+    inputs: TaskInputs,
+    point,
+    rep: InstanceCostReplicates | None,
+    priors: dict,
+    settings: AnalysisSettings,
+) -> InstanceCosts:
     """One classifier's InstanceCosts from its point analysis and (with ``bootstrap`` > 0) replicates."""
     env = point.envelope
     fpr, tpr = thinned(point.rociv.fpr, point.rociv.tpr, env.hull_fpr, env.hull_tpr)
@@ -131,12 +149,22 @@ def _classifier_result(inputs: TaskInputs, point, rep: InstanceCostReplicates | 
 def _difference(estimate: float, d: np.ndarray, level: float) -> ExpectedCostDifferenceInterval:
     lo, hi = _interval(d, level)
     return ExpectedCostDifferenceInterval(
-        difference=float(estimate), lower=lo, upper=hi, p_value=bootstrap_p_value(d), p_value_method=P_VALUE_METHOD
+        difference=float(estimate),
+        lower=lo,
+        upper=hi,
+        p_value=bootstrap_p_value(d),
+        p_value_method=P_VALUE_METHOD,
     )
 
 
-def _pair_result(ra, rb, qa: InstanceCostReplicates | None, qb: InstanceCostReplicates | None, priors: dict,
-                 settings: AnalysisSettings) -> InstanceCostComparisonResult:
+def _pair_result(
+    ra,
+    rb,
+    qa: InstanceCostReplicates | None,
+    qb: InstanceCostReplicates | None,
+    priors: dict,
+    settings: AnalysisSettings,
+) -> InstanceCostComparisonResult:
     """A pair's comparison: point differences of the two results, paired replicate differences."""
     m = compare_instance_costs(ra, rb)
     intervals = None
@@ -145,11 +173,18 @@ def _pair_result(ra, rb, qa: InstanceCostReplicates | None, qb: InstanceCostRepl
         intervals = InstanceCostDifferenceIntervals(
             level=level,
             replicates=settings.bootstrap,
-            method=METHOD + "; paired: the same resampled instances for both" + _pair_binned_note(qa, qb),
+            method=METHOD
+            + "; paired: the same resampled instances for both"
+            + _pair_binned_note(qa, qb),
             auciv_difference=_difference(m.auciv_difference, qa.auciv - qb.auciv, level),
-            min_total_cost_difference=_difference(m.min_total_cost_difference, qa.min_total_cost - qb.min_total_cost, level),
+            min_total_cost_difference=_difference(
+                m.min_total_cost_difference, qa.min_total_cost - qb.min_total_cost, level
+            ),
             expected_cost_difference={
-                p: _difference(m.expected_cost_difference[p], qa.expected[p] - qb.expected[p], level) for p in priors
+                p: _difference(
+                    m.expected_cost_difference[p], qa.expected[p] - qb.expected[p], level
+                )
+                for p in priors
             },
         )
     k = m.comparison
@@ -177,18 +212,37 @@ def dataset_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
         return {}
     priors = instance_cost_priors(inputs.priors)
     names = [c.name for c in inputs.classifiers]
-    points = {c.name: analyse_instance_costs(inputs.labels, scores_of(c), inputs.costs, priors) for c in inputs.classifiers}
+    points = {
+        c.name: analyse_instance_costs(inputs.labels, scores_of(c), inputs.costs, priors)
+        for c in inputs.classifiers
+    }
     reps = dict.fromkeys(names)
     if settings.bootstrap > 0:
-        rng = task_rng(settings.seed, "instance_costs", inputs.dataset)  # the dataset's: paired across classifiers
-        found = bootstrap_instance_costs_many(rng, inputs.labels, [scores_of(c) for c in inputs.classifiers], inputs.costs,
-                                              settings.bootstrap, priors)
+        rng = task_rng(
+            settings.seed, "instance_costs", inputs.dataset
+        )  # the dataset's: paired across classifiers
+        found = bootstrap_instance_costs_many(
+            rng,
+            inputs.labels,
+            [scores_of(c) for c in inputs.classifiers],
+            inputs.costs,
+            settings.bootstrap,
+            priors,
+        )
         reps = dict(zip(names, found))
-    out = {"classifier_fields": {n: {"instance_costs": _classifier_result(inputs, points[n], reps[n], priors, settings)}
-                                 for n in names}}
+    out = {
+        "classifier_fields": {
+            n: {"instance_costs": _classifier_result(inputs, points[n], reps[n], priors, settings)}
+            for n in names
+        }
+    }
     if len(names) > 1:
         out["comparison_fields"] = {
-            (a, b): {"instance_costs": _pair_result(points[a], points[b], reps[a], reps[b], priors, settings)}
+            (a, b): {
+                "instance_costs": _pair_result(
+                    points[a], points[b], reps[a], reps[b], priors, settings
+                )
+            }
             for a, b in inputs.chosen_pairs()
         }
     return out

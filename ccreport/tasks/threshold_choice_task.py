@@ -29,7 +29,6 @@ or pair's result.
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from ..analysis.bands import bootstrap_p_value, percentile_interval
@@ -49,7 +48,6 @@ from ..analysis.replicate_groups import (
     shift_to_exact,
 )
 from ..analysis.roc import roc_points
-from ..analysis.threshold_replicates import crisp_line_areas, replicate_areas
 from ..analysis.threshold_choice import (
     AXES,
     CrispThresholdChoice,
@@ -57,6 +55,8 @@ from ..analysis.threshold_choice import (
     crisp_threshold_choice,
     threshold_choice_from_roc,
 )
+from ..analysis.threshold_replicates import crisp_line_areas, replicate_areas
+from ..project.settings import AnalysisSettings, task_rng
 from ..results import (
     AreaDifference,
     PartialAreaResult,
@@ -64,9 +64,7 @@ from ..results import (
     ThresholdChoiceResult,
     ThresholdMethodResult,
 )
-from ..project.settings import AnalysisSettings, task_rng
 from .inputs import TaskInputs
-
 
 KIND = "threshold_choice"
 P_VALUE_METHOD = "two-sided bootstrap: 2 min(#(d* <= 0) + 1, #(d* >= 0) + 1) / (R + 1)"
@@ -75,8 +73,15 @@ P_VALUE_METHOD = "two-sided bootstrap: 2 min(#(d* <= 0) + 1, #(d* >= 0) + 1) / (
 CHUNK = CHUNK_ELEMENTS // 4
 
 
-def replicate_area_arrays(rng: np.random.Generator, labels, classifiers, replicates: int, ranges,
-                          max_groups: int = MAX_REPLICATE_GROUPS, shared_rng: np.random.Generator | None = None) -> dict:
+def replicate_area_arrays(
+    rng: np.random.Generator,
+    labels,
+    classifiers,
+    replicates: int,
+    ranges,
+    max_groups: int = MAX_REPLICATE_GROUPS,
+    shared_rng: np.random.Generator | None = None,
+) -> dict:
     """Every classifier's replicate areas on the same stratified resamples: name -> (area, partial).
 
     ``area[axis][method]`` (R,) and ``partial[axis][method]`` (R, K) (None where the method does not
@@ -93,16 +98,22 @@ def replicate_area_arrays(rng: np.random.Generator, labels, classifiers, replica
         if c.scores is not None:
             scores = np.asarray(c.scores, dtype=float)
             layout = path_layout(y, scores)
-            distinct = np.unique(scores)[::-1]  # the score of each group, decreasing (roc.thresholds[1:])
+            distinct = np.unique(scores)[
+                ::-1
+            ]  # the score of each group, decreasing (roc.thresholds[1:])
             prepared[c.name] = ("scores", layout, distinct)
         else:
             pred = np.asarray(c.predictions, dtype=bool)
             prepared[c.name] = ("crisp", pred[y].astype(np.int64), pred[~y].astype(np.int64))
     if any(group_layout(p[1], max_groups).grouped for p in prepared.values() if p[0] == "scores"):
-        return _grouped_area_arrays(rng, n_pos, n_neg, prepared, replicates, ranges, max_groups, shared_rng)
+        return _grouped_area_arrays(
+            rng, n_pos, n_neg, prepared, replicates, ranges, max_groups, shared_rng
+        )
     parts: dict[str, list] = {name: [] for name in prepared}
     for size in chunk_sizes(replicates, y.size, CHUNK):
-        counts_pos = multinomial_counts(rng, n_pos, size)  # (size, n_pos), by position within the class
+        counts_pos = multinomial_counts(
+            rng, n_pos, size
+        )  # (size, n_pos), by position within the class
         counts_neg = multinomial_counts(rng, n_neg, size)
         for name, (kind, first, second) in prepared.items():
             if kind == "scores":
@@ -112,14 +123,28 @@ def replicate_area_arrays(rng: np.random.Generator, labels, classifiers, replica
                 ra = replicate_areas(tp, fp, scores=second, partial_ranges=ranges)
                 parts[name].append((ra.area, ra.partial))
             else:
-                area, partial = crisp_line_areas(counts_pos @ first, counts_neg @ second, n_pos, n_neg, partial_ranges=ranges)
-                parts[name].append(({a: {"score_fixed": v} for a, v in area.items()},
-                                    {a: {"score_fixed": v} for a, v in partial.items()}))
+                area, partial = crisp_line_areas(
+                    counts_pos @ first, counts_neg @ second, n_pos, n_neg, partial_ranges=ranges
+                )
+                parts[name].append(
+                    (
+                        {a: {"score_fixed": v} for a, v in area.items()},
+                        {a: {"score_fixed": v} for a, v in partial.items()},
+                    )
+                )
     return {name: _joined(chunks) for name, chunks in parts.items()}
 
 
-def _grouped_area_arrays(rng, n_pos: int, n_neg: int, prepared: dict, replicates: int, ranges, max_groups: int,
-                         shared_rng=None) -> dict:
+def _grouped_area_arrays(
+    rng,
+    n_pos: int,
+    n_neg: int,
+    prepared: dict,
+    replicates: int,
+    ranges,
+    max_groups: int,
+    shared_rng=None,
+) -> dict:
     """:func:`replicate_area_arrays` on merged score groups (:mod:`ccreport.analysis.replicate_groups`).
 
     Each chunk draws each class's resampled instances once, as positions (the same draws as the
@@ -133,9 +158,15 @@ def _grouped_area_arrays(rng, n_pos: int, n_neg: int, prepared: dict, replicates
     sample's), so their spread about the exact area is the grouped replicates' about the grouped
     sample's area.
     """
-    layouts = {name: group_layout(p[1], max_groups, force=True) for name, p in prepared.items() if p[0] == "scores"}
+    layouts = {
+        name: group_layout(p[1], max_groups, force=True)
+        for name, p in prepared.items()
+        if p[0] == "scores"
+    }
     crisp = {name: (p[1], p[2]) for name, p in prepared.items() if p[0] == "crisp"}
-    if shared_rng is not None:  # the pairs task's draws (the same generator and chunks): counted once per process
+    if (
+        shared_rng is not None
+    ):  # the pairs task's draws (the same generator and chunks): counted once per process
         rng, draws = shared_rng, chunk_sizes(replicates, n_pos + n_neg)
     else:
         draws = chunk_sizes(replicates, n_pos + n_neg, CHUNK)
@@ -143,7 +174,12 @@ def _grouped_area_arrays(rng, n_pos: int, n_neg: int, prepared: dict, replicates
     parts: dict[str, list] = {name: [] for name in prepared}
     for name, (tp, fp) in sums.items():
         area, partial = crisp_line_areas(tp, fp, n_pos, n_neg, partial_ranges=ranges)
-        parts[name].append(({a: {"score_fixed": v} for a, v in area.items()}, {a: {"score_fixed": v} for a, v in partial.items()}))
+        parts[name].append(
+            (
+                {a: {"score_fixed": v} for a, v in area.items()},
+                {a: {"score_fixed": v} for a, v in partial.items()},
+            )
+        )
     out = {}
     for name, lay in layouts.items():
         distinct = prepared[name][2]
@@ -162,8 +198,12 @@ def _grouped_area_arrays(rng, n_pos: int, n_neg: int, prepared: dict, replicates
         out[name] = _joined(parts[name])
         if binned:
             fine = lay.fine
-            exact = replicate_areas(fine.pos_at[None], fine.neg_at[None], scores=distinct, partial_ranges=ranges)
-            coarse = replicate_areas(lay.pos_count[None], lay.neg_count[None], scores=scores, partial_ranges=ranges)
+            exact = replicate_areas(
+                fine.pos_at[None], fine.neg_at[None], scores=distinct, partial_ranges=ranges
+            )
+            coarse = replicate_areas(
+                lay.pos_count[None], lay.neg_count[None], scores=scores, partial_ranges=ranges
+            )
             out[name] = _shifted(out[name], exact, coarse)
     return {name: out[name] if name in out else _joined(parts[name]) for name in prepared}
 
@@ -172,9 +212,15 @@ def _shifted(arrays, exact, coarse) -> tuple[dict, dict]:
     """Replicate ``(area, partial)`` dicts moved by ``exact - coarse`` (one-row :class:`ReplicateAreas`)."""
     area, partial = arrays
     moved = ({}, {})
-    for out, found, ex, co in ((moved[0], area, exact.area, coarse.area), (moved[1], partial, exact.partial, coarse.partial)):
+    for out, found, ex, co in (
+        (moved[0], area, exact.area, coarse.area),
+        (moved[1], partial, exact.partial, coarse.partial),
+    ):
         for axis, by_method in found.items():
-            out[axis] = {m: None if v is None else shift_to_exact(v, ex[axis][m][0], co[axis][m][0]) for m, v in by_method.items()}
+            out[axis] = {
+                m: None if v is None else shift_to_exact(v, ex[axis][m][0], co[axis][m][0])
+                for m, v in by_method.items()
+            }
     return moved
 
 
@@ -182,7 +228,10 @@ def _joined(chunks) -> tuple[dict, dict]:
     """Chunks of ``(area, partial)`` dicts joined along the replicate axis."""
     area, partial = {}, {}
     for axis, by_method in chunks[0][0].items():
-        area[axis] = {m: None if v is None else np.concatenate([c[0][axis][m] for c in chunks]) for m, v in by_method.items()}
+        area[axis] = {
+            m: None if v is None else np.concatenate([c[0][axis][m] for c in chunks])
+            for m, v in by_method.items()
+        }
         partial[axis] = {
             m: None if v is None else np.concatenate([c[1][axis][m] for c in chunks])
             for m, v in chunks[0][1][axis].items()
@@ -195,7 +244,9 @@ def _interval(values, level: float):
     return float(lo), float(hi)
 
 
-def method_result(mc: MethodCurve, area=None, partial=None, level: float = 0.9) -> ThresholdMethodResult:
+def method_result(
+    mc: MethodCurve, area=None, partial=None, level: float = 0.9
+) -> ThresholdMethodResult:
     """One method's result: its exact area and partial areas, their intervals from the replicate
     arrays (``area`` (R,), ``partial`` (R, K); None: no interval) and its drawable curve
     (:func:`drawing_points`: at most 2001 points)."""
@@ -239,7 +290,9 @@ def classifier_result(point, replicates, level: float, shown_axes=("pc",)) -> Th
     return ThresholdChoiceResult(methods=methods, note=note, shown_axes=tuple(shown_axes))
 
 
-def paired_differences(point_a, point_b, reps_a, reps_b, replicates: int, level: float) -> ThresholdChoiceComparison:
+def paired_differences(
+    point_a, point_b, reps_a, reps_b, replicates: int, level: float
+) -> ThresholdChoiceComparison:
     """Kendall-area and skull-minus-optimal differences a - b with paired intervals and p-values."""
     differences = {}
     for axis in AXES:
@@ -247,16 +300,22 @@ def paired_differences(point_a, point_b, reps_a, reps_b, replicates: int, level:
         ma, mb = point_a.methods[axis], point_b.methods[axis]
         found = {}
         d = aa[axis]["kendall"] - ab[axis]["kendall"]
-        found["kendall"] = AreaDifference(float(ma["kendall"].area - mb["kendall"].area), _interval(d, level),
-                                          bootstrap_p_value(d))
+        found["kendall"] = AreaDifference(
+            float(ma["kendall"].area - mb["kendall"].area),
+            _interval(d, level),
+            bootstrap_p_value(d),
+        )
         gap_a = aa[axis]["skull"] - aa[axis]["optimal"]
         gap_b = ab[axis]["skull"] - ab[axis]["optimal"]
         est = (ma["skull"].area - ma["optimal"].area) - (mb["skull"].area - mb["optimal"].area)
         d = gap_a - gap_b
-        found["skull_minus_optimal"] = AreaDifference(float(est), _interval(d, level), bootstrap_p_value(d))
+        found["skull_minus_optimal"] = AreaDifference(
+            float(est), _interval(d, level), bootstrap_p_value(d)
+        )
         differences[axis] = found
-    return ThresholdChoiceComparison(differences=differences, replicates=replicates, level=level,
-                                     p_value_method=P_VALUE_METHOD)
+    return ThresholdChoiceComparison(
+        differences=differences, replicates=replicates, level=level, p_value_method=P_VALUE_METHOD
+    )
 
 
 def dataset_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
@@ -266,23 +325,36 @@ def dataset_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     point = {}
     for c in inputs.classifiers:
         if c.scores is not None:
-            point[c.name] = threshold_choice_from_roc(roc_points(labels, c.scores), partial_ranges=ranges)
+            point[c.name] = threshold_choice_from_roc(
+                roc_points(labels, c.scores), partial_ranges=ranges
+            )
         else:
             point[c.name] = crisp_threshold_choice(labels, c.predictions, partial_ranges=ranges)
     reps = {}
     if settings.bootstrap > 0 and inputs.classifiers:
         rng = task_rng(settings.seed, KIND, inputs.dataset)
         shared = task_rng(settings.seed, "bootstrap", inputs.dataset)  # above B distinct scores
-        reps = replicate_area_arrays(rng, labels, inputs.classifiers, settings.bootstrap, ranges, shared_rng=shared)
+        reps = replicate_area_arrays(
+            rng, labels, inputs.classifiers, settings.bootstrap, ranges, shared_rng=shared
+        )
     level = settings.confidence
     shown = AXES if settings.threshold_axis == "both" else (settings.threshold_axis,)
     classifiers = {
-        name: {"threshold_choice": classifier_result(p, reps.get(name), level, shown), "auc_hull": float(p.auc_hull)}
+        name: {
+            "threshold_choice": classifier_result(p, reps.get(name), level, shown),
+            "auc_hull": float(p.auc_hull),
+        }
         for name, p in point.items()
     }
     comparisons = {}
     for a, b in inputs.chosen_pairs():  # [project] comparisons
-        if reps and not isinstance(point[a], CrispThresholdChoice) and not isinstance(point[b], CrispThresholdChoice):
-            found = paired_differences(point[a], point[b], reps[a], reps[b], settings.bootstrap, level)
+        if (
+            reps
+            and not isinstance(point[a], CrispThresholdChoice)
+            and not isinstance(point[b], CrispThresholdChoice)
+        ):
+            found = paired_differences(
+                point[a], point[b], reps[a], reps[b], settings.bootstrap, level
+            )
             comparisons[(a, b)] = {"threshold_choice": found}
     return {"classifier_fields": classifiers, "comparison_fields": comparisons}

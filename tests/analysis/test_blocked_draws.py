@@ -25,7 +25,12 @@ def test_small_classes_keep_their_stream():
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), size=st.integers(1, 90), block=st.integers(1, 40), reps=st.integers(0, 4))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    size=st.integers(1, 90),
+    block=st.integers(1, 40),
+    reps=st.integers(0, 4),
+)
 def test_blocked_rows_are_resamples_in_block_order(seed, size, block, reps):
     drawn = draw_positions(np.random.default_rng(seed), size, reps, block=block, above=0)
     assert drawn.shape == (reps, size) and drawn.dtype == np.int32
@@ -47,7 +52,9 @@ def _block_stratified(rng, size, reps, block):
     """The tempting wrong draw: each block gets its share of the draws, size x length / size."""
     starts = np.arange(0, size, block)
     lengths = np.minimum(block, size - starts)
-    out = np.concatenate([s + rng.integers(0, n, size=(reps, n)) for s, n in zip(starts, lengths)], axis=1)
+    out = np.concatenate(
+        [s + rng.integers(0, n, size=(reps, n)) for s, n in zip(starts, lengths)], axis=1
+    )
     return np.array([np.bincount(row, minlength=size) for row in out])
 
 
@@ -70,10 +77,18 @@ def test_blocked_draws_have_the_multinomial_moments():
     # block totals: items of different blocks uncorrelated, those of one block over-anticorrelated)
     plain = multinomial_counts(np.random.default_rng(7), size, reps)
     _, var_p, same_p, other_p = _moments(plain, block)
-    assert abs(var_p - (1 - 1 / size)) < 0.005 and abs(same_p + 1 / size) < 0.002 and abs(other_p + 1 / size) < 0.0007
+    assert (
+        abs(var_p - (1 - 1 / size)) < 0.005
+        and abs(same_p + 1 / size) < 0.002
+        and abs(other_p + 1 / size) < 0.0007
+    )
     wrong = _block_stratified(np.random.default_rng(7), size, reps, block)
     _, var_w, same_w, other_w = _moments(wrong, block)
-    assert abs(var_w - (1 - 1 / size)) > 0.05 and abs(same_w + 1 / size) > 0.05 and abs(other_w + 1 / size) > 0.02
+    assert (
+        abs(var_w - (1 - 1 / size)) > 0.05
+        and abs(same_w + 1 / size) > 0.05
+        and abs(other_w + 1 / size) > 0.02
+    )
 
 
 def test_blocked_multinomial_counts_count_the_blocked_draws(monkeypatch):
@@ -82,7 +97,9 @@ def test_blocked_multinomial_counts_count_the_blocked_draws(monkeypatch):
     for size, reps in ((40, 3), (51, 4), (200, 2)):
         got = multinomial_counts(np.random.default_rng(5), size, reps)
         drawn = draw_positions(np.random.default_rng(5), size, reps)
-        assert size <= 50 or (np.diff(drawn // 16, axis=1) >= 0).all()  # drawn block by block above 50
+        assert (
+            size <= 50 or (np.diff(drawn // 16, axis=1) >= 0).all()
+        )  # drawn block by block above 50
         expected = np.array([np.bincount(row, minlength=size) for row in drawn])
         np.testing.assert_array_equal(got, expected)
         assert got.dtype == np.int64 and (got.sum(axis=1) == size).all()
@@ -100,13 +117,24 @@ def test_shared_group_counts_read_the_blocked_draws(monkeypatch, size):
         pos_group = np.arange(size) % 4
         neg_group = np.arange(size + 3) % 4
 
-    lab_pos, lab_neg = (np.arange(size) % 3 == 0).astype(np.int64), (np.arange(size + 3) % 2).astype(np.int64)
-    found, sums = shared_group_counts(np.random.default_rng(9), {"a": Layout}, {"c": (lab_pos, lab_neg)}, 3, [2, 1])
+    lab_pos, lab_neg = (
+        (np.arange(size) % 3 == 0).astype(np.int64),
+        (np.arange(size + 3) % 2).astype(np.int64),
+    )
+    found, sums = shared_group_counts(
+        np.random.default_rng(9), {"a": Layout}, {"c": (lab_pos, lab_neg)}, 3, [2, 1]
+    )
     rng = np.random.default_rng(9)
     pos = [draw_positions(rng, size, 2), draw_positions(rng, size + 3, 2)]
     pos2 = [draw_positions(rng, size, 1), draw_positions(rng, size + 3, 1)]
     drawn_pos, drawn_neg = np.vstack([pos[0], pos2[0]]), np.vstack([pos[1], pos2[1]])
-    assert (np.diff(drawn_pos // 8, axis=1) >= 0).all() and not (np.diff(drawn_pos, axis=1) >= 0).all()
-    np.testing.assert_array_equal(found["a"][0], [np.bincount(Layout.pos_group[r], minlength=4) for r in drawn_pos])
-    np.testing.assert_array_equal(found["a"][1], [np.bincount(Layout.neg_group[r], minlength=4) for r in drawn_neg])
+    assert (np.diff(drawn_pos // 8, axis=1) >= 0).all() and not (
+        np.diff(drawn_pos, axis=1) >= 0
+    ).all()
+    np.testing.assert_array_equal(
+        found["a"][0], [np.bincount(Layout.pos_group[r], minlength=4) for r in drawn_pos]
+    )
+    np.testing.assert_array_equal(
+        found["a"][1], [np.bincount(Layout.neg_group[r], minlength=4) for r in drawn_neg]
+    )
     np.testing.assert_array_equal(sums["c"][0], lab_pos[drawn_pos].sum(axis=1))

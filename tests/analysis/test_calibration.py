@@ -47,7 +47,10 @@ def test_inner_draws_in_32_bits_are_the_64_bit_draws(size):
     way, so the positions, and every calibration, are the ones int64 draws gave (and the generator is
     left in the same state)."""
     a_rng, b_rng = np.random.default_rng(size), np.random.default_rng(size)
-    np.testing.assert_array_equal(a_rng.integers(0, size, size=(3, 5, 64), dtype=np.int32), b_rng.integers(0, size, size=(3, 5, 64)))
+    np.testing.assert_array_equal(
+        a_rng.integers(0, size, size=(3, 5, 64), dtype=np.int32),
+        b_rng.integers(0, size, size=(3, 5, 64)),
+    )
     assert a_rng.integers(1 << 62) == b_rng.integers(1 << 62)
 
 
@@ -58,13 +61,25 @@ def test_resample_counts_is_pinned_to_64_bit_draws():
     rng = np.random.default_rng(4)
     lists = np.repeat(np.tile(np.arange(40), 6), outer.ravel()).reshape(6, 40)
     picks = rng.integers(0, 40, size=(6, 25, 40))
-    want = np.stack([np.bincount(np.take_along_axis(lists[:, None, :], picks, axis=2).reshape(150, 40)[r], minlength=40) for r in range(150)])
+    want = np.stack(
+        [
+            np.bincount(
+                np.take_along_axis(lists[:, None, :], picks, axis=2).reshape(150, 40)[r],
+                minlength=40,
+            )
+            for r in range(150)
+        ]
+    )
     np.testing.assert_array_equal(got, want)
 
 
 @pytest.mark.parametrize("distinct", [3, 40])
-@pytest.mark.parametrize("block", [2**17, 700])  # all outer rows at once / two at a time, the last alone
-def test_resample_cumulative_is_the_cumulated_resample_from_the_same_draws(distinct, block, monkeypatch):
+@pytest.mark.parametrize(
+    "block", [2**17, 700]
+)  # all outer rows at once / two at a time, the last alone
+def test_resample_cumulative_is_the_cumulated_resample_from_the_same_draws(
+    distinct, block, monkeypatch
+):
     """The same integers as cumulating resample_counts' per-instance counts and reading them at the
     path points' class ranks, from the same generator state (and leaving it in the same state)."""
     monkeypatch.setattr(cb, "RESAMPLE_BLOCK", block)
@@ -80,7 +95,9 @@ def test_resample_cumulative_is_the_cumulated_resample_from_the_same_draws(disti
     got = cb.resample_cumulative(b_rng, outer, 9, pos_ranks)
     np.testing.assert_array_equal(got, want)
     assert a_rng.integers(1 << 62) == b_rng.integers(1 << 62)
-    assert cb.resample_cumulative(np.random.default_rng(1), np.zeros((2, 0), dtype=np.int64), 3, np.array([0])).shape == (6, 1)
+    assert cb.resample_cumulative(
+        np.random.default_rng(1), np.zeros((2, 0), dtype=np.int64), 3, np.array([0])
+    ).shape == (6, 1)
 
 
 def test_path_columns_read_the_same_counts_as_the_layout():
@@ -111,9 +128,13 @@ def _brute_selection(counts_pos, counts_neg, layout, pc):
     """The path point a sample with these counts selects at pc, and its cost; None if two different
     ROC points tie (then the choice is a convention). Among path points that are the same ROC point
     in this sample the engine keeps the last (lowest threshold), so does this."""
-    costs = np.array([_brute_cost(counts_pos, counts_neg, layout, k, pc) for k in range(layout.n_points)])
+    costs = np.array(
+        [_brute_cost(counts_pos, counts_neg, layout, k, pc) for k in range(layout.n_points)]
+    )
     best = np.flatnonzero(costs <= costs.min() + 1e-12)
-    points = {(counts_pos[: layout.pos_at[k]].sum(), counts_neg[: layout.neg_at[k]].sum()) for k in best}
+    points = {
+        (counts_pos[: layout.pos_at[k]].sum(), counts_neg[: layout.neg_at[k]].sum()) for k in best
+    }
     if len(points) > 1:
         return None
     return int(best.max()), float(costs.min())
@@ -142,7 +163,9 @@ def test_bootstrap_world_matches_brute_force(case):
             if outer is None:
                 continue
             v_b, t_b = outer
-            assert world.truth[b, j] == pytest.approx(_brute_cost(ones_p, ones_n, layout, v_b, pc), abs=1e-12)
+            assert world.truth[b, j] == pytest.approx(
+                _brute_cost(ones_p, ones_n, layout, v_b, pc), abs=1e-12
+            )
             for i in range(k):
                 row = b * k + i
                 inner = _brute_selection(ipos[row], ineg[row], layout, pc)
@@ -348,7 +371,9 @@ def test_inner_replicates_in_pieces_make_the_same_world():
 
     outer = cb.outer_world(layout, cpos, cneg, GRID, PRIORS)
     cuts = [(0, 5), (5, 10), (10, 12)]
-    split = cb.world_in_pieces(layout, outer, [(piece(ipos, a, b), piece(ineg, a, b)) for a, b in cuts], GRID, PRIORS)
+    split = cb.world_in_pieces(
+        layout, outer, [(piece(ipos, a, b), piece(ineg, a, b)) for a, b in cuts], GRID, PRIORS
+    )
     np.testing.assert_array_equal(split.inner, whole.inner)
     np.testing.assert_array_equal(split.truth, whole.truth)
     for p in PRIORS:
@@ -392,7 +417,9 @@ def test_few_distinct_scores_are_drawn_per_score():
     layout = path_layout(y, s)
     assert (layout.n_points - 1) * cb.GROUP_DRAWS <= y.size and not layout.grouped
     a = cb.calibrate(np.random.default_rng(5), layout, 0.9, PRIORS, outer=30, inner=10)
-    b = cb.calibrate(np.random.default_rng(5), group_layout(layout, force=True), 0.9, PRIORS, outer=30, inner=10)
+    b = cb.calibrate(
+        np.random.default_rng(5), group_layout(layout, force=True), 0.9, PRIORS, outer=30, inner=10
+    )
     np.testing.assert_array_equal(a.upper, b.upper)
     assert a.sup_scale == b.sup_scale and a.expected_upper == b.expected_upper
 
@@ -402,12 +429,15 @@ def test_per_score_draws_calibrate_as_per_instance_draws(monkeypatch):
     one score are exchangeable), so the calibrated levels agree within Monte-Carlo error: mean upper
     level at PC(+) 0.2-0.8 and mean sup-norm scale over 40 data sets each (measured: differences of
     1.4 and 0.5 standard errors; the bound is 4)."""
+
     def levels(group_draws):
         monkeypatch.setattr(cb, "GROUP_DRAWS", group_draws)
         uppers, scales = [], []
         for seed in range(40):
             y, s = _few_scores(100 + seed)
-            cal = cb.calibrate(np.random.default_rng(seed), path_layout(y, s), 0.9, PRIORS, outer=40, inner=20)
+            cal = cb.calibrate(
+                np.random.default_rng(seed), path_layout(y, s), 0.9, PRIORS, outer=40, inner=20
+            )
             uppers.append(cal.upper[(GRID >= 0.2) & (GRID <= 0.8)].mean())
             scales.append(cal.sup_scale)
         return np.array(uppers), np.array(scales)

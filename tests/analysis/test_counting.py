@@ -51,12 +51,16 @@ def test_multinomial_counts_keep_the_draws_and_counts_of_one_bincount():
     slice_size=st.integers(1, 70),
     dtype=st.sampled_from([np.int16, np.int32, np.int64]),
 )
-def test_gather_counts_is_bincount_of_the_gathered_table_in_any_slices(seed, rows, size, groups, slice_size, dtype):
+def test_gather_counts_is_bincount_of_the_gathered_table_in_any_slices(
+    seed, rows, size, groups, slice_size, dtype
+):
     rng = np.random.default_rng(seed)
     table = rng.integers(0, groups, size=size).astype(dtype)
     drawn = rng.integers(0, size, size=(rows, size), dtype=np.int32)
     got = gather_counts(drawn, table, groups, slice_size=slice_size)
-    expected = np.array([np.bincount(table[row], minlength=groups) for row in drawn]).reshape(rows, groups)
+    expected = np.array([np.bincount(table[row], minlength=groups) for row in drawn]).reshape(
+        rows, groups
+    )
     assert got.dtype == np.int64
     np.testing.assert_array_equal(got, expected)
 
@@ -79,8 +83,12 @@ def test_bin_sums_in_slices_are_the_sums(slice_size):
     keys = rng.integers(0, bins, size=size).astype(np.intp)
     cost = rng.exponential(100.0, size=size)
     counts = rng.poisson(1.0, size=(reps, size))
-    expected = np.array([[np.sum(row[keys == b] * cost[keys == b]) for b in range(bins)] for row in counts])
+    expected = np.array(
+        [[np.sum(row[keys == b] * cost[keys == b]) for b in range(bins)] for row in counts]
+    )
     got = bin_sums(keys, cost, counts, bins, slice_size=slice_size)
     np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-9)
     if slice_size >= size:  # one slice: the very floats of one weighted bincount per row
-        np.testing.assert_array_equal(got, np.stack([np.bincount(keys, weights=row * cost, minlength=bins) for row in counts]))
+        np.testing.assert_array_equal(
+            got, np.stack([np.bincount(keys, weights=row * cost, minlength=bins) for row in counts])
+        )

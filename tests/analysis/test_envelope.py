@@ -2,16 +2,15 @@
 
 import numpy as np
 import pytest
+from brute_force import envelope_vertices, min_cost
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from test_roc import labelled_scores
 
 from ccreport.analysis.conditions import trivial_cost
 from ccreport.analysis.envelope import compare, curve_area, lower_envelope, operating_range
 from ccreport.analysis.roc import crisp_roc, roc_points
-
-from brute_force import envelope_vertices, min_cost
-from test_roc import labelled_scores
 
 GRID = np.linspace(0.0, 1.0, 2001)
 
@@ -28,7 +27,10 @@ def test_fig1_crisp_envelope_and_operating_range():
 def test_fig14_points_envelope_vertices():
     # D&H 2006 Fig. 14: ROC points (0.04, 0.4) and (0.3, 0.8). Hull edge slopes 10, 0.4/0.26, 0.2/0.7
     # map (Eq. 3) to envelope vertices at PC(+) = 1/(1+S).
-    for point, slopes in [((0.04, 0.4), [0.4 / 0.04, 0.6 / 0.96]), ((0.3, 0.8), [0.8 / 0.3, 0.2 / 0.7])]:
+    for point, slopes in [
+        ((0.04, 0.4), [0.4 / 0.04, 0.6 / 0.96]),
+        ((0.3, 0.8), [0.8 / 0.3, 0.2 / 0.7]),
+    ]:
         env = lower_envelope(np.array([point[0]]), np.array([point[1]]))
         assert env.pc[1:-1] == pytest.approx([1 / (1 + s) for s in slopes])
     # both points together: hull (0,0), (0.04,0.4), (0.3,0.8), (1,1), slopes 10, 0.4/0.26, 0.2/0.7
@@ -121,7 +123,9 @@ def test_comparison_against_grid(data, more):
     d = a(GRID) - b(GRID)
     # the largest difference is the grid's (exact, since it sits on a vertex of the union)
     assert abs(m.max_difference[1]) >= np.max(np.abs(d)) - 1e-12
-    assert m.max_difference[1] == pytest.approx(a(m.max_difference[0]) - b(m.max_difference[0]), abs=1e-12)
+    assert m.max_difference[1] == pytest.approx(
+        a(m.max_difference[0]) - b(m.max_difference[0]), abs=1e-12
+    )
     for lo, hi in m.a_better:
         mid = GRID[(GRID > lo) & (GRID < hi)]
         assert np.all(a(mid) <= b(mid) + 1e-12)

@@ -18,7 +18,9 @@ def _curve(rng, k):
     return pr.curve_segments(x, nec)
 
 
-@pytest.mark.parametrize("ratio", [pr.LogUniform(1.0, 10.0), pr.Uniform(0.5, 4.0), pr.Uniform(0.0, 3.0), pr.Fixed(2.0)])
+@pytest.mark.parametrize(
+    "ratio", [pr.LogUniform(1.0, 10.0), pr.Uniform(0.5, 4.0), pr.Uniform(0.0, 3.0), pr.Fixed(2.0)]
+)
 def test_inner_expectation_of_is_bit_identical(ratio):
     rng = np.random.default_rng(7)
     for k in (0, 1, 5, 40):
@@ -58,7 +60,11 @@ def test_induced_expected_matches_reference_integrand():
     got = prior.expected(pc, nec)
     x, alpha, beta = pr.curve_segments(pc, nec)
     inner_x = x[(x > 0) & (x < 1)]
-    kinks = np.unique(prior._u_of_p(np.concatenate([inner_x / (inner_x + r * (1 - inner_x)) for r in (1.0, 10.0)])))
+    kinks = np.unique(
+        prior._u_of_p(
+            np.concatenate([inner_x / (inner_x + r * (1 - inner_x)) for r in (1.0, 10.0)])
+        )
+    )
     edges = np.concatenate(([0.0], kinks[(kinks > 0) & (kinks < 1)], [1.0]))
 
     def reference(u):
@@ -68,5 +74,7 @@ def test_induced_expected_matches_reference_integrand():
     total = 0.0
     for lo, hi in zip(edges[:-1], edges[1:]):
         if hi > lo:
-            total += integrate.quad(reference, lo, hi, epsabs=pr.QUAD_TOLERANCE, epsrel=1e-10, limit=200)[0]
+            total += integrate.quad(
+                reference, lo, hi, epsabs=pr.QUAD_TOLERANCE, epsrel=1e-10, limit=200
+            )[0]
     assert got == float(total)

@@ -10,7 +10,9 @@ from ccreport.analysis.roc import hull_of_monotone_path
 
 
 def _path(rng, n):
-    steps = rng.integers(0, 2, size=n).astype(bool)  # True: a positive (up), False: a negative (right)
+    steps = rng.integers(0, 2, size=n).astype(
+        bool
+    )  # True: a positive (up), False: a negative (right)
     x = np.concatenate(([0], np.cumsum(~steps)))
     y = np.concatenate(([0], np.cumsum(steps)))
     return x, y
@@ -51,7 +53,11 @@ def _optimal_vertices_by_query(h, grid, sw):
     edge_start = np.concatenate(([0], np.cumsum(edges_per)))
     keys = sw + 2.0 * np.repeat(np.arange(h.replicates), edges_per)
     queries = np.asarray(grid, float)[None, :] + 2.0 * np.arange(h.replicates)[:, None]
-    return h.indptr[:-1, None] + np.searchsorted(keys, queries, side="left") - edge_start[:h.replicates, None]
+    return (
+        h.indptr[:-1, None]
+        + np.searchsorted(keys, queries, side="left")
+        - edge_start[: h.replicates, None]
+    )
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -74,13 +80,24 @@ def test_optimal_vertices_counted_from_the_edges_are_the_per_query_search(seed):
     cn = cumulative(multinomial_counts(rng, layout.n_neg, 50))
     h = replicate_hulls(layout, cp, cn)
     sw = switches(h)
-    grids = [GRID, np.unique(np.concatenate((GRID, sw[:40]))), np.array([0.0, 0.5, 1.0]), np.array([0.3])]
+    grids = [
+        GRID,
+        np.unique(np.concatenate((GRID, sw[:40]))),
+        np.array([0.0, 0.5, 1.0]),
+        np.array([0.3]),
+    ]
     for grid in grids:
-        np.testing.assert_array_equal(optimal_vertices(h, grid, sw), _optimal_vertices_by_query(h, grid, sw))
+        np.testing.assert_array_equal(
+            optimal_vertices(h, grid, sw), _optimal_vertices_by_query(h, grid, sw)
+        )
     shuffled = sw.copy()
     shuffled[: sw.size // 2] = shuffled[: sw.size // 2][::-1]  # out of order: the fallback
-    np.testing.assert_array_equal(optimal_vertices(h, GRID, shuffled), _optimal_vertices_by_query(h, GRID, shuffled))
-    np.testing.assert_array_equal(optimal_vertices(h, GRID[::-1], sw), _optimal_vertices_by_query(h, GRID[::-1], sw))
+    np.testing.assert_array_equal(
+        optimal_vertices(h, GRID, shuffled), _optimal_vertices_by_query(h, GRID, shuffled)
+    )
+    np.testing.assert_array_equal(
+        optimal_vertices(h, GRID[::-1], sw), _optimal_vertices_by_query(h, GRID[::-1], sw)
+    )
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -95,7 +112,11 @@ def test_vertex_end_points_are_those_of_the_intervals(seed):
     y = rng.random(150) < 0.3
     s = rng.normal(size=150) + y
     layout = path_layout(y, np.round(s, 1) if seed % 2 else s)
-    h = replicate_hulls(layout, cumulative(multinomial_counts(rng, layout.n_pos, 40)), cumulative(multinomial_counts(rng, layout.n_neg, 40)))
+    h = replicate_hulls(
+        layout,
+        cumulative(multinomial_counts(rng, layout.n_pos, 40)),
+        cumulative(multinomial_counts(rng, layout.n_neg, 40)),
+    )
     lo, hi = vertex_intervals(h)
     want, got = end_points(lo, hi), vertex_end_points(h, lo)
     for a, b in ((want.x, got.x), (want.lo, got.lo), (want.hi, got.hi)):

@@ -35,11 +35,15 @@ def test_sample_readers_match_the_criteria_module():
         for alpha in (0.0, 0.05, 0.2, 0.5, 1.0):
             r = hb.neyman_pearson_reader(alpha)(h)
             c = sel.neyman_pearson(roc, alpha)
-            assert r["tpr"][0] == pytest.approx(c.tpr, abs=1e-12) and r["fpr0"][0] == pytest.approx(c.fpr, abs=1e-12)
+            assert r["tpr"][0] == pytest.approx(c.tpr, abs=1e-12) and r["fpr0"][0] == pytest.approx(
+                c.fpr, abs=1e-12
+            )
         for w in (0, 10, 60, 150, 1000):
             r = hb.workforce_reader(w)(h)
             c = sel.workforce(roc, capacity=w)
-            assert r["tpr"][0] == pytest.approx(c.tpr, abs=1e-12) and r["fpr"][0] == pytest.approx(c.fpr, abs=1e-12)
+            assert r["tpr"][0] == pytest.approx(c.tpr, abs=1e-12) and r["fpr"][0] == pytest.approx(
+                c.fpr, abs=1e-12
+            )
 
 
 @pytest.mark.parametrize("rule", sel.RULES)
@@ -73,21 +77,53 @@ def test_beta_expected_cost_of_independent_hybrid_by_quadrature():
 
 def run(seed=0, replicates=200):
     y, scores, preds = data(seed)
-    readers = {n: {"np": hb.neyman_pearson_reader(0.1), "wf": hb.workforce_reader(60),
-                   "pi": hb.independent_reader(s, "bayes_prior", PRIORS, y.mean())} for n, s in scores.items()}
+    readers = {
+        n: {
+            "np": hb.neyman_pearson_reader(0.1),
+            "wf": hb.workforce_reader(60),
+            "pi": hb.independent_reader(s, "bayes_prior", PRIORS, y.mean()),
+        }
+        for n, s in scores.items()
+    }
     readers["d"] = {"np": hb.neyman_pearson_reader(0.1), "wf": hb.workforce_reader(60)}
-    reps = bootstrap_dataset(np.random.default_rng(seed), y, scores, preds, replicates, PRIORS, readers=readers)
-    rocs = {n: roc_points(y, s) for n, s in scores.items()} | {n: crisp_roc(y, p) for n, p in preds.items()}
+    reps = bootstrap_dataset(
+        np.random.default_rng(seed), y, scores, preds, replicates, PRIORS, readers=readers
+    )
+    rocs = {n: roc_points(y, s) for n, s in scores.items()} | {
+        n: crisp_roc(y, p) for n, p in preds.items()
+    }
     hybrid = sel.dataset_hybrid(rocs)
     env = hybrid.envelope
     hybrid_expected = {p: pr.expected(env.pc, env.nec) for p, pr in PRIORS.items()}
     criteria = {
-        "np": {"sample": {n: (c.fpr, c.tpr) for n, c in ((n, sel.neyman_pearson(r, 0.1)) for n, r in rocs.items())}},
-        "wf": {"sample": {n: (c.fpr, c.tpr) for n, c in ((n, sel.workforce(r, capacity=60)) for n, r in rocs.items())}},
+        "np": {
+            "sample": {
+                n: (c.fpr, c.tpr)
+                for n, c in ((n, sel.neyman_pearson(r, 0.1)) for n, r in rocs.items())
+            }
+        },
+        "wf": {
+            "sample": {
+                n: (c.fpr, c.tpr)
+                for n, c in ((n, sel.workforce(r, capacity=60)) for n, r in rocs.items())
+            }
+        },
     }
-    independent = {"pi": {n: ("pi", hb.independent_expected(y, s, "bayes_prior", PRIORS, y.mean())) for n, s in scores.items()}}
-    inf = hb.hybrid_inference(reps, list(rocs), PRIORS, hybrid_expected, 0.9,
-                              criteria={k: {"sample": v["sample"]} for k, v in criteria.items()}, independent=independent)
+    independent = {
+        "pi": {
+            n: ("pi", hb.independent_expected(y, s, "bayes_prior", PRIORS, y.mean()))
+            for n, s in scores.items()
+        }
+    }
+    inf = hb.hybrid_inference(
+        reps,
+        list(rocs),
+        PRIORS,
+        hybrid_expected,
+        0.9,
+        criteria={k: {"sample": v["sample"]} for k, v in criteria.items()},
+        independent=independent,
+    )
     return y, rocs, hybrid, reps, inf
 
 

@@ -52,7 +52,14 @@ def _chord_distance(f, t, kept):
     df, dt = f[:, c] - fa, t[:, c] - ta
     u, v = f - fa, t - ta
     with np.errstate(divide="ignore", invalid="ignore"):
-        cands = [np.zeros_like(u), np.ones_like(u), u / df, v / dt, (u - v) / (df - dt), (u + v) / (df + dt)]
+        cands = [
+            np.zeros_like(u),
+            np.ones_like(u),
+            u / df,
+            v / dt,
+            (u - v) / (df - dt),
+            (u + v) / (df + dt),
+        ]
     best = np.full(u.shape, np.inf)
     for lam in cands:
         lam = np.clip(np.nan_to_num(lam, nan=0.0, posinf=0.0, neginf=0.0), 0.0, 1.0)
@@ -75,7 +82,9 @@ def test_coarsen_keeps_at_most_bins_increasing_ends_with_bounded_spans(seed):
         else:
             starts = np.concatenate(([0.0], length[ends[:-1]]))
             last_group = length[ends] - np.concatenate(([0.0], length))[ends]
-            assert np.all(length[ends] - starts <= length[-1] / bins + last_group + 1e-9 * length[-1])
+            assert np.all(
+                length[ends] - starts <= length[-1] / bins + last_group + 1e-9 * length[-1]
+            )
 
 
 def test_coarsen_refuses_no_bins():
@@ -83,14 +92,18 @@ def test_coarsen_refuses_no_bins():
         coarsen(np.arange(3.0), 0)
 
 
-@pytest.mark.parametrize("seed,bins,zero_share", [(0, 5, 0.0), (1, 40, 0.3), (2, 200, 0.0), (3, 13, 0.9)])
+@pytest.mark.parametrize(
+    "seed,bins,zero_share", [(0, 5, 0.0), (1, 40, 0.3), (2, 200, 0.0), (3, 13, 0.9)]
+)
 def test_binned_replicates_are_the_exact_ones_at_the_kept_thresholds(seed, bins, zero_share):
     """Forced small bin counts: each replicate's binned point is its exact point there, the class
     totals (sums of drawn costs) are preserved, the path is monotone from (0, 0) to (1, 1)."""
     y, s, c = _data(1500, seed, decimals=2, zero_share=zero_share)
     exact = rociv_points(y, s, c)
     layout = binned_layout(y, s, c, exact, bins)
-    assert 1 <= layout.bins <= min(bins, exact.thresholds.size - 1)  # long tied groups can take several cuts
+    assert (
+        1 <= layout.bins <= min(bins, exact.thresholds.size - 1)
+    )  # long tied groups can take several cuts
     counts = stratified_counts(np.random.default_rng(seed), y, 12)
     e = rociv_replicates(y, s, c, counts)
     b = binned_rociv_replicates(layout, counts[:, y], counts[:, ~y])
@@ -101,12 +114,18 @@ def test_binned_replicates_are_the_exact_ones_at_the_kept_thresholds(seed, bins,
     np.testing.assert_allclose(b.p_total, counts[:, y] @ c[y], rtol=1e-12)
     np.testing.assert_allclose(b.n_total, counts[:, ~y] @ c[~y], rtol=1e-12)
     assert np.all(np.diff(b.tp_benefit, axis=1) >= 0) and np.all(np.diff(b.fp_cost, axis=1) >= 0)
-    assert np.all(b.tpr[:, 0] == 0) and np.allclose(b.tpr[:, -1], 1.0) and np.allclose(b.fpr[:, -1], 1.0)
+    assert (
+        np.all(b.tpr[:, 0] == 0)
+        and np.allclose(b.tpr[:, -1], 1.0)
+        and np.allclose(b.fpr[:, -1], 1.0)
+    )
     # the binned sample curve is the exact one at the kept thresholds
     assert np.array_equal(layout.sample.tp_benefit, exact.tp_benefit[kept])
 
 
-@pytest.mark.parametrize("seed,n,bins", [(0, 3000, 60), (1, 3000, 300), (2, 20000, 400), (3, 8000, 25)])
+@pytest.mark.parametrize(
+    "seed,n,bins", [(0, 3000, 60), (1, 3000, 300), (2, 20000, 400), (3, 8000, 25)]
+)
 def test_binned_envelope_and_expected_costs_within_the_chord_bound(seed, n, bins):
     """The stated bound (instance_cost_bins): per replicate, 0 <= binned - exact envelope <= s on
     every PC_iv(+), s = the largest L-inf distance of a path point from its bin's chord; expected
@@ -125,13 +144,16 @@ def test_binned_envelope_and_expected_costs_within_the_chord_bound(seed, n, bins
     # the bootstrap's raw expected costs: the same draws (one chunk), binned vs all thresholds
     reps = 16
     full = bootstrap_instance_costs(np.random.default_rng(seed + 10), y, s, c, reps, PRIORS, bins=n)
-    binned = bootstrap_instance_costs(np.random.default_rng(seed + 10), y, s, c, reps, PRIORS, bins=bins)
+    binned = bootstrap_instance_costs(
+        np.random.default_rng(seed + 10), y, s, c, reps, PRIORS, bins=bins
+    )
     for p in PRIORS:
         de = binned.raw_expected[p] - full.raw_expected[p]
         assert de.min() >= -1e-12 and np.all(de <= bound + 1e-12)
     # AUCIV: the binned area misses each bin's inner area (in [0, df dt]); the shift by the sample's
     # miss leaves at most half of both replicate's and sample's sum of df dt
     kept = _kept_index(exact, layout)
+
     def box(f, t):
         return np.sum(np.diff(f[..., kept], axis=-1) * np.diff(t[..., kept], axis=-1), axis=-1)
 
@@ -168,13 +190,17 @@ def test_constant_scores_ties_and_one_group(bins):
     layout = binned_layout(y, three, c, exact, 1)
     assert layout.bins == 1 and layout.sample.thresholds.size == 2
     one = bootstrap_instance_costs(np.random.default_rng(1), y, three, c, 20, PRIORS, bins=1)
-    assert np.allclose(one.auciv, one.auciv[0])  # every replicate is the chord; the shift is the sample's
+    assert np.allclose(
+        one.auciv, one.auciv[0]
+    )  # every replicate is the chord; the shift is the sample's
 
 
 def test_zero_cost_instances_and_a_replicate_with_no_cost_raise_as_unbinned():
     y, s, c = _data(400, 6, zero_share=0.95)
     with pytest.raises(ValueError, match="cost 0 in total"):
-        bootstrap_instance_costs(np.random.default_rng(2), y, s, c * (np.arange(y.size) == 0) + (~y) * 1.0, 50, bins=5)
+        bootstrap_instance_costs(
+            np.random.default_rng(2), y, s, c * (np.arange(y.size) == 0) + (~y) * 1.0, 50, bins=5
+        )
 
 
 def test_many_classifiers_on_one_draw_equal_each_alone():
@@ -182,8 +208,12 @@ def test_many_classifiers_on_one_draw_equal_each_alone():
     y, s, c = _data(3000, 7)
     crisp = (s > 0.5).astype(float)
     coarse = np.round(s, 1)
-    together = bootstrap_instance_costs_many(np.random.default_rng(3), y, [s, crisp, coarse], c, 30, PRIORS, bins=50)
+    together = bootstrap_instance_costs_many(
+        np.random.default_rng(3), y, [s, crisp, coarse], c, 30, PRIORS, bins=50
+    )
     for scores, found in zip((s, crisp, coarse), together):
-        alone = bootstrap_instance_costs(np.random.default_rng(3), y, scores, c, 30, PRIORS, bins=50)
+        alone = bootstrap_instance_costs(
+            np.random.default_rng(3), y, scores, c, 30, PRIORS, bins=50
+        )
         for name in ("values", "auciv", "min_total_cost"):
             assert np.array_equal(getattr(found, name), getattr(alone, name))

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from brute_force import min_cost
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -10,8 +11,6 @@ from ccreport.analysis import instance_costs as ic
 from ccreport.analysis.envelope import compare, lower_envelope, operating_range
 from ccreport.analysis.priors import BetaPrior, PointPrior, UniformPrior
 from ccreport.analysis.roc import auc, roc_hull, roc_points
-
-from brute_force import min_cost
 
 # Spec §4 #20: scores .9p(2) .8n(1) .8p(3) .5n(4) .3p(1) .3n(2), cost in brackets.
 TOY_Y = np.array([1, 0, 1, 0, 1, 0], bool)
@@ -29,7 +28,11 @@ def costed_scores(draw, max_size=30, integer_costs=False, zero_costs=True):
     s = draw(hnp.arrays(float, n, elements=st.integers(0, 6).map(float)))
     low = 0 if zero_costs else 1
     # no subnormal costs: scaled by a class multiplier they underflow to 0, another (invalid) input
-    elements = st.integers(low, 50).map(float) if integer_costs else st.floats(low, 1e4, allow_nan=False, allow_subnormal=False)
+    elements = (
+        st.integers(low, 50).map(float)
+        if integer_costs
+        else st.floats(low, 1e4, allow_nan=False, allow_subnormal=False)
+    )
     c = draw(hnp.arrays(float, n, elements=elements))
     for cls in (True, False):  # each class needs a total > 0
         members = np.flatnonzero(y == cls)
@@ -78,7 +81,9 @@ def test_fawcett_cost_benefit_examples():
     # spec #15, F06 Fig. 7 (credit scoring): $25 and $120
     assert ic.cost_benefit(y, fn=20, tp=0.05 * x, fp=x, tn=20).tolist() == pytest.approx([25, 120])
     # spec #16, F06 Fig. 9 (cell-phone fraud; Y = alarm, p = fraud): TP benefit $22, FP cost $12 (A9)
-    assert ic.cost_benefit(y, fn=1 + 0.2 * x, tp=1, fp=2 + 0.1 * x).tolist() == pytest.approx([22, 12])
+    assert ic.cost_benefit(y, fn=1 + 0.2 * x, tp=1, fp=2 + 0.1 * x).tolist() == pytest.approx(
+        [22, 12]
+    )
     # spec #17, F06 §6.1 (charity; Y = mail, p = donor): $99 and $1
     assert ic.cost_benefit(y, tp=x - 1, fp=1).tolist() == pytest.approx([99, 1])
 
@@ -91,7 +96,9 @@ def test_negative_costs_after_the_transform_are_errors():
     with pytest.raises(ValueError, match="4 instance"):
         ic.cost_benefit(y, tp=x, fn=-20)
     with pytest.raises(ValueError, match="finite"):
-        ic.cost_benefit(np.array([True, False]), fn=np.array([1.0, np.nan]), fp=np.array([1.0, np.nan]))
+        ic.cost_benefit(
+            np.array([True, False]), fn=np.array([1.0, np.nan]), fp=np.array([1.0, np.nan])
+        )
 
 
 def test_a_negative_cell_is_fine_when_the_transformed_cost_is_not():
@@ -145,7 +152,9 @@ def test_rociv_points_match_thresholding(data):
 @given(costed_scores())
 def test_auciv_is_weighted_mann_whitney_with_half_ties(data):
     y, s, c = data
-    assert ic.auciv(ic.rociv_points(y, s, c)) == pytest.approx(weighted_mann_whitney(y, s, c), abs=1e-12)
+    assert ic.auciv(ic.rociv_points(y, s, c)) == pytest.approx(
+        weighted_mann_whitney(y, s, c), abs=1e-12
+    )
 
 
 @settings(max_examples=100, deadline=None)
@@ -156,7 +165,10 @@ def test_integer_costs_are_replicated_instances(data):
     reps = c.astype(int)
     result = ic.analyse_instance_costs(y, s, c)
     roc = roc_points(np.repeat(y, reps), np.repeat(s, reps))
-    assert result.rociv.fpr.tolist() == roc.fpr.tolist() and result.rociv.tpr.tolist() == roc.tpr.tolist()
+    assert (
+        result.rociv.fpr.tolist() == roc.fpr.tolist()
+        and result.rociv.tpr.tolist() == roc.tpr.tolist()
+    )
     assert result.auciv == pytest.approx(auc(roc), abs=1e-12)
 
 
@@ -166,7 +178,9 @@ def test_auciv_matches_sklearn_weighted_auc():
     y = rng.random(500) < 0.3
     s = np.round(rng.normal(y * 1.0, 1.0), 1)  # many ties
     c = rng.exponential(100.0, 500)
-    assert ic.auciv(ic.rociv_points(y, s, c)) == pytest.approx(sk.roc_auc_score(y, s, sample_weight=c), abs=1e-12)
+    assert ic.auciv(ic.rociv_points(y, s, c)) == pytest.approx(
+        sk.roc_auc_score(y, s, sample_weight=c), abs=1e-12
+    )
 
 
 # --- equal costs within each class: ROCIV is ROC, exactly -------------------------------------------
@@ -184,15 +198,23 @@ def test_equal_costs_within_each_class_give_roc_exactly(data, cost_pos, cost_neg
     result = ic.analyse_instance_costs(y, s, c, {"uniform": UniformPrior()})
     roc = roc_points(y, s)
     plain = lower_envelope(roc)
-    assert result.rociv.fpr.tolist() == roc.fpr.tolist() and result.rociv.tpr.tolist() == roc.tpr.tolist()
+    assert (
+        result.rociv.fpr.tolist() == roc.fpr.tolist()
+        and result.rociv.tpr.tolist() == roc.tpr.tolist()
+    )
     assert result.envelope.hull_fpr.tolist() == plain.hull_fpr.tolist()
     assert result.envelope.hull_tpr.tolist() == plain.hull_tpr.tolist()
-    assert result.envelope.pc.tolist() == plain.pc.tolist() and result.envelope.nec.tolist() == plain.nec.tolist()
+    assert (
+        result.envelope.pc.tolist() == plain.pc.tolist()
+        and result.envelope.nec.tolist() == plain.nec.tolist()
+    )
     assert result.operating_range == operating_range(plain)
     assert result.expected_cost["uniform"] == UniformPrior().expected(plain.pc, plain.nec)
     assert result.auciv == pytest.approx(auc(roc), abs=1e-14)
     # the class constants only move the data's own operating condition
-    assert result.own_pc == pytest.approx(cost_pos * y.sum() / (cost_pos * y.sum() + cost_neg * (~y).sum()))
+    assert result.own_pc == pytest.approx(
+        cost_pos * y.sum() / (cost_pos * y.sum() + cost_neg * (~y).sum())
+    )
 
 
 @settings(max_examples=200, deadline=None)
@@ -202,7 +224,9 @@ def test_class_multipliers_leave_the_curves_unchanged(data, k_pos, k_neg):
     y, s, c = data
     a = ic.analyse_instance_costs(y, s, c)
     b = ic.analyse_instance_costs(y, s, c * np.where(y, k_pos, k_neg))
-    assert b.rociv.fpr == pytest.approx(a.rociv.fpr, abs=1e-12) and b.rociv.tpr == pytest.approx(a.rociv.tpr, abs=1e-12)
+    assert b.rociv.fpr == pytest.approx(a.rociv.fpr, abs=1e-12) and b.rociv.tpr == pytest.approx(
+        a.rociv.tpr, abs=1e-12
+    )
     assert b.auciv == pytest.approx(a.auciv, abs=1e-12)
 
 
@@ -261,8 +285,12 @@ def test_envelope_is_the_dual_of_the_rociv_hull():
     assert result.envelope.hull_fpr.tolist() == pytest.approx([0, 0, 1 / 7, 1])
     assert result.envelope.hull_tpr.tolist() == pytest.approx([0, 1 / 3, 5 / 6, 1])
     # envelope vertices are where neighbouring hull points' cost lines meet: pc = dF / (dF + dT)
-    assert result.envelope.pc.tolist() == pytest.approx([0, (1 / 7) / (1 / 7 + 1 / 2), (6 / 7) / (6 / 7 + 1 / 6), 1])
-    assert min_cost(result.envelope.hull_fpr, result.envelope.hull_tpr, result.envelope.pc) == pytest.approx(result.envelope.nec)
+    assert result.envelope.pc.tolist() == pytest.approx(
+        [0, (1 / 7) / (1 / 7 + 1 / 2), (6 / 7) / (6 / 7 + 1 / 6), 1]
+    )
+    assert min_cost(
+        result.envelope.hull_fpr, result.envelope.hull_tpr, result.envelope.pc
+    ) == pytest.approx(result.envelope.nec)
     assert result.operating_range == pytest.approx((0.0, (6 / 7) / (6 / 7 + 1 / 6)))
 
 
@@ -311,10 +339,16 @@ def test_zero_cost_instances_keep_one_point_per_distinct_score():
 
 def test_constant_scores():
     y = np.array([1, 0, 1, 0, 0], bool)
-    result = ic.analyse_instance_costs(y, np.full(5, 0.3), np.array([5.0, 1, 2, 3, 4]), {"uniform": UniformPrior()})
+    result = ic.analyse_instance_costs(
+        y, np.full(5, 0.3), np.array([5.0, 1, 2, 3, 4]), {"uniform": UniformPrior()}
+    )
     assert result.rociv.fpr.tolist() == [0, 1] and result.rociv.tpr.tolist() == [0, 1]
     assert result.auciv == 0.5 and result.operating_range is None
-    assert result.envelope.pc.tolist() == [0, 0.5, 1] and result.envelope.nec.tolist() == [0, 0.5, 0]
+    assert result.envelope.pc.tolist() == [0, 0.5, 1] and result.envelope.nec.tolist() == [
+        0,
+        0.5,
+        0,
+    ]
     assert result.expected_cost["uniform"] == 0.25
     # own_pc = 7 / 15 < 1/2: flagging nothing (threshold +inf) costs the positives' 7 < the negatives' 8
     assert result.min_total_cost == ic.MinTotalCost(threshold=np.inf, total=7.0)
@@ -326,7 +360,11 @@ def test_crisp_predictions_as_zero_one_scores():
     pred = np.array([1, 0, 1, 0, 0], float)
     c = np.array([30.0, 10.0, 5.0, 20.0, 20.0])
     curve = ic.rociv_points(y, pred, c)
-    assert curve.fpr.tolist() == pytest.approx([0, 5 / 45, 1]) and curve.tpr.tolist() == [0, 0.75, 1]
+    assert curve.fpr.tolist() == pytest.approx([0, 5 / 45, 1]) and curve.tpr.tolist() == [
+        0,
+        0.75,
+        1,
+    ]
     # acting on the predictions: the missed positive's 10 + the flagged negative's 5
     assert ic.min_total_cost(curve) == ic.MinTotalCost(threshold=1.0, total=15.0)
 
@@ -347,10 +385,14 @@ def test_instance_costs_can_change_which_classifier_wins():
     m = ic.compare_instance_costs(a, b)
     assert m.auciv_difference < 0 and m.min_total_cost_difference == 100.0 - 2.0
     assert m.comparison.b_better and not m.comparison.a_better
-    plain = compare(lower_envelope(roc_points(y, a_scores)), lower_envelope(roc_points(y, b_scores)))
+    plain = compare(
+        lower_envelope(roc_points(y, a_scores)), lower_envelope(roc_points(y, b_scores))
+    )
     assert not plain.a_better and not plain.b_better  # without costs they tie everywhere
     d = m.to_dict()
-    assert d["expected_cost_difference"]["uniform"] == pytest.approx(a.expected_cost["uniform"] - b.expected_cost["uniform"])
+    assert d["expected_cost_difference"]["uniform"] == pytest.approx(
+        a.expected_cost["uniform"] - b.expected_cost["uniform"]
+    )
     assert d["crossovers"] == [] and d["difference"][0] == [0.0, 0.0]
 
 
@@ -381,7 +423,9 @@ def stratified_counts(rng, y, replicates):
     counts = np.zeros((replicates, y.size), dtype=np.int64)
     for cls in (True, False):
         members = np.flatnonzero(y == cls)
-        counts[:, members] = rng.multinomial(members.size, np.full(members.size, 1.0 / members.size), size=replicates)
+        counts[:, members] = rng.multinomial(
+            members.size, np.full(members.size, 1.0 / members.size), size=replicates
+        )
     return counts
 
 
@@ -407,7 +451,9 @@ def test_each_replicate_is_the_analysis_of_its_drawn_instances(data, seed):
         assert reps.fpr[b, keep] == pytest.approx(one.rociv.fpr, abs=1e-12)
         assert reps.tpr[b, keep] == pytest.approx(one.rociv.tpr, abs=1e-12)
         if np.isfinite(one.min_total_cost.threshold):
-            assert thresholds[b] >= one.min_total_cost.threshold  # the same total; the sample's grid may tie higher
+            assert (
+                thresholds[b] >= one.min_total_cost.threshold
+            )  # the same total; the sample's grid may tie higher
 
 
 def test_replicates_with_a_costless_class_are_an_error():

@@ -47,6 +47,8 @@ def test_sorted_by_score_sorts_descending_and_is_shared():
     s_sorted, y_sorted, f_sorted = sorted_by_score(y, s, fold)
     assert np.all(np.diff(s_sorted) <= 0)
     for value in np.unique(s):  # the same instances within each tied run
-        assert sorted(zip(y_sorted[s_sorted == value], f_sorted[s_sorted == value])) == sorted(zip(y[s == value], fold[s == value]))
+        assert sorted(zip(y_sorted[s_sorted == value], f_sorted[s_sorted == value])) == sorted(
+            zip(y[s == value], fold[s == value])
+        )
     assert sorted_by_score(y.copy(), s.copy(), fold.copy())[0] is s_sorted
     assert sorted_by_score(y, s)[2] is None

@@ -56,8 +56,13 @@ def built(tmp_path_factory):
     cols = {"A": crisp(8, 1), "B": crisp(12, 2), "C": crisp(17, 6)}
     s = np.random.default_rng(1).random(40)
     lines = ["label,A,B,C,s"] + [
-        ",".join(["pos" if y[i] else "neg"] + ["pos" if cols[k][i] else "neg" for k in "ABC"] + [f"{s[i]:.4f}"])
-        for i in range(40)]
+        ",".join(
+            ["pos" if y[i] else "neg"]
+            + ["pos" if cols[k][i] else "neg" for k in "ABC"]
+            + [f"{s[i]:.4f}"]
+        )
+        for i in range(40)
+    ]
     (root / "data.csv").write_text("\n".join(lines) + "\n")
     (root / "ccreport.toml").write_text(MANIFEST)
     assert main(["build", str(root), "-o", str(root / "site"), "--no-pdf", "-q", "-j", "1"]) == 0
@@ -71,7 +76,11 @@ def test_spec_row11_through_the_build(built):
     assert fam["area"] == pytest.approx(0.179036, abs=1e-6)
     assert [s["classifier"] for s in fam["segments"]] == ["tree_r11", "tree_r5", "tree_r1"]
     assert [s["low"] for s in fam["segments"]][1:] == pytest.approx([0.125, 1 / 3])
-    assert fam["members"] == {"tree_r5": pytest.approx(1 / 6), "tree_r11": pytest.approx(1 / 12), "tree_r1": 0.5}
+    assert fam["members"] == {
+        "tree_r5": pytest.approx(1 / 6),
+        "tree_r11": pytest.approx(1 / 12),
+        "tree_r1": 0.5,
+    }
     env = lower_envelope([0.05, 0.1, 0.3], [0.4, 0.6, 0.85])
     assert fam["excess"] == pytest.approx(fam["area"] - env.area, abs=1e-12)
     # a family is not a per-classifier criterion
@@ -82,7 +91,11 @@ def test_family_against_brute_force(built):
     """The written curve against nearest-tau selection evaluated pointwise, and the area against a fine grid."""
     d, _ = built
     fam = d["hybrid"]["families"]["trees"]
-    pts = {"tree_r11": (0.05, 0.4, 1 / 12), "tree_r5": (0.1, 0.6, 1 / 6), "tree_r1": (0.3, 0.85, 0.5)}
+    pts = {
+        "tree_r11": (0.05, 0.4, 1 / 12),
+        "tree_r5": (0.1, 0.6, 1 / 6),
+        "tree_r1": (0.3, 0.85, 0.5),
+    }
     f, t, tau = (np.array([p[i] for p in pts.values()]) for i in range(3))
 
     def brute(x):

@@ -5,12 +5,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import integrate, stats
+from test_roc import labelled_scores
 
 from ccreport.analysis import priors as pr
 from ccreport.analysis.envelope import lower_envelope
 from ccreport.analysis.roc import roc_points
-
-from test_roc import labelled_scores
 
 FIG1 = lower_envelope(np.array([0.4]), np.array([0.8]))  # vertices (0,0) (1/3,1/3) (3/4,1/4) (1,0)
 
@@ -27,10 +26,12 @@ def test_uniform_is_area_fig1():
 
 def test_uniform_sub_range_by_hand():
     # On [0.25, 0.5]: nec = x up to 1/3 then 1/3 + (x - 1/3) * (-1/5) ...; integrate piecewise by hand.
-    first = (1 / 3 ** 2 - 0.25**2) / 2  # integral of x on [0.25, 1/3]
+    first = (1 / 3**2 - 0.25**2) / 2  # integral of x on [0.25, 1/3]
     line = lambda x: 1 / 3 + (x - 1 / 3) * ((0.25 - 1 / 3) / (0.75 - 1 / 3))
     second = (0.5 - 1 / 3) * (line(1 / 3) + line(0.5)) / 2
-    assert pr.UniformPrior(0.25, 0.5).expected(FIG1.pc, FIG1.nec) == pytest.approx((first + second) / 0.25, abs=1e-14)
+    assert pr.UniformPrior(0.25, 0.5).expected(FIG1.pc, FIG1.nec) == pytest.approx(
+        (first + second) / 0.25, abs=1e-14
+    )
 
 
 def test_point_prior_is_the_curve_value():
@@ -44,12 +45,16 @@ def test_point_prior_is_the_curve_value():
 def test_beta_closed_form_matches_quadrature(data, a, b):
     env = lower_envelope(roc_points(*data))
     f = curve(env)
-    reference, _ = integrate.quad(lambda x: f(x) * stats.beta.pdf(x, a, b), 0, 1, points=env.pc[1:-1], limit=500, epsabs=1e-13)
+    reference, _ = integrate.quad(
+        lambda x: f(x) * stats.beta.pdf(x, a, b), 0, 1, points=env.pc[1:-1], limit=500, epsabs=1e-13
+    )
     assert pr.BetaPrior(a, b).expected(env.pc, env.nec) == pytest.approx(reference, abs=1e-8)
 
 
 def test_beta_one_one_is_uniform():
-    env = lower_envelope(roc_points(np.array([1, 0, 1, 1, 0], bool), np.array([0.9, 0.8, 0.6, 0.3, 0.1])))
+    env = lower_envelope(
+        roc_points(np.array([1, 0, 1, 1, 0], bool), np.array([0.9, 0.8, 0.6, 0.3, 0.1]))
+    )
     assert pr.BetaPrior(1, 1).expected(env.pc, env.nec) == pytest.approx(env.area, abs=1e-15)
 
 
@@ -93,7 +98,9 @@ def test_induced_with_fixed_parts():
     assert point == pytest.approx(FIG1(1.5 / 2.2))
     # Fixed cost ratio, beta p: one quadrature over p.
     value = pr.InducedPrior(pr.Beta(2, 5), pr.Fixed(5.0)).expected(FIG1.pc, FIG1.nec)
-    ref = integrate.quad(lambda p: FIG1(5 * p / (5 * p + 1 - p)) * stats.beta.pdf(p, 2, 5), 0, 1, limit=200)[0]
+    ref = integrate.quad(
+        lambda p: FIG1(5 * p / (5 * p + 1 - p)) * stats.beta.pdf(p, 2, 5), 0, 1, limit=200
+    )[0]
     assert value == pytest.approx(ref, abs=1e-9)
 
 
@@ -104,7 +111,9 @@ def test_induced_cdf_is_a_distribution():
     assert F[0] == pytest.approx(0, abs=1e-9) and F[-1] == pytest.approx(1, abs=1e-9)
     assert np.all(np.diff(F) >= -1e-12)
     # median check by simulation-free inversion: P(PC <= 0.5) = P(p r <= 1 - p)
-    ref = integrate.quad(lambda p: stats.beta.pdf(p, 3, 7) * np.clip(np.log((1 - p) / p) / np.log(10), 0, 1), 0, 1)[0]
+    ref = integrate.quad(
+        lambda p: stats.beta.pdf(p, 3, 7) * np.clip(np.log((1 - p) / p) / np.log(10), 0, 1), 0, 1
+    )[0]
     assert prior.cdf(np.array([0.5]))[0] == pytest.approx(ref, abs=1e-6)
 
 
@@ -126,14 +135,23 @@ def test_invalid_parameters_are_rejected(make):
 
 
 def test_expected_cost_accepts_envelope_or_arrays():
-    assert pr.expected_cost(FIG1, pr.UniformPrior()) == pr.expected_cost((FIG1.pc, FIG1.nec), pr.UniformPrior())
-    assert pr.expected_cost(FIG1, pr.UniformPrior()) == pytest.approx(5 / 24, abs=1e-15)  # area, worked above
+    assert pr.expected_cost(FIG1, pr.UniformPrior()) == pr.expected_cost(
+        (FIG1.pc, FIG1.nec), pr.UniformPrior()
+    )
+    assert pr.expected_cost(FIG1, pr.UniformPrior()) == pytest.approx(
+        5 / 24, abs=1e-15
+    )  # area, worked above
 
 
 def test_zero_cost_curve():
     # A perfect classifier costs nothing under every prior.
     pc, nec = np.array([0.0, 1.0]), np.array([0.0, 0.0])
-    for prior in [pr.UniformPrior(), pr.BetaPrior(0.5, 0.5), pr.PointPrior(0.3), pr.InducedPrior(pr.Beta(2, 2), pr.LogUniform(1, 5))]:
+    for prior in [
+        pr.UniformPrior(),
+        pr.BetaPrior(0.5, 0.5),
+        pr.PointPrior(0.3),
+        pr.InducedPrior(pr.Beta(2, 2), pr.LogUniform(1, 5)),
+    ]:
         assert prior.expected(pc, nec) == pytest.approx(0.0, abs=1e-15)
 
 
@@ -179,7 +197,11 @@ def test_vertex_weights_give_each_curves_expected_cost(prior):
     for several curves in one call (the segments of curve c tagged ``rep = c``)."""
     curves = [(FIG1.pc, FIG1.nec)] + _random_curves(np.random.default_rng(3), 3)
     got = _per_curve_weights(curves, prior)
-    tol = 1e-6 if isinstance(prior, pr.InducedPrior) and not isinstance(prior.p_positive, pr.Fixed) else 1e-12
+    tol = (
+        1e-6
+        if isinstance(prior, pr.InducedPrior) and not isinstance(prior.p_positive, pr.Fixed)
+        else 1e-12
+    )
     for c, (pc, nec) in enumerate(curves):
         assert got[c] == pytest.approx(prior.expected(pc, nec), abs=tol)
 
@@ -230,7 +252,9 @@ def test_a_prior_kind_must_give_its_vertex_weights():
     ids=lambda p: p.describe(),
 )
 @pytest.mark.parametrize("nodes", [None, 32])
-@pytest.mark.parametrize("block", [4096, 256])  # end points' terms evaluated all at once / block by block
+@pytest.mark.parametrize(
+    "block", [4096, 256]
+)  # end points' terms evaluated all at once / block by block
 def test_induced_vertex_weights_are_the_node_by_node_sum(prior, nodes, block, monkeypatch):
     """All nodes at once, once per distinct end point (or, for a fixed cost ratio, per distinct
     interval), in blocks: the numbers of summing one :func:`interval_weights` call per
@@ -263,20 +287,29 @@ def test_induced_vertex_weights_are_the_node_by_node_sum(prior, nodes, block, mo
     else:
         np.testing.assert_allclose(got_a, want_a, rtol=0, atol=4e-15)
         np.testing.assert_allclose(got_b, want_b, rtol=0, atol=4e-15)
-        assert np.all(got_a[lo == hi] == 0) and np.all(got_b[lo == hi] == 0)  # empty intervals weigh exactly 0
+        assert np.all(got_a[lo == hi] == 0) and np.all(
+            got_b[lo == hi] == 0
+        )  # empty intervals weigh exactly 0
     monkeypatch.setattr(pr, "INDUCED_BLOCK", block)  # several blocks
     blocked = prior.vertex_weights(lo, hi, np.zeros(lo.size, dtype=np.int64), nodes)
     assert blocked[0].tobytes() == got_a.tobytes() and blocked[1].tobytes() == got_b.tobytes()
-    shared = prior.vertex_weights(lo, hi, np.zeros(lo.size, dtype=np.int64), nodes, pr.end_points(lo, hi))
+    shared = prior.vertex_weights(
+        lo, hi, np.zeros(lo.size, dtype=np.int64), nodes, pr.end_points(lo, hi)
+    )
     assert shared[0].tobytes() == got_a.tobytes() and shared[1].tobytes() == got_b.tobytes()
 
 
-@pytest.mark.parametrize("prior", [pr.BetaPrior(2.0, 8.0), pr.UniformPrior(0.1, 0.7), pr.PointPrior(0.3)], ids=str)
+@pytest.mark.parametrize(
+    "prior", [pr.BetaPrior(2.0, 8.0), pr.UniformPrior(0.1, 0.7), pr.PointPrior(0.3)], ids=str
+)
 def test_shared_end_points_give_the_same_weights_bit_for_bit(prior):
     """Weights with the distinct end points given (sorted once for several priors, as
     ``hull_curves`` does) are the weights without them, to the last bit; the end points are exact."""
     rng = np.random.default_rng(8)
-    cuts = np.sort(rng.choice(np.concatenate((np.round(rng.uniform(size=30), 2), [0.0, 1.0])), size=(500, 2)), axis=1)
+    cuts = np.sort(
+        rng.choice(np.concatenate((np.round(rng.uniform(size=30), 2), [0.0, 1.0])), size=(500, 2)),
+        axis=1,
+    )
     lo, hi = cuts[:, 0], cuts[:, 1]
     rep = np.arange(lo.size)
     ends = pr.end_points(lo, hi)
@@ -321,24 +354,37 @@ def test_induced_prior_of_a_large_envelope_gives_no_library_warning(caplog):
     scores = np.where(labels, rng.normal(1.0, 1.0, n), rng.normal(0.0, 1.0, n))
     env = lower_envelope(roc_points(labels, scores))
     prior = pr.InducedPrior(pr.Beta(3.0, 7.0), pr.LogUniform(0.1, 10.0))
-    with warnings.catch_warnings(), caplog.at_level(logging.DEBUG, logger="ccreport.analysis.priors"):
+    with (
+        warnings.catch_warnings(),
+        caplog.at_level(logging.DEBUG, logger="ccreport.analysis.priors"),
+    ):
         warnings.simplefilter("error")
         got = prior._expected(env.pc, env.nec)
     assert not caplog.records
     _, alpha, beta = pr.curve_segments(env.pc, env.nec)
-    wa, wb = prior.vertex_weights(env.pc[:-1], env.pc[1:], np.zeros(env.pc.size - 1, dtype=np.int64), 400)
-    assert got == pytest.approx(float(np.sum(alpha * wa + beta * wb)), abs=1e-7)  # a fixed rule across kinks: ~5e-8
+    wa, wb = prior.vertex_weights(
+        env.pc[:-1], env.pc[1:], np.zeros(env.pc.size - 1, dtype=np.int64), 400
+    )
+    assert got == pytest.approx(
+        float(np.sum(alpha * wa + beta * wb)), abs=1e-7
+    )  # a fixed rule across kinks: ~5e-8
     # independently: E_p E_r nec(PC(p, r)) by the midpoint rule in p (beta density) and log r, no ccreport code
     p = ((np.arange(3000) + 0.5) / 3000)[:, None]
     weight = stats.beta.pdf(p, 3.0, 7.0) / 3000
     r = np.exp(np.log(0.1) + (np.arange(3000) + 0.5) / 3000 * np.log(100.0))[None, :]
     pc = p * r / (p * r + 1.0 - p)
-    assert got == pytest.approx(float((np.interp(pc, env.pc, env.nec) * weight).sum() / 3000), abs=1e-7)  # seen: 3e-9
+    assert got == pytest.approx(
+        float((np.interp(pc, env.pc, env.nec) * weight).sum() / 3000), abs=1e-7
+    )  # seen: 3e-9
 
 
 def test_a_piece_narrower_than_the_tolerance_is_one_midpoint():
     """quadrature on [lo, hi] with hi - lo <= QUAD_TOLERANCE: (hi - lo) f(mid), within the tolerance
     of the exact integral; a wider piece is QUADPACK's (the exact integral of a smooth function)."""
     lo = 1.0 - 4e-16
-    assert pr.quadrature(lambda u: 7.0 * u, lo, 1.0) == pytest.approx(3.5 * (1.0 - lo * lo), abs=pr.QUAD_TOLERANCE)
-    assert pr.quadrature(lambda u: np.exp(u), 0.25, 0.75) == pytest.approx(np.exp(0.75) - np.exp(0.25), rel=1e-13)
+    assert pr.quadrature(lambda u: 7.0 * u, lo, 1.0) == pytest.approx(
+        3.5 * (1.0 - lo * lo), abs=pr.QUAD_TOLERANCE
+    )
+    assert pr.quadrature(lambda u: np.exp(u), 0.25, 0.75) == pytest.approx(
+        np.exp(0.75) - np.exp(0.25), rel=1e-13
+    )

@@ -42,13 +42,19 @@ def group_extent(layout, cp, cn):
     return (np.diff(t, axis=1) + np.diff(f, axis=1)).max(axis=1)
 
 
-@pytest.mark.parametrize("seed,decimals,groups", [(0, None, 16), (1, 1, 16), (2, None, 256), (3, 2, 64)])
+@pytest.mark.parametrize(
+    "seed,decimals,groups", [(0, None, 16), (1, 1, 16), (2, None, 256), (3, 2, 64)]
+)
 def test_layout_merge(seed, decimals, groups):
     y, s = data(seed, decimals=decimals)
     fine = path_layout(y, s)
     lay = group_layout(fine, groups)
     assert lay.grouped and lay.fine is fine and lay.n_points - 1 <= groups
-    assert lay.points[0] == 0 and lay.points[-1] == fine.n_points - 1 and np.all(np.diff(lay.points) > 0)
+    assert (
+        lay.points[0] == 0
+        and lay.points[-1] == fine.n_points - 1
+        and np.all(np.diff(lay.points) > 0)
+    )
     np.testing.assert_array_equal(lay.pos_count, fine.pos_at[lay.points])
     np.testing.assert_array_equal(lay.neg_count, fine.neg_at[lay.points])
     sizes_pos, sizes_neg = group_sizes(lay)
@@ -93,10 +99,14 @@ def test_constant_scores_and_one_group():
     rep = bootstrap_scores(np.random.default_rng(0), y, s, 50, max_groups=1)
     assert np.all(np.isfinite(rep.values))
     # one group = only the trivial classifiers: the deviations are 0 and the band collapses on the estimate
-    np.testing.assert_allclose(rep.values, np.broadcast_to(rep.estimate, rep.values.shape), atol=1e-12)
+    np.testing.assert_allclose(
+        rep.values, np.broadcast_to(rep.estimate, rep.values.shape), atol=1e-12
+    )
 
 
-@pytest.mark.parametrize("seed,decimals,groups", [(7, None, 16), (8, None, 64), (9, 2, 32), (10, None, 256)])
+@pytest.mark.parametrize(
+    "seed,decimals,groups", [(7, None, 16), (8, None, 64), (9, 2, 32), (10, None, 256)]
+)
 def test_binned_replicate_envelopes_within_bound(seed, decimals, groups):
     """0 <= t*_B - t* <= pc (1 - pc) max_g (dT_g + dF_g), per replicate, on the same resampled instances."""
     y, s = data(seed, decimals=decimals)
@@ -135,7 +145,9 @@ def test_grouped_band_centred_on_exact_estimate():
     rep = bootstrap_scores(np.random.default_rng(3), y, s, 60, priors, max_groups=32)
     lay = rep.layout
     assert lay.grouped and lay.n_points - 1 <= 32
-    np.testing.assert_array_equal(rep.estimate, hulls_on_grid(sample_hull(path_layout(y, s)), GRID)[0])
+    np.testing.assert_array_equal(
+        rep.estimate, hulls_on_grid(sample_hull(path_layout(y, s)), GRID)[0]
+    )
     ((pos, neg),) = replicate_group_counts(np.random.default_rng(3), [lay], 60)
     h = replicate_hulls(lay, cumulative(pos), cumulative(neg))
     raw_b = hulls_on_grid(h, GRID)
@@ -143,7 +155,9 @@ def test_grouped_band_centred_on_exact_estimate():
     t_b = hulls_on_grid(sample_hull(lay), GRID)[0]
     np.testing.assert_allclose(rep.raw - rep.estimate, raw_b - t_b, atol=1e-12)
     swap = rep.values != rep.estimate + rep.in_sample - rep.raw  # trivial swaps aside
-    np.testing.assert_allclose(np.where(swap, 0, rep.values - rep.estimate), np.where(swap, 0, ins_b - raw_b), atol=1e-12)
+    np.testing.assert_allclose(
+        np.where(swap, 0, rep.values - rep.estimate), np.where(swap, 0, ins_b - raw_b), atol=1e-12
+    )
     assert "score groups" in rep.method
 
 
@@ -154,15 +168,35 @@ def test_dataset_below_b_unchanged_when_another_is_binned():
     few = np.round(s + np.random.default_rng(1).normal(size=s.size), 1)
     crisp = s > 0.4
     priors = {"u": UniformPrior(), "b": BetaPrior(2.0, 5.0)}
-    fine = bootstrap_dataset(np.random.default_rng(5), y, {"many": s, "few": few}, {"c": crisp}, 30, priors, max_groups=4096)
-    grouped = bootstrap_dataset(np.random.default_rng(5), y, {"many": s, "few": few}, {"c": crisp}, 30, priors, max_groups=100)
-    assert grouped.classifiers["many"].layout.grouped and not fine.classifiers["many"].layout.grouped
+    fine = bootstrap_dataset(
+        np.random.default_rng(5),
+        y,
+        {"many": s, "few": few},
+        {"c": crisp},
+        30,
+        priors,
+        max_groups=4096,
+    )
+    grouped = bootstrap_dataset(
+        np.random.default_rng(5),
+        y,
+        {"many": s, "few": few},
+        {"c": crisp},
+        30,
+        priors,
+        max_groups=100,
+    )
+    assert (
+        grouped.classifiers["many"].layout.grouped and not fine.classifiers["many"].layout.grouped
+    )
     for name in ("few", "c"):
         a, b = fine.classifiers[name], grouped.classifiers[name]
         for field in ("values", "raw", "in_sample", "sample_cost", "trivial"):
             np.testing.assert_array_equal(getattr(a, field), getattr(b, field))
         np.testing.assert_array_equal(a.expected["u"], b.expected["u"])
-    np.testing.assert_array_equal(fine.classifiers["many"].estimate, grouped.classifiers["many"].estimate)
+    np.testing.assert_array_equal(
+        fine.classifiers["many"].estimate, grouped.classifiers["many"].estimate
+    )
 
 
 class _C:
@@ -198,7 +232,9 @@ def test_group_means_and_scores():
     w = np.random.default_rng(0).random(distinct.size)
     per_pos = np.diff(fine.pos_at)
     g_of_step = np.searchsorted(lay.points, np.arange(distinct.size), side="right") - 1
-    expect = np.bincount(g_of_step, per_pos * w, lay.n_points - 1) / np.maximum(np.bincount(g_of_step, per_pos, lay.n_points - 1), 1)
+    expect = np.bincount(g_of_step, per_pos * w, lay.n_points - 1) / np.maximum(
+        np.bincount(g_of_step, per_pos, lay.n_points - 1), 1
+    )
     np.testing.assert_allclose(group_means(lay, w, True), expect)
     gs = group_scores(lay, distinct)
     assert np.all(np.diff(gs) < 0)
@@ -207,7 +243,15 @@ def test_group_means_and_scores():
 def test_calibration_on_groups():
     y, s = data(16, n=1000)
     rep = bootstrap_scores(np.random.default_rng(1), y, s, 40, max_groups=64)
-    cal = cb.calibrate(np.random.default_rng(2), rep.layout, 0.9, {"u": UniformPrior()}, rep.grid, outer=20, inner=20)
+    cal = cb.calibrate(
+        np.random.default_rng(2),
+        rep.layout,
+        0.9,
+        {"u": UniformPrior()},
+        rep.grid,
+        outer=20,
+        inner=20,
+    )
     assert np.all(cal.upper >= 0.95) and np.all(cal.upper <= 1.0) and cal.sup_scale >= 1.0
     counts = np.array([[3, 0, 2], [0, 5, 0]])
     inner = cb.resample_group_counts(np.random.default_rng(0), counts, 7)
@@ -233,10 +277,24 @@ def test_shared_draws_are_a_cache_only():
     kw = {"max_groups": 64, "shared_rng": None}
 
     def areas(seed):
-        return replicate_area_arrays(np.random.default_rng(1), y, cs, 30, ((0.1, 0.5),), **(kw | {"shared_rng": np.random.default_rng(seed)}))
+        return replicate_area_arrays(
+            np.random.default_rng(1),
+            y,
+            cs,
+            30,
+            ((0.1, 0.5),),
+            **(kw | {"shared_rng": np.random.default_rng(seed)}),
+        )
 
     def dataset(seed, yy=y, ss=s):
-        return bootstrap_dataset(np.random.default_rng(seed), yy, {"many": ss, "few": np.round(ss, 1)}, {"c": ss > 0.4}, 30, max_groups=64)
+        return bootstrap_dataset(
+            np.random.default_rng(seed),
+            yy,
+            {"many": ss, "few": np.round(ss, 1)},
+            {"c": ss > 0.4},
+            30,
+            max_groups=64,
+        )
 
     first = areas(5)  # fresh draw
     hit = dataset(5)  # same generator state and layouts: served from the cache
@@ -245,7 +303,9 @@ def test_shared_draws_are_a_cache_only():
     fresh = dataset(5)
     for name in ("many", "few", "c"):
         np.testing.assert_array_equal(hit.classifiers[name].values, fresh.classifiers[name].values)
-    again = areas(5)  # fresh once more after the eviction above? (the last entry is this dataset's: a hit)
+    again = areas(
+        5
+    )  # fresh once more after the eviction above? (the last entry is this dataset's: a hit)
     for name in ("many", "few", "c"):
         for axis, by_method in first[name][0].items():
             for m, v in by_method.items():
@@ -264,10 +324,14 @@ def test_independent_reader_on_groups():
     priors = {"u": UniformPrior()}
     readers = {"m": {"ind": hb.independent_reader(p, "score_driven", priors, 0.4)}}
     exact = hb.independent_expected(y, p, "score_driven", priors, 0.4)["u"]
-    reps = bootstrap_dataset(np.random.default_rng(1), y, {"m": p}, {}, 400, priors, readers=readers, max_groups=64)
+    reps = bootstrap_dataset(
+        np.random.default_rng(1), y, {"m": p}, {}, 400, priors, readers=readers, max_groups=64
+    )
     assert reps.classifiers["m"].layout.grouped
     read = reps.classifiers["m"].readings["ind"]["u"]
     assert read.shape == (400,) and np.all(np.isfinite(read))
     assert abs(read.mean() - exact) < 4 * read.std() / np.sqrt(read.size)
-    fine = bootstrap_dataset(np.random.default_rng(1), y, {"m": p}, {}, 400, priors, readers=readers)
+    fine = bootstrap_dataset(
+        np.random.default_rng(1), y, {"m": p}, {}, 400, priors, readers=readers
+    )
     assert abs(read.std() / fine.classifiers["m"].readings["ind"]["u"].std() - 1.0) < 0.2

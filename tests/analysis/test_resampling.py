@@ -26,10 +26,25 @@ from ccreport.analysis.bootstrap import (
 from ccreport.analysis.calibration import INNER, OUTER
 from ccreport.analysis.envelope import envelope_from_hull
 from ccreport.analysis.folds import fold_average
-from ccreport.analysis.hull_costs import GRID, hulls_expected, hulls_on_grid, vertex_curve, vertex_intervals
+from ccreport.analysis.hull_costs import (
+    GRID,
+    hulls_expected,
+    hulls_on_grid,
+    vertex_curve,
+    vertex_intervals,
+)
 from ccreport.analysis.hulls import replicate_hulls
 from ccreport.analysis.paired_bootstrap import bootstrap_dataset, bootstrap_pair
-from ccreport.analysis.priors import Beta, BetaPrior, Fixed, InducedPrior, LogUniform, PointPrior, Uniform, UniformPrior
+from ccreport.analysis.priors import (
+    Beta,
+    BetaPrior,
+    Fixed,
+    InducedPrior,
+    LogUniform,
+    PointPrior,
+    Uniform,
+    UniformPrior,
+)
 from ccreport.analysis.roc import convex_hull
 
 PRIORS = {
@@ -66,7 +81,9 @@ def test_replicate_envelopes_match_brute_force(case):
         env = envelope_from_hull(*convex_hull(x / layout.n_neg, t / layout.n_pos))
         np.testing.assert_allclose(grid_values[r], env(GRID), atol=1e-12)
         for k, prior in PRIORS.items():
-            tol = 1e-6 if k == "induced" else 1e-10  # induced: fixed Gauss-Legendre rule (documented)
+            tol = (
+                1e-6 if k == "induced" else 1e-10
+            )  # induced: fixed Gauss-Legendre rule (documented)
             assert expected[k][r] == pytest.approx(prior.expected(env.pc, env.nec), abs=tol)
 
 
@@ -122,16 +139,18 @@ p_positive = { distribution = "beta", a = 3, b = 7 }
 cost_ratio = { distribution = "loguniform", low = 1, high = 10 }
 """
     settings = 'confidence = 0.9\nbootstrap = 500\nband = "both"'
-    return write_tiny_project(root, "Determinism", n=160, folds=4, settings=settings, extra_priors=induced, seed=11)
+    return write_tiny_project(
+        root, "Determinism", n=160, folds=4, settings=settings, extra_priors=induced, seed=11
+    )
 
 
 def test_one_or_two_workers_give_identical_results_json(tmp_path):
     from ccreport.commands.build import compute_results
-    from ccreport.tasks.executors import ProcessPoolExecutor, SerialExecutor
     from ccreport.project.loaders import load_project_data
     from ccreport.project.manifest import load_project
     from ccreport.project.project_files import read_project_files
     from ccreport.results import results_to_dict, results_to_json
+    from ccreport.tasks.executors import ProcessPoolExecutor, SerialExecutor
 
     project = load_project(_tiny_project(tmp_path))
     data = load_project_data(project)
@@ -145,19 +164,31 @@ def test_one_or_two_workers_give_identical_results_json(tmp_path):
     band = good["band"]
     assert band["level"] == 0.9 and band["replicates"] == 500
     assert band["method"] == "stratified instance bootstrap"
-    assert len(band["pc"]) == len(band["lower"]) == len(band["upper"]) == len(band["simultaneous"]["lower"])
+    assert (
+        len(band["pc"])
+        == len(band["lower"])
+        == len(band["upper"])
+        == len(band["simultaneous"]["lower"])
+    )
     assert all(lo <= hi + 1e-12 for lo, hi in zip(band["lower"], band["upper"]))
     assert d["classifiers"]["rule"]["band"]["method"] == "binomial (row marginals)"
     # n = 160: calibrated ("auto"); the crisp rule has nothing to calibrate
     cal = band["calibration"]
-    assert (cal["outer"], cal["inner"]) == (OUTER, INNER) == (200, 50) and cal["lower_level"] == pytest.approx(0.05)
-    assert len(cal["upper_level"]) == len(band["pc"]) and set(cal["expected_upper_level"]) == {"uniform", "induced"}
+    assert (cal["outer"], cal["inner"]) == (OUTER, INNER) == (200, 50) and cal[
+        "lower_level"
+    ] == pytest.approx(0.05)
+    assert len(cal["upper_level"]) == len(band["pc"]) and set(cal["expected_upper_level"]) == {
+        "uniform",
+        "induced",
+    }
     assert "double bootstrap" in band["correction"]
     assert d["classifiers"]["rule"]["band"]["calibration"] is None
     assert set(good["expected_cost_interval"]) == {"uniform", "induced"}
     fa = good["fold_average"]
     assert fa["n_folds"] == 4 and fa["spread"] == "min-max across folds"
-    assert fa["expected_cost"]["uniform"] == pytest.approx(np.mean(fa["fold_expected_cost"]["uniform"]), abs=1e-12)
+    assert fa["expected_cost"]["uniform"] == pytest.approx(
+        np.mean(fa["fold_expected_cost"]["uniform"]), abs=1e-12
+    )
     pair = d["comparisons"]["good vs weak"]
     assert set(pair["difference_band"]) >= {"level", "replicates", "pc", "lower", "upper", "method"}
     for iv in pair["significant"]:
@@ -198,10 +229,14 @@ def test_band_narrowest_near_test_class_distribution():
 def test_crisp_band_is_the_envelope_with_trivial_classifiers():
     rng = np.random.default_rng(6)
     y = np.r_[np.ones(20, bool), np.zeros(10, bool)]
-    pred = np.r_[np.ones(16, bool), np.zeros(4, bool), np.ones(4, bool), np.zeros(6, bool)]  # Fig. 1 / 16
+    pred = np.r_[
+        np.ones(16, bool), np.zeros(4, bool), np.ones(4, bool), np.zeros(6, bool)
+    ]  # Fig. 1 / 16
     rep = bootstrap_crisp(rng, y, pred, 2000, PRIORS)
     line = 0.2 * GRID + 0.4 * (1 - GRID)
-    np.testing.assert_allclose(rep.estimate, np.minimum(line, np.minimum(GRID, 1 - GRID)), atol=1e-15)
+    np.testing.assert_allclose(
+        rep.estimate, np.minimum(line, np.minimum(GRID, 1 - GRID)), atol=1e-15
+    )
     assert np.all(rep.raw <= np.minimum(GRID, 1 - GRID) + 1e-15)
     lo, hi = pointwise_band(rep.values, 0.9)
     assert np.all(lo <= rep.estimate + 1e-12) and np.all(rep.estimate <= hi + 1e-12)
@@ -237,7 +272,9 @@ def test_crisp_pair_three_d_matrix():
     pb = pa.copy()
     flip = rng.random(n) < 0.08
     pb[flip] = ~pb[flip]  # b agrees with a on 92% of the instances
-    ra, rb = bootstrap_pair(np.random.default_rng(11), y, a_predictions=pa, b_predictions=pb, replicates=3000)
+    ra, rb = bootstrap_pair(
+        np.random.default_rng(11), y, a_predictions=pa, b_predictions=pb, replicates=3000
+    )
     assert ra.method.startswith("paired multinomial")
     # projections are each classifier's own binomial resampling: same spread as a crisp bootstrap
     solo = bootstrap_crisp(np.random.default_rng(12), y, pa, 3000)
@@ -251,7 +288,9 @@ def test_crisp_pair_three_d_matrix():
 def test_identical_classifiers_never_differ_significantly():
     rng = np.random.default_rng(13)
     y, s = binormal(rng, 200)
-    ra, rb = bootstrap_pair(np.random.default_rng(1), y, a_scores=s, b_scores=s.copy(), replicates=200, priors=PRIORS)
+    ra, rb = bootstrap_pair(
+        np.random.default_rng(1), y, a_scores=s, b_scores=s.copy(), replicates=200, priors=PRIORS
+    )
     d = ra.values - rb.values
     assert np.all(d == 0)
     lo, hi = pointwise_band(d, 0.9)
@@ -265,8 +304,12 @@ def test_significant_intervals_and_p_values():
     upper = np.array([1, 1, 2, 2, 2, 1, 1, -0.5, -1, 1, 1.0])
     out = significant_intervals(grid, lower, upper, "A", "B")
     assert [d["better"] for d in out] == ["B", "A"]
-    assert out[0]["lo"] == pytest.approx(0.1 + 0.1 * 1 / 1.5) and out[0]["hi"] == pytest.approx(0.4 + 0.1 * 0.5 / 1.5)
-    assert out[1]["lo"] == pytest.approx(0.6 + 0.1 * 1 / 1.5) and out[1]["hi"] == pytest.approx(0.8 + 0.1 * 1 / 2)
+    assert out[0]["lo"] == pytest.approx(0.1 + 0.1 * 1 / 1.5) and out[0]["hi"] == pytest.approx(
+        0.4 + 0.1 * 0.5 / 1.5
+    )
+    assert out[1]["lo"] == pytest.approx(0.6 + 0.1 * 1 / 1.5) and out[1]["hi"] == pytest.approx(
+        0.8 + 0.1 * 1 / 2
+    )
     assert bootstrap_p_value(np.full(999, 0.3)) == pytest.approx(2 / 1000)
     assert bootstrap_p_value(np.linspace(-1, 1, 1001)) == 1.0
 
@@ -310,7 +353,9 @@ def test_constant_scores_give_the_trivial_curve_exactly():
     lo, hi = pointwise_band(rep.values, 0.9)
     np.testing.assert_allclose(lo, trivial)
     np.testing.assert_allclose(hi, trivial)
-    assert np.ptp(rep.expected["uniform"]) == 0 and rep.expected["uniform"][0] == pytest.approx(0.25)
+    assert np.ptp(rep.expected["uniform"]) == 0 and rep.expected["uniform"][0] == pytest.approx(
+        0.25
+    )
 
 
 def test_perfect_classifier_has_zero_cost_in_every_replicate():
@@ -333,7 +378,9 @@ def test_tiny_classes():
     assert np.all(rep.raw <= np.minimum(GRID, 1 - GRID) + 1e-15)
     crisp = bootstrap_crisp(np.random.default_rng(0), y, s > 0.3, 200, PRIORS)
     assert np.all(np.isfinite(crisp.values))
-    ra, rb = bootstrap_pair(np.random.default_rng(0), y, a_scores=s, b_predictions=s > 0.3, replicates=50)
+    ra, rb = bootstrap_pair(
+        np.random.default_rng(0), y, a_scores=s, b_predictions=s > 0.3, replicates=50
+    )
     assert ra.values.shape == rb.values.shape == (50, GRID.size)
     with pytest.raises(ValueError):
         bootstrap_scores(np.random.default_rng(0), np.ones(4, bool), np.arange(4.0), 10)
@@ -348,7 +395,9 @@ def test_simultaneous_band_contains_pointwise_band():
     inner = (GRID > 0.05) & (GRID < 0.95)
     assert np.mean(shi[inner] - slo[inner]) > np.mean(phi[inner] - plo[inner])
     inside = np.all((rep.values >= slo - 1e-12) & (rep.values <= shi + 1e-12), axis=1)
-    assert inside.mean() >= 0.88  # the sup-norm band holds whole replicate curves at about the level
+    assert (
+        inside.mean() >= 0.88
+    )  # the sup-norm band holds whole replicate curves at about the level
 
 
 def test_induced_prior_rule_matches_adaptive_quadrature():
@@ -384,7 +433,9 @@ def test_large_replicates_match_brute_force_with_default_blocks(seed):
     hulls = replicate_hulls(layout, cp, cn)
     values = hulls_on_grid(hulls, np.linspace(0, 1, 1001))
     for r in range(4):
-        env = envelope_from_hull(*convex_hull(cn[r, layout.neg_at] / layout.n_neg, cp[r, layout.pos_at] / layout.n_pos))
+        env = envelope_from_hull(
+            *convex_hull(cn[r, layout.neg_at] / layout.n_neg, cp[r, layout.pos_at] / layout.n_pos)
+        )
         np.testing.assert_allclose(values[r], env(np.linspace(0, 1, 1001)), atol=1e-12)
         np.testing.assert_allclose(np.sort(env.pc), env.pc)
 
@@ -398,10 +449,14 @@ def test_a_classifiers_replicates_of_the_datasets_resampling_are_its_own_bootstr
     pos, neg = np.sort(rng.normal(1.0, 1.0, 40))[::-1], np.sort(rng.normal(0.0, 1.0, 60))[::-1]
     labels, scores = np.r_[np.ones(40, bool), np.zeros(60, bool)], np.r_[pos, neg]
     layout = path_layout(labels, scores)
-    assert np.array_equal(layout.pos_order, np.arange(40)) and np.array_equal(layout.neg_order, np.arange(60))
+    assert np.array_equal(layout.pos_order, np.arange(40)) and np.array_equal(
+        layout.neg_order, np.arange(60)
+    )
     priors = {"uniform": UniformPrior(), "beta": BetaPrior(2.0, 5.0)}
     own = bootstrap_scores(np.random.default_rng(9), labels, scores, 300, priors)
-    shared = bootstrap_dataset(np.random.default_rng(9), labels, {"x": scores}, None, 300, priors).classifiers["x"]
+    shared = bootstrap_dataset(
+        np.random.default_rng(9), labels, {"x": scores}, None, 300, priors
+    ).classifiers["x"]
     assert own.values.tobytes() == shared.values.tobytes()
     assert all(own.expected[p].tobytes() == shared.expected[p].tobytes() for p in priors)
     np.testing.assert_array_equal(own.estimate, shared.estimate)

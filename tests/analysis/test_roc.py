@@ -2,14 +2,12 @@
 
 import numpy as np
 import pytest
+from brute_force import mann_whitney_auc, roc_points_by_thresholds
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from ccreport.analysis.roc import auc, convex_hull, crisp_roc, roc_hull, roc_points
-
-from brute_force import mann_whitney_auc, roc_points_by_thresholds
-
 
 RATES = st.integers(0, 40).map(lambda k: k / 40)  # rates are counts over a class size
 
@@ -149,7 +147,11 @@ def argsort_sweep(labels, scores):
     y, s = labels[order], scores[order]
     ends = np.append(np.flatnonzero(np.diff(s)), s.size - 1)
     tp = np.cumsum(y)[ends]
-    return np.concatenate(([0], tp)), np.concatenate(([0], ends + 1 - tp)), np.concatenate(([np.inf], s[ends]))
+    return (
+        np.concatenate(([0], tp)),
+        np.concatenate(([0], ends + 1 - tp)),
+        np.concatenate(([np.inf], s[ends])),
+    )
 
 
 @settings(max_examples=200, deadline=None)

@@ -60,10 +60,18 @@ def test_dataset_replicates_are_the_same_instances_for_every_classifier(ties):
     reps = bootstrap_dataset(np.random.default_rng(5), y, {"a": a, "b": b}, {"c": c}, 12)
     w = _replay_counts(5, y, 12)
     for r in range(12):
-        np.testing.assert_allclose(reps.classifiers["a"].raw[r], _weighted_envelope(y, a, w[r]), atol=1e-12)
-        np.testing.assert_allclose(reps.classifiers["b"].raw[r], _weighted_envelope(y, b, w[r]), atol=1e-12)
-        np.testing.assert_allclose(reps.classifiers["c"].raw[r], _weighted_envelope(y, c.astype(float), w[r]), atol=1e-12)
-    np.testing.assert_array_equal(reps.difference("a", "b", raw=True), reps.classifiers["a"].raw - reps.classifiers["b"].raw)
+        np.testing.assert_allclose(
+            reps.classifiers["a"].raw[r], _weighted_envelope(y, a, w[r]), atol=1e-12
+        )
+        np.testing.assert_allclose(
+            reps.classifiers["b"].raw[r], _weighted_envelope(y, b, w[r]), atol=1e-12
+        )
+        np.testing.assert_allclose(
+            reps.classifiers["c"].raw[r], _weighted_envelope(y, c.astype(float), w[r]), atol=1e-12
+        )
+    np.testing.assert_array_equal(
+        reps.difference("a", "b", raw=True), reps.classifiers["a"].raw - reps.classifiers["b"].raw
+    )
 
 
 def test_draws_do_not_depend_on_the_other_classifiers_or_their_order():
@@ -73,7 +81,10 @@ def test_draws_do_not_depend_on_the_other_classifiers_or_their_order():
     alone = bootstrap_dataset(np.random.default_rng(3), y, {"a": a}, None, 200, PRIORS)
     many = bootstrap_dataset(np.random.default_rng(3), y, {"b": b, "a": a}, {"c": c}, 200, PRIORS)
     assert alone.classifiers["a"].values.tobytes() == many.classifiers["a"].values.tobytes()
-    assert all(alone.classifiers["a"].expected[p].tobytes() == many.classifiers["a"].expected[p].tobytes() for p in PRIORS)
+    assert all(
+        alone.classifiers["a"].expected[p].tobytes() == many.classifiers["a"].expected[p].tobytes()
+        for p in PRIORS
+    )
     again = bootstrap_dataset(np.random.default_rng(3), y, {"b": b, "a": a}, {"c": c}, 200, PRIORS)
     assert again.classifiers["c"].values.tobytes() == many.classifiers["c"].values.tobytes()
 
@@ -81,11 +92,15 @@ def test_draws_do_not_depend_on_the_other_classifiers_or_their_order():
 def test_identical_classifiers_have_zero_difference_and_are_never_significant():
     rng = np.random.default_rng(4)
     y, a = binormal(rng, 200)
-    reps = bootstrap_dataset(np.random.default_rng(1), y, {"a": a, "b": a.copy()}, None, 300, PRIORS)
+    reps = bootstrap_dataset(
+        np.random.default_rng(1), y, {"a": a, "b": a.copy()}, None, 300, PRIORS
+    )
     assert not np.any(reps.difference("a", "b")) and not np.any(reps.difference("a", "b", raw=True))
     fw = sg.family_wise(reps.difference("a", "b", raw=True), np.zeros(GRID.size), 0.9, GRID)
     assert fw.significant == [] and fw.p_value == 1.0 and fw.critical == 0.0
-    assert sg.difference_p_value(reps.expected_difference("a", "b", "uniform", raw=True), 0.0) == 1.0
+    assert (
+        sg.difference_p_value(reps.expected_difference("a", "b", "uniform", raw=True), 0.0) == 1.0
+    )
 
 
 def test_crisp_marginals_are_binomial_and_pairs_keep_the_3d_matrix():
@@ -100,9 +115,13 @@ def test_crisp_marginals_are_binomial_and_pairs_keep_the_3d_matrix():
     pb[flip] = ~pb[flip]
     reps = bootstrap_dataset(np.random.default_rng(7), y, None, {"a": pa, "b": pb}, 4000)
     solo = bootstrap_crisp(np.random.default_rng(8), y, pa, 4000)
-    np.testing.assert_allclose(reps.classifiers["a"].raw.std(axis=0)[30:71], solo.raw.std(axis=0)[30:71], rtol=0.1)
+    np.testing.assert_allclose(
+        reps.classifiers["a"].raw.std(axis=0)[30:71], solo.raw.std(axis=0)[30:71], rtol=0.1
+    )
     d = reps.difference("a", "b")[:, 50]
-    assert d.std() < 0.6 * np.hypot(reps.classifiers["a"].values[:, 50].std(), reps.classifiers["b"].values[:, 50].std())
+    assert d.std() < 0.6 * np.hypot(
+        reps.classifiers["a"].values[:, 50].std(), reps.classifiers["b"].values[:, 50].std()
+    )
 
 
 def test_crisp_band_values_are_the_replicates_cost_of_the_samples_selection():
@@ -110,7 +129,9 @@ def test_crisp_band_values_are_the_replicates_cost_of_the_samples_selection():
     classifiers a replicate's value is its own cost line there (even when the replicate's line does
     not), elsewhere the trivial cost; the band's lower edge can fall below 2 estimate - trivial."""
     y = np.r_[np.ones(100, bool), np.zeros(100, bool)]
-    pred = np.r_[np.ones(84, bool), np.zeros(16, bool), np.ones(16, bool), np.zeros(84, bool)]  # line 0.16
+    pred = np.r_[
+        np.ones(84, bool), np.zeros(16, bool), np.ones(16, bool), np.zeros(84, bool)
+    ]  # line 0.16
     rep = bootstrap_crisp(np.random.default_rng(9), y, pred, 3000, PRIORS)
     trivial = np.minimum(GRID, 1 - GRID)
     line_sel = 0.16 < trivial
@@ -130,9 +151,13 @@ def test_crisp_band_values_are_the_replicates_cost_of_the_samples_selection():
 
 def test_useless_crisp_sample_has_a_zero_width_band():
     y = np.r_[np.ones(50, bool), np.zeros(50, bool)]
-    pred = np.r_[np.ones(20, bool), np.zeros(30, bool), np.ones(25, bool), np.zeros(25, bool)]  # below the diagonal
+    pred = np.r_[
+        np.ones(20, bool), np.zeros(30, bool), np.ones(25, bool), np.zeros(25, bool)
+    ]  # below the diagonal
     rep = bootstrap_crisp(np.random.default_rng(1), y, pred, 500, PRIORS)
-    np.testing.assert_allclose(rep.values, np.broadcast_to(np.minimum(GRID, 1 - GRID), rep.values.shape), atol=1e-15)
+    np.testing.assert_allclose(
+        rep.values, np.broadcast_to(np.minimum(GRID, 1 - GRID), rep.values.shape), atol=1e-15
+    )
 
 
 # --- family-wise test, p-values, Holm ------------------------------------------------------------------
@@ -144,7 +169,9 @@ def test_family_wise_critical_value_and_p_value_by_a_loop():
     grid = np.linspace(0, 1, m)
     est = np.r_[0.0, rng.normal(scale=0.5, size=m - 1)]
     est[5] = 6.0
-    d_star = est + rng.normal(size=(400, m)) * np.linspace(0.5, 2, m)  # replicates about the estimate
+    d_star = est + rng.normal(size=(400, m)) * np.linspace(
+        0.5, 2, m
+    )  # replicates about the estimate
     d_star[:, 0] = 0.0  # a point that never varies
     fw = sg.family_wise(d_star, est, 0.9, grid, "a", "b")
     sd = studentizing_sd(d_star.std(axis=0, ddof=1))
@@ -153,7 +180,9 @@ def test_family_wise_critical_value_and_p_value_by_a_loop():
     stat = max(abs(est[j]) / sd[j] for j in range(1, m))
     assert fw.statistic == pytest.approx(stat)
     assert fw.p_value == pytest.approx((sum(t >= stat for t in t_star) + 1) / 401)
-    assert fw.significant and all(s["better"] == "b" for s in fw.significant)  # a - b > 0: b cheaper
+    assert fw.significant and all(
+        s["better"] == "b" for s in fw.significant
+    )  # a - b > 0: b cheaper
     assert any(s["lo"] <= 0.5 <= s["hi"] for s in fw.significant)
     np.testing.assert_allclose(fw.upper - fw.lower, 2 * fw.critical * sd)
 
@@ -244,12 +273,23 @@ def test_calibrate_pairs_is_reproducible_and_shares_the_world():
     for p in pairs:
         assert one[p].scale == two[p].scale and 0.3 < one[p].scale < 3
         assert all(one[p].null_p[q].tobytes() == two[p].null_p[q].tobytes() for q in PRIORS)
-        assert all(one[p].null_p[q].size == 40 and np.all(np.diff(one[p].null_p[q]) >= 0) for q in PRIORS)
+        assert all(
+            one[p].null_p[q].size == 40 and np.all(np.diff(one[p].null_p[q]) >= 0) for q in PRIORS
+        )
     # the same pair alone reads the same world (the draws do not depend on the other classifiers)
     alone = calibrate_pairs(np.random.default_rng(3), y, {"a": a, "b": b}, None, [("a", "b")], **kw)
     assert alone[("a", "b")].scale == one[("a", "b")].scale
     assert alone[("a", "b")].null_p["beta"].tobytes() == one[("a", "b")].null_p["beta"].tobytes()
-    same = calibrate_pairs(np.random.default_rng(3), y, {"a": a, "b": a.copy()}, None, [("a", "b")], 0.9, outer=20, inner=10)
+    same = calibrate_pairs(
+        np.random.default_rng(3),
+        y,
+        {"a": a, "b": a.copy()},
+        None,
+        [("a", "b")],
+        0.9,
+        outer=20,
+        inner=10,
+    )
     assert same[("a", "b")].scale == 1.0
 
 
@@ -258,7 +298,9 @@ def test_null_p_values_and_calibrated_p_by_a_loop():
     outer, inner, sample = rng.normal(size=6), rng.normal(size=(6, 25)), 0.1
     got = null_p_values(outer, inner, sample)
     for b in range(6):
-        want = (sum(abs(inner[b, k] - outer[b]) >= abs(outer[b] - sample) for k in range(25)) + 1) / 26
+        want = (
+            sum(abs(inner[b, k] - outer[b]) >= abs(outer[b] - sample) for k in range(25)) + 1
+        ) / 26
         assert got[b] == pytest.approx(want)
     cal = PairCalibration(null_p={"u": np.sort(np.array([0.01, 0.04, 0.04, 0.2, 0.5, 0.9]))})
     assert cal.p_value("u", 0.04) == pytest.approx(4 / 7)  # three null p-values at or below, + 1
@@ -275,26 +317,50 @@ def test_dataset_inference_step_down_over_pairs_and_priors():
     pairs = [("a", "b"), ("a", "c"), ("b", "c")]
     got = sg.dataset_inference(reps, pairs, 0.9)
     tests = [(x, z, p) for x, z in pairs for p in PRIORS]
-    stats = [sg.studentized(reps.expected_difference(x, z, p, raw=True), got[(x, z)].expected[p]["difference"]) for x, z, p in tests]
-    adjusted = dict(zip(tests, sg.step_down_max_t([t for t, _ in stats], np.column_stack([n for _, n in stats]))))
+    stats = [
+        sg.studentized(
+            reps.expected_difference(x, z, p, raw=True), got[(x, z)].expected[p]["difference"]
+        )
+        for x, z, p in tests
+    ]
+    adjusted = dict(
+        zip(
+            tests, sg.step_down_max_t([t for t, _ in stats], np.column_stack([n for _, n in stats]))
+        )
+    )
     for (x, z, p), v in adjusted.items():
         e = got[(x, z)].expected[p]
         assert e["p_holm"] == v >= e["p_value"]
         ra, rb = reps.classifiers[x], reps.classifiers[z]
         assert e["difference"] == ra.expected_estimate[p] - rb.expected_estimate[p]
-        assert e["p_value"] == sg.difference_p_value(ra.raw_expected[p] - rb.raw_expected[p], e["difference"])
+        assert e["p_value"] == sg.difference_p_value(
+            ra.raw_expected[p] - rb.raw_expected[p], e["difference"]
+        )
     ab = got[("a", "b")]
-    fw = sg.family_wise(reps.difference("a", "b", raw=True), reps.classifiers["a"].estimate - reps.classifiers["b"].estimate, 0.9, GRID, "a", "b")
+    fw = sg.family_wise(
+        reps.difference("a", "b", raw=True),
+        reps.classifiers["a"].estimate - reps.classifiers["b"].estimate,
+        0.9,
+        GRID,
+        "a",
+        "b",
+    )
     assert ab.family_wise.critical == fw.critical and ab.family_wise.significant == fw.significant
     d = ab.to_dict()
-    assert d["difference_band"]["kind"] == "pointwise" and "not adjusted" in d["difference_band"]["note"]
+    assert (
+        d["difference_band"]["kind"] == "pointwise"
+        and "not adjusted" in d["difference_band"]["note"]
+    )
     assert d["significant"] == fw.significant
     cal = {("a", "b"): PairCalibration(scale=2.0, null_p={"uniform": np.linspace(0.01, 1, 99)})}
     scaled = sg.dataset_inference(reps, [("a", "b")], 0.9, calibration=cal)
     assert scaled[("a", "b")].family_wise.critical == pytest.approx(2 * fw.critical)
     e = scaled[("a", "b")].expected["uniform"]
     assert e["p_value"] == cal[("a", "b")].p_value("uniform", e["p_plain"])
-    assert scaled[("a", "b")].expected["beta"]["p_value"] == scaled[("a", "b")].expected["beta"]["p_plain"]
+    assert (
+        scaled[("a", "b")].expected["beta"]["p_value"]
+        == scaled[("a", "b")].expected["beta"]["p_plain"]
+    )
 
 
 def test_replicates_that_select_a_trivial_classifier_carry_the_samples_selection_error():
@@ -310,7 +376,9 @@ def test_replicates_that_select_a_trivial_classifier_carry_the_samples_selection
     s = np.clip(np.round(rng.normal(size=n) + y), -1, 3)
     rep = bootstrap_scores(np.random.default_rng(20), y, s, 300)
     roc = roc_points(y, s)
-    w = np.empty((300, n), dtype=np.int64)  # bootstrap_scores reads counts in class-rank (score) order
+    w = np.empty(
+        (300, n), dtype=np.int64
+    )  # bootstrap_scores reads counts in class-rank (score) order
     rng2 = np.random.default_rng(20)
     order_pos = np.flatnonzero(y)[np.argsort(-s[y], kind="stable")]
     order_neg = np.flatnonzero(~y)[np.argsort(-s[~y], kind="stable")]
@@ -367,7 +435,9 @@ def _step_down_by_loop(t, t_star):
     running, out = 0.0, {}
     for step, i in enumerate(order):
         rest = order[step:]
-        count = sum(max(t_star[row, j] for j in rest) >= t[i] - 1e-12 * max(1.0, t[i]) for row in range(r))
+        count = sum(
+            max(t_star[row, j] for j in rest) >= t[i] - 1e-12 * max(1.0, t[i]) for row in range(r)
+        )
         running = max(running, min(1.0, (count + 1) / (r + 1)))
         out[i] = running
     return np.array([out[i] for i in range(k)])
@@ -436,12 +506,20 @@ def test_crisp_lines_are_the_replicates_unclipped_cost_lines():
     np.testing.assert_allclose(reps.raw, np.minimum(reps.line, trivial), atol=1e-12)
     fnr, fpr = np.mean(~pred[y]), np.mean(pred[~y])
     np.testing.assert_allclose(reps.line_estimate, fnr * GRID + fpr * (1 - GRID), atol=1e-12)
-    slope = reps.line[:, -1] - reps.line[:, 0]  # fnr* - fpr*, a lattice of steps 1/n_pos and 1/n_neg
+    slope = (
+        reps.line[:, -1] - reps.line[:, 0]
+    )  # fnr* - fpr*, a lattice of steps 1/n_pos and 1/n_neg
     np.testing.assert_allclose(reps.line[:, 50], reps.line[:, 0] + 0.5 * slope, atol=1e-12)
     n_pos, n_neg = int(y.sum()), int((~y).sum())
-    np.testing.assert_allclose(reps.line[:, 0] * n_neg, np.round(reps.line[:, 0] * n_neg), atol=1e-9)
-    np.testing.assert_allclose((1 - reps.line[:, -1]) * n_pos, np.round((1 - reps.line[:, -1]) * n_pos), atol=1e-9)
-    scoring = bootstrap_dataset(np.random.default_rng(46), y, {"s": pred + 0.0 * y}, None, 50).classifiers["s"]
+    np.testing.assert_allclose(
+        reps.line[:, 0] * n_neg, np.round(reps.line[:, 0] * n_neg), atol=1e-9
+    )
+    np.testing.assert_allclose(
+        (1 - reps.line[:, -1]) * n_pos, np.round((1 - reps.line[:, -1]) * n_pos), atol=1e-9
+    )
+    scoring = bootstrap_dataset(
+        np.random.default_rng(46), y, {"s": pred + 0.0 * y}, None, 50
+    ).classifiers["s"]
     assert scoring.line is None and sg.crisp_reference(scoring, reps) is None
 
 
@@ -475,7 +553,11 @@ def test_family_wise_studentized_by_a_reference():
     fam = sg.claim_family(ra.estimate, rb.estimate, GRID)
     plain = sg.family_wise(raw, d, 0.9, GRID, family=fam)
     same = sg.family_wise(raw, d, 0.9, GRID, family=fam, reference=(raw, d))
-    assert (same.critical, same.statistic, same.p_value) == (plain.critical, plain.statistic, plain.p_value)
+    assert (same.critical, same.statistic, same.p_value) == (
+        plain.critical,
+        plain.statistic,
+        plain.p_value,
+    )
     line_star, line = sg.crisp_reference(ra, rb)
     got = sg.family_wise(raw, d, 0.9, GRID, family=fam, reference=(line_star, line))
     sd = np.where(fam, studentizing_sd(line_star.std(axis=0, ddof=1)), 0.0)
@@ -483,7 +565,9 @@ def test_family_wise_studentized_by_a_reference():
     t_star = (np.abs(line_star - line)[:, live] / sd[live]).max(axis=1)
     assert got.critical == pytest.approx(np.quantile(t_star, 0.9))
     assert got.statistic == pytest.approx(np.max(np.abs(d)[live] / sd[live]))
-    assert got.p_value == pytest.approx((np.count_nonzero(t_star >= got.statistic) + 1) / (t_star.size + 1))
+    assert got.p_value == pytest.approx(
+        (np.count_nonzero(t_star >= got.statistic) + 1) / (t_star.size + 1)
+    )
     np.testing.assert_allclose(got.upper - got.lower, 2 * got.critical * sd)
     excludes = (got.lower > 0) | (got.upper < 0)
     np.testing.assert_array_equal(excludes & live, live & (np.abs(d) > got.critical * sd))
@@ -498,13 +582,30 @@ def test_dataset_inference_studentizes_crisp_pairs_by_their_lines_only():
     for (x, z), crisp in ((("a", "c"), False), (("c", "e"), True)):
         rx, rz = reps.classifiers[x], reps.classifiers[z]
         ref = (rx.line - rz.line, rx.line_estimate - rz.line_estimate) if crisp else None
-        want = sg.family_wise(reps.difference(x, z, raw=True), rx.estimate - rz.estimate, 0.9, GRID, x, z,
-                              family=sg.claim_family(rx.estimate, rz.estimate, GRID), reference=ref)
+        want = sg.family_wise(
+            reps.difference(x, z, raw=True),
+            rx.estimate - rz.estimate,
+            0.9,
+            GRID,
+            x,
+            z,
+            family=sg.claim_family(rx.estimate, rz.estimate, GRID),
+            reference=ref,
+        )
         assert got[(x, z)].family_wise.statistic == want.statistic
         np.testing.assert_array_equal(got[(x, z)].family_wise.lower, want.lower)
-        assert got[(x, z)].family_wise.method == (sg.CRISP_FAMILY_METHOD if crisp else sg.FAMILY_METHOD)
-    plain = sg.family_wise(reps.difference("c", "e", raw=True), reps.classifiers["c"].estimate - reps.classifiers["e"].estimate,
-                           0.9, GRID, family=sg.claim_family(reps.classifiers["c"].estimate, reps.classifiers["e"].estimate, GRID))
+        assert got[(x, z)].family_wise.method == (
+            sg.CRISP_FAMILY_METHOD if crisp else sg.FAMILY_METHOD
+        )
+    plain = sg.family_wise(
+        reps.difference("c", "e", raw=True),
+        reps.classifiers["c"].estimate - reps.classifiers["e"].estimate,
+        0.9,
+        GRID,
+        family=sg.claim_family(
+            reps.classifiers["c"].estimate, reps.classifiers["e"].estimate, GRID
+        ),
+    )
     assert got[("c", "e")].family_wise.critical != plain.critical
 
 
@@ -523,7 +624,12 @@ def test_fdb_p_value_by_its_definition():
         got = fdb_p_value(outer, inner, d_star, d)
         plain = sg.difference_p_value(d_star, d)
         q = np.quantile(np.abs(inner - outer), 1 - plain)
-        assert got == 1.0 if plain == 1.0 else got == pytest.approx((np.count_nonzero(np.abs(d_star - d) >= q - 1e-12) + 1) / 1000)
+        assert (
+            got == 1.0
+            if plain == 1.0
+            else got
+            == pytest.approx((np.count_nonzero(np.abs(d_star - d) >= q - 1e-12) + 1) / 1000)
+        )
         if widen == 2.0:
             assert got < plain
         else:

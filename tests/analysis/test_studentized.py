@@ -37,7 +37,9 @@ def test_expected_sd_of_one_cost_line_is_eq8_integrated(prior):
     lo = fpr / (fpr + (1 - fnr))  # fpr + (fnr - fpr) pc = pc
     hi = (1 - fpr) / (1 - fpr + fnr)  # fpr + (fnr - fpr) pc = 1 - pc
     w0, w1 = prior.vertex_weights(np.array([lo]), np.array([hi]), np.array([0]))
-    want = np.sqrt((w0[0] - w1[0]) ** 2 * fpr * (1 - fpr) / n_neg + w1[0] ** 2 * fnr * (1 - fnr) / n_pos)
+    want = np.sqrt(
+        (w0[0] - w1[0]) ** 2 * fpr * (1 - fpr) / n_neg + w1[0] ** 2 * fnr * (1 - fnr) / n_pos
+    )
     assert sample_expected_sd(hull, prior)[0] == pytest.approx(want, rel=1e-9)
 
 
@@ -64,7 +66,12 @@ def test_replicate_sds_are_their_own_selections_sds():
     assert rep.sd.shape == rep.values.shape and np.all(rep.sd >= 0)
     trivial = np.minimum(GRID, 1 - GRID)
     unswapped = np.isclose(rep.values, rep.estimate + rep.in_sample - rep.raw)
-    at_trivial = np.isclose(rep.raw, trivial[None, :]) & unswapped & (GRID > 0)[None, :] & (GRID < 1)[None, :]
+    at_trivial = (
+        np.isclose(rep.raw, trivial[None, :])
+        & unswapped
+        & (GRID > 0)[None, :]
+        & (GRID < 1)[None, :]
+    )
     assert np.all(rep.sd[at_trivial] == 0)
     assert rep.expected_sd["u"].shape == (300,) and rep.expected_sd_estimate["u"] > 0
 
@@ -82,7 +89,9 @@ def test_constant_sd_gives_the_percentile_band(seed, level):
     lo, hi = cb.studentized_band(values, est, np.broadcast_to(s0, values.shape), s0, cal)
     plo, phi = cb.calibrated_band(values, cal)
     assert np.allclose(lo, plo) and np.allclose(hi, phi)
-    e = cb.studentized_interval(values[:, 0], est[0], np.full(200, s0[0]), s0[0], cal.expected_levels("x"))
+    e = cb.studentized_interval(
+        values[:, 0], est[0], np.full(200, s0[0]), s0[0], cal.expected_levels("x")
+    )
     assert np.allclose(e, cb.calibrated_interval(values[:, 0], cal.expected_levels("x")))
 
 
@@ -100,18 +109,26 @@ def test_studentized_band_widens_where_the_replicates_sd_is_small():
 
 def test_sample_trivial_points_keep_the_percentile_band_and_zero_sd_ratios_are_zero():
     values = np.array([[1.0, 2.0], [3.0, 2.0], [2.0, 2.0]])
-    z = cb.studentized_ratios(values, np.array([2.0, 2.0]), np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 0.0]]))
+    z = cb.studentized_ratios(
+        values, np.array([2.0, 2.0]), np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 0.0]])
+    )
     assert z.tolist() == [[-1.0, 0.0], [1.0, 0.0], [0.0, 0.0]]
     cal = cb.nominal(0.5, 2)
-    lo, hi = cb.studentized_band(values, np.array([2.0, 2.0]), np.ones((3, 2)), np.array([1.0, 0.0]), cal)
+    lo, hi = cb.studentized_band(
+        values, np.array([2.0, 2.0]), np.ones((3, 2)), np.array([1.0, 0.0]), cal
+    )
     plo, phi = cb.calibrated_band(values, cal)
     assert lo[1] == plo[1] and hi[1] == phi[1]
-    assert cb.studentized_interval([1.0, 3.0], 2.0, [0.0, 0.0], 0.0, (0.25, 0.75)) == cb.calibrated_interval([1.0, 3.0], (0.25, 0.75))
+    assert cb.studentized_interval(
+        [1.0, 3.0], 2.0, [0.0, 0.0], 0.0, (0.25, 0.75)
+    ) == cb.calibrated_interval([1.0, 3.0], (0.25, 0.75))
 
 
 def test_line_sd_is_eq8():
     got = line_sd(0.2, 0.3, 50, 80, np.array([0.0, 0.5, 1.0]))
-    want = np.sqrt(np.array([0.0, 0.25, 1.0]) * 0.2 * 0.8 / 50 + np.array([1.0, 0.25, 0.0]) * 0.3 * 0.7 / 80)
+    want = np.sqrt(
+        np.array([0.0, 0.25, 1.0]) * 0.2 * 0.8 / 50 + np.array([1.0, 0.25, 0.0]) * 0.3 * 0.7 / 80
+    )
     assert np.allclose(got, want)
 
 
@@ -124,12 +141,21 @@ def test_band_upper_edge_reaches_the_binomial_bound_of_a_rate_counted_zero():
 
     n_pos, n_neg, tp = 100, 100, 30
     y, s = _one_line(tp, 0, n_pos, n_neg)
-    band = evaluate(y, {"c": s}, bootstrap=500, calibration="off").datasets["data"].classifiers["c"].band
+    band = (
+        evaluate(y, {"c": s}, bootstrap=500, calibration="off")
+        .datasets["data"]
+        .classifiers["c"]
+        .band
+    )
     j = int(np.argmin(np.abs(np.asarray(band.pc) - 0.1)))
     pc = band.pc[j]
-    assert band.estimate[j] == pytest.approx(pc * 0.7)  # the line (FNR 0.7, FPR 0) is selected there
+    assert band.estimate[j] == pytest.approx(
+        pc * 0.7
+    )  # the line (FNR 0.7, FPR 0) is selected there
     fnr, fpr = (70 + 2) / (n_pos + 4), (0 + 2) / (n_neg + 4)
-    sd = np.sqrt(pc**2 * fnr * (1 - fnr) / (n_pos + 4) + (1 - pc) ** 2 * fpr * (1 - fpr) / (n_neg + 4))
+    sd = np.sqrt(
+        pc**2 * fnr * (1 - fnr) / (n_pos + 4) + (1 - pc) ** 2 * fpr * (1 - fpr) / (n_neg + 4)
+    )
     assert band.upper[j] >= band.estimate[j] + 1.6448536269514722 * sd - 1e-12
 
 
@@ -144,7 +170,9 @@ def test_basic_lower_edge_only_with_few_distinct_scores():
         rep = uncertainty.band_replicates(bootstrap_scores(rng, y, s, 300, {"u": UniformPrior()}))
         assert rep.few_scores is few
         lower, _ = uncertainty.interval_fields(rep, cal, [])["band"]
-        plain, _ = cb.studentized_band(rep.values, rep.estimate, rep.sd, rep.sd_estimate, cal, sd_floor=rep.sd_floor)
+        plain, _ = cb.studentized_band(
+            rep.values, rep.estimate, rep.sd, rep.sd_estimate, cal, sd_floor=rep.sd_floor
+        )
         assert np.all(lower <= plain + 1e-15)
         assert bool(np.any(lower < plain - 1e-9)) is few
 
@@ -153,6 +181,11 @@ def test_a_cost_interval_never_reaches_below_zero():
     rng = np.random.default_rng(9)
     values = 0.01 + rng.normal(scale=0.05, size=(500, 3))
     cal = cb.nominal(0.9, 3)
-    lo, _ = cb.studentized_band(values, np.full(3, 0.01), np.full((500, 3), 0.05), np.full(3, 0.05), cal)
+    lo, _ = cb.studentized_band(
+        values, np.full(3, 0.01), np.full((500, 3), 0.05), np.full(3, 0.05), cal
+    )
     assert np.all(lo == 0.0)
-    assert cb.studentized_interval(values[:, 0], 0.01, np.full(500, 0.05), 0.05, (0.05, 0.95))[0] == 0.0
+    assert (
+        cb.studentized_interval(values[:, 0], 0.01, np.full(500, 0.05), 0.05, (0.05, 0.95))[0]
+        == 0.0
+    )

@@ -11,11 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.isotonic import IsotonicRegression
 
+from ccreport.analysis.bootstrap import cumulative, multinomial_counts, path_layout
 from ccreport.analysis.envelope import lower_envelope
 from ccreport.analysis.piecewise import DRAW_TOLERANCE, linear, parabolic
-from ccreport.analysis.bootstrap import cumulative, multinomial_counts, path_layout
 from ccreport.analysis.roc import roc_hull, roc_points
-from ccreport.analysis.threshold_replicates import replicate_areas, replicate_hulls
 from ccreport.analysis.threshold_choice import (
     AXES,
     CRISP_NOTE,
@@ -28,6 +27,7 @@ from ccreport.analysis.threshold_choice import (
     threshold_choice,
     threshold_choice_from_roc,
 )
+from ccreport.analysis.threshold_replicates import replicate_areas, replicate_hulls
 
 # Spec section 9: paper orientation 0 = positive, ranked by increasing paper score; ours by decreasing score.
 MODEL_A = np.array([1, 1, 0, 1, 1, 1, 0, 1, 0, 1], dtype=bool)
@@ -71,8 +71,12 @@ def test_fig1_fig2_cost_lines_both_axes():
         (2 / 3, 6 / 7): (0.4, 0.2),
         (1.0, 1.0): (0.6, 0.0),
     }.items():
-        assert split_loss(np.array([0.0, 1.0]), f1, f0, pi0) == pytest.approx([start, end], abs=1e-12)
-        assert split_loss(np.array([0.0, 1.0]), f1, f0, 0.5) == pytest.approx([f1, 1 - f0], abs=1e-12)
+        assert split_loss(np.array([0.0, 1.0]), f1, f0, pi0) == pytest.approx(
+            [start, end], abs=1e-12
+        )
+        assert split_loss(np.array([0.0, 1.0]), f1, f0, 0.5) == pytest.approx(
+            [f1, 1 - f0], abs=1e-12
+        )
     # rows 7, 8 (Fig. 2): the point in both axes; NEC at PC(+) = z(c) times K(c) is the cost loss
     for (f1, f0, c), (loss, pc, nec) in {
         (1 / 3, 5 / 7, 0.4): (0.28, 0.608696, 0.304348),
@@ -85,7 +89,9 @@ def test_fig1_fig2_cost_lines_both_axes():
         assert cost_proportion_from_pc(z, pi0) == pytest.approx(c, abs=1e-12)
     # row 5: (2/3, 6/7) meets the envelope at c = 0.5, loss 0.3; at z = 0.7 on the pc axis
     a = threshold_choice(MODEL_A, RANKED)
-    assert a[COST, "optimal"].curve(0.5) == pytest.approx(split_loss(0.5, 2 / 3, 6 / 7, pi0), abs=1e-12)
+    assert a[COST, "optimal"].curve(0.5) == pytest.approx(
+        split_loss(0.5, 2 / 3, 6 / 7, pi0), abs=1e-12
+    )
     assert a[COST, "optimal"].curve(0.5) == pytest.approx(0.3, abs=1e-12)
     assert a["pc", "optimal"].curve(0.7) == pytest.approx(0.3, abs=1e-12)
 
@@ -116,7 +122,9 @@ def test_rate_driven_and_kendall_curves_model_a(model_a):
     rd = [0, 0.12, 0.2, 0.44, 0.44, 0.4, 0.32, 0.4, 0.24, 0.24, 0]  # row 10
     assert model_a[COST, "rate_driven"].curve(c) == pytest.approx(rd, abs=1e-12)
     z = [0.1, 0.25, 0.5, 0.75, 0.9]
-    assert model_a["pc", "rate_driven"].curve(z) == pytest.approx([0.08, 0.339286, 0.333333, 0.291667, 0.222857], abs=1e-6)
+    assert model_a["pc", "rate_driven"].curve(z) == pytest.approx(
+        [0.08, 0.339286, 0.333333, 0.291667, 0.222857], abs=1e-6
+    )
     kendall = [0, 0, 0, 0.2, 0.2, 0.2, 0.2, 0.4, 0.2, 0.2, 0]  # row 13
     assert model_a[COST, "kendall"].curve(c) == pytest.approx(kendall, abs=1e-12)
     # row 15 (Prop. 2 / Thm 3): diagonal units D = Q_tau sqrt(pi0^2 + pi1^2) / (2 pi0 pi1), unit length
@@ -126,7 +134,9 @@ def test_rate_driven_and_kendall_curves_model_a(model_a):
     assert root == pytest.approx(0.7616, abs=1e-4) and unit == pytest.approx(0.36266, abs=1e-5)
     assert d / unit == pytest.approx([0, 0, 0, 1, 1, 1, 1, 2, 1, 1, 0], abs=1e-12)
     # row 16 (Cor. 2): AOC = sum_i Q_tau(i/n) / (2 n pi0 pi1)
-    assert np.sum(model_a[COST, "kendall"].curve(c)) / (2 * 10 * 0.21) == pytest.approx(8 / 21, abs=1e-12)
+    assert np.sum(model_a[COST, "kendall"].curve(c)) / (2 * 10 * 0.21) == pytest.approx(
+        8 / 21, abs=1e-12
+    )
 
 
 def test_whole_areas_models_a_and_b_both_axes(model_a, model_b):
@@ -152,7 +162,10 @@ def test_reference_rankers_row_12():
     perfect = threshold_choice(labels, labels.astype(float))
     tied = threshold_choice(labels, np.full(10, 0.3))
     worst = threshold_choice(labels, (~labels).astype(float))
-    for axis, (p, t, w) in {COST: (0.123333, 1 / 3, 0.543333), "pc": (1 / 12, 1 / 3, 7 / 12)}.items():
+    for axis, (p, t, w) in {
+        COST: (0.123333, 1 / 3, 0.543333),
+        "pc": (1 / 12, 1 / 3, 7 / 12),
+    }.items():
         assert perfect[axis, "rate_driven"].area == pytest.approx(p, abs=1e-6)
         assert perfect[axis, "perfect_ranker"].area == pytest.approx(p, abs=1e-6)
         assert tied[axis, "rate_driven"].area == pytest.approx(t, abs=1e-12)
@@ -176,7 +189,9 @@ def test_partial_kendall_and_partial_aoc_rows_18_to_20(model_a, model_b):
             pc = models[name]["pc", "kendall"].partial[i]
             assert pc.area == pytest.approx(kp, abs=1e-6)
             assert pc.aoc == pytest.approx(ap, abs=1e-6)
-    assert model_a[COST, "kendall"].partial[0].aoc == pytest.approx(0.119, abs=5e-4)  # the paper's rounding
+    assert model_a[COST, "kendall"].partial[0].aoc == pytest.approx(
+        0.119, abs=5e-4
+    )  # the paper's rounding
     assert model_b[COST, "kendall"].partial[0].aoc == pytest.approx(0.071, abs=5e-4)
     # section 8: partial rate-driven minus partial Kendall is the same for both models (perfect ranker)
     for i in range(2):
@@ -231,7 +246,9 @@ def test_w3_loss_keeps_the_factor_b_equal_2(model_a):
     """W3: dropping b = 2 halves every cost-proportion loss (0.141667)."""
     assert model_a[COST, "rate_driven"].area == pytest.approx(17 / 60, abs=1e-12)
     assert model_a[COST, "rate_driven"].area / 2 == pytest.approx(0.141667, abs=1e-6)
-    assert split_loss(0.5, 1 / 3, 5 / 7, 0.7) == pytest.approx(0.5 * 0.7 * 2 / 7 * 2 + 0.5 * 0.3 / 3 * 2)
+    assert split_loss(0.5, 1 / 3, 5 / 7, 0.7) == pytest.approx(
+        0.5 * 0.7 * 2 / 7 * 2 + 0.5 * 0.3 / 3 * 2
+    )
 
 
 def test_e2_kendall_skull_is_not_two_independent_lower_hulls(model_a):
@@ -243,7 +260,10 @@ def test_e2_kendall_skull_is_not_two_independent_lower_hulls(model_a):
         x, y = kendall.x[keep], np.concatenate((kendall.start, kendall.end[-1:]))[keep]
         hx, hy = [x[0]], [y[0]]  # lower hull, monotone chain
         for px, py in zip(x[1:], y[1:]):
-            while len(hx) >= 2 and (hx[-1] - hx[-2]) * (py - hy[-2]) - (hy[-1] - hy[-2]) * (px - hx[-2]) <= 0:
+            while (
+                len(hx) >= 2
+                and (hx[-1] - hx[-2]) * (py - hy[-2]) - (hy[-1] - hy[-2]) * (px - hx[-2]) <= 0
+            ):
                 hx.pop(), hy.pop()
             hx.append(px), hy.append(py)
         total += _trapezoid(np.array(hy), np.array(hx))
@@ -284,7 +304,9 @@ def brute_rate_driven(y, s, w0, x, kendall=False):
         if kendall:
             out.append(2 * (1 - w0) * ef1 if v <= w0 else 2 * w0 * (1 - ef0))
         else:
-            out.append(p * brute_loss(v, fpr[j], tpr[j], w0) + (1 - p) * brute_loss(v, fpr[k], tpr[k], w0))
+            out.append(
+                p * brute_loss(v, fpr[j], tpr[j], w0) + (1 - p) * brute_loss(v, fpr[k], tpr[k], w0)
+            )
     return np.array(out)
 
 
@@ -308,7 +330,9 @@ def brute_curves(y, s, w0, x):
     }
     if s.min() >= 0 and s.max() <= 1:
         pred = s[None, :] >= 1 - x[:, None]
-        out["score_driven"] = brute_loss(x, (pred & ~y).sum(1) / (~y).sum(), (pred & y).sum(1) / y.sum(), w0)
+        out["score_driven"] = brute_loss(
+            x, (pred & ~y).sum(1) / (~y).sum(), (pred & y).sum(1) / y.sum(), w0
+        )
     return out
 
 
@@ -350,7 +374,10 @@ def ranked_data(draw, probabilities=True):
     if y.all() or not y.any():
         y[draw(st.integers(0, n - 1))] = not y[0]
     levels = draw(st.integers(1, 7))
-    s = np.array(draw(st.lists(st.integers(0, levels), min_size=n, max_size=n)), dtype=float) / levels
+    s = (
+        np.array(draw(st.lists(st.integers(0, levels), min_size=n, max_size=n)), dtype=float)
+        / levels
+    )
     if not probabilities:
         s = 3 * s - 1
     a = draw(st.sampled_from([0.0, 0.1, 0.25, 0.3, 0.5, 0.7]))
@@ -374,7 +401,10 @@ def test_every_curve_equals_brute_force_and_every_area_its_integral(data, rnd):
             f = lambda v, m=method, w=w0: brute_curves(y, s, w, v)[m]
             knots = brute_knots(y, s, w0, method)
             assert mc.area == pytest.approx(gauss_integral(f, knots), abs=1e-12), (axis, method)
-            assert mc.partial[0].area == pytest.approx(gauss_integral(f, knots, a, b), abs=1e-12), (axis, method)
+            assert mc.partial[0].area == pytest.approx(gauss_integral(f, knots, a, b), abs=1e-12), (
+                axis,
+                method,
+            )
 
 
 @settings(max_examples=40, deadline=None)
@@ -404,19 +434,29 @@ def test_identities_to_1e12(data):
     auc, auch = tc.auc, tc.auc_hull
     for axis, w0 in ((COST, pi0), ("pc", 0.5)):
         ww = w0 * (1 - w0)
-        assert tc[axis, "rate_driven"].area == pytest.approx(ww * (1 - 2 * auc) + 1 / 3, abs=1e-12)  # Thm 1, Cor. 1
+        assert tc[axis, "rate_driven"].area == pytest.approx(
+            ww * (1 - 2 * auc) + 1 / 3, abs=1e-12
+        )  # Thm 1, Cor. 1
         assert tc[axis, "kendall"].area == pytest.approx(2 * ww * (1 - auc), abs=1e-12)  # Thm 2
         assert tc[axis, "perfect_ranker"].area == pytest.approx(1 / 3 - ww, abs=1e-12)  # Lemma 1
         assert tc[axis, "skull"].area == pytest.approx(ww * (1 - 2 * auch) + 1 / 3, abs=1e-12)
         assert tc[axis, "kendall_skull"].area == pytest.approx(2 * ww * (1 - auch), abs=1e-12)
-        brier = np.mean((s - y) ** 2) if axis == COST else (np.mean((1 - s[y]) ** 2) + np.mean(s[~y] ** 2)) / 2
+        brier = (
+            np.mean((s - y) ** 2)
+            if axis == COST
+            else (np.mean((1 - s[y]) ** 2) + np.mean(s[~y] ** 2)) / 2
+        )
         assert tc[axis, "score_driven"].area == pytest.approx(brier, abs=1e-12)
         x = np.linspace(0, 1, 257)
-        rd, perfect, kendall = (tc[axis, m].curve(x) for m in ("rate_driven", "perfect_ranker", "kendall"))
+        rd, perfect, kendall = (
+            tc[axis, m].curve(x) for m in ("rate_driven", "perfect_ranker", "kendall")
+        )
         assert rd == pytest.approx(perfect + kendall, abs=1e-12)  # Thm 2 pointwise
         assert np.all(tc[axis, "skull"].curve(x) <= rd + 1e-12)
         assert np.all(tc[axis, "skull"].curve(x) >= tc[axis, "optimal"].curve(x) - 1e-12)
-        assert tc[axis, "kendall"].partial[0].aoc == pytest.approx(tc[axis, "kendall"].partial[0].area / (2 * ww), abs=1e-12)
+        assert tc[axis, "kendall"].partial[0].aoc == pytest.approx(
+            tc[axis, "kendall"].partial[0].area / (2 * ww), abs=1e-12
+        )
     assert tc["pc", "rate_driven"].area == pytest.approx((1 - 2 * auc) / 4 + 1 / 3, abs=1e-12)
     assert tc["pc", "kendall"].area == pytest.approx((1 - auc) / 2, abs=1e-12)
     assert tc["pc", "skull"].area == pytest.approx((1 - 2 * auch) / 4 + 1 / 3, abs=1e-12)
@@ -458,9 +498,13 @@ def test_replicate_areas_equal_each_resampled_data_set(seed):
         assert ra.auc_hull[r] == pytest.approx(tc.auc_hull, abs=1e-12)
         for axis in AXES:
             for method in METHODS:
-                assert ra.area[axis][method][r] == pytest.approx(tc[axis, method].area, abs=1e-11), (axis, method)
+                assert ra.area[axis][method][r] == pytest.approx(
+                    tc[axis, method].area, abs=1e-11
+                ), (axis, method)
                 got = ra.partial[axis][method][r]
-                assert got == pytest.approx([p.area for p in tc[axis, method].partial], abs=1e-11), (axis, method)
+                assert got == pytest.approx(
+                    [p.area for p in tc[axis, method].partial], abs=1e-11
+                ), (axis, method)
             for method in ("kendall", "kendall_skull"):
                 aoc = [p.aoc for p in tc[axis, method].partial]
                 assert ra.partial_aoc[axis][method][r] == pytest.approx(aoc, abs=1e-10)
@@ -514,9 +558,13 @@ def test_constant_scores_are_one_tie_block():
             assert tc[axis, method].area == pytest.approx(1 / 3, abs=1e-12)
         for method in ("kendall", "kendall_skull"):
             assert tc[axis, method].area == pytest.approx(w0 * (1 - w0), abs=1e-12)
-        assert tc[axis, "optimal"].curve(x) == pytest.approx(np.minimum(2 * w0 * x, 2 * (1 - w0) * (1 - x)), abs=1e-12)
+        assert tc[axis, "optimal"].curve(x) == pytest.approx(
+            np.minimum(2 * w0 * x, 2 * (1 - w0) * (1 - x)), abs=1e-12
+        )
         # Brier curve: everything negative below x = 0.6, everything positive from it
-        assert tc[axis, "score_driven"].curve(np.array([0.59, 0.6])) == pytest.approx([2 * w0 * 0.59, 2 * (1 - w0) * 0.4])
+        assert tc[axis, "score_driven"].curve(np.array([0.59, 0.6])) == pytest.approx(
+            [2 * w0 * 0.59, 2 * (1 - w0) * 0.4]
+        )
     assert tc.auc == 0.5 and tc.auc_hull == 0.5
 
 
@@ -533,7 +581,9 @@ def test_crisp_classifier_gets_its_cost_line_only():
     cost = d["threshold_choice"][COST]["score_fixed"]
     assert cost["area"] == pytest.approx(np.mean(y != pred))  # error rate
     assert np.array(cost["curve"]).ravel() == pytest.approx([0, 2 * 0.6 / 6, 1, 2 * 0.4 / 4])
-    assert cost["partial"][0]["area"] == pytest.approx((2 * 0.6 / 6 + (2 * 0.6 / 6 + 2 * 0.4 / 4) / 2) / 4)
+    assert cost["partial"][0]["area"] == pytest.approx(
+        (2 * 0.6 / 6 + (2 * 0.6 / 6 + 2 * 0.4 / 4) / 2) / 4
+    )
     assert set(d["threshold_choice"]["pc"]) == {"score_fixed"}
 
 
@@ -549,12 +599,16 @@ def test_to_dict_shape_json_and_drawing_points(model_a):
             assert ("aoc" in entry["partial"][0]) == (method in ("kendall", "kendall_skull"))
             xy = np.array(entry["curve"])
             curve = model_a[axis, method].curve
-            if method != "score_driven":  # continuous: every point on the curve, joins within tolerance
+            if (
+                method != "score_driven"
+            ):  # continuous: every point on the curve, joins within tolerance
                 assert xy[:, 1] == pytest.approx(curve(xy[:, 0]), abs=1e-12)
                 mid = (xy[1:, 0] + xy[:-1, 0]) / 2
                 assert np.max(np.abs((xy[1:, 1] + xy[:-1, 1]) / 2 - curve(mid))) <= DRAW_TOLERANCE
             assert np.all(np.diff(xy[:, 0]) >= 0) and xy[0, 0] == 0 and xy[-1, 0] == 1
-    assert json.dumps(d) == json.dumps(threshold_choice(MODEL_A, RANKED, partial_ranges=RANGES).to_dict())
+    assert json.dumps(d) == json.dumps(
+        threshold_choice(MODEL_A, RANKED, partial_ranges=RANGES).to_dict()
+    )
 
 
 def test_brier_curve_drawn_with_its_jumps(model_a):
@@ -569,7 +623,9 @@ def test_piecewise_integrals_and_argument_checks():
     p = parabolic([0.0, 0.3, 1.0], [0.0, 0.2, 0.1], -4.0)
     grid = np.linspace(0, 1, 200001)
     assert p.area == pytest.approx(_trapezoid(p(grid), grid), abs=1e-9)
-    assert p.integral(0.1, 0.8) == pytest.approx(_trapezoid(p(grid[20000:160001]), grid[20000:160001]), abs=1e-9)
+    assert p.integral(0.1, 0.8) == pytest.approx(
+        _trapezoid(p(grid[20000:160001]), grid[20000:160001]), abs=1e-9
+    )
     assert linear([0, 1], [1, 3]).integral(0.25, 0.75) == pytest.approx(1.0)
     with pytest.raises(ValueError, match="0 <= low < high <= 1"):
         threshold_choice(MODEL_A, RANKED, partial_ranges=[(0.5, 0.2)])
@@ -590,16 +646,26 @@ def test_replicate_areas_with_class_counts_varying_by_row():
     counts = rng.multinomial(30, np.full(30, 1 / 30), size=20)  # (R, n) over all instances
     counts[:, :2] = np.maximum(counts[:, :2], 1)  # keep both classes in every row
     sorted_counts = counts[:, order]
-    tp = np.concatenate((np.zeros((20, 1)), np.cumsum(sorted_counts * y[order], axis=1)[:, ends]), axis=1)
-    fp = np.concatenate((np.zeros((20, 1)), np.cumsum(sorted_counts * ~y[order], axis=1)[:, ends]), axis=1)
+    tp = np.concatenate(
+        (np.zeros((20, 1)), np.cumsum(sorted_counts * y[order], axis=1)[:, ends]), axis=1
+    )
+    fp = np.concatenate(
+        (np.zeros((20, 1)), np.cumsum(sorted_counts * ~y[order], axis=1)[:, ends]), axis=1
+    )
     roc = roc_points(y, s)
     ra = replicate_areas(tp, fp, scores=roc.thresholds[1:], partial_ranges=[(0.2, 0.7)])
     for r in range(20):
-        tc = threshold_choice(np.repeat(y, counts[r]), np.repeat(s, counts[r]), partial_ranges=[(0.2, 0.7)])
+        tc = threshold_choice(
+            np.repeat(y, counts[r]), np.repeat(s, counts[r]), partial_ranges=[(0.2, 0.7)]
+        )
         for axis in AXES:
             for method in METHODS:
-                assert ra.area[axis][method][r] == pytest.approx(tc[axis, method].area, abs=1e-11), (axis, method)
-                assert ra.partial[axis][method][r, 0] == pytest.approx(tc[axis, method].partial[0].area, abs=1e-11)
+                assert ra.area[axis][method][r] == pytest.approx(
+                    tc[axis, method].area, abs=1e-11
+                ), (axis, method)
+                assert ra.partial[axis][method][r, 0] == pytest.approx(
+                    tc[axis, method].partial[0].area, abs=1e-11
+                )
     assert np.ptp(tp[:, -1]) > 0  # the class counts did vary
 
 
@@ -626,5 +692,9 @@ def test_partial_aoc_is_the_roc_space_area_between_isometrics(data):
     tol = 1.0 / 200_001
     for axis in AXES:
         w0 = tc.w0[axis]
-        assert tc[axis, "kendall"].partial[0].aoc == pytest.approx(roc_space_partial_aoc(roc.fpr, roc.tpr, w0, a, b), abs=tol)
-        assert tc[axis, "kendall_skull"].partial[0].aoc == pytest.approx(roc_space_partial_aoc(hf, ht, w0, a, b), abs=tol)
+        assert tc[axis, "kendall"].partial[0].aoc == pytest.approx(
+            roc_space_partial_aoc(roc.fpr, roc.tpr, w0, a, b), abs=tol
+        )
+        assert tc[axis, "kendall_skull"].partial[0].aoc == pytest.approx(
+            roc_space_partial_aoc(hf, ht, w0, a, b), abs=tol
+        )

@@ -86,7 +86,9 @@ _mspec.loader.exec_module(interval_matrix)
 @pytest.fixture(scope="module")
 def few_scores():
     """Two- and five-valued scores at n = 200, 150 data sets each (the full matrix: 300 per cell)."""
-    return {cell: interval_matrix.run_cell(cell, 150, seed=34) for cell in ("K=2,n=200", "K=5,n=200")}
+    return {
+        cell: interval_matrix.run_cell(cell, 150, seed=34) for cell in ("K=2,n=200", "K=5,n=200")
+    }
 
 
 @pytest.mark.parametrize("cell", ["K=2,n=200", "K=5,n=200"])
@@ -114,5 +116,7 @@ def test_band_with_few_distinct_scores(few_scores, cell):
     s = interval_matrix.summarise(few_scores[cell][("band_a", "new")])
     inside = [interval_matrix.POINTS.index(p) for p in (0.1, 0.3, 0.5, 0.7, 0.9)]
     cov = s["coverage"][inside]
-    assert 0.85 <= cov.mean() <= 0.99, s  # two values: the sample selects a trivial classifier at 0.1 and 0.9, known exactly
+    assert 0.85 <= cov.mean() <= 0.99, (
+        s
+    )  # two values: the sample selects a trivial classifier at 0.1 and 0.9, known exactly
     assert cov.min() >= 0.80, s

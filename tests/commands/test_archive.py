@@ -5,40 +5,51 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
+from site_fixtures import write_tiny_project
 
-from ccreport.runtime import build_date as bd
-from ccreport.commands.build import build
 from ccreport.cli import main
+from ccreport.commands.build import build
+from ccreport.commands.verify import compare_values
 from ccreport.errors import UserInputError
 from ccreport.project.manifest import load_project
-from ccreport.commands.verify import compare_values
-
-from site_fixtures import write_tiny_project
+from ccreport.runtime import build_date as bd
 
 FAST = 'bootstrap = 500\ncalibration = "off"'
 NOT_REPORT = {"invocation.json"}
 
 
 def files_of(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file() and p.name not in NOT_REPORT}
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and p.name not in NOT_REPORT
+    }
 
 
 # --- the build date ------------------------------------------------------------------------------
 
 
 def test_date_precedence_environment_then_manifest_then_clock():
-    now = datetime(2025, 3, 4, 5, 6, 7, tzinfo=timezone.utc)
+    now = datetime(2025, 3, 4, 5, 6, 7, tzinfo=UTC)
     from_env = bd.build_date(date(2020, 1, 2), now, {"SOURCE_DATE_EPOCH": "86400"})
-    assert (from_env.iso, from_env.source, from_env.fixed) == ("1970-01-02T00:00:00Z", "SOURCE_DATE_EPOCH", True)
+    assert (from_env.iso, from_env.source, from_env.fixed) == (
+        "1970-01-02T00:00:00Z",
+        "SOURCE_DATE_EPOCH",
+        True,
+    )
     from_manifest = bd.build_date(date(2020, 1, 2), now, {})
     assert (from_manifest.iso, from_manifest.source) == ("2020-01-02T00:00:00Z", "manifest")
     assert from_manifest.display() == "2020-01-02"
     from_clock = bd.build_date(None, now, {"SOURCE_DATE_EPOCH": ""})
-    assert (from_clock.iso, from_clock.source, from_clock.fixed) == ("2025-03-04T05:06:07Z", "build time", False)
+    assert (from_clock.iso, from_clock.source, from_clock.fixed) == (
+        "2025-03-04T05:06:07Z",
+        "build time",
+        False,
+    )
     assert from_clock.display() == "2025-03-04 05:06:07 UTC"
 
 
@@ -46,7 +57,9 @@ def test_date_precedence_environment_then_manifest_then_clock():
 def test_bad_source_date_epoch_is_a_user_error(value):
     with pytest.raises(UserInputError) as caught:
         bd.build_date(None, environ={"SOURCE_DATE_EPOCH": value})
-    assert str(caught.value.problems[0]).startswith("SOURCE_DATE_EPOCH: environment: expected seconds since 1970")
+    assert str(caught.value.problems[0]).startswith(
+        "SOURCE_DATE_EPOCH: environment: expected seconds since 1970"
+    )
 
 
 def test_manifest_date_read_and_validated_with_its_line(tmp_path, capsys):
@@ -72,7 +85,9 @@ def built(tmp_path_factory):
     (base / "shared").mkdir()
     shutil.move(root / "data.csv", base / "shared" / "data.csv")
     manifest = root / "ccreport.toml"
-    manifest.write_text(manifest.read_text().replace('path = "data.csv"', 'path = "../shared/data.csv"'))
+    manifest.write_text(
+        manifest.read_text().replace('path = "data.csv"', 'path = "../shared/data.csv"')
+    )
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("SOURCE_DATE_EPOCH", "1700000000")
         build(root, base / "one", workers=1)
@@ -90,7 +105,10 @@ def test_results_json_records_date_and_provenance(built):
     root, one, _ = built
     data = json.loads((one / "results.json").read_text())
     provenance = data["provenance"]
-    assert (provenance["date"], provenance["date_source"]) == ("2023-11-14T22:13:20Z", "SOURCE_DATE_EPOCH")
+    assert (provenance["date"], provenance["date_source"]) == (
+        "2023-11-14T22:13:20Z",
+        "SOURCE_DATE_EPOCH",
+    )
     assert provenance["ccreport"]["version"] and "tree" in provenance["ccreport"]
     assert set(provenance["platform"]) == {"python", "implementation", "os"}
     paths = {f["path"]: f for f in provenance["files"]}
@@ -99,9 +117,13 @@ def test_results_json_records_date_and_provenance(built):
     assert paths["../shared/data.csv"]["size"] == data_file.stat().st_size
     import hashlib
 
-    assert paths["../shared/data.csv"]["sha256"] == hashlib.sha256(data_file.read_bytes()).hexdigest()
+    assert (
+        paths["../shared/data.csv"]["sha256"] == hashlib.sha256(data_file.read_bytes()).hexdigest()
+    )
     assert data["datasets"]["tiny"]["path"] == "../shared/data.csv"
-    assert str(root.parent) not in (one / "results.json").read_text()  # no absolute path of this machine
+    assert (
+        str(root.parent) not in (one / "results.json").read_text()
+    )  # no absolute path of this machine
 
 
 def test_pdf_dates_tags_and_attachments_each_once(built):
@@ -114,20 +136,28 @@ def test_pdf_dates_tags_and_attachments_each_once(built):
     root = reader.trailer["/Root"]
     assert root["/MarkInfo"]["/Marked"] and "/StructTreeRoot" in root
     attached = reader.attachments
-    assert sorted(attached) == sorted(["results.json", "ccreport.toml", "narrative.md", "../shared/data.csv"])
+    assert sorted(attached) == sorted(
+        ["results.json", "ccreport.toml", "narrative.md", "../shared/data.csv"]
+    )
     assert all(len(v) == 1 for v in attached.values())
     associated = [str(a.get_object()["/F"]) for a in root["/AF"]]
     assert sorted(associated) == sorted(attached)  # each once in the catalog's /AF
     assert attached["results.json"][0] == (one / "results.json").read_bytes()
     if shutil.which("pdfinfo"):
-        info = subprocess.run(["pdfinfo", str(one / "report.pdf")], capture_output=True, text=True).stdout
+        info = subprocess.run(
+            ["pdfinfo", str(one / "report.pdf")], capture_output=True, text=True
+        ).stdout
         assert "Tagged:          yes" in info
 
 
 def test_provenance_page_lists_build_and_files(built):
     _, one, _ = built
     page = (one / "provenance.html").read_text()
-    assert "2023-11-14T22:13:20Z" in page and "SOURCE_DATE_EPOCH" in page and "../shared/data.csv" in page
+    assert (
+        "2023-11-14T22:13:20Z" in page
+        and "SOURCE_DATE_EPOCH" in page
+        and "../shared/data.csv" in page
+    )
     assert "operating system" in page and "invocation.json" in page
 
 
@@ -193,7 +223,9 @@ def test_verify_unusable_report_exits_2(tmp_path, capsys):
 
 
 def test_compare_values_paths():
-    found, n = compare_values({"a": {"b": [1.0, 2.0]}, "c": "x"}, {"a": {"b": [1.0, 2.5]}, "c": "x", "d": 1})
+    found, n = compare_values(
+        {"a": {"b": [1.0, 2.0]}, "c": "x"}, {"a": {"b": [1.0, 2.5]}, "c": "x", "d": 1}
+    )
     assert found == ["a.b[1]: 2.0 != 2.5", "d: missing from the report, in the rebuild"] and n == 3
 
 
@@ -209,9 +241,14 @@ def test_a_new_fixed_date_renders_again_and_the_same_date_does_not(tmp_path, mon
     assert (out / ".ccreport-output").stat().st_mtime_ns == marker  # unchanged: nothing written
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1800000000")
     build(root, out, pdf=False, cache_dir=cache)
-    assert json.loads((out / "results.json").read_text())["provenance"]["date"] == "2027-01-15T08:00:00Z"
+    assert (
+        json.loads((out / "results.json").read_text())["provenance"]["date"]
+        == "2027-01-15T08:00:00Z"
+    )
     monkeypatch.delenv("SOURCE_DATE_EPOCH")
-    (root / "ccreport.toml").write_text((root / "ccreport.toml").read_text().replace("[project]", "[project]\ndate = 2024-05-01"))
+    (root / "ccreport.toml").write_text(
+        (root / "ccreport.toml").read_text().replace("[project]", "[project]\ndate = 2024-05-01")
+    )
     build(root, out, pdf=False, cache_dir=cache)
     data = json.loads((out / "results.json").read_text())["provenance"]
     assert (data["date"], data["date_source"]) == ("2024-05-01T00:00:00Z", "manifest")

@@ -26,7 +26,9 @@ import pytest
 
 from ccreport.cli import main
 
-PROBLEM_LINE = re.compile(r"^(?P<file>[^:\s][^:]*)(?::(?P<line>\d+))?(?:: row (?P<row>\d+))?: (?P<field>[^:]+): .+$")
+PROBLEM_LINE = re.compile(
+    r"^(?P<file>[^:\s][^:]*)(?::(?P<line>\d+))?(?:: row (?P<row>\d+))?: (?P<field>[^:]+): .+$"
+)
 SUMMARY_LINE = re.compile(r"^ccreport: (?P<n>\d+) problems? found; nothing was written$")
 USAGE_LINE = re.compile(r"^ccreport( [a-z]+)?: .+\(see ccreport( [a-z]+)? --help\)$")
 
@@ -50,10 +52,41 @@ def data_csv(n: int = 30, seed: int = 5) -> str:
 class Manifest:
     """The manifest as editable tables of ``key = TOML value`` lines; :meth:`text` renders it."""
 
-    project: dict = field(default_factory=lambda: {"title": '"Corpus"', "seed": "3", "narrative": '"narrative.md"', "bootstrap": "500", "calibration": '"off"'})
-    datasets: list = field(default_factory=lambda: [{"name": '"d"', "path": '"data.csv"', "label": '"label"', "positive": '"pos"', "fold": '"fold"', "costs": '"cost"', "narrative": '"d.md"'}])
-    classifiers: list = field(default_factory=lambda: [{"name": '"a"', "scores": '"s1"'}, {"name": '"b"', "scores": '"s2"'}, {"name": '"c"', "predictions": '"pred"'}])
-    priors: list = field(default_factory=lambda: [{"name": '"uniform"', "distribution": '"uniform"'}, {"name": '"sceptic"', "distribution": '"beta"', "a": "2", "b": "8"}])
+    project: dict = field(
+        default_factory=lambda: {
+            "title": '"Corpus"',
+            "seed": "3",
+            "narrative": '"narrative.md"',
+            "bootstrap": "500",
+            "calibration": '"off"',
+        }
+    )
+    datasets: list = field(
+        default_factory=lambda: [
+            {
+                "name": '"d"',
+                "path": '"data.csv"',
+                "label": '"label"',
+                "positive": '"pos"',
+                "fold": '"fold"',
+                "costs": '"cost"',
+                "narrative": '"d.md"',
+            }
+        ]
+    )
+    classifiers: list = field(
+        default_factory=lambda: [
+            {"name": '"a"', "scores": '"s1"'},
+            {"name": '"b"', "scores": '"s2"'},
+            {"name": '"c"', "predictions": '"pred"'},
+        ]
+    )
+    priors: list = field(
+        default_factory=lambda: [
+            {"name": '"uniform"', "distribution": '"uniform"'},
+            {"name": '"sceptic"', "distribution": '"beta"', "a": "2", "b": "8"},
+        ]
+    )
     top: list = field(default_factory=list)  # raw lines before [project]
     criteria: list = field(default_factory=list)  # [[criteria]] tables (none in the valid project)
 
@@ -67,7 +100,11 @@ class Manifest:
         return "\n".join(out) + "\n"
 
 
-BASE_FILES = {"data.csv": data_csv().encode(), "narrative.md": b"# Corpus\n\nText.\n", "d.md": b"About *d*.\n"}
+BASE_FILES = {
+    "data.csv": data_csv().encode(),
+    "narrative.md": b"# Corpus\n\nText.\n",
+    "d.md": b"About *d*.\n",
+}
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +121,10 @@ def base(tmp_path_factory) -> Path:
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): (p.read_bytes() if p.is_file() else b"<dir>") for p in sorted(folder.rglob("*"))}
+    return {
+        p.relative_to(folder).as_posix(): (p.read_bytes() if p.is_file() else b"<dir>")
+        for p in sorted(folder.rglob("*"))
+    }
 
 
 def leftovers() -> set[str]:
@@ -135,17 +175,56 @@ PROJECT_BAD = {
     "calibration": ['"yes"', "0", "true"],
     "workers": ["0", "257", "1.5", '"2"', HUGE, "1000000", "-1"],
     "narrative": ['"missing.md"', '"."', "1", '""'],
-    "theme": ['"../leak"', '"nope"', '"/etc"', '".hidden"', "3", '"a/b"', '"default/../default"', '""'],
+    "theme": [
+        '"../leak"',
+        '"nope"',
+        '"/etc"',
+        '".hidden"',
+        "3",
+        '"a/b"',
+        '"default/../default"',
+        '""',
+    ],
     # issue 9: which pairs (ccreport/tasks/comparisons.py) and where to run (a Dask scheduler's address)
-    "comparisons": ['"some"', "3", "true", '{ base = "a" }', '{ baseline = "zz" }', '{ baseline = 1 }', '[["a", "a"]]',
-                    '[["a", "b"], ["b", "a"]]', '[["a", "zz"]]', '[["a"]]', '["a", "b"]', '[["a", 1]]'],
+    "comparisons": [
+        '"some"',
+        "3",
+        "true",
+        '{ base = "a" }',
+        '{ baseline = "zz" }',
+        "{ baseline = 1 }",
+        '[["a", "a"]]',
+        '[["a", "b"], ["b", "a"]]',
+        '[["a", "zz"]]',
+        '[["a"]]',
+        '["a", "b"]',
+        '[["a", 1]]',
+    ],
     "scheduler": ['"localhost"', "8786", '""', '"tcp://"'],
 }
 for key, values in PROJECT_BAD.items():
     for value in values:
-        case(f"project.{key}={value[:20]}", set_key("project", key, value), "ccreport.toml:", f"project.{key}", position="line")
-case("project.unknown-key", set_key("project", "sed", "3"), "project.sed", "did you mean", position="line")
-case("project.title-missing", set_key("project", "title", None), "project.title", "missing required key", position="line")
+        case(
+            f"project.{key}={value[:20]}",
+            set_key("project", key, value),
+            "ccreport.toml:",
+            f"project.{key}",
+            position="line",
+        )
+case(
+    "project.unknown-key",
+    set_key("project", "sed", "3"),
+    "project.sed",
+    "did you mean",
+    position="line",
+)
+case(
+    "project.title-missing",
+    set_key("project", "title", None),
+    "project.title",
+    "missing required key",
+    position="line",
+)
 
 DATASET_BAD = {
     "name": ['""', '"a b"', '"../x"', '"ü"', "3", '"a/b"', '"x\\ty"'],
@@ -158,11 +237,31 @@ DATASET_BAD = {
 }
 for key, values in DATASET_BAD.items():
     for value in values:
-        case(f"datasets.{key}={value[:20]}", set_key("datasets", key, value), f".{key}" if key not in ("label", "fold", "costs", "positive") else "")
-case("datasets.unknown-key", set_key("datasets", "posative", '"pos"'), "datasets[1] (d).posative", position="line")
+        case(
+            f"datasets.{key}={value[:20]}",
+            set_key("datasets", key, value),
+            f".{key}" if key not in ("label", "fold", "costs", "positive") else "",
+        )
+case(
+    "datasets.unknown-key",
+    set_key("datasets", "posative", '"pos"'),
+    "datasets[1] (d).posative",
+    position="line",
+)
 for key in ("name", "path", "label", "positive"):
-    case(f"datasets.{key}-missing", set_key("datasets", key, None), f".{key}", "missing required key", position="line")
-case("datasets.duplicate-name", lambda m, f: m.datasets.append(dict(m.datasets[0])), "duplicate name", position="line")
+    case(
+        f"datasets.{key}-missing",
+        set_key("datasets", key, None),
+        f".{key}",
+        "missing required key",
+        position="line",
+    )
+case(
+    "datasets.duplicate-name",
+    lambda m, f: m.datasets.append(dict(m.datasets[0])),
+    "duplicate name",
+    position="line",
+)
 
 CLASSIFIER_BAD = [
     ("name-bad-chars", set_key("classifiers", "name", '"a b"'), "classifiers[1]"),
@@ -170,13 +269,25 @@ CLASSIFIER_BAD = [
     ("name-empty", set_key("classifiers", "name", '""'), "classifiers[1]"),
     ("name-number", set_key("classifiers", "name", "7"), "classifiers[1]"),
     ("name-duplicate", set_key("classifiers", "name", '"b"'), "duplicate name"),
-    ("both-kinds", set_key("classifiers", "predictions", '"pred"'), "exactly one of scores and predictions"),
+    (
+        "both-kinds",
+        set_key("classifiers", "predictions", '"pred"'),
+        "exactly one of scores and predictions",
+    ),
     ("neither-kind", set_key("classifiers", "scores", None), "got neither"),
     ("column-in-no-file", set_key("classifiers", "scores", '"nothere"'), "nothere"),
     ("scores-not-numbers", set_key("classifiers", "scores", '"pred"'), "data.csv"),
-    ("predictions-not-labels", lambda m, f: m.classifiers[2].update(predictions='"s1"'), "data.csv"),
+    (
+        "predictions-not-labels",
+        lambda m, f: m.classifiers[2].update(predictions='"s1"'),
+        "data.csv",
+    ),
     ("unknown-key", set_key("classifiers", "score", '"s1"'), "classifiers[1] (a).score"),
-    ("not-a-table", lambda m, f: m.top.append('classifiers = ["a"]') or setattr(m, "classifiers", []), "classifiers"),
+    (
+        "not-a-table",
+        lambda m, f: m.top.append('classifiers = ["a"]') or setattr(m, "classifiers", []),
+        "classifiers",
+    ),
 ]
 for id, edit, fragment in CLASSIFIER_BAD:
     case(f"classifiers.{id}", edit, fragment)
@@ -195,17 +306,49 @@ PRIOR_BAD = [
     ("beta-negative", prior(distribution='"beta"', a="-1", b="2"), "priors[3] (p).a"),
     ("beta-b-missing", prior(distribution='"beta"', a="1"), "priors[3] (p).b"),
     ("beta-huge", prior(distribution='"beta"', a=HUGE, b="2"), "priors[3] (p).a"),
-    ("uniform-reversed", prior(distribution='"uniform"', low="0.8", high="0.2"), "priors[3] (p).high"),
+    (
+        "uniform-reversed",
+        prior(distribution='"uniform"', low="0.8", high="0.2"),
+        "priors[3] (p).high",
+    ),
     ("uniform-outside", prior(distribution='"uniform"', low="-0.5"), "priors[3] (p).low"),
     ("point-pc-2", prior(distribution='"point"', pc="2"), "priors[3] (p).pc"),
-    ("point-p-zero", prior(distribution='"point"', p_positive="0", cost_ratio="1"), "priors[3] (p).p_positive"),
-    ("point-ratio-negative", prior(distribution='"point"', p_positive="0.5", cost_ratio="-1"), "priors[3] (p).cost_ratio"),
-    ("point-both-forms", prior(distribution='"point"', pc="0.5", p_positive="0.5", cost_ratio="1"), "priors[3] (p).pc"),
+    (
+        "point-p-zero",
+        prior(distribution='"point"', p_positive="0", cost_ratio="1"),
+        "priors[3] (p).p_positive",
+    ),
+    (
+        "point-ratio-negative",
+        prior(distribution='"point"', p_positive="0.5", cost_ratio="-1"),
+        "priors[3] (p).cost_ratio",
+    ),
+    (
+        "point-both-forms",
+        prior(distribution='"point"', pc="0.5", p_positive="0.5", cost_ratio="1"),
+        "priors[3] (p).pc",
+    ),
     ("point-empty", prior(distribution='"point"'), "priors[3] (p)"),
     ("induced-missing", prior(distribution='"induced"'), "priors[3] (p).p_positive"),
-    ("induced-bad-inner", prior(distribution='"induced"', p_positive='{ distribution = "cauchy" }', cost_ratio="2"), "priors[3] (p).p_positive.distribution"),
-    ("induced-loguniform-zero", prior(distribution='"induced"', p_positive="0.3", cost_ratio='{ distribution = "loguniform", low = 0, high = 2 }'), "cost_ratio.low"),
-    ("datasets-unknown", prior(distribution='"uniform"', datasets='["nope"]'), "priors[3] (p).datasets"),
+    (
+        "induced-bad-inner",
+        prior(distribution='"induced"', p_positive='{ distribution = "cauchy" }', cost_ratio="2"),
+        "priors[3] (p).p_positive.distribution",
+    ),
+    (
+        "induced-loguniform-zero",
+        prior(
+            distribution='"induced"',
+            p_positive="0.3",
+            cost_ratio='{ distribution = "loguniform", low = 0, high = 2 }',
+        ),
+        "cost_ratio.low",
+    ),
+    (
+        "datasets-unknown",
+        prior(distribution='"uniform"', datasets='["nope"]'),
+        "priors[3] (p).datasets",
+    ),
     ("datasets-empty", prior(distribution='"uniform"', datasets="[]"), "priors[3] (p).datasets"),
     ("wrong-parameter", prior(distribution='"beta"', a="1", b="1", pc="0.3"), "priors[3] (p).pc"),
     ("name-duplicate", lambda m, f: m.priors.append(dict(m.priors[0])), "duplicate name"),
@@ -233,15 +376,56 @@ FAMILY_BAD = [
     ("members-missing", family(None), "criteria[1] (fam).members", "missing required key"),
     ("members-not-table", family('["c", "c2"]'), "criteria[1] (fam).members", "expected a table"),
     ("one-member", family("{ c = 0.5 }"), "criteria[1] (fam).members", "at least two members"),
-    ("unknown-member", family("{ c = 0.2, nope = 0.5 }"), "criteria[1] (fam).members.nope", "expected a classifier of this manifest"),
-    ("scoring-member", family("{ c = 0.2, a = 0.5 }"), "criteria[1] (fam).members.a", "expected a crisp classifier"),
-    ("condition-above-1", family("{ c = 0.2, c2 = 1.5 }"), "criteria[1] (fam).members.c2", "a number in [0, 1]"),
-    ("condition-negative", family("{ c = -0.1, c2 = 0.5 }"), "criteria[1] (fam).members.c", "a number in [0, 1]"),
-    ("condition-string", family('{ c = "0.2", c2 = 0.5 }'), "criteria[1] (fam).members.c", "a number in [0, 1]"),
-    ("condition-nan", family("{ c = nan, c2 = 0.5 }"), "criteria[1] (fam).members.c", "a number in [0, 1]"),
-    ("duplicate-condition", family("{ c = 0.5, c2 = 0.5 }"), "criteria[1] (fam).members.c2", "distinct training conditions"),
-    ("wrong-parameter", lambda m, f: family("{ c = 0.2, c2 = 0.5 }")(m, f) or m.criteria[0].update(rule='"literal"'),
-     "criteria[1] (fam).rule", "not a parameter of a parameter_based criterion"),
+    (
+        "unknown-member",
+        family("{ c = 0.2, nope = 0.5 }"),
+        "criteria[1] (fam).members.nope",
+        "expected a classifier of this manifest",
+    ),
+    (
+        "scoring-member",
+        family("{ c = 0.2, a = 0.5 }"),
+        "criteria[1] (fam).members.a",
+        "expected a crisp classifier",
+    ),
+    (
+        "condition-above-1",
+        family("{ c = 0.2, c2 = 1.5 }"),
+        "criteria[1] (fam).members.c2",
+        "a number in [0, 1]",
+    ),
+    (
+        "condition-negative",
+        family("{ c = -0.1, c2 = 0.5 }"),
+        "criteria[1] (fam).members.c",
+        "a number in [0, 1]",
+    ),
+    (
+        "condition-string",
+        family('{ c = "0.2", c2 = 0.5 }'),
+        "criteria[1] (fam).members.c",
+        "a number in [0, 1]",
+    ),
+    (
+        "condition-nan",
+        family("{ c = nan, c2 = 0.5 }"),
+        "criteria[1] (fam).members.c",
+        "a number in [0, 1]",
+    ),
+    (
+        "duplicate-condition",
+        family("{ c = 0.5, c2 = 0.5 }"),
+        "criteria[1] (fam).members.c2",
+        "distinct training conditions",
+    ),
+    (
+        "wrong-parameter",
+        lambda m, f: (
+            family("{ c = 0.2, c2 = 0.5 }")(m, f) or m.criteria[0].update(rule='"literal"')
+        ),
+        "criteria[1] (fam).rule",
+        "not a parameter of a parameter_based criterion",
+    ),
 ]
 for id, edit, *fragments in FAMILY_BAD:
     case(f"criteria.family.{id}", edit, "ccreport.toml:", *fragments, position="line")
@@ -264,14 +448,22 @@ for id, edit, fragment in MISSING:  # nothing to point at: no line
     case(f"manifest.{id}", edit, "ccreport.toml", fragment)
 TOP_BAD = [
     ("unknown-top-key", lambda m, f: m.top.append("colour = 1"), "colour"),
-    ("project-key-at-top", lambda m, f: m.top.append("seed = 1"), "did you mean to put it under [project]"),
+    (
+        "project-key-at-top",
+        lambda m, f: m.top.append("seed = 1"),
+        "did you mean to put it under [project]",
+    ),
     ("syntax-error", raw_manifest(b'[project]\ntitle = "x\n'), "TOML syntax"),
     ("duplicate-key", raw_manifest(b'[project]\ntitle = "x"\ntitle = "y"\n'), "TOML syntax"),
     ("latin-1", raw_manifest('[project]\ntitle = "caf\u00e9"\n'.encode("latin-1")), "encoding"),
     ("utf-16", raw_manifest('[project]\ntitle = "x"\n'.encode("utf-16")), "encoding"),
     ("binary", raw_manifest(bytes(range(256))), "encoding"),
-    ("datasets-single-table", raw_manifest(b'[project]\ntitle = "x"\n[datasets]\nname = "d"\n'), "double brackets"),
-    ("project-not-a-table", raw_manifest(b'project = 3\n'), "project"),
+    (
+        "datasets-single-table",
+        raw_manifest(b'[project]\ntitle = "x"\n[datasets]\nname = "d"\n'),
+        "double brackets",
+    ),
+    ("project-not-a-table", raw_manifest(b"project = 3\n"), "project"),
 ]
 for id, edit, fragment in TOP_BAD:
     case(f"manifest.{id}", edit, "ccreport.toml", fragment, position="line")
@@ -308,24 +500,94 @@ def column_replaced(column: str, new) -> str:
 DATA_BAD = [
     ("empty-file", data(""), "data.csv", None),
     ("header-only", data(HEADER + "\n"), "data.csv", None),
-    ("no-label-column", data(GOOD[0].replace("label", "klass") + "\n" + "\n".join(ROWS) + "\n"), "label", None),
-    ("duplicate-header", data(HEADER.replace("s2", "s1") + "\n" + "\n".join(ROWS) + "\n"), "s1", None),
+    (
+        "no-label-column",
+        data(GOOD[0].replace("label", "klass") + "\n" + "\n".join(ROWS) + "\n"),
+        "label",
+        None,
+    ),
+    (
+        "duplicate-header",
+        data(HEADER.replace("s2", "s1") + "\n" + "\n".join(ROWS) + "\n"),
+        "s1",
+        None,
+    ),
     ("too-many-fields", data(rows_with(3, ROWS[3] + ",extra")), "data.csv", "row"),
     ("too-few-fields", data(rows_with(3, "pos,1.0")), "data.csv", "row"),
-    ("score-text", data(rows_with(4, ROWS[4].replace(ROWS[4].split(",")[1], "abc", 1))), "s1", "row"),
-    ("score-nan", data(rows_with(4, ",".join([ROWS[4].split(",")[0], "nan", *ROWS[4].split(",")[2:]]))), "s1", "row"),
-    ("score-inf", data(rows_with(4, ",".join([ROWS[4].split(",")[0], "inf", *ROWS[4].split(",")[2:]]))), "s1", "row"),
-    ("score-empty", data(rows_with(4, ",".join([ROWS[4].split(",")[0], "", *ROWS[4].split(",")[2:]]))), "s1", "row"),
-    ("score-huge-digits", data(rows_with(4, ",".join([ROWS[4].split(",")[0], "9" * 400, *ROWS[4].split(",")[2:]]))), "s1", "row"),
-    ("third-class", data(rows_with(5, ROWS[5].replace("neg", "maybe", 1).replace("pos", "maybe", 1))), "label", "row"),
+    (
+        "score-text",
+        data(rows_with(4, ROWS[4].replace(ROWS[4].split(",")[1], "abc", 1))),
+        "s1",
+        "row",
+    ),
+    (
+        "score-nan",
+        data(rows_with(4, ",".join([ROWS[4].split(",")[0], "nan", *ROWS[4].split(",")[2:]]))),
+        "s1",
+        "row",
+    ),
+    (
+        "score-inf",
+        data(rows_with(4, ",".join([ROWS[4].split(",")[0], "inf", *ROWS[4].split(",")[2:]]))),
+        "s1",
+        "row",
+    ),
+    (
+        "score-empty",
+        data(rows_with(4, ",".join([ROWS[4].split(",")[0], "", *ROWS[4].split(",")[2:]]))),
+        "s1",
+        "row",
+    ),
+    (
+        "score-huge-digits",
+        data(rows_with(4, ",".join([ROWS[4].split(",")[0], "9" * 400, *ROWS[4].split(",")[2:]]))),
+        "s1",
+        "row",
+    ),
+    (
+        "third-class",
+        data(rows_with(5, ROWS[5].replace("neg", "maybe", 1).replace("pos", "maybe", 1))),
+        "label",
+        "row",
+    ),
     ("one-class", data(column_replaced("label", lambda i, v: "pos")), "label", None),
-    ("positive-absent", data(column_replaced("label", lambda i, v: "yes" if v == "pos" else v)), "label", None),
+    (
+        "positive-absent",
+        data(column_replaced("label", lambda i, v: "yes" if v == "pos" else v)),
+        "label",
+        None,
+    ),
     ("label-empty-cell", data(rows_with(2, "," + ROWS[2].split(",", 1)[1])), "label", "row"),
-    ("cost-negative", data(column_replaced("cost", lambda i, v: "-1" if i == 7 else v)), "cost", "row"),
-    ("cost-text", data(column_replaced("cost", lambda i, v: "lots" if i == 7 else v)), "cost", "row"),
-    ("fold-empty-cell", data(column_replaced("fold", lambda i, v: "" if i == 9 else v)), "fold", "row"),
-    ("folds-one-class-each", data(column_replaced("fold", lambda i, v: "even" if i % 2 == 0 else "odd")), "fold", None),
-    ("prediction-unknown-label", data(column_replaced("pred", lambda i, v: "perhaps" if i == 6 else v)), "pred", "row"),
+    (
+        "cost-negative",
+        data(column_replaced("cost", lambda i, v: "-1" if i == 7 else v)),
+        "cost",
+        "row",
+    ),
+    (
+        "cost-text",
+        data(column_replaced("cost", lambda i, v: "lots" if i == 7 else v)),
+        "cost",
+        "row",
+    ),
+    (
+        "fold-empty-cell",
+        data(column_replaced("fold", lambda i, v: "" if i == 9 else v)),
+        "fold",
+        "row",
+    ),
+    (
+        "folds-one-class-each",
+        data(column_replaced("fold", lambda i, v: "even" if i % 2 == 0 else "odd")),
+        "fold",
+        None,
+    ),
+    (
+        "prediction-unknown-label",
+        data(column_replaced("pred", lambda i, v: "perhaps" if i == 6 else v)),
+        "pred",
+        "row",
+    ),
     ("latin-1", data((data_csv().replace("f0", "f\u00e9")).encode("latin-1")), "data.csv", None),
     ("utf-16", data(data_csv().encode("utf-16")), "data.csv", None),
     ("nul-bytes", data(b"label,s1\x00\x00\x00\n" + b"\x00" * 50), "data.csv", None),
@@ -345,12 +607,32 @@ def narrative(name: str, content: bytes):
 
 
 ENCODING_BAD = [
-    ("narrative-latin-1", narrative("narrative.md", "caf\u00e9\n".encode("latin-1")), "project.narrative"),
-    ("narrative-utf-16", narrative("narrative.md", "hello\n".encode("utf-16")), "project.narrative"),
+    (
+        "narrative-latin-1",
+        narrative("narrative.md", "caf\u00e9\n".encode("latin-1")),
+        "project.narrative",
+    ),
+    (
+        "narrative-utf-16",
+        narrative("narrative.md", "hello\n".encode("utf-16")),
+        "project.narrative",
+    ),
     ("narrative-binary", narrative("narrative.md", bytes(range(256))), "project.narrative"),
-    ("dataset-narrative-latin-1", narrative("d.md", b"\n\nna\xefve\n"), "datasets[1] (d).narrative"),
-    ("dataset-narrative-cp1252", narrative("d.md", "\u201cquoted\u201d".encode("cp1252")), "datasets[1] (d).narrative"),
-    ("narrative-is-folder", lambda m, f: m.project.update(narrative='"sub"') or f.update({"sub/x.md": b"x"}), "project.narrative"),
+    (
+        "dataset-narrative-latin-1",
+        narrative("d.md", b"\n\nna\xefve\n"),
+        "datasets[1] (d).narrative",
+    ),
+    (
+        "dataset-narrative-cp1252",
+        narrative("d.md", "\u201cquoted\u201d".encode("cp1252")),
+        "datasets[1] (d).narrative",
+    ),
+    (
+        "narrative-is-folder",
+        lambda m, f: m.project.update(narrative='"sub"') or f.update({"sub/x.md": b"x"}),
+        "project.narrative",
+    ),
 ]
 for id, edit, fragment in ENCODING_BAD:
     case(f"encoding.{id}", edit, "ccreport.toml", fragment, position="line")
@@ -365,22 +647,60 @@ def template(name: str, content: str | bytes, folder="templates"):
 
 TEMPLATE_BAD = [
     ("division-by-zero", template("index.html", "{{ 1 / 0 }}"), "ZeroDivisionError"),
-    ("self-include", template("index.html", '{% include "index.html" %}'), "includes or extends itself"),
+    (
+        "self-include",
+        template("index.html", '{% include "index.html" %}'),
+        "includes or extends itself",
+    ),
     ("not-utf8", template("index.html", b"\xff\xfe{{ title }}"), "expected UTF-8 text"),
     ("undefined", template("index.html", "{{ no_such_thing.x }}"), "undefined variable"),
     ("syntax", template("index.html", "{% for %}"), "template syntax error"),
-    ("missing-include", template("index.html", '{% include "nowhere.html" %}'), "template not found"),
-    ("dataset-page", template("dataset.html", "{{ results.datasets['nope'].name }}"), "dataset.html"),
+    (
+        "missing-include",
+        template("index.html", '{% include "nowhere.html" %}'),
+        "template not found",
+    ),
+    (
+        "dataset-page",
+        template("dataset.html", "{{ results.datasets['nope'].name }}"),
+        "dataset.html",
+    ),
     ("pdf-report", template("report.html", "{{ [] | first | int + 'x' }}"), "report.html"),
-    ("theme-template", lambda m, f: m.project.update(theme='"mine"') or f.update({"themes/mine/theme.css": b"body{}", "themes/mine/templates/index.html": b"{{ 1 // 0 }}"}), "ZeroDivisionError"),
+    (
+        "theme-template",
+        lambda m, f: (
+            m.project.update(theme='"mine"')
+            or f.update(
+                {
+                    "themes/mine/theme.css": b"body{}",
+                    "themes/mine/templates/index.html": b"{{ 1 // 0 }}",
+                }
+            )
+        ),
+        "ZeroDivisionError",
+    ),
     # issue 38: templates are sandboxed (the payload would write "pwned" into the project); a cycle
     # through the shipped templates is named at the project's own file
-    ("sandbox", template("index.html", '{{ cycler.__init__.__globals__.os.popen("touch pwned").read() }}'), "refused by the template sandbox"),
-    ("sandbox-module", template("index.html", "{{ tb.io.open('pwned', 'w') }}"), "refused by the template sandbox"),
-    ("self-include-through-base", lambda m, f: f.update({
-        "templates/index.html": b'{% extends "base/index.html" %}{% block content %}{% include "dataset.html" %}{% endblock %}',
-        "templates/dataset.html": b'{% extends "base/dataset.html" %}\n{% block content %}{% include "dataset.html" %}{% endblock %}'}),
-     "templates/dataset.html:2: template: a template includes or extends itself"),
+    (
+        "sandbox",
+        template("index.html", '{{ cycler.__init__.__globals__.os.popen("touch pwned").read() }}'),
+        "refused by the template sandbox",
+    ),
+    (
+        "sandbox-module",
+        template("index.html", "{{ tb.io.open('pwned', 'w') }}"),
+        "refused by the template sandbox",
+    ),
+    (
+        "self-include-through-base",
+        lambda m, f: f.update(
+            {
+                "templates/index.html": b'{% extends "base/index.html" %}{% block content %}{% include "dataset.html" %}{% endblock %}',
+                "templates/dataset.html": b'{% extends "base/dataset.html" %}\n{% block content %}{% include "dataset.html" %}{% endblock %}',
+            }
+        ),
+        "templates/dataset.html:2: template: a template includes or extends itself",
+    ),
 ]
 for id, edit, fragment in TEMPLATE_BAD:
     case(f"template.{id}", edit, "template", fragment, templates=True)
@@ -395,17 +715,39 @@ THEME_BAD = [
     ("path-up", lambda m, f: theme_files(m, f, "../leak", {}), "not a path"),
     ("absolute", lambda m, f: theme_files(m, f, "/tmp", {}), "not a path"),
     ("unknown", lambda m, f: theme_files(m, f, "nope", {}), "unknown theme"),
-    ("folder-without-css", lambda m, f: theme_files(m, f, "bare", {"themes/bare/readme.txt": b"no css"}), "unknown theme"),
+    (
+        "folder-without-css",
+        lambda m, f: theme_files(m, f, "bare", {"themes/bare/readme.txt": b"no css"}),
+        "unknown theme",
+    ),
     ("hidden-name", lambda m, f: theme_files(m, f, ".git", {}), "not a path"),
     ("misspelt", lambda m, f: theme_files(m, f, "defualt", {}), 'did you mean "default"'),
 ]
 for id, edit, fragment in THEME_BAD:
     case(f"theme.{id}", edit, "ccreport.toml", "project.theme", fragment, position="line")
 
-HOSTILE = ["../../etc/passwd", "a\\b", "<script>", "name with spaces", "tab\\tname", "new\\nline", "ünïcode", "a:b", "*", "a;rm -rf ~"]
+HOSTILE = [
+    "../../etc/passwd",
+    "a\\b",
+    "<script>",
+    "name with spaces",
+    "tab\\tname",
+    "new\\nline",
+    "ünïcode",
+    "a:b",
+    "*",
+    "a;rm -rf ~",
+]
 for i, name in enumerate(HOSTILE):
     section = ("datasets", "classifiers", "priors")[i % 3]
-    case(f"hostile-name.{section}.{i}", set_key(section, "name", f'"{name}"'), "ccreport.toml", f"{section}[1]", "names are used in file names", position="line")
+    case(
+        f"hostile-name.{section}.{i}",
+        set_key(section, "name", f'"{name}"'),
+        "ccreport.toml",
+        f"{section}[1]",
+        "names are used in file names",
+        position="line",
+    )
 
 CLI_BAD = [
     ("no-command", ()),
@@ -430,8 +772,16 @@ CLI_PROBLEMS = [
     ("output-is-project", ("build", ".", "-o", ".", "--no-pdf"), "output folder (-o)"),
     ("output-is-parent", ("build", ".", "-o", "..", "--no-pdf"), "output folder (-o)"),
     ("output-is-data", ("build", ".", "-o", "data.csv", "--no-pdf"), "output folder (-o)"),
-    ("output-is-manifest", ("build", ".", "-o", "ccreport.toml", "--no-pdf", "--force"), "output folder (-o)"),
-    ("output-under-a-file", ("build", ".", "-o", "narrative.md/out", "--no-pdf"), "output folder (-o)"),
+    (
+        "output-is-manifest",
+        ("build", ".", "-o", "ccreport.toml", "--no-pdf", "--force"),
+        "output folder (-o)",
+    ),
+    (
+        "output-under-a-file",
+        ("build", ".", "-o", "narrative.md/out", "--no-pdf"),
+        "output folder (-o)",
+    ),
     ("output-foreign-folder", ("build", ".", "-o", "foreign", "--no-pdf"), "--force"),
     ("check-output-is-project", ("check", ".", "-o", "."), "output folder (-o)"),
     ("missing-project", ("build", "nowhere"), "ccreport.toml"),
@@ -439,8 +789,16 @@ CLI_PROBLEMS = [
     ("missing-manifest-file", ("check", "other.toml"), "file not found"),
     ("serve-without-site", ("serve", ".", "-o", "foreign", "--no-watch"), "expected a built site"),
     ("new-into-project", ("new", "."), "ccreport"),
-    ("cache-inside-output", ("build", ".", "-o", "out", "--cache-dir", "out/cache", "--no-pdf"), "cache folder (--cache-dir)"),
-    ("output-inside-cache", ("build", ".", "-o", "cache/out", "--cache-dir", "cache", "--no-pdf"), "cache folder (--cache-dir)"),
+    (
+        "cache-inside-output",
+        ("build", ".", "-o", "out", "--cache-dir", "out/cache", "--no-pdf"),
+        "cache folder (--cache-dir)",
+    ),
+    (
+        "output-inside-cache",
+        ("build", ".", "-o", "cache/out", "--cache-dir", "cache", "--no-pdf"),
+        "cache folder (--cache-dir)",
+    ),
 ]
 for id, argv, fragment in CLI_PROBLEMS:
     case(f"cli.{id}", lambda m, f: f.update({"foreign/mine.txt": b"mine"}), fragment, argv=argv)
@@ -481,9 +839,18 @@ def parquet_with(kind: str, column: str):
 
         names = HEADER.split(",")
         cells = {name: [row.split(",")[i] for row in ROWS] for i, name in enumerate(names)}
-        arrays = {name: pa.array([float(v) for v in values]) if name in ("s1", "s2", "cost") else pa.array(values) for name, values in cells.items()}
+        arrays = {
+            name: pa.array([float(v) for v in values])
+            if name in ("s1", "s2", "cost")
+            else pa.array(values)
+            for name, values in cells.items()
+        }
         values = cells[column]
-        arrays[column] = pa.array([[v] for v in values]) if kind == "list" else pa.array([{"value": v} for v in values])
+        arrays[column] = (
+            pa.array([[v] for v in values])
+            if kind == "list"
+            else pa.array([{"value": v} for v in values])
+        )
         sink = io.BytesIO()
         pq.write_table(pa.table(arrays), sink)
         files["data.parquet"] = sink.getvalue()
@@ -494,49 +861,244 @@ def parquet_with(kind: str, column: str):
 
 ISSUE_38 = [
     # integers of any size: check reads them exactly and refuses what build cannot use
-    ("criteria.capacity-400-digits", workforce(HUGE), ("criteria[1] (desk).capacity", "2**53"), "line", {}),
-    ("criteria.capacity-2**53+1", workforce(str(2**53 + 1)), ("criteria[1] (desk).capacity",), "line", {}),
-    ("costs.fn-400-digits", cost_cells("{ fn = " + HUGE + ", fp = 1 }"), ("datasets[1] (d).costs.fn",), "line", {}),
-    ("manifest.seed-5000-digits", set_key("project", "seed", "9" * 5000), ("ccreport.toml:", "TOML value", "5000 digits"), "line", {}),
-    ("manifest.positive-5000-digits", set_key("datasets", "positive", "7" * 5000), ("ccreport.toml:", "TOML value"), "line", {}),
-    ("data.score-5000-digits", data(rows_with(4, ",".join([ROWS[4].split(",")[0], "9" * 5000, *ROWS[4].split(",")[2:]]))), ("data.csv", "s1"), "row", {}),
-    ("data.cost-5000-digits", data(column_replaced("cost", lambda i, v: "9" * 5000 if i == 3 else v)), ("data.csv", "cost"), "row", {}),
+    (
+        "criteria.capacity-400-digits",
+        workforce(HUGE),
+        ("criteria[1] (desk).capacity", "2**53"),
+        "line",
+        {},
+    ),
+    (
+        "criteria.capacity-2**53+1",
+        workforce(str(2**53 + 1)),
+        ("criteria[1] (desk).capacity",),
+        "line",
+        {},
+    ),
+    (
+        "costs.fn-400-digits",
+        cost_cells("{ fn = " + HUGE + ", fp = 1 }"),
+        ("datasets[1] (d).costs.fn",),
+        "line",
+        {},
+    ),
+    (
+        "manifest.seed-5000-digits",
+        set_key("project", "seed", "9" * 5000),
+        ("ccreport.toml:", "TOML value", "5000 digits"),
+        "line",
+        {},
+    ),
+    (
+        "manifest.positive-5000-digits",
+        set_key("datasets", "positive", "7" * 5000),
+        ("ccreport.toml:", "TOML value"),
+        "line",
+        {},
+    ),
+    (
+        "data.score-5000-digits",
+        data(rows_with(4, ",".join([ROWS[4].split(",")[0], "9" * 5000, *ROWS[4].split(",")[2:]]))),
+        ("data.csv", "s1"),
+        "row",
+        {},
+    ),
+    (
+        "data.cost-5000-digits",
+        data(column_replaced("cost", lambda i, v: "9" * 5000 if i == 3 else v)),
+        ("data.csv", "cost"),
+        "row",
+        {},
+    ),
     # costs whose sums or ratios overflow
-    ("costs.column-near-max-float", cost_cells('"cost"', lambda i, v: "1.7e308"), ("cost", "stays finite"), "row", {}),
-    ("costs.column-sum-overflows", cost_cells('{ fn = "cost", tp = 1.7e308, fp = "cost" }', lambda i, v: "1.7e308" if i == 4 else v),
-     ("cost", "overflows"), "row", {}),
-    ("costs.number-near-max-float", cost_cells('{ fn = 1.7e308, fp = "cost" }'), ("data.csv", "costs.fn", "at most"), None, {}),
-    ("costs.numbers-sum-overflows", cost_cells("{ fn = 1.7e308, tp = 1.7e308, fp = 1 }"), ("datasets[1] (d).costs.fn", "overflows"), "line", {}),
-    ("priors.cost-ratio-overflows", prior(distribution='"point"', cost_fn="1e300", cost_fp="1e-300", p_positive="0.5"),
-     ("priors[3] (p).cost_fn", "overflows or underflows"), "line", {}),
-    ("priors.cost-ratio-underflows", prior(distribution='"point"', cost_fn="1e-300", cost_fp="1e300", p_positive="0.5"),
-     ("priors[3] (p).cost_fn", "overflows or underflows"), "line", {}),
+    (
+        "costs.column-near-max-float",
+        cost_cells('"cost"', lambda i, v: "1.7e308"),
+        ("cost", "stays finite"),
+        "row",
+        {},
+    ),
+    (
+        "costs.column-sum-overflows",
+        cost_cells(
+            '{ fn = "cost", tp = 1.7e308, fp = "cost" }', lambda i, v: "1.7e308" if i == 4 else v
+        ),
+        ("cost", "overflows"),
+        "row",
+        {},
+    ),
+    (
+        "costs.number-near-max-float",
+        cost_cells('{ fn = 1.7e308, fp = "cost" }'),
+        ("data.csv", "costs.fn", "at most"),
+        None,
+        {},
+    ),
+    (
+        "costs.numbers-sum-overflows",
+        cost_cells("{ fn = 1.7e308, tp = 1.7e308, fp = 1 }"),
+        ("datasets[1] (d).costs.fn", "overflows"),
+        "line",
+        {},
+    ),
+    (
+        "priors.cost-ratio-overflows",
+        prior(distribution='"point"', cost_fn="1e300", cost_fp="1e-300", p_positive="0.5"),
+        ("priors[3] (p).cost_fn", "overflows or underflows"),
+        "line",
+        {},
+    ),
+    (
+        "priors.cost-ratio-underflows",
+        prior(distribution='"point"', cost_fn="1e-300", cost_fp="1e300", p_positive="0.5"),
+        ("priors[3] (p).cost_fn", "overflows or underflows"),
+        "line",
+        {},
+    ),
     # a negative misclassification cost is an error; benefits go in tp / tn
-    ("costs.negative-fn-cell-offset-by-tp", cost_cells('{ fn = "cost", tp = 5, fp = "cost" }', lambda i, v: "-1" if i == 6 else v),
-     ("cost", "misclassification cost >= 0"), "row", {}),
-    ("costs.negative-fp-cell-offset-by-tn", cost_cells('{ fn = "cost", fp = "cost", tn = 5 }', lambda i, v: "-2" if i == 7 else v),
-     ("cost", "misclassification cost >= 0"), "row", {}),
-    ("costs.negative-fn-number", cost_cells('{ fn = -1, tp = 5, fp = "cost" }'), ("datasets[1] (d).costs.fn", "misclassification cost >= 0"), "line", {}),
-    ("costs.negative-fp-number", cost_cells('{ fn = "cost", fp = -3, tn = 4 }'), ("datasets[1] (d).costs.fp", "misclassification cost >= 0"), "line", {}),
-    ("priors.cost-fn-negative", prior(distribution='"point"', cost_fn="-5", cost_fp="1", p_positive="0.5"), ("priors[3] (p).cost_fn",), "line", {}),
+    (
+        "costs.negative-fn-cell-offset-by-tp",
+        cost_cells('{ fn = "cost", tp = 5, fp = "cost" }', lambda i, v: "-1" if i == 6 else v),
+        ("cost", "misclassification cost >= 0"),
+        "row",
+        {},
+    ),
+    (
+        "costs.negative-fp-cell-offset-by-tn",
+        cost_cells('{ fn = "cost", fp = "cost", tn = 5 }', lambda i, v: "-2" if i == 7 else v),
+        ("cost", "misclassification cost >= 0"),
+        "row",
+        {},
+    ),
+    (
+        "costs.negative-fn-number",
+        cost_cells('{ fn = -1, tp = 5, fp = "cost" }'),
+        ("datasets[1] (d).costs.fn", "misclassification cost >= 0"),
+        "line",
+        {},
+    ),
+    (
+        "costs.negative-fp-number",
+        cost_cells('{ fn = "cost", fp = -3, tn = 4 }'),
+        ("datasets[1] (d).costs.fp", "misclassification cost >= 0"),
+        "line",
+        {},
+    ),
+    (
+        "priors.cost-fn-negative",
+        prior(distribution='"point"', cost_fn="-5", cost_fp="1", p_positive="0.5"),
+        ("priors[3] (p).cost_fn",),
+        "line",
+        {},
+    ),
     # Parquet columns of nested types
-    ("parquet.label-list", parquet_with("list", "label"), ("data.parquet", "label", "Parquet type list"), None, {}),
-    ("parquet.label-struct", parquet_with("struct", "label"), ("data.parquet", "label", "Parquet type struct"), None, {}),
-    ("parquet.fold-struct", parquet_with("struct", "fold"), ("data.parquet", "fold", "Parquet type struct"), None, {}),
-    ("parquet.fold-list", parquet_with("list", "fold"), ("data.parquet", "fold", "Parquet type list"), None, {}),
-    ("parquet.prediction-list", parquet_with("list", "pred"), ("data.parquet", "pred", "Parquet type list"), None, {}),
-    ("parquet.prediction-struct", parquet_with("struct", "pred"), ("data.parquet", "pred", "Parquet type struct"), None, {}),
+    (
+        "parquet.label-list",
+        parquet_with("list", "label"),
+        ("data.parquet", "label", "Parquet type list"),
+        None,
+        {},
+    ),
+    (
+        "parquet.label-struct",
+        parquet_with("struct", "label"),
+        ("data.parquet", "label", "Parquet type struct"),
+        None,
+        {},
+    ),
+    (
+        "parquet.fold-struct",
+        parquet_with("struct", "fold"),
+        ("data.parquet", "fold", "Parquet type struct"),
+        None,
+        {},
+    ),
+    (
+        "parquet.fold-list",
+        parquet_with("list", "fold"),
+        ("data.parquet", "fold", "Parquet type list"),
+        None,
+        {},
+    ),
+    (
+        "parquet.prediction-list",
+        parquet_with("list", "pred"),
+        ("data.parquet", "pred", "Parquet type list"),
+        None,
+        {},
+    ),
+    (
+        "parquet.prediction-struct",
+        parquet_with("struct", "pred"),
+        ("data.parquet", "pred", "Parquet type struct"),
+        None,
+        {},
+    ),
     # the environment's SOURCE_DATE_EPOCH: ASCII digits only, at most 10^11
-    ("env.source-date-epoch-garbage", None, ("SOURCE_DATE_EPOCH", "environment"), None, {"SOURCE_DATE_EPOCH": "garbage"}),
-    ("env.source-date-epoch-arabic-digits", None, ("SOURCE_DATE_EPOCH", "environment"), None, {"SOURCE_DATE_EPOCH": "\u0661\u0667\u0660\u0660\u0660\u0660\u0660\u0660\u0660\u0660"}),
-    ("env.source-date-epoch-fullwidth-digits", None, ("SOURCE_DATE_EPOCH", "environment"), None, {"SOURCE_DATE_EPOCH": "\uff11\uff17\uff10\uff10"}),
-    ("env.source-date-epoch-5000-digits", None, ("SOURCE_DATE_EPOCH", "environment"), None, {"SOURCE_DATE_EPOCH": "1" * 5000}),
-    ("env.source-date-epoch-after-9999", None, ("SOURCE_DATE_EPOCH", "environment"), None, {"SOURCE_DATE_EPOCH": str(10**12)}),
-    ("env.source-date-epoch-over-10-to-11", None, ("SOURCE_DATE_EPOCH", "environment"), None, {"SOURCE_DATE_EPOCH": str(10**11 + 1)}),
-    ("env.source-date-epoch-negative", None, ("SOURCE_DATE_EPOCH", "environment"), None, {"SOURCE_DATE_EPOCH": "-86400"}),
+    (
+        "env.source-date-epoch-garbage",
+        None,
+        ("SOURCE_DATE_EPOCH", "environment"),
+        None,
+        {"SOURCE_DATE_EPOCH": "garbage"},
+    ),
+    (
+        "env.source-date-epoch-arabic-digits",
+        None,
+        ("SOURCE_DATE_EPOCH", "environment"),
+        None,
+        {"SOURCE_DATE_EPOCH": "\u0661\u0667\u0660\u0660\u0660\u0660\u0660\u0660\u0660\u0660"},
+    ),
+    (
+        "env.source-date-epoch-fullwidth-digits",
+        None,
+        ("SOURCE_DATE_EPOCH", "environment"),
+        None,
+        {"SOURCE_DATE_EPOCH": "\uff11\uff17\uff10\uff10"},
+    ),
+    (
+        "env.source-date-epoch-5000-digits",
+        None,
+        ("SOURCE_DATE_EPOCH", "environment"),
+        None,
+        {"SOURCE_DATE_EPOCH": "1" * 5000},
+    ),
+    (
+        "env.source-date-epoch-after-9999",
+        None,
+        ("SOURCE_DATE_EPOCH", "environment"),
+        None,
+        {"SOURCE_DATE_EPOCH": str(10**12)},
+    ),
+    (
+        "env.source-date-epoch-over-10-to-11",
+        None,
+        ("SOURCE_DATE_EPOCH", "environment"),
+        None,
+        {"SOURCE_DATE_EPOCH": str(10**11 + 1)},
+    ),
+    (
+        "env.source-date-epoch-negative",
+        None,
+        ("SOURCE_DATE_EPOCH", "environment"),
+        None,
+        {"SOURCE_DATE_EPOCH": "-86400"},
+    ),
     # a named pipe is called a named pipe, not a folder
-    ("fifo.data-file", lambda m, f: f.update({"pipe.csv": FIFO}) or m.datasets[0].update(path='"pipe.csv"'), ("datasets[1] (d).path", "a named pipe"), "line", {}),
-    ("fifo.narrative", lambda m, f: f.update({"pipe.md": FIFO}) or m.project.update(narrative='"pipe.md"'), ("project.narrative", "a named pipe"), "line", {}),
+    (
+        "fifo.data-file",
+        lambda m, f: f.update({"pipe.csv": FIFO}) or m.datasets[0].update(path='"pipe.csv"'),
+        ("datasets[1] (d).path", "a named pipe"),
+        "line",
+        {},
+    ),
+    (
+        "fifo.narrative",
+        lambda m, f: f.update({"pipe.md": FIFO}) or m.project.update(narrative='"pipe.md"'),
+        ("project.narrative", "a named pipe"),
+        "line",
+        {},
+    ),
 ]
 for id, edit, fragments, position, env in ISSUE_38:
     case(f"issue38.{id}", edit, *fragments, position=position, env=env)
@@ -573,7 +1135,9 @@ def assert_problem_lines(err: str, c: Case) -> None:
         match = PROBLEM_LINE.match(line)
         assert match, f"{c.id}: not file: field: expected: {line!r}"
         if c.position is not None:
-            assert any(PROBLEM_LINE.match(p)[c.position] for p in problems), f"{c.id}: no {c.position} named in {err!r}"
+            assert any(PROBLEM_LINE.match(p)[c.position] for p in problems), (
+                f"{c.id}: no {c.position} named in {err!r}"
+            )
 
 
 @pytest.mark.parametrize("c", CASES, ids=[c.id for c in CASES])
@@ -599,9 +1163,18 @@ def test_bad_input(c: Case, base, tmp_path, capsys, monkeypatch):
     if c.argv is not None and not c.expect:  # command-line misuse: argparse, exactly one line
         code, err = run(c.argv, capsys)
         assert code == 2
-        assert "Traceback" not in err and len(err.strip().splitlines()) == 1 and USAGE_LINE.match(err.strip()), err
+        assert (
+            "Traceback" not in err
+            and len(err.strip().splitlines()) == 1
+            and USAGE_LINE.match(err.strip())
+        ), err
     else:
-        commands = [c.argv] if c.argv else [("check", ".")] + ([] if c.templates else [("build", ".", "--no-pdf", "-q", "--no-cache")])
+        commands = (
+            [c.argv]
+            if c.argv
+            else [("check", ".")]
+            + ([] if c.templates else [("build", ".", "--no-pdf", "-q", "--no-cache")])
+        )
         for argv in commands:
             code, err = run(argv, capsys)
             assert code == 2, f"{c.id}: {argv} exited {code}: {err}"
@@ -700,7 +1273,9 @@ def pdf_attachments(change):
         import pypdf
 
         path = root / "site" / "report.pdf"
-        attachments = {name: contents[0] for name, contents in pypdf.PdfReader(path).attachments.items()}
+        attachments = {
+            name: contents[0] for name, contents in pypdf.PdfReader(path).attachments.items()
+        }
         change(attachments)
         writer = pypdf.PdfWriter()
         writer.add_blank_page(100, 100)
@@ -717,7 +1292,9 @@ def attached_results(change):
     def edit(attachments):
         data = json.loads(attachments["results.json"])
         replaced = change(data)
-        attachments["results.json"] = replaced if isinstance(replaced, bytes) else json.dumps(data).encode()
+        attachments["results.json"] = (
+            replaced if isinstance(replaced, bytes) else json.dumps(data).encode()
+        )
 
     return edit
 
@@ -738,7 +1315,12 @@ def consistent_manifest(text: bytes):
 
 
 def not_utf8(data):
-    return json.dumps(data).replace('"Corpus"', '"Corp\\u00fcs"', 1).encode("utf-8").replace(b"\\u00fc", b"\xfc", 1)
+    return (
+        json.dumps(data)
+        .replace('"Corpus"', '"Corp\\u00fcs"', 1)
+        .encode("utf-8")
+        .replace(b"\\u00fc", b"\xfc", 1)
+    )
 
 
 ARCHIVES = [
@@ -746,66 +1328,257 @@ ARCHIVES = [
     ("results-not-utf8", edit_results(not_utf8), "results.json: expected UTF-8 text"),
     ("results-truncated", edit_results(lambda d: json.dumps(d).encode()[:5000]), "invalid JSON"),
     ("results-an-array", edit_results(lambda d: b"[1, 2]"), "results.json generator"),
-    ("results-nested-100000-deep", edit_results(lambda d: b"[" * 100000 + b"]" * 100000), "nested too deeply"),
-    ("results-nested-500-deep", edit_results(lambda d: d.update(extra=json.loads("[" * 500 + "]" * 500))), "nested deeper than 64 levels"),
-    ("results-integer-5000-digits", edit_results(lambda d: b'{"generator": "ccreport", "n": ' + b"7" * 5000 + b"}"), "invalid JSON"),
-    ("results-a-folder", in_site(lambda s: (s / "results.json").unlink() or (s / "results.json").mkdir()), "results.json: expected a regular file"),
-    ("results-a-symlink-outside", in_site(lambda s: (s / "results.json").unlink() or (s / "results.json").symlink_to("/etc/hostname")), "symbolic link"),
+    (
+        "results-nested-100000-deep",
+        edit_results(lambda d: b"[" * 100000 + b"]" * 100000),
+        "nested too deeply",
+    ),
+    (
+        "results-nested-500-deep",
+        edit_results(lambda d: d.update(extra=json.loads("[" * 500 + "]" * 500))),
+        "nested deeper than 64 levels",
+    ),
+    (
+        "results-integer-5000-digits",
+        edit_results(lambda d: b'{"generator": "ccreport", "n": ' + b"7" * 5000 + b"}"),
+        "invalid JSON",
+    ),
+    (
+        "results-a-folder",
+        in_site(lambda s: (s / "results.json").unlink() or (s / "results.json").mkdir()),
+        "results.json: expected a regular file",
+    ),
+    (
+        "results-a-symlink-outside",
+        in_site(
+            lambda s: (
+                (s / "results.json").unlink() or (s / "results.json").symlink_to("/etc/hostname")
+            )
+        ),
+        "symbolic link",
+    ),
     ("generator-missing", edit_results(lambda d: d.pop("generator")), "results.json generator"),
     ("generator-a-number", edit_results(lambda d: d.update(generator=3)), "results.json generator"),
     ("provenance-missing", edit_results(lambda d: d.pop("provenance")), "results.json provenance"),
     # provenance.files
-    ("files-a-string", edit_results(lambda d: d["provenance"].update(files="ccreport.toml")), "provenance.files: expected an array"),
-    ("files-as-strings", edit_results(lambda d: d["provenance"].update(files=[f["path"] for f in d["provenance"]["files"]])), "provenance.files[0]: expected an object"),
-    ("files-without-sha256", edit_results(files_entry(0, "sha256", DELETE)), "provenance.files[0].sha256"),
-    ("files-sha256-not-hex", edit_results(files_entry(0, "sha256", "z" * 64)), "provenance.files[0].sha256: expected 64"),
-    ("files-sha256-a-number", edit_results(files_entry(0, "sha256", 12)), "provenance.files[0].sha256"),
+    (
+        "files-a-string",
+        edit_results(lambda d: d["provenance"].update(files="ccreport.toml")),
+        "provenance.files: expected an array",
+    ),
+    (
+        "files-as-strings",
+        edit_results(
+            lambda d: d["provenance"].update(files=[f["path"] for f in d["provenance"]["files"]])
+        ),
+        "provenance.files[0]: expected an object",
+    ),
+    (
+        "files-without-sha256",
+        edit_results(files_entry(0, "sha256", DELETE)),
+        "provenance.files[0].sha256",
+    ),
+    (
+        "files-sha256-not-hex",
+        edit_results(files_entry(0, "sha256", "z" * 64)),
+        "provenance.files[0].sha256: expected 64",
+    ),
+    (
+        "files-sha256-a-number",
+        edit_results(files_entry(0, "sha256", 12)),
+        "provenance.files[0].sha256",
+    ),
     ("files-size-negative", edit_results(files_entry(0, "size", -1)), "provenance.files[0].size"),
-    ("files-size-huge-text", edit_results(files_entry(0, "size", "9" * 500)), "provenance.files[0].size"),
-    ("files-role-missing", edit_results(files_entry(1, "role", DELETE)), "provenance.files[1].role"),
-    ("files-path-absolute", edit_results(files_entry(-1, "path", "/etc/passwd")), ".path: expected a path relative to the manifest"),
-    ("files-path-climbs-inside", edit_results(files_entry(-1, "path", "x/../../../../etc/passwd")), ".path: expected a path relative"),
-    ("files-path-nul", edit_results(files_entry(-1, "path", "data.csv\x00.txt")), ".path: expected a path relative"),
-    ("files-path-a-list", edit_results(files_entry(-1, "path", ["data.csv"])), "provenance.files[3].path: expected a string, got an array"),
-    ("files-path-twice", edit_results(lambda d: d["provenance"]["files"].append(dict(d["provenance"]["files"][-1]))), "each input recorded once"),
+    (
+        "files-size-huge-text",
+        edit_results(files_entry(0, "size", "9" * 500)),
+        "provenance.files[0].size",
+    ),
+    (
+        "files-role-missing",
+        edit_results(files_entry(1, "role", DELETE)),
+        "provenance.files[1].role",
+    ),
+    (
+        "files-path-absolute",
+        edit_results(files_entry(-1, "path", "/etc/passwd")),
+        ".path: expected a path relative to the manifest",
+    ),
+    (
+        "files-path-climbs-inside",
+        edit_results(files_entry(-1, "path", "x/../../../../etc/passwd")),
+        ".path: expected a path relative",
+    ),
+    (
+        "files-path-nul",
+        edit_results(files_entry(-1, "path", "data.csv\x00.txt")),
+        ".path: expected a path relative",
+    ),
+    (
+        "files-path-a-list",
+        edit_results(files_entry(-1, "path", ["data.csv"])),
+        "provenance.files[3].path: expected a string, got an array",
+    ),
+    (
+        "files-path-twice",
+        edit_results(lambda d: d["provenance"]["files"].append(dict(d["provenance"]["files"][-1]))),
+        "each input recorded once",
+    ),
     ("files-no-manifest", edit_results(files_entry(0, "role", "data")), "role manifest"),
     # provenance: the date, its source, the software
-    ("date-garbage", edit_results(lambda d: d["provenance"].update(date="garbage")), "provenance.date: expected an ISO 8601 moment"),
-    ("date-year-1-unpadded", edit_results(lambda d: d["provenance"].update(date="1-01-01T00:00:00Z")), "provenance.date"),
-    ("date-february-30", edit_results(lambda d: d["provenance"].update(date="2024-02-30T00:00:00Z")), "provenance.date"),
-    ("date-a-number", edit_results(lambda d: d["provenance"].update(date=1700000000)), "provenance.date"),
-    ("date-source-unknown", edit_results(lambda d: d["provenance"].update(date_source="sundial")), "provenance.date_source"),
-    ("software-a-string", edit_results(lambda d: d["provenance"].update(ccreport="0.1.0")), "provenance.ccreport"),
+    (
+        "date-garbage",
+        edit_results(lambda d: d["provenance"].update(date="garbage")),
+        "provenance.date: expected an ISO 8601 moment",
+    ),
+    (
+        "date-year-1-unpadded",
+        edit_results(lambda d: d["provenance"].update(date="1-01-01T00:00:00Z")),
+        "provenance.date",
+    ),
+    (
+        "date-february-30",
+        edit_results(lambda d: d["provenance"].update(date="2024-02-30T00:00:00Z")),
+        "provenance.date",
+    ),
+    (
+        "date-a-number",
+        edit_results(lambda d: d["provenance"].update(date=1700000000)),
+        "provenance.date",
+    ),
+    (
+        "date-source-unknown",
+        edit_results(lambda d: d["provenance"].update(date_source="sundial")),
+        "provenance.date_source",
+    ),
+    (
+        "software-a-string",
+        edit_results(lambda d: d["provenance"].update(ccreport="0.1.0")),
+        "provenance.ccreport",
+    ),
     # side files: inside the report only
-    ("side-file-outside", edit_results(side_file("../../../../etc/passwd")), "datasets.d.roc_full.path: expected a path inside the report"),
+    (
+        "side-file-outside",
+        edit_results(side_file("../../../../etc/passwd")),
+        "datasets.d.roc_full.path: expected a path inside the report",
+    ),
     ("side-file-absolute", edit_results(side_file("/etc/passwd")), "datasets.d.roc_full.path"),
-    ("side-file-sha256-a-number", edit_results(side_file("tables/x.parquet", 5)), "datasets.d.roc_full.sha256"),
+    (
+        "side-file-sha256-a-number",
+        edit_results(side_file("tables/x.parquet", 5)),
+        "datasets.d.roc_full.sha256",
+    ),
     # the folder: symbolic links, invocation.json, the environment
-    ("symlink-loop", in_site(lambda s: (s / "figures" / "loop").symlink_to("loop")), "symbolic link"),
-    ("symlink-folder-loop", in_site(lambda s: (s / "figures" / "up").symlink_to("..")), "symbolic link"),
-    ("invocation-not-json", in_site(lambda s: (s / "invocation.json").write_bytes(b"\xff{")), "invocation.json"),
-    ("invocation-manifest-absolute", in_site(lambda s: (s / "invocation.json").write_text('{"manifest": "/etc/ccreport.toml"}')), "invocation.json manifest"),
-    ("invocation-manifest-a-number", in_site(lambda s: (s / "invocation.json").write_text('{"manifest": 7}')), "invocation.json manifest"),
-    ("invocation-manifest-not-toml", in_site(lambda s: (s / "invocation.json").write_text('{"manifest": "../data.csv"}')), "invocation.json manifest"),
-    ("env-source-date-epoch-garbage", with_env("SOURCE_DATE_EPOCH", "garbage"), "SOURCE_DATE_EPOCH: environment"),
-    ("env-source-date-epoch-5000-digits", with_env("SOURCE_DATE_EPOCH", "9" * 5000), "SOURCE_DATE_EPOCH: environment"),
-    ("env-source-date-epoch-garbage-pdf", with_env("SOURCE_DATE_EPOCH", "garbage", "site/report.pdf"), "SOURCE_DATE_EPOCH: environment"),
+    (
+        "symlink-loop",
+        in_site(lambda s: (s / "figures" / "loop").symlink_to("loop")),
+        "symbolic link",
+    ),
+    (
+        "symlink-folder-loop",
+        in_site(lambda s: (s / "figures" / "up").symlink_to("..")),
+        "symbolic link",
+    ),
+    (
+        "invocation-not-json",
+        in_site(lambda s: (s / "invocation.json").write_bytes(b"\xff{")),
+        "invocation.json",
+    ),
+    (
+        "invocation-manifest-absolute",
+        in_site(lambda s: (s / "invocation.json").write_text('{"manifest": "/etc/ccreport.toml"}')),
+        "invocation.json manifest",
+    ),
+    (
+        "invocation-manifest-a-number",
+        in_site(lambda s: (s / "invocation.json").write_text('{"manifest": 7}')),
+        "invocation.json manifest",
+    ),
+    (
+        "invocation-manifest-not-toml",
+        in_site(lambda s: (s / "invocation.json").write_text('{"manifest": "../data.csv"}')),
+        "invocation.json manifest",
+    ),
+    (
+        "env-source-date-epoch-garbage",
+        with_env("SOURCE_DATE_EPOCH", "garbage"),
+        "SOURCE_DATE_EPOCH: environment",
+    ),
+    (
+        "env-source-date-epoch-5000-digits",
+        with_env("SOURCE_DATE_EPOCH", "9" * 5000),
+        "SOURCE_DATE_EPOCH: environment",
+    ),
+    (
+        "env-source-date-epoch-garbage-pdf",
+        with_env("SOURCE_DATE_EPOCH", "garbage", "site/report.pdf"),
+        "SOURCE_DATE_EPOCH: environment",
+    ),
     # report.pdf alone
     ("pdf-truncated", pdf_bytes(lambda b: b[: len(b) * 2 // 3]), "damaged PDF"),
     ("pdf-tail-cut", pdf_bytes(lambda b: b[:-300]), "damaged PDF"),
     ("pdf-empty", pdf_bytes(lambda b: b""), "damaged PDF"),
-    ("pdf-without-results", pdf_attachments(lambda a: a.pop("results.json")), "results.json attached"),
-    ("pdf-results-not-utf8", pdf_attachments(attached_results(not_utf8)), "results.json: expected UTF-8 text"),
-    ("pdf-files-without-sha256", pdf_attachments(attached_results(files_entry(0, "sha256", DELETE))), "provenance.files[0].sha256"),
-    ("pdf-path-absolute", pdf_attachments(attached_results(files_entry(-1, "path", "/etc/passwd"))), ".path"),
-    ("pdf-date-garbage", pdf_attachments(attached_results(lambda d: d["provenance"].update(date="garbage"))), "provenance.date"),
-    ("pdf-path-file-and-folder", pdf_attachments(lambda a: attached_results(lambda d: d["provenance"]["files"].insert(
-        1, {"path": "narrative.md/inner.md", "sha256": "0" * 64, "size": 1, "role": "narrative"}))(a) or a.update({"narrative.md/inner.md": b"x"})),
-     "can all be files"),
-    ("pdf-manifest-that-does-not-build", pdf_attachments(consistent_manifest(b'[project]\ntitle = 1\nseed = -1\n')), "rebuild: expected recorded inputs that build, got: ccreport.toml:2: project.title"),
+    (
+        "pdf-without-results",
+        pdf_attachments(lambda a: a.pop("results.json")),
+        "results.json attached",
+    ),
+    (
+        "pdf-results-not-utf8",
+        pdf_attachments(attached_results(not_utf8)),
+        "results.json: expected UTF-8 text",
+    ),
+    (
+        "pdf-files-without-sha256",
+        pdf_attachments(attached_results(files_entry(0, "sha256", DELETE))),
+        "provenance.files[0].sha256",
+    ),
+    (
+        "pdf-path-absolute",
+        pdf_attachments(attached_results(files_entry(-1, "path", "/etc/passwd"))),
+        ".path",
+    ),
+    (
+        "pdf-date-garbage",
+        pdf_attachments(attached_results(lambda d: d["provenance"].update(date="garbage"))),
+        "provenance.date",
+    ),
+    (
+        "pdf-path-file-and-folder",
+        pdf_attachments(
+            lambda a: (
+                attached_results(
+                    lambda d: d["provenance"]["files"].insert(
+                        1,
+                        {
+                            "path": "narrative.md/inner.md",
+                            "sha256": "0" * 64,
+                            "size": 1,
+                            "role": "narrative",
+                        },
+                    )
+                )(a)
+                or a.update({"narrative.md/inner.md": b"x"})
+            )
+        ),
+        "can all be files",
+    ),
+    (
+        "pdf-manifest-that-does-not-build",
+        pdf_attachments(consistent_manifest(b"[project]\ntitle = 1\nseed = -1\n")),
+        "rebuild: expected recorded inputs that build, got: ccreport.toml:2: project.title",
+    ),
     # REPORT itself
-    ("report-a-named-pipe", lambda root, mp: os.mkfifo(root / "pipe") or root / "pipe", "REPORT: expected a built output folder or a report.pdf, got something else"),
-    ("report-a-broken-symlink", lambda root, mp: (root / "gone").symlink_to(root / "nowhere") or root / "gone", "REPORT: expected a built output folder"),
+    (
+        "report-a-named-pipe",
+        lambda root, mp: os.mkfifo(root / "pipe") or root / "pipe",
+        "REPORT: expected a built output folder or a report.pdf, got something else",
+    ),
+    (
+        "report-a-broken-symlink",
+        lambda root, mp: (root / "gone").symlink_to(root / "nowhere") or root / "gone",
+        "REPORT: expected a built output folder",
+    ),
 ]
 
 
@@ -856,7 +1629,9 @@ def raw_request(port: int, target: bytes, method: bytes = b"GET") -> bytes:
     import socket
 
     with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-        sock.sendall(method + b" " + target + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        sock.sendall(
+            method + b" " + target + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+        )
         answer = b""
         while chunk := sock.recv(65536):
             answer += chunk
@@ -878,11 +1653,17 @@ HOSTILE_REQUESTS = [
 ]
 
 
-@pytest.mark.parametrize("target, status", HOSTILE_REQUESTS, ids=[t[:40].decode() for t, _ in HOSTILE_REQUESTS])
+@pytest.mark.parametrize(
+    "target, status", HOSTILE_REQUESTS, ids=[t[:40].decode() for t, _ in HOSTILE_REQUESTS]
+)
 def test_serve_answers_requests_it_cannot_map(target, status, server, capfd):
     for method in (b"GET", b"HEAD"):
         line = raw_request(server, target, method)
-        assert line.startswith(b"HTTP/1.") and int(line.split()[1]) == status, (method, target[:60], line)
+        assert line.startswith(b"HTTP/1.") and int(line.split()[1]) == status, (
+            method,
+            target[:60],
+            line,
+        )
     assert raw_request(server, b"/index.html").split()[1] == b"200"  # and keeps serving
     assert "Traceback" not in capfd.readouterr().err
 
@@ -902,6 +1683,10 @@ def test_serve_handler_never_dies(server, monkeypatch, capfd):
     assert connection.getresponse().status == 500
     connection.close()
     err = capfd.readouterr().err
-    assert "Traceback" not in err and err.count("\n") == 1 and "ccreport serve: could not answer GET '/index.html': RuntimeError: a bug" in err
+    assert (
+        "Traceback" not in err
+        and err.count("\n") == 1
+        and "ccreport serve: could not answer GET '/index.html': RuntimeError: a bug" in err
+    )
     monkeypatch.undo()
     assert raw_request(server, b"/index.html").split()[1] == b"200"

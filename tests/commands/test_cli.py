@@ -11,7 +11,9 @@ from ccreport.cli import main
 
 
 def run_cli(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "ccreport", *args], capture_output=True, text=True, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "ccreport", *args], capture_output=True, text=True, cwd=cwd
+    )
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +38,9 @@ def test_new_project_builds(starter, tmp_path):
     assert {"manifest", "data", "narrative"} <= roles
     # every project gets the generated findings and "How to read this report" (issue 14)
     index = (out / "index.html").read_text(encoding="utf-8")
-    assert 'id="index-how-to-read"' in index and 'id="index-findings"' in index and "Quote: " in index
+    assert (
+        'id="index-how-to-read"' in index and 'id="index-findings"' in index and "Quote: " in index
+    )
     assert "Quote: " in (out / "dataset-synthetic.html").read_text(encoding="utf-8")
 
 
@@ -89,7 +93,11 @@ def test_bad_data_names_file_row_and_column(starter, tmp_path):
     csv.write_text("\n".join(lines) + "\n")
     result = run_cli("check", str(proj))
     assert result.returncode == 2 and "Traceback" not in result.stderr
-    assert "predictions.csv" in result.stderr and "sharp" in result.stderr and "nan" in result.stderr.lower()
+    assert (
+        "predictions.csv" in result.stderr
+        and "sharp" in result.stderr
+        and "nan" in result.stderr.lower()
+    )
 
 
 def test_missing_project_is_a_clean_error(tmp_path):
@@ -116,9 +124,8 @@ def test_same_inputs_same_bytes_any_worker_count(starter, tmp_path):
 def test_build_and_serve_take_the_manifest_path_too(starter, tmp_path, capsys, monkeypatch):
     # regression: with PROJECT_DIR/ccreport.toml, build wrote PROJECT_DIR/site but printed
     # PROJECT_DIR/ccreport.toml/site, and serve looked there and exited 2
-    import shutil
-
     import http.server
+    import shutil
 
     proj = tmp_path / "proj"
     shutil.copytree(starter, proj)

@@ -12,14 +12,14 @@ import shutil
 from pathlib import Path
 
 import jinja2
-from jinja2.sandbox import SecurityError
 import pytest
+from jinja2.sandbox import SecurityError
+from site_fixtures import write_tiny_project
 
 from ccreport import paths
-from ccreport.tasks import cache
 from ccreport.cli import main
 from ccreport.render import site
-from site_fixtures import write_tiny_project
+from ccreport.tasks import cache
 
 FAST = 'bootstrap = 500\ncalibration = "off"'
 
@@ -29,7 +29,11 @@ def payload(marker: Path) -> str:
 
 
 def evil_index(marker: Path) -> str:
-    return '{% extends "base/index.html" %}\n{% block content %}\n' + payload(marker) + "\n{% endblock %}\n"
+    return (
+        '{% extends "base/index.html" %}\n{% block content %}\n'
+        + payload(marker)
+        + "\n{% endblock %}\n"
+    )
 
 
 class Touch:
@@ -63,7 +67,9 @@ def test_check_and_build_refuse_the_template_and_run_nothing(proj, tmp_path, cap
     (proj / "templates" / "index.html").write_text(evil_index(marker))
     assert main(["check", "."]) == 2
     line = one_line(capsys.readouterr().err)
-    assert line.startswith("templates/index.html:3: template: refused by the template sandbox") or line.startswith(str(proj / "templates" / "index.html") + ":3:"), line
+    assert line.startswith(
+        "templates/index.html:3: template: refused by the template sandbox"
+    ) or line.startswith(str(proj / "templates" / "index.html") + ":3:"), line
     assert main(["build", ".", "--no-pdf", "-q", "--no-cache"]) == 2
     assert "refused by the template sandbox" in one_line(capsys.readouterr().err)
     assert not marker.exists() and not (proj / "site").exists()
@@ -77,7 +83,9 @@ def test_a_theme_template_is_sandboxed_too(proj, tmp_path, capsys):
     (proj / "themes" / "mine" / "style.css").write_text("body{}")
     (proj / "themes" / "mine" / "templates" / "index.html").write_text(evil_index(marker))
     assert main(["build", ".", "--no-pdf", "-q", "--no-cache"]) == 2
-    assert "mine/templates/index.html:3: template: refused by the template sandbox" in one_line(capsys.readouterr().err)
+    assert "mine/templates/index.html:3: template: refused by the template sandbox" in one_line(
+        capsys.readouterr().err
+    )
     assert not marker.exists()
 
 
@@ -92,12 +100,18 @@ def test_serve_rebuild_runs_neither_the_template_nor_the_cache(proj, tmp_path, m
         entry.write_bytes(pickle.dumps(Touch(marker)))
     results = []
     serve_module = __import__("ccreport.commands.serve", fromlist=["serve"])
-    monkeypatch.setattr(serve_module, "serve", lambda root, port, project_root=None, rebuild=None: results.append(rebuild()))
+    monkeypatch.setattr(
+        serve_module,
+        "serve",
+        lambda root, port, project_root=None, rebuild=None: results.append(rebuild()),
+    )
     capsys.readouterr()
     assert main(["serve", "."]) == 0
     assert results == [False] and not marker.exists()
     err = capsys.readouterr().err  # the analysis read the cache, then the pages met the template
-    assert f"{len(entries)} entries discarded and recomputed ({len(entries)} failed its HMAC)" in err
+    assert (
+        f"{len(entries)} entries discarded and recomputed ({len(entries)} failed its HMAC)" in err
+    )
     assert "refused by the template sandbox" in err
     (proj / "templates" / "index.html").unlink()
     assert main(["serve", "."]) == 0
@@ -111,7 +125,9 @@ def test_verify_of_a_folder_runs_nothing(proj, tmp_path, capsys):
     (proj / "templates").mkdir()
     (proj / "templates" / "index.html").write_text(evil_index(marker))
     code = main(["verify", "site"])
-    assert code in (1, 2) and not marker.exists()  # the template is an input changed since the build
+    assert (
+        code in (1, 2) and not marker.exists()
+    )  # the template is an input changed since the build
     assert "Traceback" not in capsys.readouterr().err
 
 
@@ -147,7 +163,10 @@ def environment():
     [
         ("{{ cycler.__init__.__globals__ }}", {}),
         ("{{ x.__class__.__mro__ }}", {"x": ""}),
-        ("{{ tb.io.open('written', 'w') }}", {"tb": site.tb}),  # a module reached through an attribute
+        (
+            "{{ tb.io.open('written', 'w') }}",
+            {"tb": site.tb},
+        ),  # a module reached through an attribute
         ("{{ os.system('true') }}", {"os": os}),  # a library function, even given by ccreport
         ("{{ p.write_text('x') }}", {"p": Path("written")}),  # a method of a library object
         ("{{ d.update(a=1) }}", {"d": {}}),  # mutating a value (the immutable sandbox)
@@ -163,8 +182,13 @@ def test_the_sandbox_refuses(text, context, tmp_path, monkeypatch):
 def test_the_sandbox_allows_what_the_templates_use():
     env = environment()
     text = "{% for k, v in d.items() %}{{ k }}={{ v | cost }};{% endfor %}{{ 'a,b'.split(',') | join('+') }}{{ tb.BEST_MARK }}"
-    assert env.from_string(text).render(d={"x": 0.5}, tb=site.tb) == "x=" + site.tb.cost(0.5) + ";a+b" + site.tb.BEST_MARK
-    given = env.from_string("{{ range(3) | list }} {{ dict(a=1).a }} {{ f(2) }}").render(f=lambda x: x + 1)
+    assert (
+        env.from_string(text).render(d={"x": 0.5}, tb=site.tb)
+        == "x=" + site.tb.cost(0.5) + ";a+b" + site.tb.BEST_MARK
+    )
+    given = env.from_string("{{ range(3) | list }} {{ dict(a=1).a }} {{ f(2) }}").render(
+        f=lambda x: x + 1
+    )
     assert given == "[0, 1, 2] 1 3"  # Jinja2's globals and a function the render was handed
 
 
@@ -184,8 +208,12 @@ def test_a_refusal_names_the_template_and_line(tmp_path):
 
 def test_a_self_including_template_is_named_at_the_projects_file(proj, capsys):
     (proj / "templates").mkdir()
-    (proj / "templates" / "index.html").write_text('{% extends "base/index.html" %}\n{% block content %}{% include "dataset.html" %}{% endblock %}\n')
-    (proj / "templates" / "dataset.html").write_text('{% extends "base/dataset.html" %}\n{% block content %}x{% include "dataset.html" %}{% endblock %}\n')
+    (proj / "templates" / "index.html").write_text(
+        '{% extends "base/index.html" %}\n{% block content %}{% include "dataset.html" %}{% endblock %}\n'
+    )
+    (proj / "templates" / "dataset.html").write_text(
+        '{% extends "base/dataset.html" %}\n{% block content %}x{% include "dataset.html" %}{% endblock %}\n'
+    )
     assert main(["check", "."]) == 2
     line = one_line(capsys.readouterr().err)
     assert "dataset.html:2: template: a template includes or extends itself" in line, line
@@ -204,4 +232,8 @@ def test_a_cache_entry_that_would_run_code_is_discarded_unread(tmp_path):
     other = cache.Cache(tmp_path / "cache", key=b"k" * 32)  # signed, with another user's key
     other.put(key, Touch(marker))
     assert not marker.exists()
-    assert c.get(key, dict) is cache.MISSING and not marker.exists() and c.discarded == {"failed its HMAC": 2}
+    assert (
+        c.get(key, dict) is cache.MISSING
+        and not marker.exists()
+        and c.discarded == {"failed its HMAC": 2}
+    )

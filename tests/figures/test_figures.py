@@ -14,9 +14,9 @@ import pytest
 from matplotlib.figure import Figure
 
 from ccreport import figures as F
+from ccreport.figures import significance_color
 from ccreport.project import naming
 from ccreport.render.figure_files import write_figures
-from ccreport.figures import significance_color
 from ccreport.results import Band, dataset_priors
 from tests.synthetic import WORSE_THAN_TRIVIAL, synthetic_dataset, synthetic_results
 
@@ -112,7 +112,10 @@ def test_default_and_rescaled_y(plain):
 def test_trivial_diagonals_are_bold(plain):
     ax = F.cost_space(plain.datasets["alpha"]).axes[0]
     trivial = [ln for ln in ax.get_lines() if ln.get_color() == F.TRIVIAL_COLOUR]
-    assert {(tuple(ln.get_xdata()), tuple(ln.get_ydata())) for ln in trivial} >= {((0, 1), (0, 1)), ((0, 1), (1, 0))}
+    assert {(tuple(ln.get_xdata()), tuple(ln.get_ydata())) for ln in trivial} >= {
+        ((0, 1), (0, 1)),
+        ((0, 1), (1, 0)),
+    }
     others = [ln.get_linewidth() for ln in ax.get_lines() if ln not in trivial]
     assert all(ln.get_linewidth() > max(others) for ln in trivial)
 
@@ -121,9 +124,18 @@ def test_highlight_draws_one_over_the_others(plain):
     d = plain.datasets["alpha"]
     styles = F.classifier_styles(plain)
     ax = F.cost_space(d, styles, highlight="tree").axes[0]
-    width = {name: max(ln.get_linewidth() for ln in _lines_with_color(ax, st.color)) for name, st in styles.items()}
-    alpha = {name: max(ln.get_alpha() or 1 for ln in _lines_with_color(ax, st.color)) for name, st in styles.items()}
-    z = {name: max(ln.get_zorder() for ln in _lines_with_color(ax, st.color)) for name, st in styles.items()}
+    width = {
+        name: max(ln.get_linewidth() for ln in _lines_with_color(ax, st.color))
+        for name, st in styles.items()
+    }
+    alpha = {
+        name: max(ln.get_alpha() or 1 for ln in _lines_with_color(ax, st.color))
+        for name, st in styles.items()
+    }
+    z = {
+        name: max(ln.get_zorder() for ln in _lines_with_color(ax, st.color))
+        for name, st in styles.items()
+    }
     for name in styles:
         if name != "tree":
             assert width["tree"] > width[name] and alpha[name] < 1 and z["tree"] > z[name]
@@ -147,7 +159,11 @@ def test_worse_than_trivial_and_crisp_only():
     strip_text = [t.get_text() for t in fig.axes[1].texts]
     assert "no operating range" in strip_text
     crisp = synthetic_dataset("crisp", classifiers=("tree_crisp",))
-    for fig in (F.cost_space(crisp), F.roc_space(crisp), F.cost_priors(crisp, synthetic_results().priors)):
+    for fig in (
+        F.cost_space(crisp),
+        F.roc_space(crisp),
+        F.cost_priors(crisp, synthetic_results().priors),
+    ):
         _draw(fig)
 
 
@@ -170,7 +186,11 @@ def test_difference_marks_crossovers_band_and_significance(extras, plain):
     m = crossing[0]
     fig = _draw(F.difference(m))
     ax = fig.axes[0]
-    vlines = [ln for ln in ax.get_lines() if len(ln.get_xdata()) == 2 and ln.get_xdata()[0] == ln.get_xdata()[1]]
+    vlines = [
+        ln
+        for ln in ax.get_lines()
+        if len(ln.get_xdata()) == 2 and ln.get_xdata()[0] == ln.get_xdata()[1]
+    ]
     assert sorted(float(ln.get_xdata()[0]) for ln in vlines) == pytest.approx(sorted(m.crossovers))
     labels = [t.get_text() for t in fig.legends[0].get_texts()]
     assert "crossover" in labels and any("pointwise band of the difference" in t for t in labels)
@@ -235,7 +255,12 @@ def test_sizes_are_journal_sizes(plain):
 def test_legends_outside_the_axes(plain):
     """A legend must not hide curves: every legend box lies outside every axes box."""
     d = plain.datasets["alpha"]
-    for fig in (F.cost_space(d), F.roc_space(d), F.difference(next(iter(d.comparisons.values()))), F.small_multiples(plain)):
+    for fig in (
+        F.cost_space(d),
+        F.roc_space(d),
+        F.difference(next(iter(d.comparisons.values()))),
+        F.small_multiples(plain),
+    ):
         fig.draw_without_rendering()
         renderer = fig._get_renderer()
         for legend in fig.legends:
@@ -248,11 +273,21 @@ def test_legends_outside_the_axes(plain):
 def test_nothing_clipped(plain):
     """All text (labels, ticks, legends) lies inside the figure."""
     d = plain.datasets["alpha"]
-    for fig in (F.cost_space(d), F.cost_priors(d, plain.priors), F.roc_space(d), F.difference(next(iter(d.comparisons.values())))):
+    for fig in (
+        F.cost_space(d),
+        F.cost_priors(d, plain.priors),
+        F.roc_space(d),
+        F.difference(next(iter(d.comparisons.values()))),
+    ):
         fig.draw_without_rendering()
         tight = fig.get_tightbbox()
         w, h = fig.get_size_inches()
-        assert tight.x0 >= -0.01 and tight.y0 >= -0.01 and tight.x1 <= w + 0.01 and tight.y1 <= h + 0.01
+        assert (
+            tight.x0 >= -0.01
+            and tight.y0 >= -0.01
+            and tight.x1 <= w + 0.01
+            and tight.y1 <= h + 0.01
+        )
 
 
 # --- files ----------------------------------------------------------------------------------------
@@ -274,13 +309,24 @@ def written(tmp_path_factory):
     """One synthetic report (with extras) written once in svg, pdf and png, for the file tests."""
     folder = tmp_path_factory.mktemp("figures")
     results = synthetic_results(datasets=("one",), classifiers=SMALL, bands=True, folds=True)
-    return results, folder, write_figures(results, folder, formats=("svg", "pdf", "png"), workers=1, rescaled=True)
+    return (
+        results,
+        folder,
+        write_figures(results, folder, formats=("svg", "pdf", "png"), workers=1, rescaled=True),
+    )
 
 
 def test_write_figures_index(written):
     extras, tmp_path, index = written
     d = extras.datasets["one"]
-    expected = {"overview/small-multiples", "overview/priors", "one/cost", "one/cost-rescaled", "one/cost-priors", "one/roc"}
+    expected = {
+        "overview/small-multiples",
+        "overview/priors",
+        "one/cost",
+        "one/cost-rescaled",
+        "one/cost-priors",
+        "one/roc",
+    }
     expected |= {f"one/focus/{c}" for c in d.classifiers} | {f"one/diff/{k}" for k in d.comparisons}
     assert set(index) == expected
     for key, entry in index.items():
@@ -304,13 +350,21 @@ def test_rescaled_figure_only_when_something_passes_half():
     assert not above_half(c["logreg"])
     high = dataclasses.replace(c["tree_crisp"], cost_line=(0.2, 0.7))
     assert above_half(high) and not above_half(dataclasses.replace(high, cost_line=(0.2, 0.4)))
-    band = Band(level=0.9, replicates=10, method="test", pc=np.array([0, 1]), lower=np.array([0, 0]),
-                upper=np.array([0.3, 0.6]))
+    band = Band(
+        level=0.9,
+        replicates=10,
+        method="test",
+        pc=np.array([0, 1]),
+        lower=np.array([0, 0]),
+        upper=np.array([0.3, 0.6]),
+    )
     assert above_half(dataclasses.replace(c["logreg"], band=band))
 
 
 def test_write_figures_without_extras_skips_focus_and_escapes_names(tmp_path):
-    results = synthetic_results(datasets=("Sonar / rocks & mines",), classifiers=("logreg", "tree_crisp"))
+    results = synthetic_results(
+        datasets=("Sonar / rocks & mines",), classifiers=("logreg", "tree_crisp")
+    )
     index = write_figures(results, tmp_path, workers=1, rescaled=False)
     assert not any("/focus/" in k for k in index)
     assert not any(k.endswith("/cost-rescaled") for k in index)
@@ -345,7 +399,10 @@ def test_svg_text_as_text(written):
     """Text is <text> in the style's font (report.pdf pins it: tests/render/test_figure_fonts.py), not glyph outlines."""
     _, tmp_path, index = written
     svg = (tmp_path / index["one/cost"]["svg"]).read_text()
-    assert "font-family: 'DejaVu Sans', sans-serif" in svg and ">Normalized expected cost</text>" in svg
+    assert (
+        "font-family: 'DejaVu Sans', sans-serif" in svg
+        and ">Normalized expected cost</text>" in svg
+    )
     assert 'id="DejaVuSans-' not in svg  # no glyph outline definitions
     assert not re.search(r"\d{4}-\d\d-\d\dT\d\d:\d\d", svg)
 
@@ -366,8 +423,17 @@ def test_byte_identical_across_runs(tmp_path):
     outs = []
     for k, workers in enumerate((1, 2)):
         out = tmp_path / f"run{k}"
-        subprocess.run([sys.executable, "-c", _RUN.format(root=str(ROOT), out=str(out), workers=workers)], check=True)
-        outs.append({p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()})
+        subprocess.run(
+            [sys.executable, "-c", _RUN.format(root=str(ROOT), out=str(out), workers=workers)],
+            check=True,
+        )
+        outs.append(
+            {
+                p.relative_to(out).as_posix(): p.read_bytes()
+                for p in sorted(out.rglob("*"))
+                if p.is_file()
+            }
+        )
     assert outs[0].keys() == outs[1].keys() and len(outs[0]) > 20
     differ = [k for k in outs[0] if outs[0][k] != outs[1][k]]
     assert not differ
@@ -383,7 +449,10 @@ def test_cost_priors_only_the_priors_of_the_dataset(tmp_path):
     assert list(dataset_priors(results, d)) == ["uniform", "sceptic"]
     assert list(dataset_priors(results, results.datasets["a"])) == list(results.priors)
     index = write_figures(results, tmp_path, formats=("svg",), workers=1)
-    assert "german-5to1" not in index["b/cost-priors"]["alt"] and "german-5to1" in index["a/cost-priors"]["alt"]
+    assert (
+        "german-5to1" not in index["b/cost-priors"]["alt"]
+        and "german-5to1" in index["a/cost-priors"]["alt"]
+    )
 
 
 def test_a_prior_keeps_its_look_when_a_dataset_uses_some(plain):
@@ -402,7 +471,9 @@ def test_long_names_do_not_squeeze_the_plot(plain):
     d = plain.datasets["alpha"]
     long = "a_classifier_with_a_very_long_descriptive_name"
     c = dc.replace(d.classifiers["logreg"], name=long)
-    d2 = dc.replace(d, classifiers={long: c, **{k: v for k, v in d.classifiers.items() if k != "logreg"}})
+    d2 = dc.replace(
+        d, classifiers={long: c, **{k: v for k, v in d.classifiers.items() if k != "logreg"}}
+    )
     fig = F.cost_space(d2)
     fig.draw_without_rendering()
     labels = [t.get_text() for t in fig.axes[1].get_yticklabels()]
@@ -426,9 +497,21 @@ def test_segments_are_one_collection_with_the_given_ends():
 
     with style():
         ax = new_figure(3.5, 3).subplots()
-        lc = segments(ax, [0.0, 0.2], [0.1, 0.3], [1.0, 0.5], [0.9, 0.4], color="#111111", linewidth=2.0, capstyle="butt")
+        lc = segments(
+            ax,
+            [0.0, 0.2],
+            [0.1, 0.3],
+            [1.0, 0.5],
+            [0.9, 0.4],
+            color="#111111",
+            linewidth=2.0,
+            capstyle="butt",
+        )
     assert isinstance(lc, LineCollection) and list(ax.collections) == [lc] and not list(ax.lines)
-    assert [s.tolist() for s in lc.get_segments()] == [[[0.0, 0.1], [1.0, 0.9]], [[0.2, 0.3], [0.5, 0.4]]]
+    assert [s.tolist() for s in lc.get_segments()] == [
+        [[0.0, 0.1], [1.0, 0.9]],
+        [[0.2, 0.3], [0.5, 0.4]],
+    ]
     assert lc.get_linewidth()[0] == 2.0 and lc.get_capstyle() == "butt"
 
 
@@ -441,7 +524,9 @@ def test_grid_notes_say_where_drawn_when_only_some_panels_have_it(extras):
     from ccreport.figures.registry import Subject
 
     d = extras.datasets["one"]
-    names = [n for n, c in d.classifiers.items() if c.band is not None and c.fold_average is not None]
+    names = [
+        n for n, c in d.classifiers.items() if c.band is not None and c.fold_average is not None
+    ]
     assert len(names) >= 3
     changed = dict(d.classifiers)
     changed[names[0]] = replace(changed[names[0]], band=None)

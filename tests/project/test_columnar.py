@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ccreport.project import columnar, loaders
 from ccreport.errors import UserInputError
+from ccreport.project import columnar, loaders
 from ccreport.project.loaders import load_dataset, read_dataset
 from ccreport.project.manifest import ClassifierSpec, DatasetSpec
 
@@ -36,7 +36,15 @@ def outcome(loaded) -> tuple:
         "folds": None if data.folds is None else data.folds.tolist(),
         "costs": None if data.costs is None else data.costs.tolist(),
     }
-    return (problems, loaded.header, data.sha256, data.positive_label, data.negative_label, data.fold_names, arrays)
+    return (
+        problems,
+        loaded.header,
+        data.sha256,
+        data.positive_label,
+        data.negative_label,
+        data.fold_names,
+        arrays,
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -67,9 +75,13 @@ R,2,1,.4,R
 def test_a_clean_file_is_read_by_arrow_and_gives_the_same_dataset(write, monkeypatch):
     path = write("data.csv", GOOD)
     keys = {"fold": "fold", "costs": "Amount"}
-    fast = loaders.read_csv_fast(spec(path, **keys), [SCORES, CRISP], "data.csv", columnar.file_digest(path)[0])
+    fast = loaders.read_csv_fast(
+        spec(path, **keys), [SCORES, CRISP], "data.csv", columnar.file_digest(path)[0]
+    )
     assert fast is not None and not fast.problems  # Arrow read it
-    assert outcome(read_dataset(spec(path, **keys), [SCORES, CRISP], "data.csv")) == slow_outcome(monkeypatch, spec(path, **keys), [SCORES, CRISP])
+    assert outcome(read_dataset(spec(path, **keys), [SCORES, CRISP], "data.csv")) == slow_outcome(
+        monkeypatch, spec(path, **keys), [SCORES, CRISP]
+    )
     assert fast.dataset.scores["logreg"].tolist() == [0.9, 0.2, 0.6, -1000.0, 0.4]
     assert fast.dataset.fold_names == ("1", "2", "10")
 
@@ -84,7 +96,7 @@ def test_a_clean_file_is_read_by_arrow_and_gives_the_same_dataset(write, monkeyp
         'label,logreg\nM,0.9\n "R",0.1\nM,0.3\n',  # Arrow would keep the quotes: a class '"R"'
         'label,logreg\n"M\n",0.9\nR,0.1\nM,nan\n',  # a quoted line break, then a problem below it
         'label,logreg,notes\nM,0.9,"a\nb"\nR,0.1,x\nR,abc,y\n',
-        'label,logreg\nM,0.9,1\nR,0.1\n',  # a ragged row
+        "label,logreg\nM,0.9,1\nR,0.1\n",  # a ragged row
         "\n\nlabel,logreg\nM,0.9\nR,\n",  # blank lines before the header, an empty cell
         "label,logreg\n",  # no data rows
         'la"bel,logreg\nM,0.9\nR,0.1\n',
@@ -92,14 +104,18 @@ def test_a_clean_file_is_read_by_arrow_and_gives_the_same_dataset(write, monkeyp
 )
 def test_files_arrow_cannot_take_give_the_line_by_line_readers_result(write, monkeypatch, text):
     path = write("data.csv", text)
-    assert outcome(read_dataset(spec(path), [SCORES], "data.csv")) == slow_outcome(monkeypatch, spec(path), [SCORES])
+    assert outcome(read_dataset(spec(path), [SCORES], "data.csv")) == slow_outcome(
+        monkeypatch, spec(path), [SCORES]
+    )
 
 
 def test_a_byte_that_is_not_utf8_in_an_unused_column_is_still_reported(write):
     path = write("data.csv", b"label,logreg,notes\nM,0.9,caf\xe9\nR,0.1,x\n")
     with pytest.raises(UserInputError) as caught:
         load_dataset(spec(path), [SCORES], "data.csv")
-    assert [str(p) for p in caught.value.problems] == ["data.csv:2: encoding: expected UTF-8 text, got byte 0xe9; save the file as UTF-8"]
+    assert [str(p) for p in caught.value.problems] == [
+        "data.csv:2: encoding: expected UTF-8 text, got byte 0xe9; save the file as UTF-8"
+    ]
 
 
 # Spellings both readers take alike; then the traps (a quoted value after a space: csv unquotes
@@ -110,9 +126,18 @@ CRISP_CELLS = ["M", "R", " R", '"M"']
 ODD = [' "R"', ' "M"', "1_0", "", "X", "nan", "inf", "abc", '"a\nb"', "١", '"M\n"']
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=st.data(), odd=st.sampled_from([0, 1, 4]), blank=st.sets(st.integers(0, 6), max_size=2), crlf=st.booleans())
-def test_fast_and_line_by_line_readers_agree_on_random_files(write, monkeypatch, data, odd, blank, crlf):
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    data=st.data(),
+    odd=st.sampled_from([0, 1, 4]),
+    blank=st.sets(st.integers(0, 6), max_size=2),
+    crlf=st.booleans(),
+)
+def test_fast_and_line_by_line_readers_agree_on_random_files(
+    write, monkeypatch, data, odd, blank, crlf
+):
     """Differential: whatever the cells, reading with the fast path allowed gives the same arrays
     and the same problems (file, line, row, column, words) as the line-by-line reader alone. In a
     third of the files every cell is one both readers take (so Arrow reads them), in the others
@@ -121,7 +146,9 @@ def test_fast_and_line_by_line_readers_agree_on_random_files(write, monkeypatch,
     def cells(valid):
         return st.sampled_from(valid * 8 + ODD * odd)
 
-    rows = data.draw(st.lists(st.tuples(cells(LABELS), cells(NUMBERS), cells(CRISP_CELLS)), max_size=6))
+    rows = data.draw(
+        st.lists(st.tuples(cells(LABELS), cells(NUMBERS), cells(CRISP_CELLS)), max_size=6)
+    )
     lines = ["label,logreg,tree_crisp"]
     for index, row in enumerate(rows):
         if index in blank:
@@ -130,11 +157,16 @@ def test_fast_and_line_by_line_readers_agree_on_random_files(write, monkeypatch,
     newline = "\r\n" if crlf else "\n"
     path = write("data.csv", newline.join(lines) + newline)
     classifiers = [SCORES, CRISP]
-    assert outcome(read_dataset(spec(path), classifiers, "data.csv")) == slow_outcome(monkeypatch, spec(path), classifiers)
+    assert outcome(read_dataset(spec(path), classifiers, "data.csv")) == slow_outcome(
+        monkeypatch, spec(path), classifiers
+    )
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.floats(allow_nan=False, allow_infinity=False), st.sampled_from(["{!r}", "{:.17g}", "{:.3e}", "{:.6f}", " {!r} "]))
+@given(
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from(["{!r}", "{:.17g}", "{:.3e}", "{:.6f}", " {!r} "]),
+)
 def test_arrow_reads_a_number_as_python_does(tmp_path_factory, value, spelling):
     text = spelling.format(value)
     path = tmp_path_factory.mktemp("n") / "n.csv"
@@ -145,11 +177,13 @@ def test_arrow_reads_a_number_as_python_does(tmp_path_factory, value, spelling):
 
 
 def test_csv_header_offset_skips_bom_and_blank_lines(write):
-    path = write("data.csv", "\ufeff\n , \n\"label\", logreg \nM,1\n")
+    path = write("data.csv", '\ufeff\n , \n"label", logreg \nM,1\n')
     header = columnar.csv_header(path)
     assert (header.names, header.line) == (["label", "logreg"], 3)
     assert path.read_bytes()[header.offset :] == b"M,1\n"
-    assert columnar.csv_header(write("q.csv", 'label,"log\nreg"\nM,1\n')) is None  # a quoted line break: line-by-line
+    assert (
+        columnar.csv_header(write("q.csv", 'label,"log\nreg"\nM,1\n')) is None
+    )  # a quoted line break: line-by-line
 
 
 def test_file_digest_checks_utf8_across_blocks(write):
@@ -192,7 +226,9 @@ def test_parquet_gives_the_same_dataset_as_the_csv_with_the_same_cells(write):
 def test_parquet_integer_labels_and_a_numeric_positive(write):
     path = parquet(write, "d.parquet", {"y": [1, 0, 0, 1], "logreg": [3, 1, 2, 4]})
     data = load_dataset(spec(path, label="y", positive="1"), [SCORES])
-    assert data.labels.tolist() == [True, False, False, True] and data.scores["logreg"].tolist() == [3.0, 1.0, 2.0, 4.0]
+    assert data.labels.tolist() == [True, False, False, True] and data.scores[
+        "logreg"
+    ].tolist() == [3.0, 1.0, 2.0, 4.0]
     assert (data.positive_label, data.negative_label) == ("1", "0")
 
 
@@ -224,11 +260,15 @@ def test_parquet_problems_name_file_row_column_and_what_was_expected(write):
 
 
 def test_parquet_text_scores_are_read_as_csv_cells_are(write):
-    problems = parquet_problems(write, {"label": ["M", "R", "R"], "logreg": ["0.5", " 1e-3", "abc"]})
+    problems = parquet_problems(
+        write, {"label": ["M", "R", "R"], "logreg": ["0.5", " 1e-3", "abc"]}
+    )
     assert problems == ['data/d.parquet: row 3: logreg: expected a number, got "abc"']
 
 
-def test_parquet_column_of_another_type_missing_column_no_rows_and_unreadable_file(write, project_dir):
+def test_parquet_column_of_another_type_missing_column_no_rows_and_unreadable_file(
+    write, project_dir
+):
     assert parquet_problems(write, {"label": ["M", "R"], "logreg": [True, False]}) == [
         "data/d.parquet: logreg: expected a column of numbers, got Parquet type bool"
     ]
@@ -241,7 +281,9 @@ def test_parquet_column_of_another_type_missing_column_no_rows_and_unreadable_fi
     with pytest.raises(UserInputError) as caught:
         load_dataset(spec(path), [SCORES])
     (problem,) = caught.value.problems
-    assert str(problem).startswith("data/bad.parquet: Parquet: unreadable: ") and "\n" not in str(problem)
+    assert str(problem).startswith("data/bad.parquet: Parquet: unreadable: ") and "\n" not in str(
+        problem
+    )
 
 
 # --- which reader a file gets --------------------------------------------------------------------

@@ -62,7 +62,9 @@ def test_short_form_keeps_its_meaning(project):
 
 
 def test_full_form_cells_are_columns_or_numbers(project):
-    (spec,) = load_project(project('costs = { fn = "Amount", fp = 20, tn = "Fee", unit = "EUR" }')).datasets
+    (spec,) = load_project(
+        project('costs = { fn = "Amount", fp = 20, tn = "Fee", unit = "EUR" }')
+    ).datasets
     assert spec.costs == CostSpec(fn="Amount", fp=20.0, tp=0.0, tn="Fee", unit="EUR")
     assert spec.costs.columns == ("Amount", "Fee")
     assert isinstance(spec.costs.fp, float)
@@ -75,7 +77,7 @@ def test_full_form_table_syntax(project):
 
 
 def test_manifest_cost_mistakes_are_all_reported(project):
-    problems = manifest_problems(project('costs = { fn = true, fp = 0, tq = 1, unit = 3 }'))
+    problems = manifest_problems(project("costs = { fn = true, fp = 0, tq = 1, unit = 3 }"))
     assert problems == [
         "ccreport.toml:8: datasets[1] (credit).costs.tq: unknown key 'tq'; expected one of fn, fp, tp, tn, unit",
         "ccreport.toml:8: datasets[1] (credit).costs.fn: expected a column name or a finite number, got true",
@@ -86,21 +88,31 @@ def test_manifest_cost_mistakes_are_all_reported(project):
 
 def test_each_class_needs_a_cost(project):
     (problem,) = manifest_problems(project('costs = { fn = "Amount", unit = "EUR" }'))
-    assert problem == "ccreport.toml:8: datasets[1] (credit).costs: expected fp (or the benefit tn), the negatives' cost; got neither"
+    assert (
+        problem
+        == "ccreport.toml:8: datasets[1] (credit).costs: expected fp (or the benefit tn), the negatives' cost; got neither"
+    )
     (problem,) = manifest_problems(project("costs = 3"))
-    assert "costs: expected a column name, or a table of cells fn, fp, tp, tn" in problem and problem.endswith("got 3")
+    assert (
+        "costs: expected a column name, or a table of cells fn, fp, tp, tn" in problem
+        and problem.endswith("got 3")
+    )
 
 
 def test_fixed_cells_of_one_class_must_sum_above_zero(project):
     (problem,) = manifest_problems(project('costs = { fn = 5, tp = -5, fp = "Amount" }'))
-    assert problem.endswith("costs.fn: expected fn + tp > 0 (the positives' cost in every row), got 0.0")
+    assert problem.endswith(
+        "costs.fn: expected fn + tp > 0 (the positives' cost in every row), got 0.0"
+    )
 
 
 # --- the data -------------------------------------------------------------------------------------
 
 
 def test_transform_per_class(project):
-    (data,) = load_project_data(load_project(project('costs = { fn = "Amount", fp = 20, tp = "Fee" }')))
+    (data,) = load_project_data(
+        load_project(project('costs = { fn = "Amount", fp = 20, tp = "Fee" }'))
+    )
     # positives (bad): Amount + Fee; negatives (good): 20
     assert data.costs.tolist() == [1005, 20, 505, 20]
 
@@ -118,7 +130,9 @@ def test_a_bare_column_name_is_accepted_by_the_loader(write):
 
 def test_bad_cells_are_named_by_file_row_and_column_all_at_once(project):
     data = "y,s,Amount,Fee\nbad,0.9,1000,x\ngood,0.8,,5\nbad,0.3,nan,5\ngood,0.1,4000,-30\nbad,0.2,10,-20\n"
-    problems = data_problems(project('costs = { fn = "Amount", tp = "Fee", fp = 20, tn = "Fee" }', data))
+    problems = data_problems(
+        project('costs = { fn = "Amount", tp = "Fee", fp = 20, tn = "Fee" }', data)
+    )
     assert problems == [
         "d.csv:3: row 2: Amount: empty cell; expected a number",
         'd.csv:4: row 3: Amount: expected a finite number, got "nan"',
@@ -137,12 +151,17 @@ def test_short_form_negative_cost_message(project):
 def test_a_class_whose_costs_are_all_zero(project):
     data = "y,s,Amount\nbad,0.9,0\ngood,0.8,5\nbad,0.1,0\n"
     (problem,) = data_problems(project('costs = { fn = "Amount", fp = 1 }', data))
-    assert problem.startswith("d.csv: Amount: every positive row costs 0 (fn + tp); expected a total > 0 in each class")
+    assert problem.startswith(
+        "d.csv: Amount: every positive row costs 0 (fn + tp); expected a total > 0 in each class"
+    )
 
 
 def test_missing_cost_column(project):
     (problem,) = data_problems(project('costs = { fn = "Amout", fp = 1 }'))
-    assert problem == 'd.csv:1: Amout: column not found (the costs of dataset "credit"); did you mean "Amount"?'
+    assert (
+        problem
+        == 'd.csv:1: Amout: column not found (the costs of dataset "credit"); did you mean "Amount"?'
+    )
 
 
 def test_cli_exits_2_with_one_line_per_problem(project, capsys):

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ccreport.project import data_table, loaders
 from ccreport.errors import UserInputError
+from ccreport.project import data_table
 from ccreport.project.loaders import fold_order, load_dataset, load_project_data, sha256_file
 from ccreport.project.manifest import ClassifierSpec, DatasetSpec, load_project
 
@@ -64,7 +64,12 @@ def test_good_file_gives_the_arrays(write):
 
 def test_optional_columns_absent(write):
     data = load_dataset(spec(write("d.csv", GOOD)), [SCORES])
-    assert data.folds is None and data.fold_names == () and data.costs is None and data.predictions == {}
+    assert (
+        data.folds is None
+        and data.fold_names == ()
+        and data.costs is None
+        and data.predictions == {}
+    )
 
 
 def test_bom_quotes_whitespace_blank_lines_and_crlf(write):
@@ -86,13 +91,19 @@ def test_fold_order():
 
 
 def test_integer_positive_label(write):
-    data = load_dataset(spec(write("d.csv", "y,logreg\n1,0.3\n0,0.2\n"), label="y", positive="1"), [SCORES])
+    data = load_dataset(
+        spec(write("d.csv", "y,logreg\n1,0.3\n0,0.2\n"), label="y", positive="1"), [SCORES]
+    )
     assert (data.positive_label, data.negative_label) == ("1", "0")
 
 
 def test_negative_label_is_the_other_value(write):
     data = load_dataset(spec(write("d.csv", "label,logreg\nR,1\nM,2\n"), positive="R"), [SCORES])
-    assert (data.positive_label, data.negative_label, data.labels.tolist()) == ("R", "M", [True, False])
+    assert (data.positive_label, data.negative_label, data.labels.tolist()) == (
+        "R",
+        "M",
+        [True, False],
+    )
 
 
 @pytest.mark.parametrize("chunk_rows", [1, 2, 3, 1000])
@@ -103,10 +114,17 @@ def test_chunks_do_not_change_the_result(write, monkeypatch, chunk_rows):
     assert data.folds.tolist() == [0, 1, 2, 0, 1] and data.costs.size == 5
 
 
-rows = st.lists(st.tuples(st.booleans(), st.floats(allow_nan=False, allow_infinity=False), st.sampled_from("abc")), min_size=2)
+rows = st.lists(
+    st.tuples(
+        st.booleans(), st.floats(allow_nan=False, allow_infinity=False), st.sampled_from("abc")
+    ),
+    min_size=2,
+)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(rows=rows.filter(lambda rs: len({r[0] for r in rs}) == 2))
 def test_round_trip(write, rows):
     text = "label,logreg,fold\n" + "".join(f"{'P' if y else 'N'},{s!r},{f}\n" for y, s, f in rows)
@@ -150,8 +168,15 @@ def test_unreadable_csv_keeps_the_rows_before(write):
 def test_missing_columns_suggest_the_nearest(write):
     path = write("d.csv", "Label,fold_id,logreg\nM,1,2\nR,2,3\n")
     problems = problems_loading(path, fold="fold", costs="cost")
-    assert [(p.field, p.line, p.row) for p in problems] == [("label", 1, None), ("fold", 1, None), ("cost", 1, None)]
-    assert problems[0].expected == 'column not found (the label of dataset "sonar"); did you mean "Label"?'
+    assert [(p.field, p.line, p.row) for p in problems] == [
+        ("label", 1, None),
+        ("fold", 1, None),
+        ("cost", 1, None),
+    ]
+    assert (
+        problems[0].expected
+        == 'column not found (the label of dataset "sonar"); did you mean "Label"?'
+    )
     assert 'did you mean "fold_id"?' in problems[1].expected
     assert 'the header has "Label", "fold_id", "logreg"' in problems[2].expected
 
@@ -172,13 +197,19 @@ def test_classifier_column_absent_from_one_file_is_fine(write):
 def test_third_class_value_names_its_rows(write):
     problems = problems_loading(write("d.csv", "label,logreg\nM,1\nR,2\nR,3\nX,4\nM,5\nX,6\n"))
     assert [(p.field, p.line, p.row) for p in problems] == [("label", 5, 4), ("label", 7, 6)]
-    assert problems[0].expected == 'expected "M" (positive) or "R" (negative), got "X": a cost curve needs exactly two classes'
+    assert (
+        problems[0].expected
+        == 'expected "M" (positive) or "R" (negative), got "X": a cost curve needs exactly two classes'
+    )
 
 
 def test_positive_class_absent(write):
     problem = one_problem(write("d.csv", "label,logreg\nm,1\nR,2\n"), classifiers=[SCORES])
     assert problem.field == "label" and problem.line is None
-    assert problem.expected == 'the positive class "M" does not occur; the column holds "m" (1 row), "R" (1 row); did you mean "m"?'
+    assert (
+        problem.expected
+        == 'the positive class "M" does not occur; the column holds "m" (1 row), "R" (1 row); did you mean "m"?'
+    )
 
 
 def test_positive_written_as_another_number(write):
@@ -188,12 +219,19 @@ def test_positive_written_as_another_number(write):
 
 def test_only_one_class(write):
     problem = one_problem(write("d.csv", "label,logreg\nM,1\nM,2\nM,3\n"))
-    assert str(problem) == 'd.csv: label: only one class present: 3 rows are all "M"; a cost curve needs both classes'
+    assert (
+        str(problem)
+        == 'd.csv: label: only one class present: 3 rows are all "M"; a cost curve needs both classes'
+    )
 
 
 def test_empty_label_cell(write):
     problem = one_problem(write("d.csv", "label,logreg\nM,1\n,2\nR,3\n"))
-    assert (problem.line, problem.row, problem.expected) == (3, 2, "empty cell; expected a class value")
+    assert (problem.line, problem.row, problem.expected) == (
+        3,
+        2,
+        "empty cell; expected a class value",
+    )
 
 
 # --- scores, predictions, costs, folds -----------------------------------------------------------
@@ -212,14 +250,20 @@ def test_bad_scores_name_row_column_and_value(write):
 
 
 def test_bad_predictions(write):
-    problems = problems_loading(write("d.csv", "label,tree_crisp\nM,M\nR,yes\nM,\nR,R\n"), classifiers=[CRISP])
+    problems = problems_loading(
+        write("d.csv", "label,tree_crisp\nM,M\nR,yes\nM,\nR,R\n"), classifiers=[CRISP]
+    )
     assert [(p.field, p.row) for p in problems] == [("tree_crisp", 2), ("tree_crisp", 3)]
-    assert problems[0].expected == 'expected "M" or "R" (the classes of the label column), got "yes"'
+    assert (
+        problems[0].expected == 'expected "M" or "R" (the classes of the label column), got "yes"'
+    )
     assert problems[1].expected.startswith("empty cell; expected")
 
 
 def test_bad_costs(write):
-    problems = problems_loading(write("d.csv", "label,c\nM,1\nR,-2\nM,x\nR,inf\n"), classifiers=[], costs="c")
+    problems = problems_loading(
+        write("d.csv", "label,c\nM,1\nR,-2\nM,x\nR,inf\n"), classifiers=[], costs="c"
+    )
     assert [(p.row, p.expected) for p in problems] == [
         (3, 'expected a number, got "x"'),
         (4, 'expected a finite number, got "inf"'),
@@ -229,7 +273,11 @@ def test_bad_costs(write):
 
 def test_empty_fold(write):
     problem = one_problem(write("d.csv", "label,f,logreg\nM,1,1\nR,,2\n"), fold="f")
-    assert (problem.field, problem.row, problem.expected) == ("f", 2, "empty cell; expected the row's fold")
+    assert (problem.field, problem.row, problem.expected) == (
+        "f",
+        2,
+        "empty cell; expected the row's fold",
+    )
 
 
 def test_at_most_five_problems_per_column_then_a_count(write, monkeypatch):
@@ -237,7 +285,11 @@ def test_at_most_five_problems_per_column_then_a_count(write, monkeypatch):
     body = "".join(f"{'MR'[i % 2]},bad{i}\n" for i in range(42))
     problems = problems_loading(write("d.csv", "label,logreg\n" + body))
     assert [p.row for p in problems[:5]] == [1, 2, 3, 4, 5]
-    assert (problems[5].field, problems[5].expected, problems[5].line) == ("logreg", "and 37 more rows with problems in this column", None)
+    assert (problems[5].field, problems[5].expected, problems[5].line) == (
+        "logreg",
+        "and 37 more rows with problems in this column",
+        None,
+    )
     assert len(problems) == 6
 
 
@@ -306,8 +358,12 @@ def test_project_data_reports_every_file_and_unused_columns(write, project_dir):
         'a.csv:2: row 1: s1: expected a number, got "x"',
         'b.csv: y: only one class present: 2 rows are all "1"; a cost curve needs both classes',
     ]
-    assert messages[2].startswith('ccreport.toml:16: classifiers[2] (second).scores: column "s2" is in none of the data files (a.csv, b.csv)')
-    assert messages[3].startswith('ccreport.toml:19: classifiers[3] (nowhere).predictions: column "p"')
+    assert messages[2].startswith(
+        'ccreport.toml:16: classifiers[2] (second).scores: column "s2" is in none of the data files (a.csv, b.csv)'
+    )
+    assert messages[3].startswith(
+        'ccreport.toml:19: classifiers[3] (nowhere).predictions: column "p"'
+    )
     assert len(messages) == 4
 
 
@@ -317,7 +373,10 @@ def test_a_million_rows(write, tmp_path):
     rng = np.random.default_rng(0)
     labels = rng.random(n) < 0.3
     scores = np.round(rng.normal(labels.astype(float), 1.0), 6)
-    lines = [f"{'pos' if y else 'neg'},{s!r},{i % 10}" for i, (y, s) in enumerate(zip(labels.tolist(), scores.tolist()))]
+    lines = [
+        f"{'pos' if y else 'neg'},{s!r},{i % 10}"
+        for i, (y, s) in enumerate(zip(labels.tolist(), scores.tolist()))
+    ]
     lines[-1] = "neg,oops,1"
     path = write("big.csv", "label,logreg,fold\n" + "\n".join(lines) + "\n")
     with pytest.raises(UserInputError) as caught:
@@ -326,5 +385,7 @@ def test_a_million_rows(write, tmp_path):
     lines[-1] = "neg,0.5,1"
     path.write_text("label,logreg,fold\n" + "\n".join(lines) + "\n")
     data = load_dataset(spec(path, positive="pos", fold="fold"), [SCORES])
-    assert data.n_pos == labels.sum() and data.scores["logreg"][:-1].tolist() == scores[:-1].tolist()
+    assert (
+        data.n_pos == labels.sum() and data.scores["logreg"][:-1].tolist() == scores[:-1].tolist()
+    )
     assert data.fold_names == tuple(str(k) for k in range(10))

@@ -61,7 +61,9 @@ p_positive = { distribution = "beta", a = 3, b = 7 }
 cost_ratio = { distribution = "loguniform", low = 1, high = 10 }
 """
 
-SONAR_CSV = "label,fold,Amount,logreg,tree_crisp\nM,1,10,0.9,M\nR,2,20,0.2,R\nM,2,5,0.6,R\nR,1,1,0.4,M\n"
+SONAR_CSV = (
+    "label,fold,Amount,logreg,tree_crisp\nM,1,10,0.9,M\nR,2,20,0.2,R\nM,2,5,0.6,R\nR,1,1,0.4,M\n"
+)
 
 MINIMAL = """\
 [project]
@@ -123,7 +125,13 @@ def test_example_manifest_loads_with_every_key(example, project_dir):
     project = load_project(project_dir)
     assert project.title == "Sonar: mines versus rocks"
     settings = project.settings
-    assert (settings.seed, project.theme, settings.confidence, settings.bootstrap, settings.band) == (2006, "default", 0.9, 1000, "pointwise")
+    assert (
+        settings.seed,
+        project.theme,
+        settings.confidence,
+        settings.bootstrap,
+        settings.band,
+    ) == (2006, "default", 0.9, 1000, "pointwise")
     assert project.workers is None
     assert project.root == project_dir.resolve()
     assert project.manifest_path == example.resolve()
@@ -134,19 +142,26 @@ def test_example_manifest_loads_with_every_key(example, project_dir):
     assert sonar.name == "sonar" and sonar.path == (project_dir / "data" / "sonar.csv").resolve()
     assert sonar.path.is_absolute()
     assert (sonar.label, sonar.positive, sonar.fold) == ("label", "M", "fold")
-    assert sonar.costs == CostSpec(fn="Amount", fp="Amount")  # the short form: one column for both errors
+    assert sonar.costs == CostSpec(
+        fn="Amount", fp="Amount"
+    )  # the short form: one column for both errors
     assert sonar.narrative == (project_dir / "narratives" / "sonar.md").resolve()
     assert sonar.line == line_of(EXAMPLE, "[[datasets]]")
 
     logreg, tree = project.classifiers
     assert (logreg.name, logreg.scores, logreg.predictions) == ("logreg", "logreg", None)
     assert (tree.name, tree.scores, tree.predictions) == ("tree-default", None, "tree_crisp")
-    assert (logreg.line, tree.line) == (line_of(EXAMPLE, "[[classifiers]]", 1), line_of(EXAMPLE, "[[classifiers]]", 2))
+    assert (logreg.line, tree.line) == (
+        line_of(EXAMPLE, "[[classifiers]]", 1),
+        line_of(EXAMPLE, "[[classifiers]]", 2),
+    )
 
 
 def test_example_priors_are_normalized(example):
     uniform, sceptic, deployment, uncertain = load_project(example).priors
-    assert uniform == PriorSpec("uniform", "uniform", (("high", 1.0), ("low", 0.0)), line=line_of(EXAMPLE, "[[priors]]", 1))
+    assert uniform == PriorSpec(
+        "uniform", "uniform", (("high", 1.0), ("low", 0.0)), line=line_of(EXAMPLE, "[[priors]]", 1)
+    )
     assert sceptic.params == (("a", 2.0), ("b", 8.0)) and sceptic.distribution == "beta"
     assert all(isinstance(value, float) for _, value in sceptic.params)
     assert [key for key, _ in deployment.params] == ["cost_ratio", "p_positive", "pc"]
@@ -166,7 +181,13 @@ def test_project_is_found_from_its_folder_or_its_file(example, project_dir):
 def test_defaults(minimal):
     project = minimal()
     settings = project.settings
-    assert (settings.seed, project.theme, settings.confidence, settings.bootstrap, settings.band) == (2006, "default", 0.9, 1000, "pointwise")
+    assert (
+        settings.seed,
+        project.theme,
+        settings.confidence,
+        settings.bootstrap,
+        settings.band,
+    ) == (2006, "default", 0.9, 1000, "pointwise")
     assert settings.calibration == "auto"
     assert project.narrative is None and project.workers is None
     assert project.priors == (DEFAULT_PRIOR,) and DEFAULT_PRIOR.name == "uniform"
@@ -176,9 +197,21 @@ def test_defaults(minimal):
 
 def test_settings_are_read(minimal, write):
     write("themes/dark/theme.css", "body { color: white; }")
-    project = minimal(MINIMAL.replace('title = "t"', 'title = "t"\nseed = 7\nconfidence = 0.95\nbootstrap = 500\nband = "both"\nworkers = 4\ntheme = "dark"\ncalibration = "off"'))
+    project = minimal(
+        MINIMAL.replace(
+            'title = "t"',
+            'title = "t"\nseed = 7\nconfidence = 0.95\nbootstrap = 500\nband = "both"\nworkers = 4\ntheme = "dark"\ncalibration = "off"',
+        )
+    )
     settings = project.settings
-    assert (settings.seed, settings.confidence, settings.bootstrap, settings.band, project.workers, project.theme) == (7, 0.95, 500, "both", 4, "dark")
+    assert (
+        settings.seed,
+        settings.confidence,
+        settings.bootstrap,
+        settings.band,
+        project.workers,
+        project.theme,
+    ) == (7, 0.95, 500, "both", 4, "dark")
     assert settings.calibration == "off"
 
 
@@ -245,7 +278,10 @@ def test_three_mistakes_three_problems_in_file_order(minimal):
     text = (
         MINIMAL.replace('title = "t"', 'title = "t"\nseed = true')
         .replace('positive = "1"', 'posative = "1"')
-        .replace('scores = "s"', 'scores = "s"\n[[priors]]\nname = "sceptic"\ndistribution = "beta"\na = -1\nb = 2')
+        .replace(
+            'scores = "s"',
+            'scores = "s"\n[[priors]]\nname = "sceptic"\ndistribution = "beta"\na = -1\nb = 2',
+        )
     )
     problems = problems_of(minimal, text)
     assert [str(p) for p in problems] == [
@@ -264,12 +300,19 @@ MISTAKES = {
     "label": ('label = "y"', "label = 3", "datasets[1] (d).label", "label ="),
     "typo": ('positive = "1"', 'positive = "1"\nflod = "f"', "datasets[1] (d).flod", "flod"),
     "path": ('path = "d.csv"', 'path = "e.csv"', "datasets[1] (d).path", "path ="),
-    "both": ('scores = "s"', 'scores = "s"\npredictions = "p"', "classifiers[1]{c}.predictions", "predictions ="),
+    "both": (
+        'scores = "s"',
+        'scores = "s"\npredictions = "p"',
+        "classifiers[1]{c}.predictions",
+        "predictions =",
+    ),
     "name": ('name = "c"', 'name = "c c"', "classifiers[1].name", 'name = "c c"'),
 }
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(chosen=st.sets(st.sampled_from(sorted(MISTAKES)), min_size=1))
 def test_every_mistake_is_reported_once_at_its_line(minimal, chosen):
     text = MINIMAL
@@ -278,7 +321,10 @@ def test_every_mistake_is_reported_once_at_its_line(minimal, chosen):
         text = text.replace(old, new, 1)
     problems = problems_of(minimal, text)
     classifier = "" if "name" in chosen else " (c)"  # an invalid name is not used to label fields
-    expected = {(MISTAKES[name][2].format(c=classifier), line_of(text, MISTAKES[name][3])) for name in chosen}
+    expected = {
+        (MISTAKES[name][2].format(c=classifier), line_of(text, MISTAKES[name][3]))
+        for name in chosen
+    }
     assert {(p.field, p.line) for p in problems} == expected
     assert len(problems) == len(chosen)
     assert [p.line for p in problems] == sorted(p.line for p in problems)
@@ -300,8 +346,14 @@ def test_every_mistake_is_reported_once_at_its_line(minimal, chosen):
         ("bootstrap = 499", "expected an integer from 500 to 20000, got 499"),
         ("bootstrap = 1000.0", "expected an integer from 500 to 20000, got 1000.0"),
         ("workers = 0", "expected an integer from 1 to 256, got 0"),
-        ('band = "pointwize"', 'expected one of "pointwise", "simultaneous", "both", got "pointwize" (a string); did you mean "pointwise"?'),
-        ('calibration = "dubble"', 'expected one of "auto", "double", "off", got "dubble" (a string); did you mean "double"?'),
+        (
+            'band = "pointwize"',
+            'expected one of "pointwise", "simultaneous", "both", got "pointwize" (a string); did you mean "pointwise"?',
+        ),
+        (
+            'calibration = "dubble"',
+            'expected one of "auto", "double", "off", got "dubble" (a string); did you mean "double"?',
+        ),
         ('theme = ""', 'expected the name of a theme, got "" (a string)'),
         ("title = 5", "expected the report's title, a non-empty string, got 5"),
         ("narrative = [1]", "expected a markdown file, relative to the manifest, got an array"),
@@ -311,7 +363,11 @@ def test_project_settings_are_checked(minimal, setting, expected):
     key = setting.split(" =")[0]
     text = MINIMAL.replace('title = "t"', setting if key == "title" else f'title = "t"\n{setting}')
     problem = one_problem(minimal, text)
-    assert (problem.field, problem.expected, problem.line) == (f"project.{key}", expected, line_of(text, setting))
+    assert (problem.field, problem.expected, problem.line) == (
+        f"project.{key}",
+        expected,
+        line_of(text, setting),
+    )
 
 
 def test_missing_sections(minimal):
@@ -328,7 +384,7 @@ def test_missing_title_points_at_the_table(minimal):
 
 
 def test_top_level_setting_is_pointed_to_project(minimal):
-    problem = one_problem(minimal, 'seed = 3\n' + MINIMAL)
+    problem = one_problem(minimal, "seed = 3\n" + MINIMAL)
     assert (problem.field, problem.line) == ("seed", 1)
     assert "under [project]" in problem.expected
 
@@ -348,13 +404,19 @@ def test_single_bracket_datasets_table(minimal):
 def test_missing_dataset_keys_are_each_reported(minimal):
     text = MINIMAL.replace('path = "d.csv"\nlabel = "y"\npositive = "1"\n', "")
     problems = problems_of(minimal, text)
-    assert [p.field for p in problems] == ["datasets[1] (d).path", "datasets[1] (d).label", "datasets[1] (d).positive"]
+    assert [p.field for p in problems] == [
+        "datasets[1] (d).path",
+        "datasets[1] (d).label",
+        "datasets[1] (d).positive",
+    ]
     assert {p.line for p in problems} == {line_of(text, "[[datasets]]")}
 
 
 def test_missing_name(minimal):
     problem = one_problem(minimal, MINIMAL.replace('name = "d"\n', ""))
-    assert problem.field == "datasets[1].name" and problem.expected.startswith("missing required key")
+    assert problem.field == "datasets[1].name" and problem.expected.startswith(
+        "missing required key"
+    )
 
 
 @pytest.mark.parametrize("name", ["my data", "a/b", "été", ""])
@@ -364,7 +426,10 @@ def test_names_must_be_file_name_safe(minimal, name):
 
 
 def test_duplicate_names(minimal, write):
-    text = MINIMAL + '[[classifiers]]\nname = "c"\npredictions = "p"\n[[datasets]]\nname = "d"\npath = "d.csv"\nlabel = "y"\npositive = "1"\n'
+    text = (
+        MINIMAL
+        + '[[classifiers]]\nname = "c"\npredictions = "p"\n[[datasets]]\nname = "d"\npath = "d.csv"\nlabel = "y"\npositive = "1"\n'
+    )
     problems = problems_of(minimal, text)
     assert [(p.field, p.line) for p in problems] == [
         ("classifiers[2] (c).name", line_of(text, 'name = "c"', 2)),
@@ -379,11 +444,19 @@ def test_missing_files(minimal, write):
         'title = "t"', 'title = "t"\nnarrative = "intro.md"'
     )
     problems = problems_of(minimal, text)
-    assert [p.field for p in problems] == ["project.narrative", "datasets[1] (d).path", "datasets[1] (d).narrative"]
+    assert [p.field for p in problems] == [
+        "project.narrative",
+        "datasets[1] (d).path",
+        "datasets[1] (d).narrative",
+    ]
     assert "file not found: intro.md" in problems[0].expected
     assert "file not found: missing.csv" in problems[1].expected
     assert "got a folder" in problems[2].expected
-    assert [p.line for p in problems] == [line_of(text, "intro.md"), line_of(text, "missing.csv"), line_of(text, '= "folder"')]
+    assert [p.line for p in problems] == [
+        line_of(text, "intro.md"),
+        line_of(text, "missing.csv"),
+        line_of(text, '= "folder"'),
+    ]
 
 
 @pytest.mark.parametrize("value", ["true", "1.5", '""', "[1]"])
@@ -393,18 +466,30 @@ def test_positive_must_be_text_or_integer(minimal, value):
 
 
 def test_classifier_needs_exactly_one_column(minimal):
-    text = MINIMAL.replace('scores = "s"', 'scores = "s"\npredictions = "p"\n[[classifiers]]\nname = "e"')
+    text = MINIMAL.replace(
+        'scores = "s"', 'scores = "s"\npredictions = "p"\n[[classifiers]]\nname = "e"'
+    )
     both, neither = problems_of(minimal, text)
-    assert (both.field, both.line) == ("classifiers[1] (c).predictions", line_of(text, "predictions"))
+    assert (both.field, both.line) == (
+        "classifiers[1] (c).predictions",
+        line_of(text, "predictions"),
+    )
     assert "got both" in both.expected
-    assert (neither.field, neither.line) == ("classifiers[2] (e)", line_of(text, "[[classifiers]]", 2))
+    assert (neither.field, neither.line) == (
+        "classifiers[2] (e)",
+        line_of(text, "[[classifiers]]", 2),
+    )
     assert "got neither" in neither.expected
 
 
 def test_unknown_keys_suggest_the_nearest(minimal):
     text = MINIMAL.replace('scores = "s"', 'socres = "s"')
     problems = problems_of(minimal, text)
-    assert any(p.expected == "unknown key 'socres'; did you mean 'scores'?" and p.line == line_of(text, "socres") for p in problems)
+    assert any(
+        p.expected == "unknown key 'socres'; did you mean 'scores'?"
+        and p.line == line_of(text, "socres")
+        for p in problems
+    )
 
 
 # --- priors ------------------------------------------------------------------------------------
@@ -427,10 +512,16 @@ def prior_problems(minimal, body: str):
         ('distribution = "uniform"\nlow = 0\nhigh = 0.5', (("high", 0.5), ("low", 0.0))),
         ('distribution = "beta"\na = 0.5\nb = 3', (("a", 0.5), ("b", 3.0))),
         ('distribution = "point"\npc = 1', (("pc", 1.0),)),
-        ('distribution = "point"\np_positive = 0.2\ncost_ratio = 4', (("cost_ratio", 4.0), ("p_positive", 0.2), ("pc", 0.5))),
+        (
+            'distribution = "point"\np_positive = 0.2\ncost_ratio = 4',
+            (("cost_ratio", 4.0), ("p_positive", 0.2), ("pc", 0.5)),
+        ),
         (
             'distribution = "induced"\np_positive = 0.1\ncost_ratio = 2',
-            (("cost_ratio", (("distribution", "point"), ("value", 2.0))), ("p_positive", (("distribution", "point"), ("value", 0.1)))),
+            (
+                ("cost_ratio", (("distribution", "point"), ("value", 2.0))),
+                ("p_positive", (("distribution", "point"), ("value", 0.1))),
+            ),
         ),
         (
             'distribution = "induced"\np_positive = { distribution = "uniform" }\ncost_ratio = { distribution = "uniform", high = 5 }',
@@ -441,8 +532,11 @@ def prior_problems(minimal, body: str):
         ),
         (
             'distribution = "induced"\np_positive = { distribution = "point", value = 0.4 }\n'
-            "[priors.cost_ratio]\ndistribution = \"point\"\nvalue = 3",
-            (("cost_ratio", (("distribution", "point"), ("value", 3.0))), ("p_positive", (("distribution", "point"), ("value", 0.4)))),
+            '[priors.cost_ratio]\ndistribution = "point"\nvalue = 3',
+            (
+                ("cost_ratio", (("distribution", "point"), ("value", 3.0))),
+                ("p_positive", (("distribution", "point"), ("value", 0.4))),
+            ),
         ),
     ],
 )
@@ -458,16 +552,61 @@ def test_prior_params_normalized(minimal, body, params):
         ('distribution = "betta"', "betta", "distribution", '; did you mean "beta"?'),
         ('distribution = "beta"\na = 0\nb = 1', "a = 0", "a", "expected a number > 0, got 0"),
         ('distribution = "beta"\na = 1\nb = inf', "b = inf", "b", "expected a number > 0, got inf"),
-        ('distribution = "beta"\na = 1', "[[priors]]", "b", "missing required key; expected a number > 0"),
-        ('distribution = "beta"\na = 1\nb = 1\npc = 0.5', "pc =", "pc", "'pc' is not a parameter of a beta prior, which takes a, b"),
-        ('distribution = "uniform"\nlow = 0.5\nhigh = 0.5', "high =", "high", "expected low < high, got low = 0.5, high = 0.5"),
-        ('distribution = "uniform"\nhigh = 1.5', "high =", "high", "expected a number in [0, 1], got 1.5"),
+        (
+            'distribution = "beta"\na = 1',
+            "[[priors]]",
+            "b",
+            "missing required key; expected a number > 0",
+        ),
+        (
+            'distribution = "beta"\na = 1\nb = 1\npc = 0.5',
+            "pc =",
+            "pc",
+            "'pc' is not a parameter of a beta prior, which takes a, b",
+        ),
+        (
+            'distribution = "uniform"\nlow = 0.5\nhigh = 0.5',
+            "high =",
+            "high",
+            "expected low < high, got low = 0.5, high = 0.5",
+        ),
+        (
+            'distribution = "uniform"\nhigh = 1.5',
+            "high =",
+            "high",
+            "expected a number in [0, 1], got 1.5",
+        ),
         ('distribution = "point"\npc = 1.1', "pc =", "pc", "expected a number in [0, 1], got 1.1"),
-        ('distribution = "point"\npc = 0.5\ncost_ratio = 2', "pc =", "pc", "expected either pc, or p_positive and cost_ratio, not both"),
-        ('distribution = "point"\np_positive = 0.5', "[[priors]]", "cost_ratio", "missing required key; expected a number > 0"),
-        ('distribution = "point"\np_positive = 1\ncost_ratio = 2', "p_positive", "p_positive", "expected a number strictly between 0 and 1, got 1"),
-        ('distribution = "point"\np_positive = 0.5\ncost_ratio = true', "cost_ratio", "cost_ratio", "expected a number > 0, got true"),
-        ('distribution = "induced"\np_positive = 0.5', "[[priors]]", "cost_ratio", "missing required key"),
+        (
+            'distribution = "point"\npc = 0.5\ncost_ratio = 2',
+            "pc =",
+            "pc",
+            "expected either pc, or p_positive and cost_ratio, not both",
+        ),
+        (
+            'distribution = "point"\np_positive = 0.5',
+            "[[priors]]",
+            "cost_ratio",
+            "missing required key; expected a number > 0",
+        ),
+        (
+            'distribution = "point"\np_positive = 1\ncost_ratio = 2',
+            "p_positive",
+            "p_positive",
+            "expected a number strictly between 0 and 1, got 1",
+        ),
+        (
+            'distribution = "point"\np_positive = 0.5\ncost_ratio = true',
+            "cost_ratio",
+            "cost_ratio",
+            "expected a number > 0, got true",
+        ),
+        (
+            'distribution = "induced"\np_positive = 0.5',
+            "[[priors]]",
+            "cost_ratio",
+            "missing required key",
+        ),
         (
             'distribution = "induced"\np_positive = { distribution = "beta", a = -3, b = 7 }\ncost_ratio = 2',
             "p_positive =",
@@ -544,7 +683,10 @@ def test_problem_strings_are_one_line_each(minimal):
     text = MINIMAL.replace('title = "t"', 'title = "t"\nseed = true\nband = 3')
     message = str(pytest.raises(UserInputError, minimal, text).value)
     assert len(message.splitlines()) == 2
-    assert all(re.match(r"ccreport\.toml:\d+: project\.\w+: expected ", line) for line in message.splitlines())
+    assert all(
+        re.match(r"ccreport\.toml:\d+: project\.\w+: expected ", line)
+        for line in message.splitlines()
+    )
 
 
 def test_prior_restricted_to_datasets(minimal):
@@ -555,7 +697,11 @@ def test_prior_restricted_to_datasets(minimal):
 
 @pytest.mark.parametrize(
     "value, expected",
-    [('["nope"]', 'expected names of datasets in this manifest (d), got "nope"'), ("[]", "non-empty list"), ('"d"', "non-empty list")],
+    [
+        ('["nope"]', 'expected names of datasets in this manifest (d), got "nope"'),
+        ("[]", "non-empty list"),
+        ('"d"', "non-empty list"),
+    ],
 )
 def test_prior_datasets_must_name_datasets(minimal, value, expected):
     text, problems = prior_problems(minimal, f'distribution = "uniform"\ndatasets = {value}')

@@ -68,8 +68,12 @@ kind = "performance_independent"
 rule = "literal"
 """)
     assert [c.name for c in project.criteria] == ["fpr-5pct", "desk", "share", "bayes", "literal"]
-    assert project.criteria[0] == CriterionSpec("fpr-5pct", "neyman_pearson", (("max_fpr", 0.05),), line=12)
-    assert project.criteria[1].params == (("capacity", 120),) and project.criteria[1].datasets == ("d",)
+    assert project.criteria[0] == CriterionSpec(
+        "fpr-5pct", "neyman_pearson", (("max_fpr", 0.05),), line=12
+    )
+    assert project.criteria[1].params == (("capacity", 120),) and project.criteria[1].datasets == (
+        "d",
+    )
     assert project.criteria[2].params == (("capacity_share", 0.1),)
     assert project.criteria[3].params == (("rule", "bayes_prior"),)  # the default rule
     assert project.criteria[4].param("rule") == "literal"
@@ -85,15 +89,39 @@ def test_no_criteria_is_fine(load):
         ('kind = "neyman_pearson"\nmax_fpr = 0', "max_fpr", "expected a number in (0, 1], got 0"),
         ('kind = "neyman_pearson"\nmax_fpr = 1.5', "max_fpr", "expected a number in (0, 1]"),
         ('kind = "neyman_pearson"', "[[criteria]]", "max_fpr: missing required key"),
-        ('kind = "workforce"\ncapacity = 1.5', "capacity", "expected an integer >= 0 (cases), at most 2**53, got 1.5"),
+        (
+            'kind = "workforce"\ncapacity = 1.5',
+            "capacity",
+            "expected an integer >= 0 (cases), at most 2**53, got 1.5",
+        ),
         ('kind = "workforce"\ncapacity = -1', "capacity", "expected an integer >= 0 (cases)"),
-        ('kind = "workforce"\ncapacity_share = 1.2', "capacity_share", "expected a number in [0, 1]"),
-        ('kind = "workforce"\ncapacity = 3\ncapacity_share = 0.1', "capacity =", "expected exactly one of capacity"),
+        (
+            'kind = "workforce"\ncapacity_share = 1.2',
+            "capacity_share",
+            "expected a number in [0, 1]",
+        ),
+        (
+            'kind = "workforce"\ncapacity = 3\ncapacity_share = 0.1',
+            "capacity =",
+            "expected exactly one of capacity",
+        ),
         ('kind = "workforce"', "[[criteria]]", "expected exactly one of capacity"),
-        ('kind = "performance_independent"\nrule = "bayes"', "rule", 'expected one of "bayes_prior"'),
-        ('kind = "neyman_pearson"\nmax_fpr = 0.1\nrule = "literal"', "rule", "'rule' is not a parameter of a neyman_pearson criterion"),
+        (
+            'kind = "performance_independent"\nrule = "bayes"',
+            "rule",
+            'expected one of "bayes_prior"',
+        ),
+        (
+            'kind = "neyman_pearson"\nmax_fpr = 0.1\nrule = "literal"',
+            "rule",
+            "'rule' is not a parameter of a neyman_pearson criterion",
+        ),
         ('kind = "neyman_pearsn"', "kind", 'did you mean "neyman_pearson"'),
-        ('kind = "workforce"\ncapacity = 3\ndatasets = ["nope"]', 'datasets = ["nope"]', "expected names of datasets in this manifest"),
+        (
+            'kind = "workforce"\ncapacity = 3\ndatasets = ["nope"]',
+            'datasets = ["nope"]',
+            "expected names of datasets in this manifest",
+        ),
         ('kind = "workforce"\ncapacity = 3\ncolour = 1', "colour", "unknown key 'colour'"),
     ],
 )
@@ -108,7 +136,7 @@ def test_criterion_mistakes_name_file_line_and_field(load, entry, key, expected)
 def test_duplicate_criterion_names(load):
     extra = '\n[[criteria]]\nname = "x"\nkind = "performance_independent"\n' * 2
     (problem,) = problems(load, extra)
-    assert "criteria[2] (x).name: duplicate name; criteria[1] is also named \"x\"" in problem
+    assert 'criteria[2] (x).name: duplicate name; criteria[1] is also named "x"' in problem
 
 
 def test_point_prior_with_costs_in_units(load):
@@ -122,8 +150,14 @@ unit = "EUR"
 p_positive = 0.3
 """)
     params = dict(project.priors[0].params)
-    assert params == {"cost_fn": 5.0, "cost_fp": 1.0, "cost_ratio": 5.0, "p_positive": 0.3,
-                      "pc": pytest.approx(1.5 / 2.2), "unit": "EUR"}
+    assert params == {
+        "cost_fn": 5.0,
+        "cost_fp": 1.0,
+        "cost_ratio": 5.0,
+        "p_positive": 0.3,
+        "pc": pytest.approx(1.5 / 2.2),
+        "unit": "EUR",
+    }
 
 
 def test_point_prior_costs_without_p_positive_need_one_dataset(load):
@@ -137,7 +171,10 @@ def test_point_prior_costs_without_p_positive_need_one_dataset(load):
 @pytest.mark.parametrize(
     "entry, expected",
     [
-        ("cost_fn = 5\ncost_fp = 1\ncost_ratio = 5\np_positive = 0.3", "either cost_ratio or cost_fn and cost_fp"),
+        (
+            "cost_fn = 5\ncost_fp = 1\ncost_ratio = 5\np_positive = 0.3",
+            "either cost_ratio or cost_fn and cost_fp",
+        ),
         ("cost_fn = 5\npc = 0.3", "expected either pc"),
         ("cost_fn = 5\np_positive = 0.3", "cost_fp: missing required key"),
         ("cost_fn = 0\ncost_fp = 1\np_positive = 0.3", "cost_fn: expected a number > 0"),

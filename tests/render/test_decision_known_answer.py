@@ -95,8 +95,10 @@ def write_project(root):
     graded = np.empty(100)
     graded[order] = np.linspace(1.0, 0.01, 100)
     noise = np.random.default_rng(3).permutation(100) / 100.0
-    rows = ["y,graded,coarse,noise"] + [f"{'pos' if y[i] else 'neg'},{graded[i]:.4f},{coarse[i]:.1f},{noise[i]:.2f}"
-                                        for i in range(100)]
+    rows = ["y,graded,coarse,noise"] + [
+        f"{'pos' if y[i] else 'neg'},{graded[i]:.4f},{coarse[i]:.1f},{noise[i]:.2f}"
+        for i in range(100)
+    ]
     (root / "data.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
     (root / "ccreport.toml").write_text(MANIFEST, encoding="utf-8")
     return root
@@ -112,42 +114,63 @@ def built(tmp_path_factory):
 
 def test_results_name_the_known_decisions(built):
     built, _ = built
-    box = json.loads((built / "results.json").read_text())["datasets"]["made"]["decisions"]["criteria"]
+    box = json.loads((built / "results.json").read_text())["datasets"]["made"]["decisions"][
+        "criteria"
+    ]
     wf = box["capacity-20"]
     assert wf["compared_on"] == "randomised"
     assert wf["classifier"] == "coarse" and wf["runner_up"]["classifier"] == "graded"
     assert wf["tpr"] == pytest.approx(20 / 24 * 23 / 50) and wf["flagged"] == pytest.approx(20)
     assert wf["runner_up"]["tpr"] == pytest.approx(0.34 + 3 / 83 * 0.66)
     assert wf["mix"]["weight_first"] == pytest.approx(1 / 6) and wf["mix"]["thresholds"][0] is None
-    assert wf["single_threshold"]["classifier"] == "graded" and wf["single_threshold"]["tpr"] == pytest.approx(0.34)
+    assert wf["single_threshold"]["classifier"] == "graded" and wf["single_threshold"][
+        "tpr"
+    ] == pytest.approx(0.34)
     np_ = box["fpr-10pct"]
     assert np_["classifier"] == "coarse" and np_["runner_up"]["classifier"] == "graded"
-    assert np_["tpr"] == pytest.approx(0.46 + 0.08 / 0.98 * 0.54) and np_["fpr"] == pytest.approx(0.1)
+    assert np_["tpr"] == pytest.approx(0.46 + 0.08 / 0.98 * 0.54) and np_["fpr"] == pytest.approx(
+        0.1
+    )
     assert [r["classifier"] for r in np_["ranking"]] == ["coarse", "graded", "noise"]
 
 
 def test_report_opens_with_the_known_decisions(built):
     built, results = built
     html = (built / "index.html").read_text()
-    block = html[html.index('class="decision-summary"'):html.index("</section>", html.index('class="decision-summary"'))]
+    block = html[
+        html.index('class="decision-summary"') : html.index(
+            "</section>", html.index('class="decision-summary"')
+        )
+    ]
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", block))
     assert re.search(r"capacity-20 \(workforce\): coarse, flag nobody for 16\.7% of cases", text)
     assert re.search(r"runner-up on the same basis graded \(TPR 36\.4%", text)
     assert re.search(r"fpr-10pct \(Neyman-Pearson\): coarse,", text)
     assert "desk-costs" in text and "EUR per case" in text
     # at desk-costs' PC(+) = 0.8 flagging everyone is cheapest: a trivial choice, its zero-width interval explained
-    assert re.search(r"Under desk-costs \(PC\(\+\) = 0\.800\): flag every case as pos \(a trivial classifier\)", text)
+    assert re.search(
+        r"Under desk-costs \(PC\(\+\) = 0\.800\): flag every case as pos \(a trivial classifier\)",
+        text,
+    )
     assert "zero width: flagging everyone costs exactly 1 \u2212 PC(+) on every resample" in text
     # the summary's warning is the band's own (none: the studentized bands keep their level with 2 scores)
     d = results.datasets["made"]
     for name, c in d.classifiers.items():
-        expected = f"Caution, {name}: {c.band.coverage_warning}" if c.band is not None and c.band.coverage_warning else ""
+        expected = (
+            f"Caution, {name}: {c.band.coverage_warning}"
+            if c.band is not None and c.band.coverage_warning
+            else ""
+        )
         assert few_scores_warning(d, name) == expected
     assert html.index('class="decision-summary"') < html.index('id="index-findings"')
     if shutil.which("pdftotext") is None:
         pytest.skip("pdftotext (poppler-utils) is not installed")
-    first = subprocess.run(["pdftotext", "-f", "1", "-l", "2", str(built / "report.pdf"), "-"],
-                           capture_output=True, text=True, check=True).stdout
+    first = subprocess.run(
+        ["pdftotext", "-f", "1", "-l", "2", str(built / "report.pdf"), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     first = re.sub(r"\s+", " ", first)
     assert "The decision" in first
     assert re.search(r"capacity-20 \(workforce\): coarse, flag nobody", first)

@@ -17,7 +17,8 @@ def _snapshot(folder):
     """The output's bytes, without invocation.json (its command line names -o)."""
     return {
         p.relative_to(folder).as_posix(): p.read_bytes()
-        for p in sorted(folder.rglob("*")) if p.is_file() and p.name != "invocation.json"
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and p.name != "invocation.json"
     }
 
 
@@ -25,8 +26,13 @@ def _project(tmp_path):
     root = write_tiny_project(tmp_path / "proj", settings=FAST, extra_priors="")
     shutil.copy(root / "data.csv", root / "other.csv")
     manifest = root / "ccreport.toml"
-    manifest.write_text(manifest.read_text().replace(
-        "[[classifiers]]", '[[datasets]]\nname = "other"\npath = "other.csv"\nlabel = "label"\npositive = "pos"\n\n[[classifiers]]', 1))
+    manifest.write_text(
+        manifest.read_text().replace(
+            "[[classifiers]]",
+            '[[datasets]]\nname = "other"\npath = "other.csv"\nlabel = "label"\npositive = "pos"\n\n[[classifiers]]',
+            1,
+        )
+    )
     return root
 
 
@@ -63,4 +69,6 @@ def test_a_changed_dataset_redraws_only_its_own_and_the_overviews_figures(tmp_pa
     fresh = tmp_path / "fresh"
     assert main(["build", ".", "-o", str(fresh), "--no-pdf", "-q", "--no-cache", "-j", "1"]) == 0
     assert len(calls) == 2 and calls[1][0] is None and first in calls[1][1]
-    assert _snapshot(root / "site") == _snapshot(fresh)  # the cached figures and index are those drawn afresh
+    assert _snapshot(root / "site") == _snapshot(
+        fresh
+    )  # the cached figures and index are those drawn afresh

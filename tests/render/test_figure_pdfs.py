@@ -38,7 +38,9 @@ def _figure(folder: Path, stem: str, notdef_kept: bool = True, pdf: bool = True)
         ax.set_ylabel("Difference\nin flow")
         ax.legend()
         for fmt in ("svg", "pdf") if pdf else ("svg",):
-            fig.savefig(folder / "figures" / f"{stem}.{fmt}", format=fmt, metadata=SAVE_METADATA[fmt])
+            fig.savefig(
+                folder / "figures" / f"{stem}.{fmt}", format=fmt, metadata=SAVE_METADATA[fmt]
+            )
         plt.close(fig)
 
 
@@ -77,8 +79,12 @@ def test_intrinsic_size_is_the_svgs(tmp_path):
 
     _figure(tmp_path, "a")
     svg = tmp_path / "figures" / "a.svg"
-    expected = SVGImage(ElementTree.fromstring(svg.read_bytes()), svg.as_uri(), None, None).get_intrinsic_size(1, 16)
-    got = FigurePdf(tmp_path / "figures" / "a.pdf", FigureImages(tmp_path)).get_intrinsic_size(1, 16)
+    expected = SVGImage(
+        ElementTree.fromstring(svg.read_bytes()), svg.as_uri(), None, None
+    ).get_intrinsic_size(1, 16)
+    got = FigurePdf(tmp_path / "figures" / "a.pdf", FigureImages(tmp_path)).get_intrinsic_size(
+        1, 16
+    )
     assert got == pytest.approx(expected, rel=1e-9)
 
 
@@ -90,7 +96,9 @@ def test_cache_answers_only_figure_svgs_with_a_pdf(tmp_path):
     images = FigureImages(tmp_path)
     assert (tmp_path / "figures" / "a.svg").as_uri() in images
     assert isinstance(images[(tmp_path / "figures" / "a.svg").as_uri()], FigurePdf)
-    assert (tmp_path / "figures" / "b.svg").as_uri() not in images  # no PDF: WeasyPrint loads the SVG
+    assert (
+        tmp_path / "figures" / "b.svg"
+    ).as_uri() not in images  # no PDF: WeasyPrint loads the SVG
     assert (tmp_path / "elsewhere.svg").as_uri() not in images  # not under figures/
     assert "https://example.org/figures/a.svg" not in images
 
@@ -110,18 +118,40 @@ def test_figure_xobject_is_the_figure_pdf_page(tmp_path):
         assert [float(v) for v in xobject["/BBox"]] == [float(v) for v in source.mediabox]
         assert xobject.get_data() == source.get_contents().get_data()
         fonts = {str(f.get_object()["/BaseFont"]) for f in xobject["/Resources"]["/Font"].values()}
-        assert fonts == {str(f.get_object()["/BaseFont"]) for f in source["/Resources"]["/Font"].values()}
-        for font in xobject["/Resources"]["/Font"].values():  # the font program itself, byte for byte
+        assert fonts == {
+            str(f.get_object()["/BaseFont"]) for f in source["/Resources"]["/Font"].values()
+        }
+        for font in xobject["/Resources"][
+            "/Font"
+        ].values():  # the font program itself, byte for byte
             descendant = font.get_object()["/DescendantFonts"][0].get_object()
-            source_font = source["/Resources"]["/Font"][
-                next(k for k, v in source["/Resources"]["/Font"].items() if v.get_object()["/BaseFont"] == font.get_object()["/BaseFont"])
-            ].get_object()["/DescendantFonts"][0].get_object()
-            assert descendant["/FontDescriptor"]["/FontFile2"].get_data() == source_font["/FontDescriptor"]["/FontFile2"].get_data()
-        inner, source_inner = xobject["/Resources"].get("/XObject"), source["/Resources"].get("/XObject")
-        assert set(inner.get_object() if inner else {}) == set(source_inner.get_object() if source_inner else {})
+            source_font = (
+                source["/Resources"]["/Font"][
+                    next(
+                        k
+                        for k, v in source["/Resources"]["/Font"].items()
+                        if v.get_object()["/BaseFont"] == font.get_object()["/BaseFont"]
+                    )
+                ]
+                .get_object()["/DescendantFonts"][0]
+                .get_object()
+            )
+            assert (
+                descendant["/FontDescriptor"]["/FontFile2"].get_data()
+                == source_font["/FontDescriptor"]["/FontFile2"].get_data()
+            )
+        inner, source_inner = (
+            xobject["/Resources"].get("/XObject"),
+            source["/Resources"].get("/XObject"),
+        )
+        assert set(inner.get_object() if inner else {}) == set(
+            source_inner.get_object() if source_inner else {}
+        )
     page = pypdf.PdfReader(target).pages[0]
     content = page.get_contents().get_data()
-    assert re.search(rb"/Figure\s*<</MCID \d+>>\s*BDC(?:(?!EMC).)*?/iccfig0_0 Do", content, re.DOTALL)
+    assert re.search(
+        rb"/Figure\s*<</MCID \d+>>\s*BDC(?:(?!EMC).)*?/iccfig0_0 Do", content, re.DOTALL
+    )
     page_validation = pytest.importorskip("page")
     report = page_validation.validate_pdf(target, profile="3b")
     assert report.is_compliant, [(f.rule_id, f.message) for f in report.failures]
@@ -135,16 +165,27 @@ def test_same_boxes_as_the_svg_route(tmp_path):
     with_pdfs, with_svgs = _write(tmp_path, ["a"]), _write(tmp_path, ["a"], figure_pdfs=False)
     box = pypdf.PdfReader(tmp_path / "figures" / "a.pdf").pages[0].mediabox
     content = pypdf.PdfReader(with_pdfs).pages[0].get_contents().get_data().decode("latin-1")
-    a, d, e, f = (float(v) for v in re.search(r"([-\d.]+) 0 0 ([-\d.]+) ([-\d.]+) ([-\d.]+) cm\s*/iccfig0_0 Do", content).groups())
+    a, d, e, f = (
+        float(v)
+        for v in re.search(
+            r"([-\d.]+) 0 0 ([-\d.]+) ([-\d.]+) ([-\d.]+) cm\s*/iccfig0_0 Do", content
+        ).groups()
+    )
     assert e == 0
-    assert a > 0 and d < 0 and a == pytest.approx(-d, rel=1e-6)  # same scale both ways: the aspect is kept
-    assert f == pytest.approx(-d * float(box.height), rel=1e-6)  # the figure's bottom at the box's bottom
+    assert (
+        a > 0 and d < 0 and a == pytest.approx(-d, rel=1e-6)
+    )  # same scale both ways: the aspect is kept
+    assert f == pytest.approx(
+        -d * float(box.height), rel=1e-6
+    )  # the figure's bottom at the box's bottom
     svg_content = pypdf.PdfReader(with_svgs).pages[0].get_contents().get_data().decode("latin-1")
     # the SVG route sets the same box: WeasyPrint's transform to the image box precedes the drawing in both
     place = re.compile(r"1 0 0 1 ([-\d.]+) ([-\d.]+) cm")
     assert place.findall(content)[:1] == place.findall(svg_content)[:1]
     scale = re.search(r"([-\d.]+) 0 0 -[-\d.]+ [-\d.]+ [-\d.]+ cm\s*/iccfig0_0 Do", content)[1]
-    assert f"{scale} 0 0 {scale} 0 0 cm" in svg_content  # the SVG's viewBox (= MediaBox) at the same scale
+    assert (
+        f"{scale} 0 0 {scale} 0 0 cm" in svg_content
+    )  # the SVG's viewBox (= MediaBox) at the same scale
     assert [p.extract_text() for p in pypdf.PdfReader(with_pdfs).pages][0].startswith("Figures")
 
 
@@ -176,7 +217,11 @@ def test_identical_font_programs_are_embedded_once(tmp_path):
     programs = {}
     for xobject in xobjects.values():
         for font in xobject["/Resources"]["/Font"].values():
-            ref = font.get_object()["/DescendantFonts"][0].get_object()["/FontDescriptor"].raw_get("/FontFile2")
+            ref = (
+                font.get_object()["/DescendantFonts"][0]
+                .get_object()["/FontDescriptor"]
+                .raw_get("/FontFile2")
+            )
             programs.setdefault(ref.get_object().get_data(), set()).add(ref.idnum)
     assert programs and all(len(ids) == 1 for ids in programs.values())
     assert sum(len(x["/Resources"]["/Font"]) for x in xobjects.values()) > len(programs)
@@ -189,7 +234,18 @@ def test_name_bytes_are_pypdfs_for_every_kind_of_name():
 
     from ccreport.render.figure_pdfs import name_bytes
 
-    names = ["/Type", "/F1-DejaVuSans", "/a#b", "/with space", "/(paren)", "/caf\u00e9", "/\u00e9t\u00e9", "/x/y", "/%", "/"]
+    names = [
+        "/Type",
+        "/F1-DejaVuSans",
+        "/a#b",
+        "/with space",
+        "/(paren)",
+        "/caf\u00e9",
+        "/\u00e9t\u00e9",
+        "/x/y",
+        "/%",
+        "/",
+    ]
     for name in names + names:  # the second time from the cache
         buffer = io.BytesIO()
         NameObject(name).write_to_stream(buffer)

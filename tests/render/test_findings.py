@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 from pathlib import Path
 
 import numpy as np
 import pytest
 from scipy import integrate, stats
+from site_fixtures import check_site, example_build, example_results, parse_page, synthetic_results
 
 from ccreport.commands.build import build
 from ccreport.render import findings as fd
@@ -25,7 +25,6 @@ from ccreport.render import tables as tb
 from ccreport.render.sections.overview import cross_dataset_table
 from ccreport.render.sections.summary import summary_table
 from ccreport.results import ExpectedCostDifferenceInterval
-from site_fixtures import check_site, example_build, example_results, parse_page, synthetic_results
 
 # --- looking a Ref up in results.json -------------------------------------------------------------
 
@@ -48,7 +47,7 @@ def run_interval(data: dict, path: tuple, name: str | None = None) -> tuple[floa
     """The PC(+) interval of hybrid segments ``path[-2]``..``path[-1]``: one classifier, end to end."""
     segments = lookup(data, path[:-2])
     first, last = path[-2], path[-1]
-    run = segments[first:last + 1]
+    run = segments[first : last + 1]
     assert run, path
     names = {s["classifier"] for s in run}
     assert len(names) == 1 and (name is None or names == {name}), (path, names)
@@ -83,7 +82,9 @@ def check_ref(data: dict, ref: fd.Ref) -> None:
     replicates = data["settings"]["bootstrap"]
     if ref.kind == "name":
         assert ref.path[-1] == ref.text or ref.path[-2] == ref.text, ref
-        lookup(data, ref.path if ref.path[-1] == ref.text else ref.path[:-1])  # the classifier exists
+        lookup(
+            data, ref.path if ref.path[-1] == ref.text else ref.path[:-1]
+        )  # the classifier exists
         if ref.path[-1] == "operating_range":  # "never beats the trivial classifiers"
             assert lookup(data, ref.path) is None, ref
     elif ref.kind == "cost":
@@ -103,7 +104,9 @@ def check_ref(data: dict, ref: fd.Ref) -> None:
             assert interval["p_value"] <= (1 + 1e-9) / (replicates + 1), ref
             assert p_holm <= number < p_holm + 0.001 + 1e-12, ref
         else:
-            assert ref.text.replace("\u00a0", " ").startswith("p_adj = ") and number == round(p_holm, 3), ref
+            assert ref.text.replace("\u00a0", " ").startswith("p_adj = ") and number == round(
+                p_holm, 3
+            ), ref
     elif ref.kind in ("interval", "cost_interval"):
         lo, hi = as_interval(lookup(data, ref.path))
         digits = tb.COST_DIGITS if ref.kind == "cost_interval" else tb.PC_DIGITS
@@ -121,7 +124,11 @@ def check_ref(data: dict, ref: fd.Ref) -> None:
             ends += [a, b]
         assert lo in ends and hi in ends, ref
         # every significant interval it lies in names the same cheaper classifier: the run's
-        winners = {lookup(data, path[:-2])[path[-2]]["classifier"] for path in ref.within if "segments" in path}
+        winners = {
+            lookup(data, path[:-2])[path[-2]]["classifier"]
+            for path in ref.within
+            if "segments" in path
+        }
         for path in ref.within:
             if "significant" in path:
                 assert {lookup(data, path)["better"]} == winners, (ref, path)
@@ -167,7 +174,9 @@ def write_project(root: Path, columns: dict, priors: str = "", seed: int = 5, n:
     (root / "ccreport.toml").write_text(
         '[project]\ntitle = "Findings test"\nseed = 11\nbootstrap = 500\n'
         '[[datasets]]\nname = "d"\npath = "data.csv"\nlabel = "label"\npositive = "pos"\n'
-        + classifiers + '\n[[priors]]\nname = "uniform"\ndistribution = "uniform"\n' + priors,
+        + classifiers
+        + '\n[[priors]]\nname = "uniform"\ndistribution = "uniform"\n'
+        + priors,
         encoding="utf-8",
     )
     return root
@@ -208,7 +217,9 @@ def twins(tmp_path_factory):
 
         return make
 
-    root = write_project(tmp_path_factory.mktemp("twins") / "proj", {"one": twin(1), "two": twin(2)})
+    root = write_project(
+        tmp_path_factory.mktemp("twins") / "proj", {"one": twin(1), "two": twin(2)}
+    )
     return built(root)
 
 
@@ -293,7 +304,9 @@ def test_star_when_significant_and_tied_otherwise(separated, twins):
 
 def with_p_holm(d, pair: str, prior: str, p_holm: float, p_value: float):
     m = d.comparisons[pair]
-    iv = ExpectedCostDifferenceInterval(m.expected_cost_difference[prior], -1.0, 1.0, p_value, "test", p_holm, "Holm")
+    iv = ExpectedCostDifferenceInterval(
+        m.expected_cost_difference[prior], -1.0, 1.0, p_value, "test", p_holm, "Holm"
+    )
     m = dataclasses.replace(m, expected_cost_difference_interval={prior: iv})
     return dataclasses.replace(d, comparisons={**d.comparisons, pair: m})
 
@@ -307,8 +320,20 @@ def test_conditional_star_on_synthetic_results():
     order = sorted(costs, key=costs.get)
     best, runner = order[0], order[1]
     pair = next(k for k, m in d.comparisons.items() if {m.a, m.b} == {best, runner})
-    band = DifferenceBand(level=0.9, replicates=999, method="test", pc=np.zeros(1), lower=np.zeros(1), upper=np.zeros(1))
-    d = dataclasses.replace(d, comparisons={k: dataclasses.replace(m, difference_band=band) for k, m in d.comparisons.items()})
+    band = DifferenceBand(
+        level=0.9,
+        replicates=999,
+        method="test",
+        pc=np.zeros(1),
+        lower=np.zeros(1),
+        upper=np.zeros(1),
+    )
+    d = dataclasses.replace(
+        d,
+        comparisons={
+            k: dataclasses.replace(m, difference_band=band) for k, m in d.comparisons.items()
+        },
+    )
     assert ranking.dataset_verdict(d, "uniform").reason == "not compared"  # no adjusted test yet
     significant = with_p_holm(d, pair, "uniform", 0.003, 0.001)
     v = ranking.dataset_verdict(significant, "uniform")
@@ -317,12 +342,16 @@ def test_conditional_star_on_synthetic_results():
     v = ranking.dataset_verdict(tied, "uniform")
     assert not v.starred and v.tied_with == (runner,)
     found = fd.prior_findings(tied, ["uniform"])[0]
-    assert f"{best} (" in found.text and f"tied with {runner}, p_adj\u00a0=\u00a00.200" in found.text
+    assert (
+        f"{best} (" in found.text and f"tied with {runner}, p_adj\u00a0=\u00a00.200" in found.text
+    )
     found = fd.prior_findings(significant, ["uniform"])[0]
     # the raw p 0.001 is at the floor 1 / (999 + 1): the adjusted one is printed as a bound
     assert f"significantly cheaper than {runner}, p_adj\u00a0\u2264\u00a00.003" in found.text
     # a pair that was not compared: never "significant", said so
-    dropped = dataclasses.replace(significant, comparisons={k: m for k, m in significant.comparisons.items() if k != pair})
+    dropped = dataclasses.replace(
+        significant, comparisons={k: m for k, m in significant.comparisons.items() if k != pair}
+    )
     v = ranking.dataset_verdict(dropped, "uniform")
     assert v.reason == "not compared" and not v.starred
     assert f"not tested against {runner}" in fd.prior_findings(dropped, ["uniform"])[0].text
@@ -340,7 +369,9 @@ def test_example_findings_agree_with_results_json():
     page = (out / "dataset-german_credit.html").read_text(encoding="utf-8")
     assert 'id="dataset-german_credit-findings"' in page and 'class="finding-ref"' in page
     index = (out / "index.html").read_text(encoding="utf-8")
-    assert 'id="index-how-to-read"' in index and index.count('class="quote"') == len(results.datasets)
+    assert 'id="index-how-to-read"' in index and index.count('class="quote"') == len(
+        results.datasets
+    )
 
 
 def test_no_claim_of_significance_without_a_test_or_a_rival():
@@ -354,6 +385,9 @@ def test_no_claim_of_significance_without_a_test_or_a_rival():
     untested = binormal_results(datasets=("one",), classifiers=("logreg", "inverted", "stump"))
     found = fd.dataset_findings(untested, untested.datasets["one"])
     assert "it was not tested against stump" in found.quote.text
-    assert "no paired test of the cheapest against the runner-up was run" in found.topic("priors")[1].text
+    assert (
+        "no paired test of the cheapest against the runner-up was run"
+        in found.topic("priors")[1].text
+    )
     never = [f for f in found.topic("trivial") if "never beats" in f.text]
     assert [r.text for r in never[0].refs] == ["inverted"]

@@ -20,6 +20,7 @@ from html import unescape
 
 import numpy as np
 import pytest
+from site_fixtures import example_build, example_results, synthetic_results, write_tiny_project
 
 from ccreport.analysis import threshold_choice as T
 from ccreport.analysis.roc import roc_points
@@ -29,8 +30,6 @@ from ccreport.figures.style import NEC_LABEL
 from ccreport.figures.threshold_choice import KENDALL_LABELS, kendall_curves
 from ccreport.render.methods_page import expected_max_normal, limitations, probability_rules
 from ccreport.tasks.bands_task import FEW_SCORES
-
-from site_fixtures import example_build, example_results, synthetic_results, write_tiny_project
 
 
 def _text(path) -> str:
@@ -72,9 +71,19 @@ def test_kendall_curve_is_said_not_to_be_a_cost_curve(example_methods):
 
 def test_every_threshold_choice_rule_has_its_equation(example_methods):
     _, text = example_methods
-    for needle in ("[4, Eq. 6]", "T(c) = c", "s ≥ 1 − x", "[4, Def. 1, Eq. 7–8]", "[4, Cor. 1]", "[4, Lemma 1]",
-                   "[4, Def. 3]", "[4, Thm 2]", "[4, §7, Def. 4]",
-                   "T(x) = π (1 − x) / (π (1 − x) + (1 − π) x)", "this rule at π = ½"):
+    for needle in (
+        "[4, Eq. 6]",
+        "T(c) = c",
+        "s ≥ 1 − x",
+        "[4, Def. 1, Eq. 7–8]",
+        "[4, Cor. 1]",
+        "[4, Lemma 1]",
+        "[4, Def. 3]",
+        "[4, Thm 2]",
+        "[4, §7, Def. 4]",
+        "T(x) = π (1 − x) / (π (1 − x) + (1 − π) x)",
+        "this rule at π = ½",
+    ):
         assert needle in text, needle
 
 
@@ -89,7 +98,10 @@ def test_the_two_probability_rules_are_tabulated_from_the_results(example_method
         assert r.rule_area == c.selection.criteria[r.criterion].area
         assert f"{r.score_driven:.4f}" in text and f"{r.rule_area:.4f}" in text
     german = {r.classifier: r for r in rows if r.dataset == "german_credit"}
-    assert german["logreg"].rule == "bayes_prior" and german["logreg"].rule_area < german["logreg"].score_driven
+    assert (
+        german["logreg"].rule == "bayes_prior"
+        and german["logreg"].rule_area < german["logreg"].score_driven
+    )
 
 
 def test_kendall_figure_label_is_not_normalized_expected_cost():
@@ -98,7 +110,10 @@ def test_kendall_figure_label_is_not_normalized_expected_cost():
     labels = [ax.get_ylabel() for ax in fig.axes]
     assert labels == [KENDALL_LABELS["pc"]] and NEC_LABEL not in labels
     fig = kendall_curves(d, setting="both")
-    assert [ax.get_ylabel() for ax in fig.axes] == [KENDALL_LABELS["pc"], KENDALL_LABELS["cost_proportion"]]
+    assert [ax.get_ylabel() for ax in fig.axes] == [
+        KENDALL_LABELS["pc"],
+        KENDALL_LABELS["cost_proportion"],
+    ]
 
 
 # --- why score-driven and bayes_prior differ, numerically --------------------------------------
@@ -122,7 +137,9 @@ def test_score_driven_is_bayes_prior_at_one_half_and_the_balanced_brier_score():
     balanced_brier = 0.5 * (np.mean((1 - s[y]) ** 2) + np.mean(s[~y] ** 2))
     assert sd == pytest.approx(balanced_brier, abs=1e-12)
     assert performance_independent(roc, "score_driven").area == pytest.approx(sd, abs=1e-12)
-    assert performance_independent(roc, "bayes_prior", prior=0.5).area == pytest.approx(sd, abs=1e-12)
+    assert performance_independent(roc, "bayes_prior", prior=0.5).area == pytest.approx(
+        sd, abs=1e-12
+    )
 
 
 def test_bayes_prior_is_the_cost_proportion_score_driven_rule_carried_to_pc():
@@ -148,7 +165,8 @@ def test_with_calibrated_scores_on_unbalanced_data_bayes_prior_is_cheaper():
     y, s = _calibrated(pi=0.5)  # balanced: the two rules are one
     roc = roc_points(y, s)
     assert performance_independent(roc, "bayes_prior").area == pytest.approx(
-        performance_independent(roc, "score_driven").area, abs=1e-12)
+        performance_independent(roc, "score_driven").area, abs=1e-12
+    )
 
 
 # --- e(k), the worst-case selection bias --------------------------------------------------------
@@ -233,7 +251,9 @@ def test_limitations_differ_between_two_projects(tmp_path):
 
 def test_limitations_without_bootstrap_say_there_are_no_intervals():
     results = synthetic_results()
-    results = dataclasses.replace(results, settings=dataclasses.replace(results.settings, bootstrap=0))
+    results = dataclasses.replace(
+        results, settings=dataclasses.replace(results.settings, bootstrap=0)
+    )
     items = {x.key: x.text for x in limitations(results)}
     assert "No bootstrap was run" in items["fixed_models"]
     assert "pooled_folds" not in items

@@ -6,19 +6,20 @@ import hashlib
 import html as html_module
 import json
 import re
-import tempfile
 import shutil
 import subprocess
+import tempfile
 
 import pytest
 
 pypdf = pytest.importorskip("pypdf")
 
-from ccreport.commands.build import build  # noqa: E402
-from ccreport.render.page_names import dataset_page_slug  # noqa: E402
-from ccreport.render.figure_pdfs import XOBJECT_NAME  # noqa: E402
-
 from site_fixtures import example_build, write_tiny_project  # noqa: E402
+
+from ccreport.commands.build import build  # noqa: E402
+from ccreport.render.figure_pdfs import XOBJECT_NAME  # noqa: E402
+from ccreport.render.page_names import dataset_page_slug  # noqa: E402
+
 
 @pytest.fixture(scope="module")
 def example_pdf():
@@ -43,10 +44,25 @@ def test_no_section_heading_ends_a_page(example_pdf):
     out, reader, _ = example_pdf
     if shutil.which("pdftotext") is None:
         pytest.skip("pdftotext (poppler-utils) is not installed")
-    heading = re.compile(r"^\d+\.\d+\s+[A-Z][^.]*$")  # "3.2 Summary", not a contents line with leaders
+    heading = re.compile(
+        r"^\d+\.\d+\s+[A-Z][^.]*$"
+    )  # "3.2 Summary", not a contents line with leaders
     for number in range(1, len(reader.pages) + 1):
-        text = subprocess.run(["pdftotext", "-f", str(number), "-l", str(number), "-layout", str(out / "report.pdf"), "-"],
-                              capture_output=True, text=True, check=True).stdout
+        text = subprocess.run(
+            [
+                "pdftotext",
+                "-f",
+                str(number),
+                "-l",
+                str(number),
+                "-layout",
+                str(out / "report.pdf"),
+                "-",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         lines = [line.strip() for line in text.splitlines() if line.strip()]
         body = [line for line in lines if not re.match(r"Page \d+ of \d+$", line)]
         assert not (body and heading.match(body[-1])), (number, body[-1])
@@ -56,10 +72,18 @@ def test_landscape_pages_hold_only_wide_tables(example_pdf):
     """A wide table gets landscape pages; the heading and text after it go back to portrait (the
     chapters' named page type), and a table's note stays whole with its last row."""
     _, reader, pages = example_pdf
-    landscape = [i for i, page in enumerate(reader.pages) if float(page.mediabox.width) > float(page.mediabox.height)]
+    landscape = [
+        i
+        for i, page in enumerate(reader.pages)
+        if float(page.mediabox.width) > float(page.mediabox.height)
+    ]
     assert landscape
-    for i in landscape:  # a heading only where the wide table follows it at once (it goes with its table)
-        headings = re.findall(r"^\d+\.\d+[ \u2002][A-Z][^\n]*$\n(?!Table \d+\.)", pages[i], flags=re.MULTILINE)
+    for i in (
+        landscape
+    ):  # a heading only where the wide table follows it at once (it goes with its table)
+        headings = re.findall(
+            r"^\d+\.\d+[ \u2002][A-Z][^\n]*$\n(?!Table \d+\.)", pages[i], flags=re.MULTILINE
+        )
         assert not headings, (i + 1, headings)
         assert not re.search(r"Figure \d+\.", pages[i]), i + 1
 
@@ -90,10 +114,14 @@ def test_table_of_contents_with_page_numbers(example_pdf):
     data = json.loads((out / "results.json").read_text())
     start = next(i for i, p in enumerate(pages) if "Contents" in p)
     end = start + 1  # the contents may run over several pages: their entries end in dotted leaders
-    while end < len(pages) and re.search(r"\.{8,}\s*\d+", pages[end]) and "Contents" not in pages[end]:
+    while (
+        end < len(pages) and re.search(r"\.{8,}\s*\d+", pages[end]) and "Contents" not in pages[end]
+    ):
         end += 1
     toc = "\n".join(pages[start:end])
-    assert start < 3 and "Contents" in toc  # after the title page (and the decision summary, when it has a page)
+    assert (
+        start < 3 and "Contents" in toc
+    )  # after the title page (and the decision summary, when it has a page)
     titles = ["Overview"] + [f"Dataset: {d}" for d in data["datasets"]] + ["Methods", "Provenance"]
     numbers = []
     for title in titles:
@@ -142,7 +170,11 @@ def test_figures_stay_vector(example_pdf):
                 page_images.add(xobject.idnum)
             elif XOBJECT_NAME.search(name):
                 inner = (obj.get("/Resources") or {}).get("/XObject") or {}
-                figure_images |= {(xobject.idnum, n) for n, x in inner.items() if x.get_object().get("/Subtype") == "/Image"}
+                figure_images |= {
+                    (xobject.idnum, n)
+                    for n, x in inner.items()
+                    if x.get_object().get("/Subtype") == "/Image"
+                }
     assert not page_images  # every figure of the example has its PDF: nothing drawn from SVG
     rasters = 0  # the images matplotlib put in the figure files
     for path in out.glob("figures/**/*.pdf"):
@@ -171,10 +203,18 @@ def test_every_figure_is_drawn_from_its_own_pdf_file(example_pdf):
         path, page = sources[xobject.get_data()]  # KeyError: content that is no figure file's
         matched.add(path)
         assert [float(v) for v in xobject["/BBox"]] == [float(v) for v in page.mediabox]
-        programs = {f.get_object()["/DescendantFonts"][0].get_object()["/FontDescriptor"]["/FontFile2"].get_data()
-                    for f in xobject["/Resources"]["/Font"].values()}
-        assert programs == {f.get_object()["/DescendantFonts"][0].get_object()["/FontDescriptor"]["/FontFile2"].get_data()
-                            for f in page["/Resources"]["/Font"].values()}
+        programs = {
+            f.get_object()["/DescendantFonts"][0]
+            .get_object()["/FontDescriptor"]["/FontFile2"]
+            .get_data()
+            for f in xobject["/Resources"]["/Font"].values()
+        }
+        assert programs == {
+            f.get_object()["/DescendantFonts"][0]
+            .get_object()["/FontDescriptor"]["/FontFile2"]
+            .get_data()
+            for f in page["/Resources"]["/Font"].values()
+        }
     assert len(matched) == len(sources)
 
 
@@ -190,13 +230,17 @@ def test_same_bytes_from_two_builds(tmp_path, monkeypatch):
     one = (tmp_path / "one" / "report.pdf").read_bytes()
     two = (tmp_path / "elsewhere" / "two" / "report.pdf").read_bytes()
     assert one == two
-    text = "\n".join(p.extract_text() for p in pypdf.PdfReader(tmp_path / "one" / "report.pdf").pages)
+    text = "\n".join(
+        p.extract_text() for p in pypdf.PdfReader(tmp_path / "one" / "report.pdf").pages
+    )
     assert "Contents" in text and "Table 1." in text
 
 
 # --- issue 15: the PDF is the report ---------------------------------------------------------------
 
-_LABELLED = re.compile(r'<span class="item-label">(Figure|Table) (\d+)\.</span>(.*?)</figcaption>', re.DOTALL)
+_LABELLED = re.compile(
+    r'<span class="item-label">(Figure|Table) (\d+)\.</span>(.*?)</figcaption>', re.DOTALL
+)
 
 
 def _words(text: str) -> str:
@@ -206,7 +250,12 @@ def _words(text: str) -> str:
 def _site_pages(out) -> list[str]:
     """The site's pages in the report's order (the PDF's chapters)."""
     datasets = json.loads((out / "results.json").read_text())["datasets"]
-    return ["index.html", *(f"{dataset_page_slug(d)}.html" for d in datasets), "methods.html", "provenance.html"]
+    return [
+        "index.html",
+        *(f"{dataset_page_slug(d)}.html" for d in datasets),
+        "methods.html",
+        "provenance.html",
+    ]
 
 
 def _site_items(out) -> dict[tuple[str, int], str]:
@@ -225,39 +274,58 @@ def pdf_text(example_pdf):
     out, _, _ = example_pdf
     if shutil.which("pdftotext") is None:
         pytest.skip("pdftotext (poppler-utils) is not installed")
-    return subprocess.run(["pdftotext", str(out / "report.pdf"), "-"], capture_output=True, text=True, check=True).stdout
+    return subprocess.run(
+        ["pdftotext", str(out / "report.pdf"), "-"], capture_output=True, text=True, check=True
+    ).stdout
 
 
-def test_every_figure_and_table_of_the_site_is_in_the_pdf_with_the_same_number(example_pdf, pdf_text):
+def test_every_figure_and_table_of_the_site_is_in_the_pdf_with_the_same_number(
+    example_pdf, pdf_text
+):
     out, _, _ = example_pdf
     site = _site_items(out)
     figures = sorted(n for kind, n in site if kind == "Figure")
     tables = sorted(n for kind, n in site if kind == "Table")
     assert figures == list(range(1, len(figures) + 1)) and tables == list(range(1, len(tables) + 1))
-    assert len(figures) == len(list(out.glob("figures/**/*.svg")))  # the site shows every drawn figure
+    assert len(figures) == len(
+        list(out.glob("figures/**/*.svg"))
+    )  # the site shows every drawn figure
     text = " ".join(pdf_text.split())
-    assert {("Figure", int(n)) for n in re.findall(r"Figure (\d+)\.", text)} == {k for k in site if k[0] == "Figure"}
-    assert {("Table", int(n)) for n in re.findall(r"Table (\d+)\.", text)} == {k for k in site if k[0] == "Table"}
+    assert {("Figure", int(n)) for n in re.findall(r"Figure (\d+)\.", text)} == {
+        k for k in site if k[0] == "Figure"
+    }
+    assert {("Table", int(n)) for n in re.findall(r"Table (\d+)\.", text)} == {
+        k for k in site if k[0] == "Table"
+    }
     panels = _panel_captions(out)  # report.pdf's grids: the panel's own caption under each panel
     for (kind, number), caption in site.items():  # each number labels the same caption in both
-        start = " ".join(panels.get(number, caption).split()[:4]) if kind == "Figure" else " ".join(caption.split()[:4])
+        start = (
+            " ".join(panels.get(number, caption).split()[:4])
+            if kind == "Figure"
+            else " ".join(caption.split()[:4])
+        )
         assert f"{kind} {number}. {start}" in text, (kind, number, start)
     assert panels  # the example has grids of panels
 
 
-_FIGURE_ID = re.compile(r'<figure class="figure[^"]*" id="([^"]+)">\s*<img[^>]*>\s*<figcaption><span class="item-label">Figure (\d+)\.')
+_FIGURE_ID = re.compile(
+    r'<figure class="figure[^"]*" id="([^"]+)">\s*<img[^>]*>\s*<figcaption><span class="item-label">Figure (\d+)\.'
+)
 
 
 def _panel_captions(out) -> dict[int, str]:
     """Site figure number -> the caption report.pdf prints under it as a panel of a grid, for the
     figure kinds that have one (ccreport.figures.registry: panel_caption)."""
+    from site_fixtures import example_results
+
     from ccreport import figures as F
     from ccreport.render.site import Figure
-    from site_fixtures import example_results
 
     number_of = {}
     for page in _site_pages(out):
-        number_of.update({fid: int(n) for fid, n in _FIGURE_ID.findall((out / page).read_text(encoding="utf-8"))})
+        number_of.update(
+            {fid: int(n) for fid, n in _FIGURE_ID.findall((out / page).read_text(encoding="utf-8"))}
+        )
     results = example_results()
     found = {}
     for spec in F.specs():
@@ -265,7 +333,9 @@ def _panel_captions(out) -> dict[int, str]:
             continue
         for d in results.datasets.values():
             for subject in spec.subjects(results, d, {}):
-                fid = Figure(key=spec.key_for(d.name, subject.name), svg="", pdf=None, caption="", alt="").id
+                fid = Figure(
+                    key=spec.key_for(d.name, subject.name), svg="", pdf=None, caption="", alt=""
+                ).id
                 if fid in number_of:
                     found[number_of[fid]] = spec.panel_caption(subject)
     return found
@@ -274,9 +344,10 @@ def _panel_captions(out) -> dict[int, str]:
 def test_each_grid_of_panels_says_once_what_every_panel_shows(example_pdf, pdf_text):
     """A grid's panels note (once, before the grid) and the panel captions together say what the
     site's full caption says: the pair or classifier, its own facts, and the rest in the note."""
+    from site_fixtures import example_results
+
     from ccreport import figures as F
     from ccreport.figures.registry import FigureOptions
-    from site_fixtures import example_results
 
     text = " ".join(pdf_text.split())
     results = example_results()
@@ -291,7 +362,9 @@ def test_each_grid_of_panels_says_once_what_every_panel_shows(example_pdf, pdf_t
                 full, panel = spec.caption(subject), spec.panel_caption(subject)
                 assert len(panel) < len(full) / 2 and subject.dataset.name in panel
                 facts = re.findall(r"PC\(\+\) = [\d., ]+\d|\d+ folds|\d+% pointwise", full)
-                facts += re.findall(r"method: (.*?)(?:, \d+ replicates|\.$|\. )", full)  # a band's method
+                facts += re.findall(
+                    r"method: (.*?)(?:, \d+ replicates|\.$|\. )", full
+                )  # a band's method
                 for fact in facts:
                     assert fact.rstrip(".") in panel + " " + note, (spec.kind, subject.name, fact)
 
@@ -319,11 +392,15 @@ def test_real_date_tagging_and_every_input_attached(example_pdf):
     assert reader.metadata["/CreationDate"].startswith("D:" + re.sub(r"[-T:Z]", "", date))
     assert not date.startswith("2006")
     if shutil.which("pdfinfo"):
-        info = subprocess.run(["pdfinfo", str(out / "report.pdf")], capture_output=True, text=True).stdout
+        info = subprocess.run(
+            ["pdfinfo", str(out / "report.pdf")], capture_output=True, text=True
+        ).stdout
         assert re.search(r"Tagged:\s+yes", info)
         assert re.search(r"PDF subtype:\s+PDF/A-3b", info) or "PDF subtype" not in info
     if shutil.which("pdfdetach"):
-        listed = subprocess.run(["pdfdetach", "-list", str(out / "report.pdf")], capture_output=True, text=True).stdout
+        listed = subprocess.run(
+            ["pdfdetach", "-list", str(out / "report.pdf")], capture_output=True, text=True
+        ).stdout
         names = {line.split(": ", 1)[1] for line in listed.splitlines()[1:]}
         assert names == {"results.json"} | {f["path"] for f in data["provenance"]["files"]}
         assert any(f["role"] == "data" for f in data["provenance"]["files"])
@@ -332,7 +409,10 @@ def test_real_date_tagging_and_every_input_attached(example_pdf):
 def test_pdf_a_3b_conformance_by_a_validator(example_pdf):
     """PDF/A-3b checked by ``page`` (PyPI ``page-validation``, which passes veraPDF's test corpus;
     veraPDF itself is in no registry this project can install from)."""
-    page = pytest.importorskip("page", reason="the PDF/A validator page-validation is not installed (pip install page-validation)")
+    page = pytest.importorskip(
+        "page",
+        reason="the PDF/A validator page-validation is not installed (pip install page-validation)",
+    )
     out, _, _ = example_pdf
     report = page.validate_pdf(out / "report.pdf", profile="3b")
     assert report.is_compliant, [(f.rule_id, f.message) for f in report.failures]
@@ -345,8 +425,12 @@ def test_pdfa_repairs_on_a_small_pdf_object_tree():
     from ccreport.render.pdfa import pdfa_repairs
 
     pdf = pydyf.PDF()
-    metadata = pydyf.Stream([b"<x:xmpmeta/>"], {"Type": "/Metadata", "Subtype": "/XML"}, compress=True)
-    image = pydyf.Stream([b"\x00\x01"], {"Type": "/XObject", "Subtype": "/Image", "Interpolate": "true"})
+    metadata = pydyf.Stream(
+        [b"<x:xmpmeta/>"], {"Type": "/Metadata", "Subtype": "/XML"}, compress=True
+    )
+    image = pydyf.Stream(
+        [b"\x00\x01"], {"Type": "/XObject", "Subtype": "/Image", "Interpolate": "true"}
+    )
     ends_in_cr, plain = pydyf.Stream([b"abc\r"]), pydyf.Stream([b"abc"])
     spec = pydyf.Dictionary({"Type": "/Filespec"})
     for obj in (metadata, image, ends_in_cr, plain, spec):
@@ -375,7 +459,9 @@ def test_embedded_files_deflated_at_the_fast_level_and_read_back_whole(example_p
     pdfa_repairs(None, pdf)
     body = zlib.compress(raw, EMBEDDED_FILE_LEVEL)
     assert EMBEDDED_FILE_LEVEL == 1 and b"/Filter /FlateDecode" in attached.data
-    assert attached.data.endswith(b"stream\n" + body + b"\nendstream") and zlib.decompress(body) == raw
+    assert (
+        attached.data.endswith(b"stream\n" + body + b"\nendstream") and zlib.decompress(body) == raw
+    )
 
     out, reader, _ = example_pdf
     data = json.loads((out / "results.json").read_text())

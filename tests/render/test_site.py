@@ -10,6 +10,15 @@ import sys
 
 import numpy as np
 import pytest
+from site_fixtures import (
+    EXAMPLE,
+    check_site,
+    example_build,
+    fake_figure_index,
+    parse_page,
+    synthetic_results,
+    write_tiny_project,
+)
 
 from ccreport.commands.build import build
 from ccreport.errors import UserInputError
@@ -24,9 +33,6 @@ from ccreport.results import (
     SignificantRegion,
     results_to_json,
 )
-
-from site_fixtures import EXAMPLE, check_site, example_build, fake_figure_index, parse_page, synthetic_results, write_tiny_project
-
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +51,9 @@ def _summary_rows(page, dataset):
 def test_every_page_and_link_resolves_and_nothing_is_outside(example_site):
     out, data = example_site
     pages = check_site(out)
-    expected = {"index.html", "methods.html", "provenance.html"} | {f"dataset-{d}.html" for d in data["datasets"]}
+    expected = {"index.html", "methods.html", "provenance.html"} | {
+        f"dataset-{d}.html" for d in data["datasets"]
+    }
     assert expected <= set(pages)
     assert "results.json" in pages["provenance.html"].links
     assert "report.pdf" in pages["index.html"].links
@@ -55,7 +63,12 @@ def test_every_figure_of_the_index_is_on_a_page_with_its_vector_pdf(example_site
     out, data = example_site
     pages = {p.name: parse_page(p) for p in out.glob("*.html")}
     images = {link for page in pages.values() for link in page.links if link.endswith(".svg")}
-    pdfs = {link for page in pages.values() for link in page.links if link.endswith(".pdf") and link != "report.pdf"}
+    pdfs = {
+        link
+        for page in pages.values()
+        for link in page.links
+        if link.endswith(".pdf") and link != "report.pdf"
+    }
     for d in data["datasets"]:
         page = pages[f"dataset-{d}.html"]
         assert any(f"{d}" in link and link.endswith(".svg") for link in page.links)
@@ -68,7 +81,9 @@ def test_tables_carry_the_numbers_of_results_json(example_site):
     for name, d in data["datasets"].items():
         page = parse_page(out / f"dataset-{name}.html")
         header, rows = _summary_rows(page, name)
-        assert list(rows) == list(d["classifiers"]) + [tb.TRIVIAL_NAME]  # the baseline last (test_ranking.py)
+        assert list(rows) == list(d["classifiers"]) + [
+            tb.TRIVIAL_NAME
+        ]  # the baseline last (test_ranking.py)
         for cname, c in d["classifiers"].items():
             row = rows[cname]
             assert row["AUC"] == f"{c['auc']:.{tb.AUC_DIGITS}f}"
@@ -89,14 +104,22 @@ def test_tables_carry_the_numbers_of_results_json(example_site):
     names = cross[0][2:-1]
     for row in cross[1:]:
         dataset, prior, cells = row[0], row[1], row[2:-1]
-        values = {n: data["datasets"][dataset]["classifiers"].get(n, {}).get("expected_cost", {}).get(prior) for n in names}
+        values = {
+            n: data["datasets"][dataset]["classifiers"]
+            .get(n, {})
+            .get("expected_cost", {})
+            .get(prior)
+            for n in names
+        }
         best = min(v for v in values.values() if v is not None)
         for n, cell in zip(names, cells):
             assert cell.split()[0] == tb.cost(values[n])
             # the cheapest is starred (a symbol, not colour alone) only when significantly cheaper than the
             # runner-up (issue 14; tests/render/test_findings.py), otherwise it says whom it is tied with
             if values[n] == best:
-                assert (tb.BEST_MARK in cell) != ("tied with" in cell or "not tested against" in cell)
+                assert (tb.BEST_MARK in cell) != (
+                    "tied with" in cell or "not tested against" in cell
+                )
             else:
                 assert tb.BEST_MARK not in cell and "tied with" not in cell
 
@@ -114,7 +137,9 @@ def test_uncertainty_tables_carry_the_intervals_of_results_json(example_site):
             for column, cell in zip(header[1:], row[1:]):
                 prior = column.removeprefix("E[cost] ")
                 lo, hi = c["expected_cost_interval"][prior]
-                assert cell == f"{tb.cost(c['expected_cost'][prior])} [{tb.cost(lo)}, {tb.cost(hi)}]"
+                assert (
+                    cell == f"{tb.cost(c['expected_cost'][prior])} [{tb.cost(lo)}, {tb.cost(hi)}]"
+                )
         rows = page.tables[f"table-dataset-{name}-differences"]
         header = rows[0]
         for row, m in zip(rows[1:], d["comparisons"].values()):
@@ -125,8 +150,13 @@ def test_uncertainty_tables_carry_the_intervals_of_results_json(example_site):
                 iv = m["expected_cost_difference_interval"][prior]
                 replicates = m["difference_band"]["replicates"]
                 expected = f"{tb.cost(iv['lower'])}, {tb.cost(iv['upper'])}] unadjusted, {tb.p_value_text(iv['p_value'], replicates, 1)}"
-                expected = " ".join(expected.split())  # the page's text, spaces normalised (no-break spaces too)
-                assert cell.split()[0] == tb.cost(m["expected_cost_difference"][prior]) and expected in cell
+                expected = " ".join(
+                    expected.split()
+                )  # the page's text, spaces normalised (no-break spaces too)
+                assert (
+                    cell.split()[0] == tb.cost(m["expected_cost_difference"][prior])
+                    and expected in cell
+                )
                 # both p and the adjusted p (p_holm) are shown; the mark follows the adjusted one (issue 10)
                 assert "p_adj" in cell and tb.fmt(iv["p_holm"], 3) in cell
                 level = m["difference_band"]["level"]
@@ -148,7 +178,9 @@ def test_csv_has_full_precision_and_latex_uses_booktabs(example_site):
     with open(out / "tables/index-expected-cost.csv", newline="") as f:
         assert "best" in next(csv.reader(f))
     tex = (out / f"tables/dataset-{name}-summary.tex").read_text()
-    blocks = tex.count("\\begin{tabular}{")  # a wide table is split into blocks (test_latex_tables.py)
+    blocks = tex.count(
+        "\\begin{tabular}{"
+    )  # a wide table is split into blocks (test_latex_tables.py)
     for rule in ("\\toprule", "\\midrule", "\\bottomrule"):
         assert tex.count(rule) == blocks >= 1
     assert "naive\\_bayes" in tex and "naive_bayes" not in tex.replace("naive\\_bayes", "")
@@ -168,14 +200,25 @@ def test_provenance_lists_inputs_versions_and_the_manifest(example_site):
     assert data["versions"]["weasyprint"] in html
     assert "&lt;" not in data.get("title", "")
     manifest = (EXAMPLE / "ccreport.toml").read_text()
-    assert "german-5to1-uncertain" in manifest and 'name = &#34;german-5to1-uncertain&#34;' in html
+    assert "german-5to1-uncertain" in manifest and "name = &#34;german-5to1-uncertain&#34;" in html
 
 
 def test_methods_page_has_formulas_and_references(example_site):
     out, _ = example_site
     text = " ".join((out / "methods.html").read_text().split())
-    for needle in ("PC(+) = p(+)", "Eq. 5", "1 / (1 + S)", "Machine Learning</cite> 65", "27(8), 882", "93(1), 71",
-                   "3-D confusion matrix", "vertically", "binomial", "stratified", "induced"):
+    for needle in (
+        "PC(+) = p(+)",
+        "Eq. 5",
+        "1 / (1 + S)",
+        "Machine Learning</cite> 65",
+        "27(8), 882",
+        "93(1), 71",
+        "3-D confusion matrix",
+        "vertically",
+        "binomial",
+        "stratified",
+        "induced",
+    ):
         assert needle in text, needle
 
 
@@ -198,7 +241,9 @@ def test_names_and_titles_are_escaped(tmp_path):
 
 
 def test_markdown_escapes_raw_html_and_unlinks_outside_addresses():
-    html = render_markdown("# T\n\n<img src=x onerror=alert(1)> [a](https://x.org) [b](methods.html) ![i](http://x/i.png)")
+    html = render_markdown(
+        "# T\n\n<img src=x onerror=alert(1)> [a](https://x.org) [b](methods.html) ![i](http://x/i.png)"
+    )
     assert "<img" not in html and "&lt;img" in html
     assert 'href="https' not in html and "(https://x.org)" in html
     assert 'href="methods.html"' in html and "<h2>T</h2>" in html
@@ -207,29 +252,50 @@ def test_markdown_escapes_raw_html_and_unlinks_outside_addresses():
 def test_uncertainty_tables_appear_when_present(tmp_path):
     results = synthetic_results(("a1", "b1"))
     d = results.datasets["d1"]
-    band = Band(level=0.9, replicates=200, method="binomial", target="envelope",
-                pc=np.array([0, 0.5, 1]), lower=np.array([0, 0.1, 0]), upper=np.array([0, 0.3, 0]))
-    calibration = CalibrationDescription(method="double bootstrap", outer=10, inner=10, window=None,
-                                         upper_level=np.array([0.95, 0.987, 0.95]), lower_level=0.05, sup_scale=1.2,
-                                         expected_upper_level={})
+    band = Band(
+        level=0.9,
+        replicates=200,
+        method="binomial",
+        target="envelope",
+        pc=np.array([0, 0.5, 1]),
+        lower=np.array([0, 0.1, 0]),
+        upper=np.array([0, 0.3, 0]),
+    )
+    calibration = CalibrationDescription(
+        method="double bootstrap",
+        outer=10,
+        inner=10,
+        window=None,
+        upper_level=np.array([0.95, 0.987, 0.95]),
+        lower_level=0.05,
+        sup_scale=1.2,
+        expected_upper_level={},
+    )
     for name, c in d.classifiers.items():
         d.classifiers[name] = dataclasses.replace(
             c,
             band=dataclasses.replace(band, calibration=calibration) if name == "a1" else band,
-            expected_cost_interval={p: ExpectedCostInterval(v - 0.01, v + 0.01) for p, v in c.expected_cost.items()},
+            expected_cost_interval={
+                p: ExpectedCostInterval(v - 0.01, v + 0.01) for p, v in c.expected_cost.items()
+            },
         )
     key, m = next(iter(d.comparisons.items()))
     d.comparisons[key] = m = dataclasses.replace(
         m,
         significant=(SignificantRegion(0.2, 0.4, "a1"),),
         expected_cost_difference_interval={
-            p: ExpectedCostDifferenceInterval(v, v - 0.02, v + 0.02, 0.04) for p, v in m.expected_cost_difference.items()
+            p: ExpectedCostDifferenceInterval(v, v - 0.02, v + 0.02, 0.04)
+            for p, v in m.expected_cost_difference.items()
         },
     )
     (tmp_path / "results.json").write_text(results_to_json(results))
     render_site(results, None, tmp_path, {}, pdf=False)
     page = parse_page(tmp_path / "dataset-d1.html")
-    assert {"table-dataset-d1-intervals", "table-dataset-d1-bands", "table-dataset-d1-differences"} <= set(page.tables)
+    assert {
+        "table-dataset-d1-intervals",
+        "table-dataset-d1-bands",
+        "table-dataset-d1-differences",
+    } <= set(page.tables)
     row = page.tables["table-dataset-d1-intervals"][1]
     c = d.classifiers["a1"]
     lo, hi = c.expected_cost_interval["uniform"].to_dict()
@@ -237,7 +303,9 @@ def test_uncertainty_tables_appear_when_present(tmp_path):
     bands = {r[0]: r for r in page.tables["table-dataset-d1-bands"][1:]}
     assert bands["a1"][5] == "upper edge at the 95.0–98.7% quantile" and bands["b1"][5] == tb.DASH
     diff_row = page.tables["table-dataset-d1-differences"][1]
-    assert "[0.200, 0.400] a1" in diff_row[2] and "p=0.040" in diff_row[3]  # the key column right after the pair
+    assert (
+        "[0.200, 0.400] a1" in diff_row[2] and "p=0.040" in diff_row[3]
+    )  # the key column right after the pair
     check_site(tmp_path)
 
 
@@ -276,7 +344,9 @@ def test_undefined_variable_in_an_override_fails_with_file_and_line(tmp_path):
     out = tmp_path / "site"
     out.mkdir()
     (out / "keep.txt").write_text("previous build")
-    (out / ".ccreport-output").write_text("a previous ccreport output\n")  # else not replaceable at all
+    (out / ".ccreport-output").write_text(
+        "a previous ccreport output\n"
+    )  # else not replaceable at all
     with pytest.raises(UserInputError) as info:
         build(project, out, pdf=False)
     (problem,) = info.value.problems
@@ -284,20 +354,32 @@ def test_undefined_variable_in_an_override_fails_with_file_and_line(tmp_path):
     assert problem.field == "template" and "titel" in problem.expected
     assert (out / "keep.txt").read_text() == "previous build"  # previous output untouched
     # the CLI prints it on one line and exits 2
-    run = subprocess.run([sys.executable, "-m", "ccreport", "build", str(project), "-o", str(out), "--no-pdf"],
-                         capture_output=True, text=True, cwd=tmp_path)
+    run = subprocess.run(
+        [sys.executable, "-m", "ccreport", "build", str(project), "-o", str(out), "--no-pdf"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
     assert run.returncode == 2
-    assert "index.html:3: template: undefined variable" in run.stderr and "Traceback" not in run.stderr
+    assert (
+        "index.html:3: template: undefined variable" in run.stderr and "Traceback" not in run.stderr
+    )
 
 
 def test_template_syntax_error_names_file_and_line(tmp_path):
     project = write_tiny_project(tmp_path / "p")
     (project / "templates").mkdir()
-    (project / "templates" / "provenance.html").write_text('{% extends "base.html" %}\n\n{% block content %}{% if %}{% endblock %}\n')
+    (project / "templates" / "provenance.html").write_text(
+        '{% extends "base.html" %}\n\n{% block content %}{% if %}{% endblock %}\n'
+    )
     with pytest.raises(UserInputError) as info:
         build(project, tmp_path / "site", pdf=False)
     (problem,) = info.value.problems
-    assert problem.file.endswith("provenance.html") and problem.line == 3 and "syntax" in problem.expected
+    assert (
+        problem.file.endswith("provenance.html")
+        and problem.line == 3
+        and "syntax" in problem.expected
+    )
 
 
 def test_theme_choice_and_unknown_theme(tmp_path):

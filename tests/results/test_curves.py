@@ -14,13 +14,12 @@ import json
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
+from site_fixtures import write_tiny_project
 
-from ccreport.commands.build import build
 from ccreport.cli import main
+from ccreport.commands.build import build
 from ccreport.results import curves, results_to_json, write_results_json
 from ccreport.results.curves import rdp_keep, segment_distances
-
-from site_fixtures import write_tiny_project
 
 
 def rdp_recursive(x, y, tolerance):
@@ -88,7 +87,9 @@ def small_limit(monkeypatch):
 
 
 def _project(tmp_path):
-    return write_tiny_project(tmp_path / "p", n=400, settings='bootstrap = 500\ncalibration = "off"')
+    return write_tiny_project(
+        tmp_path / "p", n=400, settings='bootstrap = 500\ncalibration = "off"'
+    )
 
 
 def test_a_thinned_curve_names_its_side_file_which_holds_the_full_arrays(tmp_path, small_limit):
@@ -96,14 +97,30 @@ def test_a_thinned_curve_names_its_side_file_which_holds_the_full_arrays(tmp_pat
     out = tmp_path / "site"
     results = build(root, out, pdf=False)
     text = (out / "results.json").read_text(encoding="utf-8")
-    assert text == results_to_json(results)  # streamed to disk = the one-string form, side files or not
+    assert text == results_to_json(
+        results
+    )  # streamed to disk = the one-string form, side files or not
     assert write_results_json(results) == hashlib.sha256(text.encode()).hexdigest()
     data = json.loads(text)["datasets"]["tiny"]["classifiers"]["good"]
     c = results.datasets["tiny"].classifiers["good"]
     full = data["roc_points_full"]
-    assert full["thinned"] is True and full["tolerance"] == curves.TOLERANCE and full["method"] == "Ramer-Douglas-Peucker"
-    assert full["original_count"] == full["rows"] == c.roc_fpr.size > full["stored_count"] == len(data["roc_points"])
-    assert full["path"] == "curves/tiny/good/roc.parquet" and full["columns"] == ["fpr", "tpr", "threshold"]
+    assert (
+        full["thinned"] is True
+        and full["tolerance"] == curves.TOLERANCE
+        and full["method"] == "Ramer-Douglas-Peucker"
+    )
+    assert (
+        full["original_count"]
+        == full["rows"]
+        == c.roc_fpr.size
+        > full["stored_count"]
+        == len(data["roc_points"])
+    )
+    assert full["path"] == "curves/tiny/good/roc.parquet" and full["columns"] == [
+        "fpr",
+        "tpr",
+        "threshold",
+    ]
     stored = out / full["path"]
     assert hashlib.sha256(stored.read_bytes()).hexdigest() == full["sha256"]
     table = pq.read_table(stored)
@@ -112,7 +129,9 @@ def test_a_thinned_curve_names_its_side_file_which_holds_the_full_arrays(tmp_pat
     np.testing.assert_array_equal(table["threshold"].to_numpy(), c.selection.thresholds)
     keep = np.searchsorted(c.roc_fpr + c.roc_tpr, [p[0] + p[1] for p in data["roc_points"]])
     assert [[float(c.roc_fpr[k]), float(c.roc_tpr[k])] for k in keep] == data["roc_points"]
-    assert data["thresholds"][1:] == c.selection.thresholds[keep][1:].tolist()  # the same vertices (+inf is null)
+    assert (
+        data["thresholds"][1:] == c.selection.thresholds[keep][1:].tolist()
+    )  # the same vertices (+inf is null)
     hull = {tuple(p) for p in data["roc_hull"]}
     assert hull <= {tuple(p) for p in data["roc_points"]}  # every hull vertex kept
     assert "roc_points_full" not in data or len(data["roc_points"]) < 400
@@ -121,8 +140,13 @@ def test_a_thinned_curve_names_its_side_file_which_holds_the_full_arrays(tmp_pat
 def test_small_curves_are_stored_whole_without_side_files(tmp_path):
     root = _project(tmp_path)
     results = build(root, tmp_path / "site", pdf=False)
-    data = json.loads((tmp_path / "site" / "results.json").read_text())["datasets"]["tiny"]["classifiers"]["good"]
-    assert "roc_points_full" not in data and len(data["roc_points"]) == results.datasets["tiny"].classifiers["good"].roc_fpr.size
+    data = json.loads((tmp_path / "site" / "results.json").read_text())["datasets"]["tiny"][
+        "classifiers"
+    ]["good"]
+    assert (
+        "roc_points_full" not in data
+        and len(data["roc_points"]) == results.datasets["tiny"].classifiers["good"].roc_fpr.size
+    )
     assert not (tmp_path / "site" / "curves").exists()
 
 
@@ -136,10 +160,15 @@ def test_verify_checks_the_side_files(tmp_path, small_limit, capsys):
     side.write_bytes(side.read_bytes() + b"x")
     assert main(["verify", str(out)]) == 1
     text = capsys.readouterr().out
-    assert "file curves/tiny/good/roc.parquet: sha256" in text and "recorded in results.json" in text
+    assert (
+        "file curves/tiny/good/roc.parquet: sha256" in text and "recorded in results.json" in text
+    )
     side.unlink()
     assert main(["verify", str(out)]) == 1
-    assert "file curves/tiny/good/roc.parquet: named in results.json, missing from the report" in capsys.readouterr().out
+    assert (
+        "file curves/tiny/good/roc.parquet: named in results.json, missing from the report"
+        in capsys.readouterr().out
+    )
 
 
 def test_figures_draw_the_stored_polyline():
@@ -151,5 +180,11 @@ def test_figures_draw_the_stored_polyline():
     assert roc.fpr.size > curves.MAX_POINTS
     x, y = curves.drawn(roc.fpr, roc.tpr)
     pairs, record, keep = curves.stored(roc.fpr, roc.tpr, "roc.parquet", ("fpr", "tpr"))
-    assert np.column_stack([x, y]).tolist() == pairs and record["stored_count"] == x.size < curves.MAX_POINTS
-    assert curves.drawn(roc.fpr[:100], roc.tpr[:100])[0] is not None and curves.drawn(roc.fpr[:100], roc.tpr[:100])[0].size == 100
+    assert (
+        np.column_stack([x, y]).tolist() == pairs
+        and record["stored_count"] == x.size < curves.MAX_POINTS
+    )
+    assert (
+        curves.drawn(roc.fpr[:100], roc.tpr[:100])[0] is not None
+        and curves.drawn(roc.fpr[:100], roc.tpr[:100])[0].size == 100
+    )

@@ -29,7 +29,9 @@ values = st.recursive(
 )
 
 
-numbers = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False, allow_infinity=False))
+numbers = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False, allow_infinity=False)
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -56,7 +58,11 @@ def test_equal_to_the_standard_library_on_any_json_value(value):
         [[]],
         {"a": {}},
         [1.0, -0.0, 5e-324, 1e300, 0.1, 2**64, True, False, None],
-        ["a, b", "c\n", "\u2212\u00e9\"\\"],  # ", " and line breaks inside strings are not separators
+        [
+            "a, b",
+            "c\n",
+            '\u2212\u00e9"\\',
+        ],  # ", " and line breaks inside strings are not separators
         {"k\n": [1, [2, 3], {"x": (4.5, None)}]},
         [[1, 2], [3]],  # rows: the one-call path
         [(0.5, 1.5), [2.5, None], [True]],

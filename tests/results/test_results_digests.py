@@ -7,10 +7,10 @@ import dataclasses
 import hashlib
 import json
 
+from site_fixtures import write_tiny_project
+
 from ccreport.commands.build import build, figures_key, undated
 from ccreport.results import ResultsDigests, results_json_digests, results_to_json
-
-from site_fixtures import write_tiny_project
 
 
 def _sha(text: str) -> str:
@@ -18,7 +18,9 @@ def _sha(text: str) -> str:
 
 
 def _built(tmp_path):
-    root = write_tiny_project(tmp_path / "p", n=120, settings='bootstrap = 500\ncalibration = "off"')
+    root = write_tiny_project(
+        tmp_path / "p", n=120, settings='bootstrap = 500\ncalibration = "off"'
+    )
     return build(root, tmp_path / "site", pdf=False), tmp_path / "site" / "results.json"
 
 
@@ -26,7 +28,9 @@ def test_the_three_digests_are_those_of_the_three_texts(tmp_path):
     results, written = _built(tmp_path)
     assert results.provenance is not None and results.provenance.date and results.inputs
     digests = results_json_digests(results)
-    assert digests.text == _sha(results_to_json(results)) == _sha(written.read_text(encoding="utf-8"))
+    assert (
+        digests.text == _sha(results_to_json(results)) == _sha(written.read_text(encoding="utf-8"))
+    )
     assert digests.undated == _sha(results_to_json(undated(results))) != digests.text
     drawn = dataclasses.replace(results, provenance=None, inputs=())
     assert digests.drawn == _sha(results_to_json(drawn)) == figures_key(results)
@@ -45,13 +49,15 @@ def test_without_provenance_the_undated_text_is_the_text(tmp_path):
     results, _ = _built(tmp_path)
     bare = dataclasses.replace(results, provenance=None)
     assert results_json_digests(bare) == ResultsDigests(
-        _sha(results_to_json(bare)), _sha(results_to_json(bare)), _sha(results_to_json(dataclasses.replace(bare, inputs=())))
+        _sha(results_to_json(bare)),
+        _sha(results_to_json(bare)),
+        _sha(results_to_json(dataclasses.replace(bare, inputs=()))),
     )
 
 
 def test_line_breaks_and_non_ascii_inside_strings_do_not_move_the_indentation(tmp_path):
     results, _ = _built(tmp_path)
-    title = "Kosten\nkurven: \u00e9t\u00e9 \u2212 \"quoted\"\n"
+    title = 'Kosten\nkurven: \u00e9t\u00e9 \u2212 "quoted"\n'
     odd = dataclasses.replace(results, title=title)
     assert results_json_digests(odd).text == _sha(results_to_json(odd))
     assert json.loads(results_to_json(odd))["title"] == title

@@ -13,6 +13,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from site_fixtures import write_tiny_project
 
 from ccreport.commands.build import compute_results
 from ccreport.project.loaders import load_project_data
@@ -20,13 +21,13 @@ from ccreport.project.manifest import load_project
 from ccreport.project.project_files import read_project_files
 from ccreport.results import results_to_json
 
-from site_fixtures import write_tiny_project
-
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 CASES = {
     "tiny_both": dict(folds=3, settings='bootstrap = 500\nband = "both"\nconfidence = 0.8'),
-    "tiny_simultaneous": dict(settings='bootstrap = 500\nband = "simultaneous"\ncalibration = "off"'),
+    "tiny_simultaneous": dict(
+        settings='bootstrap = 500\nband = "simultaneous"\ncalibration = "off"'
+    ),
 }
 
 

@@ -7,6 +7,7 @@ serves the site; stale staging folders go; an internal error names its log file.
 
 import errno
 import http.client
+import importlib
 import os
 import shutil
 import subprocess
@@ -16,26 +17,35 @@ import time
 from pathlib import Path
 
 import pytest
-
-import importlib
-
-from ccreport.project import naming
-from ccreport.cli import main
-from ccreport.runtime.output_folder import MARKER, STAGING_MARKER, is_previous_output, remove_stale_staging
 from site_fixtures import write_tiny_project
+
+from ccreport.cli import main
+from ccreport.project import naming
+from ccreport.runtime.output_folder import (
+    MARKER,
+    STAGING_MARKER,
+    is_previous_output,
+    remove_stale_staging,
+)
 
 build_module = importlib.import_module("ccreport.commands.build")
 FAST = 'bootstrap = 500\ncalibration = "off"'
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     """A tiny project with a previous output in site/ (built once for the module)."""
-    root = write_tiny_project(tmp_path_factory.mktemp("safe") / "proj", settings=FAST, extra_priors="")
+    root = write_tiny_project(
+        tmp_path_factory.mktemp("safe") / "proj", settings=FAST, extra_priors=""
+    )
     assert main(["build", str(root), "--no-pdf", "-q"]) == 0
     return root
 
@@ -147,15 +157,24 @@ def test_check_finds_a_narrative_that_is_not_utf8(proj, capsys):
     (proj / "narrative.md").write_bytes(b"# Title\n\ncaf\xe9\n")
     assert main(["check", "."]) == 2
     line = one_line_problems(capsys.readouterr().err)[0]
-    assert line.startswith("ccreport.toml:") and "project.narrative" in line and "narrative.md:3" in line and "0xe9" in line
+    assert (
+        line.startswith("ccreport.toml:")
+        and "project.narrative" in line
+        and "narrative.md:3" in line
+        and "0xe9" in line
+    )
 
 
 def test_check_finds_folds_that_each_hold_one_class(proj, capsys):
     data = (proj / "data.csv").read_text().splitlines()
-    rows = [data[0] + ",fold"] + [r + ("," + ("a" if r.split(",")[0] == "pos" else "b")) for r in data[1:]]
+    rows = [data[0] + ",fold"] + [
+        r + ("," + ("a" if r.split(",")[0] == "pos" else "b")) for r in data[1:]
+    ]
     (proj / "data.csv").write_text("\n".join(rows) + "\n")
     manifest = proj / "ccreport.toml"
-    manifest.write_text(manifest.read_text().replace('positive = "pos"', 'positive = "pos"\nfold = "fold"'))
+    manifest.write_text(
+        manifest.read_text().replace('positive = "pos"', 'positive = "pos"\nfold = "fold"')
+    )
     assert main(["check", "."]) == 2
     line = one_line_problems(capsys.readouterr().err)[0]
     assert line.startswith("data.csv: fold: no fold holds both classes")
@@ -163,7 +182,7 @@ def test_check_finds_folds_that_each_hold_one_class(proj, capsys):
 
 def test_check_finds_an_unknown_theme_with_its_line(proj, capsys):
     manifest = proj / "ccreport.toml"
-    manifest.write_text(manifest.read_text().replace('seed = 3', 'seed = 3\ntheme = "nope"'))
+    manifest.write_text(manifest.read_text().replace("seed = 3", 'seed = 3\ntheme = "nope"'))
     assert main(["check", "."]) == 2
     line = one_line_problems(capsys.readouterr().err)[0]
     assert line.startswith("ccreport.toml:4: project.theme: unknown theme")
@@ -175,7 +194,7 @@ def test_a_theme_is_a_name_not_a_path(proj, tmp_path, capsys):
     (leak / "style.css").write_text("body{}")
     (leak / "secret.txt").write_text("secret")
     manifest = proj / "ccreport.toml"
-    manifest.write_text(manifest.read_text().replace('seed = 3', 'seed = 3\ntheme = "../leak"'))
+    manifest.write_text(manifest.read_text().replace("seed = 3", 'seed = 3\ntheme = "../leak"'))
     assert main(["build", ".", "--no-pdf", "-q"]) == 2
     assert "not a path" in capsys.readouterr().err
     assert not (proj / "site" / "assets" / "secret.txt").exists()
@@ -184,7 +203,11 @@ def test_a_theme_is_a_name_not_a_path(proj, tmp_path, capsys):
 def test_a_long_name_builds_with_short_file_names(proj, capsys):
     long = "n" * 240
     manifest = proj / "ccreport.toml"
-    manifest.write_text(manifest.read_text().replace('name = "tiny"', f'name = "{long}"').replace('name = "good"', f'name = "{long.upper()}"'))
+    manifest.write_text(
+        manifest.read_text()
+        .replace('name = "tiny"', f'name = "{long}"')
+        .replace('name = "good"', f'name = "{long.upper()}"')
+    )
     assert main(["check", "."]) == 0
     assert main(["build", ".", "--no-pdf", "-q"]) == 0
     names = [p.name for p in (proj / "site").rglob("*")]
@@ -211,7 +234,9 @@ def test_template_errors_are_one_line_in_check_and_build(proj, capsys, template,
     assert main(["check", "."]) == 2
     line = one_line_problems(capsys.readouterr().err)[0]
     assert "index.html" in line and ": template: " in line and expected in line
-    if expected.startswith("ZeroDivisionError"):  # build meets the same error (one case: builds are slow)
+    if expected.startswith(
+        "ZeroDivisionError"
+    ):  # build meets the same error (one case: builds are slow)
         assert main(["build", ".", "--no-pdf", "-q"]) == 2
         assert expected in one_line_problems(capsys.readouterr().err)[0]
     assert snapshot(proj / "site") == before
@@ -230,7 +255,10 @@ def test_integers_of_400_digits_are_one_line(proj, capsys, key):
     manifest.write_text(text.replace("[project]", f"[project]\n{key} = {'9' * 400}"))
     assert main(["check", "."]) == 2
     line = one_line_problems(capsys.readouterr().err)[0]
-    assert line.startswith(f"ccreport.toml:2: project.{key}: expected an integer from") and "an integer of 400 digits" in line
+    assert (
+        line.startswith(f"ccreport.toml:2: project.{key}: expected an integer from")
+        and "an integer of 400 digits" in line
+    )
 
 
 @pytest.mark.parametrize("argv", [["-j", "9" * 400], ["-j", "0"], ["-j", "many"]])
@@ -242,7 +270,14 @@ def test_bad_worker_option_is_one_line(proj, capsys, argv):
     assert len(one_line_problems(err)) == 1 and "-j/--workers" in err
 
 
-@pytest.mark.parametrize("code, reason", [(errno.ENOSPC, "No space left on device"), (errno.EROFS, "Read-only file system"), (errno.EACCES, "Permission denied")])
+@pytest.mark.parametrize(
+    "code, reason",
+    [
+        (errno.ENOSPC, "No space left on device"),
+        (errno.EROFS, "Read-only file system"),
+        (errno.EACCES, "Permission denied"),
+    ],
+)
 def test_write_failures_are_one_line_and_leave_nothing(proj, capsys, monkeypatch, code, reason):
     def failing(*args, **kwargs):
         raise OSError(code, os.strerror(code), str(proj / "site" / "figures"))
@@ -314,18 +349,27 @@ def test_ctrl_c_is_one_line_exit_130_and_removes_staging(built, tmp_path):
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     process = subprocess.Popen(
         [sys.executable, "-m", "ccreport", "build", str(root), "-q", "--no-cache"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
         preexec_fn=_sigint_by_default,  # as from a terminal, even when the suite runs in the background
     )
     deadline = time.monotonic() + 120
-    while not list(root.glob(".ccreport-build-*")) and time.monotonic() < deadline and process.poll() is None:
+    while (
+        not list(root.glob(".ccreport-build-*"))
+        and time.monotonic() < deadline
+        and process.poll() is None
+    ):
         time.sleep(0.05)
     assert process.poll() is None, "the build ended before a staging folder appeared"
     process.send_signal(2)
     out, err = process.communicate(timeout=120)
     assert process.returncode == 130
     assert err.strip() == "ccreport: interrupted; the previous output is untouched"
-    assert not list(root.glob(".ccreport-*")) or [p.name for p in root.glob(".ccreport-*")] == [".ccreport-cache"]
+    assert not list(root.glob(".ccreport-*")) or [p.name for p in root.glob(".ccreport-*")] == [
+        ".ccreport-cache"
+    ]
 
 
 class _DropsAnInterrupt:
@@ -338,7 +382,9 @@ class _DropsAnInterrupt:
         signal.raise_signal(signal.SIGINT)  # handled at once, here
 
 
-def test_an_interrupt_python_drops_still_stops_the_build_and_keeps_the_output(proj, monkeypatch, capsys, python_sigint):
+def test_an_interrupt_python_drops_still_stops_the_build_and_keeps_the_output(
+    proj, monkeypatch, capsys, python_sigint
+):
     before = snapshot(proj / "site")
     dropped = []
     monkeypatch.setattr(sys, "unraisablehook", lambda info: dropped.append(info.exc_type))
@@ -351,12 +397,16 @@ def test_an_interrupt_python_drops_still_stops_the_build_and_keeps_the_output(pr
     monkeypatch.setattr(build_module, "write_output", write_output)
     assert main(["build", ".", "--no-pdf", "-q", "--no-cache"]) == 130
     assert dropped == [KeyboardInterrupt]  # Python did drop it
-    assert capsys.readouterr().err.strip() == "ccreport: interrupted; the previous output is untouched"
+    assert (
+        capsys.readouterr().err.strip() == "ccreport: interrupted; the previous output is untouched"
+    )
     assert snapshot(proj / "site") == before
     assert not list(proj.glob(".ccreport-build-*"))
 
 
-def test_an_interrupt_inside_another_error_is_an_interrupt(proj, monkeypatch, capsys, python_sigint):
+def test_an_interrupt_inside_another_error_is_an_interrupt(
+    proj, monkeypatch, capsys, python_sigint
+):
     """Python 3.11 wraps a KeyboardInterrupt raised in a class's __set_name__ (an import, during a
     build) into a RuntimeError."""
     before = snapshot(proj / "site")
@@ -365,11 +415,15 @@ def test_an_interrupt_inside_another_error_is_an_interrupt(proj, monkeypatch, ca
         try:
             raise KeyboardInterrupt
         except KeyboardInterrupt as interrupt:
-            raise RuntimeError("Error calling __set_name__ on '_deprecated_property' instance") from interrupt
+            raise RuntimeError(
+                "Error calling __set_name__ on '_deprecated_property' instance"
+            ) from interrupt
 
     monkeypatch.setattr(build_module, "write_output", write_output)
     assert main(["build", ".", "--no-pdf", "-q", "--no-cache"]) == 130
-    assert capsys.readouterr().err.strip() == "ccreport: interrupted; the previous output is untouched"
+    assert (
+        capsys.readouterr().err.strip() == "ccreport: interrupted; the previous output is untouched"
+    )
     assert snapshot(proj / "site") == before
     assert not list(proj.glob(".ccreport-build-*"))
 
@@ -402,7 +456,9 @@ def test_interrupts_noticed_only_in_the_main_thread_and_restores_the_handler(pyt
 
 
 def test_stale_staging_of_a_killed_build_is_removed_and_nothing_else(proj):
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
     stale = proj / ".ccreport-build-killed"
     stale.mkdir()
     (stale / STAGING_MARKER).write_text(dead.stdout)
@@ -424,7 +480,9 @@ def test_stale_staging_of_a_killed_build_is_removed_and_nothing_else(proj):
 
 def test_workers_and_bootstrap_beyond_the_limits_are_rejected_by_check(proj, capsys):
     manifest = proj / "ccreport.toml"
-    manifest.write_text(manifest.read_text().replace("bootstrap = 500", "bootstrap = 1000000000\nworkers = 1000000"))
+    manifest.write_text(
+        manifest.read_text().replace("bootstrap = 500", "bootstrap = 1000000000\nworkers = 1000000")
+    )
     assert main(["check", "."]) == 2
     err = capsys.readouterr().err
     assert "project.bootstrap: expected an integer from 500 to 20000, got 1000000000" in err
@@ -444,18 +502,28 @@ def test_workers_are_clamped_to_tasks_and_cores_with_a_note(proj, capsys):
 
 def test_pair_stems_are_injective_for_names_made_of_separators():
     names = ["x", "x--vs--y", "y--vs--z", "z"]
-    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
     stems = {naming.pair_stem(a, b) for a, b in pairs}
     assert len(pairs) == 6 and len(stems) == 6
 
 
 @pytest.mark.parametrize(
     "names",
-    [["A", "a"], ["..", "."], ["x" * 300, "x" * 301], ["overview"], ["a--b", "a-b"], ["con", "CON"], ["_x", "-x"]],
+    [
+        ["A", "a"],
+        ["..", "."],
+        ["x" * 300, "x" * 301],
+        ["overview"],
+        ["a--b", "a-b"],
+        ["con", "CON"],
+        ["_x", "-x"],
+    ],
 )
 def test_stems_are_short_distinct_and_safe(names):
     stems = [naming.stem(n, reserved=("overview",)) for n in names]
-    assert len({s.lower() for s in stems}) == len(names)  # distinct even on a case-folding file system
+    assert len({s.lower() for s in stems}) == len(
+        names
+    )  # distinct even on a case-folding file system
     for s in stems:
         assert len(s) <= naming.MAX_PLAIN and s not in (".", "..", "overview") and "/" not in s
         assert s[0] not in ".-"
@@ -472,7 +540,12 @@ def test_figure_files_and_pages_never_collide(proj, capsys):
     site = proj / "site"
     diffs = list((site / "figures").glob("*/diff/*.svg"))
     assert len(diffs) == 6, sorted(p.name for p in diffs)
-    assert sorted(p.name for p in (site / "figures" / "overview").iterdir()) == ["priors.pdf", "priors.svg", "small-multiples.pdf", "small-multiples.svg"]
+    assert sorted(p.name for p in (site / "figures" / "overview").iterdir()) == [
+        "priors.pdf",
+        "priors.svg",
+        "small-multiples.pdf",
+        "small-multiples.svg",
+    ]
     page = (site / "dataset-overview.html").read_text()
     assert "small-multiples" not in page
     ids = [part.split('"')[0] for part in page.split(' id="')[1:]]
@@ -481,14 +554,23 @@ def test_figure_files_and_pages_never_collide(proj, capsys):
 
 def test_csv_cells_are_not_spreadsheet_formulas(proj):
     data = proj / "data.csv"
-    data.write_text(data.read_text().replace("pos", "=HYPERLINK(\"http://x\")").replace("neg", "@SUM(1)"))
+    data.write_text(
+        data.read_text().replace("pos", '=HYPERLINK("http://x")').replace("neg", "@SUM(1)")
+    )
     manifest = proj / "ccreport.toml"
-    manifest.write_text(manifest.read_text().replace('positive = "pos"', "positive = '=HYPERLINK(\"http://x\")'"))
+    manifest.write_text(
+        manifest.read_text().replace('positive = "pos"', "positive = '=HYPERLINK(\"http://x\")'")
+    )
     assert main(["build", ".", "--no-pdf", "-q"]) == 0
     import csv
 
-    cells = [c for p in (proj / "site" / "tables").glob("*.csv") for row in csv.reader(p.open()) for c in row]
-    assert "'=HYPERLINK(\"http://x\")" in cells
+    cells = [
+        c
+        for p in (proj / "site" / "tables").glob("*.csv")
+        for row in csv.reader(p.open())
+        for c in row
+    ]
+    assert '\'=HYPERLINK("http://x")' in cells
     assert not [c for c in cells if c[:1] in ("=", "@", "\t", "\r")]
     negatives = [c for c in cells if c.startswith("-")]
     assert negatives and all(float(c) < 0 or c == "-inf" for c in negatives)
@@ -542,8 +624,17 @@ def test_serve_reload_script_is_in_responses_not_files(served):
 @pytest.mark.parametrize(
     "value, written",
     [
-        ("=1+1", "'=1+1"), ("+cmd", "'+cmd"), ("-1+cmd|' /C calc'!A0", "'-1+cmd|' /C calc'!A0"), ("@SUM(A1)", "'@SUM(A1)"),
-        ("\tx", "'\tx"), ("\rx", "'\rx"), ("-0.25", "-0.25"), ("-1e-3", "-1e-3"), ("+3", "+3"), (-1.5, -1.5), ("plain", "plain"),
+        ("=1+1", "'=1+1"),
+        ("+cmd", "'+cmd"),
+        ("-1+cmd|' /C calc'!A0", "'-1+cmd|' /C calc'!A0"),
+        ("@SUM(A1)", "'@SUM(A1)"),
+        ("\tx", "'\tx"),
+        ("\rx", "'\rx"),
+        ("-0.25", "-0.25"),
+        ("-1e-3", "-1e-3"),
+        ("+3", "+3"),
+        (-1.5, -1.5),
+        ("plain", "plain"),
     ],
 )
 def test_spreadsheet_safe(value, written):

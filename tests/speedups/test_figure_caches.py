@@ -53,7 +53,9 @@ def test_shared_text_layouts_write_the_same_bytes_and_measure_once(monkeypatch):
     plain = _both()
     measured = []
     original = Text._get_layout
-    monkeypatch.setattr(Text, "_get_layout", lambda self, renderer: measured.append(1) or original(self, renderer))
+    monkeypatch.setattr(
+        Text, "_get_layout", lambda self, renderer: measured.append(1) or original(self, renderer)
+    )
     with F.style(), notdef_at_code_zero(), C.shared_text_layouts():
         fig = _figure()
         svg, pdf = _save(fig, "svg"), _save(fig, "pdf")
@@ -66,7 +68,11 @@ def test_shared_text_layouts_write_the_same_bytes_and_measure_once(monkeypatch):
 def test_shared_text_layouts_leave_wrapped_text_alone(monkeypatch):
     measured = []
     original = Text._get_layout
-    monkeypatch.setattr(Text, "_get_layout", lambda self, renderer: measured.append(self) or original(self, renderer))
+    monkeypatch.setattr(
+        Text,
+        "_get_layout",
+        lambda self, renderer: measured.append(self) or original(self, renderer),
+    )
     with F.style(), C.shared_text_layouts():
         fig = Figure(figsize=(2, 1))
         text = fig.text(0.1, 0.5, "a long sentence that wraps " * 3, wrap=True)
@@ -93,7 +99,9 @@ class _CountingZipper:
         return self.zipper.flush(*a)
 
 
-def test_shared_stream_compression_writes_the_same_bytes_and_compresses_each_stream_once(monkeypatch):
+def test_shared_stream_compression_writes_the_same_bytes_and_compresses_each_stream_once(
+    monkeypatch,
+):
     import zlib
 
     sizes = []
@@ -110,7 +118,9 @@ def test_shared_stream_compression_writes_the_same_bytes_and_compresses_each_str
         sizes.clear()
         again = _save(fig, "pdf")
     assert first == again == plain
-    assert not [s for s in sizes if s >= C.SHARED_STREAM_BYTES]  # the second file compressed none of them again
+    assert not [
+        s for s in sizes if s >= C.SHARED_STREAM_BYTES
+    ]  # the second file compressed none of them again
 
 
 def test_shared_font_programs_subset_once_and_in_any_order(monkeypatch):
@@ -118,7 +128,9 @@ def test_shared_font_programs_subset_once_and_in_any_order(monkeypatch):
 
     runs = []
     original = subset.Subsetter.subset
-    monkeypatch.setattr(subset.Subsetter, "subset", lambda self, font: runs.append(1) or original(self, font))
+    monkeypatch.setattr(
+        subset.Subsetter, "subset", lambda self, font: runs.append(1) or original(self, font)
+    )
 
     def pdfs(labels):
         with F.style(), notdef_at_code_zero(), C.shared_font_programs():
@@ -127,9 +139,13 @@ def test_shared_font_programs_subset_once_and_in_any_order(monkeypatch):
     a, b = "Difference in flow", "Costs \u00d7 2, 0.5 \u2264 p"
     forward, backward = pdfs([a, b]), pdfs([b, a])
     assert forward == backward  # a figure's bytes do not depend on the figures before it
-    assert len(runs) == 2 * 2  # per call: one subset of DejaVu Sans (both labels fit the padding), one of the italic
+    assert (
+        len(runs) == 2 * 2
+    )  # per call: one subset of DejaVu Sans (both labels fit the padding), one of the italic
     text = pypdf.PdfReader(io.BytesIO(forward[a])).pages[0].extract_text()
-    assert "Difference" in text and "coefficient" in text  # the ligature glyphs map back to their letters
+    assert (
+        "Difference" in text and "coefficient" in text
+    )  # the ligature glyphs map back to their letters
 
 
 def _ticks(axis) -> list[tuple[float, str]]:
@@ -148,7 +164,9 @@ def test_remembered_tick_updates_write_the_same_bytes_with_fewer_updates(monkeyp
     updates.clear()
     _both()
     assert remembered == plain
-    assert 0 < with_memo < len(updates) / 2  # measured: 436 of 2408 updates in the example's figures
+    assert (
+        0 < with_memo < len(updates) / 2
+    )  # measured: 436 of 2408 updates in the example's figures
 
 
 @pytest.mark.parametrize("change", ["limits", "size", "dpi", "locator", "scale"])
@@ -181,4 +199,6 @@ def test_remembered_tick_updates_follow_what_the_ticks_depend_on(change):
 
     before, after = ticks_after_change(memo=True)
     assert (before, after) == ticks_after_change(memo=False)
-    assert (after == before) == (change == "dpi")  # the tick count follows the length in points, not pixels
+    assert (after == before) == (
+        change == "dpi"
+    )  # the tick count follows the length in points, not pixels

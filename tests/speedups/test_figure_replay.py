@@ -26,9 +26,18 @@ def _figure(text: bool = True) -> Figure:
     ax = fig.subplots()
     x = np.linspace(0, 1, 1500)
     ax.plot(x, 0.3 + 0.2 * np.sin(9 * x), rasterized=True, label="dense")
-    ax.plot([0, 0.5, 1], [0.1, 0.6, 0.2], marker="s", linestyle=(0, (4, 1.5)), label="Difference of NEC")
+    ax.plot(
+        [0, 0.5, 1], [0.1, 0.6, 0.2], marker="s", linestyle=(0, (4, 1.5)), label="Difference of NEC"
+    )
     ax.fill_between([0, 1], [0.0, 0.1], [0.2, 0.4], alpha=0.3, hatch="//", label="band")
-    segments(ax, np.array([0.1, 0.2]), np.array([0.7, 0.8]), np.array([0.3, 0.4]), np.array([0.9, 1.2]), color="k")
+    segments(
+        ax,
+        np.array([0.1, 0.2]),
+        np.array([0.7, 0.8]),
+        np.array([0.3, 0.4]),
+        np.array([0.9, 1.2]),
+        color="k",
+    )
     ax.set_ylim(0, 1)
     if text:
         ax.set_xlabel(r"PC$_{iv}$(+)  $\alpha$ " + "\u2212 \u0394")
@@ -66,7 +75,10 @@ def _content(pdf: bytes) -> str:
 def _texts(content: str) -> list[tuple[float, float, str]]:
     """(x, y, shown strings) of every text object: the translation of the matrix set just before BT."""
     found = re.findall(r"([-\d.]+) ([-\d.]+) cm\nBT\n(.*?)ET", content, re.DOTALL)
-    return [(float(x), float(y), "".join(re.findall(r"\((.*?)\)", body)).replace("\0", "")) for x, y, body in found]
+    return [
+        (float(x), float(y), "".join(re.findall(r"\((.*?)\)", body)).replace("\0", ""))
+        for x, y, body in found
+    ]
 
 
 def test_the_svg_is_matplotlibs_own():
@@ -91,8 +103,15 @@ def test_replaying_into_svg_writes_the_same_bytes():
         second = _save_directly(fig, "svg")
         del fig.draw
     assert recorders[0].complete and len(recorders) == 1
-    assert {c[0] for c in calls} >= {"draw_path", "draw_markers", "draw_path_collection", "draw_text",
-                                     "start_rasterizing", "stop_rasterizing", "open_group"}
+    assert {c[0] for c in calls} >= {
+        "draw_path",
+        "draw_markers",
+        "draw_path_collection",
+        "draw_text",
+        "start_rasterizing",
+        "stop_rasterizing",
+        "open_group",
+    }
     assert first == second
 
 
@@ -183,13 +202,19 @@ def test_the_recorder_reads_the_renderers_attributes_as_they_are_now():
 
     outer = Outer()
     recorder = Recorder(outer)
-    assert (recorder._raster_depth, recorder._rasterizing, recorder.points_to_pixels(2)) == (0, False, ("vector", 2))
+    assert (recorder._raster_depth, recorder._rasterizing, recorder.points_to_pixels(2)) == (
+        0,
+        False,
+        ("vector", 2),
+    )
     recorder._raster_depth += 1
     recorder._rasterizing = True
     outer.inner = Inner("raster")
     assert (outer._raster_depth, recorder._raster_depth, recorder._rasterizing) == (1, 1, True)
     assert recorder.points_to_pixels(3) == ("raster", 3)
-    assert recorder.draw_path(None, None, None) == "raster" and [c[0] for c in recorder.calls] == ["draw_path"]
+    assert recorder.draw_path(None, None, None) == "raster" and [c[0] for c in recorder.calls] == [
+        "draw_path"
+    ]
     assert recorder.complete
     recorder.draw_unknown  # a drawing method it has no record of
     assert not recorder.complete

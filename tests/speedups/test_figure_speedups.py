@@ -16,14 +16,18 @@ from ccreport.speedups import figure_caches, figure_replay, figure_subsets
 
 
 def _files(folder, suffix):
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob(f"*{suffix}"))}
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob(f"*{suffix}"))
+    }
 
 
 def _count_replays(monkeypatch) -> list:
     """Records each save that drew the SVG and the PDF in one walk (figure_replay)."""
     replays = []
     original = figure_replay.save_svg_and_pdf
-    monkeypatch.setattr(figure_replay, "save_svg_and_pdf", lambda *a, **k: replays.append(1) or original(*a, **k))
+    monkeypatch.setattr(
+        figure_replay, "save_svg_and_pdf", lambda *a, **k: replays.append(1) or original(*a, **k)
+    )
     return replays
 
 
@@ -42,13 +46,19 @@ def test_speedups_off_write_the_same_svg_files_and_index(tmp_path, monkeypatch):
     assert replayed_on == len(index_on) > 0 and len(replays) == replayed_on  # off: no replay
     assert index_off == index_on
     assert _files(off, ".svg") == _files(on, ".svg") and len(_files(on, ".svg")) == len(index_on)
-    assert set(_files(off, ".pdf")) == set(_files(on, ".pdf"))  # each figure's PDF, drawn by matplotlib
+    assert set(_files(off, ".pdf")) == set(
+        _files(on, ".pdf")
+    )  # each figure's PDF, drawn by matplotlib
 
 
 def test_the_speedups_are_off_while_the_switch_says_so(monkeypatch):
     monkeypatch.setenv("CCREPORT_SPEEDUPS", "0")
     original = Text._get_layout
-    with figure_caches.shared_work(), figure_caches.tick_updates(), figure_subsets.notdef_at_code_zero():
+    with (
+        figure_caches.shared_work(),
+        figure_caches.tick_updates(),
+        figure_subsets.notdef_at_code_zero(),
+    ):
         assert Text._get_layout is original
     assert not figure_replay.on()
     monkeypatch.setenv("CCREPORT_SPEEDUPS", "1")
@@ -70,4 +80,6 @@ def test_another_matplotlib_turns_each_off_with_a_debug_note(monkeypatch, caplog
         assert not figure_replay.on()
     notes = [r.getMessage() for r in caplog.records if r.name == "ccreport.speedups"]
     for name in ("figure_caches", "figure_replay", "figure_subsets"):
-        assert any(f"speedup {name} is off" in n and matplotlib.__version__ in n for n in notes), notes
+        assert any(f"speedup {name} is off" in n and matplotlib.__version__ in n for n in notes), (
+            notes
+        )

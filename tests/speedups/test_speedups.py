@@ -10,7 +10,10 @@ import pytest
 from ccreport import speedups
 
 
-@pytest.mark.parametrize("value, on", [("1", True), ("0", False), ("off", False), (" No ", False), ("false", False), ("yes", True)])
+@pytest.mark.parametrize(
+    "value, on",
+    [("1", True), ("0", False), ("off", False), (" No ", False), ("false", False), ("yes", True)],
+)
 def test_the_switch(monkeypatch, value, on):
     monkeypatch.setenv(speedups.SWITCH, value)
     assert speedups.enabled() is on
@@ -36,7 +39,9 @@ def _heap_set(switch: str) -> str:
     import os
 
     env = {**os.environ, speedups.SWITCH: switch}
-    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout.split()
+    return subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.split()
 
 
 def test_the_heap_thresholds_are_set_only_with_speedups_on():

@@ -18,8 +18,23 @@ EXAMPLE = ROOT / "example_project"
 def _build(out: Path, *extra: str, speedups: bool) -> None:
     env = {**os.environ, "CCREPORT_SPEEDUPS": "1" if speedups else "0"}
     done = subprocess.run(
-        [sys.executable, "-m", "ccreport", "build", str(EXAMPLE), "-o", str(out), "--no-cache", "--no-pdf", "-q", *extra],
-        env=env, capture_output=True, text=True, timeout=900,
+        [
+            sys.executable,
+            "-m",
+            "ccreport",
+            "build",
+            str(EXAMPLE),
+            "-o",
+            str(out),
+            "--no-cache",
+            "--no-pdf",
+            "-q",
+            *extra,
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
     )
     assert done.returncode == 0, done.stderr
     assert done.stderr == "", done.stderr  # no library warning reaches the terminal

@@ -7,7 +7,9 @@ from ccreport.tasks.bands_task import TARGET_FEW_SCORES, TARGET_SCORES
 
 
 def _band(target, calibrated=True):
-    return SimpleNamespace(target=target, correction="optimism-corrected", calibration=object() if calibrated else None)
+    return SimpleNamespace(
+        target=target, correction="optimism-corrected", calibration=object() if calibrated else None
+    )
 
 
 def test_a_few_scores_band_is_named_with_its_shortfall_whatever_the_order():
@@ -19,7 +21,10 @@ def test_a_few_scores_band_is_named_with_its_shortfall_whatever_the_order():
     }
     note = band_note(bands)
     assert f"What the band covers: {TARGET_SCORES}." in note
-    assert "For knn, stump: with few distinct scores the band's lower edge also reaches the basic bootstrap's" in note
+    assert (
+        "For knn, stump: with few distinct scores the band's lower edge also reaches the basic bootstrap's"
+        in note
+    )
     assert "88.3-99.0%" in note and note.count("88.3-99.0%") == 1
 
 

@@ -7,16 +7,15 @@ import dataclasses
 import numpy as np
 import pytest
 
-from ccreport.project import manifest
-from ccreport.tasks import bands_task as uncertainty
-from ccreport.analysis import calibration as cb
-from ccreport.analysis.bootstrap import bootstrap_scores
 from ccreport.analysis import priors as pr
+from ccreport.analysis.bootstrap import bootstrap_scores
+from ccreport.project import manifest
+from ccreport.project.loaders import Dataset
+from ccreport.project.settings import SETTING_KEYS, AnalysisSettings, task_rng
+from ccreport.results import ClassifierResult, ComparisonResult
+from ccreport.tasks import bands_task as uncertainty
 from ccreport.tasks.battery import TASK_KINDS, Task, TaskKind, assemble, plan, run_task
 from ccreport.tasks.executors import ProcessPoolExecutor, SerialExecutor, executor_for
-from ccreport.project.loaders import Dataset
-from ccreport.results import ClassifierResult, ComparisonResult
-from ccreport.project.settings import SETTING_KEYS, AnalysisSettings, task_rng
 
 
 def _dataset(name="d", n=40, seed=0, with_crisp=True):
@@ -24,8 +23,16 @@ def _dataset(name="d", n=40, seed=0, with_crisp=True):
     labels = np.r_[np.ones(n // 2, bool), np.zeros(n - n // 2, bool)]
     scores = {"a": rng.normal(size=n) + labels, "b": rng.normal(size=n) + 0.5 * labels}
     predictions = {"c": rng.random(n) < 0.3 + 0.4 * labels} if with_crisp else {}
-    return Dataset(name=name, path=None, sha256="0" * 64, labels=labels, positive_label="p", negative_label="n",
-                   scores=scores, predictions=predictions)
+    return Dataset(
+        name=name,
+        path=None,
+        sha256="0" * 64,
+        labels=labels,
+        positive_label="p",
+        negative_label="n",
+        scores=scores,
+        predictions=predictions,
+    )
 
 
 PRIORS = {"uniform": pr.UniformPrior(0.0, 1.0)}
@@ -37,14 +44,22 @@ def test_plan_has_one_task_per_kind_and_scope_member_with_stable_keys():
     tasks = plan(data, ["a", "b", "c", "missing"], {"d1": PRIORS, "d2": PRIORS}, NO_BOOTSTRAP)
     keys = [t.key for t in tasks]
     assert len(keys) == len(set(keys))
-    assert [k for k in keys if k[0] in ("classifier", "uncertainty")][:5] == [("classifier", "d1", "a"), ("uncertainty", "d1", "a"), ("classifier", "d1", "b"),
-                        ("uncertainty", "d1", "b"), ("classifier", "d1", "c")]
+    assert [k for k in keys if k[0] in ("classifier", "uncertainty")][:5] == [
+        ("classifier", "d1", "a"),
+        ("uncertainty", "d1", "a"),
+        ("classifier", "d1", "b"),
+        ("uncertainty", "d1", "b"),
+        ("classifier", "d1", "c"),
+    ]
     # d1: 3 classifiers + 3 pairs; d2: 2 classifiers + 1 pair ("c" and "missing" have no column there)
     per = {s: sum(k.scope == s for k in TASK_KINDS) for s in ("dataset", "classifier", "pair")}
     assert len(tasks) == (3 + 2) * per["classifier"] + (3 + 1) * per["pair"] + 2 * per["dataset"]
     assert ("pair", "d1", "a", "c") in keys and not any("missing" in k for k in keys)
     assert all(t.settings is NO_BOOTSTRAP for t in tasks)
-    assert [t.key for t in tasks] == [t.key for t in plan(data, ["a", "b", "c", "missing"], {"d1": PRIORS, "d2": PRIORS}, NO_BOOTSTRAP)]
+    assert [t.key for t in tasks] == [
+        t.key
+        for t in plan(data, ["a", "b", "c", "missing"], {"d1": PRIORS, "d2": PRIORS}, NO_BOOTSTRAP)
+    ]
 
 
 def test_assemble_builds_the_typed_results_in_manifest_order():
@@ -52,26 +67,45 @@ def test_assemble_builds_the_typed_results_in_manifest_order():
     found = assemble(tasks, SerialExecutor().map(tasks))["d"]
     assert list(found.classifiers) == ["b", "a", "c"]
     assert list(found.comparisons) == ["b vs a", "b vs c", "a vs c"]
-    assert all(isinstance(c, ClassifierResult) and c.band is None for c in found.classifiers.values())
-    assert all(isinstance(m, ComparisonResult) and m.difference_band is None for m in found.comparisons.values())
+    assert all(
+        isinstance(c, ClassifierResult) and c.band is None for c in found.classifiers.values()
+    )
+    assert all(
+        isinstance(m, ComparisonResult) and m.difference_band is None
+        for m in found.comparisons.values()
+    )
     assert found.classifiers["c"].kind == "crisp" and list(found.fields) == ["hybrid"]
 
 
 def test_a_new_kind_is_one_entry_and_its_fields_reach_its_scope():
     def dataset_size(inputs, settings):
-        return {"size": int(inputs.labels.size), "classifiers": [c.name for c in inputs.classifiers]}
+        return {
+            "size": int(inputs.labels.size),
+            "classifiers": [c.name for c in inputs.classifiers],
+        }
 
     kinds = TASK_KINDS + (TaskKind("size", "dataset", dataset_size),)
     tasks = plan([_dataset(n=30)], ["a", "b", "c"], {"d": PRIORS}, NO_BOOTSTRAP, kinds=kinds)
     assert [t.key for t in tasks if t.key[0] == "size"] == [("size", "d")]
     found = assemble(tasks, [run_task(t) for t in tasks])["d"]
-    assert {k: found.fields[k] for k in ("size", "classifiers")} == {"size": 30, "classifiers": ["a", "b", "c"]}
+    assert {k: found.fields[k] for k in ("size", "classifiers")} == {
+        "size": 30,
+        "classifiers": ["a", "b", "c"],
+    }
     with pytest.raises(ValueError, match="unknown scope"):
-        plan([_dataset()], ["a"], {"d": PRIORS}, NO_BOOTSTRAP, kinds=(TaskKind("x", "galaxy", dataset_size),))
+        plan(
+            [_dataset()],
+            ["a"],
+            {"d": PRIORS},
+            NO_BOOTSTRAP,
+            kinds=(TaskKind("x", "galaxy", dataset_size),),
+        )
 
 
 def test_executors_give_the_same_outputs_and_one_worker_means_this_process():
-    assert isinstance(executor_for(1), SerialExecutor) and isinstance(executor_for(None), SerialExecutor)
+    assert isinstance(executor_for(1), SerialExecutor) and isinstance(
+        executor_for(None), SerialExecutor
+    )
     assert isinstance(executor_for(3), ProcessPoolExecutor) and executor_for(3).workers == 3
     with pytest.raises(ValueError):
         ProcessPoolExecutor(0)
@@ -85,9 +119,14 @@ def test_executors_give_the_same_outputs_and_one_worker_means_this_process():
     np.testing.assert_array_equal(band_s.lower, band_p.lower)
     fields_s = serial["pairs", "d"]["comparison_fields"]["a", "c"]
     fields_p = pooled["pairs", "d"]["comparison_fields"]["a", "c"]
-    assert fields_s["expected_cost_difference_interval"]["uniform"].to_dict() == \
-        fields_p["expected_cost_difference_interval"]["uniform"].to_dict()
-    assert fields_s["family_wise"].to_dict()["critical_value"] == fields_p["family_wise"].to_dict()["critical_value"]
+    assert (
+        fields_s["expected_cost_difference_interval"]["uniform"].to_dict()
+        == fields_p["expected_cost_difference_interval"]["uniform"].to_dict()
+    )
+    assert (
+        fields_s["family_wise"].to_dict()["critical_value"]
+        == fields_p["family_wise"].to_dict()["critical_value"]
+    )
     assert ProcessPoolExecutor(2).map([]) == []
 
 
@@ -96,8 +135,14 @@ def test_a_task_draws_the_same_numbers_alone_or_among_others():
     tasks = plan([_dataset(n=30)], ["a", "b"], {"d": PRIORS}, settings)
     together = dict(zip([t.key for t in tasks], SerialExecutor().map(tasks)))
     for key, read in [
-        (("uncertainty", "d", "b"), lambda out: out[uncertainty.BAND_CALIBRATION].calibration.upper),
-        (("pairs", "d"), lambda out: out["classifier_fields"]["b"][uncertainty.BAND_REPLICATES].values),
+        (
+            ("uncertainty", "d", "b"),
+            lambda out: out[uncertainty.BAND_CALIBRATION].calibration.upper,
+        ),
+        (
+            ("pairs", "d"),
+            lambda out: out["classifier_fields"]["b"][uncertainty.BAND_REPLICATES].values,
+        ),
     ]:
         (alone,) = [t for t in tasks if t.key == key]
         assert isinstance(alone, Task)
@@ -117,7 +162,9 @@ def test_a_scoring_classifiers_band_is_read_from_the_datasets_one_resampling():
         own = found["uncertainty", "d", "a"][uncertainty.BAND_CALIBRATION]
         assert "band" not in found["uncertainty", "d", "a"] and own.calibration.outer > 0
         band = assemble(tasks, outputs)["d"].classifiers["a"].band
-        lower, upper = uncertainty.interval_fields(reps, own.calibration, [])["band"]  # studentized (issue 33)
+        lower, upper = uncertainty.interval_fields(reps, own.calibration, [])[
+            "band"
+        ]  # studentized (issue 33)
         np.testing.assert_array_equal(band.lower, lower)
         np.testing.assert_array_equal(band.upper, upper)
         assert band.method == "stratified instance bootstrap" and band.calibration is not None
@@ -127,7 +174,9 @@ def test_a_scoring_classifiers_band_is_read_from_the_datasets_one_resampling():
     tasks = plan([data], ["a"], {"d": PRIORS}, settings)
     (pairs,) = [t for t in tasks if t.key == ("pairs", "d")]
     alone = run_task(pairs)["classifier_fields"]["a"][uncertainty.BAND_REPLICATES]
-    own = bootstrap_scores(task_rng(settings.seed, "bootstrap", "d"), data.labels, data.scores["a"], 200, PRIORS)
+    own = bootstrap_scores(
+        task_rng(settings.seed, "bootstrap", "d"), data.labels, data.scores["a"], 200, PRIORS
+    )
     assert alone.values.tobytes() == own.values.tobytes()
     tasks = plan([_dataset(n=40)], ["a", "c"], {"d": PRIORS}, settings)
     outputs = SerialExecutor().map(tasks)
@@ -136,12 +185,23 @@ def test_a_scoring_classifiers_band_is_read_from_the_datasets_one_resampling():
 
 
 def test_settings_declared_once_drive_the_manifest_and_results():
-    assert set(SETTING_KEYS) <= set(manifest.PROJECT_KEYS) and "workers" not in SETTING_KEYS and "scheduler" not in SETTING_KEYS
+    assert (
+        set(SETTING_KEYS) <= set(manifest.PROJECT_KEYS)
+        and "workers" not in SETTING_KEYS
+        and "scheduler" not in SETTING_KEYS
+    )
     for f in dataclasses.fields(AnalysisSettings):
         assert f"``{f.name}``" in manifest.__doc__
         assert f.metadata["doc"] in manifest.__doc__
-    assert list(AnalysisSettings().to_dict()) == ["confidence", "bootstrap", "band", "calibration", "partial_ranges",
-                                                 "threshold_axis", "comparisons"]
+    assert list(AnalysisSettings().to_dict()) == [
+        "confidence",
+        "bootstrap",
+        "band",
+        "calibration",
+        "partial_ranges",
+        "threshold_axis",
+        "comparisons",
+    ]
     assert manifest.DEFAULT_SEED == AnalysisSettings().seed
 
 
@@ -167,33 +227,58 @@ def test_pairs_task_resamples_once_and_takes_significance_only_from_the_family_w
     out = run_task(tasks[keys.index(("pairs", "d"))])
     fields = out["comparison_fields"]
     assert list(fields) == [("a", "b"), ("a", "c"), ("b", "c")]
-    reps = bootstrap_dataset(task_rng(settings.seed, "bootstrap", "d"), data.labels, data.scores, data.predictions,
-                             200, priors)
+    reps = bootstrap_dataset(
+        task_rng(settings.seed, "bootstrap", "d"),
+        data.labels,
+        data.scores,
+        data.predictions,
+        200,
+        priors,
+    )
     ref = dataset_inference(reps, list(fields), settings.confidence, list(priors))
     raw = {}
     for pair, f in fields.items():
         fw = ref[pair].family_wise
-        assert [(s.lo, s.hi, s.better) for s in f["significant"]] == [(s["lo"], s["hi"], s["better"]) for s in fw.significant]
-        assert f["family_wise"].critical_value == fw.critical and f["family_wise"].p_value == fw.p_value
-        assert f["difference_band"].kind == "pointwise" and "not adjusted" in f["difference_band"].note
+        assert [(s.lo, s.hi, s.better) for s in f["significant"]] == [
+            (s["lo"], s["hi"], s["better"]) for s in fw.significant
+        ]
+        assert (
+            f["family_wise"].critical_value == fw.critical
+            and f["family_wise"].p_value == fw.p_value
+        )
+        assert (
+            f["difference_band"].kind == "pointwise" and "not adjusted" in f["difference_band"].note
+        )
         np.testing.assert_array_equal(f["difference_band"].lower, ref[pair].pointwise[0])
         for p, iv in f["expected_cost_difference_interval"].items():
             assert iv.p_value == ref[pair].expected[p]["p_value"] and iv.p_holm >= iv.p_value
             raw[(*pair, p)] = iv.p_value
     tests = [(a, b, p) for a, b in fields for p in priors]
-    stats = [studentized(reps.expected_difference(a, b, p, raw=True), ref[(a, b)].expected[p]["difference"]) for a, b, p in tests]
-    adjusted = dict(zip(tests, step_down_max_t([t for t, _ in stats], np.column_stack([n for _, n in stats]))))
+    stats = [
+        studentized(
+            reps.expected_difference(a, b, p, raw=True), ref[(a, b)].expected[p]["difference"]
+        )
+        for a, b, p in tests
+    ]
+    adjusted = dict(
+        zip(tests, step_down_max_t([t for t, _ in stats], np.column_stack([n for _, n in stats])))
+    )
     bonferroni_holm = holm(raw)
     for pair, f in fields.items():
         for p, iv in f["expected_cost_difference_interval"].items():
             assert iv.p_holm == pytest.approx(adjusted[(*pair, p)])
-            assert iv.p_holm <= bonferroni_holm[(*pair, p)] + 0.05  # never much above Holm, often below
+            assert (
+                iv.p_holm <= bonferroni_holm[(*pair, p)] + 0.05
+            )  # never much above Holm, often below
             assert "Westfall" in iv.adjustment
     results = assemble(tasks, [run_task(t) for t in tasks])["d"]
     m = results.comparisons["a vs b"]
     assert m.family_wise is not None and "significant_simultaneous" not in m.to_dict()
     assert "p_holm" in m.to_dict()["expected_cost_difference_interval"]["uniform"]
-    assert run_task(dataclasses.replace(tasks[keys.index(("pairs", "d"))], settings=NO_BOOTSTRAP)) == {}
+    assert (
+        run_task(dataclasses.replace(tasks[keys.index(("pairs", "d"))], settings=NO_BOOTSTRAP))
+        == {}
+    )
 
 
 def test_band_target_states_the_measured_shortfall_for_few_distinct_scores():

@@ -7,16 +7,16 @@ import threading
 import time
 
 import pytest
+from site_fixtures import write_tiny_project
 
-from ccreport.runtime import progress
-from ccreport.tasks import cache
-from ccreport.commands.build import compute_results
-from ccreport.project.project_files import read_project_files
 from ccreport.cli import main
+from ccreport.commands.build import compute_results
 from ccreport.project.loaders import load_project_data
 from ccreport.project.manifest import load_project
+from ccreport.project.project_files import read_project_files
 from ccreport.results import results_to_json
-from site_fixtures import write_tiny_project
+from ccreport.runtime import progress
+from ccreport.tasks import cache
 
 build_module = importlib.import_module("ccreport.commands.build")
 FAST = 'bootstrap = 500\ncalibration = "off"'
@@ -36,7 +36,13 @@ def two_datasets(tmp_path):
     root = write_tiny_project(tmp_path / "proj", settings=FAST, extra_priors="")
     shutil.copy(root / "data.csv", root / "other.csv")
     manifest = root / "ccreport.toml"
-    manifest.write_text(manifest.read_text().replace("[[classifiers]]", '[[datasets]]\nname = "other"\npath = "other.csv"\nlabel = "label"\npositive = "pos"\n\n[[classifiers]]', 1))
+    manifest.write_text(
+        manifest.read_text().replace(
+            "[[classifiers]]",
+            '[[datasets]]\nname = "other"\npath = "other.csv"\nlabel = "label"\npositive = "pos"\n\n[[classifiers]]',
+            1,
+        )
+    )
     return root
 
 
@@ -46,7 +52,9 @@ def compute(root):
     return compute_results(project, datasets, read_project_files(project, datasets))
 
 
-def test_warm_cache_reuses_every_task_and_a_changed_dataset_recomputes_only_its_own(two_datasets, tmp_path):
+def test_warm_cache_reuses_every_task_and_a_changed_dataset_recomputes_only_its_own(
+    two_datasets, tmp_path
+):
     folder = tmp_path / "cache"
     with cache.using(folder) as cold:
         first = compute(two_datasets)
@@ -58,7 +66,11 @@ def test_warm_cache_reuses_every_task_and_a_changed_dataset_recomputes_only_its_
     assert results_to_json(again) == results_to_json(first)
     data = two_datasets / "other.csv"
     lines = data.read_text().splitlines()
-    lines[1] = lines[1].rsplit(",", 1)[0] + ",neg" if lines[1].endswith("pos") else lines[1].rsplit(",", 1)[0] + ",pos"
+    lines[1] = (
+        lines[1].rsplit(",", 1)[0] + ",neg"
+        if lines[1].endswith("pos")
+        else lines[1].rsplit(",", 1)[0] + ",pos"
+    )
     data.write_text("\n".join(lines) + "\n")
     with cache.using(folder) as changed:
         compute(two_datasets)
@@ -109,7 +121,9 @@ def test_output_is_byte_identical_cold_warm_and_without_cache(two_datasets, tmp_
     assert outs["cold"] == outs["warm"] == outs["none"]
 
 
-def test_unchanged_rebuild_writes_nothing_and_a_narrative_change_rewrites(two_datasets, monkeypatch):
+def test_unchanged_rebuild_writes_nothing_and_a_narrative_change_rewrites(
+    two_datasets, monkeypatch
+):
     monkeypatch.chdir(two_datasets)
     assert main(["build", ".", "--no-pdf", "-q"]) == 0
     site = two_datasets / "site"
@@ -154,7 +168,10 @@ def test_the_rich_display_runs_phases_and_tasks():
         progress.phase("analysing")
         progress.tasks(3)
         progress.advance(2)
-        assert shown.progress.tasks[0].completed == 2 and shown.progress.tasks[0].description == "analysing"
+        assert (
+            shown.progress.tasks[0].completed == 2
+            and shown.progress.tasks[0].description == "analysing"
+        )
     progress.advance()  # silent again outside
 
 
@@ -168,7 +185,11 @@ def test_serve_watcher_rebuilds_on_a_change_and_ignores_the_output(two_datasets)
     site.mkdir()
     calls = []
     stop = threading.Event()
-    thread = threading.Thread(target=watch_and_rebuild, args=(two_datasets, [site], lambda: calls.append(time.time()), stop), daemon=True)
+    thread = threading.Thread(
+        target=watch_and_rebuild,
+        args=(two_datasets, [site], lambda: calls.append(time.time()), stop),
+        daemon=True,
+    )
     thread.start()
     time.sleep(1.0)
     (site / "index.html").write_text("output, not an input")
@@ -191,7 +212,9 @@ def test_a_changed_narrative_reuses_the_figures(two_datasets, monkeypatch, tmp_p
     figure_files = importlib.import_module("ccreport.render.figure_files")
     drawn = []
     original = figure_files.write_figures
-    monkeypatch.setattr(figure_files, "write_figures", lambda *a, **k: drawn.append(1) or original(*a, **k))
+    monkeypatch.setattr(
+        figure_files, "write_figures", lambda *a, **k: drawn.append(1) or original(*a, **k)
+    )
     (two_datasets / "narrative.md").write_text("# Changed\n\nOther words.\n")
     assert main(["build", ".", "--no-pdf", "-q"]) == 0
     assert drawn == []  # the figures came from the cache

@@ -14,11 +14,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from ccreport.tasks import cache
-from ccreport.cli import main
 from conftest import FIXED_EPOCH
 from site_fixtures import write_tiny_project
+
+from ccreport.cli import main
+from ccreport.tasks import cache
 
 FAST = 'bootstrap = 500\ncalibration = "off"'
 
@@ -41,8 +41,14 @@ def warm(tmp_path_factory):
         patch.chdir(root)
         patch.setenv("SOURCE_DATE_EPOCH", FIXED_EPOCH)  # as in every test's builds (conftest)
         assert main(["build", ".", "-o", str(base / "cold"), "-q", "--no-cache"]) == 0
-        assert main(["build", ".", "-o", str(base / "cold-no-pdf"), "-q", "--no-cache", "--no-pdf"]) == 0
-        assert main(["build", ".", "-o", str(base / "warm"), "-q", "--cache-dir", str(base / "cache")]) == 0
+        assert (
+            main(["build", ".", "-o", str(base / "cold-no-pdf"), "-q", "--no-cache", "--no-pdf"])
+            == 0
+        )
+        assert (
+            main(["build", ".", "-o", str(base / "warm"), "-q", "--cache-dir", str(base / "cache")])
+            == 0
+        )
     cold = {True: snapshot(base / "cold"), False: snapshot(base / "cold-no-pdf")}
     assert "report.pdf" in cold[True] and any(k.endswith(".svg") for k in cold[True])
     assert any(k.startswith("figures/") and k.endswith(".pdf") for k in cold[True])
@@ -58,7 +64,10 @@ def entries(folder: Path) -> list[Path]:
 def stored_figures(folder: Path) -> Path:
     """The stored folder holding the most figures (the cache stores the overview's and each
     dataset's figures apart)."""
-    return max((folder / "folders").iterdir(), key=lambda stored: (len(list(stored.rglob("*"))), stored.name))
+    return max(
+        (folder / "folders").iterdir(),
+        key=lambda stored: (len(list(stored.rglob("*"))), stored.name),
+    )
 
 
 def figure_files(folder: Path, suffix: str) -> list[Path]:
@@ -67,11 +76,13 @@ def figure_files(folder: Path, suffix: str) -> list[Path]:
 
 def resign(path: Path, key: bytes, payload: bytes) -> None:
     name = path.stem
-    path.write_bytes(cache.ENTRY_MAGIC + cache.entry_mac(key, cache.ENTRY_MAGIC, name, payload) + payload)
+    path.write_bytes(
+        cache.ENTRY_MAGIC + cache.entry_mac(key, cache.ENTRY_MAGIC, name, payload) + payload
+    )
 
 
 def payload_of(path: Path) -> bytes:
-    return path.read_bytes()[len(cache.ENTRY_MAGIC) + 32:]
+    return path.read_bytes()[len(cache.ENTRY_MAGIC) + 32 :]
 
 
 class Touch:
@@ -140,7 +151,10 @@ def pipe(folder, marker):
 
 def edited_svgs(folder, marker):
     for path in figure_files(folder, ".svg"):
-        path.write_text(path.read_text(encoding="utf-8").replace("</svg>", "<text>edited</text></svg>"), encoding="utf-8")
+        path.write_text(
+            path.read_text(encoding="utf-8").replace("</svg>", "<text>edited</text></svg>"),
+            encoding="utf-8",
+        )
     return "1 had a file missing, added or changed"
 
 
@@ -158,7 +172,9 @@ def deleted_figure(folder, marker):
 
 
 def added_figure(folder, marker):
-    shutil.copy(figure_files(folder, ".svg")[0], figure_files(folder, ".svg")[0].parent / "extra.svg")
+    shutil.copy(
+        figure_files(folder, ".svg")[0], figure_files(folder, ".svg")[0].parent / "extra.svg"
+    )
     return "1 had a file missing, added or changed"
 
 
@@ -177,9 +193,28 @@ def edited_index(folder, marker):
     return "1 failed its HMAC"
 
 
-DAMAGES = [flip, truncate, plain_none, signed_none, signed_garbage, other_users_key, code_pickle, pipe,
-           edited_svgs, edited_figure_pdf, deleted_figure, added_figure, linked_figure, edited_index]
-WITH_PDF = {flip, code_pickle, edited_svgs, edited_figure_pdf}  # report.pdf too (builds with it are slower)
+DAMAGES = [
+    flip,
+    truncate,
+    plain_none,
+    signed_none,
+    signed_garbage,
+    other_users_key,
+    code_pickle,
+    pipe,
+    edited_svgs,
+    edited_figure_pdf,
+    deleted_figure,
+    added_figure,
+    linked_figure,
+    edited_index,
+]
+WITH_PDF = {
+    flip,
+    code_pickle,
+    edited_svgs,
+    edited_figure_pdf,
+}  # report.pdf too (builds with it are slower)
 
 
 def intact(folder: Path) -> bool:
@@ -187,8 +222,13 @@ def intact(folder: Path) -> bool:
     c = cache.Cache(folder)
     ok = all(c.get(path.stem) is not cache.MISSING for path in entries(folder))
     for stored in (folder / "folders").iterdir():
-        (group,) = list((stored / "figures").iterdir())  # figures/<group>: the overview's or a dataset's
-        ok &= c.get_folder(stored.name, folder.parent / "scratch", f"figures/{group.name}") is not cache.MISSING
+        (group,) = list(
+            (stored / "figures").iterdir()
+        )  # figures/<group>: the overview's or a dataset's
+        ok &= (
+            c.get_folder(stored.name, folder.parent / "scratch", f"figures/{group.name}")
+            is not cache.MISSING
+        )
     return ok and not c.discarded
 
 
@@ -203,9 +243,25 @@ def test_a_damaged_cache_gives_the_cold_build(warm, damage, tmp_path, monkeypatc
     reasons = damage(folder, marker)
     monkeypatch.chdir(root)
     capsys.readouterr()
-    assert main(["build", ".", "-o", str(tmp_path / "out"), "-q", "--cache-dir", str(folder), *([] if pdf else ["--no-pdf"])]) == 0
+    assert (
+        main(
+            [
+                "build",
+                ".",
+                "-o",
+                str(tmp_path / "out"),
+                "-q",
+                "--cache-dir",
+                str(folder),
+                *([] if pdf else ["--no-pdf"]),
+            ]
+        )
+        == 0
+    )
     notes = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
-    assert len(notes) == 1 and "discarded and recomputed" in notes[0] and f"({reasons})" in notes[0], notes
+    assert (
+        len(notes) == 1 and "discarded and recomputed" in notes[0] and f"({reasons})" in notes[0]
+    ), notes
     assert not marker.exists()
     assert snapshot(tmp_path / "out") == cold
     assert intact(folder)  # the damaged entries were replaced by good ones
@@ -231,7 +287,9 @@ def test_the_key_file_is_made_private_where_the_environment_says(tmp_path, monke
     assert cache.secret() == key  # made once, then read
 
 
-def test_a_key_file_others_may_read_turns_the_cache_off_with_one_line(tmp_path, monkeypatch, capsys):
+def test_a_key_file_others_may_read_turns_the_cache_off_with_one_line(
+    tmp_path, monkeypatch, capsys
+):
     path = tmp_path / "key"
     path.write_bytes(b"k" * 32)
     path.chmod(0o644)
@@ -239,7 +297,10 @@ def test_a_key_file_others_may_read_turns_the_cache_off_with_one_line(tmp_path, 
     with cache.using(tmp_path / "cache") as active:
         assert active is None
     (line,) = capsys.readouterr().err.splitlines()
-    assert line.startswith("ccreport: building without the cache: the cache key ") and "chmod 600" in line
+    assert (
+        line.startswith("ccreport: building without the cache: the cache key ")
+        and "chmod 600" in line
+    )
     short = tmp_path / "short"
     short.write_bytes(b"k" * 5)
     short.chmod(0o600)
@@ -250,9 +311,9 @@ def test_a_key_file_others_may_read_turns_the_cache_off_with_one_line(tmp_path, 
 
 
 def test_the_cached_type_is_the_functions_return_annotation():
+    from ccreport.results import PriorResult
     from ccreport.tasks.battery import prior_result, run_task
     from ccreport.tasks.comparisons import in_sample_cost
-    from ccreport.results import PriorResult
 
     assert cache.expected_type(run_task) is dict
     assert cache.expected_type(in_sample_cost) is float
@@ -262,18 +323,28 @@ def test_the_cached_type_is_the_functions_return_annotation():
 # --- the cache and the output folder ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("out, cache_dir, where", [
-    ("out", "out/cache", "is inside the output folder"),
-    ("out", "out", "is the output folder"),
-    ("cache/out", "cache", "holds the output folder"),
-])
-def test_a_cache_inside_the_output_or_around_it_is_refused(warm, tmp_path, monkeypatch, capsys, out, cache_dir, where):
+@pytest.mark.parametrize(
+    "out, cache_dir, where",
+    [
+        ("out", "out/cache", "is inside the output folder"),
+        ("out", "out", "is the output folder"),
+        ("cache/out", "cache", "holds the output folder"),
+    ],
+)
+def test_a_cache_inside_the_output_or_around_it_is_refused(
+    warm, tmp_path, monkeypatch, capsys, out, cache_dir, where
+):
     root = warm[0]
     monkeypatch.chdir(tmp_path)
     shutil.copytree(root, tmp_path / "proj")
     assert main(["build", "proj", "-o", out, "--cache-dir", cache_dir, "-q"]) == 2
     (line, count) = capsys.readouterr().err.splitlines()
-    assert line.startswith(f"{cache_dir}: cache folder (--cache-dir): expected a folder apart from the output folder") and where in line
+    assert (
+        line.startswith(
+            f"{cache_dir}: cache folder (--cache-dir): expected a folder apart from the output folder"
+        )
+        and where in line
+    )
     assert not (tmp_path / "out").exists() and not (tmp_path / "cache").exists()
 
 

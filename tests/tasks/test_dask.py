@@ -8,24 +8,20 @@ two worker processes (marked slow: starting it takes 10-20 s on a loaded 2-core 
 from __future__ import annotations
 
 import dataclasses
-import os
-import shutil
 import sys
 from pathlib import Path
 
 import pytest
+from site_fixtures import write_tiny_project
 
-from ccreport.tasks import executors
-from ccreport.commands.build import compute_results
 from ccreport.cli import main
+from ccreport.commands.build import compute_results
 from ccreport.errors import UserInputError
-from ccreport.tasks.executors import DaskExecutor, SerialExecutor, cluster
 from ccreport.project.loaders import load_project_data
 from ccreport.project.manifest import load_project
 from ccreport.project.project_files import read_project_files
 from ccreport.results import results_to_json
-
-from site_fixtures import write_tiny_project
+from ccreport.tasks.executors import DaskExecutor, SerialExecutor, cluster
 
 distributed = pytest.importorskip("distributed")
 
@@ -84,7 +80,9 @@ def test_something_that_is_not_a_scheduler_is_refused(tmp_path):
 
 
 def test_a_malformed_address_is_refused():
-    assert "expected the address of a Dask scheduler such as tcp://HOST:PORT" in refused("localhost:8786")
+    assert "expected the address of a Dask scheduler such as tcp://HOST:PORT" in refused(
+        "localhost:8786"
+    )
 
 
 def test_without_dask_installed(monkeypatch):
@@ -95,14 +93,21 @@ def test_without_dask_installed(monkeypatch):
 @pytest.fixture(scope="module")
 def threads_cluster():
     """An in-process cluster (threads): quick to start, for the checks of the connection."""
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0") as c:
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0"
+    ) as c:
         yield c
 
 
 def test_a_worker_of_another_ccreport_is_refused(threads_cluster, monkeypatch):
-    monkeypatch.setattr(distributed.Client, "run", lambda self, f: {"tcp://10.0.0.9:1234": ("0.0.9", "ab" * 32)})
+    monkeypatch.setattr(
+        distributed.Client, "run", lambda self, f: {"tcp://10.0.0.9:1234": ("0.0.9", "ab" * 32)}
+    )
     text = refused(threads_cluster.scheduler_address)
-    assert "the Dask worker tcp://10.0.0.9:1234 runs ccreport 0.0.9" in text and "install the same ccreport" in text
+    assert (
+        "the Dask worker tcp://10.0.0.9:1234 runs ccreport 0.0.9" in text
+        and "install the same ccreport" in text
+    )
 
 
 def test_a_scheduler_without_workers_is_refused():
@@ -119,13 +124,20 @@ def test_threads_cluster_gives_the_serial_bytes(tmp_path, threads_cluster):
 
 
 def test_an_unreachable_scheduler_in_the_manifest_leaves_the_output_alone(tmp_path, capsys):
-    root = write_tiny_project(tmp_path / "p", settings=FAST + f'\nscheduler = "tcp://127.0.0.1:{free_port()}"')
+    root = write_tiny_project(
+        tmp_path / "p", settings=FAST + f'\nscheduler = "tcp://127.0.0.1:{free_port()}"'
+    )
     out = tmp_path / "site"
     out.mkdir()
     (out / "keep.txt").write_text("previous")
-    assert main(["build", str(root), "-o", str(out), "--no-pdf", "-q", "--no-cache", "--force"]) == 2
+    assert (
+        main(["build", str(root), "-o", str(out), "--no-pdf", "-q", "--no-cache", "--force"]) == 2
+    )
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 2 and "ccreport.toml: project.scheduler: cannot reach the Dask scheduler" in err[0], err
+    assert (
+        len(err) == 2
+        and "ccreport.toml: project.scheduler: cannot reach the Dask scheduler" in err[0]
+    ), err
     assert "Traceback" not in "\n".join(err)
     assert [p.name for p in out.iterdir()] == ["keep.txt"]
     assert not list(tmp_path.glob("*staging*")) and not list(tmp_path.glob(".site*"))
@@ -138,11 +150,36 @@ def test_local_cluster_of_two_workers_builds_the_same_bytes(tmp_path, monkeypatc
     root = write_tiny_project(tmp_path / "p", settings=FAST, folds=3)
     local, remote = tmp_path / "local", tmp_path / "remote"
     assert main(["build", str(root), "-o", str(local), "--no-pdf", "-q", "--no-cache"]) == 0
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as c:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+    ) as c:
         assert len(c.workers) == 2
-        assert main(["build", str(root), "-o", str(remote), "--no-pdf", "-q", "--no-cache", "--scheduler", c.scheduler_address]) == 0
-    files = sorted(p.relative_to(local) for p in local.rglob("*") if p.is_file() and p.name != "invocation.json")
-    assert files == sorted(p.relative_to(remote) for p in remote.rglob("*") if p.is_file() and p.name != "invocation.json")
+        assert (
+            main(
+                [
+                    "build",
+                    str(root),
+                    "-o",
+                    str(remote),
+                    "--no-pdf",
+                    "-q",
+                    "--no-cache",
+                    "--scheduler",
+                    c.scheduler_address,
+                ]
+            )
+            == 0
+        )
+    files = sorted(
+        p.relative_to(local)
+        for p in local.rglob("*")
+        if p.is_file() and p.name != "invocation.json"
+    )
+    assert files == sorted(
+        p.relative_to(remote)
+        for p in remote.rglob("*")
+        if p.is_file() and p.name != "invocation.json"
+    )
     assert any(p.parts[0] == "figures" for p in files)
     for name in files:
         assert (local / name).read_bytes() == (remote / name).read_bytes(), name

@@ -7,17 +7,21 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from ccreport.tasks import instance_cost_tasks as ict
 from conftest import FIXED_EPOCH
+
 from ccreport.analysis import priors as pr
 from ccreport.analysis.bands import percentile_interval
 from ccreport.analysis.hull_costs import hull_curves
-from ccreport.analysis.instance_cost_bootstrap import bootstrap_instance_costs, instance_cost_priors, replicate_iv_hulls
+from ccreport.analysis.instance_cost_bootstrap import (
+    bootstrap_instance_costs,
+    instance_cost_priors,
+    replicate_iv_hulls,
+)
 from ccreport.analysis.instance_costs import analyse_instance_costs
-from ccreport.tasks.battery import ClassifierData, TaskInputs
 from ccreport.cli import main
 from ccreport.project.settings import AnalysisSettings, task_rng
+from ccreport.tasks import instance_cost_tasks as ict
+from ccreport.tasks.battery import ClassifierData, TaskInputs
 
 PRIORS = {
     "uniform": pr.UniformPrior(0.0, 1.0),
@@ -37,17 +41,38 @@ def _inputs(n=300, seed=0, costs=True):
     crisp = rng.normal(size=n) + y > 0.7
     amount = np.round(rng.lognormal(7.5, 0.8, n))
     c = np.where(y, amount, 40.0) if costs else None
-    members = (ClassifierData("good", good, None), ClassifierData("weak", weak, None), ClassifierData("rule", None, crisp))
+    members = (
+        ClassifierData("good", good, None),
+        ClassifierData("weak", weak, None),
+        ClassifierData("rule", None, crisp),
+    )
     return TaskInputs("d", y, None, (), PRIORS, members, c, "EUR")
 
 
 def _one(inputs, k):
-    return TaskInputs(inputs.dataset, inputs.labels, None, (), inputs.priors, (inputs.classifiers[k],), inputs.costs, inputs.cost_unit)
+    return TaskInputs(
+        inputs.dataset,
+        inputs.labels,
+        None,
+        (),
+        inputs.priors,
+        (inputs.classifiers[k],),
+        inputs.costs,
+        inputs.cost_unit,
+    )
 
 
 def _pair(inputs, i, j):
-    return TaskInputs(inputs.dataset, inputs.labels, None, (), inputs.priors,
-                      (inputs.classifiers[i], inputs.classifiers[j]), inputs.costs, inputs.cost_unit)
+    return TaskInputs(
+        inputs.dataset,
+        inputs.labels,
+        None,
+        (),
+        inputs.priors,
+        (inputs.classifiers[i], inputs.classifiers[j]),
+        inputs.costs,
+        inputs.cost_unit,
+    )
 
 
 SETTINGS = AnalysisSettings(bootstrap=300, calibration="off")
@@ -57,12 +82,24 @@ SETTINGS = AnalysisSettings(bootstrap=300, calibration="off")
 def test_task_output_is_the_analysis_module_result(k):
     inputs = _inputs()
     c = inputs.classifiers[k]
-    found = ict.classifier_task(_one(inputs, k), AnalysisSettings(bootstrap=0))["instance_costs"].to_dict()
+    found = ict.classifier_task(_one(inputs, k), AnalysisSettings(bootstrap=0))[
+        "instance_costs"
+    ].to_dict()
     scores = c.scores if c.scores is not None else c.predictions.astype(float)
-    want = analyse_instance_costs(inputs.labels, scores, inputs.costs, instance_cost_priors(PRIORS)).to_dict()
+    want = analyse_instance_costs(
+        inputs.labels, scores, inputs.costs, instance_cost_priors(PRIORS)
+    ).to_dict()
     assert found == want  # same keys, same floats (no thinning at this size)
-    assert list(found) == ["auciv", "rociv_points", "rociv_hull", "lower_envelope", "own_pc", "min_total_cost",
-                           "expected_cost", "operating_range"]
+    assert list(found) == [
+        "auciv",
+        "rociv_points",
+        "rociv_hull",
+        "lower_envelope",
+        "own_pc",
+        "min_total_cost",
+        "expected_cost",
+        "operating_range",
+    ]
     # priors built from a class-level cost ratio are left out, and said to be
     assert set(found["expected_cost"]) == {"uniform", "sceptic", "at-0.6"}
     result = ict.classifier_task(_one(inputs, k), AnalysisSettings(bootstrap=0))["instance_costs"]
@@ -88,7 +125,9 @@ def test_intervals_contain_the_estimate_and_are_reproducible():
         assert lo <= first.expected_cost[p] <= hi
     assert np.all(iv.lower <= iv.upper)
     # the band's centre is the point estimate's envelope, exactly
-    np.testing.assert_allclose(iv.estimate, np.interp(iv.pc, first.envelope_pc, first.envelope_nec), atol=1e-12)
+    np.testing.assert_allclose(
+        iv.estimate, np.interp(iv.pc, first.envelope_pc, first.envelope_nec), atol=1e-12
+    )
 
 
 def test_bootstrap_expected_costs_are_exact_not_grid_approximations():
@@ -111,7 +150,9 @@ def test_pair_differences_are_the_differences_of_the_two_results_and_paired():
     m = ict.pair_task(_pair(inputs, 0, 2), SETTINGS)["instance_costs"]
     assert m.auciv_difference == a.auciv - b.auciv
     assert m.min_total_cost_difference == a.min_total - b.min_total
-    assert m.expected_cost_difference == {p: a.expected_cost[p] - b.expected_cost[p] for p in a.expected_cost}
+    assert m.expected_cost_difference == {
+        p: a.expected_cost[p] - b.expected_cost[p] for p in a.expected_cost
+    }
     iv = m.intervals
     assert iv.auciv_difference.difference == m.auciv_difference
     # paired: the replicates of both classifiers come from the same dataset-keyed generator
@@ -120,13 +161,24 @@ def test_pair_differences_are_the_differences_of_the_two_results_and_paired():
     for c in (inputs.classifiers[0], inputs.classifiers[2]):
         rng = task_rng(SETTINGS.seed, "instance_costs", "d")
         scores = c.scores if c.scores is not None else c.predictions.astype(float)
-        draws.append(bootstrap_instance_costs(rng, inputs.labels, scores, inputs.costs, SETTINGS.bootstrap, priors))
+        draws.append(
+            bootstrap_instance_costs(
+                rng, inputs.labels, scores, inputs.costs, SETTINGS.bootstrap, priors
+            )
+        )
     lo, hi = percentile_interval(draws[0].auciv - draws[1].auciv, SETTINGS.confidence)
     assert (iv.auciv_difference.lower, iv.auciv_difference.upper) == (float(lo), float(hi))
-    lo, hi = percentile_interval(draws[0].expected["uniform"] - draws[1].expected["uniform"], SETTINGS.confidence)
-    assert (iv.expected_cost_difference["uniform"].lower, iv.expected_cost_difference["uniform"].upper) == (float(lo), float(hi))
+    lo, hi = percentile_interval(
+        draws[0].expected["uniform"] - draws[1].expected["uniform"], SETTINGS.confidence
+    )
+    assert (
+        iv.expected_cost_difference["uniform"].lower,
+        iv.expected_cost_difference["uniform"].upper,
+    ) == (float(lo), float(hi))
     # and the classifier task's own interval is read from the same replicates
-    assert a.intervals.auciv == tuple(float(v) for v in percentile_interval(draws[0].auciv, SETTINGS.confidence))
+    assert a.intervals.auciv == tuple(
+        float(v) for v in percentile_interval(draws[0].auciv, SETTINGS.confidence)
+    )
 
 
 def test_thinning_keeps_hull_vertices_and_bounds_the_points():
@@ -140,7 +192,9 @@ def test_thinning_keeps_hull_vertices_and_bounds_the_points():
     assert r.rociv.fpr.size > ict.MAX_STORED_POINTS
     assert fpr.size <= 2 / ict.THIN_STEP + 2 + r.envelope.hull_fpr.size
     kept = set(zip(fpr.tolist(), tpr.tolist()))
-    assert all((x, y_) in kept for x, y_ in zip(r.envelope.hull_fpr.tolist(), r.envelope.hull_tpr.tolist()))
+    assert all(
+        (x, y_) in kept for x, y_ in zip(r.envelope.hull_fpr.tolist(), r.envelope.hull_tpr.tolist())
+    )
     assert (fpr[0], tpr[0]) == (0.0, 0.0) and (fpr[-1], tpr[-1]) == (1.0, 1.0)
 
 
@@ -156,12 +210,15 @@ def _project(root: Path, amount_bad: str | None = None) -> Path:
         amount = f"{rng.integers(100, 5000)}"
         if amount_bad is not None and i == 9:  # a positive: its cost is its amount
             amount = amount_bad
-        rows.append(f"{'pos' if y[i] else 'neg'},{rng.normal() + 1.3 * y[i]:.3f},{rng.normal() + 0.4 * y[i]:.1f},"
-                    f"{'pos' if rng.normal() + y[i] > 0.6 else 'neg'},{amount}")
+        rows.append(
+            f"{'pos' if y[i] else 'neg'},{rng.normal() + 1.3 * y[i]:.3f},{rng.normal() + 0.4 * y[i]:.1f},"
+            f"{'pos' if rng.normal() + y[i] > 0.6 else 'neg'},{amount}"
+        )
     root.mkdir(parents=True, exist_ok=True)
     (root / "data.csv").write_text("\n".join(rows) + "\n")
     (root / "plain.csv").write_text("\n".join(r.rsplit(",", 1)[0] for r in rows) + "\n")
-    (root / "ccreport.toml").write_text("""
+    (root / "ccreport.toml").write_text(
+        """
 [project]
 title = "IV"
 seed = 4
@@ -202,7 +259,8 @@ name = "ratio"
 distribution = "point"
 p_positive = 0.3
 cost_ratio = 5
-""".lstrip())
+""".lstrip()
+    )
     return root
 
 
@@ -210,7 +268,9 @@ cost_ratio = 5
 def built(tmp_path_factory):
     root = _project(tmp_path_factory.mktemp("iv") / "proj")
     out1, out2 = root.parent / "out1", root.parent / "out2"
-    with pytest.MonkeyPatch.context() as patch:  # module scope: the autouse fixed date does not reach here
+    with (
+        pytest.MonkeyPatch.context() as patch
+    ):  # module scope: the autouse fixed date does not reach here
         patch.setenv("SOURCE_DATE_EPOCH", FIXED_EPOCH)
         assert main(["build", str(root), "-o", str(out1), "--no-pdf", "-j", "1", "--no-cache"]) == 0
         assert main(["build", str(root), "-o", str(out2), "--no-pdf", "-j", "2", "--no-cache"]) == 0
@@ -231,7 +291,15 @@ def test_only_datasets_with_costs_get_instance_cost_keys(built):
     assert not any("instance_costs" in m for m in plain["comparisons"].values())
     ic = costed["classifiers"]["good"]["instance_costs"]
     assert set(ic["expected_cost"]) == {"uniform"}  # the cost-ratio prior is left out
-    assert set(ic["intervals"]) == {"level", "replicates", "method", "band", "auciv", "min_total_cost", "expected_cost"}
+    assert set(ic["intervals"]) == {
+        "level",
+        "replicates",
+        "method",
+        "band",
+        "auciv",
+        "min_total_cost",
+        "expected_cost",
+    }
 
 
 def test_section_renders_on_the_costed_page_only(built):
@@ -241,7 +309,10 @@ def test_section_renders_on_the_costed_page_only(built):
     assert "Left out of the instance-cost expected costs: ratio." in costed
     assert (built[0] / "figures" / "costed" / "rociv.svg").exists()
     assert (built[0] / "figures" / "costed" / "iv-cost.svg").exists()
-    assert "What the amounts change." not in plain and not (built[0] / "figures" / "plain" / "rociv.svg").exists()
+    assert (
+        "What the amounts change." not in plain
+        and not (built[0] / "figures" / "plain" / "rociv.svg").exists()
+    )
 
 
 @pytest.mark.parametrize("bad", ["-5", "abc"])
@@ -251,7 +322,11 @@ def test_bad_cost_input_exit_2_one_line_nothing_written(tmp_path, capsys, bad):
     assert main(["build", str(root), "-o", str(out), "--no-pdf"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     problem = [line for line in err if "data.csv" in line]
-    assert len(problem) == 1 and "amount" in problem[0] and "data.csv:11: row 10: amount:" in problem[0], err
+    assert (
+        len(problem) == 1
+        and "amount" in problem[0]
+        and "data.csv:11: row 10: amount:" in problem[0]
+    ), err
     assert "Traceback" not in "\n".join(err)
     assert not out.exists()
 
@@ -264,11 +339,17 @@ def test_dataset_task_gives_each_classifier_and_pair_what_the_one_scope_tasks_gi
     found = ict.dataset_task(inputs, settings)
 
     def text(result):
-        return json.dumps(result.to_dict(), default=lambda a: np.asarray(a).tolist(), sort_keys=True)
+        return json.dumps(
+            result.to_dict(), default=lambda a: np.asarray(a).tolist(), sort_keys=True
+        )
 
     names = [c.name for c in inputs.classifiers]
     assert list(found["classifier_fields"]) == names
-    assert list(found["comparison_fields"]) == [("good", "weak"), ("good", "rule"), ("weak", "rule")]
+    assert list(found["comparison_fields"]) == [
+        ("good", "weak"),
+        ("good", "rule"),
+        ("weak", "rule"),
+    ]
     for k, name in enumerate(names):
         alone = text(ict.classifier_task(_one(inputs, k), settings)["instance_costs"])
         assert text(found["classifier_fields"][name]["instance_costs"]) == alone

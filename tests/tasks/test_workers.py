@@ -3,20 +3,24 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 
 import pytest
-
-import importlib
-from ccreport.tasks import executors
-from ccreport.cli import main
 from site_fixtures import write_tiny_project
 
-build_module = importlib.import_module("ccreport.commands.build")  # the module (ccreport.commands.build is also the function)
+from ccreport.cli import main
+from ccreport.tasks import executors
+
+build_module = importlib.import_module(
+    "ccreport.commands.build"
+)  # the module (ccreport.commands.build is also the function)
 
 
-@pytest.mark.parametrize("cores, expected", [(1, 1), (2, 2), (6, 6), (8, 8), (64, executors.DEFAULT_WORKERS_CAP)])
+@pytest.mark.parametrize(
+    "cores, expected", [(1, 1), (2, 2), (6, 6), (8, 8), (64, executors.DEFAULT_WORKERS_CAP)]
+)
 def test_default_workers_are_the_cores_up_to_the_cap(monkeypatch, cores, expected):
     monkeypatch.setattr(executors, "machine_cores", lambda: cores)
     assert executors.default_workers() == expected
@@ -45,6 +49,14 @@ def test_a_build_without_a_count_uses_the_default_quietly(tmp_path, monkeypatch,
     invocation = json.loads((tmp_path / "a" / "invocation.json").read_text())
     assert invocation["workers"]["requested"] == executors.DEFAULT_WORKERS_CAP
     assert 1 < invocation["workers"]["started"] <= executors.DEFAULT_WORKERS_CAP
-    assert main(["build", ".", "--no-pdf", "-q", "--no-cache", "-j", "1", "-o", str(tmp_path / "b")]) == 0
-    assert json.loads((tmp_path / "b" / "invocation.json").read_text())["workers"] == {"requested": 1, "started": 1}
-    assert (tmp_path / "a" / "results.json").read_bytes() == (tmp_path / "b" / "results.json").read_bytes()
+    assert (
+        main(["build", ".", "--no-pdf", "-q", "--no-cache", "-j", "1", "-o", str(tmp_path / "b")])
+        == 0
+    )
+    assert json.loads((tmp_path / "b" / "invocation.json").read_text())["workers"] == {
+        "requested": 1,
+        "started": 1,
+    }
+    assert (tmp_path / "a" / "results.json").read_bytes() == (
+        tmp_path / "b" / "results.json"
+    ).read_bytes()

@@ -20,7 +20,6 @@ from .classifier import (
     select_dataset,
     select_scores,
 )
-from .family import ParameterBased, select_family
 from .criteria import (
     BASES,
     NeymanPearsonChoice,
@@ -31,6 +30,7 @@ from .criteria import (
     workforce,
 )
 from .curves import HybridCurve
+from .family import ParameterBased, select_family
 from .hull import Hybrid, Tie, dataset_hybrid, threshold_table
 from .independent import (
     RULES,

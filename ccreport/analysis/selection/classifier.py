@@ -145,9 +145,7 @@ def select_scores(
     oof = None
     if folds is not None:
         columns = [(s_sorted, y_sorted, fold_sorted)]
-        oof = out_of_fold_presorted(
-            (name,), columns, labels, in_sample_area=env.area, rocs=[roc]
-        )
+        oof = out_of_fold_presorted((name,), columns, labels, in_sample_area=env.area, rocs=[roc])
     return select_classifier(roc, criteria, envelope=env, oof=oof, name=name, keep=keep)
 
 

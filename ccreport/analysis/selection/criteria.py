@@ -283,7 +283,9 @@ def workforce(
     i, j, lam = mix_indices(f, t, w, flagged)
     fpr = lam * f[i] + (1.0 - lam) * f[j]
     tpr = lam * t[i] + (1.0 - lam) * t[j]
-    k = best_single(roc.tp, (p / roc.n_pos) * roc.tp + (n / roc.n_neg) * roc.fp, w)  # exact counts when the batch is the data
+    k = best_single(
+        roc.tp, (p / roc.n_pos) * roc.tp + (n / roc.n_neg) * roc.fp, w
+    )  # exact counts when the batch is the data
     return WorkforceChoice(
         capacity=w,
         n_pos=p,

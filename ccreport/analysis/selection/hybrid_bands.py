@@ -67,11 +67,13 @@ from ..hull_costs import curves_expected
 from ..replicate_groups import group_means
 from .independent import check_rule, switch_point
 
-TARGET = ("the true expected cost, at each PC(+), of the classifier and threshold the dataset hybrid selected on "
-          "these data (optimism-corrected bootstrap, pointwise, studentized; not double-bootstrap calibrated: in "
-          "binormal simulations at n = 200 a 90% band covered 85.3-91.0% at PC(+) = 0.1-0.9, the truth escaping above "
-          "up to 11.0% of the time, and the expected-cost interval 84.7%, 14.3% above; benchmarks/README.md, "
-          "interval matrix)")
+TARGET = (
+    "the true expected cost, at each PC(+), of the classifier and threshold the dataset hybrid selected on "
+    "these data (optimism-corrected bootstrap, pointwise, studentized; not double-bootstrap calibrated: in "
+    "binormal simulations at n = 200 a 90% band covered 85.3-91.0% at PC(+) = 0.1-0.9, the truth escaping above "
+    "up to 11.0% of the time, and the expected-cost interval 84.7%, 14.3% above; benchmarks/README.md, "
+    "interval matrix)"
+)
 
 
 def prior_mean(prior) -> float:
@@ -174,9 +176,14 @@ def independent_reader(scores, rule: str, priors: dict, pi: float):
         pos = np.diff(cp[:, layout.pos_at], axis=1)
         neg = np.diff(cn[:, layout.neg_at], axis=1)
         if pos.shape[1] != distinct.size:  # merged score groups: each group's mean weight
-            return {p: pos @ group_means(layout, wp, True) / layout.n_pos + neg @ group_means(layout, wn, False) / layout.n_neg
-                    for p, (wp, wn) in weights.items()}
-        return {p: pos @ wp / layout.n_pos + neg @ wn / layout.n_neg for p, (wp, wn) in weights.items()}
+            return {
+                p: pos @ group_means(layout, wp, True) / layout.n_pos
+                + neg @ group_means(layout, wn, False) / layout.n_neg
+                for p, (wp, wn) in weights.items()
+            }
+        return {
+            p: pos @ wp / layout.n_pos + neg @ wn / layout.n_neg for p, (wp, wn) in weights.items()
+        }
 
     return read
 
@@ -186,7 +193,9 @@ def independent_expected(labels, scores, rule: str, priors: dict, pi: float) -> 
     y = np.asarray(labels, dtype=bool)
     s = np.asarray(scores, dtype=float)
     w = misclassified_weights(rule, s, priors, pi)
-    return {p: float(wp[y].sum() / y.sum() + wn[~y].sum() / (~y).sum()) for p, (wp, wn) in w.items()}
+    return {
+        p: float(wp[y].sum() / y.sum() + wn[~y].sum() / (~y).sum()) for p, (wp, wn) in w.items()
+    }
 
 
 @dataclass(frozen=True, eq=False)
@@ -207,7 +216,9 @@ class Interval:
 
 def interval(samples, estimate: float, level: float, test: bool = False) -> Interval:
     lo, hi = percentile_interval(samples, level)
-    return Interval(float(estimate), float(lo), float(hi), bootstrap_p_value(samples) if test else None)
+    return Interval(
+        float(estimate), float(lo), float(hi), bootstrap_p_value(samples) if test else None
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -248,7 +259,9 @@ def hybrid_replicates_sd(reps, names):
     h_ins = np.take_along_axis(np.stack([r.in_sample for r in members]), take, 0)[0]
     trivial = np.take_along_axis(np.stack([r.trivial for r in members]), take, 0)[0]
     m = np.arange(est.shape[1])
-    sample_trivial = np.stack([r.trivial is not None and _sample_trivial(r) for r in members])[sample, m]
+    sample_trivial = np.stack([r.trivial is not None and _sample_trivial(r) for r in members])[
+        sample, m
+    ]
     sample_cost = np.stack([r.sample_cost for r in members])[sample, :, m].T  # (R, m)
     t = est.min(axis=0)
     optimism = h_ins - h_raw
@@ -257,7 +270,9 @@ def hybrid_replicates_sd(reps, names):
     if any(r.sd is None or r.sample_sd is None for r in members):
         return t, values, optimism, None, None, h_raw
     sds = np.stack([r.sd for r in members])  # (k, R, m)
-    sample_sd = np.stack([r.sample_sd for r in members])[sample, :, m].T  # (R, m): sd of the value 2 T - sample_cost
+    sample_sd = np.stack([r.sample_sd for r in members])[
+        sample, :, m
+    ].T  # (R, m): sd of the value 2 T - sample_cost
     sd = np.where(swap, sample_sd, np.take_along_axis(sds, take, 0)[0])
     sd_estimate = np.stack([r.sd_estimate for r in members])[sample, m]
     floor = np.stack([r.sd_floor for r in members])[sample, m]
@@ -285,26 +300,49 @@ def criterion_intervals(reps, key: str, sample: dict, means: dict, level: float)
     for n in order:
         f0, t0 = sample[n]
         r = read[n]
-        out[n] = {p: interval(line_cost(f0, t0, mu) + line_cost(r["fpr0"], r["tpr0"], mu)
-                              - line_cost(r["fpr"], r["tpr"], mu), line_cost(f0, t0, mu), level)
-                  for p, mu in means.items()}
+        out[n] = {
+            p: interval(
+                line_cost(f0, t0, mu)
+                + line_cost(r["fpr0"], r["tpr0"], mu)
+                - line_cost(r["fpr"], r["tpr"], mu),
+                line_cost(f0, t0, mu),
+                level,
+            )
+            for p, mu in means.items()
+        }
     best = min(order, key=lambda n: (-sample[n][1], sample[n][0], order.index(n)))
     tpr = np.stack([read[n]["tpr"] for n in order])
     fpr = np.stack([read[n]["fpr"] for n in order])
     idx = np.broadcast_to(np.arange(len(order))[:, None], tpr.shape)
     pick = np.lexsort((idx, fpr, -tpr), axis=0)[0]
     cols = np.arange(tpr.shape[1])
-    take = {k: np.stack([read[n][k] for n in order])[pick, cols] for k in ("fpr", "tpr", "fpr0", "tpr0")}
+    take = {
+        k: np.stack([read[n][k] for n in order])[pick, cols] for k in ("fpr", "tpr", "fpr0", "tpr0")
+    }
     f0, t0 = sample[best]
-    out["dataset"] = {p: interval(line_cost(f0, t0, mu) + line_cost(take["fpr0"], take["tpr0"], mu)
-                                  - line_cost(take["fpr"], take["tpr"], mu), line_cost(f0, t0, mu), level)
-                      for p, mu in means.items()}
+    out["dataset"] = {
+        p: interval(
+            line_cost(f0, t0, mu)
+            + line_cost(take["fpr0"], take["tpr0"], mu)
+            - line_cost(take["fpr"], take["tpr"], mu),
+            line_cost(f0, t0, mu),
+            level,
+        )
+        for p, mu in means.items()
+    }
     out["dataset_classifier"] = best
     return out
 
 
-def hybrid_inference(reps, names, priors: dict, hybrid_expected: dict, level: float,
-                     criteria: dict | None = None, independent: dict | None = None) -> HybridInference:
+def hybrid_inference(
+    reps,
+    names,
+    priors: dict,
+    hybrid_expected: dict,
+    level: float,
+    criteria: dict | None = None,
+    independent: dict | None = None,
+) -> HybridInference:
     """The dataset hybrid's band, expected-cost intervals, criteria intervals and paired tests.
 
     ``reps``: the dataset's :class:`~ccreport.analysis.paired_bootstrap.DatasetReplicates` (with
@@ -324,7 +362,15 @@ def hybrid_inference(reps, names, priors: dict, hybrid_expected: dict, level: fl
         # the selected member's binomial bound at the Bonferroni level over the k members: it then holds for
         # whichever member the sample hybrid picked (the choice of classifier is optimistic too)
         floor_level = 1.0 - (1.0 - level) / (2.0 * len(names))
-        lower, upper = studentized_band(values, t, sd, sd_estimate, nominal(level, t.size), sd_floor=floor, floor_level=floor_level)
+        lower, upper = studentized_band(
+            values,
+            t,
+            sd,
+            sd_estimate,
+            nominal(level, t.size),
+            sd_floor=floor,
+            floor_level=floor_level,
+        )
         # the same bound's step above the estimate, where the sample hybrid is not a trivial classifier
         floor_step = np.where(sd_estimate > 0, ndtri(floor_level) * floor, 0.0)
     grid = reps.grid
@@ -334,16 +380,28 @@ def hybrid_inference(reps, names, priors: dict, hybrid_expected: dict, level: fl
     for p, prior in priors.items():
         draws[p] = hybrid_expected[p] + curves_expected(curves, prior)
         expected[p] = interval(draws[p], hybrid_expected[p], level)
-        if floor_step is not None:  # the upper end at least the band's binomial bound, averaged under the prior
+        if (
+            floor_step is not None
+        ):  # the upper end at least the band's binomial bound, averaged under the prior
             bound = hybrid_expected[p] + float(curves_expected([(grid, floor_step)], prior)[0])
             expected[p] = dataclasses.replace(expected[p], upper=max(expected[p].upper, bound))
     tests = []
     for p in priors:
         best = min(names, key=lambda n: (reps.classifiers[n].expected_estimate[p], names.index(n)))
         c = reps.classifiers[best]
-        tests.append({"a": "dataset hybrid", "b": best, "prior": p,
-                      "interval": interval(draws[p] - c.expected[p], hybrid_expected[p] - c.expected_estimate[p],
-                                           level, test=True)})
+        tests.append(
+            {
+                "a": "dataset hybrid",
+                "b": best,
+                "prior": p,
+                "interval": interval(
+                    draws[p] - c.expected[p],
+                    hybrid_expected[p] - c.expected_estimate[p],
+                    level,
+                    test=True,
+                ),
+            }
+        )
     means = {p: prior_mean(prior) for p, prior in priors.items()}
     crit = {}
     for key, spec in (criteria or {}).items():
@@ -359,11 +417,29 @@ def hybrid_inference(reps, names, priors: dict, hybrid_expected: dict, level: fl
             c = reps.classifiers[n]
             found[n] = {p: interval(rd[p], sample_expected[p], level) for p in priors}
             for p in priors:
-                tests.append({"a": f"{key} ({n})", "b": f"{n} lower envelope", "prior": p, "criterion": key,
-                              "classifier": n,
-                              "interval": interval(rd[p] - c.expected[p], sample_expected[p] - c.expected_estimate[p],
-                                                   level, test=True)})
+                tests.append(
+                    {
+                        "a": f"{key} ({n})",
+                        "b": f"{n} lower envelope",
+                        "prior": p,
+                        "criterion": key,
+                        "classifier": n,
+                        "interval": interval(
+                            rd[p] - c.expected[p],
+                            sample_expected[p] - c.expected_estimate[p],
+                            level,
+                            test=True,
+                        ),
+                    }
+                )
         if found:
             crit[key] = found
-    return HybridInference(grid=grid, estimate=t, lower=lower, upper=upper, expected=expected, criteria=crit,
-                           tests=tests)
+    return HybridInference(
+        grid=grid,
+        estimate=t,
+        lower=lower,
+        upper=upper,
+        expected=expected,
+        criteria=crit,
+        tests=tests,
+    )

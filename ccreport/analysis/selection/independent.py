@@ -86,7 +86,12 @@ class IndependentSelection:
     members: tuple[str, ...] | None = None
 
     def to_dict(self) -> dict:
-        d = {"rule": self.rule, "area": self.area, "excess": self.excess, "curve": self.curve.curve()}
+        d = {
+            "rule": self.rule,
+            "area": self.area,
+            "excess": self.excess,
+            "curve": self.curve.curve(),
+        }
         if self.members is not None:
             c = self.curve
             d["segments"] = [

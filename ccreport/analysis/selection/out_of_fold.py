@@ -37,9 +37,9 @@ import numpy as np
 
 from ..envelope import envelope_from_hull
 from ..memo import ArrayMemo, content_key
+from ..roc import roc_from_sorted
 from .criteria import check_max_fpr, mix_indices, workforce_capacity
 from .curves import HybridCurve
-from ..roc import roc_from_sorted
 from .hull import edge_pc, union_hull
 from .pruning import pruned_hull, roc_hull_indices
 
@@ -157,6 +157,7 @@ def sorted_by_score(y: np.ndarray, s: np.ndarray, fold: np.ndarray | None = None
     hybrid sort the same columns, each sort and its gathers about 3.5 CPU s at n = 10^7. The
     returned arrays are read-only.
     """
+
     def compute():
         order = np.argsort(-s)
         return s[order], y[order], None if fold is None else fold[order]

@@ -5,7 +5,15 @@ The dataset page shows :data:`DATASET_SECTIONS` in order; each is a :class:`~.ba
 module here (its table builders and its ``SECTION``), one template partial and one entry below.
 """
 
-from . import comparisons, decisions, figure_sections, instance_costs, summary, threshold_choice, uncertainty
+from . import (
+    comparisons,
+    decisions,
+    figure_sections,
+    instance_costs,
+    summary,
+    threshold_choice,
+    uncertainty,
+)
 from .base import PageSection, Section
 
 DATASET_SECTIONS: tuple[Section, ...] = (

@@ -16,7 +16,15 @@ def comparison_table(d: DatasetResult) -> tb.Table:
         f"{dataset_page_slug(d.name)}-comparisons",
         f"Pairwise comparisons on {d.name}: where the lower envelopes cross, the PC(+) intervals where "
         "each classifier is cheaper, and the largest difference in normalized expected cost.",
-        ["A", "B", "Crossovers (PC(+))", "A cheaper on", "B cheaper on", "Largest |A \u2212 B| at PC(+)", "A \u2212 B there"],
+        [
+            "A",
+            "B",
+            "Crossovers (PC(+))",
+            "A cheaper on",
+            "B cheaper on",
+            "Largest |A \u2212 B| at PC(+)",
+            "A \u2212 B there",
+        ],
         note="Intervals of PC(+) at 3 decimals; outside them the two envelopes are equal "
         "(both trivial, or identical). A negative difference means A is cheaper.",
         compact=True,
@@ -27,8 +35,11 @@ def comparison_table(d: DatasetResult) -> tb.Table:
             [
                 tb.text(m.a),
                 tb.text(m.b),
-                tb.Cell(", ".join(tb.pc(x) for x in m.crossovers) or tb.DASH, list(m.crossovers),
-                        parts=[tb.pc(x) for x in m.crossovers] or None),
+                tb.Cell(
+                    ", ".join(tb.pc(x) for x in m.crossovers) or tb.DASH,
+                    list(m.crossovers),
+                    parts=[tb.pc(x) for x in m.crossovers] or None,
+                ),
                 tb.interval_cell(m.a_better),
                 tb.interval_cell(m.b_better),
                 tb.num(m.max_difference[0], tb.PC_DIGITS),
@@ -50,7 +61,15 @@ def holm_text(iv, replicates: int | None) -> str:
     bound = raw.startswith("p\u00a0")
     holm = "p_adj"
     shown = math.ceil(iv.p_holm * 1000 - 1e-9) / 1000  # a bound stays true when rounded up
-    return raw + ", " + (f"{holm}\u00a0\u2264\u00a0{shown:.3f}" if bound and iv.p_holm < 1 else f"{holm}={tb.fmt(iv.p_holm, 3)}")
+    return (
+        raw
+        + ", "
+        + (
+            f"{holm}\u00a0\u2264\u00a0{shown:.3f}"
+            if bound and iv.p_holm < 1
+            else f"{holm}={tb.fmt(iv.p_holm, 3)}"
+        )
+    )
 
 
 def _difference_cell(m: ComparisonResult, prior: str) -> tb.Cell:
@@ -62,12 +81,18 @@ def _difference_cell(m: ComparisonResult, prior: str) -> tb.Cell:
     if interval is not None:
         lo, hi = interval.lower, interval.upper
         # the interval is each pair's own (unadjusted); the mark and p_adj are adjusted over every pair and prior
-        cell.note = (f"[{tb.cost(lo)},\u00a0{tb.cost(hi)}]" + (" unadjusted" if interval.p_holm is not None else "")
-                     + (", " + holm_text(interval, replicates) if interval.p_value is not None else ""))
+        cell.note = (
+            f"[{tb.cost(lo)},\u00a0{tb.cost(hi)}]"
+            + (" unadjusted" if interval.p_holm is not None else "")
+            + (", " + holm_text(interval, replicates) if interval.p_value is not None else "")
+        )
         if interval.p_holm is not None and band is not None:
             # marks and words use the step-down adjusted p-value over every pair and prior
             cell.best = interval.p_holm <= 1 - float(band.level) + 1e-12
-            cell.mark, cell.mark_label = tb.SIGNIFICANT_MARK, f"adjusted p \u2264 {1 - float(band.level):.2g}"
+            cell.mark, cell.mark_label = (
+                tb.SIGNIFICANT_MARK,
+                f"adjusted p \u2264 {1 - float(band.level):.2g}",
+            )
         else:
             cell.best = lo is not None and hi is not None and (lo > 0 or hi < 0)
             cell.mark, cell.mark_label = tb.SIGNIFICANT_MARK, "interval excludes 0"
@@ -75,10 +100,14 @@ def _difference_cell(m: ComparisonResult, prior: str) -> tb.Cell:
 
 
 def differences_table(d: DatasetResult, priors: list[str]) -> tb.Table:
-    has_intervals = any(m.expected_cost_difference_interval is not None for m in d.comparisons.values())
+    has_intervals = any(
+        m.expected_cost_difference_interval is not None for m in d.comparisons.values()
+    )
     has_significance = any(m.significant is not None for m in d.comparisons.values())
     # the key column, where the difference is significant, right after the pair (visible without scrolling)
-    columns = ["A", "B"] + (["Significantly cheaper on (PC(+), family-wise)"] if has_significance else [])
+    columns = ["A", "B"] + (
+        ["Significantly cheaper on (PC(+), family-wise)"] if has_significance else []
+    )
     columns += [f"E[A] \u2212 E[B] {p}" for p in priors]
     note = "Difference of expected normalized costs; negative: A is cheaper under that prior."
     if has_significance:
@@ -109,8 +138,13 @@ def differences_table(d: DatasetResult, priors: list[str]) -> tb.Table:
         if has_significance:
             sig = m.significant or ()
             parts = [f"{tb.interval(s.lo, s.hi)} {s.better}".strip() for s in sig]
-            row.append(tb.Cell(", ".join(parts) or tb.DASH, [[s.lo, s.hi, s.better] for s in sig],
-                               parts=parts or None))
+            row.append(
+                tb.Cell(
+                    ", ".join(parts) or tb.DASH,
+                    [[s.lo, s.hi, s.better] for s in sig],
+                    parts=parts or None,
+                )
+            )
         t.rows.append(row + [_difference_cell(m, p) for p in priors])
     return t
 
@@ -119,4 +153,6 @@ def comparison_tables(d: DatasetResult, priors: list[str]) -> dict:
     return {"comparisons": comparison_table(d), "differences": differences_table(d, priors)}
 
 
-SECTION = Section("comparisons", "Pairwise comparisons", "Pairwise comparisons", tables=comparison_tables)
+SECTION = Section(
+    "comparisons", "Pairwise comparisons", "Pairwise comparisons", tables=comparison_tables
+)

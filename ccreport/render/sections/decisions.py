@@ -59,7 +59,9 @@ def prior_rows(d: DatasetResult, t: tb.Table) -> None:
     for name, row in d.decisions.priors.items():
         ec = row.expected_cost
         iv = row.expected_cost_interval
-        ec_cell = tb.num(ec, tb.COST_DIGITS, note="" if iv is None else tb.interval(iv[0], iv[1], tb.COST_DIGITS))
+        ec_cell = tb.num(
+            ec, tb.COST_DIGITS, note="" if iv is None else tb.interval(iv[0], iv[1], tb.COST_DIGITS)
+        )
         r = row.runner_up or {}
         r_note = ""
         if "difference" in r:
@@ -72,23 +74,25 @@ def prior_rows(d: DatasetResult, t: tb.Table) -> None:
         if per_case is not None:
             note = "" if "interval" not in per_case else tb.interval(*per_case["interval"], 3)
             pc_cell = tb.num(per_case["value"], 3, note=f"{per_case['unit']} {note}".strip())
-        t.rows.append([
-            tb.text(f"{name} (PC(+) = {row.pc:.3f})"),
-            tb.text(row.classifier),
-            tb.text(threshold_text(row.threshold)),
-            tb.text(cutoffs_text(row.threshold_interval)),
-            tb.interval_cell([row.pc_interval]),
-            tb.text(rate(row.tpr)),
-            tb.text(rate(row.fpr)),
-            ec_cell,
-            pc_cell,
-            tb.text(r.get("classifier", tb.DASH), note=r_note),
-        ])
+        t.rows.append(
+            [
+                tb.text(f"{name} (PC(+) = {row.pc:.3f})"),
+                tb.text(row.classifier),
+                tb.text(threshold_text(row.threshold)),
+                tb.text(cutoffs_text(row.threshold_interval)),
+                tb.interval_cell([row.pc_interval]),
+                tb.text(rate(row.tpr)),
+                tb.text(rate(row.fpr)),
+                ec_cell,
+                pc_cell,
+                tb.text(r.get("classifier", tb.DASH), note=r_note),
+            ]
+        )
         t.sentences.append(prior_sentence(d, name, row))
 
 
 def trivial_choice(row) -> str | None:
-    """"nobody" or "everyone" when a prior decision's threshold flags nobody or every case, else None."""
+    """ "nobody" or "everyone" when a prior decision's threshold flags nobody or every case, else None."""
     if row.threshold is None or (row.fpr == 0.0 and row.tpr == 0.0):
         return "nobody"
     if row.fpr == 1.0 and row.tpr == 1.0:
@@ -103,8 +107,10 @@ def zero_width_text(row) -> str:
     if iv is None or iv[0] != iv[1] or who is None:
         return ""
     cost = "PC(+)" if who == "nobody" else "1 \u2212 PC(+)"
-    return (f"zero width: flagging {who} costs exactly {cost} on every resample, so the bootstrap has nothing to vary; "
-            f"the uncertainty is in whether flagging {who} stays the cheapest choice")
+    return (
+        f"zero width: flagging {who} costs exactly {cost} on every resample, so the bootstrap has nothing to vary; "
+        f"the uncertainty is in whether flagging {who} stays the cheapest choice"
+    )
 
 
 def runner_up_p_text(d: DatasetResult, row, r: dict) -> str:
@@ -117,22 +123,29 @@ def runner_up_p_text(d: DatasetResult, row, r: dict) -> str:
 
 def prior_sentence(d: DatasetResult, name: str, row) -> str:
     pos, neg = d.positive_label, d.negative_label
-    s = (f"Under {name} (PC(+) = {row.pc:.3f}), deploy {row.classifier} and flag a case as {pos} when its score "
-         f"is at least {threshold_text(row.threshold)}" if row.threshold is not None else
-         f"Under {name} (PC(+) = {row.pc:.3f}), flag no case as {pos}")
+    s = (
+        f"Under {name} (PC(+) = {row.pc:.3f}), deploy {row.classifier} and flag a case as {pos} when its score "
+        f"is at least {threshold_text(row.threshold)}"
+        if row.threshold is not None
+        else f"Under {name} (PC(+) = {row.pc:.3f}), flag no case as {pos}"
+    )
     if row.threshold is not None:
         s += f" (any cut-off {cutoffs_text(row.threshold_interval)} flags the same cases here)"
-    s += (f". It catches {rate(row.tpr)} of the {pos} cases and flags {rate(row.fpr)} of the {neg} ones. "
-          f"This choice stays the cheapest while PC(+) lies in [{row.pc_interval[0]:.3f}, {row.pc_interval[1]:.3f}]. "
-          f"Expected normalized cost {row.expected_cost:.4f}")
+    s += (
+        f". It catches {rate(row.tpr)} of the {pos} cases and flags {rate(row.fpr)} of the {neg} ones. "
+        f"This choice stays the cheapest while PC(+) lies in [{row.pc_interval[0]:.3f}, {row.pc_interval[1]:.3f}]. "
+        f"Expected normalized cost {row.expected_cost:.4f}"
+    )
     if row.expected_cost_interval is not None:
         s += f" ({tb.interval(*row.expected_cost_interval, tb.COST_DIGITS)} bootstrap interval"
         why = zero_width_text(row)
         s += f"; {why})" if why else ")"
     if row.cost_per_case is not None:
         c = row.cost_per_case
-        s += (f", that is {money(c['value'], c['unit'])} per case on average (a missed {pos} case costs {c['cost_fn']:g} "
-              f"and a flagged {neg} case {c['cost_fp']:g}, in {c['unit']})")
+        s += (
+            f", that is {money(c['value'], c['unit'])} per case on average (a missed {pos} case costs {c['cost_fn']:g} "
+            f"and a flagged {neg} case {c['cost_fp']:g}, in {c['unit']})"
+        )
         if "interval" in c:
             s += f", between {money(c['interval'][0], c['unit'])} and {money(c['interval'][1], c['unit'])}"
     s += "."
@@ -142,14 +155,27 @@ def prior_sentence(d: DatasetResult, name: str, row) -> str:
         if "difference_interval" in r:
             lo, hi = r["difference_interval"]
             significant = r.get("significant", hi < 0 or lo > 0)
-            verdict = ("the difference is significant" if significant else "the data cannot tell the two apart")
-            s += (f"; difference {r['difference']:+.4f}, unadjusted interval {tb.interval(lo, hi, tb.COST_DIGITS)}, "
-                  f"{runner_up_p_text(d, row, r)}: {verdict}")
-        elif "difference" not in r:  # the pair is not among the compared ones ([project] comparisons)
+            verdict = (
+                "the difference is significant"
+                if significant
+                else "the data cannot tell the two apart"
+            )
+            s += (
+                f"; difference {r['difference']:+.4f}, unadjusted interval {tb.interval(lo, hi, tb.COST_DIGITS)}, "
+                f"{runner_up_p_text(d, row, r)}: {verdict}"
+            )
+        elif (
+            "difference" not in r
+        ):  # the pair is not among the compared ones ([project] comparisons)
             s += "; no paired test: the two are not a compared pair"
         s += ")."
     c = d.classifiers.get(row.classifier) if row.classifier is not None else None
-    if row.expected_cost_interval is not None and c is not None and c.band is not None and c.band.coverage_warning:
+    if (
+        row.expected_cost_interval is not None
+        and c is not None
+        and c.band is not None
+        and c.band.coverage_warning
+    ):
         s += f" Caution, {row.classifier}: {c.band.coverage_warning} (the band table)."  # macros.html coverage_warning
     if row.ties:
         s += f" Equally cheap: {', '.join(row.ties)}."
@@ -158,17 +184,25 @@ def prior_sentence(d: DatasetResult, name: str, row) -> str:
     return s
 
 
-KIND_WORDS = {"neyman_pearson": "Neyman-Pearson", "workforce": "workforce", "performance_independent": "threshold from PC(+)"}
+KIND_WORDS = {
+    "neyman_pearson": "Neyman-Pearson",
+    "workforce": "workforce",
+    "performance_independent": "threshold from PC(+)",
+}
 
 
-BASIS_WORDS = {"randomised": "at its randomised optimum (two thresholds mixed at random so the constraint is met exactly)",
-               "single_threshold": "at its best single threshold"}
+BASIS_WORDS = {
+    "randomised": "at its randomised optimum (two thresholds mixed at random so the constraint is met exactly)",
+    "single_threshold": "at its best single threshold",
+}
 RATE_WORDS = {"false_alarm": "false-alarm rate", "flagged": "share of cases flagged"}
 
 
 def rule_text(t, pos: str = "positive") -> str:
     """One threshold's rule: flag a case when its score is at least t (None: flag nobody)."""
-    return "flag nobody" if t is None else f"flag a case as {pos} when its score is at least {t:.6g}"
+    return (
+        "flag nobody" if t is None else f"flag a case as {pos} when its score is at least {t:.6g}"
+    )
 
 
 def deploy_text(row, pos: str = "positive") -> str:
@@ -200,7 +234,11 @@ def constraint_text(c: dict | None, with_level: bool = True) -> str:
     if not c or "in_sample" not in c:
         return (c or {}).get("note", "")
     s_in = c["in_sample"]
-    count = f"{s_in['count']:.0f}" if float(s_in["count"]).is_integer() else f"{s_in['count']:.2f} expected"
+    count = (
+        f"{s_in['count']:.0f}"
+        if float(s_in["count"]).is_integer()
+        else f"{s_in['count']:.2f} expected"
+    )
     text = f"{rate(s_in['estimate'])} ({count} of {s_in['n']:.0f}) {pct_interval(s_in['interval'])}"
     if "held_out" in c:
         h = c["held_out"]
@@ -215,8 +253,10 @@ WARNING = "\u26a0"
 
 def interval_words(c: dict) -> str:
     """Which interval a constraint cell shows: two-sided Clopper-Pearson at the report's level."""
-    return (f"{100 * c['level']:g}% two-sided exact (Clopper-Pearson) binomial interval; its upper end is a "
-            f"one-sided {100 * c['one_sided_level']:g}% upper bound")
+    return (
+        f"{100 * c['level']:g}% two-sided exact (Clopper-Pearson) binomial interval; its upper end is a "
+        f"one-sided {100 * c['one_sided_level']:g}% upper bound"
+    )
 
 
 def price_text(price: dict | None) -> str:
@@ -229,8 +269,10 @@ def price_text(price: dict | None) -> str:
         else:
             c = v
             f = lambda x: f"{x:.4f}"  # noqa: E731
-        parts.append(f"{p}: {f(c['constrained'])} against {f(c['unconstrained'])} unconstrained, "
-                     f"{f(c['flag_nobody'])} flagging nobody, {f(c['flag_everyone'])} flagging everyone")
+        parts.append(
+            f"{p}: {f(c['constrained'])} against {f(c['unconstrained'])} unconstrained, "
+            f"{f(c['flag_nobody'])} flagging nobody, {f(c['flag_everyone'])} flagging everyone"
+        )
     return "; ".join(parts)
 
 
@@ -243,33 +285,45 @@ def criterion_rows(d: DatasetResult, t: tb.Table) -> None:
         ivs = criterion_interval(d, name, row.classifier)
         r = row.runner_up or {}
         if row.kind == "performance_independent":
-            t.rows.append([
-                tb.text(f"{name} ({KIND_WORDS[row.kind]})"), tb.text(row.classifier), tb.text("follows PC(+)"),
-                tb.text(tb.DASH), tb.text(tb.DASH), tb.text(tb.DASH),
-                tb.text(cost_text(row.at_priors, ivs) or f"area {row.expected_cost:.4f}"),
-                tb.text(r.get("classifier", tb.DASH)),
-            ])
+            t.rows.append(
+                [
+                    tb.text(f"{name} ({KIND_WORDS[row.kind]})"),
+                    tb.text(row.classifier),
+                    tb.text("follows PC(+)"),
+                    tb.text(tb.DASH),
+                    tb.text(tb.DASH),
+                    tb.text(tb.DASH),
+                    tb.text(cost_text(row.at_priors, ivs) or f"area {row.expected_cost:.4f}"),
+                    tb.text(r.get("classifier", tb.DASH)),
+                ]
+            )
         else:
-            t.rows.append([
-                tb.text(f"{name} ({KIND_WORDS[row.kind]})"),
-                tb.text(row.classifier),
-                tb.text(threshold_cell(row), note="randomised" if row.mix is not None else ""),
-                tb.text(rate(row.tpr)),
-                tb.text(rate(row.fpr)),
-                tb.text(constraint_text(row.constraint)),
-                tb.text(cost_text(row.at_priors, ivs) or tb.DASH),
-                tb.text(r.get("classifier", tb.DASH),
-                        note="" if not r else f"TPR {rate(r['tpr'])}, FPR {rate(r['fpr'])}"),
-            ])
+            t.rows.append(
+                [
+                    tb.text(f"{name} ({KIND_WORDS[row.kind]})"),
+                    tb.text(row.classifier),
+                    tb.text(threshold_cell(row), note="randomised" if row.mix is not None else ""),
+                    tb.text(rate(row.tpr)),
+                    tb.text(rate(row.fpr)),
+                    tb.text(constraint_text(row.constraint)),
+                    tb.text(cost_text(row.at_priors, ivs) or tb.DASH),
+                    tb.text(
+                        r.get("classifier", tb.DASH),
+                        note="" if not r else f"TPR {rate(r['tpr'])}, FPR {rate(r['fpr'])}",
+                    ),
+                ]
+            )
         t.sentences.append(criterion_sentence(d, name, row))
 
 
 def cost_text(at_priors: dict | None, ivs: dict) -> str:
     """``prior: cost [interval] = money/case; ...`` of a criterion row's ``at_priors``."""
     return "; ".join(
-        f"{p}: {v['expected_cost']:.4f}" + (f" {tb.interval(ivs[p]['lower'], ivs[p]['upper'], 4)}" if p in ivs else "")
+        f"{p}: {v['expected_cost']:.4f}"
+        + (f" {tb.interval(ivs[p]['lower'], ivs[p]['upper'], 4)}" if p in ivs else "")
         + (f" = {money(v['cost_per_case'], v['unit'])}/case" if "cost_per_case" in v else "")
-        for p, v in (at_priors or {}).items())
+        for p, v in (at_priors or {}).items()
+    )
 
 
 def criterion_interval(d: DatasetResult, name: str, classifier: str | None) -> dict:
@@ -283,16 +337,23 @@ def criterion_interval(d: DatasetResult, name: str, classifier: str | None) -> d
 def criterion_sentence(d: DatasetResult, name: str, row) -> str:
     pos, neg = d.positive_label, d.negative_label
     if row.kind == "performance_independent":
-        s = (f"{name}: setting the threshold from the operating condition alone ({row.note.split(':')[0]}), "
-             f"{row.classifier} does best, with expected normalized cost {row.expected_cost:.4f} over all conditions")
+        s = (
+            f"{name}: setting the threshold from the operating condition alone ({row.note.split(':')[0]}), "
+            f"{row.classifier} does best, with expected normalized cost {row.expected_cost:.4f} over all conditions"
+        )
         ivs = criterion_interval(d, name, row.classifier)
-        parts = [f"at {p} use threshold {threshold_text(v['threshold'])} (cost {v['expected_cost']:.4f}"
-                 + (f", interval {tb.interval(ivs[p]['lower'], ivs[p]['upper'], 4)}" if p in ivs else "") + ")"
-                 for p, v in (row.at_priors or {}).items()]
+        parts = [
+            f"at {p} use threshold {threshold_text(v['threshold'])} (cost {v['expected_cost']:.4f}"
+            + (f", interval {tb.interval(ivs[p]['lower'], ivs[p]['upper'], 4)}" if p in ivs else "")
+            + ")"
+            for p, v in (row.at_priors or {}).items()
+        ]
         return s + (": " + "; ".join(parts) if parts else "") + "."
     c = row.constraint or {}
-    s = (f"{name}: every classifier compared {BASIS_WORDS[row.compared_on]}; the best is {row.classifier}: "
-         f"{deploy_text(row, pos)}")
+    s = (
+        f"{name}: every classifier compared {BASIS_WORDS[row.compared_on]}; the best is {row.classifier}: "
+        f"{deploy_text(row, pos)}"
+    )
     s += f". It catches {rate(row.tpr)} of the {pos} cases and flags {rate(row.fpr)} of the {neg} ones"
     if row.flagged is not None:
         s += f" ({row.flagged:.1f} cases flagged in expectation)"
@@ -303,19 +364,33 @@ def criterion_sentence(d: DatasetResult, name: str, row) -> str:
     if row.ties:
         s += f" Exactly as good: {', '.join(row.ties)}."
     if "in_sample" in c:
-        s += (f" Its {RATE_WORDS[c['rate']]} is {constraint_text(c).split(';')[0]} in-sample"
-              f" ({interval_words(c)}"
-              + ("; the rule is randomised: the interval is made at its expected count" if c["in_sample"].get("randomised")
-                 else "") + ")")
+        s += (
+            f" Its {RATE_WORDS[c['rate']]} is {constraint_text(c).split(';')[0]} in-sample"
+            f" ({interval_words(c)}"
+            + (
+                "; the rule is randomised: the interval is made at its expected count"
+                if c["in_sample"].get("randomised")
+                else ""
+            )
+            + ")"
+        )
         if "held_out" in c:
             h = c["held_out"]
-            s += (f" and {rate(h['estimate'])} {pct_interval(h['interval'])} held out (chosen on the other folds, "
-                  "interval at the expected count)")
+            s += (
+                f" and {rate(h['estimate'])} {pct_interval(h['interval'])} held out (chosen on the other folds, "
+                "interval at the expected count)"
+            )
         s += "."
         if c.get("exceeds"):
-            s += (f" {WARNING} The cap of {rate(c['cap'])} may be exceeded on new data: "
-                  + ("the held-out rate is above it" if c.get("held_out", {}).get("estimate", 0) > c["cap"] + 1e-12
-                     else "the interval's upper end is above it") + ".")
+            s += (
+                f" {WARNING} The cap of {rate(c['cap'])} may be exceeded on new data: "
+                + (
+                    "the held-out rate is above it"
+                    if c.get("held_out", {}).get("estimate", 0) > c["cap"] + 1e-12
+                    else "the interval's upper end is above it"
+                )
+                + "."
+            )
     elif c.get("note"):
         s += f" ({c['note']}.)"
     ivs = criterion_interval(d, name, row.classifier)
@@ -326,20 +401,26 @@ def criterion_sentence(d: DatasetResult, name: str, row) -> str:
         s += f" ({money(v['cost_per_case'], v['unit'])} per case)." if "cost_per_case" in v else "."
     if row.price:
         units = any("cost_per_case" in v for v in row.price.values())
-        s += (f" Price of the constraint ({'cost per case' if units else 'normalized expected cost'}): "
-              f"{price_text(row.price)}.")
+        s += (
+            f" Price of the constraint ({'cost per case' if units else 'normalized expected cost'}): "
+            f"{price_text(row.price)}."
+        )
     st = row.single_threshold
     if st and row.mix is not None:
         sc = st.get("constraint") or {}
-        s += (f" With one threshold only (no randomising; every classifier compared at its best single threshold), "
-              f"the best is {st['classifier']} at {threshold_text(st['threshold'])}: TPR {rate(st['tpr'])}, "
-              f"FPR {rate(st['fpr'])}")
+        s += (
+            f" With one threshold only (no randomising; every classifier compared at its best single threshold), "
+            f"the best is {st['classifier']} at {threshold_text(st['threshold'])}: TPR {rate(st['tpr'])}, "
+            f"FPR {rate(st['fpr'])}"
+        )
         if "in_sample" in sc:
             s += f", {RATE_WORDS[sc['rate']]} {constraint_text(sc, False)}"
         s += "."
     if ivs and any(p in ivs for p in (row.at_priors or {})):
-        s += (" Chosen on the same data it is evaluated on: the cost interval is optimism-corrected by re-choosing on"
-              " every bootstrap replicate.")
+        s += (
+            " Chosen on the same data it is evaluated on: the cost interval is optimism-corrected by re-choosing on"
+            " every bootstrap replicate."
+        )
     else:
         s += " Chosen on the same data it is evaluated on: optimistic (see the held-out rates)."
     return s
@@ -357,8 +438,18 @@ def decision_tables(d: DatasetResult, priors: list[str]) -> dict:
             "(the dataset hybrid), the cut-offs that flag the same cases, the PC(+) range where the choice stays "
             "the cheapest, its rates, expected normalized cost with bootstrap interval, cost per case in units, "
             "and the runner-up with the paired difference (chosen minus runner-up).",
-            ["Situation", "Deploy", "Threshold", "Same cases for cut-offs", "Optimal for PC(+)", "TPR", "FPR",
-             "E[cost]", "Cost per case", "Runner-up"],
+            [
+                "Situation",
+                "Deploy",
+                "Threshold",
+                "Same cases for cut-offs",
+                "Optimal for PC(+)",
+                "TPR",
+                "FPR",
+                "E[cost]",
+                "Cost per case",
+                "Runner-up",
+            ],
             note="Positive iff score >= threshold. Intervals are bootstrap intervals at the report's confidence; "
             "the thresholds were chosen on the same data (optimistic).",
             compact=True,
@@ -372,7 +463,16 @@ def decision_tables(d: DatasetResult, priors: list[str]) -> dict:
             "randomised optimum (the most TPR meeting the constraint exactly, mixing two thresholds at random where "
             "needed); the best, its threshold(s), its rates, the constrained rate with its exact interval and its "
             "held-out value, its cost at each point prior, and the runner-up of the same ranking.",
-            ["Criterion", "Deploy", "Threshold", "TPR", "FPR", "Constrained rate", "E[cost] at point priors", "Runner-up"],
+            [
+                "Criterion",
+                "Deploy",
+                "Threshold",
+                "TPR",
+                "FPR",
+                "Constrained rate",
+                "E[cost] at point priors",
+                "Runner-up",
+            ],
             note="Neyman-Pearson: most TPR with FPR <= max_fpr, constrained rate = false-alarm rate; workforce: most TPR "
             "with at most the capacity flagged, constrained rate = share of cases flagged. Rate intervals: two-sided "
             "exact (Clopper-Pearson) binomial intervals at the report's confidence, each end a one-sided bound at "
@@ -400,7 +500,15 @@ def price_table(d: DatasetResult) -> tb.Table | None:
         f"{dataset_page_slug(d.name)}-decision-prices",
         f"The price of each constraint on {d.name}: the deployed rule's expected cost beside the cheapest choice "
         "without constraint (the dataset hybrid at the same PC(+)) and the two trivial classifiers.",
-        ["Criterion", "Condition", "Constrained", "Unconstrained optimum", "Flag nobody", "Flag everyone", "Unit"],
+        [
+            "Criterion",
+            "Condition",
+            "Constrained",
+            "Unconstrained optimum",
+            "Flag nobody",
+            "Flag everyone",
+            "Unit",
+        ],
         note="Per case in the prior's unit where it gives costs, else normalized expected cost (D&H 2006 Eq. 6); "
         "without a point prior, equal costs at the class mix (normalized expected cost = error rate).",
         compact=True,
@@ -409,9 +517,14 @@ def price_table(d: DatasetResult) -> tb.Table | None:
         for p, v in row.price.items():
             src = v.get("cost_per_case", v)
             digits = 3 if "cost_per_case" in v else tb.COST_DIGITS
-            t.rows.append([tb.text(name), tb.text(f"{p} (PC(+) = {v['pc']:.3f})")]
-                          + [tb.num(src[k], digits) for k in ("constrained", "unconstrained", "flag_nobody", "flag_everyone")]
-                          + [tb.text(v.get("unit", "normalized"))])
+            t.rows.append(
+                [tb.text(name), tb.text(f"{p} (PC(+) = {v['pc']:.3f})")]
+                + [
+                    tb.num(src[k], digits)
+                    for k in ("constrained", "unconstrained", "flag_nobody", "flag_everyone")
+                ]
+                + [tb.text(v.get("unit", "normalized"))]
+            )
     return t
 
 
@@ -430,9 +543,16 @@ def hybrid_segment_table(d: DatasetResult) -> tb.Table | None:
     )
     wide = np.flatnonzero(h.high > h.low)
     for number, k in enumerate(wide, start=1):
-        t.rows.append([tb.text(str(number)), tb.interval_cell([(float(h.low[k]), float(h.high[k]))]),
-                       tb.text(h.names[h.classifier[k]]), tb.text(threshold_text(float(h.threshold[k]))),
-                       tb.num(float(h.fpr[k]), 3), tb.num(float(h.tpr[k]), 3)])
+        t.rows.append(
+            [
+                tb.text(str(number)),
+                tb.interval_cell([(float(h.low[k]), float(h.high[k]))]),
+                tb.text(h.names[h.classifier[k]]),
+                tb.text(threshold_text(float(h.threshold[k]))),
+                tb.num(float(h.fpr[k]), 3),
+                tb.num(float(h.tpr[k]), 3),
+            ]
+        )
     return t
 
 
@@ -454,14 +574,18 @@ def threshold_tables(d: DatasetResult, priors: list[str]) -> dict:
             tie = ties.get(round(float(h.high[k]), 12))
             tie_text = tb.DASH
             if tie is not None:
-                tie_text = "at " + f"{tie.pc:.3f}: " + ", ".join(threshold_text(m[1]) for m in tie.members)
-            t.rows.append([
-                tb.text(threshold_text(float(h.threshold[k]))),
-                tb.interval_cell([(float(h.low[k]), float(h.high[k]))]),
-                tb.num(float(h.fpr[k]), 3),
-                tb.num(float(h.tpr[k]), 3),
-                tb.text(tie_text),
-            ])
+                tie_text = (
+                    "at " + f"{tie.pc:.3f}: " + ", ".join(threshold_text(m[1]) for m in tie.members)
+                )
+            t.rows.append(
+                [
+                    tb.text(threshold_text(float(h.threshold[k]))),
+                    tb.interval_cell([(float(h.low[k]), float(h.high[k]))]),
+                    tb.num(float(h.fpr[k]), 3),
+                    tb.num(float(h.tpr[k]), 3),
+                    tb.text(tie_text),
+                ]
+            )
         out[f"thresholds_{name}"] = t
     return out
 
@@ -471,7 +595,7 @@ def selection_tables(d: DatasetResult, priors: list[str]) -> dict:
     out = {}
     names = []
     for c in d.classifiers.values():
-        for n in (c.selection.criteria if c.selection else {}):
+        for n in c.selection.criteria if c.selection else {}:
             if n not in names:
                 names.append(n)
     if names:
@@ -500,8 +624,11 @@ def selection_tables(d: DatasetResult, priors: list[str]) -> dict:
                     row.append(tb.text(f"{rate(ch.tpr)} / {rate(ch.fpr)}", note=note))
             t.rows.append(row)
         out["criteria_by_classifier"] = t
-    rows = [(n, None, c.selection.out_of_fold)
-            for n, c in d.classifiers.items() if c.selection is not None and c.selection.out_of_fold is not None]
+    rows = [
+        (n, None, c.selection.out_of_fold)
+        for n, c in d.classifiers.items()
+        if c.selection is not None and c.selection.out_of_fold is not None
+    ]
     if rows or (d.hybrid is not None and d.hybrid.out_of_fold is not None):
         t = tb.Table(
             f"{slug}-out-of-fold",
@@ -511,12 +638,24 @@ def selection_tables(d: DatasetResult, priors: list[str]) -> dict:
             ["Selection", "In-sample area", "Out-of-fold area", "Optimism"],
         )
         for n, _, oof in rows:
-            t.rows.append([tb.text(n), tb.num(oof.in_sample_area, tb.COST_DIGITS), tb.num(oof.area, tb.COST_DIGITS),
-                           tb.num(oof.optimism, tb.COST_DIGITS)])
+            t.rows.append(
+                [
+                    tb.text(n),
+                    tb.num(oof.in_sample_area, tb.COST_DIGITS),
+                    tb.num(oof.area, tb.COST_DIGITS),
+                    tb.num(oof.optimism, tb.COST_DIGITS),
+                ]
+            )
         if d.hybrid is not None and d.hybrid.out_of_fold is not None:
             oof = d.hybrid.out_of_fold
-            t.rows.append([tb.text("dataset hybrid (all classifiers)"), tb.num(oof.in_sample_area, tb.COST_DIGITS),
-                           tb.num(oof.area, tb.COST_DIGITS), tb.num(oof.optimism, tb.COST_DIGITS)])
+            t.rows.append(
+                [
+                    tb.text("dataset hybrid (all classifiers)"),
+                    tb.num(oof.in_sample_area, tb.COST_DIGITS),
+                    tb.num(oof.area, tb.COST_DIGITS),
+                    tb.num(oof.optimism, tb.COST_DIGITS),
+                ]
+            )
         out["out_of_fold"] = t
     out.update(hybrid_band_tables(d, priors))
     out.update(family_tables(d))
@@ -534,24 +673,41 @@ def family_tables(d: DatasetResult) -> dict:
         f"Parameter-based families on {d.name} (D&H 2000 section 2.3): the member with the nearest training "
         "condition is used, switching at the midpoints; area = expected normalized cost under the uniform prior, "
         "excess = area minus that of the lower envelope of the members and the trivial classifiers.",
-        ["Family", "Member", "Trained at PC(+)", "Used for PC(+)", "FPR", "TPR", "Family area", "Excess"],
+        [
+            "Family",
+            "Member",
+            "Trained at PC(+)",
+            "Used for PC(+)",
+            "FPR",
+            "TPR",
+            "Family area",
+            "Excess",
+        ],
         note="Members are crisp classifiers. Nothing is chosen on the labels: the family's curve is unbiased.",
         compact=True,
     )
     for name, fam in d.hybrid.families.items():
         if hasattr(fam, "reason"):
-            t.rows.append([tb.text(name), tb.text(tb.DASH, note=f"not applicable: {fam.reason}")] + [tb.text(tb.DASH)] * 6)
+            t.rows.append(
+                [tb.text(name), tb.text(tb.DASH, note=f"not applicable: {fam.reason}")]
+                + [tb.text(tb.DASH)] * 6
+            )
             continue
         cv, tau = fam.selection.curve, dict(fam.members)
         for k, member in enumerate(cv.member):
             first = k == 0
-            t.rows.append([
-                tb.text(name if first else ""), tb.text(member), tb.num(tau[member], 4),
-                tb.interval_cell([(float(cv.low[k]), float(cv.high[k]))]),
-                tb.num(float(cv.start[k]), 3), tb.num(1.0 - float(cv.end[k]), 3),
-                tb.num(fam.selection.area, tb.COST_DIGITS) if first else tb.text(""),
-                tb.num(fam.selection.excess, tb.COST_DIGITS) if first else tb.text(""),
-            ])
+            t.rows.append(
+                [
+                    tb.text(name if first else ""),
+                    tb.text(member),
+                    tb.num(tau[member], 4),
+                    tb.interval_cell([(float(cv.low[k]), float(cv.high[k]))]),
+                    tb.num(float(cv.start[k]), 3),
+                    tb.num(1.0 - float(cv.end[k]), 3),
+                    tb.num(fam.selection.area, tb.COST_DIGITS) if first else tb.text(""),
+                    tb.num(fam.selection.excess, tb.COST_DIGITS) if first else tb.text(""),
+                ]
+            )
     return {"families": t}
 
 
@@ -569,10 +725,18 @@ def hybrid_band_tables(d: DatasetResult, priors: list[str]) -> dict:
         f"The dataset hybrid on {d.name} (the cheapest classifier and threshold at every PC(+)): expected "
         f"normalized cost with its {pct} bootstrap interval, and the paired difference from the best single "
         "classifier (hybrid minus classifier, the same resampled instances).",
-        ["Prior", "Hybrid E[cost]", "E[cost] interval", "Best single classifier", "Difference", "Difference interval",
-         "p (unadjusted)"],
+        [
+            "Prior",
+            "Hybrid E[cost]",
+            "E[cost] interval",
+            "Best single classifier",
+            "Difference",
+            "Difference interval",
+            "p (unadjusted)",
+        ],
         note="Intervals are optimism-corrected: classifier and threshold are re-chosen on every replicate. "
-        "A difference near 0 means combining classifiers gains nothing over the best one. " + P_NOTE,
+        "A difference near 0 means combining classifiers gains nothing over the best one. "
+        + P_NOTE,
         compact=True,
     )
     crossed = False
@@ -581,9 +745,17 @@ def hybrid_band_tables(d: DatasetResult, priors: list[str]) -> dict:
             continue
         p, iv, e = test["prior"], test["interval"], inf.expected[test["prior"]]
         crossed |= iv.upper > 0
-        t.rows.append([tb.text(p), tb.num(e.estimate, tb.COST_DIGITS), tb.text(tb.interval(e.lower, e.upper, 4)),
-                       tb.text(test["b"]), tb.num(iv.estimate, tb.COST_DIGITS),
-                       tb.text(tb.interval(iv.lower, iv.upper, 4)), tb.p_cell(iv.p_value, b.replicates)])
+        t.rows.append(
+            [
+                tb.text(p),
+                tb.num(e.estimate, tb.COST_DIGITS),
+                tb.text(tb.interval(e.lower, e.upper, 4)),
+                tb.text(test["b"]),
+                tb.num(iv.estimate, tb.COST_DIGITS),
+                tb.text(tb.interval(iv.lower, iv.upper, 4)),
+                tb.p_cell(iv.p_value, b.replicates),
+            ]
+        )
     if crossed:
         t.note += " " + HYBRID_BOUND
     out = {"hybrid_tests": t}
@@ -600,17 +772,26 @@ def hybrid_band_tables(d: DatasetResult, priors: list[str]) -> dict:
         )
         for x in rows:
             iv = x["interval"]
-            u.rows.append([tb.text(x["criterion"]), tb.text(x["classifier"]), tb.text(x["prior"]),
-                           tb.num(iv.estimate, tb.COST_DIGITS), tb.text(tb.interval(iv.lower, iv.upper, 4)),
-                           tb.p_cell(iv.p_value, b.replicates)])
+            u.rows.append(
+                [
+                    tb.text(x["criterion"]),
+                    tb.text(x["classifier"]),
+                    tb.text(x["prior"]),
+                    tb.num(iv.estimate, tb.COST_DIGITS),
+                    tb.text(tb.interval(iv.lower, iv.upper, 4)),
+                    tb.p_cell(iv.p_value, b.replicates),
+                ]
+            )
         if any(x["interval"].lower < 0 for x in rows):
             u.note += " " + RULE_BOUND
         out["independent_tests"] = u
     return out
 
 
-P_NOTE = ("p: two-sided, each test on its own (unadjusted for the other rows; nothing here is starred); "
-          "\u201c\u2264 2/(R + 1)\u201d, R the replicates: no replicate reached 0, the smallest p the bootstrap can show.")
+P_NOTE = (
+    "p: two-sided, each test on its own (unadjusted for the other rows; nothing here is starred); "
+    "\u201c\u2264 2/(R + 1)\u201d, R the replicates: no replicate reached 0, the smallest p the bootstrap can show."
+)
 # the bounds these differences obey in sample, and why their intervals may cross them
 HYBRID_BOUND = (
     "In sample the difference cannot be positive: the hybrid is the lower envelope over every classifier, at or "
@@ -629,4 +810,6 @@ RULE_BOUND = (
 
 DECISIONS = Section("decisions", "Decision box", "Decisions", tables=decision_tables)
 THRESHOLDS = Section("thresholds", "Thresholds", "Thresholds", tables=threshold_tables)
-SELECTION = Section("selection", "Selection criteria and honest evaluation", "Criteria", tables=selection_tables)
+SELECTION = Section(
+    "selection", "Selection criteria and honest evaluation", "Criteria", tables=selection_tables
+)

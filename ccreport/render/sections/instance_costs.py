@@ -38,7 +38,14 @@ def summary_table(d: DatasetResult, priors: list[str]) -> tb.Table | None:
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-instance-costs",
         f"AUC against AUCIV, and the least total cost of errors on {d.name} in {unit} (each instance with its own cost).",
-        ["Classifier", "AUC", "AUCIV", f"Least total cost ({unit})", "At threshold", "Operating range (PC_iv)"],
+        [
+            "Classifier",
+            "AUC",
+            "AUCIV",
+            f"Least total cost ({unit})",
+            "At threshold",
+            "Operating range (PC_iv)",
+        ],
         note=(
             "AUCIV: the area under the ROCIV curve, the chance that a positive ranks above a negative when each is "
             "drawn in proportion to its cost. Least total cost: the sum of the costs of the errors on these data at "
@@ -52,22 +59,37 @@ def summary_table(d: DatasetResult, priors: list[str]) -> tb.Table | None:
         ic = c.instance_costs
         iv = ic.intervals
         auciv = tb.num(ic.auciv, tb.AUC_DIGITS)
-        total = tb.Cell(money(ic.min_total, unit).replace(f" {unit}", ""), ic.min_total, numeric=True)
+        total = tb.Cell(
+            money(ic.min_total, unit).replace(f" {unit}", ""), ic.min_total, numeric=True
+        )
         if iv is not None:
             auciv.note = f"[{tb.auc(iv.auciv[0])}, {tb.auc(iv.auciv[1])}]"
             total.note = f"[{iv.min_total_cost[0]:,.0f}, {iv.min_total_cost[1]:,.0f}]"
         totals.append(total)
-        t.rows.append([
-            tb.text(name), tb.num(c.auc, tb.AUC_DIGITS), auciv, total,
-            tb.num(ic.min_total_threshold, 4), tb.interval_cell([ic.operating_range] if ic.operating_range else []),
-        ])
+        t.rows.append(
+            [
+                tb.text(name),
+                tb.num(c.auc, tb.AUC_DIGITS),
+                auciv,
+                total,
+                tb.num(ic.min_total_threshold, 4),
+                tb.interval_cell([ic.operating_range] if ic.operating_range else []),
+            ]
+        )
     mark_cheapest(d, dict(zip(found, totals)), lambda ivs: ivs.min_total_cost_difference)
-    zero = [n for n, c in found.items() if c.instance_costs.intervals is not None
-            and c.instance_costs.intervals.min_total_cost[0] == c.instance_costs.intervals.min_total_cost[1]]
+    zero = [
+        n
+        for n, c in found.items()
+        if c.instance_costs.intervals is not None
+        and c.instance_costs.intervals.min_total_cost[0]
+        == c.instance_costs.intervals.min_total_cost[1]
+    ]
     if zero:
-        t.note += (f" A zero-width interval ({', '.join(zero)}): every replicate's least total cost was the same: the "
-                   "cheapest choice was one whose total stratified resampling (class counts kept) cannot change, "
-                   "flagging every instance when each false alarm has one fixed cost, or none when each miss has.")
+        t.note += (
+            f" A zero-width interval ({', '.join(zero)}): every replicate's least total cost was the same: the "
+            "cheapest choice was one whose total stratified resampling (class counts kept) cannot change, "
+            "flagging every instance when each false alarm has one fixed cost, or none when each miss has."
+        )
     t.note += " " + STAR_NOTE
     return t
 
@@ -104,9 +126,15 @@ def expected_table(d: DatasetResult, priors: list[str]) -> tb.Table | None:
         t.rows.append(row)
     for k, p in enumerate(used):
         # plain: the class-level expected cost, the summary table's verdict (its adjusted test)
-        tb.mark_verdict(columns[2 * k], ranking.dataset_verdict(d, p, {n: c.expected_cost.get(p) for n, c in found.items()}))
+        tb.mark_verdict(
+            columns[2 * k],
+            ranking.dataset_verdict(d, p, {n: c.expected_cost.get(p) for n, c in found.items()}),
+        )
         mark_cheapest(d, columns[2 * k + 1], lambda ivs, p=p: ivs.expected_cost_difference.get(p))
-    t.note += " Plain columns: \u2605 as in the summary table (the adjusted test of the class-level expected costs). " + STAR_NOTE
+    t.note += (
+        " Plain columns: \u2605 as in the summary table (the adjusted test of the class-level expected costs). "
+        + STAR_NOTE
+    )
     return t
 
 
@@ -141,7 +169,12 @@ def what_changes(d: DatasetResult) -> str | None:
         return None
     unit = unit_of(d)
     own = next(iter(found.values())).instance_costs.own_pc
-    plain = {n: float(np.interp(own, np.asarray(c.envelope_pc, float), np.asarray(c.envelope_nec, float))) for n, c in found.items()}
+    plain = {
+        n: float(
+            np.interp(own, np.asarray(c.envelope_pc, float), np.asarray(c.envelope_nec, float))
+        )
+        for n, c in found.items()
+    }
     iv = {n: c.instance_costs.min_total for n, c in found.items()}
     by_auc = max(found, key=lambda n: found[n].auc)
     by_auciv = max(found, key=lambda n: found[n].instance_costs.auciv)
@@ -158,7 +191,11 @@ def what_changes(d: DatasetResult) -> str | None:
             f"instance's own cost it is {iv_best}, at {money(iv[iv_best], unit)} against {money(iv[plain_best], unit)} "
             f"for {plain_best}"
         )
-        key = f"{iv_best} vs {plain_best}" if f"{iv_best} vs {plain_best}" in d.comparisons else f"{plain_best} vs {iv_best}"
+        key = (
+            f"{iv_best} vs {plain_best}"
+            if f"{iv_best} vs {plain_best}" in d.comparisons
+            else f"{plain_best} vs {iv_best}"
+        )
         m = d.comparisons.get(key)
         ivs = m.instance_costs.intervals if m is not None and m.instance_costs is not None else None
         if ivs is not None:

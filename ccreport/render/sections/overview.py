@@ -5,8 +5,8 @@ from __future__ import annotations
 from ...results import Results, classifier_names, dataset_priors
 from .. import ranking
 from .. import tables as tb
-from .summary import STAR_RULE, cost_cell
 from ..page_names import dataset_link
+from .summary import STAR_RULE, cost_cell
 
 
 def datasets_table(results: Results) -> tb.Table:
@@ -39,12 +39,17 @@ def priors_table(results: Results) -> tb.Table:
     for p in results.priors.values():
         names = used.get(p.name) or []
         shown = "all" if len(names) == len(results.datasets) else (", ".join(names) or tb.DASH)
-        t.rows.append([tb.text(p.name), tb.text(p.kind), tb.text(p.description), tb.Cell(shown, names)])
+        t.rows.append(
+            [tb.text(p.name), tb.text(p.kind), tb.text(p.description), tb.Cell(shown, names)]
+        )
     return t
 
 
 def prior_datasets(results: Results) -> dict[str, list[str]]:
-    return {p: [d.name for d in results.datasets.values() if p in dataset_priors(results, d)] for p in results.priors}
+    return {
+        p: [d.name for d in results.datasets.values() if p in dataset_priors(results, d)]
+        for p in results.priors
+    }
 
 
 def cross_dataset_table(results: Results) -> tb.Table:
@@ -76,7 +81,9 @@ def cross_dataset_table(results: Results) -> tb.Table:
             values = {n: c.value for n, c in zip(names, cells) if n in d.classifiers}
             v = ranking.dataset_verdict(d, p, values, trivial)
             tb.mark_verdict(dict(zip(names, cells)), v)
-            best_names.append(tb.TRIVIAL_NAME if v.reason == "trivial" or not v.best else " ".join(v.best))
+            best_names.append(
+                tb.TRIVIAL_NAME if v.reason == "trivial" or not v.best else " ".join(v.best)
+            )
             significant.append(v.starred)
             t.rows.append(row + cells + [tb.num(trivial, tb.COST_DIGITS)])
     t.extra_csv["best"] = best_names

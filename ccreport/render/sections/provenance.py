@@ -27,13 +27,19 @@ def inputs_table(results: Results) -> tb.Table:
         compact=True,
     )
     for f in results.provenance.files:
-        t.rows.append([tb.text(f.path), tb.text(f.role), tb.text(f.size), tb.text(f.sha256, mono=True)])
+        t.rows.append(
+            [tb.text(f.path), tb.text(f.role), tb.text(f.size), tb.text(f.sha256, mono=True)]
+        )
     return t
 
 
 def build_table(results: Results) -> tb.Table:
     """The build: date and its source, the ccreport that made it (commit, tree), Python, OS."""
-    t = tb.Table("provenance-build", "The build: its date, the ccreport that made it and where it ran.", ["Item", "Value"])
+    t = tb.Table(
+        "provenance-build",
+        "The build: its date, the ccreport that made it and where it ran.",
+        ["Item", "Value"],
+    )
     p = results.provenance
     if p is None:
         return t
@@ -52,7 +58,9 @@ def build_table(results: Results) -> tb.Table:
 
 
 def versions_table(results: Results) -> tb.Table:
-    t = tb.Table("provenance-versions", "Software versions used for this build.", ["Software", "Version"])
+    t = tb.Table(
+        "provenance-versions", "Software versions used for this build.", ["Software", "Version"]
+    )
     t.rows.append([tb.text("ccreport"), tb.text(results.generator.split(" ", 1)[-1])])
     for name, version in results.versions.items():
         t.rows.append([tb.text(name), tb.text(version)])

@@ -43,11 +43,16 @@ def summary_table(d: DatasetResult, priors: list[str]) -> tb.Table:
         f"{dataset_page_slug(d.name)}-summary",
         f"Classifiers on {d.name}: AUC, operating range (the PC(+) interval where the classifier beats "
         "both trivial classifiers) and expected normalized cost under each prior, with its rank.",
-        ["Classifier", "Kind", "AUC", "Operating range"] + [f"E[cost] {p}" for p in priors] + ["Mean rank"],
+        ["Classifier", "Kind", "AUC", "Operating range"]
+        + [f"E[cost] {p}" for p in priors]
+        + ["Mean rank"],
         note=note,
         compact=len(priors) > 3,
     )
-    by_prior = {p: ranking.ranks({n: c.expected_cost.get(p) for n, c in d.classifiers.items()}) for p in priors}
+    by_prior = {
+        p: ranking.ranks({n: c.expected_cost.get(p) for n, c in d.classifiers.items()})
+        for p in priors
+    }
     prior_cells: dict[str, list[tb.Cell]] = {p: [] for p in priors}
     for name, c in d.classifiers.items():
         row = [
@@ -58,7 +63,9 @@ def summary_table(d: DatasetResult, priors: list[str]) -> tb.Table:
         ]
         for p in priors:
             rank = by_prior[p].get(name)
-            cell = cost_cell(c.expected_cost.get(p), trivial[p], "" if rank is None else f"({rank})")
+            cell = cost_cell(
+                c.expected_cost.get(p), trivial[p], "" if rank is None else f"({rank})"
+            )
             prior_cells[p].append(cell)
             row.append(cell)
         mine = [by_prior[p][name] for p in priors if name in by_prior[p]]
@@ -68,11 +75,18 @@ def summary_table(d: DatasetResult, priors: list[str]) -> tb.Table:
         tb.mark_verdict(dict(zip(d.classifiers, cells)), ranking.dataset_verdict(d, p))
     if has_trivial:
         t.rows.append(
-            [tb.text(tb.TRIVIAL_NAME), tb.text("trivial"), tb.num(0.5, tb.AUC_DIGITS), tb.interval_cell([])]
+            [
+                tb.text(tb.TRIVIAL_NAME),
+                tb.text("trivial"),
+                tb.num(0.5, tb.AUC_DIGITS),
+                tb.interval_cell([]),
+            ]
             + [tb.num(trivial[p], tb.COST_DIGITS) for p in priors]
             + [tb.num(None, 1)]
         )
     return t
 
 
-SECTION = Section("summary", "Summary", "Summary", tables=lambda d, priors: {"summary": summary_table(d, priors)})
+SECTION = Section(
+    "summary", "Summary", "Summary", tables=lambda d, priors: {"summary": summary_table(d, priors)}
+)

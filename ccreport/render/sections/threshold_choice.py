@@ -63,7 +63,9 @@ def _crisp_optimal(d: DatasetResult, name: str, prior: str | None) -> tb.Cell:
 
 def area_table(d: DatasetResult, axis: str) -> tb.Table | None:
     """Each classifier's area per method (with its interval) and, per partial range, its Kendall partial area."""
-    found = {n: c.threshold_choice for n, c in d.classifiers.items() if c.threshold_choice is not None}
+    found = {
+        n: c.threshold_choice for n, c in d.classifiers.items() if c.threshold_choice is not None
+    }
     if not found:
         return None
     ranges = []
@@ -88,17 +90,24 @@ def area_table(d: DatasetResult, axis: str) -> tb.Table | None:
     for name, tc in found.items():
         by_method = tc.methods[axis]
         row = [tb.text(name)]
-        if "score_fixed" in by_method:  # crisp: one cost line; its optimal curve is its lower envelope
+        if (
+            "score_fixed" in by_method
+        ):  # crisp: one cost line; its optimal curve is its lower envelope
             line = by_method["score_fixed"]
             row += [_crisp_optimal(d, name, source) if axis == "pc" else tb.text(tb.DASH)]
             row += [tb.text(tb.DASH) for _ in METHOD_COLUMNS[1:]]
             row += [tb.text(tb.DASH) for _ in ranges]
-            interval = "" if line.interval is None else (
-                f" [{tb.cost(line.interval[0])}, {tb.cost(line.interval[1])}]")
-            notes.append(f"{name} is crisp: it has no threshold to choose; the optimal column (PC(+) axis) is its lower "
-                         "envelope (its cost line where that beats both trivial classifiers, the cheaper trivial "
-                         "classifier elsewhere), as in the other tables. Its cost line used at every operating "
-                         f"condition, another quantity, has area {tb.cost(line.area)}{interval}.")
+            interval = (
+                ""
+                if line.interval is None
+                else (f" [{tb.cost(line.interval[0])}, {tb.cost(line.interval[1])}]")
+            )
+            notes.append(
+                f"{name} is crisp: it has no threshold to choose; the optimal column (PC(+) axis) is its lower "
+                "envelope (its cost line where that beats both trivial classifiers, the cheaper trivial "
+                "classifier elsewhere), as in the other tables. Its cost line used at every operating "
+                f"condition, another quantity, has area {tb.cost(line.area)}{interval}."
+            )
         else:
             for method, _ in METHOD_COLUMNS:
                 r = by_method[method]
@@ -107,19 +116,33 @@ def area_table(d: DatasetResult, axis: str) -> tb.Table | None:
                     notes.append(f"Score-driven for {name}: {r.not_applicable}.")
             row += [_cell(p.area, p.interval) for p in by_method["kendall"].partial]
         t.rows.append(row)
-    first = ("In brackets: the bootstrap confidence interval (the same resampled instances for every classifier). "
-             + (f"Optimal is each classifier's expected cost under the {source} prior (uniform on [0, 1]) with its "
-                "optimism-corrected interval, the same numbers as the summary and uncertainty tables; the other "
-                "methods' intervals are percentile intervals of the replicates' areas."
-                if source is not None and axis == "pc" else
-                "Percentile intervals of the replicates' areas (the optimal area's is not optimism-corrected)."))
-    if source is not None and axis == "pc":  # the optimal column quotes the expected-cost intervals: their warnings too
-        notes += [f"Caution, {n}: {c.band.coverage_warning} (the band table)." for n, c in d.classifiers.items()
-                  if n in found and c.band is not None and c.band.coverage_warning]
+    first = (
+        "In brackets: the bootstrap confidence interval (the same resampled instances for every classifier). "
+        + (
+            f"Optimal is each classifier's expected cost under the {source} prior (uniform on [0, 1]) with its "
+            "optimism-corrected interval, the same numbers as the summary and uncertainty tables; the other "
+            "methods' intervals are percentile intervals of the replicates' areas."
+            if source is not None and axis == "pc"
+            else "Percentile intervals of the replicates' areas (the optimal area's is not optimism-corrected)."
+        )
+    )
+    if (
+        source is not None and axis == "pc"
+    ):  # the optimal column quotes the expected-cost intervals: their warnings too
+        notes += [
+            f"Caution, {n}: {c.band.coverage_warning} (the band table)."
+            for n, c in d.classifiers.items()
+            if n in found and c.band is not None and c.band.coverage_warning
+        ]
     t.note = " ".join(
         [first]
-        + (["Kendall [a, b]: the partial area of the Kendall curve over a <= x <= b (not divided by the width)."]
-           if ranges else [])
+        + (
+            [
+                "Kendall [a, b]: the partial area of the Kendall curve over a <= x <= b (not divided by the width)."
+            ]
+            if ranges
+            else []
+        )
         + notes
     )
     return t
@@ -127,8 +150,11 @@ def area_table(d: DatasetResult, axis: str) -> tb.Table | None:
 
 def partial_table(d: DatasetResult, axis: str) -> tb.Table | None:
     """Partial areas of every method over each manifest range (one row per classifier and range)."""
-    found = {n: c.threshold_choice for n, c in d.classifiers.items()
-             if c.threshold_choice is not None and "kendall" in c.threshold_choice.methods[axis]}
+    found = {
+        n: c.threshold_choice
+        for n, c in d.classifiers.items()
+        if c.threshold_choice is not None and "kendall" in c.threshold_choice.methods[axis]
+    }
     if not found or not next(iter(found.values())).methods[axis]["kendall"].partial:
         return None
     t = tb.Table(
@@ -151,13 +177,21 @@ def partial_table(d: DatasetResult, axis: str) -> tb.Table | None:
 
 
 def difference_table(d: DatasetResult, axis: str) -> tb.Table | None:
-    found = {k: m.threshold_choice for k, m in d.comparisons.items() if m.threshold_choice is not None}
+    found = {
+        k: m.threshold_choice for k, m in d.comparisons.items() if m.threshold_choice is not None
+    }
     if not found:
         return None
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-threshold-differences-{axis.replace('_', '-')}",
         f"Paired differences A − B of threshold choice areas on {d.name} {AXIS_TEXT[axis]}.",
-        ["Pair (A vs B)", "Kendall area A − B", "p (unadjusted)", "(Skull − optimal) A − B", "p (unadjusted)"],
+        [
+            "Pair (A vs B)",
+            "Kendall area A − B",
+            "p (unadjusted)",
+            "(Skull − optimal) A − B",
+            "p (unadjusted)",
+        ],
         note="Kendall area difference: which classifier ranks better (negative: A). (Skull − optimal): how much more A "
         "than B would gain by calibrating its scores. In brackets the paired bootstrap interval; p two-sided, "
         "unadjusted: each test on its own, not adjusted for the other pairs (no star is given here); "
@@ -166,8 +200,15 @@ def difference_table(d: DatasetResult, axis: str) -> tb.Table | None:
     )
     for key, m in found.items():
         k, s = m.differences[axis]["kendall"], m.differences[axis]["skull_minus_optimal"]
-        t.rows.append([tb.text(key), _cell(k.difference, k.interval), tb.p_cell(k.p_value, m.replicates),
-                       _cell(s.difference, s.interval), tb.p_cell(s.p_value, m.replicates)])
+        t.rows.append(
+            [
+                tb.text(key),
+                _cell(k.difference, k.interval),
+                tb.p_cell(k.p_value, m.replicates),
+                _cell(s.difference, s.interval),
+                tb.p_cell(s.p_value, m.replicates),
+            ]
+        )
     return t
 
 
@@ -182,4 +223,6 @@ def threshold_tables(d: DatasetResult, priors: list[str]) -> dict:
     return out
 
 
-SECTION = Section("threshold_choice", "Threshold choice methods", "Threshold choice", tables=threshold_tables)
+SECTION = Section(
+    "threshold_choice", "Threshold choice methods", "Threshold choice", tables=threshold_tables
+)

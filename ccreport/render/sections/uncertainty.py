@@ -28,8 +28,11 @@ def interval_table(d: DatasetResult, priors: list[str]) -> tb.Table | None:
                 cell.note = f"[{tb.cost(ivs[p].lower)},\u00a0{tb.cost(ivs[p].upper)}]"
             row.append(cell)
         t.rows.append(row)
-    cautions = [f"Caution, {n}: {c.band.coverage_warning} (the band table)." for n, c in d.classifiers.items()
-                if c.expected_cost_interval is not None and c.band is not None and c.band.coverage_warning]
+    cautions = [
+        f"Caution, {n}: {c.band.coverage_warning} (the band table)."
+        for n, c in d.classifiers.items()
+        if c.expected_cost_interval is not None and c.band is not None and c.band.coverage_warning
+    ]
     if cautions:
         t.note += " " + " ".join(cautions)
     return t
@@ -42,7 +45,16 @@ def band_table(d: DatasetResult) -> tb.Table | None:
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-bands",
         f"Bootstrap confidence bands around the cost curves on {d.name}.",
-        ["Classifier", "Band", "Method", "Replicates", "Level", "Calibration", "Mean width", "Largest width"],
+        [
+            "Classifier",
+            "Band",
+            "Method",
+            "Replicates",
+            "Level",
+            "Calibration",
+            "Mean width",
+            "Largest width",
+        ],
         note=band_note(bands),
         compact=True,
     )
@@ -85,16 +97,26 @@ def band_note(bands: dict) -> str:
     distinct scores: what the band does not cover, with the measured coverage) is named with its
     addition."""
     calibrated = [b for b in bands.values() if b.calibration is not None]
-    band = min(calibrated, key=lambda b: len(b.target or "")) if calibrated else next(iter(bands.values()))
-    parts = ["Width: upper minus lower bound of normalized expected cost, over the PC(+) grid of the band."]
+    band = (
+        min(calibrated, key=lambda b: len(b.target or ""))
+        if calibrated
+        else next(iter(bands.values()))
+    )
+    parts = [
+        "Width: upper minus lower bound of normalized expected cost, over the PC(+) grid of the band."
+    ]
     if band.correction:
         parts.append(f"Bounds: {band.correction}.")
     if band.target:
         parts.append(f"What the band covers: {band.target}.")
         additions: dict[str, list[str]] = {}
         for name, other in bands.items():
-            if other.target and other.target != band.target and other.target.startswith(band.target):
-                additions.setdefault(other.target[len(band.target):].lstrip("; "), []).append(name)
+            if (
+                other.target
+                and other.target != band.target
+                and other.target.startswith(band.target)
+            ):
+                additions.setdefault(other.target[len(band.target) :].lstrip("; "), []).append(name)
         parts += [f"For {', '.join(names)}: {text}." for text, names in additions.items()]
     return " ".join(parts)
 
@@ -126,7 +148,11 @@ def fold_table(d: DatasetResult, priors: list[str]) -> tb.Table | None:
 
 
 def uncertainty_tables(d: DatasetResult, priors: list[str]) -> dict:
-    return {"intervals": interval_table(d, priors), "bands": band_table(d), "folds": fold_table(d, priors)}
+    return {
+        "intervals": interval_table(d, priors),
+        "bands": band_table(d),
+        "folds": fold_table(d, priors),
+    }
 
 
 SECTION = Section("uncertainty", "Uncertainty", "Uncertainty", tables=uncertainty_tables)

@@ -23,7 +23,6 @@ from ccreport.analysis import selection as sel
 from ccreport.analysis.binomial import clopper_pearson
 from ccreport.tasks.decisions import constrained_decision, constraint_check
 
-
 # --- the brute force -----------------------------------------------------------------------------
 
 
@@ -64,16 +63,23 @@ def constraint_of(kind, limit, P, N):
 
 
 def decide(y, scores: dict, kind, limit, level=0.9):
-    criterion = sel.NeymanPearson(limit) if kind == "neyman_pearson" else sel.Workforce(capacity=limit)
+    criterion = (
+        sel.NeymanPearson(limit) if kind == "neyman_pearson" else sel.Workforce(capacity=limit)
+    )
     classifiers, rocs = {}, {}
     for name, s in scores.items():
         c = sel.select_scores(y, s, {"c": criterion}, name=name)
         rocs[name] = c.roc
-        classifiers[name] = SimpleNamespace(name=name, selection=SimpleNamespace(thresholds=c.roc.thresholds,
-                                                                                 criteria=c.criteria))
+        classifiers[name] = SimpleNamespace(
+            name=name, selection=SimpleNamespace(thresholds=c.roc.thresholds, criteria=c.criteria)
+        )
     y = np.asarray(y, bool)
-    d = SimpleNamespace(n_pos=int(y.sum()), n_neg=int((~y).sum()), classifiers=classifiers,
-                        hybrid=SimpleNamespace(hybrid=sel.select_dataset(rocs).hybrid))
+    d = SimpleNamespace(
+        n_pos=int(y.sum()),
+        n_neg=int((~y).sum()),
+        classifiers=classifiers,
+        hybrid=SimpleNamespace(hybrid=sel.select_dataset(rocs).hybrid),
+    )
     usable = {n: c.selection.criteria["c"] for n, c in classifiers.items()}
     return d, usable, constrained_decision(d, "c", usable, {"x": 0.3}, {"x": None}, level)
 
@@ -87,7 +93,11 @@ def problems(draw):
     kind = draw(st.sampled_from(["neyman_pearson", "workforce"]))
     P, N = sum(y), n - sum(y)
     if kind == "neyman_pearson":
-        limit = draw(st.integers(0, N)) / N if draw(st.booleans()) else draw(st.sampled_from([0.0, 0.05, 0.1, 0.25, 0.5, 1.0]))
+        limit = (
+            draw(st.integers(0, N)) / N
+            if draw(st.booleans())
+            else draw(st.sampled_from([0.0, 0.05, 0.1, 0.25, 0.5, 1.0]))
+        )
     else:
         limit = float(draw(st.integers(0, n)))
     return y, scores, kind, limit
@@ -103,14 +113,22 @@ def test_constrained_choice_and_runner_up_are_the_brute_force_best(problem):
     order = list(scores)
     for randomised, ranking in ((True, row.ranking), (False, None)):
         best = {n: brute_best(y, s, g, lim, randomised) for n, s in scores.items()}
-        expected = sorted(order, key=lambda n: (-best[n][0], -best[n][1], order.index(n)))  # most TPR, then least FPR
+        expected = sorted(
+            order, key=lambda n: (-best[n][0], -best[n][1], order.index(n))
+        )  # most TPR, then least FPR
         if randomised:
             got = [r["classifier"] for r in ranking]
             for r in ranking:  # each classifier ranked at its own brute-force optimum
                 t, mf = best[r["classifier"]]
-                assert r["tpr"] == pytest.approx(float(t), abs=1e-9) and r["fpr"] == pytest.approx(float(-mf), abs=1e-9)
-            assert row.classifier == got[0] and (row.runner_up or {}).get("classifier") == (got[1] if len(got) > 1 else None)
-            assert (row.tpr, row.fpr) == pytest.approx((float(best[got[0]][0]), float(-best[got[0]][1])), abs=1e-9)
+                assert r["tpr"] == pytest.approx(float(t), abs=1e-9) and r["fpr"] == pytest.approx(
+                    float(-mf), abs=1e-9
+                )
+            assert row.classifier == got[0] and (row.runner_up or {}).get("classifier") == (
+                got[1] if len(got) > 1 else None
+            )
+            assert (row.tpr, row.fpr) == pytest.approx(
+                (float(best[got[0]][0]), float(-best[got[0]][1])), abs=1e-9
+            )
         else:
             got = sel.rank_constrained(usable, "single_threshold")
             st_ = row.single_threshold
@@ -119,8 +137,10 @@ def test_constrained_choice_and_runner_up_are_the_brute_force_best(problem):
         # the same order up to exact ties in the objective
         flat = lambda names: [float(v) for n in names for v in best[n]]  # noqa: E731
         assert flat(got) == pytest.approx(flat(expected), abs=1e-9)
-        assert g(Fraction(row.fpr if randomised else row.single_threshold["fpr"]),
-                 Fraction(row.tpr if randomised else row.single_threshold["tpr"])) <= lim + Fraction(1, 10**9)
+        assert g(
+            Fraction(row.fpr if randomised else row.single_threshold["fpr"]),
+            Fraction(row.tpr if randomised else row.single_threshold["tpr"]),
+        ) <= lim + Fraction(1, 10**9)
 
 
 def test_sonar_like_case_winner_judged_on_the_same_basis_as_the_runner_up():
@@ -183,11 +203,18 @@ def test_constraint_interval_and_warning_on_a_neyman_pearson_choice():
     assert rand["in_sample"]["interval"] == pytest.approx([ci.low, ci.high], abs=1e-9)
     assert rand["exceeds"]
     # a cap nobody reaches: refuse all, zero-width at 0 and flagged as such
-    none = constraint_check(d, "neyman_pearson", sel.neyman_pearson(sel.select_scores(y, s, {}).roc, 0.0), 0.9)
-    assert none["zero_count"] and none["in_sample"]["interval"][0] == 0.0 < none["in_sample"]["interval"][1]
+    none = constraint_check(
+        d, "neyman_pearson", sel.neyman_pearson(sel.select_scores(y, s, {}).roc, 0.0), 0.9
+    )
+    assert (
+        none["zero_count"]
+        and none["in_sample"]["interval"][0] == 0.0 < none["in_sample"]["interval"][1]
+    )
 
 
-@pytest.mark.parametrize("n, p1, p2, w", [(97, 0.041, 0.144, 0.915), (700, 0.07, 0.18, 0.737), (208, 0.0, 0.22, 0.13)])
+@pytest.mark.parametrize(
+    "n, p1, p2, w", [(97, 0.041, 0.144, 0.915), (700, 0.07, 0.18, 0.737), (208, 0.0, 0.22, 0.13)]
+)
 def test_interval_at_a_randomised_rules_expected_count_covers(n, p1, p2, w):
     """The Clopper-Pearson formula at a randomised rule's expected count w k1 + (1 - w) k2 (nested
     thresholds, true rate w p1 + (1 - w) p2): two-sided 90% coverage at least 0.90 and the upper end
@@ -214,5 +241,7 @@ def test_workforce_constraint_for_another_batch_has_no_binomial_interval():
     same = constraint_check(d, "workforce", sel.workforce(roc, capacity=20), 0.9)
     assert same["rate"] == "flagged" and same["cap"] == pytest.approx(0.2)
     assert same["in_sample"]["count"] == pytest.approx(20) and same["in_sample"]["n"] == 100
-    other = constraint_check(d, "workforce", sel.workforce(roc, capacity=20, n_pos=50, n_neg=50), 0.9)
+    other = constraint_check(
+        d, "workforce", sel.workforce(roc, capacity=20, n_pos=50, n_neg=50), 0.9
+    )
     assert "in_sample" not in other and "batch" in other["note"]

@@ -8,18 +8,17 @@ import json
 
 import numpy as np
 import pytest
+from site_fixtures import write_tiny_project
 
 from ccreport.analysis import selection as sel
 from ccreport.analysis.roc import roc_points
 from ccreport.commands.build import compute_results
-from ccreport.tasks.executors import ProcessPoolExecutor, SerialExecutor
 from ccreport.project.loaders import load_project_data
 from ccreport.project.manifest import load_project
 from ccreport.project.project_files import read_project_files
 from ccreport.render.sections import decisions as sections
 from ccreport.results import results_to_json
-
-from site_fixtures import write_tiny_project
+from ccreport.tasks.executors import ProcessPoolExecutor, SerialExecutor
 
 EXTRA = """
 [[priors]]
@@ -79,25 +78,40 @@ def built(tmp_path_factory):
 def test_selection_task_equals_the_analysis_module(built):
     project, (data,), results = built
     d = results.datasets["tiny"]
-    criteria = {"np": sel.NeymanPearson(0.1), "desk": sel.Workforce(capacity=12),
-                "share": sel.Workforce(capacity_share=0.25)}
+    criteria = {
+        "np": sel.NeymanPearson(0.1),
+        "desk": sel.Workforce(capacity=12),
+        "share": sel.Workforce(capacity_share=0.25),
+    }
     for name in ("good", "weak"):
-        direct = sel.select_scores(data.labels, data.scores[name], criteria, folds=data.folds, name=name)
+        direct = sel.select_scores(
+            data.labels, data.scores[name], criteria, folds=data.folds, name=name
+        )
         c = d.classifiers[name]
         out = c.to_dict()
         assert len(out["thresholds"]) == len(out["roc_points"])
-        np.testing.assert_array_equal(c.selection.thresholds, roc_points(data.labels, data.scores[name]).thresholds)
+        np.testing.assert_array_equal(
+            c.selection.thresholds, roc_points(data.labels, data.scores[name]).thresholds
+        )
         for key in criteria:
             assert c.selection.criteria[key].to_dict() == direct.criteria[key].to_dict()
         assert c.selection.out_of_fold.to_dict() == direct.out_of_fold.to_dict()
     # weak's scores are not probabilities: the rule is recorded as not applicable
     assert "not_applicable" in d.classifiers["weak"].to_dict()["criteria"]["pi"]
     rule = d.classifiers["rule"].selection.criteria["pi"]  # crisp 0/1 predictions: the rule applies
-    assert rule.area == pytest.approx(sel.performance_independent(
-        roc_points(data.labels, data.predictions["rule"].astype(float)), "score_driven").area)
+    assert rule.area == pytest.approx(
+        sel.performance_independent(
+            roc_points(data.labels, data.predictions["rule"].astype(float)), "score_driven"
+        ).area
+    )
     rocs = {n: roc_points(data.labels, data.scores[n]) for n in ("good", "weak")}
     rocs["rule"] = roc_points(data.labels, data.predictions["rule"].astype(float))
-    direct = sel.select_dataset(rocs, data.labels, {n: data.scores.get(n, data.predictions.get(n)).astype(float) for n in rocs}, data.folds)
+    direct = sel.select_dataset(
+        rocs,
+        data.labels,
+        {n: data.scores.get(n, data.predictions.get(n)).astype(float) for n in rocs},
+        data.folds,
+    )
     assert d.hybrid.hybrid.to_dict() == direct.hybrid.to_dict()
     assert d.hybrid.out_of_fold.area == direct.out_of_fold.area
 
@@ -107,11 +121,18 @@ def test_decision_box_agrees_with_results_json(built):
     j = json.loads(results_to_json(results))["datasets"]["tiny"]
     d = results.datasets["tiny"]
     box = j["decisions"]
-    assert set(box["priors"]) == {"loan", "even"} and set(box["criteria"]) == {"np", "desk", "share", "pi"}
+    assert set(box["priors"]) == {"loan", "even"} and set(box["criteria"]) == {
+        "np",
+        "desk",
+        "share",
+        "pi",
+    }
     for prior, row in box["priors"].items():
         c = j["classifiers"][row["classifier"]]
         # the cheapest classifier under the prior, with its own expected cost and interval
-        assert row["expected_cost"] == min(x["expected_cost"][prior] for x in j["classifiers"].values())
+        assert row["expected_cost"] == min(
+            x["expected_cost"][prior] for x in j["classifiers"].values()
+        )
         assert row["expected_cost"] == c["expected_cost"][prior]
         assert row["expected_cost_interval"] == c["expected_cost_interval"][prior]
         # the threshold is one of the classifier's, and its ROC point is the stated rates
@@ -123,7 +144,10 @@ def test_decision_box_agrees_with_results_json(built):
         # the runner-up's paired test is the pair comparison's, oriented chosen minus runner-up
         r = row["runner_up"]
         key = f"{row['classifier']} vs {r['classifier']}"
-        m = j["comparisons"].get(key) or j["comparisons"][f"{r['classifier']} vs {row['classifier']}"]
+        m = (
+            j["comparisons"].get(key)
+            or j["comparisons"][f"{r['classifier']} vs {row['classifier']}"]
+        )
         sign = 1 if key in j["comparisons"] else -1
         assert r["difference"] == sign * m["expected_cost_difference"][prior]
         assert r["p_value"] == m["expected_cost_difference_interval"][prior]["p_value"]
@@ -134,43 +158,66 @@ def test_decision_box_agrees_with_results_json(built):
     loan = box["priors"]["loan"]
     p = data.n_pos / (data.n_pos + data.n_neg)
     assert loan["pc"] == pytest.approx(p * 5 / (p * 5 + (1 - p)))
-    assert loan["cost_per_case"]["value"] == pytest.approx(loan["expected_cost"] * (p * 5 + (1 - p) * 1))
+    assert loan["cost_per_case"]["value"] == pytest.approx(
+        loan["expected_cost"] * (p * 5 + (1 - p) * 1)
+    )
     assert loan["cost_per_case"]["unit"] == "EUR"
     np_row = box["criteria"]["np"]
     # every classifier ranked on one basis (the randomised optimum): the chosen is the best there
     assert np_row["compared_on"] == "randomised"
     best_tpr = max(x["criteria"]["np"]["tpr"] for x in j["classifiers"].values())
-    assert j["classifiers"][np_row["classifier"]]["criteria"]["np"]["tpr"] == best_tpr == np_row["tpr"]
-    assert [r["classifier"] for r in np_row["ranking"]][:2] == [np_row["classifier"], np_row["runner_up"]["classifier"]]
+    assert (
+        j["classifiers"][np_row["classifier"]]["criteria"]["np"]["tpr"] == best_tpr == np_row["tpr"]
+    )
+    assert [r["classifier"] for r in np_row["ranking"]][:2] == [
+        np_row["classifier"],
+        np_row["runner_up"]["classifier"],
+    ]
     assert np_row["fpr"] <= 0.1 + 1e-12
     single = np_row["single_threshold"]
-    assert single["tpr"] == max(x["criteria"]["np"]["deterministic"]["tpr"] for x in j["classifiers"].values())
+    assert single["tpr"] == max(
+        x["criteria"]["np"]["deterministic"]["tpr"] for x in j["classifiers"].values()
+    )
     desk = box["criteria"]["desk"]
     assert desk["flagged"] <= 12 + 1e-9 and desk["single_threshold"]["flagged"] <= 12 + 1e-9
     # the sentences and the table show the JSON's numbers
     tables = sections.decision_tables(d, list(d.priors))
     text = " ".join(tables["decisions"].sentences)
-    assert f"{loan['expected_cost']:.4f}" in text and f"{loan['cost_per_case']['value']:,.3f} EUR" in text
+    assert (
+        f"{loan['expected_cost']:.4f}" in text
+        and f"{loan['cost_per_case']['value']:,.3f} EUR" in text
+    )
     assert f"{loan['pc']:.3f}" in text and sections.threshold_text(loan["threshold"]) in text
     first = tables["decisions"].rows[list(box["priors"]).index("loan")]
     assert first[1].text == loan["classifier"] and first[7].value == loan["expected_cost"]
     crit = " ".join(tables["decision_criteria"].sentences)
-    assert f"{100 * np_row['tpr']:.1f}%" in crit and f"Runner-up on the same basis: {np_row['runner_up']['classifier']}" in crit
+    assert (
+        f"{100 * np_row['tpr']:.1f}%" in crit
+        and f"Runner-up on the same basis: {np_row['runner_up']['classifier']}" in crit
+    )
     # each cost belongs to the rates shown beside it (the deployed randomised optimum's)
     pcs = {n: r["pc"] for n, r in box["priors"].items()}
     mixed = 0
     for name in ("np", "desk"):
         row = box["criteria"][name]
         for p, v in row["at_priors"].items():
-            assert v["expected_cost"] == pytest.approx(row["fpr"] * (1 - pcs[p]) + (1 - row["tpr"]) * pcs[p])
+            assert v["expected_cost"] == pytest.approx(
+                row["fpr"] * (1 - pcs[p]) + (1 - row["tpr"]) * pcs[p]
+            )
             price = row["price"][p]
             assert price["constrained"] == pytest.approx(v["expected_cost"])
             assert price["unconstrained"] == pytest.approx(box["priors"][p]["expected_cost"])
             assert price["unconstrained"] <= price["constrained"] + 1e-12
-            assert price["flag_nobody"] == pcs[p] and price["flag_everyone"] == pytest.approx(1 - pcs[p])
+            assert price["flag_nobody"] == pcs[p] and price["flag_everyone"] == pytest.approx(
+                1 - pcs[p]
+            )
         mixed += "mix" in row
         c = row["constraint"]
-        assert c["in_sample"]["interval"][0] <= c["in_sample"]["estimate"] <= c["in_sample"]["interval"][1]
+        assert (
+            c["in_sample"]["interval"][0]
+            <= c["in_sample"]["estimate"]
+            <= c["in_sample"]["interval"][1]
+        )
         assert "held_out" in c  # the fixture has folds
     assert mixed >= 1  # the fixture exercises a randomised optimum
     # the decision and the criteria's bootstrap (hybrid.criteria) choose the same classifier
@@ -178,7 +225,10 @@ def test_decision_box_agrees_with_results_json(built):
         assert box["criteria"][name]["classifier"] == j["hybrid"]["criteria"][name]["classifier"]
     prices = tables["decision_prices"]
     assert [r[0].text for r in prices.rows] == ["np", "np", "desk", "desk", "share", "share"]
-    assert prices.rows[0][2].value == box["criteria"]["np"]["price"]["loan"]["cost_per_case"]["constrained"]
+    assert (
+        prices.rows[0][2].value
+        == box["criteria"]["np"]["price"]["loan"]["cost_per_case"]["constrained"]
+    )
     assert 0 < box["priors"]["loan"]["flagged_share"] <= 1
 
 
@@ -210,4 +260,6 @@ def test_same_bytes_with_one_or_two_workers(tmp_path):
     _, _, serial = build(tmp_path, SerialExecutor(), name="a")
     _, _, pooled = build(tmp_path, ProcessPoolExecutor(2), name="b")
     blank = dict(versions={}, generator="x")
-    assert results_to_json(dataclasses.replace(serial, **blank)) == results_to_json(dataclasses.replace(pooled, **blank))
+    assert results_to_json(dataclasses.replace(serial, **blank)) == results_to_json(
+        dataclasses.replace(pooled, **blank)
+    )

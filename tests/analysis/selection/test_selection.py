@@ -8,6 +8,7 @@ import itertools
 
 import numpy as np
 import pytest
+from brute_force import roc_points_by_thresholds
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -36,9 +37,6 @@ from ccreport.analysis.selection import (
     value_at,
     workforce,
 )
-
-from brute_force import roc_points_by_thresholds
-
 
 # --- helpers -----------------------------------------------------------------------------------
 
@@ -99,7 +97,9 @@ def test_row3_fig2_operating_range_from_incident_slopes():
     # A = (0.25, 0.6) after (0, 0): slope 2.4; B = (0.45, 0.9) after A: slope 1.5.
     hybrid = dataset_hybrid({"A": crisp(10, 20, 6, 5), "B": crisp(10, 20, 9, 9)})
     seg = {s["classifier"]: s for s in hybrid.segments() if s["threshold"] == 1.0}
-    assert seg["A"]["low"] == pytest.approx(1 / 3.4) and seg["A"]["low"] == pytest.approx(0.294118, abs=1e-6)
+    assert seg["A"]["low"] == pytest.approx(1 / 3.4) and seg["A"]["low"] == pytest.approx(
+        0.294118, abs=1e-6
+    )
     assert seg["A"]["high"] == pytest.approx(1 / 2.5)
 
 
@@ -156,12 +156,18 @@ def test_row11_parameter_based_area():
     assert sel.curve.member == ("A", "B", "C")
     assert sel.curve.low[1:] == pytest.approx([0.125, 1 / 3])
     assert sel.area == pytest.approx(0.179036, abs=1e-6)
-    assert sel.excess == pytest.approx(sel.area - lower_envelope([0.1, 0.3, 0.05], [0.6, 0.85, 0.4]).area)
+    assert sel.excess == pytest.approx(
+        sel.area - lower_envelope([0.1, 0.3, 0.05], [0.6, 0.85, 0.4]).area
+    )
     assert sel.excess > 0
     # a midpoint belongs to the larger tau
     assert sel.curve(0.125) == pytest.approx(0.1 + 0.3 * 0.125)
     d = sel.to_dict()
-    assert d["rule"] == "parameter_based" and [s["classifier"] for s in d["segments"]] == ["A", "B", "C"]
+    assert d["rule"] == "parameter_based" and [s["classifier"] for s in d["segments"]] == [
+        "A",
+        "B",
+        "C",
+    ]
 
 
 def test_row12_neyman_pearson():
@@ -196,13 +202,29 @@ def test_row13_workforce():
     x, y = c.virtual_point
     assert c.cost_line[0] + slope * x == pytest.approx(y)
     assert workforce(roc, capacity_share=0.15).capacity == pytest.approx(60)
-    assert set(c.to_dict()) == {"capacity", "fpr", "tpr", "flagged", "cost_line", "mix", "deterministic"}
+    assert set(c.to_dict()) == {
+        "capacity",
+        "fpr",
+        "tpr",
+        "flagged",
+        "cost_line",
+        "mix",
+        "deterministic",
+    }
     # the best single threshold: most TP with at most W flagged, fewest FP among equals (brute force)
     for w in (0, 37, 60, 150, 500):
         c = workforce(roc, capacity=w)
-        ok = [(int(tp), -int(fp), float(t)) for tp, fp, t in zip(roc.tp, roc.fp, roc.thresholds) if tp + fp <= w]
+        ok = [
+            (int(tp), -int(fp), float(t))
+            for tp, fp, t in zip(roc.tp, roc.fp, roc.thresholds)
+            if tp + fp <= w
+        ]
         tp, mfp, t = max(ok)
-        assert (c.deterministic_threshold, c.deterministic_tpr, c.deterministic_fpr) == (t, tp / 100, -mfp / 300)
+        assert (c.deterministic_threshold, c.deterministic_tpr, c.deterministic_fpr) == (
+            t,
+            tp / 100,
+            -mfp / 300,
+        )
         assert c.deterministic_tpr <= c.tpr + 1e-12  # mixing never does worse
 
 
@@ -251,11 +273,17 @@ def brute_optimal(y, columns, pc):
 
 
 @settings(max_examples=60, deadline=None)
-@given(labelled_scores(max_size=20, levels=5), st.lists(st.integers(0, 4), min_size=40, max_size=40), st.data())
+@given(
+    labelled_scores(max_size=20, levels=5),
+    st.lists(st.integers(0, 4), min_size=40, max_size=40),
+    st.data(),
+)
 def test_hybrid_against_brute_force(data, second, draw):
     y, s1 = data
     s2 = np.array(second[: y.size], float)
-    s3 = draw.draw(st.sampled_from([s1.copy(), -s1, np.zeros(y.size)]))  # a duplicate, a reverse, a constant
+    s3 = draw.draw(
+        st.sampled_from([s1.copy(), -s1, np.zeros(y.size)])
+    )  # a duplicate, a reverse, a constant
     columns = {"a": s1, "b": s2, "c": s3}
     hybrid = dataset_hybrid({k: roc_points(y, v) for k, v in columns.items()})
     pcs = np.linspace(0, 1, 41)
@@ -264,7 +292,9 @@ def test_hybrid_against_brute_force(data, second, draw):
     for seg in hybrid.segments():  # the labelled threshold is optimal inside its segment
         x = (seg["low"] + seg["high"]) / 2
         f, tp = rates_at(y, columns[seg["classifier"]], seg["threshold"])
-        assert (1 - tp) * x + f * (1 - x) == pytest.approx(brute_optimal(y, columns, x)[0], abs=1e-12)
+        assert (1 - tp) * x + f * (1 - x) == pytest.approx(
+            brute_optimal(y, columns, x)[0], abs=1e-12
+        )
     assert hybrid.segments()[0]["low"] == 0.0 and hybrid.segments()[-1]["high"] == 1.0
     for tie in hybrid.ties:  # ties list exactly the optimal thresholds
         _, members = brute_optimal(y, columns, tie.pc)
@@ -306,7 +336,12 @@ def brute_mixtures(f, t):
 
 
 @settings(max_examples=80, deadline=None)
-@given(labelled_scores(), st.one_of(st.sampled_from([0.0, 1.0]), st.integers(0, 20).map(lambda k: k / 20), st.floats(0, 1)))
+@given(
+    labelled_scores(),
+    st.one_of(
+        st.sampled_from([0.0, 1.0]), st.integers(0, 20).map(lambda k: k / 20), st.floats(0, 1)
+    ),
+)
 def test_neyman_pearson_against_brute_force(data, alpha):
     y, s = data
     f, t, thr = brute_points(y, s)
@@ -386,7 +421,10 @@ def test_degenerate_criteria():
     assert (c.fpr, c.tpr) == pytest.approx((0.5, 5 / 8 + 0.5 * 3 / 8))
     # crisp
     cr = crisp(10, 10, 7, 3)
-    assert neyman_pearson(cr, 0.3).tpr == 0.7 and neyman_pearson(cr, 0.3).mix.thresholds == (1.0, 1.0)
+    assert neyman_pearson(cr, 0.3).tpr == 0.7 and neyman_pearson(cr, 0.3).mix.thresholds == (
+        1.0,
+        1.0,
+    )
 
 
 def test_criteria_errors():
@@ -421,7 +459,11 @@ def closed_form_area(rule, y, s, prior):
 
 
 @settings(max_examples=60, deadline=None)
-@given(labelled_scores(levels=11, probability=True), st.sampled_from(["bayes_prior", "score_driven", "literal"]), st.sampled_from([None, 0.3]))
+@given(
+    labelled_scores(levels=11, probability=True),
+    st.sampled_from(["bayes_prior", "score_driven", "literal"]),
+    st.sampled_from([None, 0.3]),
+)
 def test_performance_independent_against_brute_force(data, rule, prior):
     y, s = data
     roc = roc_points(y, s)
@@ -456,11 +498,21 @@ def test_performance_independent_switch_points_and_ties():
     assert set(d) == {"rule", "area", "excess", "curve"} and d["rule"] == "literal"
 
 
-@given(st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=1, max_size=6, unique_by=lambda p: p), st.data())
+@given(
+    st.lists(
+        st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=1, max_size=6, unique_by=lambda p: p
+    ),
+    st.data(),
+)
 def test_parameter_based_against_brute_force(points, draw):
     f = np.array([p[0] for p in points])
     t = np.array([p[1] for p in points])
-    tau = np.array(draw.draw(st.lists(st.integers(0, 100), min_size=f.size, max_size=f.size, unique=True))) / 100
+    tau = (
+        np.array(
+            draw.draw(st.lists(st.integers(0, 100), min_size=f.size, max_size=f.size, unique=True))
+        )
+        / 100
+    )
     sel = parameter_based(f, t, tau)
     for x in np.linspace(0, 1, 57):
         d = np.abs(tau - x)
@@ -487,7 +539,11 @@ def loop_out_of_fold(y, s, folds, x):
             fnr = np.sum(~pred & y[sel]) / np.sum(y[sel])
             fpr = np.sum(pred & ~y[sel]) / np.sum(~y[sel])
             cost, positives = x * fnr + (1 - x) * fpr, int(pred.sum())
-            if best is None or cost < best[0] - 1e-12 or (abs(cost - best[0]) <= 1e-12 and positives < best[1]):
+            if (
+                best is None
+                or cost < best[0] - 1e-12
+                or (abs(cost - best[0]) <= 1e-12 and positives < best[1])
+            ):
                 best = (cost, positives, theta)
         pred = s[held] > best[2]
         fn_total += np.sum(~pred & y[held])
@@ -531,9 +587,13 @@ def test_out_of_fold_hybrid_and_criteria():
     single = out_of_fold(y, a, folds)
     d = ds.to_dict()
     assert set(d) == {"segments", "lower_envelope", "out_of_fold"}
-    assert d["out_of_fold"]["optimism"] == pytest.approx(ds.out_of_fold.area - ds.hybrid.envelope.area)
+    assert d["out_of_fold"]["optimism"] == pytest.approx(
+        ds.out_of_fold.area - ds.hybrid.envelope.area
+    )
     assert ds.out_of_fold.area <= single.area + 0.05  # b rarely helps, never by much here
-    sel = select_scores(y, a, {"np": NeymanPearson(0.1), "wf": Workforce(capacity_share=0.2)}, folds, name="a")
+    sel = select_scores(
+        y, a, {"np": NeymanPearson(0.1), "wf": Workforce(capacity_share=0.2)}, folds, name="a"
+    )
     fpr, tpr = sel.criteria["np"].out_of_fold
     assert 0 <= fpr <= 1 and (fpr, tpr) == single.neyman_pearson(0.1)
     # held-out NP by a plain loop: mixtures chosen on the other folds, expected held-out counts
