@@ -96,7 +96,7 @@ def hybrid_band(inputs, settings, reps) -> HybridBand:
             level,
             inputs.priors,
         )
-        method += "; upper levels calibrated by a " + hc.METHOD
+        method += "; " + hc.METHOD
     inf = hb.hybrid_inference(
         reps, names, inputs.priors, hybrid_expected, level, criteria, independent, cal
     )

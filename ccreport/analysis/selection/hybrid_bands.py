@@ -369,8 +369,11 @@ def hybrid_inference(
     t, values, optimism, sd, sd_estimate, _ = hybrid_replicates_sd(reps, names)
     floor_step = None
     cal = calibration if calibration is not None else nominal(level, t.size)
-    if sd is None:
-        lower, upper = calibrated_band(values, cal)
+    if sd is None:  # percentiles (np.quantile's, to the bit, when not calibrated)
+        if calibration is None:
+            lower, upper = percentile_interval(values, level)
+        else:
+            lower, upper = calibrated_band(values, cal)
     else:
         sd_estimate, floor = sd_estimate
         # the selected member's binomial bound at the Bonferroni level over the k members: it then holds for

@@ -51,8 +51,8 @@ from ..path_layout import chunk_sizes, cumulative, multinomial_counts, path_layo
 
 DRAWS = 1000  # outer resamples, one inner resample each
 METHOD = (
-    "fast double bootstrap of the upper levels (Davidson & MacKinnon 2007; Chang & Hall 2015): one "
-    "inner resample per outer resample, every classifier on the same rows"
+    "upper levels calibrated by a fast double bootstrap (Davidson & MacKinnon 2007; Chang & Hall "
+    "2015): one inner resample per outer resample, every classifier on the same rows"
 )
 
 
