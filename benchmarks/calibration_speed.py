@@ -2,8 +2,8 @@
 
 For n = 200, 1000 and 10,000 binormal instances, the wall-clock time of the band's own stratified
 bootstrap (1000 replicates: envelopes, optimism correction, expected costs under three priors) and
-of its calibration (``ccreport.analysis.calibration.calibrate``: OUTER x INNER replicates, 200 x 50),
-best of ``--repeat`` runs, one process.
+of its calibration (``ccreport.analysis.calibration.calibrate``: OUTER x INNER replicates, 200
+x 50), best of ``--repeat`` runs, one process.
 
     PYTHONPATH=. python benchmarks/calibration_speed.py [--repeat 3]
 """
@@ -41,7 +41,8 @@ def main(argv=None):
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args(argv)
     print(
-        f'| n | band, 1000 replicates | calibration, {cb.OUTER} x {cb.INNER} | calibration / band | calibrated by "auto" |'
+        f"| n | band, 1000 replicates | calibration, {cb.OUTER} x {cb.INNER} | calibration / "
+        'band | calibrated by "auto" |'
     )
     print("| ---: | ---: | ---: | ---: | --- |")
     for n in args.sizes:

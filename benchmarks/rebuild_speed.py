@@ -1,9 +1,11 @@
-"""Rebuild speed with the task cache (issue 8, item 7): cold build, no-change rebuild, one-dataset change.
+"""Rebuild speed with the task cache (issue 8, item 7): cold build, no-change rebuild, one-dataset
+change.
 
     PYTHONPATH=. python benchmarks/rebuild_speed.py [PROJECT_DIR] [--pdf]
 
 Copies the project (default: the example) to a scratch folder, then times, in one process, the
-function ``ccreport build`` runs (``ccreport.commands.build.build`` with the cache beside the manifest):
+function ``ccreport build`` runs (``ccreport.commands.build.build`` with the cache beside the
+manifest):
 
 1. cold: an empty cache;
 2. no change: the same inputs again (goal: under 1 s; nothing is written);

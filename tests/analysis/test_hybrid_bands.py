@@ -1,4 +1,5 @@
-"""Bands, intervals and paired tests of hybrids (issue 11 item 6): ccreport.analysis.selection.hybrid_bands."""
+"""Bands, intervals and paired tests of hybrids (issue 11 item 6):
+ccreport.analysis.selection.hybrid_bands."""
 
 import numpy as np
 import pytest

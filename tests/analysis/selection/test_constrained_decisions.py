@@ -158,7 +158,7 @@ def test_sonar_like_case_winner_judged_on_the_same_basis_as_the_runner_up():
     assert row.tpr == ranks[row.classifier]["tpr"] and row.flagged == pytest.approx(5.0)
 
 
-# --- exact binomial intervals ------------------------------------------------------------------------
+# --- exact binomial intervals ---------------------------------------------------------------------
 
 
 @settings(max_examples=200, deadline=None)
