@@ -32,10 +32,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ccreport.analysis import (
-    bands,  # noqa: E402
-    bootstrap,  # noqa: E402
-)
+from ccreport.analysis import bands, bootstrap  # noqa: E402
 from ccreport.analysis import calibration as cb  # noqa: E402
 
 

@@ -49,9 +49,14 @@ def main(argv=None):
         rng = np.random.default_rng(n)
         y = rng.random(n) < 0.5
         s = rng.normal(size=n) + y
-        band = best_of(args.repeat, lambda: bootstrap.bootstrap_scores(rng, y, s, 1000, PRIORS))
+        band = best_of(
+            args.repeat,
+            lambda rng=rng, y=y, s=s: bootstrap.bootstrap_scores(rng, y, s, 1000, PRIORS),
+        )
         layout = bootstrap.path_layout(y, s)
-        cal = best_of(args.repeat, lambda: cb.calibrate(rng, layout, 0.9, PRIORS))
+        cal = best_of(
+            args.repeat, lambda rng=rng, layout=layout: cb.calibrate(rng, layout, 0.9, PRIORS)
+        )
         auto = "yes" if cb.wanted("auto", n) else "no"
         print(f"| {n} | {band:.3f} s | {cal:.3f} s | {cal / band:.1f}x | {auto} |", flush=True)
 

@@ -70,7 +70,7 @@ CASES = (  # (label, n, replicates, nodes)
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args(argv)
     prior = InducedPrior(

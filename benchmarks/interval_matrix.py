@@ -81,7 +81,10 @@ PRIORS = {"uniform": UniformPrior()}
 
 def mixture_cuts(k: int, d: float = D) -> np.ndarray:
     """The K - 1 cut points splitting the half-half binormal mixture into K equally likely bins."""
-    f = lambda x, q: 0.5 * ndtr(x) + 0.5 * ndtr(x - d) - q
+
+    def f(x, q):
+        return 0.5 * ndtr(x) + 0.5 * ndtr(x - d) - q
+
     return np.array([brentq(f, -12.0, 12.0, args=(j / k,)) for j in range(1, k)])
 
 
@@ -260,7 +263,10 @@ def run_cell(cell: str, datasets: int, seed: int = 33):
     rng = np.random.default_rng([seed, CELLS.index(cell)])
     if cell.startswith("K="):
         k, n = (int(part.split("=")[1]) for part in cell.split(","))
-        one = lambda: binned(rng, k, n)
+
+        def one():
+            return binned(rng, k, n)
+
     else:
         one = {
             "five_values": lambda: five_values(rng),
@@ -315,7 +321,10 @@ def table(results: dict, datasets: int) -> str:
     for cell, found in results.items():
         for (target, method), misses in found.items():
             s = summarise(misses)
-            f = lambda v: " / ".join(f"{100 * x:.1f}" for x in np.atleast_1d(v))
+
+            def f(v):
+                return " / ".join(f"{100 * x:.1f}" for x in np.atleast_1d(v))
+
             cov = " / ".join(
                 f"{100 * c:.1f} ± {100 * e:.1f}"
                 for c, e in zip(np.atleast_1d(s["coverage"]), np.atleast_1d(s["se"]))

@@ -84,7 +84,7 @@ def timed_build(project: Path, pdf: bool, counts: dict) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("project", nargs="?", default=str(EXAMPLE))
     parser.add_argument(
         "--pdf", action="store_true", help="also typeset report.pdf (default: --no-pdf)"

@@ -100,7 +100,7 @@ def children_cpu() -> float:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--k", type=int, default=32)
     ap.add_argument("--n", type=int, default=1000)
     ap.add_argument("--comparisons", default='"all"')

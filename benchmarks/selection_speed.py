@@ -59,7 +59,7 @@ def main() -> None:
     print(f"n = {args.n:,}, {args.folds} folds, medians of {args.repeats} interleaved repeats")
     for name, s in cases.items():
 
-        def ours():
+        def ours(s=s):
             return select_scores(y, s, CRITERIA, folds=folds)
 
         ours(), roc_curve(y, s)  # warm up

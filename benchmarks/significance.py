@@ -196,7 +196,10 @@ def summarize(rows: list[dict]) -> str:
     for (setting, n), rs in sorted(
         groups.items(), key=lambda kv: (PAIRS.index(kv[0][0]), kv[0][1])
     ):
-        get = lambda k: [r[k] for r in rs]  # noqa: E731
+
+        def get(k, rs=rs):
+            return [r[k] for r in rs]
+
         fw = " / ".join(fmt(get(f"any_fw_{lv}")) for lv in LEVELS)
         p05 = " / ".join(fmt(np.array(get(f"p_{p}")) < 0.05) for p in PRIORS)
         p10 = " / ".join(fmt(np.array(get(f"p_{p}")) < 0.10) for p in PRIORS)
@@ -247,7 +250,10 @@ def summarize(rows: list[dict]) -> str:
             "| --- | ---: | ---: | --- | --- | --- | ---: | --- | --- | --- |",
         ]
         for (setting, n), rs in sorted(cal, key=lambda kv: (PAIRS.index(kv[0][0]), kv[0][1])):
-            get = lambda k: [r[k] for r in rs]  # noqa: E731
+
+            def get(k, rs=rs):
+                return [r[k] for r in rs]
+
             lines.append(
                 f"| {setting} | {n} | {len(rs)} | {fmt(get('any_fw_cal_0.9'))} | "
                 f"{fmt(get('any_fw_0.9'))} "
@@ -270,8 +276,11 @@ def summarize(rows: list[dict]) -> str:
             "| b better somewhere, pointwise 0.9 (old) (%) | p < 0.05, uniform (%) |",
             "| ---: | ---: | --- | --- | --- | --- |",
         ]
-        for (setting, n), rs in sorted(alt):
-            get = lambda k: [r[k] for r in rs]  # noqa: E731
+        for (_setting, n), rs in sorted(alt):
+
+            def get(k, rs=rs):
+                return [r[k] for r in rs]
+
             lines.append(
                 f"| {n} | {len(rs)} | {fmt(get('b_better_0.9'))} | {fmt(get('a_better_0.9'))} "
                 f"| {fmt(get('b_better_pw'))} | {fmt(np.array(get('p_uniform')) < 0.05)} |"

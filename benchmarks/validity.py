@@ -248,7 +248,10 @@ def format_table(results, datasets, replicates, level, d, prevalence, seconds) -
     )
     lines.append("| ---: | --- | --- | --- | --- | --- |")
     for n, table in results.items():
-        pct = lambda key: " / ".join(f"{100 * v:.1f}%" for v in table[(key, "report")])  # noqa: E731
+
+        def pct(key, table=table):
+            return " / ".join(f"{100 * v:.1f}%" for v in table[(key, "report")])
+
         b = " / ".join(f"{v:+.4f}" for v in table["mean_bias"])
         w = " / ".join(f"{v:.4f}" for v in table["mean_width"])
         lines.append(

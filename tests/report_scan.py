@@ -312,7 +312,7 @@ def conflicts(occurrences: list[Occurrence]) -> list[list[Occurrence]]:
     for o in occurrences:
         by_key[o.key].append(o)
     out = []
-    for key, group in by_key.items():
+    for group in by_key.values():
         clash = [
             (a, b)
             for i, a in enumerate(group)

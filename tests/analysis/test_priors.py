@@ -28,7 +28,10 @@ def test_uniform_sub_range_by_hand():
     # On [0.25, 0.5]: nec = x up to 1/3 then 1/3 + (x - 1/3) * (-1/5) ...; integrate piecewise by
     # hand.
     first = (1 / 3**2 - 0.25**2) / 2  # integral of x on [0.25, 1/3]
-    line = lambda x: 1 / 3 + (x - 1 / 3) * ((0.25 - 1 / 3) / (0.75 - 1 / 3))
+
+    def line(x):
+        return 1 / 3 + (x - 1 / 3) * ((0.25 - 1 / 3) / (0.75 - 1 / 3))
+
     second = (0.5 - 1 / 3) * (line(1 / 3) + line(0.5)) / 2
     assert pr.UniformPrior(0.25, 0.5).expected(FIG1.pc, FIG1.nec) == pytest.approx(
         (first + second) / 0.25, abs=1e-14
@@ -65,7 +68,9 @@ def _induced_reference(env, p_pdf, p_range, r_pdf, r_range):
     f = curve(env)
 
     def inner(p):
-        g = lambda r: f(p * r / (p * r + 1 - p)) * r_pdf(r)
+        def g(r):
+            return f(p * r / (p * r + 1 - p)) * r_pdf(r)
+
         breaks = [x * (1 - p) / ((1 - x) * p) for x in env.pc[1:-1]]
         breaks = [t for t in breaks if r_range[0] < t < r_range[1]]
         return integrate.quad(g, *r_range, points=breaks or None, limit=500, epsabs=1e-13)[0]

@@ -207,7 +207,9 @@ def test_partial_kendall_and_partial_aoc_rows_18_to_20(model_a, model_b):
 
 
 def test_skull_meets_envelope_only_at_row_24(model_a):
-    gap = lambda c: model_a[COST, "skull"].curve(c) - model_a[COST, "optimal"].curve(c)
+    def gap(c):
+        return model_a[COST, "skull"].curve(c) - model_a[COST, "optimal"].curve(c)
+
     assert gap(np.array([0.0, 0.2, 0.25, 1.0])) == pytest.approx(np.zeros(4), abs=1e-12)
     assert model_a[COST, "skull"].curve(0.2) == pytest.approx(0.2, abs=1e-12)
     grid = np.linspace(0, 1, 2001)
@@ -406,7 +408,10 @@ def test_every_curve_equals_brute_force_and_every_area_its_integral(data, rnd):
         for method in METHODS:
             mc = tc[axis, method]
             assert mc.curve(x) == pytest.approx(brute[method], abs=1e-12), (axis, method)
-            f = lambda v, m=method, w=w0: brute_curves(y, s, w, v)[m]
+
+            def f(v, m=method, w=w0):
+                return brute_curves(y, s, w, v)[m]
+
             knots = brute_knots(y, s, w0, method)
             assert mc.area == pytest.approx(gauss_integral(f, knots), abs=1e-12), (axis, method)
             assert mc.partial[0].area == pytest.approx(gauss_integral(f, knots, a, b), abs=1e-12), (

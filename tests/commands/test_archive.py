@@ -70,7 +70,7 @@ def test_manifest_date_read_and_validated_with_its_line(tmp_path, capsys):
     (root / "ccreport.toml").write_text(text.replace("date = 2024-05-01", 'date = "2024-02-30"'))
     assert main(["check", str(root)]) == 2
     err = capsys.readouterr().err
-    line = next(i for i, l in enumerate(text.splitlines(), 1) if l.startswith("date"))
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if t.startswith("date"))
     assert f"ccreport.toml:{line}: project.date: expected an ISO date such as 2024-05-01" in err
 
 

@@ -117,7 +117,7 @@ def test_best_is_the_lowest_expected_cost_under_the_first_prior(tmp_path, all_pa
     assert list(d.comparisons) == [f"{best} vs {n}" for n in d.classifiers if n != best]
     # a pair's numbers do not depend on which other pairs are chosen (one resampling per dataset)
     # ...
-    for key, m in d.comparisons.items():
+    for m in d.comparisons.values():
         a, b = m.a, m.b
         twin = d_all.comparisons.get(f"{a} vs {b}") or d_all.comparisons[f"{b} vs {a}"]
         sign = 1.0 if twin.a == a else -1.0
@@ -132,7 +132,7 @@ def test_best_is_the_lowest_expected_cost_under_the_first_prior(tmp_path, all_pa
     # sub-family reads maxima over fewer tests, so each p_adj lies between its raw p and its p_adj
     # among all pairs, and below it somewhere (the family really shrank)
     smaller = False
-    for key, m in d.comparisons.items():
+    for m in d.comparisons.values():
         twin = d_all.comparisons.get(f"{m.a} vs {m.b}") or d_all.comparisons[f"{m.b} vs {m.a}"]
         for p in d.priors:
             iv, full = (

@@ -151,7 +151,7 @@ def test_example_ties_and_baselines(tmp_path):
     )
     page = parse_page(out / "dataset-german_credit.html")
     table = page.tables["table-dataset-german_credit-summary"]
-    header, body = table[0], {r[0]: dict(zip(table[0], r)) for r in table[1:]}
+    body = {r[0]: dict(zip(table[0], r)) for r in table[1:]}
     col = "E[cost] german-5to1"
     assert (
         "(5)" in body["tree"][col] and "(5)" in body["tree_crisp"][col]

@@ -93,7 +93,7 @@ def test_tables_carry_the_numbers_of_results_json(example_site):
             for prior, value in c["expected_cost"].items():
                 assert row[f"E[cost] {prior}"].split()[0] == tb.cost(value)
         comparisons = page.tables[f"table-dataset-{name}-comparisons"]
-        for row, (key, m) in zip(comparisons[1:], d["comparisons"].items()):
+        for row, m in zip(comparisons[1:], d["comparisons"].values()):
             assert [row[0], row[1]] == [m["a"], m["b"]]
             assert row[2] == (", ".join(tb.pc(x) for x in m["crossovers"]) or tb.DASH)
             assert row[5] == tb.pc(m["max_difference"]["pc"])

@@ -75,7 +75,7 @@ def test_optimal_area_holds_the_expected_cost_interval(results_json):
     expected cost (one integral), so it holds the same interval and names where that interval is."""
     checked = 0
     for d in results_json["datasets"].values():
-        for name, c in d["classifiers"].items():
+        for c in d["classifiers"].values():
             optimal = (c.get("threshold_choice") or {}).get("pc", {}).get("optimal")
             if optimal is None or "uniform" not in c["expected_cost"]:
                 continue

@@ -219,5 +219,5 @@ def test_the_recorder_reads_the_renderers_attributes_as_they_are_now():
         "draw_path"
     ]
     assert recorder.complete
-    recorder.draw_unknown  # a drawing method it has no record of
+    _ = recorder.draw_unknown  # a drawing method it has no record of
     assert not recorder.complete

@@ -140,7 +140,7 @@ def test_bootstrap_expected_costs_are_exact_not_grid_approximations():
     point = analyse_instance_costs(inputs.labels, c.scores, inputs.costs, priors)
     hull = replicate_iv_hulls(point.rociv.fpr[None, :], point.rociv.tpr[None, :], point.rociv)
     exact = hull_curves(hull, np.linspace(0, 1, 11), priors)
-    for p, prior in priors.items():
+    for p in priors:
         assert exact.raw_expected[p][0] == pytest.approx(point.expected_cost[p], abs=1e-12)
 
 
