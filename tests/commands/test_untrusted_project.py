@@ -213,12 +213,12 @@ def test_a_refusal_names_the_template_and_line(tmp_path):
 def test_a_self_including_template_is_named_at_the_projects_file(proj, capsys):
     (proj / "templates").mkdir()
     (proj / "templates" / "index.html").write_text(
-        '{% extends "base/index.html" %}\n{% block content %}{% include "dataset.html" %}{% '
-        "endblock %}\n"
+        '{% extends "base/index.html" %}\n'
+        '{% block content %}{% include "dataset.html" %}{% endblock %}\n'
     )
     (proj / "templates" / "dataset.html").write_text(
-        '{% extends "base/dataset.html" %}\n{% block content %}x{% include "dataset.html" '
-        "%}{% endblock %}\n"
+        '{% extends "base/dataset.html" %}\n'
+        '{% block content %}x{% include "dataset.html" %}{% endblock %}\n'
     )
     assert main(["check", "."]) == 2
     line = one_line(capsys.readouterr().err)

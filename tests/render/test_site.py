@@ -407,8 +407,8 @@ def test_a_project_can_ship_its_own_theme(tmp_path):
     (project / "themes" / "house" / "templates").mkdir(parents=True)
     (project / "themes" / "house" / "theme.css").write_text("/* house */ body { color: #222; }\n")
     (project / "themes" / "house" / "templates" / "index.html").write_text(
-        '{% extends "base/index.html" %}{% block narrative %}<p id="house">House style</p>{% '
-        "endblock %}"
+        '{% extends "base/index.html" %}{% block narrative %}'
+        '<p id="house">House style</p>{% endblock %}'
     )
     out = tmp_path / "site"
     build(project, out, pdf=False)

@@ -120,8 +120,8 @@ def test_every_mark_is_justified_by_the_family_wise_result(site, results_json):
 
 
 def test_every_significant_difference_is_marked(site, results_json):
-    """The converse for the differences tables: each difference with p_adj <= 1 - confidence carries
-    *."""
+    """The converse for the differences tables: each difference with p_adj <= 1 - confidence
+    carries *."""
     alpha = 1 - float(results_json["settings"]["confidence"])
     marked = {
         (c.page, c.row[0], c.row[1], c.header)
