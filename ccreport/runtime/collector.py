@@ -3,8 +3,8 @@
 A build holds hundreds of thousands of long-lived objects (the modules of numpy, scipy, matplotlib
 and WeasyPrint, the results), and its output stages allocate millions of short-lived ones (artists,
 computed styles, boxes). Every collection of the oldest generation walks all of them: on the
-example, before these measures, 19 full collections cost 2.8-3.0 CPU s of a 20 s build (measured with
-``gc.callbacks``; benchmarks/README.md, "Garbage collection, session 10").
+example, before these measures, 19 full collections cost 2.8-3.0 CPU s of a 20 s build (measured
+with ``gc.callbacks``; benchmarks/README.md, "Garbage collection, session 10").
 
 * :func:`long_lived_frozen`: what the process holds when the output stages start is moved to the
   permanent generation (``gc.freeze``) until they end, so the figure stage's collections (its

@@ -1,4 +1,5 @@
-"""One BLAS thread per process: a build's parallelism is its worker processes (``-j``), never threads.
+"""One BLAS thread per process: a build's parallelism is its worker processes (``-j``), never
+threads.
 
 NumPy's OpenBLAS starts one thread per core for a matrix operation. With ``-j N`` worker processes
 each also running N BLAS threads the cores are oversubscribed, and on a busy machine a spinning
@@ -15,7 +16,8 @@ import contextlib
 
 
 def one_blas_thread():
-    """A context in which BLAS libraries loaded by this process use one thread (nothing without threadpoolctl)."""
+    """A context in which BLAS libraries loaded by this process use one thread (nothing without
+    threadpoolctl)."""
     try:
         from threadpoolctl import threadpool_limits
     except ImportError:
@@ -25,7 +27,8 @@ def one_blas_thread():
 
 def worker_init() -> None:
     """Initializer of worker processes: SIGINT left to the main process, one BLAS thread, freed
-    memory kept for reuse (:func:`ccreport.speedups.heap.keep_freed_memory`, unless speedups are off)."""
+    memory kept for reuse (:func:`ccreport.speedups.heap.keep_freed_memory`, unless speedups are
+    off)."""
     from ..speedups.heap import keep_freed_memory
     from .interrupts import ignore_interrupts
 
