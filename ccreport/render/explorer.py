@@ -163,14 +163,17 @@ def explorer_data(results: Results, d: DatasetResult) -> dict | None:
     }
 
 
-def explorer_json(results: Results, d: DatasetResult) -> Markup | None:
-    """:func:`explorer_data` as JSON safe inside ``<script type="application/json">``: ``<``,
-    ``>`` and ``&`` are written as ``\\u003c``, ``\\u003e``, ``\\u0026`` (JSON.parse reads them
-    back), so no name can close the element. None without data."""
-    data = explorer_data(results, d)
-    if data is None:
-        return None
+def script_json(data) -> Markup:
+    """``data`` as JSON safe inside ``<script type="application/json">``: ``<``, ``>`` and ``&``
+    are written as ``\\u003c``, ``\\u003e``, ``\\u0026`` (JSON.parse reads them back), so no
+    name can close the element or start a comment."""
     text = json.dumps(data, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
     for raw, escaped in (("&", "\\u0026"), ("<", "\\u003c"), (">", "\\u003e")):
         text = text.replace(raw, escaped)
     return Markup(text)
+
+
+def explorer_json(results: Results, d: DatasetResult) -> Markup | None:
+    """:func:`explorer_data` as :func:`script_json`, or None when the dataset has none."""
+    data = explorer_data(results, d)
+    return None if data is None else script_json(data)

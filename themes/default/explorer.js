@@ -98,12 +98,24 @@
         });
       });
     }
+    var beats = [];
+    data.pairs.forEach(function (pair) {
+      if ((pair.a !== ci && pair.b !== ci) || pair.regions === null) { return; }
+      var other = pair.a === ci ? pair.b : pair.a;
+      pair.regions.forEach(function (r) {
+        if (r[0] <= x && x <= r[1]) {
+          beats.push({ classifier: data.classifiers[other].name, better: data.classifiers[r[2]].name,
+            level: pair.level });
+        }
+      });
+    });
     var out = {
       pc: x, p_positive: p, classifier: chosen.name, classifier_index: ci,
       threshold: hybrid.threshold[k], threshold_interval: [hybrid.threshold_low[k], hybrid.threshold[k]],
       fpr: fpr, tpr: tpr, flagged_share: p * tpr + (1 - p) * fpr,
       expected_cost: cost, expected_cost_interval: interval, interval_source: intervalSource,
       pc_interval: [hybrid.low[k], hybrid.high[k]], runner_up: runner, significance: significance,
+      significant_pairs: beats,
       cost_per_case: null
     };
     if (units !== null) {
@@ -180,6 +192,7 @@
         ? start.cost_fn / start.cost_fp : ratioFrom(start.p_positive, start.pc);
     }
     this.state.x = pcFrom(this.state.p, this.state.r);
+    this.defaults = { p: this.state.p, cost_fp: this.units === null ? null : this.units.cost_fp };
     if (start && Math.abs(start.pc - this.state.x) <= POINT_TOLERANCE) { this.state.x = start.pc; }
     this.inputs = Array.prototype.slice.call(root.querySelectorAll("[data-control]"));
     this.fields = {};
@@ -284,8 +297,12 @@
     if (!/(^|&)(pc|prior|ratio)=/.test(hash)) { return false; }
     var q = new URLSearchParams(hash), s = this.state;
     var pc = Number(q.get("pc")), p = Number(q.get("prior")), r = Number(q.get("ratio"));
+    var cfp = Number(q.get("cfp"));
+    if (this.units !== null) {
+      this.units.cost_fp = q.has("cfp") && cfp > 0 ? cfp : this.defaults.cost_fp;
+    }
     if (q.has("pc") && pc >= 0 && pc <= 1) {
-      if (q.has("prior") && p > 0 && p < 1) { s.p = p; }
+      s.p = q.has("prior") && p > 0 && p < 1 ? p : this.defaults.p;
       this.setPc(pc);
     } else if (q.has("prior") && q.has("ratio") && p >= 0 && p <= 1 && r >= 0) {
       s.p = p; s.r = r; s.mode = "prior"; s.x = pcFrom(p, r);
@@ -298,8 +315,10 @@
   };
 
   Explorer.prototype.fragment = function () {
-    var s = this.state;
-    return s.mode === "pc" ? "#pc=" + s.x : "#prior=" + s.p + "&ratio=" + s.r;
+    var s = this.state, u = this.units;
+    var hash = s.mode === "pc" ? "#pc=" + s.x + (s.p !== this.defaults.p ? "&prior=" + s.p : "")
+      : "#prior=" + s.p + "&ratio=" + s.r;
+    return u !== null && u.cost_fp !== this.defaults.cost_fp ? hash + "&cfp=" + u.cost_fp : hash;
   };
 
   Explorer.prototype.update = function (fromUser, source) {
@@ -360,6 +379,13 @@
       : sig.significant
         ? "significant: " + sig.better + " is cheaper here (family-wise " + Math.round(sig.level * 100) + "%)"
         : "not significant here (family-wise " + Math.round(sig.level * 100) + "%)";
+    var wins = dec.significant_pairs.map(function (w) {
+      return w.better === dec.classifier ? "cheaper than " + w.classifier : w.better + " cheaper";
+    });
+    if (wins.length) {
+      f.significance.textContent += "; family-wise significant here: " + dec.classifier + " " +
+        wins.join(", ");
+    }
     f.range.textContent = "for PC(+) in [" + fmt(dec.pc_interval[0]) + ", " + fmt(dec.pc_interval[1]) + "]";
     this.panel.setAttribute("data-decision", JSON.stringify(dec));
     var ci = dec.classifier_index;
