@@ -262,7 +262,7 @@ def test_page_weight_within_budget():
         assert explorer_bytes(page) <= PAGE_BUDGET, page.name
 
 
-# --- (b) in a real browser -------------------------------------------------------------------------
+# --- (b) in a real browser ---------------------------------------------------------------------
 
 
 def conditions(dataset: dict, points: list[dict]) -> list[tuple[str, dict]]:
