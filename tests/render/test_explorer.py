@@ -19,7 +19,7 @@ from pypdf import PdfReader
 
 from ccreport.render.explorer import ROC_DRAWN, drawn_roc, explorer_data, script_json
 from tests.browser import browser  # noqa: F401  (the session's Chromium fixture)
-from tests.site_fixtures import example_build, example_results
+from tests.site_fixtures import example_build, example_results, write_tiny_project
 
 SHOTS = Path("/tmp/explorer-shots")
 PAGE_BUDGET = 150 * 1024  # bytes the explorer may add to a dataset page (issue 35)
@@ -471,3 +471,33 @@ def test_without_javascript_the_explorer_stays_hidden(browser):  # noqa: F811
     assert not page.locator("[data-explorer]").is_visible()
     assert page.locator("figure img").count() > 0  # the static figures
     context.close()
+
+
+def test_tiny_project_point_prior_without_costs(browser, tmp_path):  # noqa: F811
+    """A point prior given as PC(+) alone: the explorer starts there with that prior's interval,
+    hides the unit costs, and reaches both ends at 390 px without a script error."""
+    from ccreport.commands.build import build
+
+    root = write_tiny_project(
+        tmp_path / "p",
+        extra_priors='[[priors]]\nname = "third"\ndistribution = "point"\npc = 0.3\n',
+    )
+    results = build(root, tmp_path / "site", pdf=False)
+    stored = json.loads((tmp_path / "site" / "results.json").read_text())["datasets"]["tiny"]
+    data = explorer_data(results, results.datasets["tiny"])
+    assert data["points"][0]["cost_fn"] is None and data["points"][0]["pc"] == 0.3
+    page = browser.new_page(viewport={"width": 390, "height": 900})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto((tmp_path / "site" / "dataset-tiny.html").as_uri())
+    page.wait_for_selector("[data-explorer]:not([hidden])")
+    dec = panel(page)
+    assert dec["pc"] == pytest.approx(0.3, abs=1e-9) and dec["interval_source"] == "prior third"
+    check(dec, stored, data["points"])
+    assert not page.locator("[data-role=units]").is_visible()
+    for x in ("0", "1", "0.5"):
+        page.fill("#dataset-tiny-x-pc", x)
+        check(panel(page), stored, data["points"])
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert not errors
+    page.close()
