@@ -1,4 +1,5 @@
-"""The static HTML site: Results (+ the figure index + the project's theme) -> pages, tables, assets.
+"""The static HTML site: Results (+ the figure index + the project's theme) -> pages, tables,
+assets.
 
 Pages sit side by side at the top of the output folder (``index.html``, ``dataset-<name>.html``,
 ``methods.html``, ``provenance.html``) so every link is a plain relative one and the site works
@@ -386,7 +387,10 @@ def template_error(exc: Exception, name: str) -> UserInputError:
     if isinstance(exc, SecurityError):
         file, line = _template_frame(exc)
         file = file or name
-        expected = f"refused by the template sandbox ({str(exc).rstrip('.')}): templates format the report's values and cannot run code"
+        expected = (
+            f"refused by the template sandbox ({str(exc).rstrip('.')}): templates format the "
+            "report's values and cannot run code"
+        )
     elif isinstance(exc, jinja2.TemplateSyntaxError):
         file, line = exc.filename or exc.name or name, exc.lineno
         expected = f"template syntax error: {exc.message}"
@@ -473,14 +477,16 @@ class Site:
 
 
 def copy_theme(theme: Path, out: Path) -> None:
-    """The default theme's assets, overlaid by the chosen theme's (so a theme may ship only style.css)."""
+    """The default theme's assets, overlaid by the chosen theme's (so a theme may ship only
+    style.css)."""
     assets = out / "assets"
     assets.mkdir(parents=True, exist_ok=True)
     for folder in dict.fromkeys([paths.themes_dir() / paths.DEFAULT_THEME, theme]):
         for f in sorted(folder.rglob("*")):
             rel = f.relative_to(folder)
             if f.is_symlink() and not f.resolve().is_relative_to(folder.resolve()):
-                continue  # a theme publishes its own files only, never what a link points to outside it
+                # a theme publishes its own files only, never what a link points to outside it
+                continue
             if (
                 f.is_file()
                 and rel.parts[0] != "templates"
