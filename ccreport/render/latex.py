@@ -52,10 +52,11 @@ TABCOLSEP_PT = 4.0  # set inside each table (LaTeX's default is 6 pt)
 THIN_SPACE_PT = 10.0 / 6  # \, between a number and its note, in the document's 10 pt
 MAX_TEXT_COLUMN_PT = 120.0  # a text column wider than this wraps
 NOTE_WRAP_PT = 80.0  # a numeric column's notes wider than this wrap at their ordinary spaces
-WRAP_WIDTHS_PT = (MAX_TEXT_COLUMN_PT, 100.0, 90.0, 80.0, 70.0, 60.0)  # tried until a table fits
+# the widths at which text columns wrap, tried in turn until a table fits
+WRAP_WIDTHS_PT = (MAX_TEXT_COLUMN_PT, 100.0, 90.0, 80.0, 70.0, 60.0, 50.0, 40.0)
 # Heights, for splitting a long table into floats that fit a page (a float taller than the
 # \textheight is not placed: "Float too large"), estimated high
-FLOAT_HEIGHT_PT = 550.0 * 0.9  # \textheight of the 10 pt article, less a margin for the estimate
+FLOAT_HEIGHT_PT = 550.0 * 0.85  # \textheight of the 10 pt article, less a margin for the estimate
 LINE_PT = 9.5  # \baselineskip of \footnotesize: one line of a row, caption or note
 RULES_PT = 16.0  # booktabs' three rules and the space around them
 CAPTION_SKIP_PT = 12.0  # \abovecaptionskip and the space after the caption
@@ -64,15 +65,38 @@ SMALLSKIP_PT = 4.0
 ADDSPACE_PT = 4.0  # \addlinespace between row groups of the long form
 HEADER_LINE_CHARS = 14  # headers are broken into lines of about this many characters
 
-# Glyph widths in em of Computer Modern Roman at 8 pt (cmr8: digits 0.531 em), rounded up so the
-# estimate errs wide; monospace cmtt8 is 0.531 em per character.
-_DIGIT_EM = 0.54
-_LOWER_EM = 0.52
-_UPPER_EM = 0.78
-_SPACE_EM = 0.36
-_OTHER_EM = 0.45
+# Glyph widths in em of Computer Modern Roman at 8 pt (cmr8, \\footnotesize of the 10 pt article)
+# for the printable ASCII characters, as pdflatex sets them (\\wd of an \\hbox of each), rounded
+# up to 0.001 em; a symbol set in math ($-$, $\\le$, $^\\star$) at most 0.83 em; monospace cmtt8
+# 0.531 em per character. :data:`WIDTH_MARGIN` makes room for kerns and rounding.
+_CMR8_CHARS = "".join(chr(i) for i in range(33, 127))
+_CMR8_EM = dict(
+    zip(
+        _CMR8_CHARS,
+        # !"#$%&'()*+,-./
+        (0.296, 0.532, 0.886, 0.532, 0.886, 0.827, 0.296, 0.414, 0.414, 0.532, 0.827, 0.296)
+        + (0.355, 0.296, 0.532)
+        + (0.532,) * 10  # digits
+        # :;<=>?@
+        + (0.296, 0.296, 0.827, 0.827, 0.827, 0.502, 0.827)
+        # A-Z
+        + (0.796, 0.753, 0.768, 0.812, 0.723, 0.694, 0.834, 0.796, 0.383, 0.546, 0.826, 0.664)
+        + (0.973, 0.796, 0.827, 0.723, 0.827, 0.782, 0.591, 0.768, 0.796, 0.796, 1.091, 0.796)
+        + (0.796, 0.65)
+        # [\\]^_`
+        + (0.296, 0.532, 0.296, 0.532, 0.383, 0.296)
+        # a-z
+        + (0.532, 0.591, 0.473, 0.591, 0.473, 0.325, 0.532, 0.591, 0.296, 0.325, 0.561, 0.296)
+        + (0.886, 0.591, 0.532, 0.591, 0.561, 0.415, 0.42, 0.414, 0.591, 0.561, 0.768, 0.561)
+        + (0.561, 0.473)
+        # {|}~
+        + (0.532, 0.296, 0.532, 0.532),
+    )
+)
+_SPACE_EM = 0.355
 _MONO_EM = 0.54
-_MATH_EM = 0.78  # a symbol typeset in math ($-$, $\le$, $^\star$)
+_MATH_EM = 0.83  # a symbol typeset in math ($-$, $\\le$, $^\\star$)
+WIDTH_MARGIN = 1.03
 
 _SPECIALS = {
     "\\": r"\textbackslash{}",
@@ -144,21 +168,12 @@ def text_width(value: str, mono: bool = False) -> float:
     docstring)."""
     if mono:
         return len(value) * _MONO_EM * FONT_PT
-    em = 0.0
-    for ch in value:
-        if ch.isdigit():
-            em += _DIGIT_EM
-        elif ch.isupper() or ch in "mwMW":
-            em += _UPPER_EM
-        elif ch.isalpha():
-            em += _LOWER_EM
-        elif ch == " ":
-            em += _SPACE_EM
-        elif ord(ch) > 127:
-            em += _MATH_EM
-        else:
-            em += _OTHER_EM
-    return em * FONT_PT
+    value = _MINUS.sub("\u2212", value)  # a hyphen before a number is set as a minus sign
+    em = sum(
+        _SPACE_EM if ch == " " else _CMR8_EM.get(ch, _MATH_EM if ord(ch) > 127 else 0.6)
+        for ch in value
+    )
+    return em * FONT_PT * WIDTH_MARGIN
 
 
 def header_lines(header: str) -> list[str]:
@@ -288,7 +303,17 @@ def text_column(header: str, cells, marks=None, max_width: float = MAX_TEXT_COLU
     heads = header_lines(header)
     head_width = max(text_width(line) for line in heads)
     natural = max(widths + [head_width])
-    max_width = max(max_width, math.ceil(head_width))
+    # never narrower than its header or than a word it cannot break (a p column would overflow)
+    unbreakable = [
+        text_width(piece, c.mono)
+        for c, (n, _) in zip(cells, notes)
+        for piece in (
+            [c.text[i : i + 8] for i in range(0, len(c.text), 8)]
+            if c.mono
+            else re.split(r"[ /_]", c.text + " " + n)
+        )
+    ]
+    max_width = max([max_width, math.ceil(head_width)] + [math.ceil(w) for w in unbreakable])
     bodies = []
     wraps = natural > max_width
     for c, (note, letter) in zip(cells, notes):
@@ -559,7 +584,9 @@ def table_latex(table) -> str:
             heights[last.start :], groups[last.start :], room - paragraph_height(table.note)
         )
         chunks[-1:] = [range(r.start + last.start, r.stop + last.start) for r in tail]
-    starts = frozenset(i for i in range(n) if i == 0 or groups[i] != groups[i - 1])
+    starts = frozenset(
+        i for i in range(n) if form != "wide form" and i > 0 and groups[i] != groups[i - 1]
+    )
     lines = [
         "% generated by ccreport; needs " + "".join(f"\\usepackage{{{p}}}" for p in PACKAGES),
         f"% {form}, {len(chunks)} float(s) of one tabular each; fits the \\textwidth "

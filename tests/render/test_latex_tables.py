@@ -265,9 +265,71 @@ def test_every_table_of_the_example_compiles_and_fits_a_one_column_article(tmp_p
 
 
 @pytest.mark.skipif(PDFLATEX is None, reason=NO_PDFLATEX)
+def test_text_width_is_an_upper_bound_of_what_pdflatex_sets(tmp_path):
+    samples = [
+        "x" * 60,
+        "MWMWmwmw",
+        "abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+        "german-5to1-uncertain",
+        "[0.000129, 0.00633374] (34 tied)",
+        "E[A] - E[B] (p_adj <= 2/1001), 100% {x} #1 & y",
+        "(1) tied with naive_bayes",
+        "[-0.0230, -0.0053] p=0.012",
+    ]
+    boxes = "".join(
+        f"\\setbox0\\hbox{{{latex.escape(v)}}}\\typeout{{WIDTH \\the\\wd0}}" for v in samples
+    )
+    (tmp_path / "w.tex").write_text(
+        "\\documentclass{article}\\begin{document}\\footnotesize " + boxes + "\\end{document}\n",
+        encoding="utf-8",
+    )
+    run = subprocess.run(
+        [PDFLATEX, "-interaction=nonstopmode", "w.tex"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    measured = [float(w) for w in re.findall(r"WIDTH ([\d.]+)pt", run.stdout)]
+    assert len(measured) == len(samples)
+    for value, width in zip(samples, measured):
+        estimate = latex.text_width(value)
+        assert width <= estimate <= 1.15 * width, (value, width, estimate)
+
+
+def odd_tables() -> list[tb.Table]:
+    """Degenerate tables: no rows, one column, a word no column can break, a wide text-only
+    table (long form of text values)."""
+    empty = tb.Table("empty", "No rows.", ["Classifier", "E[cost]"])
+    single = tb.Table("single", "One column.", ["Name"], rows=[[tb.text("a")], [tb.text("b")]])
+    word = tb.Table(
+        "word",
+        "An unbreakable word.",
+        ["Prior", "Description"],
+        rows=[[tb.text("x" * 60), tb.text("a very long description " * 6)]],
+    )
+    texts = tb.Table(
+        "texts",
+        "Text everywhere.",
+        ["Classifier"] + [f"Range under prior_{j}" for j in range(8)],
+        rows=[
+            [tb.text(f"clf_{i}")] + [tb.text(f"[0.{j}00, 0.{j}99] and more") for j in range(8)]
+            for i in range(3)
+        ],
+    )
+    return [empty, single, word, texts]
+
+
+def test_degenerate_tables_have_one_tabular_per_float():
+    for t in odd_tables():
+        tex = t.to_latex()
+        assert tex.count("\\begin{tabular}{") == tex.count("\\begin{table}") >= 1, t.key
+
+
+@pytest.mark.skipif(PDFLATEX is None, reason=NO_PDFLATEX)
 def test_synthetic_wide_and_long_tables_compile(tmp_path):
     files = []
-    for i, t in enumerate([wide_table(), wide_table(n_columns=1, n_rows=120)]):
+    tables = [wide_table(), wide_table(n_columns=1, n_rows=120)] + odd_tables()
+    for i, t in enumerate(tables):
         path = tmp_path / f"t{i}.tex"
         path.write_text(t.to_latex(), encoding="utf-8")
         files.append(path)
