@@ -179,13 +179,17 @@ def dataset_sections(
     out = []
     for section in DATASET_SECTIONS:
         tables = {name: t for name, t in section.tables(d, priors).items() if t is not None}
-        placed = _placed(
-            results,
-            d,
-            section.figures_of or section.id,
-            figures,
-            lambda name, section=section: section.shows(d, cited, name),
-        )
+        placed = [
+            figure
+            for of in section.figures_of or (section.id,)
+            for figure in _placed(
+                results,
+                d,
+                of,
+                figures,
+                lambda name, section=section: section.shows(d, cited, name),
+            )
+        ]
         out.append(PageSection(section, tables, placed))
     placed = {f.key for s in out for f in s.figures}
     overview = {
@@ -244,7 +248,9 @@ def build_pages(results: Results, figures: dict[str, Figure]) -> list[Page]:
                     "sections": sections,
                     "main_figures": by_id["figures"].figures,
                     "focus_figures": by_id["focus"].figures,
-                    "pair_figures": by_id["differences"].figures + by_id["other_differences"].figures,
+                    "pair_figures": [
+                        f for s in sections for f in s.figures if f.scope == "pair"
+                    ],
                     "narrative": render_markdown(d.narrative_markdown, heading_offset=1),
                 },
             )

@@ -5,9 +5,10 @@ The dataset page shows :data:`DATASET_SECTIONS` in order; each is a :class:`~.ba
 one module here (its table builders and its ``SECTION``), one template partial and one entry below.
 
 The body of a dataset (``part="body"``) is what a reader needs to decide: the expected-cost table,
-the decision box with its hybrid figure, the cost curves and the differences the findings cite.
-Everything else is the appendix (``part="appendix"``): the bands and intervals, the pairwise
-tables, threshold choice, instance costs, each classifier highlighted, the other pairs'
+the decision box (what to deploy at each point prior and under each criterion) with its hybrid
+figure, the cost curves and the differences the findings cite. Everything else is the appendix
+(``part="appendix"``): the prices of the constraints and the hybrid's segments, the ROC curves, the
+bands and intervals, the pairwise tables, threshold choice, instance costs, each classifier highlighted, the other pairs'
 differences, the selection criteria and the threshold tables. The body sections come first, so
 the page and report.pdf read in the same order.
 """
@@ -30,18 +31,40 @@ def _appendix(section: Section) -> Section:
     return replace(section, part="appendix")
 
 
+def _only(tables, names: tuple[str, ...]):
+    """The tables of the builder ``tables`` that are named in ``names``."""
+
+    def only(d, priors) -> dict:
+        return {k: t for k, t in tables(d, priors).items() if k in names}
+
+    return only
+
+
+_DECISION_DETAILS = ("decision_prices", "hybrid_segments")
+_DECISION_BOX = replace(
+    decisions.DECISIONS, tables=_only(decisions.decision_tables, ("decisions", "decision_criteria"))
+)
+DECISION_DETAILS = Section(
+    "decision_details",
+    "Prices of the constraints and segments of the hybrid",
+    "Prices and hybrid segments",
+    tables=_only(decisions.decision_tables, _DECISION_DETAILS),
+    part="appendix",
+)
+
+
 DATASET_SECTIONS: tuple[Section, ...] = (
     summary.SECTION,
-    decisions.DECISIONS,
+    _DECISION_BOX,
     figure_sections.FIGURES,
-    figure_sections.DIFFERENCES,
+    DECISION_DETAILS,
     figure_sections.CURVES,
     _appendix(uncertainty.SECTION),
     _appendix(comparisons.SECTION),
     _appendix(threshold_choice.SECTION),
     _appendix(instance_costs.SECTION),
     figure_sections.FOCUS,
-    figure_sections.OTHER_DIFFERENCES,
+    figure_sections.DIFFERENCES,
     _appendix(decisions.SELECTION),
     _appendix(decisions.THRESHOLDS),
 )

@@ -3,7 +3,7 @@
 The dataset page loops over its sections and includes ``sections/<id>.html`` for each (a project
 overrides one by placing a file of that name in its own ``templates/sections/``). Its figures are
 the registered figure kinds whose ``section`` is the section's id (:mod:`ccreport.figures`), or
-those of the section it names in ``figures_of``, narrowed to the subjects ``shows`` accepts.
+those of the sections it names in ``figures_of``, narrowed to the subjects ``shows`` accepts.
 
 A section is in the report's body or in its appendix (``part``): report.pdf prints the body
 sections of every dataset, then each dataset's appendix sections as a chapter of the appendix; the
@@ -42,7 +42,7 @@ class Section:
     contents: str  # its entry in the page's contents
     tables: Callable[[DatasetResult, list[str]], dict] = no_tables
     part: str = "body"  # one of PARTS: the report's body, or its appendix
-    figures_of: str | None = None  # show the figures registered for this section id (None: own)
+    figures_of: tuple[str, ...] = ()  # show the figures registered for these section ids (): own
     # shows(dataset, cited pairs, subject name): whether a figure of a classifier or pair (None:
     # the dataset's own) is shown here; cited: the comparison keys the dataset's findings quote
     shows: Callable[[DatasetResult, frozenset[str], str | None], bool] = every_subject

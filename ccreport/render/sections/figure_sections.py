@@ -1,6 +1,6 @@
 """The dataset page's sections that only show figures (the registered kinds naming them).
 
-The body shows the cost curves and the difference curves of the pairs the findings cite (the
+The body shows the cost curves beside the difference curves of the pairs the findings cite (the
 pairs whose comparison a finding quotes: :func:`cited_pairs`); the appendix the ROC curves, each
 classifier highlighted and the difference curves of the other pairs.
 """
@@ -23,27 +23,29 @@ def cited_pairs(findings) -> frozenset[str]:
     return frozenset(keys)
 
 
-def _cited(d: DatasetResult, cited: frozenset[str], name: str | None) -> bool:
-    return name in cited
+def _dataset_or_cited(d: DatasetResult, cited: frozenset[str], name: str | None) -> bool:
+    return name is None or name in cited
 
 
 def _not_cited(d: DatasetResult, cited: frozenset[str], name: str | None) -> bool:
     return name not in cited
 
 
-FIGURES = Section("figures", "Cost curves", "Cost curves")
-DIFFERENCES = Section(
-    "differences", "Differences the findings cite", "Differences cited", shows=_cited
+FIGURES = Section(
+    "figures",
+    "Cost curves and the differences the findings cite",
+    "Cost curves",
+    figures_of=("figures", "differences"),
+    shows=_dataset_or_cited,
 )
 CURVES = Section("curves", "ROC curves", "ROC curves", part="appendix")
 FOCUS = Section(
     "focus", "Each classifier highlighted", "Each classifier highlighted", part="appendix"
 )
-OTHER_DIFFERENCES = Section(
-    "other_differences",
+DIFFERENCES = Section(
+    "differences",
     "Difference curves of the other pairs",
     "Other difference curves",
     part="appendix",
-    figures_of="differences",
     shows=_not_cited,
 )
