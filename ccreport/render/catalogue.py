@@ -90,13 +90,23 @@ def number_items(pages) -> Catalogue:
                     continue
                 figure.number = len(figures) + 1
                 figures.append(
-                    Entry("figure", figure.number, figure.key, figure.caption, page.slug, figure.id, part)
+                    Entry(
+                        "figure",
+                        figure.number,
+                        figure.key,
+                        figure.caption,
+                        page.slug,
+                        figure.id,
+                        part,
+                    )
                 )
             for table in page.tables.values():
                 if page.part_of(table.key) != part:
                     continue
                 table.number = len(tables) + 1
                 tables.append(
-                    Entry("table", table.number, table.key, table.caption, page.slug, table.id, part)
+                    Entry(
+                        "table", table.number, table.key, table.caption, page.slug, table.id, part
+                    )
                 )
     return Catalogue(tuple(figures), tuple(tables))

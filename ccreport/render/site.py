@@ -149,7 +149,8 @@ def _placed(
     shows=None,
 ) -> list[Figure]:
     """The figures of the index that the registered kinds put in a section, in report order;
-    ``shows(name)``: whether the figure of that classifier or pair (None: the dataset's) is wanted."""
+    ``shows(name)``: whether the figure of that classifier or pair (None: the dataset's) is
+    wanted."""
     found = []
     for spec in figure_specs(section=section):
         names = (
@@ -248,9 +249,7 @@ def build_pages(results: Results, figures: dict[str, Figure]) -> list[Page]:
                     "sections": sections,
                     "main_figures": by_id["figures"].figures,
                     "focus_figures": by_id["focus"].figures,
-                    "pair_figures": [
-                        f for s in sections for f in s.figures if f.scope == "pair"
-                    ],
+                    "pair_figures": [f for s in sections for f in s.figures if f.scope == "pair"],
                     "narrative": render_markdown(d.narrative_markdown, heading_offset=1),
                 },
             )

@@ -449,7 +449,9 @@ def test_cost_priors_only_the_priors_of_the_dataset():
     assert list(dataset_priors(results, results.datasets["a"])) == list(results.priors)
     fig = F.cost_priors(d, dataset_priors(results, d), prior_order=list(results.priors))
     labels = {t.get_text() for legend in fig.legends for t in legend.get_texts()}
-    labels |= {t.get_text() for ax in fig.axes if ax.get_legend() for t in ax.get_legend().get_texts()}
+    labels |= {
+        t.get_text() for ax in fig.axes if ax.get_legend() for t in ax.get_legend().get_texts()
+    }
     assert "uniform" in labels and "german-5to1" not in labels
 
 

@@ -1,4 +1,4 @@
-"""report.pdf as a typesetter would check it (issue 36): the example's report read back from its text
+"""report.pdf as a typesetter would check it: the example's report read back from its text
 positions (``pdftotext -bbox``), its outline and its tagged structure (pypdf).
 
 * the body (up to the first top-level outline entry whose title starts with "Appendix") is at most

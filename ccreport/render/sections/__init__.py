@@ -4,13 +4,13 @@ The dataset page shows :data:`DATASET_SECTIONS` in order; each is a :class:`~.ba
 (title, contents entry, tables, part) whose template is ``sections/<id>.html``. A new section is
 one module here (its table builders and its ``SECTION``), one template partial and one entry below.
 
-The body of a dataset (``part="body"``) is what a reader needs to decide: the expected-cost table,
-the decision box (what to deploy at each point prior and under each criterion) with its hybrid
-figure, the cost curves and the differences the findings cite. Everything else is the appendix
-(``part="appendix"``): the prices of the constraints and the hybrid's segments, the ROC curves, the
-bands and intervals, the pairwise tables, threshold choice, instance costs, each classifier highlighted, the other pairs'
-differences, the selection criteria and the threshold tables. The body sections come first, so
-the page and report.pdf read in the same order.
+The body of a dataset (``part="body"``) is what a reader needs to decide: the expected-cost
+table, the decision box (what to deploy at each point prior and under each criterion) with its
+hybrid figure, the cost curves and the differences the findings cite. Everything else is the
+appendix (``part="appendix"``): the prices of the constraints and the hybrid's segments, the ROC
+curves, the bands and intervals, the pairwise tables, threshold choice, instance costs, each
+classifier highlighted, the other pairs' differences, the selection criteria and the threshold
+tables. The body sections come first, so the page and report.pdf read in the same order.
 """
 
 from dataclasses import replace
