@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-SHORT_CAPTION = 46  # characters of a caption in the lists of figures and tables
+SHORT_CAPTION = 70  # characters of a caption in the lists of figures and tables
 _PHRASE_END = re.compile(r"[:;] |\. (?=[A-Z])")  # where a caption's first phrase ends
 
 

@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from collections import Counter
 
 import pytest
 
@@ -291,6 +292,8 @@ def test_every_figure_and_table_of_the_site_is_in_the_pdf_with_the_same_number(
         list(out.glob("figures/**/*.svg"))
     )  # the site shows every drawn figure
     text = " ".join(pdf_text.split())
+    captions = Counter(re.findall(r"((?:Figure|Table) \d+)\. ", text))
+    assert all(n == 1 for n in captions.values()), captions.most_common(3)  # each exactly once
     assert {("Figure", int(n)) for n in re.findall(r"Figure (\d+)\.", text)} == {
         k for k in site if k[0] == "Figure"
     }
@@ -348,7 +351,6 @@ def test_each_grid_of_panels_says_once_what_every_panel_shows(example_pdf, pdf_t
 
     from ccreport import figures as F
     from ccreport.figures.registry import FigureOptions
-
     from ccreport.render import findings as fd
     from ccreport.render.sections import DATASET_SECTIONS
     from ccreport.render.sections.figure_sections import cited_pairs
