@@ -1,4 +1,6 @@
-"""Replaces the character codes matplotlib's PDF backend gives a font's second subset (from 0, read as .notdef by PDF/A), so report.pdf embeds such figures' PDF files rather than drawing their SVG (WeasyPrint draws SVG text about 2.4x slower).
+"""Replaces the character codes matplotlib's PDF backend gives a font's second subset (from 0, read
+as .notdef by PDF/A), so report.pdf embeds such figures' PDF files rather than drawing their SVG
+(WeasyPrint draws SVG text about 2.4x slower).
 
 matplotlib numbers the glyphs it cannot give their own code (a ligature such as DejaVu's "ff" in
 "Difference", a second glyph for one character) from code 0 of a second subset, i.e. CID 0, which
@@ -24,7 +26,8 @@ def notdef_at_code_zero():
     """While writing figures, a font's second subset (glyphs matplotlib's PDF backend cannot give
     their own character code) starts with code 0 bound to glyph 0, ``.notdef``, so its real glyphs
     get codes (CIDs) from 1. If the speedup is off, or matplotlib's private ``CharacterTracker`` is
-    missing or has changed, nothing is patched (report.pdf then draws such a figure from its SVG)."""
+    missing or has changed, nothing is patched (report.pdf then draws such a figure from its
+    SVG)."""
     if not active("figure_subsets", "matplotlib", WRITTEN_FOR):
         yield
         return
