@@ -165,7 +165,7 @@ def test_total_pages(report):
 
 def test_decision_first_then_one_page_of_contents_then_the_lists(report):
     first = {}
-    for level, title, page, _ in report.outline:
+    for _level, title, page, _ in report.outline:
         first.setdefault(title, page)
     assert first.get("The decision") == 1, "the decision summary is not page 2"
     assert first.get("Contents") == 2, "the contents do not start on page 3"
@@ -189,7 +189,7 @@ def test_no_page_under_a_third_full(report):
 
 def test_no_heading_ends_a_page(report):
     stranded = []
-    for level, title, page, top in report.outline:
+    for _level, title, page, top in report.outline:
         if page == 0:
             continue
         words = report.text_words(page)
