@@ -43,7 +43,6 @@ def test_every_registered_kind_is_in_one_section_and_has_a_unique_key():
         "cost",
         "kendall",
         "roc",
-        "cost-priors",
         "cost-rescaled",
         "criteria",
         "independent",
