@@ -79,7 +79,8 @@ def test_pages_have_contents_lazy_sized_figures_and_back_to_top(tmp_path):
     for page in site.pages:
         html = (tmp_path / page.filename).read_text()
         main = html[html.index("<main") :]
-        ids = re.findall(r'<h2 id="([^"]+)"', main)
+        targets = re.findall(r'<h2 id="([^"]+)"|<details class="appendix" id="([^"]+)"', main)
+        ids = [heading or part for heading, part in targets]
         nav = html[
             html.index('<nav class="page-toc"') : html.index("</nav>", html.index("page-toc"))
         ]
