@@ -21,6 +21,7 @@ from site_fixtures import (
 
 from ccreport.render.page_nav import ContentsEntry, page_contents, svg_size
 from ccreport.render.site import page_context, render_site, render_template
+from ccreport.results import results_to_json
 from tests.browser import browser  # noqa: F401  (the session's Chromium fixture)
 
 GERMAN = "dataset-german_credit.html"
@@ -102,6 +103,7 @@ def test_pages_have_contents_lazy_sized_figures_and_back_to_top(tmp_path):
         assert "loading=" not in printed and "page-toc" not in printed  # report.pdf: none of it
     assert (tmp_path / "assets" / "site.js").is_file()
     assert parse_page(tmp_path / "dataset-d1.html").tables  # the page still parses
+    (tmp_path / "results.json").write_text(results_to_json(results))  # the footer links it
     check_site(tmp_path)  # every contents link and #top resolve on its page
 
 
