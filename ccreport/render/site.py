@@ -43,6 +43,7 @@ from . import page_nav
 from . import tables as tb
 from .catalogue import Catalogue, number_items
 from .decision_summary import decision_summary
+from .explorer import explorer_json
 from .markdown_text import render_markdown, strip_leading_title
 from .methods_page import limitations, probability_rules_table  # the methods page's generated parts
 from .page_names import dataset_link, dataset_page_slug, slug
@@ -222,6 +223,7 @@ def build_pages(results: Results, figures: dict[str, Figure]) -> list[Page]:
                     "focus_figures": by_id["focus"].figures,
                     "pair_figures": by_id["differences"].figures,
                     "narrative": render_markdown(d.narrative_markdown, heading_offset=1),
+                    "explorer": explorer_json(results, d),  # templates/explorer.html
                 },
             )
         )
