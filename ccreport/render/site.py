@@ -39,6 +39,7 @@ from ..figures import specs as figure_specs
 from ..project import naming
 from ..results import DatasetResult, Results, dataset_priors
 from . import findings as fd
+from . import page_nav
 from . import tables as tb
 from .catalogue import Catalogue, number_items
 from .decision_summary import decision_summary
@@ -73,6 +74,7 @@ class Figure:
     )
     panel_caption: str | None = None  # in report.pdf's grid of panels, instead of the caption
     panels_note: str | None = None  # said once before that grid (ccreport.figures.registry)
+    size: tuple[int, int] | None = None  # the SVG's CSS px (page_nav.svg_size): the <img> box
 
     @property
     def id(self) -> str:
@@ -366,6 +368,7 @@ def make_environment(project_root: Path | None, theme: Path) -> jinja2.Environme
         slug=slug,
         dataset_href=dataset_link,
     )
+    env.filters.update(page_contents=page_nav.page_contents)
     env.filters.update(
         instance_cost_sentence=instance_costs.what_changes,
         instance_cost_left_out=instance_costs.left_out,
@@ -548,7 +551,10 @@ def render_site(
         getattr(project, "theme", paths.DEFAULT_THEME) or paths.DEFAULT_THEME, root
     )
     env = make_environment(root, theme)
-    pages = build_pages(results, figures_from_index(figures))
+    figure_list = figures_from_index(figures)
+    for figure in figure_list.values():
+        figure.size = page_nav.svg_size(out / figure.svg)
+    pages = build_pages(results, figure_list)
     catalogue = number_items(pages)
     site_context = {
         "results": results,
