@@ -499,9 +499,14 @@ def _band_clause(b, whose: str, details: bool = True) -> str:
 
 
 def cost_caption(
-    d: DatasetResult, rescaled: bool, with_priors: bool, highlight: str | None = None
+    d: DatasetResult,
+    rescaled: bool,
+    with_priors: bool,
+    highlight: str | None = None,
+    bands: bool = False,
 ) -> str:
-    """The caption of a cost-space figure (with the priors panel, or one classifier highlighted)."""
+    """The caption of a cost-space figure (with the priors panel, or one classifier highlighted;
+    ``bands``: every classifier's band is drawn, as :func:`cost_space` with ``bands=True``)."""
     parts = [
         f"Cost curves on {d.name}"
         + (f", {highlight} highlighted" if highlight else "")
@@ -518,6 +523,8 @@ def cost_caption(
                 "The dotted line is the vertical average of the "
                 f"{c.fold_average.n_folds} per-fold cost curves."
             )
+    elif bands and _bands_clause(d):
+        parts.append(_bands_clause(d))
     if with_priors:
         parts.append(
             "The panel underneath shows each prior over PC(+) on "
@@ -533,6 +540,29 @@ def cost_caption(
     if rescaled:
         parts.append("(Rescaled Y)")
     return " ".join(parts)
+
+
+def _bands_clause(d: DatasetResult) -> str:
+    """The caption's sentence on every classifier's band drawn at once ("" when none has one)."""
+    banded = [c for c in d.classifiers.values() if c.band is not None]
+    if not banded:
+        return ""
+    levels = {level_text(c.band.level) for c in banded}
+    whose = (
+        "each classifier"
+        if len(banded) == len(d.classifiers)
+        else "each of " + ", ".join(c.name for c in banded)
+    )
+    return (
+        f"The shaded regions, in each classifier's colour, are the "
+        f"{levels.pop() if len(levels) == 1 else ''}pointwise confidence bands of {whose}"
+        + (
+            "; dashed lines, the simultaneous bands"
+            if any(c.band.simultaneous is not None for c in banded)
+            else ""
+        )
+        + "."
+    )
 
 
 def _band_methods(d: DatasetResult) -> set:
@@ -676,8 +706,8 @@ COST = register(
         scope="dataset",
         key="{dataset}/cost",
         stem="{dataset_slug}/cost",
-        draw=lambda s: cost_space(s.dataset, s.styles),
-        caption=lambda s: cost_caption(s.dataset, False, False),
+        draw=lambda s: cost_space(s.dataset, s.styles, bands=True),
+        caption=lambda s: cost_caption(s.dataset, False, False, bands=True),
         alt=lambda s: cost_alt(s.dataset, s.results),
         section="figures",
         order=10,

@@ -35,7 +35,7 @@ TOTAL_PAGES = 40
 LANDSCAPE_ROWS = 10
 MM = 72 / 25.4
 MARGINS = {  # (top, bottom) in points: themes/default/report.css, @page and @page landscape
-    "portrait": (22 * MM, 20 * MM),
+    "portrait": (16 * MM, 15 * MM),
     "landscape": (15 * MM, 14 * MM),
 }
 MIN_FILL = 1 / 3
