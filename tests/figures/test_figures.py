@@ -545,3 +545,37 @@ def test_grid_notes_say_where_drawn_when_only_some_panels_have_it(extras):
     assert "folds" not in FOCUS.panel_caption(panel(mixed, names[1]))
     full = FOCUS.panels_note(panel(d, names[2]))
     assert "Where drawn" not in full and "The shaded region" in full and "The dotted line" in full
+
+
+def test_body_cost_figure_shades_every_band(extras):
+    """The dataset's cost figure (the body's, issue 36: "one cost curve figure with bands") shades
+    each classifier's pointwise band in its colour, and its caption says whose bands they are."""
+    from matplotlib.colors import to_rgba
+
+    from ccreport.figures.registry import REGISTRY, Subject
+
+    d = extras.datasets["one"]
+    styles = F.classifier_styles(extras)
+    spec = REGISTRY["cost"]
+    subject = Subject(extras, styles, d, None)
+    ax = _draw(spec.draw(subject)).axes[0]
+    banded = [c for c in d.classifiers.values() if c.band is not None]
+    assert banded, "the fixture has bands"
+    shaded = {tuple(np.round(p.get_facecolor()[0][:3], 6)) for p in ax.collections}
+    for c in banded:
+        assert tuple(np.round(to_rgba(styles[c.name].color)[:3], 6)) in shaded, c.name
+    assert "pointwise confidence bands of each classifier" in spec.caption(subject)
+    # one classifier without a band: the caption names those with one
+    changed = dict(d.classifiers)
+    changed[banded[0].name] = dataclasses.replace(banded[0], band=None)
+    fewer = dataclasses.replace(d, classifiers=changed)
+    caption = spec.caption(Subject(extras, styles, fewer, None))
+    named = caption.split("pointwise confidence bands of each of ")[1].split(";")[0].split(".")[0]
+    assert named.split(", ") == [c.name for c in banded[1:]]
+    # without bands at all, no sentence on them
+    bare = dataclasses.replace(d, classifiers={n: replace_band(c) for n, c in changed.items()})
+    assert "shaded" not in spec.caption(Subject(extras, styles, bare, None))
+
+
+def replace_band(c):
+    return dataclasses.replace(c, band=None)
