@@ -24,6 +24,7 @@ from ..results.curves import drawn
 from .registry import FigureOptions, FigureSpec, Subject, register
 from .style import (
     NEC_LABEL,
+    SMALL_FONT,
     TRIVIAL_COLOUR,
     TRIVIAL_WIDTH,
     as_array,
@@ -161,7 +162,7 @@ def mark_own_pc(ax, own_pc: float) -> None:
         textcoords="offset points",
         ha="right",
         va="top",
-        fontsize=6,
+        fontsize=SMALL_FONT,
         color=OWN_PC_COLOUR,
     )
 
