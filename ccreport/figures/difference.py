@@ -23,6 +23,7 @@ from .style import (
     DIFF_LABEL,
     PANEL_PLOT_HEIGHT,
     PANEL_WIDTH,
+    SMALL_FONT,
     Style,
     as_array,
     fit_height,
@@ -120,17 +121,28 @@ def difference(
     return fig
 
 
-def clear_of(lines, chars: int, width_in: float, fontsize: float = 6.5) -> float:
-    """Where (axes fraction, left end) a label of ``chars`` characters starts so that it crosses
-    none of the vertical ``lines`` (PC(+) values; the crossovers' dotted lines): the start of the
-    first gap between them wide enough for it, else of the widest gap. The label's width is
-    estimated at 0.6 em a character on axes 0.75 in narrower than the figure."""
-    need = chars * 0.6 * fontsize / 72 / max(width_in - 0.75, 0.5) + 0.02
+def clear_of(lines, name: str, arrow: str, width_in: float) -> tuple[float, str]:
+    """(x, text): where (axes fraction, left end) and how the label "``name`` cheaper ``arrow``"
+    goes so that it crosses none of the vertical ``lines`` (PC(+) values; the crossovers' dotted
+    lines): on one line in the first gap between them wide enough, else on two lines (the name,
+    then "cheaper"), else on two lines at the start of the widest gap. Widths are the text's
+    outline at :data:`SMALL_FONT` (``TextPath``) on axes taken as 0.75 in narrower than the
+    figure."""
+    from matplotlib.textpath import TextPath
+
+    axes_pt = max(width_in - 0.75, 0.5) * 72
     edges = [0.0, *sorted(float(x) for x in lines if 0.0 < x < 1.0), 1.0]
     gaps = list(zip(edges[:-1], edges[1:], strict=True))
-    fitting = [lo for lo, hi in gaps if hi - lo >= need]
-    start = fitting[0] if fitting else max(gaps, key=lambda g: g[1] - g[0])[0]
-    return start + 0.012
+    variants = [f"{name} cheaper {arrow}", f"{name}\ncheaper {arrow}"]
+    for text in variants:
+        width = max(
+            TextPath((0, 0), part, size=SMALL_FONT).get_extents().width for part in text.split("\n")
+        )
+        need = width / axes_pt + 0.035
+        fitting = [lo for lo, hi in gaps if hi - lo >= need]
+        if fitting:
+            return fitting[0] + 0.012, text
+    return max(gaps, key=lambda g: g[1] - g[0])[0] + 0.012, variants[-1]
 
 
 def difference_ylim(comparisons) -> tuple[float, float]:
@@ -279,24 +291,24 @@ def draw_difference(
                     **significance_look(winner, m, styles),
                 )
             )
-    a_text, b_text = f"{m.a} cheaper \u2193", f"{m.b} cheaper \u2191"
-    label_x = clear_of(m.crossovers, max(len(a_text), len(b_text)), w)
+    a_x, a_text = clear_of(m.crossovers, m.a, "\u2193", w)
+    b_x, b_text = clear_of(m.crossovers, m.b, "\u2191", w)
     ax.text(
-        label_x,
+        a_x,
         0.03 if not significant else 0.07,
         a_text,
         transform=ax.transAxes,
-        fontsize=6.5,
+        fontsize=SMALL_FONT,
         ha="left",
         va="bottom",
         color=_shade(sa.color, 0.65),
     )
     ax.text(
-        label_x,
+        b_x,
         0.97,
         b_text,
         transform=ax.transAxes,
-        fontsize=6.5,
+        fontsize=SMALL_FONT,
         ha="left",
         va="top",
         color=_shade(sb.color, 0.65),

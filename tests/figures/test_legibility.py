@@ -18,7 +18,7 @@ pypdf = pytest.importorskip("pypdf")
 from site_fixtures import example_build, example_results  # noqa: E402
 
 from ccreport.figures import classifier_styles, style  # noqa: E402
-from ccreport.figures.registry import specs  # noqa: E402
+from ccreport.figures.registry import FigureOptions, specs  # noqa: E402
 from ccreport.render.figure_pdfs import XOBJECT_NAME  # noqa: E402
 
 MIN_PT = 6.0  # the smallest text a printed figure may carry, in points
@@ -161,7 +161,9 @@ def _grid_figures(kind: str):
     spec = next(s for s in specs() if s.kind == kind)
     styles = classifier_styles(results)
     for dataset in results.datasets.values():
-        subjects = spec.subjects(results, dataset, styles)
+        subjects = [
+            s for s in spec.subjects(results, dataset, styles) if spec.wanted(s, FigureOptions())
+        ]
         if len(subjects) > 1:
             yield dataset.name, [spec.draw(s) for s in subjects]
 
@@ -212,3 +214,73 @@ def test_a_classifier_keeps_its_style_in_every_figure():
                 mine = [ln for ln in lines if ln.get_color() == s.color]
                 assert mine, name
                 assert any(ln.get_marker() == s.marker for ln in mine), name
+
+
+# --- labels that do not cover curves ------------------------------------------------------------
+
+
+def _covered(fig, ax, texts, lines) -> list[str]:
+    """The texts whose box (less 1.5 px all round) any of ``lines`` passes through, drawn at the
+    figure's size: each line's path in display coordinates, sampled 40 times a segment."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    with style():
+        FigureCanvasAgg(fig).draw()
+    paths = []
+    for line in lines:
+        xy = line.get_transform().transform(np.asarray(line.get_xydata(), float))
+        t = np.linspace(0.0, 1.0, 40)[:, None, None]
+        paths.append((xy[:-1] + t * (xy[1:] - xy[:-1])).reshape(-1, 2))
+    points = np.concatenate(paths) if paths else np.empty((0, 2))
+    hits = []
+    for text in texts:
+        box = text.get_window_extent().expanded(1.0, 1.0)
+        x0, y0, x1, y1 = box.x0 + 1.5, box.y0 + 1.5, box.x1 - 1.5, box.y1 - 1.5
+        inside = (points[:, 0] > x0) & (points[:, 0] < x1) & (points[:, 1] > y0)
+        if np.any(inside & (points[:, 1] < y1)):
+            hits.append(text.get_text())
+    return hits
+
+
+def _curves(ax):
+    """The lines of an axes that are drawn as lines (not marker-only), two points or more."""
+    return [
+        ln
+        for ln in ax.get_lines()
+        if ln.get_linestyle() not in ("None", "") and len(ln.get_xdata()) > 1
+    ]
+
+
+def test_hybrid_labels_cover_no_curve_and_no_prior_line():
+    """The dataset hybrid's segment labels sit under the hybrid (the lowest curve), so they cover
+    none of the curves, and off the priors' dotted lines; the priors' names cover no curve
+    either."""
+    results = example_results()
+    spec = next(s for s in specs() if s.kind == "hybrid")
+    styles = classifier_styles(results)
+    labelled = 0
+    for dataset in results.datasets.values():
+        (subject,) = spec.subjects(results, dataset, styles)
+        fig = spec.draw(subject)
+        ax = fig.axes[0]
+        texts = [t for t in ax.texts if t.get_text().strip()]
+        labelled += len(texts)
+        assert not _covered(fig, ax, texts, _curves(ax)), dataset.name
+    assert labelled >= 8
+
+
+def test_difference_labels_cover_no_curve_and_no_crossover_line():
+    """The "A cheaper" labels of every difference panel lie clear of the difference curve and of
+    the crossovers' dotted lines, on the grid's shared y scale."""
+    results = example_results()
+    spec = next(s for s in specs() if s.kind == "diff")
+    styles = classifier_styles(results)
+    seen = 0
+    for dataset in results.datasets.values():
+        for subject in spec.subjects(results, dataset, styles):
+            fig = spec.draw(subject)
+            ax = fig.axes[0]
+            texts = [t for t in ax.texts if "cheaper" in t.get_text()]
+            seen += len(texts)
+            assert not _covered(fig, ax, texts, _curves(ax)), subject.name
+    assert seen
