@@ -125,9 +125,9 @@ def clear_of(lines, name: str, arrow: str, width_in: float) -> tuple[float, str]
     """(x, text): where (axes fraction, left end) and how the label "``name`` cheaper ``arrow``"
     goes so that it crosses none of the vertical ``lines`` (PC(+) values; the crossovers' dotted
     lines): on one line in the first gap between them wide enough, else on two lines (the name,
-    then "cheaper"), else on two lines at the start of the widest gap. Widths are the text's
-    outline at :data:`SMALL_FONT` (``TextPath``) on axes taken as 0.75 in narrower than the
-    figure."""
+    then "cheaper"), else on two lines in the widest gap, kept inside the axes. Widths are the
+    text's outline at :data:`SMALL_FONT` (``TextPath``) on axes taken as 0.75 in narrower than
+    the figure."""
     from matplotlib.textpath import TextPath
 
     axes_pt = max(width_in - 0.75, 0.5) * 72
@@ -142,7 +142,8 @@ def clear_of(lines, name: str, arrow: str, width_in: float) -> tuple[float, str]
         fitting = [lo for lo, hi in gaps if hi - lo >= need]
         if fitting:
             return fitting[0] + 0.012, text
-    return max(gaps, key=lambda g: g[1] - g[0])[0] + 0.012, variants[-1]
+    start = max(gaps, key=lambda g: g[1] - g[0])[0]
+    return min(start + 0.012, max(0.012, 1.0 - need)), variants[-1]
 
 
 def difference_ylim(comparisons) -> tuple[float, float]:
@@ -245,7 +246,9 @@ def draw_difference(
             zorder=5,
         )
         # the value just above the frame, like a tick label, skipping any that would collide
-        if len(m.crossovers) <= 6 and all(abs(x - y) > 0.09 for y in labelled):
+        # (four characters at 6.5 pt and a space, as a share of the axes' width)
+        apart = 4.5 * 0.6 * 6.5 / 72 / max(w - 0.75, 0.5)
+        if len(m.crossovers) <= 6 and all(abs(x - y) > apart for y in labelled):
             ax.text(
                 x,
                 1.015,

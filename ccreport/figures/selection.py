@@ -356,11 +356,12 @@ def _independent(d: DatasetResult):
 
 
 def independent(d: DatasetResult, width="full", max_lines: int = 80) -> Figure:
-    """Fig. 21: the rule's hybrid (bold pieces) over the grey cost lines, and in ROC space."""
+    """Fig. 21: the rule's hybrid (bold pieces) over the grey cost lines of (up to ``max_lines``
+    of) the classifier's thresholds, and in ROC space; the legends name the grey lines too."""
     name, c, ch = _independent(d)
     with style():
         w = width_inches(width)
-        fig = new_figure(w, 3.2)
+        fig = new_figure(w, 3.75)
         cost_ax, roc_ax = fig.subplots(1, 2)
         fpr, tpr = as_array(c.roc_fpr), as_array(c.roc_tpr)
         pick = np.unique(np.linspace(0, fpr.size - 1, min(fpr.size, max_lines)).round().astype(int))
@@ -401,14 +402,26 @@ def independent(d: DatasetResult, width="full", max_lines: int = 80) -> Figure:
         cost_ax.plot(
             [], [], color=BLACK, linewidth=2.0, label=f"{ch.rule} hybrid (area {ch.area:.4f})"
         )
+        shown = "" if pick.size == fpr.size else f", {pick.size} of {fpr.size}"
+        cost_ax.plot([], [], color=GREY, linewidth=0.6, label=f"each threshold's cost line{shown}")
         cost_ax.set_xlim(0, 1)
         cost_ax.set_ylim(0, 1)
         cost_ax.set_xlabel(PC_LABEL)
         cost_ax.set_ylabel(NEC_LABEL)
         cost_ax.set_title(f"{name}: {c.name}, cost space", fontsize=7)
-        cost_ax.legend(loc="upper right", frameon=False, fontsize=SMALL_FONT)
+        # under the axes: inside, the legend would sit on the fan of cost lines
+        cost_ax.legend(
+            loc="upper center",
+            bbox_to_anchor=(0.5, -0.17),
+            ncols=1,
+            frameon=False,
+            fontsize=SMALL_FONT,
+        )
         roc_ax.plot(
-            *drawn(fpr, tpr, as_array(c.hull_fpr), as_array(c.hull_tpr)), color=GREY, linewidth=0.8
+            *drawn(fpr, tpr, as_array(c.hull_fpr), as_array(c.hull_tpr)),
+            color=GREY,
+            linewidth=0.8,
+            label="ROC curve",
         )
         wide = cv.high > cv.low
         sel_f, sel_t = cv.start[wide], 1 - cv.end[wide]
