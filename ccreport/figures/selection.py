@@ -458,10 +458,11 @@ def _hybrid_caption(d: DatasetResult) -> str:
     )
     return (
         f"The dataset hybrid on {d.name}: the cheapest classifier and threshold at "
-        f"each PC(+) (bold), over every classifier's lower envelope (grey){band}. "
-        f"Its {len(segs)} segments are numbered from PC(+) = 0 as in the segments "
-        "table (ticks: segment ends); wide ones also show classifier and threshold "
-        "(positive iff score \u2265 threshold). Dotted verticals: the point priors. "
+        f"each PC(+) (bold), over every classifier's lower envelope (thin, in its own style, named "
+        f"in the legend){band}. Its {len(segs)} segments are numbered from PC(+) = 0 as in the "
+        "segments table (ticks: segment ends); wide ones also show classifier and threshold "
+        "(positive iff score \u2265 threshold), under the curve. Dotted verticals: the point "
+        "priors. "
         "The bold curve is selected and evaluated on the same data: optimistic."
     )
 
