@@ -284,3 +284,27 @@ def test_difference_labels_cover_no_curve_and_no_crossover_line():
             seen += len(texts)
             assert not _covered(fig, ax, texts, _curves(ax)), subject.name
     assert seen
+
+
+def test_focus_panels_share_the_rescaled_axis_when_one_band_passes_half():
+    """One classifier's band passing 0.5 rescales every highlighted panel of its dataset (0 to 1),
+    not that panel alone, and every panel's caption says "(Rescaled Y)"."""
+    import dataclasses
+
+    from synthetic import synthetic_results
+
+    results = synthetic_results(
+        datasets=("a",), classifiers=("logreg", "stump", "tree"), bands=True
+    )
+    d = results.datasets["a"]
+    c = d.classifiers["stump"]
+    band = dataclasses.replace(c.band, upper=np.maximum(np.asarray(c.band.upper, float), 0.6))
+    d = dataclasses.replace(
+        d, classifiers={**d.classifiers, "stump": dataclasses.replace(c, band=band)}
+    )
+    results = dataclasses.replace(results, datasets={"a": d})
+    spec = next(s for s in specs() if s.kind == "focus")
+    subjects = spec.subjects(results, d, classifier_styles(results))
+    limits = {spec.draw(s).axes[0].get_ylim() for s in subjects}
+    assert limits == {(0.0, 1.0)}
+    assert all("(Rescaled Y)" in spec.caption(s) for s in subjects)
