@@ -308,3 +308,37 @@ def test_focus_panels_share_the_rescaled_axis_when_one_band_passes_half():
     limits = {spec.draw(s).axes[0].get_ylim() for s in subjects}
     assert limits == {(0.0, 1.0)}
     assert all("(Rescaled Y)" in spec.caption(s) for s in subjects)
+
+
+def test_clear_of_picks_a_gap_between_crossover_lines():
+    from ccreport.figures.difference import clear_of
+
+    assert clear_of([], "a", "\u2193", 2.16) == (0.012, "a cheaper \u2193")
+    x, text = clear_of([0.2], "logreg", "\u2191", 2.16)  # too narrow before 0.2: after it
+    assert text == "logreg cheaper \u2191" and x == pytest.approx(0.212)
+    # lines every 0.1: nothing fits; two lines, inside the axes
+    x, text = clear_of(np.linspace(0.1, 0.9, 9), "a_long_classifier_name", "\u2193", 2.16)
+    assert text == "a_long_classifier_name\ncheaper \u2193" and 0.0 < x < 0.7
+
+
+def test_segment_labels_hang_under_the_curve_and_off_the_priors():
+    from ccreport.figures.selection import LABEL_WIDTH, place_segment_labels
+
+    pc, nec = np.array([0.0, 0.5, 1.0]), np.array([0.0, 0.3, 0.0])
+    segs = [
+        {"low": 0.0, "high": 0.5, "classifier": "a", "threshold": 0.5},
+        {"low": 0.5, "high": 0.5 + LABEL_WIDTH / 2, "classifier": "b", "threshold": 0.2},
+        {"low": 0.5 + LABEL_WIDTH / 2, "high": 1.0, "classifier": "c", "threshold": 0.1},
+    ]
+    per_char, height, gap = 0.01, 0.02, 0.005
+    placed = place_segment_labels(pc, nec, segs, [0.3], per_char, height, gap)
+    assert [t.split()[0] for t, _, _ in placed] == ["1", "3"]  # segment 2 is too narrow
+    for text, x, y in placed:
+        left, right = x - 0.5 * len(text) * per_char, x + 0.5 * len(text) * per_char
+        assert y <= np.interp([left, right], pc, nec).min() - gap + 1e-12  # under the curve
+        assert y - height >= 0.0  # above the x axis
+        assert not left - per_char / 2 <= 0.3 <= right + per_char / 2  # off the prior's line
+    assert place_segment_labels(pc, nec, [], [], per_char, height, gap) == []
+    # no room under a flat curve on the axis: left to the table
+    flat = place_segment_labels(pc, np.zeros(3), segs, [], per_char, height, gap)
+    assert flat == []
