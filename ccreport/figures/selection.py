@@ -30,9 +30,9 @@ from .style import (
     PC_LABEL,
     SMALL_FONT,
     as_array,
+    fit_height,
     frame_small_roc_panel,
     new_figure,
-    renderer_for,
     segments,
     style,
     styles_for,
@@ -213,8 +213,7 @@ def dataset_hybrid(d: DatasetResult, styles=None, width="full") -> Figure:
         ax.set_ylim(0, top)
         ax.set_xlabel(PC_LABEL)
         ax.set_ylabel(NEC_LABEL)
-        legend = top_legend(fig, handles, w)
-        fig.set_figheight(3.3 + legend.get_window_extent(renderer_for(fig)).height / fig.dpi)
+        fit_height(fig, top_legend(fig, handles, w), 3.3)
     return fig
 
 

@@ -10,6 +10,7 @@ and marker across every figure and dataset: pass the mapping from :func:`classif
 from __future__ import annotations
 
 import contextlib
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,7 +31,9 @@ FULL_WIDTH = 7.0  # inches: full page width
 # the text width; a grid of panels (one per classifier or pair) puts three in a row, each 31.5 %
 # of it. Panels are drawn at that width, so their text prints at the size it is set in.
 TEXT_WIDTH = (210 - 2 * 18) / 25.4  # inches: report.pdf's text width
-PANEL_WIDTH = 0.315 * TEXT_WIDTH  # inches: one panel of a three-to-a-row grid (2.16 in)
+# inches: one panel of a three-to-a-row grid, in whole points (155 pt, 2.15 in) like every size a
+# figure gets from its contents, so its PDF's MediaBox is what report.pdf writes as its BBox
+PANEL_WIDTH = math.floor(0.315 * TEXT_WIDTH * 72) / 72
 # the smallest text a figure sets: a column figure two to a row is placed at 48.5 % of the text
 # width (0.95 of its 3.5 in) and a full-width one at 0.98, so 6.5 pt prints at 6.2 pt or more
 SMALL_FONT = 6.5
@@ -295,8 +298,10 @@ def fit_legend(fig, handles, loc: str, width_in: float):
 
 def fit_height(fig, legend, body_in: float) -> None:
     """Set ``fig``'s height to ``body_in`` inches for its axes plus its legend's measured height
-    (and a little room): a panel's height follows from what it holds."""
-    fig.set_figheight(body_in + legend.get_window_extent(renderer_for(fig)).height / fig.dpi + 0.08)
+    (and a little room), rounded up to a whole point: a panel's height follows from what it
+    holds."""
+    height = body_in + legend.get_window_extent(renderer_for(fig)).height / fig.dpi + 0.08
+    fig.set_figheight(math.ceil(height * 72 - 1e-6) / 72)
 
 
 def top_legend(fig, handles, width_in):
