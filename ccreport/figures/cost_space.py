@@ -710,7 +710,7 @@ COST_RESCALED = register(
         draw=lambda s: cost_space(s.dataset, s.styles, rescaled_y=True),
         caption=lambda s: cost_caption(s.dataset, True, False),
         alt=lambda s: cost_alt(s.dataset, s.results),
-        section="figures",
+        section="curves",
         order=40,
         wanted=_rescaled_wanted,
     )

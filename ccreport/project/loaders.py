@@ -518,11 +518,9 @@ def _read_stream(
 
 
 ARROW_MIN_BYTES = 2 << 20
-"""CSV files smaller than this (2 MiB) are read line by line. Arrow's reader has a fixed cost of
-about 0.2 CPU s in a process (importing pyarrow, and pandas at its first conversion), the line
-reader about 0.07 CPU s per MB: measured on files of 0.4, 1.3 and 4.3 MB, the line reader took
-0.025 / 0.08 / 0.31 s and Arrow 0.19 / 0.19 / 0.22 s, so they break even near 2.5 MB
-(benchmarks/README.md, "Small CSV files, session 11")."""
+"""CSV files smaller than this (2 MiB) are read line by line. Arrow's reader has a fixed cost in
+a process (importing pyarrow, and pandas at its first conversion) and the line reader a cost per
+megabyte; measured, they break even near 2.5 MB (benchmarks/README.md, benchmarks/load_speed.py)."""
 
 
 def _arrow_pays(path) -> bool:
