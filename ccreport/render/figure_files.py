@@ -25,14 +25,18 @@ SVG files are byte-identical either way. Figures are split between forked worker
 
 from __future__ import annotations
 
+import io
 import multiprocessing as mp
 import os
+import re
 import string
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib
+from matplotlib.backends.backend_pdf import PdfPages
+from matplotlib.text import Text
 
 from .. import figures as F
 from ..figures import FigureOptions, FigureSpec, Subject
@@ -44,6 +48,7 @@ from ..speedups.figure_subsets import notdef_at_code_zero
 
 SAVE_METADATA = {"svg": {"Date": None}, "pdf": {"CreationDate": None}, "png": {"Software": None}}
 PNG_DPI = 150
+NO_LIGATURES = ("-liga",)  # HarfBuzz feature string: standard ligatures off
 
 
 OVERVIEW_FOLDERS = ("overview",)  # figures/overview/ holds the index's figures, never a dataset's
@@ -135,64 +140,159 @@ def lay_out_once(fig) -> None:
         fig.set_layout_engine(None)  # None here means no engine at all (not a placeholder)
 
 
-def _render(results: Results, styles, folder: Path, formats, tasks) -> list[tuple[str, dict]]:
+def _render(results: Results, styles, folder: Path, formats, chunks) -> list[tuple[str, dict]]:
+    """Draw the figures of each chunk (:func:`font_chunks`) and write their files; the PDF files
+    of a chunk are the pages of one ``PdfPages`` document, so they share its font subsets."""
     out = []
     with (
         F.style(),
         notdef_at_code_zero(),
         figure_caches.shared_work(),
     ):  # speedups: nothing when off
-        for t in tasks:
-            fig, caption, alt = (
-                t.spec.draw(t.subject),
-                t.spec.caption(t.subject),
-                t.spec.alt(t.subject),
-            )
-            entry = {fmt: f"{t.stem}.{fmt}" for fmt in formats}
-            (folder / t.stem).parent.mkdir(parents=True, exist_ok=True)
-            pending = list(formats)
-            with (
-                figure_caches.tick_updates()
-            ):  # from layout to the last file, not while drawing code runs
-                lay_out_once(fig)
-                _save(fig, folder, entry, pending)
-            entry.update(caption=caption, alt=alt, width=t.spec.width)
-            if (
-                t.spec.panel_caption is not None
-            ):  # report.pdf's grid: the panel's facts, the rest said once
-                entry.update(
-                    panel_caption=t.spec.panel_caption(t.subject),
-                    panels_note=t.spec.panels_note(t.subject),
-                )
-            out.append((t.key, entry))
+        for chunk in chunks:
+            buffer = io.BytesIO()
+            pages = PdfPages(buffer, metadata=SAVE_METADATA["pdf"]) if "pdf" in formats else None
+            entries = [_render_one(t, folder, formats, pages) for t in chunk]
+            if pages is not None:
+                pages.close()
+                split_pages(buffer.getvalue(), [folder / e["pdf"] for e in entries])
+            out.extend((t.key, e) for t, e in zip(chunk, entries, strict=True))
     return out
 
 
-def _save(fig, folder: Path, entry: dict, pending: list) -> None:
-    """Write the laid-out figure in each format of ``pending`` (SVG and PDF drawn once together)."""
+def _render_one(t: _Task, folder: Path, formats, pages) -> dict:
+    """Draw one figure and write its files (its PDF as the next page of ``pages``, a
+    ``PdfPages``; None: no PDF); return its index entry."""
+    fig, caption, alt = t.spec.draw(t.subject), t.spec.caption(t.subject), t.spec.alt(t.subject)
+    entry = {fmt: f"{t.stem}.{fmt}" for fmt in formats}
+    (folder / t.stem).parent.mkdir(parents=True, exist_ok=True)
+    with figure_caches.tick_updates():  # from layout to the last file, not while drawing code runs
+        without_ligatures(fig)
+        lay_out_once(fig)
+        without_ligatures(fig)  # the tick labels the layout made
+        _save(fig, folder, entry, list(formats), pages)
+    entry.update(caption=caption, alt=alt, width=t.spec.width)
+    if t.spec.panel_caption is not None:  # report.pdf's grid: the panel's facts, the rest said once
+        entry.update(
+            panel_caption=t.spec.panel_caption(t.subject),
+            panels_note=t.spec.panels_note(t.subject),
+        )
+    return entry
+
+
+def without_ligatures(fig) -> None:
+    """Turn the font's standard ligatures off (``Text.set_fontfeatures``, HarfBuzz's ``-liga``) in
+    every text of ``fig``. With them on, matplotlib's PDF backend gives a ligature glyph (DejaVu's
+    "ff" of "Difference") a character code of a second font subset counted from 0, which PDF/A
+    reads as a use of ``.notdef`` (ISO 19005-3 6.2.11.8), so report.pdf would have to draw that
+    figure from its SVG (:mod:`ccreport.render.figure_pdfs`). Text is measured without features
+    (``RendererBase.get_text_width_height_descent``), so layout and the SVG files (text as text)
+    do not change; only the PDF draws "f", "f" instead of the "ff" glyph."""
+    for text in fig.findobj(Text):
+        if text.get_fontfeatures() != NO_LIGATURES:
+            text.set_fontfeatures(NO_LIGATURES)
+
+
+def _save(fig, folder: Path, entry: dict, pending: list, pages=None) -> None:
+    """Write the laid-out figure in each format of ``pending`` (SVG and PDF drawn once together);
+    the PDF as the next page of ``pages`` (a ``PdfPages``), or its own file when None."""
+    pdf_target = pages if pages is not None else folder / entry.get("pdf", "")
+    pdf_kw = {} if pages is not None else {"metadata": SAVE_METADATA["pdf"]}
     with matplotlib.rc_context(NO_LAYOUT_ENGINE):
         if "svg" in pending and "pdf" in pending and figure_replay.on():  # drawn once
             figure_replay.save_svg_and_pdf(
                 fig,
                 folder / entry["svg"],
-                folder / entry["pdf"],
+                pdf_target,
                 svg_kw={"metadata": SAVE_METADATA["svg"]},
-                pdf_kw={"metadata": SAVE_METADATA["pdf"]},
+                pdf_kw=pdf_kw,
             )
             pending = [fmt for fmt in pending if fmt not in ("svg", "pdf")]
         for fmt in pending:
+            if fmt == "pdf":
+                fig.savefig(pdf_target, format="pdf", **pdf_kw)
+                continue
             kw = {"dpi": PNG_DPI} if fmt == "png" else {}
             fig.savefig(folder / entry[fmt], format=fmt, metadata=SAVE_METADATA.get(fmt), **kw)
 
 
+_RESOURCE_NAME = re.compile(rb"/([^\s/\[\]<>(){}%]+)")  # a name token of a content stream
+_NAMED_RESOURCES = ("/Font", "/XObject", "/ExtGState", "/Pattern", "/Shading", "/ColorSpace")
+
+
+def split_pages(document: bytes, targets: list[Path]) -> None:
+    """Write page ``i`` of the PDF ``document`` (matplotlib's ``PdfPages``) to ``targets[i]`` as a
+    PDF of its own, with pypdf's public API (``PdfWriter.add_page``, ``write``).
+
+    matplotlib gives every page of a document one resource dictionary (all fonts, images, marker
+    forms and graphics states of all pages); each page's file keeps of it only the entries whose
+    names its content stream uses (every ``/Name`` token of the decoded stream: a superset of the
+    resources it draws with), so a file holds its own figure and the document's font subsets. The
+    bytes are a function of ``document`` alone (pypdf writes no date and no random identifier)."""
+    import pypdf
+    from pypdf.generic import DictionaryObject, NameObject
+
+    reader = pypdf.PdfReader(io.BytesIO(document))
+    if len(reader.pages) != len(targets):
+        raise ValueError(f"{len(reader.pages)} pages for {len(targets)} figure files")
+    for page, target in zip(reader.pages, targets, strict=True):
+        used = {b"/" + name for name in _RESOURCE_NAME.findall(page.get_contents().get_data())}
+        resources = page["/Resources"].get_object()
+        kept = DictionaryObject()
+        for key, value in resources.items():
+            value = value.get_object()
+            if key in _NAMED_RESOURCES and isinstance(value, DictionaryObject):
+                value = DictionaryObject(
+                    (name, item) for name, item in value.items() if name.encode() in used
+                )
+            kept[NameObject(key)] = value
+        page[NameObject("/Resources")] = kept
+        writer = pypdf.PdfWriter()
+        writer.add_page(page)
+        with open(target, "wb") as file:
+            writer.write(file)
+
+
+FIGURES_PER_DOCUMENT = 10  # figures whose PDF files share one font subset (one fontTools run)
+
+
+def font_chunks(tasks: list[_Task]) -> list[list[_Task]]:
+    """``tasks`` (report order) cut into runs of at most :data:`FIGURES_PER_DOCUMENT` figures of
+    one group folder (:func:`group_folder`). A chunk's PDF files are drawn as one ``PdfPages``
+    document and share its font subsets, which matplotlib makes once per document (with fontTools,
+    about 0.1 CPU s per font): a function of the group's figures alone, so a group redrawn on its
+    own (``groups``), or by another worker, gives the same bytes."""
+    chunks: list[list[_Task]] = []
+    last = None
+    for t in tasks:
+        group = "/".join(t.stem.split("/")[:2])
+        if group != last or len(chunks[-1]) == FIGURES_PER_DOCUMENT:
+            chunks.append([])
+        chunks[-1].append(t)
+        last = group
+    return chunks
+
+
+def worker_shares(chunks: list[list[_Task]], n: int) -> list[list[list[_Task]]]:
+    """The chunks dealt to ``n`` workers, largest first, each to the least-loaded worker (ties:
+    the lowest number): which worker draws a chunk does not change its bytes, only the balance."""
+    shares: list[list[list[_Task]]] = [[] for _ in range(n)]
+    loads = [0] * n
+    for chunk in sorted(chunks, key=len, reverse=True):
+        k = loads.index(min(loads))
+        shares[k].append(chunk)
+        loads[k] += len(chunk)
+    return shares
+
+
 _FORKED: tuple | None = (
-    None  # (results, styles, folder, formats, tasks) inherited by forked workers
+    None  # (results, styles, folder, formats, shares) inherited by forked workers
 )
 
 
-def _render_share(k: int, n: int):
-    results, styles, folder, formats, tasks = _FORKED
-    return _render(results, styles, folder, formats, tasks[k::n])
+def _render_share(k: int):
+    results, styles, folder, formats, shares = _FORKED
+    return _render(results, styles, folder, formats, shares[k])
 
 
 DEFAULT_MAX_WORKERS = 8  # the default's cap: each worker shares less of the caches' work (speedups)
@@ -269,21 +369,22 @@ def _write_figures(
     if groups is not None:
         wanted = set(groups)
         tasks = [t for t in tasks if "/".join(t.stem.split("/")[:2]) in wanted]
+    chunks = font_chunks(tasks)
     workers = _default_workers() if workers is None else max(1, int(workers))
-    workers = min(workers, max(1, len(tasks) // 4))
+    workers = min(workers, len(chunks), max(1, len(tasks) // 4))
     if workers > 1 and "fork" in mp.get_all_start_methods():
         global _FORKED
-        _FORKED = (results, styles, folder, tuple(formats), tasks)
+        _FORKED = (results, styles, folder, tuple(formats), worker_shares(chunks, workers))
         try:
             with ProcessPoolExecutor(
                 workers, mp_context=mp.get_context("fork"), initializer=ignore_interrupts
             ) as pool:
-                shares = list(pool.map(_render_share, range(workers), [workers] * workers))
+                shares = list(pool.map(_render_share, range(workers)))
         finally:
             _FORKED = None
         done = dict(pair for share in shares for pair in share)
     else:
-        done = dict(_render(results, styles, folder, tuple(formats), tasks))
+        done = dict(_render(results, styles, folder, tuple(formats), chunks))
     return {t.key: done[t.key] for t in tasks}
 
 
