@@ -13,6 +13,11 @@ narrower fallback sans only leaves some space); report.pdf pins it to the very f
 matplotlib measured the text with (:mod:`ccreport.render.figure_fonts`).
 
 report.pdf draws each figure from its PDF file where it can (:mod:`ccreport.render.figure_pdfs`).
+The PDF files of a run of at most :data:`FIGURES_PER_DOCUMENT` figures of one group folder are
+drawn as the pages of one matplotlib ``PdfPages`` document, so fontTools subsets each font once per
+run rather than once per figure, and split into one file per figure (:func:`split_pages`, which
+also renumbers a font subset that starts at code 0, read as ``.notdef`` by PDF/A). Text is drawn
+without ligatures (:func:`without_ligatures`).
 
 Each figure is laid out once (:func:`lay_out_once`) and drawn once per file with matplotlib's
 public API. Where ``ccreport.speedups`` allows (on by default, off with ``CCREPORT_SPEEDUPS=0`` or
@@ -227,16 +232,19 @@ def split_pages(document: bytes, targets: list[Path]) -> None:
     matplotlib gives every page of a document one resource dictionary (all fonts, images, marker
     forms and graphics states of all pages); each page's file keeps of it only the entries whose
     names its content stream uses (every ``/Name`` token of the decoded stream: a superset of the
-    resources it draws with), so a file holds its own figure and the document's font subsets. The
-    bytes are a function of ``document`` alone (pypdf writes no date and no random identifier)."""
+    resources it draws with), so a file holds its own figure and the document's font subsets.
+    A font whose glyphs start at code 0 is renumbered from 1 (:func:`_codes_from_one`). The bytes
+    are a function of ``document`` alone (pypdf writes no date and no random identifier)."""
     import pypdf
-    from pypdf.generic import DictionaryObject, NameObject
+    from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
 
     reader = pypdf.PdfReader(io.BytesIO(document))
     if len(reader.pages) != len(targets):
         raise ValueError(f"{len(reader.pages)} pages for {len(targets)} figure files")
-    for page, target in zip(reader.pages, targets, strict=True):
-        used = {b"/" + name for name in _RESOURCE_NAME.findall(page.get_contents().get_data())}
+    contents = [page.get_contents().get_data() for page in reader.pages]
+    shifted = _codes_from_one(reader, contents)
+    for page, content, target in zip(reader.pages, contents, targets, strict=True):
+        used = {b"/" + name for name in _RESOURCE_NAME.findall(content)}
         resources = page["/Resources"].get_object()
         kept = DictionaryObject()
         for key, value in resources.items():
@@ -248,9 +256,119 @@ def split_pages(document: bytes, targets: list[Path]) -> None:
             kept[NameObject(key)] = value
         page[NameObject("/Resources")] = kept
         writer = pypdf.PdfWriter()
-        writer.add_page(page)
+        added = writer.add_page(page)
+        if shifted and shifted & used:
+            stream = DecodedStreamObject()
+            stream.set_data(_shift_shown_codes(content, shifted))
+            added.replace_contents(stream.flate_encode(level=6))
         with open(target, "wb") as file:
             writer.write(file)
+
+
+# A content stream's tokens that matter to which font shows a string: a literal string (matplotlib
+# escapes every parenthesis in one), a font selection, q and Q (which save and restore the font),
+# and the start of a hex string or dictionary (never in matplotlib's content: then nothing shifts).
+_TEXT_TOKEN = re.compile(
+    rb"(?P<string>\((?:\\.|[^\\()])*\))"
+    rb"|(?P<font>/[^\s/\[\]<>(){}%]+)\s+[-+.\d]+\s+Tf\b"
+    rb"|(?P<save>\bq\b)|(?P<restore>\bQ\b)|(?P<hex><)",
+    re.S,
+)
+_ESCAPES = {b"n": b"\n", b"r": b"\r", b"t": b"\t", b"b": b"\b", b"f": b"\f"}
+
+
+def _codes_from_one(reader, contents: list[bytes]) -> set[bytes]:
+    """Renumber, in ``reader``'s objects, every Type0 font of the document whose code (CID) 0
+    shows a glyph: matplotlib numbers a second subset of a font (glyphs without a character code
+    of their own: the ligatures of a multi-line text, whose lines matplotlib draws without the
+    text's font features) from 0, which PDF/A reads as a use of ``.notdef`` (ISO 19005-3
+    6.2.11.8). Each code ``c`` becomes ``c + 1``: the CIDToGIDMap gains a leading ``.notdef``, the
+    ``/W`` runs and the ToUnicode ranges start one later; the strings shown in it are shifted by
+    :func:`_shift_shown_codes`. Returns the resource names (``b"/F2"``) of the fonts renumbered
+    (none when a content stream holds a token the shift does not read, a hex string)."""
+    from pypdf.generic import NumberObject
+
+    from .figure_pdfs import _draws_cid_zero
+
+    fonts = (reader.pages[0]["/Resources"].get_object().get("/Font") or {}) if contents else {}
+    names = {name.encode(): ref for name, ref in fonts.items() if _draws_cid_zero(ref.get_object())}
+    if not names or any(m["hex"] for c in contents for m in _TEXT_TOKEN.finditer(c)):
+        return set()
+    for ref in names.values():
+        cid_font = ref.get_object()["/DescendantFonts"][0].get_object()
+        mapping = cid_font["/CIDToGIDMap"].get_object()
+        mapping.set_data(b"\0\0" + mapping.get_data())
+        widths = cid_font["/W"]
+        at = 0
+        while at < len(widths):  # [first [w ...] first [w ...]] or [first last w]
+            widths[at] = NumberObject(int(widths[at]) + 1)
+            plain = not hasattr(widths[at + 1], "__len__")
+            if plain:
+                widths[at + 1] = NumberObject(int(widths[at + 1]) + 1)
+            at += 3 if plain else 2
+        to_unicode = ref.get_object()["/ToUnicode"].get_object()
+        to_unicode.set_data(
+            re.sub(
+                rb"^<([0-9a-fA-F]{4})> <([0-9a-fA-F]{4})>(?= \[| <)",
+                lambda m: b"<%04x> <%04x>" % (int(m[1], 16) + 1, int(m[2], 16) + 1),
+                to_unicode.get_data(),
+                flags=re.M,
+            )
+        )
+    return set(names)
+
+
+def _shift_shown_codes(content: bytes, fonts: set[bytes]) -> bytes:
+    """``content`` with each two-byte code of every string shown in one of ``fonts`` increased by
+    one (:func:`_codes_from_one`); the strings re-escaped as matplotlib escapes them."""
+    from matplotlib.backends.backend_pdf import pdfRepr
+
+    current, saved = None, []
+
+    def replace(m: re.Match) -> bytes:
+        nonlocal current
+        if m["font"]:
+            current = m["font"]
+        elif m["save"]:
+            saved.append(current)
+        elif m["restore"]:
+            current = saved.pop() if saved else None
+        elif m["string"] and current in fonts:
+            codes = _unescape(m["string"][1:-1])
+            return pdfRepr(
+                b"".join(
+                    (int.from_bytes(codes[i : i + 2]) + 1).to_bytes(2)
+                    for i in range(0, len(codes), 2)
+                )
+            )
+        return m[0]
+
+    return _TEXT_TOKEN.sub(replace, content)
+
+
+def _unescape(body: bytes) -> bytes:
+    """The bytes of a PDF literal string's body (ISO 32000-1 7.3.4.2 escapes)."""
+    out, at = bytearray(), 0
+    while at < len(body):
+        byte = body[at : at + 1]
+        if byte != b"\\":
+            out += byte
+            at += 1
+            continue
+        nxt = body[at + 1 : at + 2]
+        if nxt in _ESCAPES:
+            out += _ESCAPES[nxt]
+            at += 2
+        elif nxt.isdigit():
+            digits = re.match(rb"[0-7]{1,3}", body[at + 1 : at + 4])[0]
+            out.append(int(digits, 8) & 0xFF)
+            at += 1 + len(digits)
+        elif nxt in (b"\r", b"\n"):  # a line continuation
+            at += 2 + (body[at + 1 : at + 3] == b"\r\n")
+        else:
+            out += nxt
+            at += 2
+    return bytes(out)
 
 
 FIGURES_PER_DOCUMENT = 10  # figures whose PDF files share one font subset (one fontTools run)

@@ -394,3 +394,64 @@ def test_figure_pdfs_share_their_chunks_fonts_for_any_workers_and_groups(tmp_pat
     programs = {p for path in (tmp_path / "one").rglob("*.pdf") for p in _font_programs(path)}
     n_chunks = len(font_chunks([type("T", (), {"stem": e["pdf"]}) for e in one.values()]))
     assert len(programs) <= 2 * n_chunks < len(drawn)
+
+
+def test_a_second_subset_is_renumbered_from_one_in_the_split_files(tmp_path, monkeypatch):
+    """A two-line text keeps its ligatures (matplotlib draws each line without the text's font
+    features), so its "ff" opens a second subset counted from code 0 (.notdef to PDF/A). The split
+    file renumbers that font from 1: no font draws code 0, the text still reads "Difference" and
+    "offset", and report.pdf draws the figure from its PDF, valid PDF/A-3b."""
+    import io
+
+    from matplotlib.backends.backend_pdf import PdfPages
+    from matplotlib.figure import Figure
+
+    from ccreport.render.figure_files import split_pages, without_ligatures
+    from ccreport.render.figure_pdfs import _draws_cid_zero, _fonts
+
+    monkeypatch.setenv("CCREPORT_SPEEDUPS", "0")  # no figure_subsets: matplotlib's own numbering
+    buffer = io.BytesIO()
+    (tmp_path / "figures").mkdir()
+    with F.style(), PdfPages(buffer, metadata=SAVE_METADATA["pdf"]) as pages:
+        for title in ("plain", "Difference (ff)\noffset fi fl (x)"):
+            fig = Figure(figsize=(3, 2))
+            fig.add_subplot().set_title(title)
+            without_ligatures(fig)
+            fig.savefig(tmp_path / "figures" / f"{len(title)}.svg", format="svg")
+            pages.savefig(fig)
+    original = pypdf.PdfReader(io.BytesIO(buffer.getvalue()))
+    assert any(_draws_cid_zero(font) for _, font in _fonts(original.pages[1]))  # the control
+    targets = [tmp_path / "figures" / "5.pdf", tmp_path / "figures" / "32.pdf"]
+    split_pages(buffer.getvalue(), targets)
+    for target in targets:
+        assert not any(
+            _draws_cid_zero(font) for _, font in _fonts(pypdf.PdfReader(target).pages[0])
+        )
+    text = pypdf.PdfReader(targets[1]).pages[0].extract_text()
+    assert "Difference (ff)" in text and "offset fi fl (x)" in text
+    assert text == original.pages[1].extract_text()
+    report = _write(tmp_path, ["5", "32"])
+    assert len(_figure_xobjects(report)) == 2  # both from their PDF files
+    page = pytest.importorskip("page")
+    assert page.validate_pdf(report, profile="3b").is_compliant
+
+
+def test_literal_strings_read_back_as_matplotlib_wrote_them():
+    """_unescape inverts matplotlib's pdfRepr of bytes (escaped parentheses, backslashes, CR, LF)
+    and reads the other escapes of ISO 32000-1 7.3.4.2."""
+    import numpy as np
+    from matplotlib.backends.backend_pdf import pdfRepr
+
+    from ccreport.render.figure_files import _unescape
+
+    rng = np.random.default_rng(3)
+    for n in (0, 1, 2, 17, 256):
+        data = rng.integers(0, 256, n, dtype=np.uint8).tobytes() + bytes(range(256))
+        assert _unescape(pdfRepr(data)[1:-1]) == data
+    assert (
+        _unescape(
+            rb"a\101\t\0b\\\)\(\
+c"
+        )
+        == b"aA\t\x00b\\)(c"
+    )
