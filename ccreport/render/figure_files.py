@@ -288,10 +288,10 @@ def _codes_from_one(reader, contents: list[bytes]) -> set[bytes]:
     (none when a content stream holds a token the shift does not read, a hex string)."""
     from pypdf.generic import NumberObject
 
-    from .figure_pdfs import _draws_cid_zero
+    from .figure_pdfs import draws_cid_zero
 
     fonts = (reader.pages[0]["/Resources"].get_object().get("/Font") or {}) if contents else {}
-    names = {name.encode(): ref for name, ref in fonts.items() if _draws_cid_zero(ref.get_object())}
+    names = {name.encode(): ref for name, ref in fonts.items() if draws_cid_zero(ref.get_object())}
     if not names or any(m["hex"] for c in contents for m in _TEXT_TOKEN.finditer(c)):
         return set()
     for ref in names.values():
@@ -334,7 +334,7 @@ def _shift_shown_codes(content: bytes, fonts: set[bytes]) -> bytes:
         elif m["restore"]:
             current = saved.pop() if saved else None
         elif m["string"] and current in fonts:
-            codes = _unescape(m["string"][1:-1])
+            codes = unescape_literal(m["string"][1:-1])
             return pdfRepr(
                 b"".join(
                     (int.from_bytes(codes[i : i + 2]) + 1).to_bytes(2)
@@ -346,7 +346,7 @@ def _shift_shown_codes(content: bytes, fonts: set[bytes]) -> bytes:
     return _TEXT_TOKEN.sub(replace, content)
 
 
-def _unescape(body: bytes) -> bytes:
+def unescape_literal(body: bytes) -> bytes:
     """The bytes of a PDF literal string's body (ISO 32000-1 7.3.4.2 escapes)."""
     out, at = bytearray(), 0
     while at < len(body):

@@ -280,7 +280,7 @@ def test_text_is_drawn_without_ligatures_so_no_code_zero_glyph(tmp_path, monkeyp
     from code 0, read as .notdef by PDF/A; without_ligatures draws single-line text without them:
     one font, no code 0, and report.pdf draws the figure from its PDF. The SVG is unchanged."""
     from ccreport.render.figure_files import without_ligatures
-    from ccreport.render.figure_pdfs import _draws_cid_zero, _fonts
+    from ccreport.render.figure_pdfs import draws_cid_zero, page_fonts
 
     monkeypatch.setenv("CCREPORT_SPEEDUPS", "0")  # no figure_subsets: matplotlib's own numbering
     fonts, svgs = {}, {}
@@ -291,10 +291,10 @@ def test_text_is_drawn_without_ligatures_so_no_code_zero_glyph(tmp_path, monkeyp
                 without_ligatures(fig)
             fig.savefig(tmp_path / f"{plain}.pdf", format="pdf", metadata=SAVE_METADATA["pdf"])
             fig.savefig(tmp_path / f"{plain}.svg", format="svg", metadata=SAVE_METADATA["svg"])
-        fonts[plain] = _fonts(pypdf.PdfReader(tmp_path / f"{plain}.pdf").pages[0])
+        fonts[plain] = page_fonts(pypdf.PdfReader(tmp_path / f"{plain}.pdf").pages[0])
         svgs[plain] = (tmp_path / f"{plain}.svg").read_bytes()
-    assert any(_draws_cid_zero(font) for _, font in fonts[False])  # the control: ligatures do
-    assert len(fonts[True]) == 1 and not _draws_cid_zero(fonts[True][0][1])
+    assert any(draws_cid_zero(font) for _, font in fonts[False])  # the control: ligatures do
+    assert len(fonts[True]) == 1 and not draws_cid_zero(fonts[True][0][1])
     assert svgs[True] == svgs[False]
     FigurePdf(tmp_path / "True.pdf", FigureImages(tmp_path))  # accepted for report.pdf
 
@@ -407,7 +407,7 @@ def test_a_second_subset_is_renumbered_from_one_in_the_split_files(tmp_path, mon
     from matplotlib.figure import Figure
 
     from ccreport.render.figure_files import split_pages, without_ligatures
-    from ccreport.render.figure_pdfs import _draws_cid_zero, _fonts
+    from ccreport.render.figure_pdfs import draws_cid_zero, page_fonts
 
     monkeypatch.setenv("CCREPORT_SPEEDUPS", "0")  # no figure_subsets: matplotlib's own numbering
     buffer = io.BytesIO()
@@ -420,12 +420,12 @@ def test_a_second_subset_is_renumbered_from_one_in_the_split_files(tmp_path, mon
             fig.savefig(tmp_path / "figures" / f"{len(title)}.svg", format="svg")
             pages.savefig(fig)
     original = pypdf.PdfReader(io.BytesIO(buffer.getvalue()))
-    assert any(_draws_cid_zero(font) for _, font in _fonts(original.pages[1]))  # the control
+    assert any(draws_cid_zero(font) for _, font in page_fonts(original.pages[1]))  # the control
     targets = [tmp_path / "figures" / "5.pdf", tmp_path / "figures" / "32.pdf"]
     split_pages(buffer.getvalue(), targets)
     for target in targets:
         assert not any(
-            _draws_cid_zero(font) for _, font in _fonts(pypdf.PdfReader(target).pages[0])
+            draws_cid_zero(font) for _, font in page_fonts(pypdf.PdfReader(target).pages[0])
         )
     text = pypdf.PdfReader(targets[1]).pages[0].extract_text()
     assert "Difference (ff)" in text and "offset fi fl (x)" in text
@@ -437,19 +437,19 @@ def test_a_second_subset_is_renumbered_from_one_in_the_split_files(tmp_path, mon
 
 
 def test_literal_strings_read_back_as_matplotlib_wrote_them():
-    """_unescape inverts matplotlib's pdfRepr of bytes (escaped parentheses, backslashes, CR, LF)
+    """unescape_literal inverts pdfRepr of bytes (escaped parentheses, backslashes, CR, LF)
     and reads the other escapes of ISO 32000-1 7.3.4.2."""
     import numpy as np
     from matplotlib.backends.backend_pdf import pdfRepr
 
-    from ccreport.render.figure_files import _unescape
+    from ccreport.render.figure_files import unescape_literal
 
     rng = np.random.default_rng(3)
     for n in (0, 1, 2, 17, 256):
         data = rng.integers(0, 256, n, dtype=np.uint8).tobytes() + bytes(range(256))
-        assert _unescape(pdfRepr(data)[1:-1]) == data
+        assert unescape_literal(pdfRepr(data)[1:-1]) == data
     assert (
-        _unescape(
+        unescape_literal(
             rb"a\101\t\0b\\\)\(\
 c"
         )
