@@ -22,8 +22,7 @@ without ligatures (:func:`without_ligatures`).
 Each figure is laid out once (:func:`lay_out_once`) and drawn once per file with matplotlib's
 public API. Where ``ccreport.speedups`` allows (on by default, off with ``CCREPORT_SPEEDUPS=0`` or
 another matplotlib), the SVG and PDF are drawn in one walk (:mod:`ccreport.speedups.figure_replay`),
-work repeated from figure to figure is shared (:mod:`ccreport.speedups.figure_caches`) and a
-font's second PDF subset keeps code 0 for ``.notdef`` (:mod:`ccreport.speedups.figure_subsets`);
+and work repeated from figure to figure is shared (:mod:`ccreport.speedups.figure_caches`);
 SVG files are byte-identical either way. Figures are split between forked worker processes
 (``workers``); the files are the same bytes for any number of them.
 """
@@ -49,7 +48,6 @@ from ..project import naming
 from ..results import Results
 from ..runtime.interrupts import ignore_interrupts
 from ..speedups import figure_caches, figure_replay
-from ..speedups.figure_subsets import notdef_at_code_zero
 
 SAVE_METADATA = {"svg": {"Date": None}, "pdf": {"CreationDate": None}, "png": {"Software": None}}
 PNG_DPI = 150
@@ -151,7 +149,6 @@ def _render(results: Results, styles, folder: Path, formats, chunks) -> list[tup
     out = []
     with (
         F.style(),
-        notdef_at_code_zero(),
         figure_caches.shared_work(),
     ):  # speedups: nothing when off
         for chunk in chunks:

@@ -13,7 +13,7 @@ pypdf = pytest.importorskip("pypdf")
 weasyprint = pytest.importorskip("weasyprint")
 
 from ccreport import figures as F  # noqa: E402
-from ccreport.render.figure_files import SAVE_METADATA, notdef_at_code_zero  # noqa: E402
+from ccreport.render.figure_files import SAVE_METADATA, split_pages  # noqa: E402
 from ccreport.render.figure_pdfs import XOBJECT_NAME, FigureImages, FigurePdf  # noqa: E402
 from ccreport.render.pdfa import pdfa_repairs  # noqa: E402
 
@@ -21,15 +21,18 @@ matplotlib.use("Agg")
 
 
 def _figure(folder: Path, stem: str, notdef_kept: bool = True, pdf: bool = True) -> None:
-    """A small figure with text (minus signs, Greek, mathtext, ligatures in a two-line label), transparency,
-    hatching and a rasterized artist; ``notdef_kept``: written as the build writes figures."""
+    """A small figure with text (minus signs, Greek, mathtext, ligatures in a two-line label),
+    transparency, hatching and a rasterized artist; ``notdef_kept``: its PDF written as the build
+    writes it (a page of a PdfPages document, split off by split_pages, which renumbers a font
+    subset from code 1), else by savefig alone (the two-line label's ligatures at code 0)."""
+    import io
+
     import matplotlib.pyplot as plt
     import numpy as np
+    from matplotlib.backends.backend_pdf import PdfPages
 
     (folder / "figures").mkdir(exist_ok=True)
-    import contextlib
-
-    with F.style(), notdef_at_code_zero() if notdef_kept else contextlib.nullcontext():
+    with F.style():
         fig, ax = plt.subplots(figsize=(4, 2.5))
         ax.plot([-1, 0, 1], [0.2, -0.5, 0.7], label="Difference of NEC")
         ax.fill_between([-1, 1], [-0.2, -0.2], [0.3, 0.3], alpha=0.3, hatch="//")
@@ -37,10 +40,15 @@ def _figure(folder: Path, stem: str, notdef_kept: bool = True, pdf: bool = True)
         ax.set_xlabel(r"PC(+) $\alpha$ − Δ")
         ax.set_ylabel("Difference\nin flow")
         ax.legend()
-        for fmt in ("svg", "pdf") if pdf else ("svg",):
-            fig.savefig(
-                folder / "figures" / f"{stem}.{fmt}", format=fmt, metadata=SAVE_METADATA[fmt]
-            )
+        target = folder / "figures" / stem
+        fig.savefig(f"{target}.svg", format="svg", metadata=SAVE_METADATA["svg"])
+        if pdf and notdef_kept:
+            buffer = io.BytesIO()
+            with PdfPages(buffer, metadata=SAVE_METADATA["pdf"]) as pages:
+                pages.savefig(fig)
+            split_pages(buffer.getvalue(), [Path(f"{target}.pdf")])
+        elif pdf:
+            fig.savefig(f"{target}.pdf", format="pdf", metadata=SAVE_METADATA["pdf"])
         plt.close(fig)
 
 
@@ -275,14 +283,13 @@ def _ligature_figure():
     return fig
 
 
-def test_text_is_drawn_without_ligatures_so_no_code_zero_glyph(tmp_path, monkeypatch):
+def test_text_is_drawn_without_ligatures_so_no_code_zero_glyph(tmp_path):
     """Ligatures (DejaVu's "ff", "fi", "fl") would open a second font subset whose glyphs count
     from code 0, read as .notdef by PDF/A; without_ligatures draws single-line text without them:
     one font, no code 0, and report.pdf draws the figure from its PDF. The SVG is unchanged."""
     from ccreport.render.figure_files import without_ligatures
     from ccreport.render.figure_pdfs import draws_cid_zero, page_fonts
 
-    monkeypatch.setenv("CCREPORT_SPEEDUPS", "0")  # no figure_subsets: matplotlib's own numbering
     fonts, svgs = {}, {}
     for plain in (False, True):
         with F.style():
@@ -396,7 +403,7 @@ def test_figure_pdfs_share_their_chunks_fonts_for_any_workers_and_groups(tmp_pat
     assert len(programs) <= 2 * n_chunks < len(drawn)
 
 
-def test_a_second_subset_is_renumbered_from_one_in_the_split_files(tmp_path, monkeypatch):
+def test_a_second_subset_is_renumbered_from_one_in_the_split_files(tmp_path):
     """A two-line text keeps its ligatures (matplotlib draws each line without the text's font
     features), so its "ff" opens a second subset counted from code 0 (.notdef to PDF/A). The split
     file renumbers that font from 1: no font draws code 0, the text still reads "Difference" and
@@ -409,7 +416,6 @@ def test_a_second_subset_is_renumbered_from_one_in_the_split_files(tmp_path, mon
     from ccreport.render.figure_files import split_pages, without_ligatures
     from ccreport.render.figure_pdfs import draws_cid_zero, page_fonts
 
-    monkeypatch.setenv("CCREPORT_SPEEDUPS", "0")  # no figure_subsets: matplotlib's own numbering
     buffer = io.BytesIO()
     (tmp_path / "figures").mkdir()
     with F.style(), PdfPages(buffer, metadata=SAVE_METADATA["pdf"]) as pages:
