@@ -462,9 +462,9 @@ def write_figures(
     per pair, each group in the kinds' ``order``). Files: ``figures/overview/*``, ``figures/<dataset-stem>/{cost,roc,...}``,
     ``figures/<dataset-stem>/focus/<classifier-stem>``, ``figures/<dataset-stem>/diff/<pair-stem>``.
     Formats: any of "svg", "pdf", "png" (PNG at ``PNG_DPI``). ``workers`` (default: the CPUs
-    available, at most ``DEFAULT_MAX_WORKERS``; never more than one per four figures; forked
-    processes, where ``fork`` exists) splits the figures between processes; the files are the
-    same bytes either way. ``theme_style``: the theme's ``figures.mplstyle``, layered
+    available, at most ``DEFAULT_MAX_WORKERS``; never more than one per four figures or per run
+    of :func:`font_chunks`; forked processes, where ``fork`` exists) splits the runs between
+    processes (:func:`worker_shares`); the files are the same bytes either way. ``theme_style``: the theme's ``figures.mplstyle``, layered
     over the package style for every figure (:func:`ccreport.figures.theme_style`). ``groups``:
     only the figures whose files are in these folders (:func:`group_folder`; None: all), so a build
     redraws only the datasets whose figures its cache does not hold; each figure is drawn as it is
