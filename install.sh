@@ -5,7 +5,8 @@
 #   - Debian packages WeasyPrint needs to lay out the PDF (Pango, HarfBuzz) and the report's
 #     fonts (DejaVu), and the TeX the LaTeX-table test compiles with (pdflatex from
 #     texlive-latex-base, booktabs from texlive-latex-recommended, siunitx from texlive-science) and
-#     poppler-utils (pdfinfo, pdfdetach: the archive tests check the PDF with them), without
+#     poppler-utils (pdfinfo, pdfdetach: the archive tests check the PDF with them), chromium (the
+#     explorer's browser tests drive it with Playwright; never `playwright install`), without
 #     recommended packages:
 #     checked with one dpkg-query, installed with apt-get (sudo when not root) only when missing;
 #   - the package itself, editable, with its development extras (pytest, hypothesis, pypdf,
@@ -20,7 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 system_packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core poppler-utils
-                 texlive-latex-base texlive-latex-recommended texlive-science)
+                 texlive-latex-base texlive-latex-recommended texlive-science chromium)
 
 if command -v dpkg-query >/dev/null 2>&1; then
     installed=$(dpkg-query -W -f='${Status} ${Package}\n' "${system_packages[@]}" 2>/dev/null || true)

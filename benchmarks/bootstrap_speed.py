@@ -1,13 +1,16 @@
 """Speed and memory of the stratified bootstrap band (issue 4), each as a ratio measured in one run.
 
-(i)   the bare numpy floor: drawing the stratified resample counts of 1000 replicates and taking their
-      cumulative sums in the presorted order (the same chunks and the same drawing code as the band);
+(i)   the bare numpy floor: drawing the stratified resample counts of 1000 replicates and taking
+      their cumulative sums in the presorted order (the same chunks and the same drawing code as the
+      band);
 (ii)  the band of one scoring classifier: 1000 replicates of its lower envelope (exact hulls), the
       optimism-corrected replicates, the pointwise and the simultaneous band;
-(iii) R pROC ``ci.se`` (stratified bootstrap of sensitivity at 21 specificities), same n and replicates;
+(iii) R pROC ``ci.se`` (stratified bootstrap of sensitivity at 21 specificities), same n and
+      replicates;
 (iv)  peak memory of (ii) at n = 10^6, in a fresh subprocess (ru_maxrss, whole process).
 
-    PYTHONPATH=. python benchmarks/bootstrap_speed.py [--n 100000] [--replicates 1000] [--repeat 3] [--write]
+    PYTHONPATH=. python benchmarks/bootstrap_speed.py [--n 100000] [--replicates 1000]
+        [--repeat 3] [--write]
 
 Timings take the best of ``--repeat`` interleaved runs (the machine is shared).
 """
@@ -29,10 +32,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ccreport.analysis import (
-    bands,  # noqa: E402
-    bootstrap,  # noqa: E402
-)
+from ccreport.analysis import bands, bootstrap, memo  # noqa: E402
 from ccreport.analysis import calibration as cb  # noqa: E402
 
 
@@ -55,8 +55,8 @@ def floor(y, s, replicates, seed):
 
 
 def band(y, s, replicates, seed, priors=None):
-    """As a report computes it: the replicates of the dataset's one resampling (``pairs_task``; for one
-    classifier the procedure of ``bootstrap_scores``, timed here) read at the levels
+    """As a report computes it: the replicates of the dataset's one resampling (``pairs_task``; for
+    one classifier the procedure of ``bootstrap_scores``, timed here) read at the levels
     ``classifier_task`` calibrates; at n > 10,000 the default ``calibration = "auto"`` does not
     calibrate (``ccreport.analysis.calibration``)."""
     rng = np.random.default_rng(seed)
@@ -71,6 +71,8 @@ def band(y, s, replicates, seed, priors=None):
 
 
 def timed(function, *args):
+    """Wall seconds of one call, with ccreport's memos emptied first (no memo hit)."""
+    memo.clear()
     t = time.perf_counter()
     function(*args)
     return time.perf_counter() - t
@@ -88,7 +90,8 @@ cat(t[["elapsed"]], "\n")
 
 
 def proc_seconds(y, s, replicates):
-    """Wall time of pROC ci.se in Rscript (data passed through a CSV; the time excludes reading it)."""
+    """Wall time of pROC ci.se in Rscript (data passed through a CSV; the time excludes reading
+    it)."""
     if shutil.which("Rscript") is None:
         return None, "Rscript not found"
     with tempfile.TemporaryDirectory() as tmp:
@@ -166,7 +169,8 @@ def main(argv=None):
         print(f"pROC ci.se {r_t:.2f} s   ours {b:.3f} s   speed-up {r_t / b:.1f}x", flush=True)
     mem = peak_memory(args.memory_n, args.replicates)
     print(
-        f"n={args.memory_n}: peak RSS {mem['peak_mb']:.0f} MB (before the bootstrap {mem['before_mb']:.0f} MB), {mem['seconds']:.1f} s",
+        f"n={args.memory_n}: peak RSS {mem['peak_mb']:.0f} MB (before the bootstrap "
+        f"{mem['before_mb']:.0f} MB), {mem['seconds']:.1f} s",
         flush=True,
     )
     load = (
@@ -174,21 +178,28 @@ def main(argv=None):
     )
     body = "\n".join(
         [
-            f"`PYTHONPATH=. python benchmarks/bootstrap_speed.py` on {platform.machine()}, Python {platform.python_version()}, "
-            f"numpy {np.__version__}, one process; binormal scores, n = {args.n:,}, {args.replicates} replicates, "
+            f"`PYTHONPATH=. python benchmarks/bootstrap_speed.py` on {platform.machine()}, "
+            f"Python {platform.python_version()}, "
+            f"numpy {np.__version__}, one process; binormal scores, n = {args.n:,}, "
+            f"{args.replicates} replicates, "
             f"best of {args.repeat} interleaved runs (load average at the end: {' '.join(load)}).",
             "",
             "| what | seconds | ratio |",
             "| --- | ---: | ---: |",
-            f"| (i) bare numpy floor: stratified resample counts + cumulative sums in the presorted order | {f:.3f} | 1 |",
-            f"| (ii) our band: exact replicate envelopes, optimism correction, pointwise + simultaneous band | {b:.3f} | {b / f:.2f}x the floor (goal <= 2) |",
+            "| (i) bare numpy floor: stratified resample counts + cumulative sums in the "
+            f"presorted order | {f:.3f} | 1 |",
+            "| (ii) our band: exact replicate envelopes, optimism correction, pointwise + "
+            f"simultaneous band | {b:.3f} | {b / f:.2f}x the floor (goal <= 2) |",
             (
-                f"| (iii) R pROC `ci.se` (21 specificities, stratified, {r_version}) | {r_t:.2f} | ours is {r_t / b:.1f}x faster (goal >= 20) |"
+                f"| (iii) R pROC `ci.se` (21 specificities, stratified, {r_version}) | "
+                f"{r_t:.2f} | ours is {r_t / b:.1f}x faster (goal >= 20) |"
                 if r_t is not None
                 else f"| (iii) R pROC `ci.se` | not run ({r_version}) | |"
             ),
-            f"| (iv) peak RSS of the whole process at n = {args.memory_n:,}, {args.replicates} replicates (goal < 1 GB) | "
-            f"{mem['seconds']:.1f} | {mem['peak_mb']:.0f} MB ({mem['before_mb']:.0f} MB before the bootstrap) |",
+            f"| (iv) peak RSS of the whole process at n = {args.memory_n:,}, "
+            f"{args.replicates} replicates (goal < 1 GB) | "
+            f"{mem['seconds']:.1f} | {mem['peak_mb']:.0f} MB ({mem['before_mb']:.0f} MB "
+            "before the bootstrap) |",
         ]
     )
     print(body)

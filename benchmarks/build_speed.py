@@ -1,4 +1,5 @@
-"""Time of building the example project, HTML and PDF, phase by phase (issue 3: < 30 s; issue 9: < 15 s).
+"""Time of building the example project, HTML and PDF, phase by phase (issue 3: < 30 s; issue 9:
+< 15 s).
 
     PYTHONPATH=. python benchmarks/build_speed.py [PROJECT_DIR] [--repeats 1] [--no-pdf]
 
@@ -6,9 +7,10 @@ Each phase is the function ``ccreport build`` calls, run in the same order into 
 with one worker (as ``-j 1``) and one BLAS thread (as a build), the collector handled as the
 ``ccreport`` command handles it (frozen and paused over the output stages, their garbage left to
 the exit). Not included: the interpreter's start and ccreport's imports (about 0.5 CPU s of the
-command; matplotlib's and WeasyPrint's imports fall in the first run's figure and PDF phases). Printed per phase: wall seconds and
-this process's CPU seconds (``time.process_time``: user + system, the figure to quote on a shared
-machine); the analyses also per task kind (CPU seconds of all tasks of that kind).
+command; matplotlib's and WeasyPrint's imports fall in the first run's figure and PDF phases).
+Printed per phase: wall seconds and this process's CPU seconds (``time.process_time``: user
++ system, the figure to quote on a shared machine); the analyses also per task kind (CPU seconds of
+all tasks of that kind).
 """
 
 from __future__ import annotations
@@ -48,7 +50,8 @@ except ImportError:  # pragma: no cover - comparing with an older tree
         pass
 
 
-try:  # one BLAS thread, as a build runs (ccreport/runtime/threads.py; older trees have no such module)
+# one BLAS thread, as a build runs (ccreport/runtime/threads.py; older trees have no such module)
+try:
     from ccreport.runtime.threads import one_blas_thread
 except ImportError:  # pragma: no cover - comparing with an older tree
     import contextlib
@@ -137,7 +140,8 @@ def main() -> None:
         print(f"  {kind:32s} {min(r[1][kind] for r in runs):13.2f}")
     best = min(r[0]["total"][1] for r in runs)
     print(
-        f"goal (issue 9): total < 15 CPU s with one worker -> {'met' if best < 15 else 'NOT met'} ({best:.1f} s)"
+        "goal (issue 9): total < 15 CPU s with one worker -> "
+        f"{'met' if best < 15 else 'NOT met'} ({best:.1f} s)"
     )
 
 

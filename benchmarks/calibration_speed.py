@@ -2,8 +2,8 @@
 
 For n = 200, 1000 and 10,000 binormal instances, the wall-clock time of the band's own stratified
 bootstrap (1000 replicates: envelopes, optimism correction, expected costs under three priors) and
-of its calibration (``ccreport.analysis.calibration.calibrate``: OUTER x INNER replicates, 200 x 50),
-best of ``--repeat`` runs, one process.
+of its calibration (``ccreport.analysis.calibration.calibrate``: OUTER x INNER replicates, 200
+x 50), best of ``--repeat`` runs, one process.
 
     PYTHONPATH=. python benchmarks/calibration_speed.py [--repeat 3]
 """
@@ -41,16 +41,22 @@ def main(argv=None):
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args(argv)
     print(
-        f'| n | band, 1000 replicates | calibration, {cb.OUTER} x {cb.INNER} | calibration / band | calibrated by "auto" |'
+        f"| n | band, 1000 replicates | calibration, {cb.OUTER} x {cb.INNER} | calibration / "
+        'band | calibrated by "auto" |'
     )
     print("| ---: | ---: | ---: | ---: | --- |")
     for n in args.sizes:
         rng = np.random.default_rng(n)
         y = rng.random(n) < 0.5
         s = rng.normal(size=n) + y
-        band = best_of(args.repeat, lambda: bootstrap.bootstrap_scores(rng, y, s, 1000, PRIORS))
+        band = best_of(
+            args.repeat,
+            lambda rng=rng, y=y, s=s: bootstrap.bootstrap_scores(rng, y, s, 1000, PRIORS),
+        )
         layout = bootstrap.path_layout(y, s)
-        cal = best_of(args.repeat, lambda: cb.calibrate(rng, layout, 0.9, PRIORS))
+        cal = best_of(
+            args.repeat, lambda rng=rng, layout=layout: cb.calibrate(rng, layout, 0.9, PRIORS)
+        )
         auto = "yes" if cb.wanted("auto", n) else "no"
         print(f"| {n} | {band:.3f} s | {cal:.3f} s | {cal / band:.1f}x | {auto} |", flush=True)
 

@@ -23,7 +23,8 @@ against d' = 2 at 1. Per variant: the share of data sets with any claim (confide
 0.95), with a false claim at 0.9 (a claimed PC(+) where the true difference is 0 or of the other
 sign), with a true claim at 0.9.
 
-    PYTHONPATH=. python benchmarks/crisp_pairs.py --spec null --rho 0.5 --n 1000 --datasets 1000 --seed 3
+    PYTHONPATH=. python benchmarks/crisp_pairs.py --spec null --rho 0.5 --n 1000 \
+        --datasets 1000 --seed 3
 """
 
 from __future__ import annotations
@@ -66,7 +67,8 @@ def curves(fnr, fpr):
 
 
 def claims(ref_star, ref, judge, family, level, allowance=0.0) -> np.ndarray:
-    """Grid points where |judge| (+ allowance where judge != 0) exceeds c s, s and c from ref's replicates."""
+    """Grid points where |judge| (+ allowance where judge != 0) exceeds c s, s and c from ref's
+    replicates."""
     sd = np.where(family, studentizing_sd(ref_star.std(axis=0, ddof=1)), 0.0)
     live = sd > 0
     if not live.any():
@@ -156,12 +158,14 @@ def main(argv=None):
         one(rng, args.spec, args.rho, args.n, truth, args.replicates) for _ in range(args.datasets)
     ]
     print(
-        f"| {args.spec} | {args.rho} | {args.n} | {args.datasets} | variant | any claim, 0.8 / 0.9 / 0.95 (%) | false claim, 0.9 (%) | true claim, 0.9 (%) |"
+        f"| {args.spec} | {args.rho} | {args.n} | {args.datasets} | variant | any claim, 0.8 "
+        "/ 0.9 / 0.95 (%) | false claim, 0.9 (%) | true claim, 0.9 (%) |"
     )
     for v in VARIANTS:
         anys = " / ".join(fmt([r[f"{v}_any_{lv}"] for r in rows]) for lv in LEVELS)
         print(
-            f"| | | | | {v} | {anys} | {fmt([r[f'{v}_false_0.9'] for r in rows])} | {fmt([r[f'{v}_true_0.9'] for r in rows])} |"
+            f"| | | | | {v} | {anys} | {fmt([r[f'{v}_false_0.9'] for r in rows])} | "
+            f"{fmt([r[f'{v}_true_0.9'] for r in rows])} |"
         )
     return rows
 

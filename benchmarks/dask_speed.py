@@ -75,7 +75,8 @@ def main(argv=None):
                 c.close()
         one, two = min(times[1]), min(times[2])
         print(
-            f"best of {args.repeats}: 1 worker {one:.1f} s, 2 workers {two:.1f} s, speed-up {one / two:.2f}x "
+            f"best of {args.repeats}: 1 worker {one:.1f} s, 2 workers {two:.1f} s, speed-up "
+            f"{one / two:.2f}x "
             f"(serial {serial:.1f} s); results byte-identical to serial"
         )
 

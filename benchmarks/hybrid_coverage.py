@@ -91,13 +91,15 @@ def main(datasets=200, replicates=200):
         "Neyman-Pearson choice at PC(+) = 0.5",
     ]
     print(
-        f"n = {N}, {datasets} data sets, R = {replicates}, nominal {100 * LEVEL:.0f}% (5% each side)"
+        f"n = {N}, {datasets} data sets, R = {replicates}, nominal {100 * LEVEL:.0f}% (5% "
+        "each side)"
     )
     for name, (below, above) in zip(names, rows.mean(axis=0)):
         se = lambda p: np.sqrt(p * (1 - p) / datasets)  # noqa: E731
         cover = 1 - below - above
         print(
-            f"{name:40s} coverage {100 * cover:5.1f} +- {100 * se(cover):.1f}%   truth below {100 * below:4.1f}%"
+            f"{name:40s} coverage {100 * cover:5.1f} +- {100 * se(cover):.1f}%   truth below "
+            f"{100 * below:4.1f}%"
             f"   above {100 * above:4.1f}%"
         )
 

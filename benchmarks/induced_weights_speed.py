@@ -1,11 +1,12 @@
-"""Speed of an induced prior's vertex weights: all quadrature nodes at once vs one node at a time (issue 9).
+"""Speed of an induced prior's vertex weights: all quadrature nodes at once vs one node at a time
+(issue 9).
 
 An induced prior with a random p(+) integrates each interval of PC(+) with a fixed Gauss-Legendre
 rule over p(+) (``InducedPrior.vertex_weights``). The loop this replaced called
 ``interval_weights`` once per node (128 calls per prior per replicate set); it is kept here, from
 public functions only, as the reference. Both run interleaved in one process on the same intervals
-(the vertex intervals of 1000 bootstrap replicates' hulls), and the weights are compared (bit for bit
-until session 13; since the rule is summed once per end point, the largest absolute difference).
+(the vertex intervals of 1000 bootstrap replicates' hulls), and the weights are compared (bit for
+bit until session 13; since the rule is summed once per end point, the largest absolute difference).
 
     python benchmarks/induced_weights_speed.py
 """
@@ -69,7 +70,7 @@ CASES = (  # (label, n, replicates, nodes)
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args(argv)
     prior = InducedPrior(
@@ -93,8 +94,10 @@ def main(argv=None):
         same = la.tobytes() == va.tobytes() and lb.tobytes() == vb.tobytes()
         diff = max(float(np.max(np.abs(la - va))), float(np.max(np.abs(lb - vb))))
         print(
-            f"| {label} ({lo.size:,} intervals) | {nodes} | {t_loop * 1e3:.0f} ms | {t_vec * 1e3:.0f} ms "
-            f"| {t_loop / t_vec:.1f}x | {'identical bit for bit' if same else f'max abs diff {diff:.3g}'} |"
+            f"| {label} ({lo.size:,} intervals) | {nodes} | {t_loop * 1e3:.0f} ms | "
+            f"{t_vec * 1e3:.0f} ms "
+            f"| {t_loop / t_vec:.1f}x | "
+            f"{'identical bit for bit' if same else f'max abs diff {diff:.3g}'} |"
         )
 
 

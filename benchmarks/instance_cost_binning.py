@@ -1,6 +1,8 @@
-"""Binned vs all thresholds in the instance-cost bootstrap: CPU seconds and how far the intervals move.
+"""Binned vs all thresholds in the instance-cost bootstrap: CPU seconds and how far the intervals
+move.
 
-    PYTHONPATH=. python benchmarks/instance_cost_binning.py [--n 1000000] [--replicates 100] [--bins 4096,1024]
+    PYTHONPATH=. python benchmarks/instance_cost_binning.py [--n 1000000] [--replicates 100]
+        [--bins 4096,1024]
 
 One classifier, binormal scores (positives shifted by 1, 30% positives) rounded to 6 decimals (so
 about as many distinct scores as instances), Gamma(2, 50) costs, the uniform prior. Runs

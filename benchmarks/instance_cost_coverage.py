@@ -1,12 +1,14 @@
-"""Coverage of the instance-cost intervals with binned replicate thresholds vs all thresholds (issue 9).
+"""Coverage of the instance-cost intervals with binned replicate thresholds vs all thresholds (issue
+9).
 
-    PYTHONPATH=. python benchmarks/instance_cost_coverage.py [--sims 300] [--n 4000] [--replicates 200] [--bins 64,256]
+    PYTHONPATH=. python benchmarks/instance_cost_coverage.py [--sims 300] [--n 4000]
+        [--replicates 200] [--bins 64,256]
 
 Population: binormal scores (negatives N(0, 1), positives N(1, 1), 35% positives), each instance's
 cost Gamma(2, 50) independent of its score and class. Then the population ROCIV is the binormal ROC
 (costs independent of the score cancel in the cost-weighted rates), so the true instance-cost
-envelope over PC_iv(+) is ``min_t x FNR(t) + (1 - x) FPR(t)``, the true AUCIV Phi(1 / sqrt 2) and the
-true expected cost under the uniform prior the envelope's integral. Each simulation draws one
+envelope over PC_iv(+) is ``min_t x FNR(t) + (1 - x) FPR(t)``, the true AUCIV Phi(1 / sqrt 2) and
+the true expected cost under the uniform prior the envelope's integral. Each simulation draws one
 sample of n instances (continuous scores: n distinct) and runs ``bootstrap_instance_costs`` on the
 SAME generator state with all thresholds (``bins`` = n) and with each forced bin count, so the
 coverages are paired; prints each interval's coverage with its Monte-Carlo standard error and the

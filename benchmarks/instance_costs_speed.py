@@ -1,4 +1,5 @@
-"""ROCIV points + ROCIV hull + AUCIV + the instance-cost envelope for 10^6 instances, against sklearn.
+"""ROCIV points + ROCIV hull + AUCIV + the instance-cost envelope for 10^6 instances, against
+sklearn.
 
 Goal (issue 13): at most 1.5x the time of ``sklearn.metrics.roc_curve(y, s, sample_weight=c)`` on
 the same arrays (sklearn gives the ROCIV points only: no hull, area or envelope). Both are timed in
@@ -53,7 +54,8 @@ def main() -> None:
         print(
             f"{name}: ccreport rociv+hull+auciv+envelope {ours * 1e3:.1f} ms, "
             f"sklearn roc_curve(sample_weight) {theirs * 1e3:.1f} ms, ratio {ours / theirs:.2f}x "
-            f"(goal <= 1.5x); ROCIV points {result.rociv.thresholds.size}, envelope vertices {result.envelope.pc.size}"
+            f"(goal <= 1.5x); ROCIV points {result.rociv.thresholds.size}, envelope vertices "
+            f"{result.envelope.pc.size}"
         )
 
 

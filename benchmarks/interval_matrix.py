@@ -2,7 +2,8 @@
 
 One command runs every cell and prints (or ``--write``s into benchmarks/README.md) the table:
 
-    PYTHONPATH=. nice -n 10 python benchmarks/interval_matrix.py [--datasets 300] [--cells NAME ...] [--write]
+    PYTHONPATH=. nice -n 10 python benchmarks/interval_matrix.py [--datasets 300]
+        [--cells NAME ...] [--write]
 
 Cells (negatives N(0, 1), positives N(d', 1), d' = 1, exactly half positives unless said):
 
@@ -10,13 +11,13 @@ Cells (negatives N(0, 1), positives N(d', 1), d' = 1, exactly half positives unl
   K bins at the K-quantiles of the (half-half) mixture, so every bin is equally likely; K = 1000
   at n = 200 is the continuous case. Target of the expected-cost interval (uniform prior): the
   population value, the area under the lower envelope of the K + 1 true ROC points' cost lines,
-  computed exactly (:func:`envelope_area`); of the band at PC(+) = 0.05, 0.1, 0.3, 0.5, 0.7, 0.9, 0.95: the true
-  cost of the threshold the sample's envelope selected there (target (a), what the band states it
-  covers) and, for reference, the true optimal cost (the lower envelope, target (b)).
+  computed exactly (:func:`envelope_area`); of the band at PC(+) = 0.05, 0.1, 0.3, 0.5, 0.7, 0.9,
+  0.95: the true cost of the threshold the sample's envelope selected there (target (a), what the
+  band states it covers) and, for reference, the true optimal cost (the lower envelope, target (b)).
 * ``five_values``: the project's validity setting: scores rounded to the five values -1..3
   (``benchmarks/validity.py``), n = 200, p(+) = 0.5 drawn per instance.
-* ``crisp``: binormal d' = 2 labelled positive at score >= 1, n = 200 (its band: the binomial band of
-  the sample's selection, D&H 2006 section 4.6).
+* ``crisp``: binormal d' = 2 labelled positive at score >= 1, n = 200 (its band: the binomial band
+  of the sample's selection, D&H 2006 section 4.6).
 * ``hybrid``: the dataset hybrid of three correlated scorers (d' = 0.8, 1.0, 1.2, correlation 0.5),
   n = 200, p(+) = 0.3 (``benchmarks/hybrid_coverage.py``): its band against the true cost of the
   classifier and threshold the sample hybrid selected, and its expected-cost interval under the
@@ -24,12 +25,13 @@ Cells (negatives N(0, 1), positives N(d', 1), d' = 1, exactly half positives unl
 
 Each data set is analysed by the functions ``ccreport build`` and ``ccreport.evaluate`` run
 (:func:`ccreport.tasks.bands_task.interval_fields` on the replicates of
-:func:`~ccreport.analysis.bootstrap.bootstrap_scores` with ``bootstrap = 1000`` and the calibration of
-``calibration = "auto"``; the hybrid through :func:`~ccreport.analysis.selection.hybrid_bands.hybrid_inference`
-on :func:`~ccreport.analysis.paired_bootstrap.bootstrap_dataset`), without building the project files
+:func:`~ccreport.analysis.bootstrap.bootstrap_scores` with ``bootstrap = 1000`` and the calibration
+of ``calibration = "auto"``; the hybrid through
+:func:`~ccreport.analysis.selection.hybrid_bands.hybrid_inference` on
+:func:`~ccreport.analysis.paired_bootstrap.bootstrap_dataset`), without building the project files
 around them; the previous method (percentiles of the optimism-corrected replicates, upper edge
-calibrated) is read off the same replicates for comparison. Monte-Carlo standard error of a
-coverage p over N data sets: sqrt(p (1 - p) / N).
+calibrated) is read off the same replicates for comparison. Monte-Carlo standard error of a coverage
+p over N data sets: sqrt(p (1 - p) / N).
 """
 
 from __future__ import annotations
@@ -79,7 +81,10 @@ PRIORS = {"uniform": UniformPrior()}
 
 def mixture_cuts(k: int, d: float = D) -> np.ndarray:
     """The K - 1 cut points splitting the half-half binormal mixture into K equally likely bins."""
-    f = lambda x, q: 0.5 * ndtr(x) + 0.5 * ndtr(x - d) - q
+
+    def f(x, q):
+        return 0.5 * ndtr(x) + 0.5 * ndtr(x - d) - q
+
     return np.array([brentq(f, -12.0, 12.0, args=(j / k,)) for j in range(1, k)])
 
 
@@ -126,10 +131,10 @@ def _covered(truth, lo, hi, tol=1e-12):
 
 
 def scoring_dataset(rng, y, s, tpr, fpr, index_of):
-    """Misses (below, above) of both methods for one scoring classifier's data set: the expected-cost
-    interval vs the population optimum and vs the selected thresholds' true cost, and the band at
-    POINTS vs (a) and (b). ``tpr``/``fpr``: the population's ROC points; ``index_of``: sample
-    thresholds -> their indices."""
+    """Misses (below, above) of both methods for one scoring classifier's data set: the
+    expected-cost interval vs the population optimum and vs the selected thresholds' true cost, and
+    the band at POINTS vs (a) and (b). ``tpr``/``fpr``: the population's ROC points; ``index_of``:
+    sample thresholds -> their indices."""
     rep = bootstrap_scores(rng, y, s, REPLICATES, PRIORS)
     n = y.size
     cal = (
@@ -258,7 +263,10 @@ def run_cell(cell: str, datasets: int, seed: int = 33):
     rng = np.random.default_rng([seed, CELLS.index(cell)])
     if cell.startswith("K="):
         k, n = (int(part.split("=")[1]) for part in cell.split(","))
-        one = lambda: binned(rng, k, n)
+
+        def one():
+            return binned(rng, k, n)
+
     else:
         one = {
             "five_values": lambda: five_values(rng),
@@ -300,9 +308,11 @@ NAMES = {
 def table(results: dict, datasets: int) -> str:
     pts = " / ".join(str(p) for p in POINTS)
     lines = [
-        f"{datasets} data sets per cell, {REPLICATES} replicates, 90% intervals (5% each side nominal). Coverage "
+        f"{datasets} data sets per cell, {REPLICATES} replicates, 90% intervals (5% each side "
+        "nominal). Coverage "
         "± Monte-Carlo s.e., truth below / above the interval (%); bands at PC(+) = " + pts + ". "
-        "*new*: studentized (bootstrap-t) optimism-corrected intervals, the upper level calibrated; *old*: "
+        "*new*: studentized (bootstrap-t) optimism-corrected intervals, the upper level "
+        "calibrated; *old*: "
         "percentiles of the optimism-corrected replicates (8e32f04's method).",
         "",
         "| cell | quantity | method | coverage ± s.e. (%) | below (%) | above (%) |",
@@ -311,13 +321,17 @@ def table(results: dict, datasets: int) -> str:
     for cell, found in results.items():
         for (target, method), misses in found.items():
             s = summarise(misses)
-            f = lambda v: " / ".join(f"{100 * x:.1f}" for x in np.atleast_1d(v))
+
+            def f(v):
+                return " / ".join(f"{100 * x:.1f}" for x in np.atleast_1d(v))
+
             cov = " / ".join(
                 f"{100 * c:.1f} ± {100 * e:.1f}"
                 for c, e in zip(np.atleast_1d(s["coverage"]), np.atleast_1d(s["se"]))
             )
             lines.append(
-                f"| {cell} | {NAMES[target]} | {method} | {cov} | {f(s['below'])} | {f(s['above'])} |"
+                f"| {cell} | {NAMES[target]} | {method} | {cov} | {f(s['below'])} | "
+                f"{f(s['above'])} |"
             )
     return "\n".join(lines)
 

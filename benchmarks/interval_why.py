@@ -80,15 +80,18 @@ def main(argv=None) -> None:
     ap.add_argument("--n", type=int, default=200)
     args = ap.parse_args(argv)
     print(
-        "| K | data sets | percentile: truth below / above (%) | corr(estimate - truth, replicate sd) "
+        "| K | data sets | percentile: truth below / above (%) | corr(estimate - truth, "
+        "replicate sd) "
         "| replicate sd where the truth fell below / elsewhere | studentized: below / above (%) |"
     )
     print("| ---: | ---: | --- | ---: | --- | --- |")
     for k in (2, 5, 40, 1000):
         r = one_k(k, args.n, args.datasets)
         print(
-            f"| {k} | {r['datasets']} | {100 * r['below']:.1f} / {100 * r['above']:.1f} | {r['corr']:+.2f} "
-            f"| {r['sd_missed']:.4f} / {r['sd_other']:.4f} | {100 * r['t_below']:.1f} / {100 * r['t_above']:.1f} |"
+            f"| {k} | {r['datasets']} | {100 * r['below']:.1f} / {100 * r['above']:.1f} | "
+            f"{r['corr']:+.2f} "
+            f"| {r['sd_missed']:.4f} / {r['sd_other']:.4f} | {100 * r['t_below']:.1f} / "
+            f"{100 * r['t_above']:.1f} |"
         )
 
 

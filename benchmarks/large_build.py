@@ -3,13 +3,13 @@
     python benchmarks/large_build.py --n 1000000 --classifiers 3 [--format csv|parquet] [--pdf]
         [--folder /tmp/ccreport-large] [--keep]
 
-Writes the project with ``benchmarks/make_large_project.py`` into ``FOLDER/n<N>-k<K>-<format>`` (on the
-fly, nothing committed; reused when present), then runs ``python -m ccreport build`` on it with one
-worker and without the task cache under ``/usr/bin/time -v`` and prints, from that one run: CPU seconds (user + system, all
-threads and child processes), wall seconds, peak resident memory, the size of results.json and of the
-Parquet side files. Goals (issue 9): 3 classifiers at n = 10^6 under 60 CPU s and 1 GB, results.json
-under 20 MB; 2 classifiers at n = 10^7 under 5 minutes and 6 GB. The machine is shared: run one at a
-time (``nohup ... > log &``).
+Writes the project with ``benchmarks/make_large_project.py`` into ``FOLDER/n<N>-k<K>-<format>`` (on
+the fly, nothing committed; reused when present), then runs ``python -m ccreport build`` on it with
+one worker and without the task cache under ``/usr/bin/time -v`` and prints, from that one run: CPU
+seconds (user + system, all threads and child processes), wall seconds, peak resident memory, the
+size of results.json and of the Parquet side files. Goals (issue 9): 3 classifiers at n = 10^6 under
+60 CPU s and 1 GB, results.json under 20 MB; 2 classifiers at n = 10^7 under 5 minutes and 6 GB. The
+machine is shared: run one at a time (``nohup ... > log &``).
 """
 
 from __future__ import annotations

@@ -1,16 +1,17 @@
 """One whole ``ccreport build`` of the issue-9 large project, CPU seconds and peak memory per phase.
 
     python benchmarks/large_phases.py --n 10000000 --classifiers 2 [--format csv|parquet]
-        [--bootstrap 0] [--pdf] [--workers 1] [--profile FILE] [--folder /tmp/ccreport-large] [--keep]
+        [--bootstrap 0] [--pdf] [--workers 1] [--profile FILE] [--folder /tmp/ccreport-large]
+        [--keep]
 
-Writes the project of ``benchmarks/make_large_project.py`` into ``FOLDER/n<N>-k<K>-<format>`` (reused
-when present), then runs :func:`ccreport.commands.build.build` on it in this process (no task cache), timing
-each of the build's own phases (``ccreport.runtime.progress.phase``: reading the manifest and data,
-analysing, writing results.json, drawing figures, writing pages, typesetting report.pdf) by CPU
-seconds of this process and its children (user + system, ``resource.getrusage``) and by its peak
-resident memory (``/proc/self/status`` VmRSS sampled every 20 ms; the figure pool's children are
-not in it). Prints one JSON line: per phase CPU s, wall s and peak RSS; the whole build's; the
-size of results.json, of the Parquet side files and of report.pdf.
+Writes the project of ``benchmarks/make_large_project.py`` into ``FOLDER/n<N>-k<K>-<format>``
+(reused when present), then runs :func:`ccreport.commands.build.build` on it in this process (no
+task cache), timing each of the build's own phases (``ccreport.runtime.progress.phase``: reading the
+manifest and data, analysing, writing results.json, drawing figures, writing pages, typesetting
+report.pdf) by CPU seconds of this process and its children (user + system, ``resource.getrusage``)
+and by its peak resident memory (``/proc/self/status`` VmRSS sampled every 20 ms; the figure pool's
+children are not in it). Prints one JSON line: per phase CPU s, wall s and peak RSS; the whole
+build's; the size of results.json, of the Parquet side files and of report.pdf.
 
 ``--bootstrap 0`` measures the build without any replicate analysis: the project's settings get
 ``bootstrap = 0`` (the manifest accepts 500 or more; every replicate task does nothing at 0), so

@@ -1,13 +1,14 @@
-"""CPU seconds to load one dataset: the line-by-line CSV reader, Arrow's CSV reader, and Parquet (issue 9).
+"""CPU seconds to load one dataset: the line-by-line CSV reader, Arrow's CSV reader, and Parquet
+(issue 9).
 
     python benchmarks/load_speed.py [--sizes 1000000 10000000] [--folder /tmp/ccreport-load]
 
 Each size writes (once, kept in the folder) a binormal dataset with a label column ("pos"/"neg",
 30% positives) and 2 classifiers' scores rounded to 10 decimals, as CSV and as Parquet (snappy),
-then loads it with ``ccreport.project.loaders.load_dataset`` three ways, each in a fresh process, and
-reports the process's CPU seconds (user + system, all threads) and wall seconds of the load alone
-(the SHA-256 of the file included). Goal: the Parquet load at least 5x faster, in CPU seconds, than
-the line-by-line CSV reader.
+then loads it with ``ccreport.project.loaders.load_dataset`` three ways, each in a fresh process,
+and reports the process's CPU seconds (user + system, all threads) and wall seconds of the load
+alone (the SHA-256 of the file included). Goal: the Parquet load at least 5x faster, in CPU seconds,
+than the line-by-line CSV reader.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ sys.path.insert(0, {root!r})
 from ccreport.project import loaders
 from ccreport.project.manifest import ClassifierSpec, DatasetSpec
 if {slow!r}:
-    loaders.read_csv_fast = lambda *args: None  # the line-by-line reader only (the reader before Arrow)
+    # the line-by-line reader only (the reader before Arrow)
+    loaders.read_csv_fast = lambda *args: None
 spec = DatasetSpec(name="x", path=Path({path!r}), label="label", positive="pos")
 classifiers = [ClassifierSpec("a", scores="a"), ClassifierSpec("b", scores="b")]
 def cpu():
@@ -38,7 +40,9 @@ def cpu():
     return r.ru_utime + r.ru_stime
 c0, w0 = cpu(), time.perf_counter()
 data = loaders.load_dataset(spec, classifiers)
-print(json.dumps({{"cpu": cpu() - c0, "wall": time.perf_counter() - w0, "n": int(data.labels.size)}}))
+print(json.dumps(
+    {{"cpu": cpu() - c0, "wall": time.perf_counter() - w0, "n": int(data.labels.size)}}
+))
 """
 
 
@@ -98,7 +102,8 @@ def main() -> None:
             base = base or measured["cpu"]
             size = path.stat().st_size / 1e6
             print(
-                f"| {n:.0e} | {kind} ({size:.0f} MB) | {reader} | {measured['cpu']:.2f} | {measured['wall']:.2f} | "
+                f"| {n:.0e} | {kind} ({size:.0f} MB) | {reader} | {measured['cpu']:.2f} | "
+                f"{measured['wall']:.2f} | "
                 f"{base / measured['cpu']:.1f}x |",
                 flush=True,
             )

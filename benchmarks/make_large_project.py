@@ -1,15 +1,16 @@
 """Write a synthetic large project (manifest + data) into a folder, for the issue-9 acceptance runs.
 
-    python benchmarks/make_large_project.py FOLDER --n 1000000 --classifiers 3 [--format csv|parquet]
-        [--bootstrap 500] [--folds 10] [--costs] [--seed 9]
+    python benchmarks/make_large_project.py FOLDER --n 1000000 --classifiers 3
+        [--format csv|parquet] [--bootstrap 500] [--folds 10] [--costs] [--seed 9]
 
-The data: ``n`` rows, a ``label`` column (``pos``/``neg``, 30% positives), a ``fold`` column (``--folds``
-> 0), an ``amount`` column (``--costs``: a missed positive costs its amount, a false alarm a fixed
-50), and one binormal score column per classifier (positives shifted by 0.5, 1.0, 1.5, ... standard
-deviations; scores rounded to 6 decimals, so there are ties as in real model output). The manifest
-asks for every analysis: a bootstrap band and intervals, the folds, threshold choice with two
-partial ranges, three priors (uniform, beta, a point prior with costs) and two criteria
-(Neyman-Pearson and workforce). Nothing is committed: the folder is made on the fly (in /tmp).
+The data: ``n`` rows, a ``label`` column (``pos``/``neg``, 30% positives), a ``fold`` column
+(``--folds`` > 0), an ``amount`` column (``--costs``: a missed positive costs its amount, a false
+alarm a fixed 50), and one binormal score column per classifier (positives shifted by 0.5, 1.0,
+1.5, ... standard deviations; scores rounded to 6 decimals, so there are ties as in real model
+output). The manifest asks for every analysis: a bootstrap band and intervals, the folds, threshold
+choice with two partial ranges, three priors (uniform, beta, a point prior with costs) and two
+criteria (Neyman-Pearson and workforce). Nothing is committed: the folder is made on the fly (in
+/tmp).
 """
 
 from __future__ import annotations

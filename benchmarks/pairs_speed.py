@@ -63,7 +63,8 @@ def main(argv=None):
     print(f"one resampling per dataset, total: {t2 - t0:.2f} CPU s")
     print(
         f"previous design, a paired bootstrap per pair: {(t3 - t2) / len(few):.2f} CPU s per pair, "
-        f"{(t3 - t2) / len(few) * len(pairs):.0f} CPU s for all pairs (extrapolated from {len(few)})"
+        f"{(t3 - t2) / len(few) * len(pairs):.0f} CPU s for all pairs (extrapolated from "
+        f"{len(few)})"
     )
     if args.calibrate:
         t4 = time.process_time()

@@ -2,10 +2,10 @@
 
 ``PYTHONPATH=. python benchmarks/pdf_speed.py [PROJECT] [--repeats N]`` builds PROJECT (default
 ``example_project``) into a scratch folder with one worker and a task cache, once to fill the cache
-and then N more times (default 1; ``--keep DIR`` copies the last output to DIR); each build's PDF stage (:func:`ccreport.render.pdf.render_pdf`:
-WeasyPrint layout, figures, attachments) is timed in CPU seconds of this process (user + system,
-``time.process_time``) and in wall seconds. Prints the PDF's size, its pages, the figures and tables
-it numbers, and the least CPU time of the timed runs.
+and then N more times (default 1; ``--keep DIR`` copies the last output to DIR); each build's PDF
+stage (:func:`ccreport.render.pdf.render_pdf`: WeasyPrint layout, figures, attachments) is timed in
+CPU seconds of this process (user + system, ``time.process_time``) and in wall seconds. Prints the
+PDF's size, its pages, the figures and tables it numbers, and the least CPU time of the timed runs.
 """
 
 from __future__ import annotations
@@ -61,7 +61,8 @@ def main() -> None:
     wall = min(t[1] for t in timings[1:])
     print(f"report.pdf: {size / 1e6:.2f} MB, {pages} pages, {figures} figures, {tables} tables")
     print(
-        f"PDF stage: {cpu:.1f} CPU s (user+sys, least of {args.repeats}), {wall:.1f} s wall; first build {timings[0][0]:.1f} CPU s"
+        f"PDF stage: {cpu:.1f} CPU s (user+sys, least of {args.repeats}), {wall:.1f} s wall; "
+        f"first build {timings[0][0]:.1f} CPU s"
     )
 
 

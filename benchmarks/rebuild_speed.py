@@ -1,9 +1,11 @@
-"""Rebuild speed with the task cache (issue 8, item 7): cold build, no-change rebuild, one-dataset change.
+"""Rebuild speed with the task cache (issue 8, item 7): cold build, no-change rebuild, one-dataset
+change.
 
     PYTHONPATH=. python benchmarks/rebuild_speed.py [PROJECT_DIR] [--pdf]
 
 Copies the project (default: the example) to a scratch folder, then times, in one process, the
-function ``ccreport build`` runs (``ccreport.commands.build.build`` with the cache beside the manifest):
+function ``ccreport build`` runs (``ccreport.commands.build.build`` with the cache beside the
+manifest):
 
 1. cold: an empty cache;
 2. no change: the same inputs again (goal: under 1 s; nothing is written);
@@ -82,7 +84,7 @@ def timed_build(project: Path, pdf: bool, counts: dict) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("project", nargs="?", default=str(EXAMPLE))
     parser.add_argument(
         "--pdf", action="store_true", help="also typeset report.pdf (default: --no-pdf)"

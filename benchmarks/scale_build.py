@@ -1,4 +1,5 @@
-"""CPU cost of a whole build with many classifiers (issue 9 acceptance: k = 32, n = 1000, all pairs).
+"""CPU cost of a whole build with many classifiers (issue 9 acceptance: k = 32, n = 1000, all
+pairs).
 
 Writes a project of ``k`` binormal scoring classifiers on one dataset of ``n`` rows (two priors, the
 default settings: 1000 replicates, calibration "auto"), then
@@ -99,7 +100,7 @@ def children_cpu() -> float:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--k", type=int, default=32)
     ap.add_argument("--n", type=int, default=1000)
     ap.add_argument("--comparisons", default='"all"')
@@ -116,7 +117,8 @@ def main(argv=None):
         t1, w1 = time.process_time(), time.perf_counter()
         d = results.datasets["d"]
         print(
-            f"k = {args.k}, n = {args.n}, comparisons = {args.comparisons}: rule {d.comparison_choice.rule}, "
+            f"k = {args.k}, n = {args.n}, comparisons = {args.comparisons}: rule "
+            f"{d.comparison_choice.rule}, "
             f"{len(d.comparisons)} pairs"
         )
         print(f"analyses: {t1 - t0:.1f} CPU s ({w1 - w0:.1f} s wall), by task kind:")
@@ -132,7 +134,8 @@ def main(argv=None):
         pages = list(staging.glob("*.html"))
         size = (staging / "results.json").stat().st_size
         print(
-            f"output (results.json, figures, pages{', pdf' if args.pdf else ''}): {t2 - t1:.1f} CPU s here + "
+            f"output (results.json, figures, pages{', pdf' if args.pdf else ''}): "
+            f"{t2 - t1:.1f} CPU s here + "
             f"{c1 - c0:.1f} CPU s in child processes ({w2 - w1:.1f} s wall)"
         )
         print(

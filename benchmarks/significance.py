@@ -1,7 +1,8 @@
 """Validity of the pair inferences by simulation (issue 10): family-wise claims, p-values, power.
 
-Each simulated data set is resampled once (:func:`ccreport.analysis.paired_bootstrap.bootstrap_dataset`),
-as a report does, and judged by :mod:`ccreport.analysis.significance`:
+Each simulated data set is resampled once
+(:func:`ccreport.analysis.paired_bootstrap.bootstrap_dataset`), as a report does, and judged by
+:mod:`ccreport.analysis.significance`:
 
 * ``any_fw``: the share of data sets with at least one family-wise significant PC(+) interval (at
   confidence 0.8, 0.9, 0.95); under identical true curves it should be 1 - confidence (two crisp
@@ -15,16 +16,17 @@ as a report does, and judged by :mod:`ccreport.analysis.significance`:
   better somewhere (family-wise, 0.9).
 
 Pair settings (``PAIRS``), every one at p(+) = 0.5: ``independent`` two independent binormal d' = 1
-scorers; ``correlated`` two scorers sharing half their noise variance (symmetric, so their true curves
-are equal); ``crisp`` two independent crisp classifiers (binormal d' = 2 thresholded at 1, the crisp
-setting of ``benchmarks/validity.py``); ``correlated_crisp`` the correlated scorers thresholded;
-``alternative`` d' = 1 against d' = 1.5 (independent).
+scorers; ``correlated`` two scorers sharing half their noise variance (symmetric, so their true
+curves are equal); ``crisp`` two independent crisp classifiers (binormal d' = 2 thresholded at 1,
+the crisp setting of ``benchmarks/validity.py``); ``correlated_crisp`` the correlated scorers
+thresholded; ``alternative`` d' = 1 against d' = 1.5 (independent).
 
-    PYTHONPATH=. python benchmarks/significance.py --settings independent --sizes 200 --datasets 500 \
-        [--out FILE.jsonl] [--summary FILE.jsonl ...]
+    PYTHONPATH=. python benchmarks/significance.py --settings independent --sizes 200 \
+        --datasets 500 [--out FILE.jsonl] [--summary FILE.jsonl ...]
 
-Rows are appended to ``--out`` as JSON lines (one per data set) so a long run can be read as it goes;
-``--summary`` prints the table (rates with Monte-Carlo standard errors) of one or more such files.
+Rows are appended to ``--out`` as JSON lines (one per data set) so a long run can be read as it
+goes; ``--summary`` prints the table (rates with Monte-Carlo standard errors) of one or more such
+files.
 """
 
 from __future__ import annotations
@@ -62,7 +64,8 @@ RHO = 0.5  # share of the noise variance two correlated scorers have in common
 
 
 def pair_data(rng, setting: str, n: int):
-    """(labels, scores, predictions) of one simulated pair: {"a": ..., "b": ...} in one of the two."""
+    """(labels, scores, predictions) of one simulated pair: {"a": ..., "b": ...} in one of the
+    two."""
     y = rng.random(n) < 0.5
     while y.all() or not y.any():
         y = rng.random(n) < 0.5
@@ -94,12 +97,14 @@ def one_dataset(
     est = ra.estimate - rb.estimate
     row = {}
     family = sg.claim_family(ra.estimate, rb.estimate, GRID)
-    # as the build: two crisp classifiers are studentized by their cost lines' difference (dataset_inference)
+    # as the build: two crisp classifiers are studentized by their cost lines' difference
+    # (dataset_inference)
     ref = sg.crisp_reference(ra, rb)
     row["any_fw_all_0.9"] = bool(
         sg.family_wise(raw, est, 0.9, GRID, "a", "b", reference=ref).significant
     )  # every grid point
-    # the envelope difference studentized by itself (the build before, for crisp pairs; the same for scorers)
+    # the envelope difference studentized by itself (the build before, for crisp pairs; the same for
+    # scorers)
     row["any_fw_env_0.9"] = bool(
         sg.family_wise(raw, est, 0.9, GRID, "a", "b", family=family).significant
     )
@@ -183,31 +188,39 @@ def summarize(rows: list[dict]) -> str:
         groups.setdefault((r["setting"], r["n"]), []).append(r)
     lines = [
         "| pair setting | n | data sets | any family-wise significant, conf. 0.8 / 0.9 / 0.95 (%) "
-        "| crisp: the envelope difference studentized by itself, 0.9 (%) | any pointwise significant, 0.9 (old) (%) | p < 0.05, uniform / point 0.3 (%) "
+        "| crisp: the envelope difference studentized by itself, 0.9 (%) | any pointwise "
+        "significant, 0.9 (old) (%) | p < 0.05, uniform / point 0.3 (%) "
         "| p < 0.10, uniform / point 0.3 (%) | old percentile p < 0.05, uniform (%) |",
         "| --- | ---: | ---: | --- | --- | --- | --- | --- | --- |",
     ]
     for (setting, n), rs in sorted(
         groups.items(), key=lambda kv: (PAIRS.index(kv[0][0]), kv[0][1])
     ):
-        get = lambda k: [r[k] for r in rs]  # noqa: E731
+
+        def get(k, rs=rs):
+            return [r[k] for r in rs]
+
         fw = " / ".join(fmt(get(f"any_fw_{lv}")) for lv in LEVELS)
         p05 = " / ".join(fmt(np.array(get(f"p_{p}")) < 0.05) for p in PRIORS)
         p10 = " / ".join(fmt(np.array(get(f"p_{p}")) < 0.10) for p in PRIORS)
         all_points = fmt(get("any_fw_env_0.9")) if all("any_fw_env_0.9" in r for r in rs) else "-"
         lines.append(
-            f"| {setting} | {n} | {len(rs)} | {fw} | {all_points} | {fmt(get('any_pw'))} | {p05} | {p10} "
+            f"| {setting} | {n} | {len(rs)} | {fw} | {all_points} | {fmt(get('any_pw'))} | "
+            f"{p05} | {p10} "
             f"| {fmt(np.array(get('old_p_uniform')) < 0.05)} |"
         )
     fdb = [(k, rs) for k, rs in groups.items() if all("p_fdb_uniform" in r for r in rs)]
     if fdb:
         lines += [
             "",
-            "Candidate p-values on the same data sets (uniform / point 0.3): the plain basic bootstrap (the build's), "
-            "the studentized normal tail 2 Phi(-|d| / sd(d*)), and the fast double bootstrap (Davidson & MacKinnon 2007; "
+            "Candidate p-values on the same data sets (uniform / point 0.3): the plain basic "
+            "bootstrap (the build's), "
+            "the studentized normal tail 2 Phi(-|d| / sd(d*)), and the fast double bootstrap "
+            "(Davidson & MacKinnon 2007; "
             "`pair_calibration.fdb_p_value`, 1000 outer/inner draws):",
             "",
-            "| pair setting | n | data sets | basic p < 0.05 (%) | basic p < 0.10 (%) | normal p < 0.05 (%) | normal p < 0.10 (%) "
+            "| pair setting | n | data sets | basic p < 0.05 (%) | basic p < 0.10 (%) | "
+            "normal p < 0.05 (%) | normal p < 0.10 (%) "
             "| FDB p < 0.05 (%) | FDB p < 0.10 (%) |",
             "| --- | ---: | ---: | --- | --- | --- | --- | --- | --- |",
         ]
@@ -224,18 +237,26 @@ def summarize(rows: list[dict]) -> str:
     if cal:
         lines += [
             "",
-            "Double-bootstrap calibrated critical value (:mod:`ccreport.analysis.pair_calibration`, 200 x 100), "
+            "Double-bootstrap calibrated critical value "
+            "(:mod:`ccreport.analysis.pair_calibration`, 200 x 100), "
             "confidence 0.9, against the plain one on the same data sets:",
             "",
-            "| pair setting | n | data sets | any significant, calibrated (%) | any significant, plain (%) "
-            "| b better somewhere, calibrated (%) | median scale | calibrated p < 0.05, uniform / point 0.3 (%) "
-            "| calibrated p < 0.10, uniform / point 0.3 (%) | plain p < 0.05, uniform / point 0.3 (%) |",
+            "| pair setting | n | data sets | any significant, calibrated (%) | any "
+            "significant, plain (%) "
+            "| b better somewhere, calibrated (%) | median scale | calibrated p < 0.05, "
+            "uniform / point 0.3 (%) "
+            "| calibrated p < 0.10, uniform / point 0.3 (%) | plain p < 0.05, uniform / point "
+            "0.3 (%) |",
             "| --- | ---: | ---: | --- | --- | --- | ---: | --- | --- | --- |",
         ]
         for (setting, n), rs in sorted(cal, key=lambda kv: (PAIRS.index(kv[0][0]), kv[0][1])):
-            get = lambda k: [r[k] for r in rs]  # noqa: E731
+
+            def get(k, rs=rs):
+                return [r[k] for r in rs]
+
             lines.append(
-                f"| {setting} | {n} | {len(rs)} | {fmt(get('any_fw_cal_0.9'))} | {fmt(get('any_fw_0.9'))} "
+                f"| {setting} | {n} | {len(rs)} | {fmt(get('any_fw_cal_0.9'))} | "
+                f"{fmt(get('any_fw_0.9'))} "
                 f"| {fmt(get('b_better_cal_0.9'))} | {np.median(get('scale')):.3f} "
                 f"| {' / '.join(fmt(np.array(get(f'p_cal_{p}')) < 0.05) for p in PRIORS)} "
                 f"| {' / '.join(fmt(np.array(get(f'p_cal_{p}')) < 0.10) for p in PRIORS)} "
@@ -245,15 +266,21 @@ def summarize(rows: list[dict]) -> str:
     if alt:
         lines += [
             "",
-            "Power (alternative, d' = 1 against d' = 1.5): share of data sets where the better classifier "
-            "(b) is found significantly better somewhere, and where the worse one (a) is wrongly found better.",
+            "Power (alternative, d' = 1 against d' = 1.5): share of data sets where the "
+            "better classifier "
+            "(b) is found significantly better somewhere, and where the worse one (a) is "
+            "wrongly found better.",
             "",
-            "| n | data sets | b better somewhere, family-wise 0.9 (%) | a better somewhere, family-wise 0.9 (%) "
+            "| n | data sets | b better somewhere, family-wise 0.9 (%) | a better somewhere, "
+            "family-wise 0.9 (%) "
             "| b better somewhere, pointwise 0.9 (old) (%) | p < 0.05, uniform (%) |",
             "| ---: | ---: | --- | --- | --- | --- |",
         ]
-        for (setting, n), rs in sorted(alt):
-            get = lambda k: [r[k] for r in rs]  # noqa: E731
+        for (_setting, n), rs in sorted(alt):
+
+            def get(k, rs=rs):
+                return [r[k] for r in rs]
+
             lines.append(
                 f"| {n} | {len(rs)} | {fmt(get('b_better_0.9'))} | {fmt(get('a_better_0.9'))} "
                 f"| {fmt(get('b_better_pw'))} | {fmt(np.array(get('p_uniform')) < 0.05)} |"

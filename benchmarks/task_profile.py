@@ -1,13 +1,16 @@
-"""CPU seconds per task kind of the issue-9 large project (one process, serial), with an optional cProfile.
+"""CPU seconds per task kind of the issue-9 large project (one process, serial), with an optional
+cProfile.
 
-    python benchmarks/task_profile.py --n 1000000 [--classifiers 3] [--profile FILE] [--kinds uncertainty,...]
+    python benchmarks/task_profile.py --n 1000000 [--classifiers 3] [--profile FILE]
+        [--kinds uncertainty,...]
     python benchmarks/task_profile.py --project example_project --kinds uncertainty,pairs
 
-Writes the project of ``benchmarks/make_large_project.py`` into /tmp (reused when present), loads it,
-plans the tasks exactly as :func:`ccreport.commands.build.compute_results` does and runs them one by one in
-this process with one BLAS thread, timing each with ``time.process_time``; prints the CPU seconds
-per task kind (and the load) and the peak RSS. ``--profile FILE``: also a cProfile of the task runs
-(``python -c "import pstats; pstats.Stats('FILE').sort_stats('cumulative').print_stats(40)"``).
+Writes the project of ``benchmarks/make_large_project.py`` into /tmp (reused when present), loads
+it, plans the tasks exactly as :func:`ccreport.commands.build.compute_results` does and runs them
+one by one in this process with one BLAS thread, timing each with ``time.process_time``; prints the
+CPU seconds per task kind (and the load) and the peak RSS. ``--profile FILE``: also a cProfile of
+the task runs (``python -c "import pstats;
+pstats.Stats('FILE').sort_stats('cumulative').print_stats(40)"``).
 """
 
 from __future__ import annotations

@@ -72,7 +72,8 @@ def main() -> None:
         print(
             f"{name}: ccreport 7 curves x 2 axes + areas + partial areas {a * 1e3:.1f} ms "
             f"(of which roc_points {t_roc * 1e3:.1f} ms), sklearn roc_curve {b * 1e3:.1f} ms, "
-            f"ratio {a / b:.2f}x (goal <= 1.5x); drawing points for all 14 curves {t_draw * 1e3:.0f} ms "
+            f"ratio {a / b:.2f}x (goal <= 1.5x); drawing points for all 14 curves "
+            f"{t_draw * 1e3:.0f} ms "
             f"({points:,} points)"
         )
 
@@ -92,7 +93,8 @@ def main() -> None:
     replicate_run()
     t_rep = best_time(replicate_run, repeats=3)
     print(
-        f"replicate areas: n = {n:,} ({roc.thresholds.size - 1:,} distinct scores), {reps} replicates, "
+        f"replicate areas: n = {n:,} ({roc.thresholds.size - 1:,} distinct scores), {reps} "
+        "replicates, "
         f"every area + 2 partial areas x 7 methods x 2 axes: {t_rep * 1e3:.0f} ms "
         f"({t_rep / reps * 1e6:.0f} us per replicate)"
     )

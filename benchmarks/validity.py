@@ -1,8 +1,8 @@
 """Bootstrap validity by simulation: coverage of the cost-curve bands on binormal data.
 
-Binormal data with known true curves (negatives N(0, 1), positives N(d', 1)); for each simulated data
-set we build the bands exactly as a report does (``ccreport.analysis.bootstrap`` and ``bands``) and check whether
-they cover two targets (issue 4):
+Binormal data with known true curves (negatives N(0, 1), positives N(d', 1)); for each simulated
+data set we build the bands exactly as a report does (``ccreport.analysis.bootstrap`` and ``bands``)
+and check whether they cover two targets (issue 4):
 
 (a) the true cost of the classifier *as selected on the data*: at each PC(+) the sample's lower
     envelope picks a hull vertex, i.e. a score threshold; its true cost there is
@@ -13,7 +13,8 @@ Pointwise coverage is read at PC(+) = 0.3, 0.5, 0.7; simultaneous coverage over 
 The report's band is the optimism-corrected band, double-bootstrap calibrated when
 ``calibration.wanted("auto", n)`` (as a report with the default ``calibration = "auto"``).
 
-    PYTHONPATH=. python benchmarks/validity.py [--sizes 200 1000] [--datasets 200] [--replicates 1000] [--write]
+    PYTHONPATH=. python benchmarks/validity.py [--sizes 200 1000] [--datasets 200]
+        [--replicates 1000] [--write]
 
 ``--write`` replaces the section "Bootstrap validity" of benchmarks/README.md with the table.
 """
@@ -61,7 +62,8 @@ def true_optimal(pc, d):
 
 def one_dataset(rng, n, d, prevalence, replicates, level, grid, max_groups=None, data_rng=None):
     """Coverage indicators of one simulated data set. ``max_groups``: the replicates' score-group
-    bound (default the library's); ``data_rng``: draw the data from this generator (default ``rng``)."""
+    bound (default the library's); ``data_rng``: draw the data from this generator (default
+    ``rng``)."""
     data_rng = rng if data_rng is None else data_rng
     y = data_rng.random(n) < prevalence
     while y.all() or not y.any():
@@ -69,7 +71,8 @@ def one_dataset(rng, n, d, prevalence, replicates, level, grid, max_groups=None,
     s = data_rng.normal(size=n) + d * y
     groups = {} if max_groups is None else {"max_groups": max_groups}
     # the report's band: the dataset's one resampling (issue 9 item 1; for one classifier the same
-    # procedure as bootstrap_scores, tests/analysis/test_resampling.py), calibrated from another generator
+    # procedure as bootstrap_scores, tests/analysis/test_resampling.py), calibrated from another
+    # generator
     res = paired_bootstrap.bootstrap_dataset(
         rng, y, {"s": s}, replicates=replicates, grid=grid, **groups
     ).classifiers["s"]
@@ -129,7 +132,8 @@ def one_dataset(rng, n, d, prevalence, replicates, level, grid, max_groups=None,
 
 
 def simulate(n, datasets, replicates=1000, level=0.9, d=1.0, prevalence=0.5, seed=2006):
-    """Coverage table for one sample size: {target: {method: coverage at each of POINTS (or overall)}}."""
+    """Coverage table for one sample size: {target: {method: coverage at each of POINTS (or
+    overall)}}."""
     grid = hull_costs.GRID
     at = np.array([int(np.argmin(np.abs(grid - p))) for p in POINTS])
     rng = np.random.default_rng([seed, n])
@@ -198,8 +202,10 @@ def grouping_check(
 def format_table(results, datasets, replicates, level, d, prevalence, seconds) -> str:
     lines = [
         f"Binormal data, d' = {d}, p(+) = {prevalence}; {datasets} simulated data sets per n, "
-        f"{replicates} replicates, {level:.0%} bands; coverage at PC(+) = 0.3 / 0.5 / 0.7, and over the whole open grid 0 < PC(+) < 1 for the simultaneous bands "
-        f"({seconds:.0f} s in all). Monte Carlo standard error of a 90% coverage over {datasets} data sets: "
+        f"{replicates} replicates, {level:.0%} bands; coverage at PC(+) = 0.3 / 0.5 / 0.7, "
+        "and over the whole open grid 0 < PC(+) < 1 for the simultaneous bands "
+        f"({seconds:.0f} s in all). Monte Carlo standard error of a 90% coverage over "
+        f"{datasets} data sets: "
         f"{100 * np.sqrt(0.09 / datasets):.1f} points.",
         "",
         "| n | band | (a) selected classifier's true cost | (b) true optimal curve |",
@@ -224,25 +230,33 @@ def format_table(results, datasets, replicates, level, d, prevalence, seconds) -
         }
         for m, label in sim_names.items():
             lines.append(
-                f"| {n} | {label} (whole curve) | {100 * table[('sim_a', m)]:.0f}% | {100 * table[('sim_b', m)]:.0f}% |"
+                f"| {n} | {label} (whole curve) | {100 * table[('sim_a', m)]:.0f}% | "
+                f"{100 * table[('sim_b', m)]:.0f}% |"
             )
     lines.append("")
     lines.append(
-        "Where the report's band misses target (a) (nominal 5% each side), the mean optimism of the empirical "
-        "envelope (estimate minus true optimal cost) and the mean width of the report's pointwise band, at "
+        "Where the report's band misses target (a) (nominal 5% each side), the mean optimism "
+        "of the empirical "
+        "envelope (estimate minus true optimal cost) and the mean width of the report's "
+        "pointwise band, at "
         "PC(+) = 0.3 / 0.5 / 0.7:"
     )
     lines.append("")
     lines.append(
-        "| n | calibrated | (a) above the band | (a) below the band | envelope minus true optimum | band width |"
+        "| n | calibrated | (a) above the band | (a) below the band | envelope minus true "
+        "optimum | band width |"
     )
     lines.append("| ---: | --- | --- | --- | --- | --- |")
     for n, table in results.items():
-        pct = lambda key: " / ".join(f"{100 * v:.1f}%" for v in table[(key, "report")])  # noqa: E731
+
+        def pct(key, table=table):
+            return " / ".join(f"{100 * v:.1f}%" for v in table[(key, "report")])
+
         b = " / ".join(f"{v:+.4f}" for v in table["mean_bias"])
         w = " / ".join(f"{v:.4f}" for v in table["mean_width"])
         lines.append(
-            f"| {n} | {'yes' if cb.wanted('auto', n) else 'no'} | {pct('a_above')} | {pct('a_below')} | {b} | {w} |"
+            f"| {n} | {'yes' if cb.wanted('auto', n) else 'no'} | {pct('a_above')} | "
+            f"{pct('a_below')} | {b} | {w} |"
         )
     return "\n".join(lines)
 
@@ -261,7 +275,7 @@ def write_section(path: Path, title: str, body: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-# --- the settings matrix of issue 10 item 5 ---------------------------------------------------------------
+# --- the settings matrix of issue 10 item 5 -------------------------------------------------------
 
 # name -> (p(+), positives' mean, positives' sd, rounded to 5 values, crisp); negatives are N(0, 1)
 SETTINGS = {
@@ -273,11 +287,13 @@ SETTINGS = {
 }
 MATRIX_POINTS = (0.2, 0.3, 0.5, 0.7, 0.8)
 END_POINTS = (0.05, 0.1, 0.9, 0.95)  # near PC(+) = 0 and 1 (issue 10 item 4)
-CRISP_THRESHOLD = 1.0  # crisp: binormal d' = 2 labelled positive iff score >= 1 (cost line 0.159, range 0.16-0.84)
+# crisp: binormal d' = 2 labelled positive iff score >= 1 (cost line 0.159, range 0.16-0.84)
+CRISP_THRESHOLD = 1.0
 
 
 def setting_cost(t, pc, setting: str):
-    """True cost of 'positive iff underlying score >= t' in a setting (t = +-inf: the trivial ones)."""
+    """True cost of 'positive iff underlying score >= t' in a setting (t = +-inf: the trivial
+    ones)."""
     _, mu, sd, _, _ = SETTINGS[setting]
     return pc * ndtr((t - mu) / sd) + (1.0 - pc) * (1.0 - ndtr(t))
 
@@ -411,7 +427,8 @@ def matrix_table(rows) -> str:
         groups.setdefault((r["setting"], r["n"]), []).append(r)
     pts = " / ".join(str(p) for p in MATRIX_POINTS)
     lines = [
-        f"| setting | n | data sets | pointwise coverage of (a) at PC(+) = {pts} (%) | above / below the band, pooled (%) "
+        f"| setting | n | data sets | pointwise coverage of (a) at PC(+) = {pts} (%) | above "
+        "/ below the band, pooled (%) "
         "| simultaneous, whole curve (%) |",
         "| --- | ---: | ---: | --- | --- | --- |",
     ]
@@ -429,7 +446,8 @@ def matrix_table(rows) -> str:
         below = np.array([r["below"] for r in rs]).mean()
         cells = " / ".join(pct(cov[:, j]) for j in range(cov.shape[1]))
         lines.append(
-            f"| {setting} | {n} | {len(rs)} | {cells} | {100 * above:.1f} / {100 * below:.1f} | {pct([r['simultaneous'] for r in rs])} |"
+            f"| {setting} | {n} | {len(rs)} | {cells} | {100 * above:.1f} / {100 * below:.1f} "
+            f"| {pct([r['simultaneous'] for r in rs])} |"
         )
     with_ends = [(k, [r for r in rs if "covered_ends" in r]) for k, rs in groups.items()]
     with_ends = [(k, rs) for k, rs in with_ends if rs]
@@ -445,23 +463,27 @@ def matrix_table(rows) -> str:
         ):
             cov = np.array([r["covered_ends"] for r in rs])
             lines.append(
-                f"| {setting} | {n} | {len(rs)} | {' / '.join(pct(cov[:, j]) for j in range(cov.shape[1]))} |"
+                f"| {setting} | {n} | {len(rs)} | "
+                f"{' / '.join(pct(cov[:, j]) for j in range(cov.shape[1]))} |"
             )
     return "\n".join(lines)
 
 
 def reference_table(rows) -> str:
-    """Paired comparison of the calibration in use with the ``--reference`` one on the same data sets:
-    coverage of each, their difference and its Monte-Carlo standard error (the sd of the per-data-set
-    differences / sqrt(data sets)), and the mean calibrated upper level, at each of MATRIX_POINTS."""
+    """Paired comparison of the calibration in use with the ``--reference`` one on the same data
+    sets: coverage of each, their difference and its Monte-Carlo standard error (the sd of the
+    per-data-set differences / sqrt(data sets)), and the mean calibrated upper level, at each of
+    MATRIX_POINTS."""
     groups = {}
     for r in rows:
         groups.setdefault((r["setting"], r["n"]), []).append(r)
     pts = " / ".join(str(p) for p in MATRIX_POINTS)
     lines = [
         (
-            f"| setting | n | data sets | coverage, reference / in use / difference ± SE, at PC(+) = {pts} (points) "
-            "| simultaneous, difference ± SE | mean upper level, reference / in use, at PC(+) = 0.5 |"
+            "| setting | n | data sets | coverage, reference / in use / difference ± SE, at "
+            f"PC(+) = {pts} (points) "
+            "| simultaneous, difference ± SE | mean upper level, reference / in use, at PC(+) "
+            "= 0.5 |"
         ),
         "| --- | ---: | ---: | --- | --- | --- |",
     ]
@@ -480,11 +502,15 @@ def reference_table(rows) -> str:
     ):
         new, ref = np.array([r["covered"] for r in rs]), np.array([r["ref_covered"] for r in rs])
         cells = " / ".join(
-            f"{100 * ref[:, j].mean():.1f} / {100 * new[:, j].mean():.1f} / {diff(ref[:, j], new[:, j])}"
+            f"{100 * ref[:, j].mean():.1f} / {100 * new[:, j].mean():.1f} / "
+            f"{diff(ref[:, j], new[:, j])}"
             for j in range(new.shape[1])
         )
         sim = diff([r["ref_simultaneous"] for r in rs], [r["simultaneous"] for r in rs])
-        up = f"{np.mean([r['ref_upper'][mid] for r in rs]):.4f} / {np.mean([r['upper'][mid] for r in rs]):.4f}"
+        up = (
+            f"{np.mean([r['ref_upper'][mid] for r in rs]):.4f} / "
+            f"{np.mean([r['upper'][mid] for r in rs]):.4f}"
+        )
         lines.append(f"| {setting} | {n} | {len(rs)} | {cells} | {sim} | {up} |")
     return "\n".join(lines)
 
@@ -531,7 +557,8 @@ def main(argv=None):
                 n, args.datasets, args.groups, args.replicates, args.level, args.d, args.prevalence
             )
             print(
-                f"n = {n}, {args.datasets} data sets, B = {args.groups}, {args.replicates} replicates "
+                f"n = {n}, {args.datasets} data sets, B = {args.groups}, {args.replicates} "
+                "replicates "
                 f"({time.process_time() - t0:.0f} CPU s)"
             )
             for name, t in res.items():

@@ -12,7 +12,9 @@ The public API does what ``ccreport build`` does, piece by piece, for notebook u
     results = build("example_project")        # the whole battery + results.json + site + PDF
 
     from ccreport import evaluate, CostCurveDisplay, write_project   # docs/notebook.md
-    results = evaluate(y_true, {"logreg": p_lr, "tree": p_tree}, priors={"sceptic": BetaPrior(2, 8)})
+    results = evaluate(
+        y_true, {"logreg": p_lr, "tree": p_tree}, priors={"sceptic": BetaPrior(2, 8)}
+    )
     CostCurveDisplay.from_predictions(y_true, p_lr, name="logreg")
     write_project(results, "my_project")      # then: ccreport build my_project
 """
@@ -89,5 +91,6 @@ from .commands.build import build as _build  # noqa: E402
 
 
 def build(project_dir=".", out_dir=None, workers=None, pdf=True, **options):
-    """Build a project as ``ccreport build`` does and return its Results (see ccreport.commands.build.build)."""
+    """Build a project as ``ccreport build`` does and return its Results (see
+    ccreport.commands.build.build)."""
     return _build(project_dir, out_dir, workers=workers, pdf=pdf, **options)

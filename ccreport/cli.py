@@ -33,7 +33,8 @@ classifiers: results.json, a static HTML site and a PDF (Drummond & Holte 2006, 
 
 Quick start:
   ccreport new myproject        # a working starter project with synthetic data
-  ccreport build myproject      # analyse and write myproject/site/ (index.html, report.pdf, results.json)
+  ccreport build myproject      # analyse and write myproject/site/
+                                # (index.html, report.pdf, results.json)
   ccreport serve myproject      # preview the built site on http://127.0.0.1:8000
 """
 
@@ -94,22 +95,24 @@ def _add_build(sub):
         "--workers",
         type=_int_in(1, MAX_WORKERS, "a worker count"),
         metavar="N",
-        help=f"worker processes for the analyses and figures, 1 to {MAX_WORKERS} (default: the manifest's, else one per core, "
-        f"at most {DEFAULT_WORKERS_CAP}); "
-        "clamped to the task count and the machine's cores; results do not depend on it",
+        help=f"worker processes for the analyses and figures, 1 to {MAX_WORKERS} (default: the "
+        f"manifest's, else one per core, at most {DEFAULT_WORKERS_CAP}); clamped to the task "
+        "count and the machine's cores; results do not depend on it",
     )
     p.add_argument(
         "--scheduler",
         metavar="ADDRESS",
-        help="run the analyses on a Dask distributed cluster: the address of "
-        "its scheduler, e.g. tcp://10.0.0.5:8786 (default: the manifest's scheduler, else this machine); needs "
-        "ccreport[cluster] here and the same ccreport on every worker; results do not depend on it",
+        help="run the analyses on a Dask distributed cluster: the address of its scheduler, e.g. "
+        "tcp://10.0.0.5:8786 (default: the manifest's scheduler, else this machine); needs "
+        "ccreport[cluster] here and the same ccreport on every worker; results do not depend on "
+        "it",
     )
     p.add_argument("--no-pdf", action="store_true", help="skip report.pdf (faster previews)")
     p.add_argument(
         "--force",
         action="store_true",
-        help="replace an existing OUT that is not a ccreport output (never the project or its inputs)",
+        help="replace an existing OUT that is not a ccreport output (never the project or its "
+        "inputs)",
     )
     p.add_argument(
         "-q",
@@ -144,9 +147,9 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "check",
         help="validate everything a build would, without building",
-        description="Report every problem a build would meet because of its input - the manifest, the "
-        "data files, narratives, the theme, the output folder, and the project's own templates "
-        "(rendered once on the project's data) - then exit (status 2 if any).",
+        description="Report every problem a build would meet because of its input - the "
+        "manifest, the data files, narratives, the theme, the output folder, and the project's "
+        "own templates (rendered once on the project's data) - then exit (status 2 if any).",
     )
     p.add_argument("project", nargs="?", default=".", metavar="PROJECT_DIR")
     p.add_argument(
@@ -163,15 +166,16 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "new",
         help="create a starter project",
-        description="Create a working starter project (manifest, synthetic data, narrative) in a new folder.",
+        description="Create a working starter project (manifest, synthetic data, narrative) in a "
+        "new folder.",
     )
     p.add_argument("directory", metavar="DIR")
     p = sub.add_parser(
         "serve",
         help="preview the site on localhost, rebuilding on change",
-        description="Serve the built site (PROJECT_DIR/site or -o OUT) on 127.0.0.1, only its own files. "
-        "While serving, a change to the project's files rebuilds the site (without the PDF unless the "
-        "site has one) and open pages reload themselves. Build first.",
+        description="Serve the built site (PROJECT_DIR/site or -o OUT) on 127.0.0.1, only its "
+        "own files. While serving, a change to the project's files rebuilds the site (without "
+        "the PDF unless the site has one) and open pages reload themselves. Build first.",
     )
     p.add_argument("project", nargs="?", default=".", metavar="PROJECT_DIR")
     p.add_argument("-o", "--output", metavar="OUT")
@@ -185,10 +189,11 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "verify",
         help="check that an archived report still follows from its inputs",
-        description="Rebuild REPORT - a built output folder, or a report.pdf on its own (its attached inputs are "
-        "used) - in a temporary folder with the recorded settings and date, and compare every value of "
-        "results.json and every output file. Inputs are checked against their recorded SHA-256. Exit 0 when "
-        "all match, 1 listing each difference, 2 when REPORT cannot be used.",
+        description="Rebuild REPORT - a built output folder, or a report.pdf on its own (its "
+        "attached inputs are used) - in a temporary folder with the recorded settings and date, "
+        "and compare every value of results.json and every output file. Inputs are checked "
+        "against their recorded SHA-256. Exit 0 when all match, 1 listing each difference, 2 "
+        "when REPORT cannot be used.",
     )
     p.add_argument(
         "report", metavar="REPORT", help="an output folder (holding results.json) or a report.pdf"
@@ -204,8 +209,8 @@ def _parser() -> argparse.ArgumentParser:
         "--workers",
         type=_int_in(1, MAX_WORKERS, "a worker count"),
         metavar="N",
-        help=f"worker processes for the rebuild (default: the manifest's, else one per core, at most "
-        f"{DEFAULT_WORKERS_CAP}; results do not depend on it)",
+        help="worker processes for the rebuild (default: the manifest's, else one per core, at "
+        f"most {DEFAULT_WORKERS_CAP}; results do not depend on it)",
     )
     return parser
 
@@ -261,7 +266,8 @@ def _check(args) -> int:
 
     project, datasets = preflight(args.project, args.output, force=args.force)
     print(
-        f"{project.manifest_path}: ok ({len(datasets)} datasets, {len(project.classifiers)} classifiers, {len(project.priors)} priors)"
+        f"{project.manifest_path}: ok ({len(datasets)} datasets, {len(project.classifiers)} "
+        f"classifiers, {len(project.priors)} priors)"
     )
     return 0
 
@@ -326,11 +332,14 @@ def _verify(args) -> int:
         print(line)
     if found.ok:
         print(
-            f"verified {args.report}: {found.compared_values} values of results.json and {found.compared_files} files match a rebuild from its inputs"
+            f"verified {args.report}: {found.compared_values} values of results.json and "
+            f"{found.compared_files} files match a rebuild from its inputs"
         )
         return 0
     print(
-        f"ccreport verify: {len(found.differences)} difference{'s' if len(found.differences) != 1 else ''} between {args.report} and a rebuild from its inputs",
+        f"ccreport verify: {len(found.differences)} "
+        f"difference{'s' if len(found.differences) != 1 else ''} between {args.report} and a "
+        "rebuild from its inputs",
         file=sys.stderr,
     )
     return EXIT_DIFFERENT
@@ -407,11 +416,11 @@ def main(argv: list[str] | None = None, process_ends: bool = False) -> int:
 
 
 def run() -> NoReturn:
-    """The ``ccreport`` script and ``python -m ccreport``: :func:`main`, then an ordinary exit with its
-    status (``atexit`` handlers, flushed streams, the interpreter's teardown). Every object is first
-    moved to the collector's permanent generation (``gc.freeze``), so the teardown's final collection
-    does not walk the build's garbage, which the operating system reclaims with the process
-    (0.7 CPU s of the example's build)."""
+    """The ``ccreport`` script and ``python -m ccreport``: :func:`main`, then an ordinary exit with
+    its status (``atexit`` handlers, flushed streams, the interpreter's teardown). Every object is
+    first moved to the collector's permanent generation (``gc.freeze``), so the teardown's final
+    collection does not walk the build's garbage, which the operating system reclaims with the
+    process (0.7 CPU s of the example's build)."""
     status = main(process_ends=True)
     gc.freeze()
     sys.exit(status)

@@ -53,7 +53,8 @@ def _is_theme(folder: Path) -> bool:
 
 
 def is_theme_name(name: str) -> bool:
-    """A theme is chosen by name, never by path: letters, digits, '_', '.', '-', not starting with '.'."""
+    """A theme is chosen by name, never by path: letters, digits, '_', '.', '-', not starting with
+    '.'."""
     return bool(THEME_NAME.fullmatch(name))
 
 
@@ -66,7 +67,8 @@ def available_themes(project_root: Path | None = None) -> list[str]:
 
 
 def theme_dir(name: str, project_root: Path | None = None, manifest: str = "ccreport.toml") -> Path:
-    """The folder of theme ``name``: the project's own ``themes/<name>`` first, then the shipped one.
+    """The folder of theme ``name``: the project's own ``themes/<name>`` first, then the shipped
+    one.
 
     A theme folder holds ``theme.css`` (loaded after the default ``style.css``) and/or its own
     ``style.css``, ``print.css``, ``report.css`` (the PDF), other assets, and optionally a
@@ -92,14 +94,16 @@ def theme_dir(name: str, project_root: Path | None = None, manifest: str = "ccre
         Problem(
             file=manifest,
             field="project.theme",
-            expected=f"unknown theme {name!r}; expected one of {', '.join(available_themes(project_root))}",
+            expected=f"unknown theme {name!r}; expected one of "
+            f"{', '.join(available_themes(project_root))}",
         )
     )
 
 
 def theme_figure_style(project) -> Path | None:
     """The ``figures.mplstyle`` (its figures' matplotlib style) of ``project``'s theme (a
-    :class:`ccreport.project.manifest.Project`, or anything with ``theme`` and ``root``), if it has one."""
+    :class:`ccreport.project.manifest.Project`, or anything with ``theme`` and ``root``), if it has
+    one."""
     theme = getattr(project, "theme", None) or DEFAULT_THEME
     path = theme_dir(theme, project.root) / THEME_STYLE_NAME
     return path if path.is_file() else None

@@ -40,8 +40,8 @@ def fixed_build_date(monkeypatch):
 
 @pytest.fixture(autouse=True, scope="session")
 def cache_key_of_the_session(tmp_path_factory):
-    """The task cache's per-user key (ccreport.tasks.cache.key_path) is a file of the test session, not
-    of the user running the tests (session scope: module fixtures that build use it too); a test
+    """The task cache's per-user key (ccreport.tasks.cache.key_path) is a file of the test session,
+    not of the user running the tests (session scope: module fixtures that build use it too); a test
     of the key's own location sets or removes the variable itself."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(

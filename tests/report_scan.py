@@ -207,7 +207,8 @@ def occurrences_in(
 
 
 def _read(text: str, state: dict, names: tuple, dataset_names: re.Pattern | None) -> None:
-    """Update the last dataset, the last run of classifier names and the prior names read since with ``text``."""
+    """Update the last dataset, the last run of classifier names and the prior names read since with
+    ``text``."""
     if dataset_names is not None:
         for d in dataset_names.finditer(text):
             state["dataset"] = d.group(0)
@@ -221,8 +222,8 @@ def _read(text: str, state: dict, names: tuple, dataset_names: re.Pattern | None
         run.append(n.group(0))
         last_end = n.end()
     if run and not (state.get("in_row") and state.get("entity")):
-        # a table row is about the classifiers it names first (a later cell may name the cheaper one);
-        # prose about the last ones named, under the priors named since
+        # a table row is about the classifiers it names first (a later cell may name the cheaper
+        # one); prose about the last ones named, under the priors named since
         state["entity"] = tuple(dict.fromkeys(run))
         if not state.get("in_row"):
             state["qualifier"] = ()
@@ -255,7 +256,8 @@ def html_occurrences(
             for o in found:
                 column = []
                 if row is not None and where[1] > 0:
-                    # the column of the interval: its header's priors and method words qualify the number
+                    # the column of the interval: its header's priors and method words qualify the
+                    # number
                     k = max(i for i, start in enumerate(offsets) if start <= o.position)
                     headers = parser.headers.get(where[0], [])
                     header = headers[k] if k < len(headers) else ""
@@ -274,7 +276,8 @@ def pdf_occurrences(
     priors: list[str],
     html: list[Occurrence] = (),
 ) -> list[Occurrence]:
-    """The occurrences of report.pdf's text (``pdftotext -raw``: table cells in reading order, no rows).
+    """The occurrences of report.pdf's text (``pdftotext -raw``: table cells in reading order, no
+    rows).
 
     The PDF is the site's pages in print, but its text has no table rows: an occurrence whose
     dataset, number and interval an HTML occurrence has takes that one's classifiers and priors."""
@@ -303,12 +306,13 @@ def pdf_occurrences(
 
 
 def conflicts(occurrences: list[Occurrence]) -> list[list[Occurrence]]:
-    """Groups of occurrences of one key with two or more intervals, less those the HTML shows in one row."""
+    """Groups of occurrences of one key with two or more intervals, less those the HTML shows in one
+    row."""
     by_key: dict[tuple, list[Occurrence]] = defaultdict(list)
     for o in occurrences:
         by_key[o.key].append(o)
     out = []
-    for key, group in by_key.items():
+    for group in by_key.values():
         clash = [
             (a, b)
             for i, a in enumerate(group)
@@ -333,12 +337,13 @@ def describe(group: list[Occurrence]) -> str:
     )
 
 
-# --- marks ---------------------------------------------------------------------------------------------
+# --- marks ----------------------------------------------------------------------------------------
 
 
 @dataclass
 class MarkedCell:
-    """A table cell carrying a mark (``best-mark`` span: \u2605 or *), with its table's header and its row."""
+    """A table cell carrying a mark (``best-mark`` span: \u2605 or *), with its table's header and
+    its row."""
 
     page: str
     table: str
@@ -419,11 +424,12 @@ def marked_cells(site: Path) -> list[MarkedCell]:
 
 def unjustified_marks(site: Path, results: dict) -> list[str]:
     """Every marked cell checked against the family-wise result it claims (the reading guide's
-    definitions): a \u2605 beside classifier c's cost under prior p says c's cost is the lowest, below the
-    best trivial classifier's, and its paired difference from every runner-up has a step-down
-    adjusted p-value (``p_holm``) at most 1 - confidence; a * beside A - B under p says that
-    difference's ``p_holm`` is at most 1 - confidence. A mark whose quantity has no such adjusted
-    test (an instance-cost column) is unjustified. Returns what is wrong, one line per cell."""
+    definitions): a \u2605 beside classifier c's cost under prior p says c's cost is the lowest,
+    below the best trivial classifier's, and its paired difference from every runner-up has a
+    step-down adjusted p-value (``p_holm``) at most 1 - confidence; a * beside A - B under p says
+    that difference's ``p_holm`` is at most 1 - confidence. A mark whose quantity has no such
+    adjusted test (an instance-cost column) is unjustified. Returns what is wrong, one line per
+    cell."""
     level = float(results["settings"]["confidence"])
     alpha = 1.0 - level
     priors = list(results["priors"])
@@ -460,7 +466,8 @@ def unjustified_marks(site: Path, results: dict) -> list[str]:
         )
         if name is None or prior is None or instance:
             problems.append(
-                f"{where}: \u2605 on a quantity without an adjusted test (classifier {name}, prior {prior})"
+                f"{where}: \u2605 on a quantity without an adjusted test (classifier {name}, "
+                f"prior {prior})"
             )
             continue
         costs = {
@@ -485,6 +492,7 @@ def unjustified_marks(site: Path, results: dict) -> list[str]:
             )
             if iv is None or iv.get("p_holm") is None or iv["p_holm"] > alpha + 1e-12:
                 problems.append(
-                    f"{where}: \u2605 on {name} but against {r} p_adj = {None if iv is None else iv.get('p_holm')}"
+                    f"{where}: \u2605 on {name} but against {r} p_adj = "
+                    f"{None if iv is None else iv.get('p_holm')}"
                 )
     return problems

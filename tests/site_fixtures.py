@@ -1,8 +1,9 @@
-"""Shared helpers for the site and PDF tests: tiny projects, synthetic Results and a fake figure index.
+"""Shared helpers for the site and PDF tests: tiny projects, synthetic Results and a fake figure
+index.
 
 The fake figure index follows the contract of ccreport.render.figure_files.write_figures: key ->
-{"svg", "pdf", "caption", "alt", "width"}, with real (small) SVG and PDF files written by matplotlib,
-so the site and the PDF can be tested before, and independently of, the real figures.
+{"svg", "pdf", "caption", "alt", "width"}, with real (small) SVG and PDF files written by
+matplotlib, so the site and the PDF can be tested before, and independently of, the real figures.
 """
 
 from __future__ import annotations
@@ -41,8 +42,8 @@ def write_tiny_project(
 ) -> Path:
     """A small valid project: one dataset, two scoring classifiers and a crisp one, a uniform prior.
 
-    ``folds`` adds a fold column; ``settings`` are extra ``[project]`` lines; ``extra_priors`` is TOML
-    appended after the uniform prior (a beta prior by default).
+    ``folds`` adds a fold column; ``settings`` are extra ``[project]`` lines; ``extra_priors`` is
+    TOML appended after the uniform prior (a beta prior by default).
     """
     root.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(seed)
@@ -179,7 +180,7 @@ def fake_figure_index(results: Results, out: Path) -> dict:
     return index
 
 
-# --- reading a built site --------------------------------------------------------------------------
+# --- reading a built site -------------------------------------------------------------------------
 
 
 class PageParser(html.parser.HTMLParser):
@@ -236,7 +237,8 @@ OUTSIDE = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//)", re.IGNORECASE)
 
 
 def check_site(out: Path) -> dict[str, PageParser]:
-    """Every link of every page resolves inside ``out``; no outside URL anywhere. Returns the parsed pages."""
+    """Every link of every page resolves inside ``out``; no outside URL anywhere. Returns the parsed
+    pages."""
     pages = {p.name: parse_page(p) for p in sorted(out.glob("*.html"))}
     assert "index.html" in pages
     problems = []
@@ -271,7 +273,7 @@ def check_site(out: Path) -> dict[str, PageParser]:
     return pages
 
 
-# --- the example project, built once per test session ----------------------------------------------
+# --- the example project, built once per test session ---------------------------------------------
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "example_project"
 _BUILT: dict[str, Path] = {}

@@ -185,7 +185,7 @@ def synthetic_dataset(
     rng = np.random.default_rng(_seed(name))
     labels = np.r_[np.ones(n_pos, int), np.zeros(n_neg, int)]
     results, band_of = {}, {}
-    for k, cname in enumerate(classifiers):
+    for cname in classifiers:
         d, spread, crisp = CLASSIFIERS.get(
             cname, (-1.0, 1.0, False) if cname == WORSE_THAN_TRIVIAL else (1.0, 1.0, False)
         )

@@ -113,9 +113,10 @@ zqxjkv = 1
 
 
 def test_manifest_page_documents_every_key(tmp_path):
-    """Each table of the manifest gets an unknown key; `check` answers with the keys it accepts there,
-    and each of those must appear in docs/manifest.md as `key = ...`, `key`, a table header [key] or
-    [[key]], or in a comment's list of keys such as `point (value)` or `uniform (low, high)`."""
+    """Each table of the manifest gets an unknown key; `check` answers with the keys it accepts
+    there, and each of those must appear in docs/manifest.md as `key = ...`, `key`, a table header
+    [key] or [[key]], or in a comment's list of keys such as `point (value)` or `uniform (low,
+    high)`."""
     (tmp_path / "ccreport.toml").write_text(MANIFEST_WITH_UNKNOWN_KEYS, encoding="utf-8")
     (tmp_path / "d.csv").write_text("y,s\n1,0.9\n0,0.1\n", encoding="utf-8")
     env = {

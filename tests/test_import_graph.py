@@ -1,8 +1,9 @@
 """ccreport's modules import each other without a circle, and its top level stays small.
 
-The graph is built with :mod:`ast` from every ``import`` statement of ccreport/ - at module level and
-inside functions alike, since a function-level import that closes a circle only hides it - so the
-layering (commands -> tasks -> analysis, results -> figures -> render) can be read off the code."""
+The graph is built with :mod:`ast` from every ``import`` statement of ccreport/ - at module level
+and inside functions alike, since a function-level import that closes a circle only hides it - so
+the layering (commands -> tasks -> analysis, results -> figures -> render) can be read off the
+code."""
 
 from __future__ import annotations
 
@@ -54,7 +55,8 @@ def import_graph() -> dict[str, set[str]]:
 
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
-    """One circle of ``graph`` as a list of modules (first == last), or None (depth-first search)."""
+    """One circle of ``graph`` as a list of modules (first == last), or None (depth-first
+    search)."""
     state: dict[str, int] = {}  # 1 on the current path, 2 finished
     stack: list[str] = []
 

@@ -1,4 +1,5 @@
-"""No private name (leading underscore) is used across modules (DESIGN: small modules, public seams).
+"""No private name (leading underscore) is used across modules (DESIGN: small modules, public
+seams).
 
 Scans every module of the package, the tests and the benchmarks for ``from m import _name``,
 imports of private modules (``from scipy.optimize._pava_pybind import ...``), ``alias._name`` and
@@ -24,14 +25,16 @@ ALLOWED = {
         "ccreport/speedups/figure_caches.py",
         "_backend_pdf_ps",
     ): "matplotlib's private PDF font-subsetting helper, "
-    "behind one guarded context manager (shared_font_programs) that patches nothing if it is missing",
+    "behind one guarded context manager (shared_font_programs) that patches nothing if it is "
+    "missing",
     (
         "ccreport/speedups/figure_caches.py",
         "Text._get_layout",
     ): "matplotlib's text layout, memoised across the "
     "renderers of one write_figures call behind one guarded context manager (shared_text_layouts)",
     ("ccreport/speedups/figure_caches.py", "_text_helpers"): "matplotlib's glyph layout, memoised "
-    "while RendererPdf.draw_text draws plain text, behind one guarded context manager (shared_pdf_glyph_layouts)",
+    "while RendererPdf.draw_text draws plain text, behind one guarded context manager "
+    "(shared_pdf_glyph_layouts)",
     (
         "tests/speedups/test_figure_caches.py",
         "Text._get_layout",
@@ -115,7 +118,8 @@ def private_uses(source: str) -> list[tuple[int, str]]:
 
 
 def _called(call: ast.Call) -> str | None:
-    """The called function's own name: ``getattr`` for ``getattr(...)``, ``import_module`` for ``importlib.import_module(...)``."""
+    """The called function's own name: ``getattr`` for ``getattr(...)``, ``import_module`` for
+    ``importlib.import_module(...)``."""
     if isinstance(call.func, ast.Name):
         return call.func.id
     if isinstance(call.func, ast.Attribute):
@@ -147,16 +151,16 @@ def test_no_private_name_crosses_a_module():
 
 
 def speedup_test(path: str) -> bool:
-    """A test module of a speedup (it imports ``ccreport.speedups``): it may count the library calls the
-    speedup saves."""
+    """A test module of a speedup (it imports ``ccreport.speedups``): it may count the library calls
+    the speedup saves."""
     return path.startswith("tests/") and "ccreport.speedups" in (ROOT / path).read_text(
         encoding="utf-8"
     )
 
 
 def test_only_the_speedups_use_a_private_name():
-    """A library's private name belongs in ccreport/speedups/ (behind CCREPORT_SPEEDUPS) and its tests,
-    not in the build's own code."""
+    """A library's private name belongs in ccreport/speedups/ (behind CCREPORT_SPEEDUPS) and its
+    tests, not in the build's own code."""
     outside = sorted(
         {
             path
@@ -165,7 +169,8 @@ def test_only_the_speedups_use_a_private_name():
         }
     )
     assert not outside, (
-        f"private names allowed outside ccreport/speedups/ (move the code there or use a public API): {outside}"
+        "private names allowed outside ccreport/speedups/ (move the code there or use a "
+        f"public API): {outside}"
     )
 
 

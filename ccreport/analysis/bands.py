@@ -20,7 +20,8 @@ import numpy as np
 
 def percentile_interval(samples, level: float, axis: int = 0):
     """Percentile bootstrap interval (Efron & Tibshirani 1993, ch. 13): the (1-level)/2 and
-    (1+level)/2 quantiles of the replicates (D&H 2006 section 4.6: "the fifth lowest and fifth highest")."""
+    (1+level)/2 quantiles of the replicates (D&H 2006 section 4.6: "the fifth lowest and fifth
+    highest")."""
     a = (1.0 - level) / 2.0
     q = np.quantile(np.asarray(samples, dtype=float), [a, 1.0 - a], axis=axis)
     return q[0], q[1]
@@ -35,7 +36,8 @@ def basic_interval(samples, estimate, level: float, axis: int = 0):
 
 
 def pointwise_band(values, level: float):
-    """Pointwise percentile band of replicate curves (R, m) at each grid PC(+) (D&H 2006 section 4.6)."""
+    """Pointwise percentile band of replicate curves (R, m) at each grid PC(+) (D&H 2006
+    section 4.6)."""
     return percentile_interval(values, level, axis=0)
 
 

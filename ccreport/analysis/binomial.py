@@ -27,7 +27,8 @@ def clopper_pearson(k, n, level: float) -> tuple[float, float]:
     k, n, level = float(k), float(n), float(level)
     if not (n > 0 and 0.0 <= k <= n and 0.0 < level < 1.0):
         raise ValueError(
-            f"clopper_pearson needs 0 <= k <= n, n > 0 and a level in (0, 1): k={k}, n={n}, level={level}"
+            f"clopper_pearson needs 0 <= k <= n, n > 0 and a level in (0, 1): k={k}, n={n}, "
+            f"level={level}"
         )
     tail = (1.0 - level) / 2.0
     lower = 0.0 if k == 0 else float(special.betaincinv(k, n - k + 1.0, tail))

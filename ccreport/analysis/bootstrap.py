@@ -66,7 +66,7 @@ from .roc import crisp_roc
 SELECTIONS = ("resample", "fixed")
 
 
-# --- replicate sets --------------------------------------------------------------------------------
+# --- replicate sets -------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, eq=False)
@@ -75,14 +75,14 @@ class Replicates:
 
     ``raw`` (R, m): each replicate's own lower envelope (thresholds re-selected on the replicate).
     ``values`` (R, m): the optimism-corrected replicates the bands are read from (Efron 1983's
-    optimism bootstrap, applied to D&H 2006 section 5.2's point that an envelope selected on the data
-    is an optimistic estimate of its own cost):
+    optimism bootstrap, applied to D&H 2006 section 5.2's point that an envelope selected on the
+    data is an optimistic estimate of its own cost):
 
         c*_j = t_j + (C(v*_j) - t*_j),
 
-    where t_j is the sample envelope at pc_j, t*_j the replicate's envelope, and C(v*_j) the cost *in
-    the original sample* of the hull vertex (score threshold) the replicate selected at pc_j. In the
-    bootstrap world the original sample plays the population, so ``C(v*) - t*`` is a draw of
+    where t_j is the sample envelope at pc_j, t*_j the replicate's envelope, and C(v*_j) the cost
+    *in the original sample* of the hull vertex (score threshold) the replicate selected at pc_j. In
+    the bootstrap world the original sample plays the population, so ``C(v*) - t*`` is a draw of
     "true cost of the selected classifier minus its apparent cost"; its spread is the sampling noise
     and its mean the optimism. Percentiles of ``c*`` are intervals for the true cost of the
     classifier selected on the data (the bands' target (a)). Where the replicate selects a trivial
@@ -108,9 +108,9 @@ class Replicates:
     method: str
     layout: PathLayout | None = None
     # for hybrids over several classifiers (ccreport.analysis.selection.hybrid_bands), set by
-    # paired_bootstrap.bootstrap_dataset: the replicate selection's cost in the sample (R, m), whether
-    # it is a trivial classifier (R, m), the replicate's cost of the sample's own selection (R, m), and
-    # each ``readers`` entry's arrays concatenated over chunks (name -> {key: (R,)})
+    # paired_bootstrap.bootstrap_dataset: the replicate selection's cost in the sample (R, m),
+    # whether it is a trivial classifier (R, m), the replicate's cost of the sample's own selection
+    # (R, m), and each ``readers`` entry's arrays concatenated over chunks (name -> {key: (R,)})
     in_sample: np.ndarray | None = None
     trivial: np.ndarray | None = None
     sample_cost: np.ndarray | None = None
@@ -124,8 +124,8 @@ class Replicates:
     # sample's (float): what the expected-cost interval is studentized by (hull_costs.expected_sd)
     expected_sd: dict | None = None
     expected_sd_estimate: dict | None = None
-    # each replicate's binomial sd of its selection's cost on the grid (R, m; of the sample's selection
-    # where trivial_swap swapped) and the sample's (m,): what the band is studentized by
+    # each replicate's binomial sd of its selection's cost on the grid (R, m; of the sample's
+    # selection where trivial_swap swapped) and the sample's (m,): what the band is studentized by
     sd: np.ndarray | None = None
     sd_estimate: np.ndarray | None = None
     sample_sd: np.ndarray | None = None  # each replicate's sd of the sample's own selection (R, m)
@@ -222,7 +222,8 @@ def collect_replicates(
 
 
 def sample_expected_sd(h: Hulls, prior) -> np.ndarray:
-    """:func:`~ccreport.analysis.hull_costs.expected_sd` of hulls ``h`` under one prior, selection its own."""
+    """:func:`~ccreport.analysis.hull_costs.expected_sd` of hulls ``h`` under one prior, selection
+    its own."""
     lo, hi = vertex_intervals(h)
     return expected_sd(h, prior.vertex_weights(lo, hi, h.replicate_ids()))
 
@@ -269,11 +270,12 @@ def trivial_selection(h: Hulls, grid) -> np.ndarray:
     return (j == h.indptr[:-1, None]) | (j == h.indptr[1:, None] - 1)
 
 
-# --- scoring classifiers: one chunk loop for one classifier and for a pair ---------------------------
+# --- scoring classifiers: one chunk loop for one classifier and for a pair ------------------------
 
 
 def _chunk_curves(layout: PathLayout, cp, cn, grid, priors, selection: str):
-    """A chunk's ``(HullCurves, swap, sample_cost)`` (:func:`trivial_swap`; None, None when fixed)."""
+    """A chunk's ``(HullCurves, swap, sample_cost)`` (:func:`trivial_swap`; None, None when
+    fixed)."""
     if selection == "fixed":
         sample_switches = np.tile(switches(sample_hull(layout)), cp.shape[0])
         return (
@@ -330,7 +332,8 @@ def replicate_group_counts(
     """Every replicate's counts per group ((R, G) positives, (R, G) negatives, int32) of grouped
     layouts (:mod:`ccreport.analysis.replicate_groups`). One layout: drawn per group directly,
     O(R x G); several: each class's instances drawn once per chunk as positions (int32) and counted
-    per each layout's groups, so every layout's replicate r comes from the same resampled instances."""
+    per each layout's groups, so every layout's replicate r comes from the same resampled
+    instances."""
     if len(layouts) == 1:
         (lay,) = layouts
         sizes_pos, sizes_neg = group_sizes(lay)
@@ -371,7 +374,8 @@ def bootstrap_scores(
     selection: str = "resample",
     max_groups: int = MAX_REPLICATE_GROUPS,
 ) -> Replicates:
-    """Stratified instance bootstrap of a scoring classifier's lower envelope (D&H 2006 sections 4.6, 5.2).
+    """Stratified instance bootstrap of a scoring classifier's lower envelope (D&H 2006
+    sections 4.6, 5.2).
 
     Each replicate draws n_pos positives and n_neg negatives with replacement (class counts fixed,
     as conditioning on the row marginals). ``selection="resample"`` recomputes the envelope (the
@@ -379,9 +383,9 @@ def bootstrap_scores(
     thresholds (its hull vertices and switching points) and re-counts their costs.
 
     With more than ``max_groups`` distinct scores the replicates are computed on at most
-    ``max_groups`` merged score groups (:mod:`ccreport.analysis.replicate_groups`; the estimate stays
-    exact, the deviations are grouped replicate minus grouped sample), and the returned ``layout`` is
-    the grouped one (the calibration then works on the same groups).
+    ``max_groups`` merged score groups (:mod:`ccreport.analysis.replicate_groups`; the estimate
+    stays exact, the deviations are grouped replicate minus grouped sample), and the returned
+    ``layout`` is the grouped one (the calibration then works on the same groups).
     """
     if selection not in SELECTIONS:
         raise ValueError(f"selection must be 'resample' or 'fixed', got {selection!r}")
@@ -410,7 +414,8 @@ def merged_groups(layout: PathLayout | None) -> int | None:
 
 
 def scores_method(layout: PathLayout | None, selection: str = "resample") -> str:
-    """The ``method`` text of a scoring classifier's stratified bootstrap replicates on ``layout``."""
+    """The ``method`` text of a scoring classifier's stratified bootstrap replicates on
+    ``layout``."""
     groups = merged_groups(layout)
     return (
         "stratified instance bootstrap"
@@ -419,7 +424,7 @@ def scores_method(layout: PathLayout | None, selection: str = "resample") -> str
     )
 
 
-# --- crisp classifiers: binomials on the row marginals (section 4.6) ----------------------------------
+# --- crisp classifiers: binomials on the row marginals (section 4.6) ------------------------------
 
 
 def bootstrap_crisp(
@@ -430,11 +435,12 @@ def bootstrap_crisp(
     priors: dict | None = None,
     grid=GRID,
 ) -> Replicates:
-    """Binomial resampling of a crisp classifier conditioned on the row marginals (D&H 2006 section 4.6).
+    """Binomial resampling of a crisp classifier conditioned on the row marginals (D&H 2006
+    section 4.6).
 
     TP ~ Binomial(n_pos, tpr), FP ~ Binomial(n_neg, fpr). The curve of each replicate is its lower
-    envelope with the trivial classifiers, min(cost line, PC(+), 1 - PC(+)), the same curve the report
-    analyses; :func:`crisp_line_replicates` gives the bare cost lines of Fig. 16.
+    envelope with the trivial classifiers, min(cost line, PC(+), 1 - PC(+)), the same curve the
+    report analyses; :func:`crisp_line_replicates` gives the bare cost lines of Fig. 16.
     """
     priors = priors or {}
     grid = np.asarray(grid, dtype=float)
@@ -448,7 +454,8 @@ def bootstrap_crisp(
 
 
 def crisp_replicates(tp, fp, n_pos, n_neg, tp0, fp0, grid, priors, method) -> Replicates:
-    """Replicates of a crisp classifier from its replicate counts (tp, fp) and its sample's (tp0, fp0).
+    """Replicates of a crisp classifier from its replicate counts (tp, fp) and its sample's
+    (tp0, fp0).
 
     ``raw``: each replicate's own curve, min(its cost line, PC(+), 1 - PC(+)). ``values`` (what the
     bands are read from): the replicate's cost of the *sample's* selection, i.e. at each PC(+) the
@@ -501,8 +508,8 @@ def crisp_replicates(tp, fp, n_pos, n_neg, tp0, fp0, grid, priors, method) -> Re
 
 
 def cost_lines(tp, fp, n_pos: int, n_neg: int, grid) -> np.ndarray:
-    """Cost lines ``fnr pc + fpr (1 - pc)`` (D&H 2006 section 3) of crisp confusion counts (R,) on the
-    grid: (R, m), not clipped by the trivial classifiers."""
+    """Cost lines ``fnr pc + fpr (1 - pc)`` (D&H 2006 section 3) of crisp confusion counts (R,) on
+    the grid: (R, m), not clipped by the trivial classifiers."""
     fnr = 1.0 - np.asarray(tp, dtype=float) / n_pos
     fpr = np.asarray(fp, dtype=float) / n_neg
     return np.multiply.outer(fnr, grid) + np.multiply.outer(
@@ -513,7 +520,8 @@ def cost_lines(tp, fp, n_pos: int, n_neg: int, grid) -> np.ndarray:
 def crisp_line_replicates(
     rng: np.random.Generator, n_pos: int, n_neg: int, tp: int, fp: int, replicates: int, grid=GRID
 ):
-    """Replicate cost lines ``fnr pc + fpr (1 - pc)`` of a crisp classifier (D&H 2006 Fig. 16): (R, m)."""
+    """Replicate cost lines ``fnr pc + fpr (1 - pc)`` of a crisp classifier (D&H 2006 Fig. 16):
+    (R, m)."""
     grid = np.asarray(grid, dtype=float)
     tpr = rng.binomial(n_pos, tp / n_pos, size=replicates) / n_pos
     fpr = rng.binomial(n_neg, fp / n_neg, size=replicates) / n_neg

@@ -5,13 +5,14 @@ Why
 The band of :func:`ccreport.analysis.bootstrap.bootstrap_scores` is read from optimism-corrected
 replicates ``c* = t + C(v*) - t*`` (Efron 1983's optimism bootstrap applied to D&H 2006 section 5.2:
 an envelope selected on the data is an optimistic estimate of its own cost). The bootstrap sees the
-*spread* of "true cost of the selected thresholds minus apparent cost" about right but under-estimates
-its *mean*: choosing the cheapest threshold is an argmin of an empirical process, a cube-root problem
-(Kim & Pollard 1990) for which the plain bootstrap is not consistent. Its "population", the sample,
-has a sharp minimum at the sample's own thresholds, so replicates stay near them and look less
-optimistic than the sample really is. Measured on binormal data at n = 200 (benchmarks/README.md):
-the true optimism is 0.024-0.028 where the bootstrap sees 0.018, and the true cost of the selected
-classifier lies *above* the 90% band in 9-13% of data sets and below it in 3-5% (nominal: 5 and 5).
+*spread* of "true cost of the selected thresholds minus apparent cost" about right but
+under-estimates its *mean*: choosing the cheapest threshold is an argmin of an empirical process, a
+cube-root problem (Kim & Pollard 1990) for which the plain bootstrap is not consistent. Its
+"population", the sample, has a sharp minimum at the sample's own thresholds, so replicates stay
+near them and look less optimistic than the sample really is. Measured on binormal data at n = 200
+(benchmarks/README.md): the true optimism is 0.024-0.028 where the bootstrap sees 0.018, and the
+true cost of the selected classifier lies *above* the 90% band in 9-13% of data sets and below it in
+3-5% (nominal: 5 and 5).
 
 How
 ---
@@ -21,13 +22,14 @@ In the bootstrap world the sample is the population: for outer replicate b the "
 replicate b* give ``c**_bk = t*_b + C_b(v**_bk) - t**_bk``, made from b exactly as ``c*`` is made
 from the sample (``C_b`` counts in replicate b). The rank of the truth among b's inner
 replicates (:func:`upper_rank`), ``u_b``, would be uniform if the band were right; the band's upper
-edge is read at the ``(1 + level)/2`` quantile of ``u`` instead of at ``(1 + level)/2`` itself. ``u`` is pooled over a
-window of PC(+) (``window``) so that a 5% tail is estimated from many outer replicates (the
-miscalibration changes slowly with PC(+)). Each prior's expected-cost interval gets its own upper
-level the same way. The simultaneous band's critical value is multiplied by the ``level`` quantile,
-over outer replicates, of "the truth's studentized sup statistic / the inner bands' critical value"
-(a scale calibration: a level calibration would saturate at the largest replicate); the critical
-value is read from the inner replicates of every outer replicate pooled (:func:`sup_ratios`).
+edge is read at the ``(1 + level)/2`` quantile of ``u`` instead of at ``(1 + level)/2`` itself.
+``u`` is pooled over a window of PC(+) (``window``) so that a 5% tail is estimated from many outer
+replicates (the miscalibration changes slowly with PC(+)). Each prior's expected-cost interval gets
+its own upper level the same way. The simultaneous band's critical value is multiplied by the
+``level`` quantile, over outer replicates, of "the truth's studentized sup statistic / the inner
+bands' critical value" (a scale calibration: a level calibration would saturate at the largest
+replicate); the critical value is read from the inner replicates of every outer replicate pooled
+(:func:`sup_ratios`).
 
 The calibration only ever widens the band (levels below nominal are raised to it). Where the
 bootstrap world looks *over*-covered it is because of ties, not precision: at the ends of an
@@ -46,15 +48,15 @@ sample's, so the calibration moves the band the right way but, for the same cube
 not move it exactly far enough; its coverage is measured in ``benchmarks/validity.py``.
 
 Cost: ``outer x inner`` extra replicates of n instances each (10x the band's own 1000 at the
-defaults, 200 x 50), so ``calibration="auto"`` runs it only while ``n x outer x inner <= AUTO_BUDGET``
-(n <= 10,000 at the defaults). Above that the optimism is small next to the band (it shrinks like
-n^(-2/3)) and the uncalibrated band's coverage was measured to be 87-89% at n = 10,000. A classifier
-with few distinct scores (at most ``n / GROUP_DRAWS``) is resampled per distinct score instead, one
-binomial draw a score rather than an integer draw an instance (a class's instances with one score
-are exchangeable, so the replicates have the same distribution;
-:mod:`ccreport.analysis.replicate_groups`): O(G) per replicate. Measured (CPU s): the example's
-German-credit classifiers with 9, 17 and 29 scores at n = 1000, 0.18 -> 0.10, 0.17 -> 0.12 and
-0.19 -> 0.15; nine scores at n = 10,000, 0.84 -> 0.20.
+defaults, 200 x 50), so ``calibration="auto"`` runs it only while
+``n x outer x inner <= AUTO_BUDGET`` (n <= 10,000 at the defaults). Above that the optimism is small
+next to the band (it shrinks like n^(-2/3)) and the uncalibrated band's coverage was measured to be
+87-89% at n = 10,000. A classifier with few distinct scores (at most ``n / GROUP_DRAWS``) is
+resampled per distinct score instead, one binomial draw a score rather than an integer draw an
+instance (a class's instances with one score are exchangeable, so the replicates have the same
+distribution; :mod:`ccreport.analysis.replicate_groups`): O(G) per replicate. Measured (CPU s): the
+example's German-credit classifiers with 9, 17 and 29 scores at n = 1000, 0.18 -> 0.10, 0.17 -> 0.12
+and 0.19 -> 0.15; nine scores at n = 10,000, 0.84 -> 0.20.
 
 Why 200 x 50 (benchmarks/README.md, "Calibration cost"):
 the Monte-Carlo error of the calibrated levels comes from the outer replicates (a 95% quantile of
@@ -82,10 +84,10 @@ of what that replicate selected (D&H 2006 Eq. 8 on the grid; the selection-fixed
 expected cost, :func:`~ccreport.analysis.hull_costs.expected_sd`), and the quantiles of the ratios
 (at the calibrated upper level) are scaled by the sample's own sd. Where all sds are equal this is
 the percentile band (test). For a classifier with few distinct scores the caller also passes the
-reflected replicates ``2 t - t*`` (``basic``): the envelope then chooses among a few thresholds whose
-costs differ by whole steps, so the selected threshold's true cost (what ``c*`` targets) can lie
-well above the best achievable one, and the lower edge is taken as the lower of the two (with many
-scores the two targets differ little and the resampled sample's sharp minimum overstates the
+reflected replicates ``2 t - t*`` (``basic``): the envelope then chooses among a few thresholds
+whose costs differ by whole steps, so the selected threshold's true cost (what ``c*`` targets) can
+lie well above the best achievable one, and the lower edge is taken as the lower of the two (with
+many scores the two targets differ little and the resampled sample's sharp minimum overstates the
 difference: 98% coverage for continuous scores at n = 200, measured). A selected threshold with no
 example of a class on one side has no resampling variance in that rate; the band's upper edge is
 at least the selected line's binomial bound with Agresti-Coull rates (``sd_floor``).
@@ -116,8 +118,9 @@ MODES = ("auto", "double", "off")
 # Gauss-Legendre nodes for induced priors inside the calibration: it only ranks expected costs, and
 # 32 nodes are within 2e-5 of the reported 128-node values (a few thousandths of their bootstrap sd)
 INDUCED_NODES = 32
-# A classifier with at most n / GROUP_DRAWS distinct scores is resampled per distinct score (O(G) per
-# replicate: one binomial draw per score) rather than per instance (O(n): one integer draw per instance)
+# A classifier with at most n / GROUP_DRAWS distinct scores is resampled per distinct score (O(G)
+# per replicate: one binomial draw per score) rather than per instance (O(n): one integer draw per
+# instance)
 GROUP_DRAWS = 32
 METHOD = (
     "double bootstrap (Beran 1987 prepivoting) of the upper edge and the sup-norm critical value"
@@ -171,7 +174,8 @@ def nominal(level: float, m: int) -> Calibration:
 
 
 def wanted(mode: str, n: int, outer: int = OUTER, inner: int = INNER) -> bool:
-    """Whether to calibrate: ``mode`` is "double" (always), "off" (never) or "auto" (within budget)."""
+    """Whether to calibrate: ``mode`` is "double" (always), "off" (never) or "auto"
+    (within budget)."""
     if mode not in MODES:
         raise ValueError(f"calibration must be one of {MODES}, got {mode!r}")
     return mode == "double" or (mode == "auto" and n * outer * inner <= AUTO_BUDGET)
@@ -180,9 +184,10 @@ def wanted(mode: str, n: int, outer: int = OUTER, inner: int = INNER) -> bool:
 def resample_counts(rng: np.random.Generator, counts: np.ndarray, inner: int) -> np.ndarray:
     """Inner resamples of outer resamples: (g, size) counts -> (g * inner, size) counts.
 
-    Row ``b * inner + k`` is a uniform resample, with replacement, of the ``size`` instances of outer
-    row b (each instance i present ``counts[b, i]`` times): Multinomial(size, counts[b] / size), drawn
-    as positions in b's instance list and counted at once (:func:`~ccreport.analysis.path_layout.count_positions`).
+    Row ``b * inner + k`` is a uniform resample, with replacement, of the ``size`` instances of
+    outer row b (each instance i present ``counts[b, i]`` times): Multinomial(size, counts[b] /
+    size), drawn as positions in b's instance list and counted at once
+    (:func:`~ccreport.analysis.path_layout.count_positions`).
     """
     g, size = counts.shape
     if size == 0:
@@ -203,8 +208,8 @@ def resample_cumulative(
     inner replicates' per-instance counts: (g * inner, at.size), int32.
 
     Instance i's position list in outer row b is sorted, so "drawn instance < i" is "drawn position
-    < C_b(i)", C_b the outer row's cumulative counts: a row's cumulative count at class rank i is its
-    number of picks at positions below C_b(i). One count of the picks by position and one cumsum
+    < C_b(i)", C_b the outer row's cumulative counts: a row's cumulative count at class rank i is
+    its number of picks at positions below C_b(i). One count of the picks by position and one cumsum
     give every row's counts below each position; they are read at ``C_b(at)`` (the path points'
     class ranks, :func:`path_columns`). The same integers as the per-instance route, with no gather
     through the position lists. The picks are drawn at once (the generator's stream is that of
@@ -272,13 +277,15 @@ def upper_rank(truth: np.ndarray, samples: np.ndarray) -> np.ndarray:
 
 
 def sup_statistics(inner_values: np.ndarray, truth: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per outer replicate, the truth's studentized sup statistic (g,) and each inner replicate's (g, k).
+    """Per outer replicate, the truth's studentized sup statistic (g,) and each inner replicate's
+    (g, k).
 
     As :func:`ccreport.analysis.bands.simultaneous_band` on each outer replicate's inner replicates
     (g, k, m): statistic ``max_j |v_j - mean_j| / s_j`` over grid points with sd > 0 (s:
     :func:`~ccreport.analysis.bands.studentizing_sd`). Points where the inner replicates all agree
     are left out: the band has width 0 there whatever its scale, so they say nothing about the
-    scale. An outer replicate whose inner replicates all agree everywhere has nothing to scale (NaN).
+    scale. An outer replicate whose inner replicates all agree everywhere has nothing to scale
+    (NaN).
     """
     mean = inner_values.mean(axis=1)
     sd = studentizing_sd(inner_values.std(axis=1, ddof=1))
@@ -316,10 +323,10 @@ def _recounted(
 ) -> Hulls:
     """Inner hulls whose ``x0, y0`` are the selected thresholds' counts in their *outer* replicate.
 
-    ``h``: hulls over :func:`path_columns`' layout (``x0``, ``y0``: the selected point's columns) and
-    ``cp_outer``/``cn_outer`` the outer replicates' cumulative counts at those columns' ranks; or, for
-    a grouped layout (``layout`` given, :mod:`ccreport.analysis.replicate_groups`), hulls whose
-    ``x0, y0`` are sample counts and the outer counts cumulated over every group."""
+    ``h``: hulls over :func:`path_columns`' layout (``x0``, ``y0``: the selected point's columns)
+    and ``cp_outer``/``cn_outer`` the outer replicates' cumulative counts at those columns' ranks;
+    or, for a grouped layout (``layout`` given, :mod:`ccreport.analysis.replicate_groups`), hulls
+    whose ``x0, y0`` are sample counts and the outer counts cumulated over every group."""
     outer_of = h.replicate_ids() // inner
     col_x, col_y = h.x0.astype(np.int64), h.y0.astype(np.int64)
     if (
@@ -399,13 +406,14 @@ def outer_world(layout, counts_pos, counts_neg, grid, priors) -> Outer:
 
 
 def _inner_world(layout, outer: Outer, inner_cp, inner_cn, grid, priors) -> tuple[np.ndarray, dict]:
-    """Inner optimism-corrected replicates (g, k, m) and expected costs prior -> (g, k), from the inner
-    replicates' cumulative class counts at the ranks of :func:`path_columns` (:func:`resample_cumulative`).
+    """Inner optimism-corrected replicates (g, k, m) and expected costs prior -> (g, k), from the
+    inner replicates' cumulative class counts at the ranks of :func:`path_columns`
+    (:func:`resample_cumulative`).
 
-    Computed a few outer replicates at a time (at most ``HULL_BLOCK`` path points of inner replicates
-    per block): each replicate's hull and costs are its own, so the blocks give the very numbers of
-    one pass over the chunk (test), with working arrays of a few MB instead of a chunk's hundreds
-    (``CHUNK_ELEMENTS``): the example's ten calibrations 2.05-2.21 -> 1.90-2.00 CPU s."""
+    Computed a few outer replicates at a time (at most ``HULL_BLOCK`` path points of inner
+    replicates per block): each replicate's hull and costs are its own, so the blocks give the very
+    numbers of one pass over the chunk (test), with working arrays of a few MB instead of a chunk's
+    hundreds (``CHUNK_ELEMENTS``): the example's ten calibrations 2.05-2.21 -> 1.90-2.00 CPU s."""
     g = outer.cp.shape[0]
     k = inner_cp.shape[0] // g
     per = max(1, HULL_BLOCK // (k * layout.n_points))  # outer replicates per block
@@ -458,7 +466,8 @@ def _inner_block(layout, outer: Outer, inner_cp, inner_cn, grid, priors) -> tupl
 
 def bootstrap_world(layout, counts_pos, counts_neg, inner_pos, inner_neg, grid, priors) -> World:
     """Outer replicates (counts, (g, n_pos) and (g, n_neg), in the layout's class-rank order) and
-    their inner replicates ((g k, ...), row ``b k + j`` drawn from outer row b) -> :class:`World`."""
+    their inner replicates ((g k, ...), row ``b k + j`` drawn from outer row b) ->
+    :class:`World`."""
     return world_in_pieces(
         layout,
         outer_world(layout, counts_pos, counts_neg, grid, priors),
@@ -469,7 +478,8 @@ def bootstrap_world(layout, counts_pos, counts_neg, inner_pos, inner_neg, grid, 
 
 
 def world_in_pieces(layout, outer: Outer, inner_pieces, grid, priors) -> World:
-    """The world of outer replicates and their inner replicates, drawn in pieces (each (g k_i, ...))."""
+    """The world of outer replicates and their inner replicates, drawn in pieces
+    (each (g k_i, ...))."""
     if layout.grouped:  # per-group counts: cumulated over every group
         cumulated = ((cumulative(pos), cumulative(neg)) for pos, neg in inner_pieces)
         return world_of_cumulative_pieces(layout, outer, cumulated, grid, priors)
@@ -524,7 +534,8 @@ def pooled_quantile(u: np.ndarray, grid: np.ndarray, q: float, window: float) ->
 
 
 def _widening(x: np.ndarray, q: float, nominal_value: float) -> float:
-    """The q quantile of x (NaNs dropped), never below the nominal value: calibration only widens."""
+    """The q quantile of x (NaNs dropped), never below the nominal value: calibration only
+    widens."""
     x = x[~np.isnan(x)]
     return max(nominal_value, float(np.quantile(x, q))) if x.size else nominal_value
 
@@ -539,10 +550,11 @@ def calibrate(
     inner: int = INNER,
     window: float = WINDOW,
 ) -> Calibration:
-    """Prepivoting (Beran 1987) of a scoring classifier's optimism-corrected band: the module docstring.
+    """Prepivoting (Beran 1987) of a scoring classifier's optimism-corrected band: the module
+    docstring.
 
-    ``layout``: the classifier's sorted path, :func:`~ccreport.analysis.path_layout.path_layout` (the
-    band's ``Replicates.layout``, so the scores are sorted once for both).
+    ``layout``: the classifier's sorted path, :func:`~ccreport.analysis.path_layout.path_layout`
+    (the band's ``Replicates.layout``, so the scores are sorted once for both).
     """
     priors = priors or {}
     grid = np.asarray(grid, dtype=float)
@@ -573,7 +585,8 @@ def calibrate(
         else:
             counts_pos = multinomial_counts(rng, layout.n_pos, g)
             counts_neg = multinomial_counts(rng, layout.n_neg, g)
-            pieces = (  # inner replicates in pieces of at most CHUNK_ELEMENTS instances (only at large n)
+            # inner replicates in pieces of at most CHUNK_ELEMENTS instances (only at large n)
+            pieces = (
                 (
                     resample_cumulative(rng, counts_pos, k, pos_ranks),
                     resample_cumulative(rng, counts_neg, k, neg_ranks),
@@ -619,7 +632,8 @@ def _sorted_quantiles(v: np.ndarray, levels) -> np.ndarray:
 
 
 def calibrated_band(values: np.ndarray, cal: Calibration) -> tuple[np.ndarray, np.ndarray]:
-    """Pointwise band of replicate curves (R, m): lower edge at the nominal level, upper calibrated."""
+    """Pointwise band of replicate curves (R, m): lower edge at the nominal level, upper
+    calibrated."""
     v = np.sort(np.asarray(values, dtype=float), axis=0)
     return _sorted_quantiles(v, cal.lower_level), _sorted_quantiles(v, cal.upper)
 
@@ -632,8 +646,8 @@ def calibrated_interval(samples, levels: tuple[float, float]) -> list[float]:
 
 def studentized_ratios(values, estimate, sd) -> np.ndarray:
     """Bootstrap-t ratios ``(c* - t) / s*`` (Efron & Tibshirani 1993 ch. 12; Davison & Hinkley 1997
-    section 5.2.1) of optimism-corrected replicates ``values`` (R, ...) about the estimate ``t``, each
-    divided by its own selection's sd ``s*`` (same shape as ``values``); 0 where ``s*`` = 0 (a
+    section 5.2.1) of optimism-corrected replicates ``values`` (R, ...) about the estimate ``t``,
+    each divided by its own selection's sd ``s*`` (same shape as ``values``); 0 where ``s*`` = 0 (a
     replicate that selected a trivial classifier: its corrected value is the estimate itself)."""
     values = np.asarray(values, dtype=float)
     sd = np.asarray(sd, dtype=float)
@@ -707,10 +721,11 @@ def studentized_interval(
     samples, estimate: float, sd, sd_estimate: float, levels: tuple[float, float], basic=None
 ) -> list[float]:
     """Bootstrap-t interval of one statistic: ``[t + s q_lo(z*), t + s q_hi(z*)]``, ``z*`` the
-    :func:`studentized_ratios` of its optimism-corrected replicates (R,) by their own sds ``sd`` (R,),
-    ``s`` = ``sd_estimate`` the sample's; the percentile interval (:func:`calibrated_interval`) when
-    ``s`` = 0 (nothing to studentize by). ``basic`` (R,): the reflected replicates ``2 t - t*``; the
-    lower end is the lower of the two studentized ones (:func:`studentized_band`)."""
+    :func:`studentized_ratios` of its optimism-corrected replicates (R,) by their own sds ``sd``
+    (R,), ``s`` = ``sd_estimate`` the sample's; the percentile interval
+    (:func:`calibrated_interval`) when ``s`` = 0 (nothing to studentize by). ``basic`` (R,): the
+    reflected replicates ``2 t - t*``; the lower end is the lower of the two studentized ones
+    (:func:`studentized_band`)."""
     if not sd_estimate > 0:
         return calibrated_interval(samples, levels)
     z = studentized_ratios(samples, estimate, sd)

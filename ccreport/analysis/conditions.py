@@ -45,7 +45,8 @@ def roc_point_to_cost_line(fpr, tpr):
 
 
 def cost_line_to_roc_point(slope, intercept):
-    """Cost line ``a * pc + b`` -> ROC point: FP = b, TP = 1 - (b + a) (D&H 2006, inverse of Eq. 2)."""
+    """Cost line ``a * pc + b`` -> ROC point: FP = b, TP = 1 - (b + a) (D&H 2006, inverse of
+    Eq. 2)."""
     b = np.asarray(intercept, dtype=float)
     return b, 1.0 - (b + np.asarray(slope, dtype=float))
 
@@ -62,7 +63,8 @@ def roc_line_to_cost_point(slope, tp_intercept):
 
 
 def cost_point_to_roc_line(pc, nec):
-    """Cost point (X, Y) -> ROC line ``TP = (1/X - 1) * FP + (1 - Y/X)`` (D&H 2006, inverse of Eq. 3).
+    """Cost point (X, Y) -> ROC line ``TP = (1/X - 1) * FP + (1 - Y/X)`` (D&H 2006, inverse of
+    Eq. 3).
 
     Returns ``(slope, tp_intercept)``; X must be > 0.
     """

@@ -46,12 +46,14 @@ class Envelope:
 
     @property
     def area(self) -> float:
-        """Area under the curve: the expected cost under the uniform prior (D&H 2006, section 3.2)."""
+        """Area under the curve: the expected cost under the uniform prior (D&H 2006,
+        section 3.2)."""
         return curve_area(self.pc, self.nec)
 
 
 def cost_lines(fpr, tpr) -> tuple[np.ndarray, np.ndarray]:
-    """Cost lines of ROC points as ``(nec at pc=0, nec at pc=1) = (fpr, fnr)`` (D&H 2006, Fig. 1)."""
+    """Cost lines of ROC points as ``(nec at pc=0, nec at pc=1) = (fpr, fnr)``
+    (D&H 2006, Fig. 1)."""
     slope, intercept = roc_point_to_cost_line(fpr, tpr)
     return intercept, intercept + slope
 
@@ -90,7 +92,8 @@ def lower_envelope(fpr, tpr=None) -> Envelope:
 
 
 def operating_range(envelope: Envelope) -> tuple[float, float] | None:
-    """The PC(+) interval where the classifier beats both trivial classifiers (D&H 2006, section 4.2).
+    """The PC(+) interval where the classifier beats both trivial classifiers (D&H 2006,
+    section 4.2).
 
     The envelope follows the always-negative line ``nec = pc`` up to the first non-trivial hull
     vertex and the always-positive line ``nec = 1 - pc`` after the last one, so the range is
@@ -155,7 +158,8 @@ def difference_curve(a_pc, a_nec, b_pc, b_nec, atol: float = 1e-12):
 
 
 def _runs(grid, sign, wanted):
-    """Closed intervals of segments whose sign (of the segment's midpoint value) equals ``wanted``."""
+    """Closed intervals of segments whose sign (of the segment's midpoint value) equals
+    ``wanted``."""
     mask = sign == wanted
     if not np.any(mask):
         return ()

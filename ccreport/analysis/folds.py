@@ -33,8 +33,9 @@ class FoldAverage:
 
     ``pc``: the union of the folds' envelope vertices and the band grid, so ``nec`` (the mean) is
     exact and linear between points; ``lower``/``upper``: pointwise min/max across folds at ``pc``;
-    ``expected``: prior -> expected cost of the mean curve (= the mean of the folds' expected costs);
-    ``fold_expected``: prior -> each fold's expected cost; ``folds``: names of the folds used.
+    ``expected``: prior -> expected cost of the mean curve (= the mean of the folds' expected
+    costs); ``fold_expected``: prior -> each fold's expected cost; ``folds``: names of the folds
+    used.
     """
 
     pc: np.ndarray
@@ -50,7 +51,8 @@ class FoldAverage:
 def fold_average(
     labels, folds, fold_names, scores=None, predictions=None, priors: dict | None = None, grid=GRID
 ) -> FoldAverage:
-    """Average a classifier's cost curves over folds, vertically in cost space (D&H 2006 section 4.5).
+    """Average a classifier's cost curves over folds, vertically in cost space (D&H 2006
+    section 4.5).
 
     Each fold's curve is the lower envelope of its ROC points on that fold's instances (for a crisp
     classifier: its cost line and the trivial classifiers). Folds lacking a class are skipped.

@@ -1,4 +1,5 @@
-"""Reading costs off many ROC hulls at once: the vectorised twin of :mod:`ccreport.analysis.envelope`.
+"""Reading costs off many ROC hulls at once: the vectorised twin of
+:mod:`ccreport.analysis.envelope`.
 
 Drummond & Holte 2006, sections 2-3.2. A hull vertex (FP, TP) is the cost line
 ``nec(pc) = fnr pc + fpr (1 - pc)`` (Eq. 2); a hull's lower envelope follows vertex v between the
@@ -10,7 +11,8 @@ one envelope's vertices; here the same facts are read, exactly, for every replic
   (:func:`optimal_vertices`), and its cost there (:func:`hulls_on_grid`);
 * the expected cost under a prior as the closed form ``sum_v alpha_v [F]_v + beta_v [M]_v`` over the
   vertices' cost lines on the intervals where each is optimal (:func:`hulls_expected`, section 3.2),
-  with the per-interval weights from the prior itself (:meth:`ccreport.analysis.priors.Prior.vertex_weights`);
+  with the per-interval weights from the prior itself
+  (:meth:`ccreport.analysis.priors.Prior.vertex_weights`);
 * both costs of a replicate's selection at once, counted in the replicate and in the original sample
   (:func:`hull_curves`), which the optimism-corrected bootstrap needs.
 """
@@ -65,7 +67,8 @@ def vertex_intervals(
     is_last[last] = True
     lo[is_first] = 0.0
     hi[is_last] = 1.0
-    # vertex j (not first) starts at the switch of the edge before it; (not last) ends at its own edge
+    # vertex j (not first) starts at the switch of the edge before it; (not last) ends at its own
+    # edge
     vert_rep = np.repeat(np.arange(reps), per)
     local = np.arange(h.x.size) - h.indptr[vert_rep]
     edge_of = edge_start[vert_rep] + local  # edge leaving vertex j
@@ -78,10 +81,10 @@ def vertex_intervals(
 
 def vertex_end_points(h: Hulls, lo: np.ndarray) -> EndPoints:
     """:func:`~ccreport.analysis.priors.end_points` of :func:`vertex_intervals` ``(lo, hi)``, from
-    ``lo`` alone: a vertex's ``hi`` is the larger of its own ``lo`` and the next vertex's (the switch
-    between them, kept from falling below ``lo``) and a replicate's last ``hi`` is 1, so the distinct
-    end points are those of ``lo`` and 1, and ``hi``'s positions follow from ``lo``'s. The same
-    arrays, with one sort of half the values."""
+    ``lo`` alone: a vertex's ``hi`` is the larger of its own ``lo`` and the next vertex's (the
+    switch between them, kept from falling below ``lo``) and a replicate's last ``hi`` is 1, so the
+    distinct end points are those of ``lo`` and 1, and ``hi``'s positions follow from ``lo``'s. The
+    same arrays, with one sort of half the values."""
     x, at_lo = np.unique(np.append(lo, 1.0), return_inverse=True)
     at_lo = at_lo[:-1]
     at_hi = np.empty_like(at_lo)
@@ -96,7 +99,8 @@ def optimal_vertices(h: Hulls, grid, switch_pc: np.ndarray | None = None) -> np.
     At pc the envelope is the cost line of the hull vertex after all edges with switch < pc
     (D&H 2006, Eq. 2 and 3), found by one binary search for all replicates (replicate r's switches
     and grid offset by 2r). Counted from the edges' side when the offset switches are in order (as
-    they are unless rounding reorders collinear edges): the same integers, E searches instead of R m.
+    they are unless rounding reorders collinear edges): the same integers, E searches instead of R
+    m.
     """
     sw = switches(h) if switch_pc is None else switch_pc
     reps = h.replicates
@@ -114,9 +118,9 @@ def optimal_vertices(h: Hulls, grid, switch_pc: np.ndarray | None = None) -> np.
         and 0.0 <= grid[0]
         and grid[-1] <= 1.0
     ):
-        # the same counts from the edges' side (E edges instead of R m queries): edge e of replicate r
-        # is passed at grid point j iff keys_e < queries_rj, i.e. from j = J_e on, J_e the number of
-        # r's queries <= keys_e (the queries, flat, are sorted: row r lies in [2r, 2r + 1])
+        # the same counts from the edges' side (E edges instead of R m queries): edge e of replicate
+        # r is passed at grid point j iff keys_e < queries_rj, i.e. from j = J_e on, J_e the number
+        # of r's queries <= keys_e (the queries, flat, are sorted: row r lies in [2r, 2r + 1])
         m = grid.size
         passed_from = np.searchsorted(queries.ravel(), keys, side="right") - edge_rep * m
         passed = np.bincount(edge_rep * (m + 1) + passed_from, minlength=reps * (m + 1)).reshape(
@@ -153,11 +157,11 @@ def hulls_expected(
     """Exact expected normalized cost of each replicate's envelope under ``prior``: shape (R,).
 
     On the interval where hull vertex v is optimal the envelope is its cost line
-    ``fpr_v + (fnr_v - fpr_v) pc``, so E = sum_v fpr_v [F]_v + (fnr_v - fpr_v) [M]_v with F the CDF and
-    M the partial first moment of the prior (D&H 2006 section 3.2; :mod:`ccreport.analysis.priors`).
-    The per-vertex weights ([F]_v, [M]_v) depend only on the intervals, so ``weights`` from
-    :meth:`~ccreport.analysis.priors.Prior.vertex_weights` can be shared by curves with the same
-    switching points.
+    ``fpr_v + (fnr_v - fpr_v) pc``, so E = sum_v fpr_v [F]_v + (fnr_v - fpr_v) [M]_v with F the CDF
+    and M the partial first moment of the prior (D&H 2006 section 3.2;
+    :mod:`ccreport.analysis.priors`). The per-vertex weights ([F]_v, [M]_v) depend only on the
+    intervals, so ``weights`` from :meth:`~ccreport.analysis.priors.Prior.vertex_weights` can be
+    shared by curves with the same switching points.
     """
     alpha = h.x / h.n_neg
     beta = (1.0 - h.y / h.n_pos) - alpha
@@ -169,9 +173,10 @@ def hulls_expected(
 
 
 def curves_expected(curves, prior: Prior) -> np.ndarray:
-    """Expected cost of several piecewise-linear curves ``[(pc, nec), ...]`` under ``prior``, vectorised
-    (the same closed forms and induced-prior rule as :func:`hulls_expected`): the curves' points are
-    laid end to end and every segment read at once (a curve's last point starts no segment)."""
+    """Expected cost of several piecewise-linear curves ``[(pc, nec), ...]`` under ``prior``,
+    vectorised (the same closed forms and induced-prior rule as :func:`hulls_expected`): the curves'
+    points are laid end to end and every segment read at once (a curve's last point starts no
+    segment)."""
     pc = (
         np.concatenate([np.asarray(c, dtype=float).ravel() for c, _ in curves])
         if curves
@@ -234,8 +239,8 @@ def line_sd(fnr, fpr, n_pos: int, n_neg: int, grid, plus: int = 0) -> np.ndarray
     proportions of n_pos positives and n_neg negatives, at each PC(+) of ``grid`` (broadcast).
 
     ``plus`` = 2: each rate as Agresti & Coull's (1998) "add two successes and two failures",
-    ``(count + 2) / (n + 4)`` over n + 4 draws, so a rate counted 0 or n times (no negative above the
-    threshold) still has the variance a binomial that small has, instead of none."""
+    ``(count + 2) / (n + 4)`` over n + 4 draws, so a rate counted 0 or n times (no negative above
+    the threshold) still has the variance a binomial that small has, instead of none."""
     grid = np.asarray(grid, dtype=float)
     if plus:
         fnr = (np.asarray(fnr, dtype=float) * n_pos + plus) / (n_pos + 2 * plus)
@@ -248,11 +253,11 @@ def line_sd(fnr, fpr, n_pos: int, n_neg: int, grid, plus: int = 0) -> np.ndarray
 def hull_curves(
     h: Hulls, grid, priors: dict, switch_pc=None, nodes: int | None = None, sd: bool = False
 ) -> HullCurves:
-    """Raw and in-sample (original counts ``x0, y0``, replicate's selection) grid values and expected
-    costs of every replicate of ``h``. ``switch_pc``: the switching points to select with (default
-    the hulls' own; the sample's for fixed thresholds); ``nodes``: the quadrature rule of priors that
-    need one (:meth:`~ccreport.analysis.priors.Prior.vertex_weights`). ``sd``: also each selection's
-    own standard deviations, on the grid (:func:`costs_sd_at`) and of the expected costs
+    """Raw and in-sample (original counts ``x0, y0``, replicate's selection) grid values and
+    expected costs of every replicate of ``h``. ``switch_pc``: the switching points to select with
+    (default the hulls' own; the sample's for fixed thresholds); ``nodes``: the quadrature rule of
+    priors that need one (:meth:`~ccreport.analysis.priors.Prior.vertex_weights`). ``sd``: also each
+    selection's own standard deviations, on the grid (:func:`costs_sd_at`) and of the expected costs
     (:func:`expected_sd`), for studentized intervals."""
     sw = switches(h) if switch_pc is None else switch_pc
     orig = h.original()
@@ -274,17 +279,19 @@ def hull_curves(
 
 
 def expected_sd(h: Hulls, weights) -> np.ndarray:
-    """Plug-in standard deviation of each replicate's expected cost with its selection held fixed: (R,).
+    """Plug-in standard deviation of each replicate's expected cost with its selection held fixed:
+    (R,).
 
     With the vertices' weights ``(W0, W1)`` (:meth:`~ccreport.analysis.priors.Prior.vertex_weights`)
     the expected cost is ``E = sum_v fpr_v (W0_v - W1_v) + fnr_v W1_v`` (:func:`hulls_expected`), a
     sum over instances: a negative between hull vertices k - 1 and k (in FP order) is counted in the
     FP of every vertex v >= k, so it adds ``S_k / n_neg`` with ``S_k = sum_{v >= k} (W0_v - W1_v)``;
-    a positive between vertices k - 1 and k subtracts ``T_k / n_pos`` with ``T_k = sum_{v >= k} W1_v``.
-    Within each class the instances are drawn independently (the stratified bootstrap, D&H 2006
-    section 4.6), so ``Var E = Var_neg(S) / n_neg + Var_pos(T) / n_pos``, the variances taken over the
-    class's instances as counted in the replicate (its fractions ``dx_k / n_neg``, ``dy_k / n_pos``):
-    the delta-method (infinitesimal jackknife) variance of a selection-fixed expected cost, the
+    a positive between vertices k - 1 and k subtracts ``T_k / n_pos`` with
+    ``T_k = sum_{v >= k} W1_v``. Within each class the instances are drawn independently (the
+    stratified bootstrap, D&H 2006 section 4.6), so
+    ``Var E = Var_neg(S) / n_neg + Var_pos(T) / n_pos``, the variances taken over the class's
+    instances as counted in the replicate (its fractions ``dx_k / n_neg``, ``dy_k / n_pos``): the
+    delta-method (infinitesimal jackknife) variance of a selection-fixed expected cost, the
     expected-cost form of D&H 2006 Eq. 8.
     """
     wa, wb = (np.asarray(w, dtype=float) for w in weights)

@@ -13,10 +13,10 @@ once, in two stages:
 2. the exact hull is the hull of the coarse hull's vertices plus the points of the halves that pass
    (a few per cent of the path at n = 10^5). The test is done in integers, so it is exact.
 
-Both hulls are pool-adjacent-violators fits (as :func:`ccreport.analysis.roc.hull_of_monotone_path`),
-done for all replicates of a chunk in one call by offsetting each replicate's slopes so that no
-block is pooled across replicates (``scipy.optimize.isotonic_regression``, through
-:func:`ccreport.analysis.roc.block_starts`).
+Both hulls are pool-adjacent-violators fits (as
+:func:`ccreport.analysis.roc.hull_of_monotone_path`), done for all replicates of a chunk in one call
+by offsetting each replicate's slopes so that no block is pooled across replicates
+(``scipy.optimize.isotonic_regression``, through :func:`ccreport.analysis.roc.block_starts`).
 
 Reading costs off these hulls is :mod:`ccreport.analysis.hull_costs`.
 """
@@ -50,7 +50,8 @@ class Hulls:
     y0: np.ndarray | None = None
 
     def original(self) -> Hulls:
-        """The same vertices (thresholds) with their original-sample counts, for the optimism estimate."""
+        """The same vertices (thresholds) with their original-sample counts, for the optimism
+        estimate."""
         return Hulls(x=self.x0, y=self.y0, indptr=self.indptr, n_pos=self.n_pos, n_neg=self.n_neg)
 
     @property
@@ -69,9 +70,9 @@ def flat_hull_mask(x: np.ndarray, y: np.ndarray, rep: np.ndarray, first: np.ndar
     empty steps. The upper-left hull of each path is the least concave majorant in the sheared frame
     ``(x + y, y)``: a decreasing isotonic fit of the step slopes ``dy / (dx + dy)`` weighted by
     ``dx + dy`` (see :func:`ccreport.analysis.roc.hull_of_monotone_path`). We fit the increasing
-    sequence ``2 r - slope`` so that replicate r's values all exceed replicate r-1's: PAV never pools
-    across replicates, and one call fits the whole chunk. Every replicate's first and last points
-    are vertices.
+    sequence ``2 r - slope`` so that replicate r's values all exceed replicate r-1's: PAV never
+    pools across replicates, and one call fits the whole chunk. Every replicate's first and last
+    points are vertices.
     """
     dx = np.diff(x)
     dy = np.diff(y)
@@ -113,13 +114,14 @@ def replicate_hulls(
     """Exact ROC convex hulls of a chunk of replicates from their cumulative class counts.
 
     ``layout``: the classifier's sorted path (:class:`ccreport.analysis.path_layout.PathLayout`);
-    ``cp``/``cn``: (R, n_pos + 1) / (R, n_neg + 1) cumulative counts in the layout's class-rank order.
-    Pruning, exact (module docstring): all points of a run of path points lie in the box spanned by
-    its end points, so the run can hold a hull vertex only if the box's upper-left corner is strictly
-    above the hull of the block end points (the coarse hull, itself a hull of path points). Blocks
-    that fail the test are split in two halves, tested the same way; the hull is the hull of the
-    coarse-hull vertices and of the points of the halves that pass (every other point lies inside
-    the coarse hull). ``x0, y0`` of the result: the selected points counted in the original sample.
+    ``cp``/``cn``: (R, n_pos + 1) / (R, n_neg + 1) cumulative counts in the layout's class-rank
+    order. Pruning, exact (module docstring): all points of a run of path points lie in the box
+    spanned by its end points, so the run can hold a hull vertex only if the box's upper-left corner
+    is strictly above the hull of the block end points (the coarse hull, itself a hull of path
+    points). Blocks that fail the test are split in two halves, tested the same way; the hull is the
+    hull of the coarse-hull vertices and of the points of the halves that pass (every other point
+    lies inside the coarse hull). ``x0, y0`` of the result: the selected points counted in the
+    original sample.
     """
     reps = cp.shape[0]
     g = layout.n_points - 1  # last point index
@@ -210,7 +212,8 @@ def crisp_hulls(tp, fp, n_pos: int, n_neg: int, tp0: float, fp0: float) -> Hulls
 
 
 def sample_hull(layout: PathLayout) -> Hulls:
-    """The sample's own ROC convex hull as a one-replicate :class:`~ccreport.analysis.hulls.Hulls`."""
+    """The sample's own ROC convex hull as a one-replicate
+    :class:`~ccreport.analysis.hulls.Hulls`."""
     x = layout.neg_sample[layout.hull].astype(float)
     y = layout.pos_sample[layout.hull].astype(float)
     return Hulls(
@@ -219,10 +222,11 @@ def sample_hull(layout: PathLayout) -> Hulls:
 
 
 def fixed_vertices(layout: PathLayout, cp: np.ndarray, cn: np.ndarray) -> Hulls:
-    """The replicates' costs of the sample's own hull vertices (thresholds fixed, D&H 2006 section 5.2).
+    """The replicates' costs of the sample's own hull vertices (thresholds fixed, D&H 2006
+    section 5.2).
 
-    Not a hull of the replicate: the same ROC points (score thresholds) the sample's envelope selected,
-    re-counted in each replicate; evaluated with the sample's own switching points.
+    Not a hull of the replicate: the same ROC points (score thresholds) the sample's envelope
+    selected, re-counted in each replicate; evaluated with the sample's own switching points.
     """
     reps = cp.shape[0]
     rows = np.arange(reps)[:, None]

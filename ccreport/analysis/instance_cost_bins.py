@@ -7,21 +7,22 @@ large n (m about n for real-valued scores) that is hundreds of CPU seconds for R
 classifier has more than ``bins`` distinct scores the *replicates* (never the point estimates) are
 evaluated at a subset of the sample's thresholds instead:
 
-* :func:`coarsen` merges consecutive distinct-score groups into at most ``bins`` groups, cut at equal
-  steps of the sample ROCIV path's length ``fpr + tpr`` (both rates in [0, 1], so a bin spans at most
-  ``2 / bins`` of path length unless one tied group is longer; a tied group is one straight segment
-  of the exact path, never cut). The kept thresholds are the sample's own, so each binned point is
-  an exact point of the sample's (or the replicate's) ROCIV path;
+* :func:`coarsen` merges consecutive distinct-score groups into at most ``bins`` groups, cut at
+  equal steps of the sample ROCIV path's length ``fpr + tpr`` (both rates in [0, 1], so a bin spans
+  at most ``2 / bins`` of path length unless one tied group is longer; a tied group is one straight
+  segment of the exact path, never cut). The kept thresholds are the sample's own, so each binned
+  point is an exact point of the sample's (or the replicate's) ROCIV path;
 * a replicate's binned path needs only, per bin and class, the sum of the drawn instances' costs:
   ``sum_i count_i c_i`` over the bin's instances, one O(n) weighted ``bincount`` per chunk of
   replicates (:func:`binned_rociv_replicates`); everything after it (hull, envelope on the PC_iv(+)
   grid, expected costs, cheapest threshold, AUCIV) is O(R x bins).
 
-The binning error is bounded (``tests/analysis/test_instance_cost_bins.py`` checks it on random data). At a
-condition x the envelope is the least cost line ``L_x(f, t) = x (1 - t) + (1 - x) f`` over the path's
-points. The exact optimum v lies in some bin whose end points a, c are kept, and the binned hull
-contains the chord [a, c]; ``L_x`` is linear with ``|dL/df| + |dL/dt| = 1``, so for every point p of
-the chord ``min(L_x(a), L_x(c)) <= L_x(p) <= L_x(v) + ||p - v||_inf``. Hence, per replicate,
+The binning error is bounded (``tests/analysis/test_instance_cost_bins.py`` checks it on random
+data). At a condition x the envelope is the least cost line ``L_x(f, t) = x (1 - t) + (1 - x) f``
+over the path's points. The exact optimum v lies in some bin whose end points a, c are kept, and the
+binned hull contains the chord [a, c]; ``L_x`` is linear with ``|dL/df| + |dL/dt| = 1``, so for
+every point p of the chord ``min(L_x(a), L_x(c)) <= L_x(p) <= L_x(v) + ||p - v||_inf``. Hence, per
+replicate,
 
     0 <= binned envelope(x) - exact envelope(x) <= s,
 
@@ -43,20 +44,21 @@ from .instance_costs import RocivCurve, RocivReplicates
 from .path_layout import COUNT_SLICE
 from .replicate_groups import MAX_REPLICATE_GROUPS
 
-# thresholds kept per classifier in the instance-cost replicates when it has more distinct scores: the
-# same bound as every other replicate kind's merged score groups (replicate_groups.MAX_REPLICATE_GROUPS)
+# thresholds kept per classifier in the instance-cost replicates when it has more distinct scores:
+# the same bound as every other replicate kind's merged score groups
+# (replicate_groups.MAX_REPLICATE_GROUPS)
 BINS = MAX_REPLICATE_GROUPS
 
 
 def coarsen(length: np.ndarray, bins: int) -> np.ndarray:
-    """Indices of the groups that end each merged group: at most ``bins`` of them, increasing, the last
-    one ``m - 1``.
+    """Indices of the groups that end each merged group: at most ``bins`` of them, increasing, the
+    last one ``m - 1``.
 
-    ``length``: non-decreasing cumulative path length at the end of each of m consecutive groups (any
-    non-decreasing measure: here the sample ROCIV's ``fpr + tpr``). With ``m <= bins`` every group is
-    kept (``arange(m)``); else a merged group ends at the first group whose length reaches each of
-    ``total * j / bins``, j = 1..bins (duplicates dropped), so each merged group spans at most
-    ``total / bins`` plus the length of its last group.
+    ``length``: non-decreasing cumulative path length at the end of each of m consecutive groups
+    (any non-decreasing measure: here the sample ROCIV's ``fpr + tpr``). With ``m <= bins`` every
+    group is kept (``arange(m)``); else a merged group ends at the first group whose length reaches
+    each of ``total * j / bins``, j = 1..bins (duplicates dropped), so each merged group spans at
+    most ``total / bins`` plus the length of its last group.
     """
     length = np.asarray(length, dtype=float)
     m = length.size
@@ -89,7 +91,8 @@ class BinnedLayout:
 
 
 def binned_layout(labels, scores, costs, exact: RocivCurve, bins: int = BINS) -> BinnedLayout:
-    """Bins of at most ``bins`` consecutive distinct-score groups of one classifier (:func:`coarsen`).
+    """Bins of at most ``bins`` consecutive distinct-score groups of one classifier
+    (:func:`coarsen`).
 
     ``exact``: :func:`ccreport.analysis.instance_costs.rociv_points` of the same inputs (its k + 1
     points, one per distinct score after the origin). One sort.
@@ -174,7 +177,8 @@ def binned_rociv_replicates(layout: BinnedLayout, pos_counts, neg_counts):
     p_total, n_total = tp[:, -1].copy(), fp[:, -1].copy()
     if not (np.all(p_total > 0) and np.all(n_total > 0)):
         raise ValueError(
-            "a replicate's drawn positives or negatives cost 0 in total; ROCIV needs a total > 0 in each class"
+            "a replicate's drawn positives or negatives cost 0 in total; ROCIV needs a total > 0 "
+            "in each class"
         )
     return RocivReplicates(
         tp_benefit=tp,

@@ -22,11 +22,12 @@ Fawcett 2006 (ROCIV, section 4) with the resampling of Drummond & Holte 2006 sec
 
 With more than ``bins`` (:data:`ccreport.analysis.instance_cost_bins.BINS`) distinct scores a
 classifier's replicates are read at at most ``bins`` of the sample's thresholds
-(:mod:`ccreport.analysis.instance_cost_bins`: one O(n) weighted bincount per chunk, then O(R x bins)),
-the estimates at all of them. The correction then compares like with like: ``C(v*)`` and ``t*`` are
-both read at the kept thresholds (the sample's exact points there), and their difference is added
-to the exact estimate ``t``; AUCIV's replicates get the sample's binning loss (exact minus binned
-sample AUCIV) added back. With at most ``bins`` distinct scores nothing changes (bit-identical).
+(:mod:`ccreport.analysis.instance_cost_bins`: one O(n) weighted bincount per chunk, then
+O(R x bins)), the estimates at all of them. The correction then compares like with like: ``C(v*)``
+and ``t*`` are both read at the kept thresholds (the sample's exact points there), and their
+difference is added to the exact estimate ``t``; AUCIV's replicates get the sample's binning loss
+(exact minus binned sample AUCIV) added back. With at most ``bins`` distinct scores nothing changes
+(bit-identical).
 
 Replicates are drawn in chunks (:func:`ccreport.analysis.path_layout.chunk_sizes`, a function of the
 data only), so results do not depend on memory or on the number of workers.
@@ -60,21 +61,24 @@ from .priors import InducedPrior, Prior
 
 
 def class_level_prior(prior: Prior) -> bool:
-    """Whether a prior is built from a class-level cost ratio (an induced prior, or a point prior given
-    by ``p_positive`` and ``cost_ratio``). On the instance-cost axis PC_iv(+) the instance costs set
-    the ratio of the two errors' costs, so such a prior does not carry over (spec 3.6: only a
-    class-level multiplier *on top of* the instance costs moves x); the analysis leaves it out."""
+    """Whether a prior is built from a class-level cost ratio (an induced prior, or a point prior
+    given by ``p_positive`` and ``cost_ratio``). On the instance-cost axis PC_iv(+) the instance
+    costs set the ratio of the two errors' costs, so such a prior does not carry over (spec 3.6:
+    only a class-level multiplier *on top of* the instance costs moves x); the analysis leaves it
+    out."""
     return isinstance(prior, InducedPrior) or getattr(prior, "cost_ratio", None) is not None
 
 
 def instance_cost_priors(priors: dict) -> dict:
-    """The priors read as distributions over PC_iv(+): those not built from a class-level cost ratio."""
+    """The priors read as distributions over PC_iv(+): those not built from a class-level cost
+    ratio."""
     return {name: p for name, p in priors.items() if not class_level_prior(p)}
 
 
 def stratified_counts(rng: np.random.Generator, labels, replicates: int) -> np.ndarray:
-    """(replicates, n) counts of each instance: a multinomial within each class (class counts fixed).
-    Positives' counts are drawn first, then negatives', as :mod:`ccreport.analysis.bootstrap` does."""
+    """(replicates, n) counts of each instance: a multinomial within each class
+    (class counts fixed). Positives' counts are drawn first, then negatives', as
+    :mod:`ccreport.analysis.bootstrap` does."""
     y = np.asarray(labels, dtype=bool)
     pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
     counts = np.zeros((replicates, y.size), dtype=np.int64)
@@ -177,7 +181,8 @@ def _plan(y, scores, costs, grid, priors, bins: int) -> _Plan:
 
 
 def _assemble(parts, plan: _Plan, grid, priors) -> InstanceCostReplicates:
-    """Optimism-corrected replicate statistics (module docstring) from the chunks' ``_chunk`` parts."""
+    """Optimism-corrected replicate statistics (module docstring) from the chunks' ``_chunk``
+    parts."""
     curves = [p[0] for p in parts]
     raw = np.concatenate([c.raw for c in curves])
     ins = np.concatenate([c.in_sample for c in curves])
@@ -208,10 +213,11 @@ def bootstrap_instance_costs_many(
     grid=GRID,
     bins: int = BINS,
 ) -> list[InstanceCostReplicates]:
-    """:func:`bootstrap_instance_costs` of several classifiers of one dataset on the same replicates,
-    drawn once: equal to ``[bootstrap_instance_costs(rng_i, labels, s, ...) for s in scores_list]``
-    with every ``rng_i`` in ``rng``'s state, but the counts (the O(R n) draw every classifier shares)
-    are drawn once per chunk. ``rng`` ends in the state one such call would leave it in.
+    """:func:`bootstrap_instance_costs` of several classifiers of one dataset on the same
+    replicates, drawn once: equal to
+    ``[bootstrap_instance_costs(rng_i, labels, s, ...) for s in scores_list]`` with every ``rng_i``
+    in ``rng``'s state, but the counts (the O(R n) draw every classifier shares) are drawn once per
+    chunk. ``rng`` ends in the state one such call would leave it in.
     """
     priors = priors or {}
     grid = np.asarray(grid, dtype=float)
@@ -251,12 +257,12 @@ def bootstrap_instance_costs(
     """Stratified instance bootstrap of one classifier's instance-cost analysis (module docstring).
 
     ``scores``: a scoring classifier's scores, or a crisp one's predictions as 0/1; ``costs``: each
-    positive's FN cost, each negative's FP cost. Two calls with generators in the same state resample
-    the same instances. With more than ``bins`` distinct scores the replicates are evaluated at at
-    most ``bins`` of the sample's thresholds (:mod:`ccreport.analysis.instance_cost_bins`; the
-    estimates stay exact); with at most ``bins`` at all of them, exactly as without binning. Raises
-    ValueError if a replicate's drawn positives or negatives cost 0 in total (possible only when
-    most of a class costs 0).
+    positive's FN cost, each negative's FP cost. Two calls with generators in the same state
+    resample the same instances. With more than ``bins`` distinct scores the replicates are
+    evaluated at at most ``bins`` of the sample's thresholds
+    (:mod:`ccreport.analysis.instance_cost_bins`; the estimates stay exact); with at most ``bins``
+    at all of them, exactly as without binning. Raises ValueError if a replicate's drawn positives
+    or negatives cost 0 in total (possible only when most of a class costs 0).
     """
     return bootstrap_instance_costs_many(
         rng, labels, [scores], costs, replicates, priors, grid, bins

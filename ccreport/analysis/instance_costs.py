@@ -95,11 +95,12 @@ def cost_benefit(labels, fn=0.0, fp=0.0, tp=0.0, tn=0.0) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class RocivCurve:
-    """ROCIV points from (0, 0) to (1, 1): cumulative costs of the instances at or above each threshold.
+    """ROCIV points from (0, 0) to (1, 1): cumulative costs of the instances at or above each
+    threshold.
 
-    ``tp_benefit[k]`` sums the costs of the positives with ``score >= thresholds[k]``, ``fp_cost[k]``
-    those of the negatives; ``thresholds[0]`` is +inf. ``p_total``/``n_total``: each class's total
-    cost; ``n_pos``/``n_neg``: the class counts.
+    ``tp_benefit[k]`` sums the costs of the positives with ``score >= thresholds[k]``,
+    ``fp_cost[k]`` those of the negatives; ``thresholds[0]`` is +inf. ``p_total``/``n_total``: each
+    class's total cost; ``n_pos``/``n_neg``: the class counts.
     """
 
     tp_benefit: np.ndarray
@@ -120,20 +121,22 @@ class RocivCurve:
 
     @property
     def own_pc(self) -> float:
-        """The data's own operating condition, PC_iv(+) = P_total / (P_total + N_total) (spec §3.6)."""
+        """The data's own operating condition, PC_iv(+) = P_total / (P_total + N_total)
+        (spec §3.6)."""
         return self.p_total / (self.p_total + self.n_total)
 
     def totals(self) -> np.ndarray:
-        """Total cost of errors on the data of each threshold: missed positives' plus flagged negatives' costs."""
+        """Total cost of errors on the data of each threshold: missed positives' plus flagged
+        negatives' costs."""
         return (self.p_total - self.tp_benefit) + self.fp_cost
 
     def as_roc(self) -> RocCurve:
         """The same curve as a RocCurve (F06 §4: instances replicated in proportion to their cost),
         for the hull, area and envelope of :mod:`ccreport.analysis.roc` and ``envelope``.
 
-        Its "counts" are the cost fractions themselves (class totals 1): the PAV hull shears the path
-        by ``x + y``, which in raw costs would lose one class's steps when the class totals differ by
-        many orders of magnitude (say 1e-30 against 1); in rates both axes span [0, 1].
+        Its "counts" are the cost fractions themselves (class totals 1): the PAV hull shears the
+        path by ``x + y``, which in raw costs would lose one class's steps when the class totals
+        differ by many orders of magnitude (say 1e-30 against 1); in rates both axes span [0, 1].
         """
         return RocCurve(tp=self.tpr, fp=self.fpr, thresholds=self.thresholds, n_pos=1.0, n_neg=1.0)
 
@@ -202,7 +205,8 @@ def auciv(curve: RocivCurve) -> float:
 
 
 def iv_envelope(curve: RocivCurve) -> Envelope:
-    """The instance-cost lower envelope: dual of the ROCIV convex hull, over x = PC_iv(+) (spec §3.6).
+    """The instance-cost lower envelope: dual of the ROCIV convex hull, over x = PC_iv(+)
+    (spec §3.6).
 
     Its hull (``hull_fpr``/``hull_tpr``) is the ROCIV convex hull, trivial points included.
     """
@@ -309,7 +313,8 @@ def analyse_instance_costs(y_true, scores, costs, priors: dict | None = None) ->
 
 @dataclass(frozen=True, eq=False)
 class InstanceCostComparison:
-    """Classifier a against b on the same instances and costs (D&H 2006 §4.3-4.4 on the IV envelopes).
+    """Classifier a against b on the same instances and costs (D&H 2006 §4.3-4.4 on the IV
+    envelopes).
 
     Differences are a - b: negative where a is cheaper. ``min_total_cost_difference`` is in the
     data's units.
@@ -342,7 +347,8 @@ class InstanceCostComparison:
 def compare_instance_costs(a: InstanceCostResult, b: InstanceCostResult) -> InstanceCostComparison:
     """Where each classifier's instance-cost envelope is lower, crossovers, largest difference
     (:func:`ccreport.analysis.envelope.compare`), and the differences of AUCIV, minimum total cost
-    and expected costs. Both must be analyses of the same instances and costs (same class totals)."""
+    and expected costs. Both must be analyses of the same instances and costs
+    (same class totals)."""
     if (a.rociv.p_total, a.rociv.n_total) != (b.rociv.p_total, b.rociv.n_total):
         raise ValueError(
             "instance-cost comparisons need the same instances and costs (class totals differ)"
@@ -359,7 +365,7 @@ def compare_instance_costs(a: InstanceCostResult, b: InstanceCostResult) -> Inst
     )
 
 
-# --- the instance bootstrap, vectorised over replicates ---------------------------------------------
+# --- the instance bootstrap, vectorised over replicates -------------------------------------------
 
 
 @dataclass(frozen=True, eq=False)
@@ -407,11 +413,12 @@ class RocivReplicates:
         return self.thresholds[k], totals[np.arange(k.size), k]
 
     def envelope_on(self, pc, chunk: int = 256) -> np.ndarray:
-        """Each replicate's instance-cost envelope at the PC_iv(+) values ``pc``, shape (B, len(pc)).
+        """Each replicate's instance-cost envelope at the PC_iv(+) values ``pc``, shape
+        (B, len(pc)).
 
-        The envelope at x is the least cost line there, ``min_k FNR_k x + FPR_k (1 - x)`` (the trivial
-        lines are the first and last points). A running minimum over chunks of thresholds: O(B k G)
-        work and O(B chunk G) memory, for data sets up to some 10^4 distinct scores.
+        The envelope at x is the least cost line there, ``min_k FNR_k x + FPR_k (1 - x)`` (the
+        trivial lines are the first and last points). A running minimum over chunks of thresholds:
+        O(B k G) work and O(B chunk G) memory, for data sets up to some 10^4 distinct scores.
         """
         x = np.asarray(pc, dtype=float)
         fnr, fpr = 1.0 - self.tpr, self.fpr
@@ -450,7 +457,8 @@ def rociv_replicates(y_true, scores, costs, counts) -> RocivReplicates:
     p_total, n_total = tp[:, -1].copy(), fp[:, -1].copy()
     if not (np.all(p_total > 0) and np.all(n_total > 0)):
         raise ValueError(
-            "a replicate's drawn positives or negatives cost 0 in total; ROCIV needs a total > 0 in each class"
+            "a replicate's drawn positives or negatives cost 0 in total; ROCIV needs a total > 0 "
+            "in each class"
         )
     return RocivReplicates(
         tp_benefit=tp,

@@ -35,7 +35,8 @@ MEMOS: list[ArrayMemo] = []  # every memo of the process, for :func:`clear`
 
 
 def clear() -> None:
-    """Empty every memo (a build does after its analyses, so the figures and the PDF run without them)."""
+    """Empty every memo (a build does after its analyses, so the figures and the PDF run without
+    them)."""
     for memo in MEMOS:
         memo.entries.clear()
 

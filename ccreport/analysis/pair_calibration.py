@@ -2,9 +2,10 @@
 
 :func:`ccreport.analysis.significance.family_wise` reads its critical value ``c`` off the bootstrap
 law of ``max_j |d*_j - d_j| / s_j``. If the bootstrap spread of the envelope difference is a little
-off (it is an argmin-value statistic, whose bootstrap is only first-order right; benchmarks/README.md),
-the chance of a false claim is off with it. Beran (1987) prepivoting measures the error in the
-bootstrap world and corrects it, as :mod:`ccreport.analysis.calibration` does for one classifier:
+off (it is an argmin-value statistic, whose bootstrap is only first-order right;
+benchmarks/README.md), the chance of a false claim is off with it. Beran (1987) prepivoting measures
+the error in the bootstrap world and corrects it, as :mod:`ccreport.analysis.calibration` does for
+one classifier:
 
 * the sample is the population, so the truth is the sample's own envelope difference ``d``
   (the population's optimal curves are the sample envelopes);
@@ -43,9 +44,9 @@ from .path_layout import chunk_sizes, cumulative, multinomial_counts, path_layou
 from .significance import claim_family
 
 SUB = 16  # outer replicates whose inner envelopes are held at once, for every classifier
-# Outer x inner replicates: the numbers its simulated false-positive rates and p-values were measured
-# with (benchmarks/README.md, "Significance of pair differences"); the single-classifier calibration
-# now uses 200 x 50 (calibration.py), which was not re-measured for pairs.
+# Outer x inner replicates: the numbers its simulated false-positive rates and p-values were
+# measured with (benchmarks/README.md, "Significance of pair differences"); the single-classifier
+# calibration now uses 200 x 50 (calibration.py), which was not re-measured for pairs.
 OUTER = 200
 INNER = 100
 
@@ -66,7 +67,8 @@ class _Curves:
 
     def __call__(self, name, counts_pos, counts_neg, priors=None):
         """Envelopes (R, m) of the replicates with these class counts, and with ``priors`` also
-        their expected costs {prior: (R,)} (32-node rule for induced priors, as in the calibration)."""
+        their expected costs {prior: (R,)} (32-node rule for induced priors, as in the
+        calibration)."""
         if name in self.layouts:
             lay = self.layouts[name]
             h = replicate_hulls(
@@ -100,8 +102,8 @@ class _Curves:
 
 
 def pair_ratios(d_outer, d_inner, d_sample, level: float, family=None) -> np.ndarray:
-    """``T_b / c_b`` per outer replicate (module docstring): ``d_outer`` (g, m), ``d_inner`` (g, k, m),
-    ``d_sample`` (m,); ``family`` (g, m): the points each outer replicate's test reads
+    """``T_b / c_b`` per outer replicate (module docstring): ``d_outer`` (g, m), ``d_inner``
+    (g, k, m), ``d_sample`` (m,); ``family`` (g, m): the points each outer replicate's test reads
     (:func:`~ccreport.analysis.significance.claim_family` of its envelopes; default all). NaN where
     the inner replicates never vary or the critical value is 0."""
     sd = studentizing_sd(d_inner.std(axis=1, ddof=1))  # (g, m)
@@ -137,8 +139,8 @@ class PairCalibration:
     inner: int = 0
 
     def p_value(self, prior: str, p: float) -> float:
-        """The calibrated p-value of an observed plain p-value ``p``: ``(#(p_b <= p) + 1) / (B + 1)``
-        (``p`` itself when the prior was not calibrated)."""
+        """The calibrated p-value of an observed plain p-value ``p``:
+        ``(#(p_b <= p) + 1) / (B + 1)`` (``p`` itself when the prior was not calibrated)."""
         null = self.null_p.get(prior)
         if null is None or null.size == 0:
             return float(p)
@@ -148,7 +150,8 @@ class PairCalibration:
 
     def describe(self) -> dict:
         return {
-            "method": "double bootstrap (Beran 1987 prepivoting) shared by every pair of the dataset",
+            "method": "double bootstrap (Beran 1987 prepivoting) shared by every pair of the "
+            "dataset",
             "outer": self.outer,
             "inner": self.inner,
             "critical_value_scale": self.scale,
@@ -173,7 +176,8 @@ def calibrate_pairs(
     ``priors``: {name: prior} whose expected-cost p-values to calibrate (none by default).
     A pair of two crisp classifiers is measured here with its envelopes' own studentization, not the
     cost-line reference :func:`~ccreport.analysis.significance.dataset_inference` uses for it
-    (:func:`~ccreport.analysis.significance.crisp_reference`); the build applies no pair calibration.
+    (:func:`~ccreport.analysis.significance.crisp_reference`); the build applies no pair
+    calibration.
     """
     scores, predictions = dict(scores or {}), dict(predictions or {})
     priors = priors or {}
@@ -228,7 +232,7 @@ def calibrate_pairs(
     return out
 
 
-# --- fast double bootstrap of the expected-cost p-values (Davidson & MacKinnon 2007) ---------------------
+# --- fast double bootstrap of the expected-cost p-values (Davidson & MacKinnon 2007) --------------
 
 
 def fast_double_draws(
@@ -242,8 +246,8 @@ def fast_double_draws(
 ) -> dict:
     """One inner resample per outer resample, ``draws`` of each, for every classifier of a dataset.
 
-    Returns {name: (outer, inner)}, each {prior: (draws,)} of the replicates' own expected costs; row
-    j of inner is a resample of row j of outer's instances. Every pair reads the same draws.
+    Returns {name: (outer, inner)}, each {prior: (draws,)} of the replicates' own expected costs;
+    row j of inner is a resample of row j of outer's instances. Every pair reads the same draws.
     """
     scores, predictions = dict(scores or {}), dict(predictions or {})
     curves = _Curves(labels, scores, predictions, np.asarray(grid, dtype=float))
@@ -271,8 +275,8 @@ def fdb_p_value(outer_differences, inner_differences, raw_differences, estimate:
     second level tau**_j = |d**_j - d*_j| (``inner_differences`` - ``outer_differences``: one inner
     resample of each outer one). With the plain p = (#(tau* >= tau) + 1) / (R + 1) and Q** the
     1 - p quantile of tau**, the FDB p-value is (#(tau* >= Q**) + 1) / (R + 1): if the bootstrap
-    spreads the difference k times wider than the data's law, it does so again one level down, and Q**
-    maps tau to the first level's scale of the data's law.
+    spreads the difference k times wider than the data's law, it does so again one level down, and
+    Q** maps tau to the first level's scale of the data's law.
     """
     d_star = np.asarray(raw_differences, dtype=float)
     d = float(estimate)

@@ -10,8 +10,10 @@ A dataset is resampled once: :func:`bootstrap_dataset` draws each replicate's in
 counts once and evaluates every classifier, scoring and crisp, on them, so any pair's paired
 replicates are two of its arrays (:class:`DatasetReplicates`): O(grid x replicates) a pair, no
 resampling or hull per pair. :func:`bootstrap_pair` remains for one pair. Each classifier's
-replicates are made by :mod:`ccreport.analysis.bootstrap`'s engine (:func:`~ccreport.analysis.bootstrap.stratified_curves`,
-:func:`~ccreport.analysis.bootstrap.collect_replicates`, :func:`~ccreport.analysis.bootstrap.crisp_replicates`).
+replicates are made by :mod:`ccreport.analysis.bootstrap`'s engine
+(:func:`~ccreport.analysis.bootstrap.stratified_curves`,
+:func:`~ccreport.analysis.bootstrap.collect_replicates`,
+:func:`~ccreport.analysis.bootstrap.crisp_replicates`).
 """
 
 from __future__ import annotations
@@ -37,7 +39,8 @@ from .replicate_groups import MAX_REPLICATE_GROUPS, group_layout, shared_group_c
 
 
 def _dataset_chunk(layout: PathLayout, cp, cn, grid, priors, readers: dict):
-    """:func:`_chunk_curves` (resampled selection) plus the trivial flags and the readers' outputs."""
+    """:func:`_chunk_curves` (resampled selection) plus the trivial flags and the readers'
+    outputs."""
     h = replicate_hulls(layout, cp, cn)
     swap, sample_cost, sample_sd = trivial_swap(
         h, layout, cp, cn, grid, sample_selection(layout, grid)
@@ -47,7 +50,7 @@ def _dataset_chunk(layout: PathLayout, cp, cn, grid, priors, readers: dict):
     return curves, swap, sample_cost, trivial_selection(h, grid), read
 
 
-# --- pairs: the same resampled instances for both (section 4.7) ---------------------------------------
+# --- pairs: the same resampled instances for both (section 4.7) -----------------------------------
 
 
 def bootstrap_pair(
@@ -64,10 +67,10 @@ def bootstrap_pair(
     """Paired replicates of two classifiers on the same data (D&H 2006 section 4.7).
 
     Two crisp classifiers: the 3-D confusion matrix, one 4-valued multinomial per class (the counts
-    of each (a's label, b's label) cell are resampled with the class counts fixed), projected to each
-    classifier's confusion matrix. Otherwise: the stratified instance bootstrap's one loop with both
-    classifiers (a crisp one is a scoring one with two score values), so both curves of a replicate
-    come from the same resampled instances.
+    of each (a's label, b's label) cell are resampled with the class counts fixed), projected to
+    each classifier's confusion matrix. Otherwise: the stratified instance bootstrap's one loop with
+    both classifiers (a crisp one is a scoring one with two score values), so both curves of a
+    replicate come from the same resampled instances.
     """
     priors = priors or {}
     grid = np.asarray(grid, dtype=float)
@@ -130,7 +133,8 @@ def _pair_crisp(rng, y, pa, pb, replicates, priors, grid):
 
 @dataclass(frozen=True, eq=False)
 class DatasetReplicates:
-    """Every classifier of one dataset, bootstrapped on the same stratified resamples of its instances.
+    """Every classifier of one dataset, bootstrapped on the same stratified resamples of its
+    instances.
 
     ``classifiers``: name -> :class:`Replicates` (rows are the same resampled instances for every
     classifier, so any two form a paired bootstrap, D&H 2006 section 4.7). A pair's replicate
@@ -144,7 +148,8 @@ class DatasetReplicates:
     method: str
 
     def difference(self, a: str, b: str, raw: bool = False) -> np.ndarray:
-        """Replicate curves (R, m) of ``a - b``: band values (default) or each replicate's own envelopes."""
+        """Replicate curves (R, m) of ``a - b``: band values (default) or each replicate's own
+        envelopes."""
         ra, rb = self.classifiers[a], self.classifiers[b]
         return ra.raw - rb.raw if raw else ra.values - rb.values
 
@@ -158,7 +163,10 @@ class DatasetReplicates:
         )
 
 
-DATASET_METHOD = "stratified instance bootstrap, one resampling per dataset (the same resampled instances for every classifier)"
+DATASET_METHOD = (
+    "stratified instance bootstrap, one resampling per dataset (the same resampled instances for "
+    "every classifier)"
+)
 
 
 def bootstrap_dataset(
@@ -177,10 +185,10 @@ def bootstrap_dataset(
     Each chunk draws, per class, the multinomial count of every instance once; a scoring classifier
     reads the counts in its own score order (:attr:`PathLayout.pos_order`) and gets its replicate
     hulls and optimism-corrected curves as :func:`bootstrap_scores` does; a crisp classifier's
-    replicate counts are ``TP* = sum of the counts of the positives it labels positive`` (and FP* the
-    same for negatives), which is exactly D&H 2006 section 4.6's Binomial(n_pos, tpr) marginally and
-    section 4.7's 3-D confusion-matrix multinomial jointly with any other classifier; its curves are
-    :func:`bootstrap_crisp`'s. ``scores``/``predictions``: name -> array over the same instances
+    replicate counts are ``TP* = sum of the counts of the positives it labels positive`` (and FP*
+    the same for negatives), which is exactly D&H 2006 section 4.6's Binomial(n_pos, tpr) marginally
+    and section 4.7's 3-D confusion-matrix multinomial jointly with any other classifier; its curves
+    are :func:`bootstrap_crisp`'s. ``scores``/``predictions``: name -> array over the same instances
     (names disjoint).
 
     Chunks hold at most ``CHUNK_ELEMENTS`` instance counts (:func:`chunk_sizes` of (replicates, n)
@@ -188,27 +196,29 @@ def bootstrap_dataset(
     with the number of classifiers beyond their (R, m) outputs; the draws do not depend on the
     classifiers, their order, or workers.
 
-    ``readers`` (optional): classifier name -> {reader name: f(hulls, cp, cn, layout) -> {key: (r,)}},
-    called on every chunk's replicate :class:`~ccreport.analysis.hulls.Hulls` (with the chunk's
-    cumulative class counts in path order and the classifier's :class:`PathLayout`; for a crisp
-    classifier once, on all replicates' hulls, with ``cp = cn = layout = None``); the outputs are
-    each classifier's ``Replicates.readings`` (the selection criteria's replicate choices,
-    :mod:`ccreport.analysis.selection.hybrid_bands`). Every classifier's ``in_sample``, ``trivial``
-    and ``sample_cost`` are kept for the dataset hybrid's band.
+    ``readers`` (optional): classifier name -> {reader name: f(hulls, cp, cn, layout) ->
+    {key: (r,)}}, called on every chunk's replicate :class:`~ccreport.analysis.hulls.Hulls` (with
+    the chunk's cumulative class counts in path order and the classifier's :class:`PathLayout`; for
+    a crisp classifier once, on all replicates' hulls, with ``cp = cn = layout = None``); the
+    outputs are each classifier's ``Replicates.readings`` (the selection criteria's replicate
+    choices, :mod:`ccreport.analysis.selection.hybrid_bands`). Every classifier's ``in_sample``,
+    ``trivial`` and ``sample_cost`` are kept for the dataset hybrid's band.
 
-    When a scoring classifier has more than ``max_groups`` distinct scores, every scoring classifier's
-    replicates are computed on grouped layouts (:mod:`ccreport.analysis.replicate_groups`: at most
-    ``max_groups`` merged score groups, one group per distinct score for the others): each class's
-    instances are drawn once per chunk as positions and counted per group, and the curves,
-    ``in_sample``/``sample_cost`` and the readers' hulls are the grouped ones moved to the exact
-    estimate (``layout`` passed to readers and kept in ``Replicates.layout`` is then the grouped one).
+    When a scoring classifier has more than ``max_groups`` distinct scores, every scoring
+    classifier's replicates are computed on grouped layouts
+    (:mod:`ccreport.analysis.replicate_groups`: at most ``max_groups`` merged score groups, one
+    group per distinct score for the others): each class's instances are drawn once per chunk as
+    positions and counted per group, and the curves, ``in_sample``/``sample_cost`` and the readers'
+    hulls are the grouped ones moved to the exact estimate (``layout`` passed to readers and kept in
+    ``Replicates.layout`` is then the grouped one).
     """
     readers = readers or {}
     scores = dict(scores or {})
     predictions = dict(predictions or {})
     if set(scores) & set(predictions):
         raise ValueError(
-            f"classifiers given both scores and predictions: {sorted(set(scores) & set(predictions))}"
+            "classifiers given both scores and predictions: "
+            f"{sorted(set(scores) & set(predictions))}"
         )
     priors = priors or {}
     grid = np.asarray(grid, dtype=float)
@@ -269,7 +279,8 @@ def bootstrap_dataset(
 def _fine_dataset(
     rng, n_pos, n_neg, layouts, crisp, parts, counts, replicates, grid, priors, readers
 ) -> None:
-    """:func:`bootstrap_dataset`'s loop on fine layouts, filling ``parts`` and ``counts`` in place."""
+    """:func:`bootstrap_dataset`'s loop on fine layouts, filling ``parts`` and ``counts`` in
+    place."""
     for reps in chunk_sizes(replicates, n_pos + n_neg):
         counts_pos = multinomial_counts(rng, n_pos, reps)
         counts_neg = multinomial_counts(rng, n_neg, reps)
@@ -283,10 +294,10 @@ def _fine_dataset(
 
 
 def _grouped_dataset(rng, layouts, crisp, parts, counts, replicates, grid, priors, readers) -> None:
-    """:func:`bootstrap_dataset`'s loop on grouped layouts, filling ``parts`` and ``counts`` in place:
-    one index draw per chunk shared by every classifier (:func:`shared_group_counts`, with the crisp
-    classifiers' TP*/FP* read from the same positions), then each scoring classifier's curves in
-    chunks of at most ``CHUNK_ELEMENTS`` group counts."""
+    """:func:`bootstrap_dataset`'s loop on grouped layouts, filling ``parts`` and ``counts`` in
+    place: one index draw per chunk shared by every classifier (:func:`shared_group_counts`, with
+    the crisp classifiers' TP*/FP* read from the same positions), then each scoring classifier's
+    curves in chunks of at most ``CHUNK_ELEMENTS`` group counts."""
     names = list(layouts)
     lays = [layouts[k] for k in names]
     draws = chunk_sizes(replicates, lays[0].n_pos + lays[0].n_neg)
@@ -297,7 +308,8 @@ def _grouped_dataset(rng, layouts, crisp, parts, counts, replicates, grid, prior
     for k, lay in zip(names, lays):
         pos, neg = found[k]
         start = 0
-        # binned: chunks of group counts; else the draws' chunks (the fine path's numbers, to the bit)
+        # binned: chunks of group counts; else the draws' chunks (the fine path's numbers, to the
+        # bit)
         for reps in (
             chunk_sizes(replicates, lay.n_points) if lay.n_points < lay.fine.n_points else draws
         ):

@@ -32,11 +32,11 @@ CHUNK_ELEMENTS = 4_000_000  # replicates x instances per chunk: about 150 MB of 
 class PathLayout:
     """A scoring classifier's instances sorted by decreasing score, grouped by distinct score.
 
-    Path point k (k = 0..G, G distinct scores) is reached after the first k score groups; ``pos_at[k]``
-    and ``neg_at[k]`` are the numbers of positives/negatives (in class-rank order) before it, so a
-    replicate's path point is ``(CN[neg_at[k]], CP[pos_at[k]])`` for its cumulative class counts.
-    ``pos_order``/``neg_order`` give, for each class rank, the index of the instance within its class
-    (positions in ``labels[labels]`` / ``labels[~labels]``), for paired resampling.
+    Path point k (k = 0..G, G distinct scores) is reached after the first k score groups;
+    ``pos_at[k]`` and ``neg_at[k]`` are the numbers of positives/negatives (in class-rank order)
+    before it, so a replicate's path point is ``(CN[neg_at[k]], CP[pos_at[k]])`` for its cumulative
+    class counts. ``pos_order``/``neg_order`` give, for each class rank, the index of the instance
+    within its class (positions in ``labels[labels]`` / ``labels[~labels]``), for paired resampling.
     """
 
     pos_at: np.ndarray
@@ -140,8 +140,8 @@ def chunk_sizes(replicates: int, n: int, elements: int = CHUNK_ELEMENTS) -> list
 
 
 # A class of more than BLOCKED_DRAW_ABOVE instances is drawn DRAW_BLOCK instances at a time
-# (draw_positions): the draws of a block are counted and gathered within a few hundred KB, which stay in
-# the processor's cache, where positions spread over the whole class miss it at every draw
+# (draw_positions): the draws of a block are counted and gathered within a few hundred KB, which
+# stay in the processor's cache, where positions spread over the whole class miss it at every draw
 BLOCKED_DRAW_ABOVE = 1 << 20
 DRAW_BLOCK = 1 << 16
 
@@ -154,7 +154,8 @@ def draw_positions(
     above: int | None = None,
 ) -> np.ndarray:
     """Positions (replicates, size), int32, of ``size`` instances drawn uniformly with replacement:
-    each row is a resample of the class (D&H 2006 section 5.2), its counts Multinomial(size, uniform).
+    each row is a resample of the class (D&H 2006 section 5.2), its counts
+    Multinomial(size, uniform).
 
     Up to ``above`` instances (default ``BLOCKED_DRAW_ABOVE``): ``rng.integers(0, size)`` for every
     position, at once. Above, a row is drawn block by block (``block`` instances, default
@@ -162,8 +163,8 @@ def draw_positions(
     block is Multinomial(size, block lengths / size), and given that, the draws within a block are
     uniform on it. A row's positions then come block after block (their order is immaterial: every
     consumer counts them), so counting them (:func:`count_positions`) or gathering a table entry for
-    each (:func:`gather_counts`) works in one block's few hundred KB at a time instead of missing the
-    processor's cache at every draw. Measured at 7 x 10^6 instances a row (CPU ns per instance,
+    each (:func:`gather_counts`) works in one block's few hundred KB at a time instead of missing
+    the processor's cache at every draw. Measured at 7 x 10^6 instances a row (CPU ns per instance,
     drawing included): :func:`multinomial_counts` 14.1 -> 8.3; the draw and two classifiers' group
     counts 14.7 -> 10.9 (benchmarks/README.md, "Blocked draws"). Another stream than the plain draw
     of the same size, so results above the threshold differ from before within Monte-Carlo error.
@@ -188,7 +189,8 @@ def draw_positions(
 
 
 def multinomial_counts(rng: np.random.Generator, size: int, replicates: int) -> np.ndarray:
-    """Counts of each of ``size`` items in ``replicates`` uniform resamples of ``size`` with replacement.
+    """Counts of each of ``size`` items in ``replicates`` uniform resamples of ``size`` with
+    replacement.
 
     Returns int64 of shape (replicates, size): each row is Multinomial(size, uniform). Drawn as
     positions (:func:`draw_positions`) and counted (:func:`count_positions`): up to
@@ -216,7 +218,8 @@ def count_positions(
     to a new intp array as large as theirs, while ``add.at`` (numpy >= 1.25's indexed fast path)
     reads them as they are. Measured per drawn position (CPU ns, one process): 8.2 -> 5.9 at
     4000 x 300, 11.4 -> 7.9 at 40 x 10^5, 17.4 -> 13.5 at 1 x 7 x 10^6 (benchmarks/README.md,
-    "Counting drawn instances"). ``out``: an int64 array of ``length`` to count into (zeroed here)."""
+    "Counting drawn instances"). ``out``: an int64 array of ``length`` to count into
+    (zeroed here)."""
     if out is None:
         out = np.zeros(length, dtype=np.int64)
     else:
@@ -225,8 +228,9 @@ def count_positions(
     return out
 
 
-# drawn positions gathered and counted at once by gather_counts: their working arrays (a few MB) stay
-# in the processor's cache and the heap, where a whole row of 10^7 draws made ~80 MB of new pages each
+# drawn positions gathered and counted at once by gather_counts: their working arrays (a few MB)
+# stay in the processor's cache and the heap, where a whole row of 10^7 draws made ~80 MB of new
+# pages each
 COUNT_SLICE = 1 << 20
 
 

@@ -4,7 +4,8 @@ Every threshold-choice curve of Hernández-Orallo, Flach & Ferri 2013 (*ROC curv
 piecewise linear (cost lines, the lower envelope, Kendall curves, the Brier curve) or piecewise
 parabolic (rate-driven curves, the perfect ranker, the convex skull: Eq. 9-10 and Lemma 1, every
 piece with second derivative -4). A :class:`Piecewise` stores the knots, each piece's value at both
-ends and its constant second derivative ``kappa``; on piece k, with ``t = x - x_k``, ``h = x_{k+1} - x_k``:
+ends and its constant second derivative ``kappa``; on piece k, with ``t = x - x_k``,
+``h = x_{k+1} - x_k``:
 
     y(x) = start_k + (end_k - start_k) t / h + (kappa_k / 2) t (t - h),
 
@@ -30,7 +31,8 @@ MAX_DRAW_POINTS = 2001  # a stored curve has at most this many points (results.j
 
 
 def dot(a, b) -> float:
-    """Inner product without BLAS: OpenBLAS's threaded dot stalls on a busy 2-core machine (benchmarks/README.md)."""
+    """Inner product without BLAS: OpenBLAS's threaded dot stalls on a busy 2-core machine
+    (benchmarks/README.md)."""
     return float(np.einsum("i,i->", a, b))
 
 
@@ -186,10 +188,11 @@ def parabolic(x, y, kappa: float) -> Piecewise:
 def drawing_points(
     curve: Piecewise, tolerance: float = DRAW_TOLERANCE, max_points: int = MAX_DRAW_POINTS
 ):
-    """Points to store and draw a curve: :meth:`Piecewise.polyline` when it has at most ``max_points``
-    (every knot, exact, joins within ``tolerance``), else the exact curve at ``max_points`` evenly
-    spaced x over its domain (1/2000 of the axis apart: under a pixel of a 1400 px wide figure; steps
-    of a Brier curve then show as steep segments, and a vertex between two grid points is cut)."""
+    """Points to store and draw a curve: :meth:`Piecewise.polyline` when it has at most
+    ``max_points`` (every knot, exact, joins within ``tolerance``), else the exact curve at
+    ``max_points`` evenly spaced x over its domain (1/2000 of the axis apart: under a pixel of
+    a 1400 px wide figure; steps of a Brier curve then show as steep segments, and a vertex between
+    two grid points is cut)."""
     x, y = curve.polyline(tolerance)
     if x.size <= max_points:
         return x, y

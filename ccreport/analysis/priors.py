@@ -22,8 +22,9 @@ quadrature (QUADPACK) in the probability scale u = F_p(p), split at every kink, 
 
 Many curves at once (the bootstrap's replicates, the folds): every prior gives the weights of many
 intervals of PC(+) in one call, :meth:`Prior.vertex_weights`, so that the expected cost of a curve
-made of cost lines ``alpha_v + beta_v PC`` on intervals [lo_v, hi_v] is ``sum_v alpha_v wa_v + beta_v
-wb_v`` (:mod:`ccreport.analysis.hull_costs`). A new kind of prior defines it here and nowhere else.
+made of cost lines ``alpha_v + beta_v PC`` on intervals [lo_v, hi_v] is ``sum_v alpha_v wa_v +
+beta_v wb_v`` (:mod:`ccreport.analysis.hull_costs`). A new kind of prior defines it here and nowhere
+else.
 """
 
 from __future__ import annotations
@@ -72,7 +73,8 @@ class Prior(ABC):
     def vertex_weights(
         self, lo, hi, rep, nodes: int | None = None, ends: EndPoints | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Weights (wa, wb) with E[(alpha_v + beta_v PC) 1{PC in [lo_v, hi_v]}] = alpha_v wa_v + beta_v wb_v.
+        """Weights (wa, wb) with E[(alpha_v + beta_v PC) 1{PC in [lo_v, hi_v]}] = alpha_v wa_v +
+        beta_v wb_v.
 
         For many intervals at once: ``lo``/``hi`` flat arrays; ``rep`` the curve each interval
         belongs to (non-decreasing; one curve's intervals tile [0, 1] in order), so that mass on a
@@ -105,8 +107,9 @@ def moment_weights(lo, hi, cdf, partial_moment):
 
 @dataclass(frozen=True, eq=False)
 class EndPoints:
-    """The distinct end points of many intervals [lo, hi]: ``x`` sorted distinct values, ``lo``/``hi``
-    the position of each interval's end points in ``x`` (``x[lo]`` is the intervals' lo)."""
+    """The distinct end points of many intervals [lo, hi]: ``x`` sorted distinct values,
+    ``lo``/``hi`` the position of each interval's end points in ``x`` (``x[lo]`` is the intervals'
+    lo)."""
 
     x: np.ndarray
     lo: np.ndarray
@@ -136,7 +139,8 @@ def distinct_moment_weights(lo, hi, cdf, partial_moment, ends: EndPoints | None 
 
 @dataclass(frozen=True)
 class UniformPrior(Prior):
-    """Uniform on [low, high] within [0, 1]; on [0, 1] the expectation is the area under the curve."""
+    """Uniform on [low, high] within [0, 1]; on [0, 1] the expectation is the area under the
+    curve."""
 
     low: float = 0.0
     high: float = 1.0
@@ -265,7 +269,8 @@ class Uniform:
 
 @dataclass(frozen=True)
 class LogUniform:
-    """log r uniform on [log low, log high]: equal weight to each order of magnitude of the cost ratio."""
+    """log r uniform on [log low, log high]: equal weight to each order of magnitude of the cost
+    ratio."""
 
     low: float
     high: float
@@ -297,13 +302,13 @@ def _logit(x):
 
 
 def interval_weights(p, ratio, lo, hi, logit_lo=None, logit_hi=None):
-    """Weights (wa, wb) with E_r[(alpha + beta PC(p, r)) 1{PC in [lo, hi]}] = alpha wa + beta wb, for
-    one p(+) and each interval [lo, hi] of PC(+), in closed form (``p`` a float, or a column (k, 1) of
-    k values of p(+), giving (k, n) weights, one row per value): the interval is the cost ratios r in
-    [rho(lo), rho(hi)], rho(x) = x / (1 - x) (1 - p) / p. A fixed r is a point mass at PC(p, r); for a
-    log-uniform r, PC is a logistic function of log r and the integral a softplus; for a uniform r,
-    p r / (p r + 1 - p) integrates to a logarithm. ``logit_lo``/``logit_hi``: logit(lo), logit(hi)
-    when already known."""
+    """Weights (wa, wb) with E_r[(alpha + beta PC(p, r)) 1{PC in [lo, hi]}] = alpha wa + beta wb,
+    for one p(+) and each interval [lo, hi] of PC(+), in closed form (``p`` a float, or a column
+    (k, 1) of k values of p(+), giving (k, n) weights, one row per value): the interval is the cost
+    ratios r in [rho(lo), rho(hi)], rho(x) = x / (1 - x) (1 - p) / p. A fixed r is a point mass at
+    PC(p, r); for a log-uniform r, PC is a logistic function of log r and the integral a softplus;
+    for a uniform r, p r / (p r + 1 - p) integrates to a logarithm. ``logit_lo``/``logit_hi``:
+    logit(lo), logit(hi) when already known."""
     if isinstance(ratio, Fixed):
         q = 1.0 - p
         pc = p * ratio.value / (p * ratio.value + q)
@@ -318,9 +323,10 @@ def _ratio_terms(p, ratio, x, logit_x=None):
     """The two antiderivatives at the end points ``x`` of which :func:`interval_weights` takes
     differences, for a log-uniform or uniform cost ratio (before the division by the ratio's range).
 
-    Log-uniform: s = clip(logit(x) - logit(p), log low, log high) and softplus(s + logit(p)); uniform:
-    r = clip(rho(x), low, high) and r - (q / p) log(p r + q). A function of each end point alone, so
-    end points shared by many intervals are evaluated once (:meth:`InducedPrior.vertex_weights`).
+    Log-uniform: s = clip(logit(x) - logit(p), log low, log high) and softplus(s + logit(p));
+    uniform: r = clip(rho(x), low, high) and r - (q / p) log(p r + q). A function of each end point
+    alone, so end points shared by many intervals are evaluated once
+    (:meth:`InducedPrior.vertex_weights`).
     """
     q = 1.0 - p
     if isinstance(ratio, LogUniform):
@@ -345,7 +351,8 @@ def _weights_of_terms(ratio, f_lo, m_lo, f_hi, m_hi):
 
 
 def inner_expectation(p: float, ratio, x, alpha, beta) -> float:
-    """E_r[nec(PC(p, r))] for one p: the curve's segments [x_k, x_k+1] with :func:`interval_weights`."""
+    """E_r[nec(PC(p, r))] for one p: the curve's segments [x_k, x_k+1] with
+    :func:`interval_weights`."""
     wa, wb = interval_weights(p, ratio, x[:-1], x[1:])
     return float(np.sum(alpha * wa + beta * wb))
 
@@ -473,10 +480,11 @@ class InducedPrior(Prior):
         interval's end points (:func:`_ratio_terms`), so the rule's weighted sum over the nodes is
         taken once per distinct end point (``ends``: bootstrap replicates share most of them), and
         an interval's weights are the difference of its end points' sums:
-        ``wa = (sum_k w_k f_k(hi) - sum_k w_k f_k(lo)) / span``, (nodes, end points) arrays in blocks
-        of ``INDUCED_BLOCK`` elements. Mathematically the node-by-node sum of :func:`interval_weights`;
-        in floating point within a few 1e-16 of it (tested). A fixed cost ratio (an indicator of
-        PC(p, r) in the interval) is summed node by node once per distinct interval.
+        ``wa = (sum_k w_k f_k(hi) - sum_k w_k f_k(lo)) / span``, (nodes, end points) arrays in
+        blocks of ``INDUCED_BLOCK`` elements. Mathematically the node-by-node sum of
+        :func:`interval_weights`; in floating point within a few 1e-16 of it (tested). A fixed cost
+        ratio (an indicator of PC(p, r) in the interval) is summed node by node once per distinct
+        interval.
         """
         if isinstance(self.p_positive, Fixed):
             return interval_weights(self.p_positive.value, self.cost_ratio, lo, hi)
@@ -517,7 +525,8 @@ class InducedPrior(Prior):
         )
 
     def cdf(self, x):
-        """P(PC <= x) = E_p[F_r(x (1 - p) / ((1 - x) p))], by Gauss-Legendre in the u scale (for drawing)."""
+        """P(PC <= x) = E_p[F_r(x (1 - p) / ((1 - x) p))], by Gauss-Legendre in the u scale
+        (for drawing)."""
         x = np.atleast_1d(np.asarray(x, dtype=float))
         if isinstance(self.p_positive, Fixed):
             p = np.array([self.p_positive.value])
@@ -532,7 +541,10 @@ class InducedPrior(Prior):
         return np.clip(_ratio_cdf(self.cost_ratio, r_needed) @ weights, 0.0, 1.0)
 
     def describe(self) -> str:
-        return f"Induced by p(+) ~ {_describe(self.p_positive)} and cost ratio C(-|+)/C(+|-) ~ {_describe(self.cost_ratio)}"
+        return (
+            f"Induced by p(+) ~ {_describe(self.p_positive)} and cost ratio C(-|+)/C(+|-) ~ "
+            f"{_describe(self.cost_ratio)}"
+        )
 
 
 EXPECTED_CACHE = 256  # induced-prior expected costs remembered per process (InducedPrior.expected)
@@ -562,8 +574,8 @@ def quadrature(integrand, lo: float, hi: float) -> float:
     )
     if message:
         log.debug(
-            "induced prior: the expected cost's integral over [%.17g, %.17g] reached an estimated error of %.1e "
-            "(asked %.0e) in %d subintervals: %s",
+            "induced prior: the expected cost's integral over [%.17g, %.17g] reached an "
+            "estimated error of %.1e (asked %.0e) in %d subintervals: %s",
             lo,
             hi,
             error,

@@ -21,18 +21,18 @@ The binning error (a bound, exact; tested in tests/analysis/test_replicate_group
 Every end of a group is a point of the fine path, so a grouped hull lies inside the fine hull and
 its envelope lies above: ``t_B(pc) >= t(pc)``. If the fine envelope's optimal point v at pc lies
 inside group g (between ends a and b), the grouped envelope costs at most
-``min(cost(a), cost(b)) - cost(v) <= min(pc dT_g, (1 - pc) dF_g) <= pc (1 - pc) h_g`` with dT_g, dF_g
-the group's TPR and FPR extents in that path's own rates and ``h_g = dT_g + dF_g``. So, for the
+``min(cost(a), cost(b)) - cost(v) <= min(pc dT_g, (1 - pc) dF_g) <= pc (1 - pc) h_g`` with dT_g,
+dF_g the group's TPR and FPR extents in that path's own rates and ``h_g = dT_g + dF_g``. So, for the
 sample and for every replicate alike (in the replicate's own rates),
 
     0 <= t_B(pc) - t(pc) <= pc (1 - pc) max_g h_g        (about pc (1 - pc) 2 / B for the sample).
 
 This is the worst case (a corner inside a group). For a smooth true ROC curve the chord's sagitta is
-O(1 / B^2), but an empirical path has corners of its own: on binormal data with n = 10^6 the sample's
-largest gap was 2.3e-5 at B = 4096 (bound 1.2e-4), 4.7e-5 at B = 1024 and 9.7e-5 at B = 256
-(benchmarks/README.md), against a 90% band 1.1e-3 to 1.7e-3 wide there (PC(+) = 0.3-0.7). The gap itself never enters a
-band (see Centring); what grouping changes is the replicates' spread, by dropping the thresholds
-inside groups, which the validity check in benchmarks/README.md measures.
+O(1 / B^2), but an empirical path has corners of its own: on binormal data with n = 10^6 the
+sample's largest gap was 2.3e-5 at B = 4096 (bound 1.2e-4), 4.7e-5 at B = 1024 and 9.7e-5 at B = 256
+(benchmarks/README.md), against a 90% band 1.1e-3 to 1.7e-3 wide there (PC(+) = 0.3-0.7). The gap
+itself never enters a band (see Centring); what grouping changes is the replicates' spread, by
+dropping the thresholds inside groups, which the validity check in benchmarks/README.md measures.
 
 Centring
 --------
@@ -125,16 +125,18 @@ def group_sizes(layout) -> tuple[np.ndarray, np.ndarray]:
 
 def group_counts(rng: np.random.Generator, sizes: np.ndarray, replicates: int) -> np.ndarray:
     """Replicate counts per group (replicates, G) of one class resampled with replacement:
-    Multinomial(sum(sizes), sizes / sum(sizes)), the instance draw summed per group in distribution."""
+    Multinomial(sum(sizes), sizes / sum(sizes)), the instance draw summed per group in
+    distribution."""
     total = int(sizes.sum())
     return rng.multinomial(total, sizes / total, size=replicates)
 
 
 def indexed_group_counts(drawn: np.ndarray, group: np.ndarray, groups: int) -> np.ndarray:
     """Counts (r, G) int32 per group of drawn instance positions (r, size): per replicate a gather
-    from the group table and a bincount, in slices of a long row (:func:`~ccreport.analysis.path_layout.gather_counts`;
-    a loop over the chunk's replicates, not instances; measured 3.5 ns per drawn instance against 5.1
-    for one offset bincount over the whole chunk at small n)."""
+    from the group table and a bincount, in slices of a long row
+    (:func:`~ccreport.analysis.path_layout.gather_counts`; a loop over the chunk's replicates, not
+    instances; measured 3.5 ns per drawn instance against 5.1 for one offset bincount over the whole
+    chunk at small n)."""
     return gather_counts(drawn, group, groups).astype(np.int32)
 
 
@@ -181,17 +183,19 @@ def _digest(*arrays) -> str:
 def shared_group_counts(
     rng: np.random.Generator, layouts: dict, crisp: dict, replicates: int, chunks: list[int]
 ):
-    """A dataset's paired replicate counts: ``({name: (pos (R, G), neg (R, G))}, {name: (tp (R,), fp (R,))})``.
+    """A dataset's paired replicate counts:
+    ``({name: (pos (R, G), neg (R, G))}, {name: (tp (R,), fp (R,))})``.
 
     ``layouts``: name -> grouped layout; ``crisp``: name -> (labels of the positives, of the
     negatives) as int64 0/1; ``chunks``: replicates per chunk (their sum is ``replicates``). Each
     chunk draws each class's instances once as positions
     (:func:`~ccreport.analysis.path_layout.draw_positions`), every scoring
-    classifier counts them per its groups (:func:`indexed_group_counts`) and every crisp one sums its
-    labels over them. The result is a function of the generator's state and these inputs only; it is
-    kept for the last dataset (in this process), so the task kinds that resample a dataset with the
-    same generator (the pairs and, above B distinct scores, threshold choice) draw and count once.
-    ``rng`` is consumed (its state afterwards is unspecified: callers draw nothing more from it).
+    classifier counts them per its groups (:func:`indexed_group_counts`) and every crisp one sums
+    its labels over them. The result is a function of the generator's state and these inputs only;
+    it is kept for the last dataset (in this process), so the task kinds that resample a dataset
+    with the same generator (the pairs and, above B distinct scores, threshold choice) draw and
+    count once. ``rng`` is consumed (its state afterwards is unspecified: callers draw nothing more
+    from it).
     """
     n_pos = (
         next(iter(layouts.values())).n_pos if layouts else int(next(iter(crisp.values()))[0].size)

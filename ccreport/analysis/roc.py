@@ -225,12 +225,14 @@ def hull_indices(roc: RocCurve) -> np.ndarray:
 
 
 def roc_hull(roc: RocCurve) -> tuple[np.ndarray, np.ndarray]:
-    """Convex hull vertices (fpr, tpr) of a RocCurve, computed exactly in counts (no sort needed)."""
+    """Convex hull vertices (fpr, tpr) of a RocCurve, computed exactly in counts
+    (no sort needed)."""
     keep = hull_indices(roc)
     return roc.fp[keep] / roc.n_neg, roc.tp[keep] / roc.n_pos
 
 
 def auc(roc: RocCurve) -> float:
-    """Area under the ROC points; a tied positive/negative pair counts one half (Fawcett 2006, Alg. 3)."""
+    """Area under the ROC points; a tied positive/negative pair counts one half (Fawcett 2006,
+    Alg. 3)."""
     area2 = np.sum(np.diff(roc.fp) * (roc.tp[1:] + roc.tp[:-1]))
     return float(area2 / (2.0 * roc.n_pos * roc.n_neg))

@@ -15,13 +15,13 @@ are identical that happened in 44-82% of simulated data sets, not 10%. Here:
 
   with ``s`` = :func:`ccreport.analysis.bands.studentizing_sd` of the d*; the difference is
   significant at pc_j where ``|d_j| > c s_j`` (the band ``d +- c s`` excludes 0). Two crisp
-  classifiers take ``s`` and ``c`` from their cost lines' difference instead (:func:`crisp_reference`). The basic
-  bootstrap (Davison & Hinkley 1997 section 5.2) takes the law of ``d* - d`` for that of
-  ``d - D``, D the difference of the true optimal curves, so the chance of *any* false claim over
-  the whole curve is about 1 - level when D = 0 everywhere (and, by the step-down argument's
-  single-step bound, at most that for the points where D = 0 when it is not 0 elsewhere). Its
-  family-wise p-value, ``(#(T* >= max_j |d_j| / s_j) + 1) / (R + 1)``, is the smallest
-  1 - level at which anything is significant.
+  classifiers take ``s`` and ``c`` from their cost lines' difference instead
+  (:func:`crisp_reference`). The basic bootstrap (Davison & Hinkley 1997 section 5.2) takes the law
+  of ``d* - d`` for that of ``d - D``, D the difference of the true optimal curves, so the chance of
+  *any* false claim over the whole curve is about 1 - level when D = 0 everywhere (and, by the
+  step-down argument's single-step bound, at most that for the points where D = 0 when it is not 0
+  elsewhere). Its family-wise p-value, ``(#(T* >= max_j |d_j| / s_j) + 1) / (R + 1)``, is the
+  smallest 1 - level at which anything is significant.
 * :func:`difference_p_value` -- the paired expected-cost difference under one prior, tested the
   same (basic, symmetric) way: ``p = (#(|E*_a - E*_b - dE| >= |dE|) + 1) / (R + 1)``.
 * :func:`step_down_max_t` -- the multiplicity adjustment over every pair and prior of a dataset
@@ -58,14 +58,19 @@ FAMILY_METHOD = (
 )
 CRISP_FAMILY_METHOD = (
     FAMILY_METHOD
-    + "; two crisp classifiers: studentized and calibrated by the paired replicates of their cost lines' "
-    "difference (linear in the 3-D confusion matrix; the clipped envelopes' difference is never larger)"
+    + "; two crisp classifiers: studentized and calibrated by the paired replicates of their "
+    "cost lines' difference (linear in the 3-D confusion matrix; the clipped envelopes' "
+    "difference is never larger)"
 )
-POINTWISE_NOTE = "pointwise: each PC(+) on its own, not adjusted for reading the whole curve; never used for 'significant'"
+POINTWISE_NOTE = (
+    "pointwise: each PC(+) on its own, not adjusted for reading the whole curve; never used for "
+    "'significant'"
+)
 P_METHOD = "two-sided basic bootstrap (paired): (#(|d* - d| >= |d|) + 1) / (R + 1)"
 ADJUST_METHOD = (
-    "Westfall & Young (1993) step-down max-T over every pair and prior of the dataset, on the studentized "
-    "statistics |d| / sd(d*) and the same paired replicates (a Holm-type step-down without Holm's floor)"
+    "Westfall & Young (1993) step-down max-T over every pair and prior of the dataset, on the "
+    "studentized statistics |d| / sd(d*) and the same paired replicates (a Holm-type step-down "
+    "without Holm's floor)"
 )
 
 
@@ -73,9 +78,9 @@ ADJUST_METHOD = (
 class FamilyWise:
     """The family-wise inference on ``a - b`` over the grid (:func:`family_wise`).
 
-    ``estimate`` (m,): the sample envelopes' difference d; ``lower``/``upper``: the simultaneous band
-    ``d -+ critical s`` (width 0 where no replicate varies); ``critical``: c; ``statistic``: the
-    observed ``max_j |d_j| / s_j``; ``p_value``: family-wise p of "no difference anywhere";
+    ``estimate`` (m,): the sample envelopes' difference d; ``lower``/``upper``: the simultaneous
+    band ``d -+ critical s`` (width 0 where no replicate varies); ``critical``: c; ``statistic``:
+    the observed ``max_j |d_j| / s_j``; ``p_value``: family-wise p of "no difference anywhere";
     ``significant``: the PC(+) intervals where the band excludes 0, with the cheaper classifier.
     """
 
@@ -105,7 +110,8 @@ class FamilyWise:
 
 
 def sup_statistics(deviations: np.ndarray, sd: np.ndarray) -> np.ndarray:
-    """``max_j |dev_rj| / sd_j`` over the points with sd > 0, per row of ``deviations`` (R, m) or (m,)."""
+    """``max_j |dev_rj| / sd_j`` over the points with sd > 0, per row of ``deviations`` (R, m) or
+    (m,)."""
     live = sd > 0
     dev = np.atleast_2d(deviations)
     if not np.any(live):
@@ -119,9 +125,9 @@ def claim_family(estimate_a, estimate_b, grid) -> np.ndarray:
     classifiers, as selected on the data, are the trivial ones: their difference there is exactly 0
     and no test could reject, so those points are left out of the max-statistic's family (as
     Tarone 1990 leaves out hypotheses that cannot reach significance). Without this, replicates
-    whose cost lines dip below the trivial classifiers where the sample's do not (the ends of a crisp
-    classifier's operating range, where the studentizing sd is tiny) inflated the critical value:
-    two identical crisp classifiers were called different somewhere in 3-6% of data sets at
+    whose cost lines dip below the trivial classifiers where the sample's do not (the ends of a
+    crisp classifier's operating range, where the studentizing sd is tiny) inflated the critical
+    value: two identical crisp classifiers were called different somewhere in 3-6% of data sets at
     confidence 0.9 instead of 10% (benchmarks/README.md)."""
     grid = np.asarray(grid, dtype=float)
     trivial = np.minimum(grid, 1.0 - grid) - 1e-12
@@ -135,24 +141,24 @@ def crisp_reference(ra, rb):
 
     A crisp classifier's curve is ``T(pc) = min(L(pc), pc, 1 - pc)``, its cost line L clipped by the
     trivial classifiers (D&H 2006 section 3), and the difference of two is judged on
-    ``d = T_a - T_b``. ``d`` has kinks where either line crosses a trivial one, and when the two true
-    lines cross it at the same PC(+) (identical classifiers) the bootstrap of ``d`` is not consistent
-    there (a function that is only directionally differentiable at the truth; Fang & Santos 2019):
-    in the bootstrap world the sample's two lines cross apart, the replicates' studentized deviations
-    at the ends of the operating range are heavy-tailed (kurtosis about 5 against 3 inside it, and
-    78% of the replicate maxima fell there, correlated crisp pairs at n = 1000) and the critical
-    value came out too large: identical crisp classifiers at n = 1000 were called different somewhere
-    in 5-8% of data sets at confidence 0.9 and 12-18% at 0.8 (benchmarks/README.md; a
-    quarter-lattice-step continuity allowance had hidden part of it at n = 200, but the lattice was
-    not the cause: it is fine at n = 1000, and with this reference no allowance is needed). The line
-    difference is linear in the 3-D confusion matrix's counts (D&H 2006 section 4.7):
+    ``d = T_a - T_b``. ``d`` has kinks where either line crosses a trivial one, and when the two
+    true lines cross it at the same PC(+) (identical classifiers) the bootstrap of ``d`` is not
+    consistent there (a function that is only directionally differentiable at the truth; Fang &
+    Santos 2019): in the bootstrap world the sample's two lines cross apart, the replicates'
+    studentized deviations at the ends of the operating range are heavy-tailed (kurtosis about 5
+    against 3 inside it, and 78% of the replicate maxima fell there, correlated crisp pairs at
+    n = 1000) and the critical value came out too large: identical crisp classifiers at n = 1000
+    were called different somewhere in 5-8% of data sets at confidence 0.9 and 12-18% at 0.8
+    (benchmarks/README.md; a quarter-lattice-step continuity allowance had hidden part of it at
+    n = 200, but the lattice was not the cause: it is fine at n = 1000, and with this reference no
+    allowance is needed). The line difference is linear in the 3-D confusion matrix's counts
+    (D&H 2006 section 4.7):
     ``L_a - L_b = pc (c_pos - b_pos) / n_pos + (1 - pc) (b_neg - c_neg) / n_neg``, b and c the two
     discordant cells of each class (b: a labels positive and b negative, c the reverse), as in
-    McNemar's test, so its bootstrap max-T over PC(+) is a
-    smooth one. And ``min(., t)`` is 1-Lipschitz, so ``|d(pc)| <= |L_a(pc) - L_b(pc)|`` everywhere:
-    judging d against the line difference's band ``c_L s_L`` claims a difference only where the line
-    test would, so under identical classifiers the chance of any claim is at most the line test's,
-    about 1 - level,
+    McNemar's test, so its bootstrap max-T over PC(+) is a smooth one. And ``min(., t)`` is
+    1-Lipschitz, so ``|d(pc)| <= |L_a(pc) - L_b(pc)|`` everywhere: judging d against the line
+    difference's band ``c_L s_L`` claims a difference only where the line test would, so under
+    identical classifiers the chance of any claim is at most the line test's, about 1 - level,
     and where one classifier is clipped (d = its line's distance below the trivial classifier) the
     claim is harder than on the lines.
     """
@@ -180,10 +186,10 @@ def family_wise(
     value (1: none); ``family``: a mask (m,) of the grid points tested (default all;
     :func:`claim_family`). Grid points outside it, or where every replicate agrees (sd = 0: both
     classifiers trivial in every replicate, or identical classifiers), are never significant.
-    ``reference``: ``(raw (R, m), estimate (m,))`` of the process whose replicates give ``s`` and ``c``
-    when it is not ``raw_difference`` itself (two crisp classifiers: their cost lines'
-    difference, :func:`crisp_reference`; default none); the claims and the band ``d -+ c s`` are still
-    those of ``estimate``.
+    ``reference``: ``(raw (R, m), estimate (m,))`` of the process whose replicates give ``s`` and
+    ``c`` when it is not ``raw_difference`` itself (two crisp classifiers: their cost lines'
+    difference, :func:`crisp_reference`; default none); the claims and the band ``d -+ c s`` are
+    still those of ``estimate``.
     """
     d = np.asarray(estimate, dtype=float)
     ref_star, ref = (raw_difference, d) if reference is None else reference
@@ -244,9 +250,10 @@ def difference_interval(raw_differences, estimate: float, level: float) -> tuple
 
 
 def studentized(raw_differences, estimate: float) -> tuple[float, np.ndarray]:
-    """A paired test's studentized statistic ``|d| / s`` and its replicates ``|d*_r - d| / s``, s the
-    replicates' sd; (0, zeros) when every replicate agrees (no evidence: the test cannot reject).
-    For one test, ``(#(T* >= t) + 1) / (R + 1)`` is :func:`difference_p_value` (s cancels)."""
+    """A paired test's studentized statistic ``|d| / s`` and its replicates ``|d*_r - d| / s``, s
+    the replicates' sd; (0, zeros) when every replicate agrees (no evidence: the test cannot
+    reject). For one test, ``(#(T* >= t) + 1) / (R + 1)`` is :func:`difference_p_value`
+    (s cancels)."""
     d_star = np.asarray(raw_differences, dtype=float)
     d = float(estimate)
     s = float(d_star.std(ddof=1)) if d_star.size > 1 else 0.0
@@ -256,12 +263,13 @@ def studentized(raw_differences, estimate: float) -> tuple[float, np.ndarray]:
 
 
 def step_down_max_t(observed, null) -> np.ndarray:
-    """Westfall & Young (1993, algorithm 4.1) step-down max-T adjusted p-values from shared replicates.
+    """Westfall & Young (1993, algorithm 4.1) step-down max-T adjusted p-values from shared
+    replicates.
 
     ``observed`` (K,): the tests' studentized statistics ``t_k`` (0 for a test that cannot reject);
     ``null`` (R, K): their replicate null statistics ``T*_rk`` from the SAME resamples (column k
-    centred on its own estimate, so each column imitates test k's law under its null). With the tests
-    ordered ``t_(1) >= ... >= t_(K)``,
+    centred on its own estimate, so each column imitates test k's law under its null). With the
+    tests ordered ``t_(1) >= ... >= t_(K)``,
 
         p~_(i) = (#(max_{j >= i} T*_r(j) >= t_(i)) + 1) / (R + 1),   p_(i) = max_{l <= i} p~_(l).
 
@@ -304,7 +312,7 @@ def holm(p_values: dict) -> dict:
     return {key: float(v) for key, v in zip(keys, out)}
 
 
-# --- everything a dataset's pairs need, from its one resampling -----------------------------------------
+# --- everything a dataset's pairs need, from its one resampling -----------------------------------
 
 
 @dataclass(frozen=True, eq=False)
@@ -313,9 +321,9 @@ class PairInference:
 
     ``family_wise``: :class:`FamilyWise`, the only source of "significant"; ``pointwise``: the
     (lower, upper) pointwise percentile band of the band values' difference, for drawing only
-    (:data:`POINTWISE_NOTE`); ``expected``: prior -> {difference, lower, upper, p_value, p_holm}, the
-    paired expected-cost difference with the interval its p-value inverts and the step-down adjusted
-    (:func:`step_down_max_t`; key name kept from Holm)
+    (:data:`POINTWISE_NOTE`); ``expected``: prior -> {difference, lower, upper, p_value, p_holm},
+    the paired expected-cost difference with the interval its p-value inverts and the step-down
+    adjusted (:func:`step_down_max_t`; key name kept from Holm)
     p-value over every pair and prior of the dataset.
     """
 
@@ -352,13 +360,13 @@ def dataset_inference(
     """Family-wise significance, pointwise band, p-values and their step-down adjustment
     (:func:`step_down_max_t`) over every pair and prior of a dataset.
 
-    ``reps``: :class:`~ccreport.analysis.paired_bootstrap.DatasetReplicates` (one resampling per dataset);
-    ``pairs``: [(a, b), ...]; ``priors``: names of the priors (default: all the replicates carry);
-    ``calibration``: {(a, b): :class:`~ccreport.analysis.pair_calibration.PairCalibration`} from
-    :func:`~ccreport.analysis.pair_calibration.calibrate_pairs` (default: none; the critical value's
-    scale is then 1 and the p-values are the plain ones). With it, ``p_value`` is the calibrated
-    p-value and ``p_plain`` the plain one. A pair of two crisp classifiers is studentized and calibrated
-    by its cost lines' difference (:func:`crisp_reference`).
+    ``reps``: :class:`~ccreport.analysis.paired_bootstrap.DatasetReplicates` (one resampling per
+    dataset); ``pairs``: [(a, b), ...]; ``priors``: names of the priors (default: all the replicates
+    carry); ``calibration``: {(a, b): :class:`~ccreport.analysis.pair_calibration.PairCalibration`}
+    from :func:`~ccreport.analysis.pair_calibration.calibrate_pairs` (default: none; the critical
+    value's scale is then 1 and the p-values are the plain ones). With it, ``p_value`` is the
+    calibrated p-value and ``p_plain`` the plain one. A pair of two crisp classifiers is studentized
+    and calibrated by its cost lines' difference (:func:`crisp_reference`).
     Returns {(a, b): :class:`PairInference`}. The adjustment's family is every (pair, prior) given,
     so adding priors or pairs makes each adjusted p larger or equal, never smaller.
     """

@@ -1,8 +1,8 @@
 """Threshold choice methods: the curves and exact areas of Hernández-Orallo, Flach & Ferri 2013.
 
-J. Hernández-Orallo, P. Flach, C. Ferri (2013), *ROC curves in cost space*, Machine Learning 93:71-91
-(HFF), read through ``../shared/specs/threshold_choice.md`` (the scraped paper lost its display
-equations; the spec rebuilds them and fixes the conventions used here).
+J. Hernández-Orallo, P. Flach, C. Ferri (2013), *ROC curves in cost space*, Machine Learning
+93:71-91 (HFF), read through ``../shared/specs/threshold_choice.md`` (the scraped paper lost its
+display equations; the spec rebuilds them and fixes the conventions used here).
 
 Conventions
 -----------
@@ -36,15 +36,16 @@ The seven methods (HFF section 3, Defs. 1-4, Lemma 1, Thms 1-2; spec sections 3-
 * ``rate_driven`` (Def. 1-2, Eq. 9-10): the threshold whose rate is x; between the rates of two
   consecutive splits, a biased coin mixes them (Example 1), i.e. linear interpolation along the ROC
   segment (a tie block's diagonal). ``RD(x) = 2 x (w0 - x) + 2 w1 F1(R^-1(x))``: parabolic pieces of
-  second derivative -4 with knots at the split rates. Area ``w0 w1 (1 - 2 AUC) + 1/3`` (Thm 1, Cor. 1).
+  second derivative -4 with knots at the split rates. Area ``w0 w1 (1 - 2 AUC) + 1/3``
+  (Thm 1, Cor. 1).
 * ``perfect_ranker`` (Lemma 1): ``2 x (w0 - x)`` for x <= w0, ``2 (1 - x)(x - w0)`` after; area
   ``1/3 - w0 w1``. The same for every model on the same data.
 * ``kendall`` (Def. 3, Thm 2): ``2 w1 F1(R^-1(x))`` for x <= w0, ``2 w0 (1 - F0(R^-1(x)))`` after;
   ``RD = perfect + kendall`` pointwise; area ``2 w0 w1 (1 - AUC)``. Piecewise linear, knots at the
   split rates and at w0.
-* ``skull`` and ``kendall_skull`` (Def. 4): the rate-driven and Kendall curves of the ROC convex hull
-  (hull vertices are the only splits; a hull edge is walked by the coin). Areas as above with the
-  hull's AUC. Not the lower hull of each half of the Kendall curve (spec E2).
+* ``skull`` and ``kendall_skull`` (Def. 4): the rate-driven and Kendall curves of the ROC convex
+  hull (hull vertices are the only splits; a hull edge is walked by the coin). Areas as above with
+  the hull's AUC. Not the lower hull of each half of the Kendall curve (spec E2).
 
 Partial areas (HFF section 8) are ``int_low^high curve(x) dx``, not divided by the width, on the
 axis's own x. The partial AOC (ROC-space area above the ROC curve and below TPR = 1 between the rate
@@ -127,7 +128,8 @@ def rates(fpr, tpr, w0: float) -> np.ndarray:
 
 
 def rate_driven_curve(fpr, tpr, w0: float) -> Piecewise:
-    """Rate-driven curve of splits from (0, 0) to (1, 1) with strictly increasing rates (Def. 2, Eq. 9).
+    """Rate-driven curve of splits from (0, 0) to (1, 1) with strictly increasing rates
+    (Def. 2, Eq. 9).
 
     Knots at the split rates, where the curve is the split's own cost line; between them the coin
     mixes the two splits (Def. 1), so ``RD = 2 x (w0 - x) + 2 w1 F1`` with F1 linear: second
@@ -169,8 +171,9 @@ def perfect_ranker_curve(w0: float) -> Piecewise:
 def optimal_curve(hull_fpr, hull_tpr, w0: float) -> Piecewise:
     """Lower envelope of the cost lines (HFF Eq. 6) from the ROC convex hull vertices.
 
-    Vertex between hull vertices k and k+1 where their lines cross, ``x = w1 dF1 / (w1 dF1 + w0 dF0)``
-    (D&H 2006 Eq. 3 when w0 = 1/2), at the height of either line; ends (0, 0) and (1, 0).
+    Vertex between hull vertices k and k+1 where their lines cross,
+    ``x = w1 dF1 / (w1 dF1 + w0 dF0)`` (D&H 2006 Eq. 3 when w0 = 1/2), at the height of either line;
+    ends (0, 0) and (1, 0).
     """
     f = np.asarray(hull_fpr, dtype=float)
     t = np.asarray(hull_tpr, dtype=float)
@@ -265,7 +268,8 @@ class PartialArea:
 class MethodCurve:
     """One method's curve on one axis, its exact area and partial areas.
 
-    ``curve`` is None (and ``area`` None) when the method does not apply; ``not_applicable`` says why.
+    ``curve`` is None (and ``area`` None) when the method does not apply; ``not_applicable`` says
+    why.
     """
 
     method: str
@@ -276,7 +280,8 @@ class MethodCurve:
     not_applicable: str | None = None
 
     def to_dict(self, tolerance: float = DRAW_TOLERANCE) -> dict:
-        """``{area, partial: [{low, high, area[, aoc]}], curve: [[x, y], ...]}`` (+ ``not_applicable``)."""
+        """``{area, partial: [{low, high, area[, aoc]}], curve: [[x, y], ...]}`` (+
+        ``not_applicable``)."""
         out = {"area": self.area, "partial": [p.to_dict() for p in self.partial]}
         if self.curve is None:
             out["curve"] = None
@@ -317,8 +322,8 @@ class ThresholdChoice:
 
     def to_dict(self, tolerance: float = DRAW_TOLERANCE) -> dict:
         """The keys this adds to ``results.json``'s ``datasets.<d>.classifiers.<c>``:
-        ``{"threshold_choice": {axis: {method: {...}}}, "auc_hull": AUCH}`` (``interval`` entries are
-        the uncertainty wiring's)."""
+        ``{"threshold_choice": {axis: {method: {...}}}, "auc_hull": AUCH}`` (``interval`` entries
+        are the uncertainty wiring's)."""
         return {
             "threshold_choice": {
                 axis: {m: c.to_dict(tolerance) for m, c in by_method.items()}
@@ -331,8 +336,8 @@ class ThresholdChoice:
 def threshold_choice(labels, scores, *, axes=AXES, partial_ranges=()) -> ThresholdChoice:
     """Every threshold choice method's curve, area and partial areas for one scoring classifier.
 
-    ``labels``: bool (True = positive); ``scores``: finite floats, higher = more positive. Sorts once
-    (:func:`~ccreport.analysis.roc.roc_points`); pass an existing ROC to
+    ``labels``: bool (True = positive); ``scores``: finite floats, higher = more positive. Sorts
+    once (:func:`~ccreport.analysis.roc.roc_points`); pass an existing ROC to
     :func:`threshold_choice_from_roc` to share that sort.
     """
     return threshold_choice_from_roc(
@@ -343,7 +348,8 @@ def threshold_choice(labels, scores, *, axes=AXES, partial_ranges=()) -> Thresho
 def threshold_choice_from_roc(
     roc: RocCurve, *, axes=AXES, partial_ranges=(), hull=None
 ) -> ThresholdChoice:
-    """:func:`threshold_choice` from a :class:`RocCurve` (and optionally its ``roc_hull``), no sort."""
+    """:func:`threshold_choice` from a :class:`RocCurve` (and optionally its ``roc_hull``), no
+    sort."""
     axes = check_axes(axes)
     ranges = check_ranges(partial_ranges)
     hull_fpr, hull_tpr = roc_hull(roc) if hull is None else hull

@@ -1,26 +1,28 @@
 """Every threshold-choice area and partial area for many bootstrap replicates at once.
 
-The areas of :mod:`ccreport.analysis.threshold_choice` for R replicates of one scoring classifier, from
-their ROC counts, in O(R x m) numpy work (m distinct scores of the original sample) with no Python
-loop over replicates, so bootstrap intervals and paired differences of areas (the same resampled
-instances for two classifiers: subtract their arrays) are cheap.
+The areas of :mod:`ccreport.analysis.threshold_choice` for R replicates of one scoring classifier,
+from their ROC counts, in O(R x m) numpy work (m distinct scores of the original sample) with no
+Python loop over replicates, so bootstrap intervals and paired differences of areas (the same
+resampled instances for two classifiers: subtract their arrays) are cheap.
 
 Input: the cumulative counts of each replicate at the sample's split points, ``tp``/``fp`` of shape
 (R, m + 1) with ``tp[:, 0] = fp[:, 0] = 0`` and the class totals in the last column; a resampled
 instance with count k counts k times. From the stratified engine of
-:mod:`ccreport.analysis.bootstrap` that is ``tp = cp[:, layout.pos_at]``, ``fp = cn[:, layout.neg_at]``
-for its cumulative class counts ``cp``/``cn``. A score group that a replicate did not draw is a
-zero-width step; nothing else changes. Rows must have both classes.
+:mod:`ccreport.analysis.bootstrap` that is ``tp = cp[:, layout.pos_at]``,
+``fp = cn[:, layout.neg_at]`` for its cumulative class counts ``cp``/``cn``. A score group that a
+replicate did not draw is a zero-width step; nothing else changes. Rows must have both classes.
 
 Closed forms used (Hernández-Orallo, Flach & Ferri 2013 (HFF) through
 ``../shared/specs/threshold_choice.md``), with axis weights (w0, w1) per row:
 
-* whole areas: rate-driven ``w0 w1 (1 - 2 AUC) + 1/3`` (Thm 1, Cor. 1), Kendall ``2 w0 w1 (1 - AUC)``
-  (Thm 2), perfect ranker ``1/3 - w0 w1`` (Lemma 1), skull / Kendall skull the same with the hull's AUC
-  (Def. 4), optimal: trapezoids of the lower envelope read off each replicate's ROC hull;
+* whole areas: rate-driven ``w0 w1 (1 - 2 AUC) + 1/3`` (Thm 1, Cor. 1), Kendall
+  ``2 w0 w1 (1 - AUC)`` (Thm 2), perfect ranker ``1/3 - w0 w1`` (Lemma 1), skull / Kendall skull the
+  same with the hull's AUC (Def. 4), optimal: trapezoids of the lower envelope read off each
+  replicate's ROC hull;
 * partial areas over [a, b]: with ``G(x) = int_0^x F1(R^-1(u)) du`` (F1 is piecewise linear in the
   rate, so G is exact from trapezoids plus one quadratic piece) and the identities
-  ``RD = 2x(w0 - x) + 2 w1 F1``, ``kendall = 2 w1 F1 - 2 (x - w0)+``, ``perfect = 2x(w0 - x) + 2 (x - w0)+``:
+  ``RD = 2x(w0 - x) + 2 w1 F1``, ``kendall = 2 w1 F1 - 2 (x - w0)+``,
+  ``perfect = 2x(w0 - x) + 2 (x - w0)+``:
 
       RD      : [w0 x^2 - 2x^3/3]_a^b + 2 w1 (G(b) - G(a))
       kendall : 2 w1 (G(b) - G(a)) - [(x - w0)+^2]_a^b          partial AOC = kendall / (2 w0 w1)
@@ -31,8 +33,9 @@ Closed forms used (Hernández-Orallo, Flach & Ferri 2013 (HFF) through
   (class-balanced) Brier score), one matrix product per range.
 
 Each replicate's ROC convex hull is one pool-adjacent-violators fit for all replicates together
-(``scipy.optimize.isotonic_regression``, :func:`ccreport.analysis.roc.decreasing_block_starts`; each replicate's sheared step slopes, as in
-:mod:`ccreport.analysis.roc`, offset so that no block pools across replicates).
+(``scipy.optimize.isotonic_regression``, :func:`ccreport.analysis.roc.decreasing_block_starts`; each
+replicate's sheared step slopes, as in :mod:`ccreport.analysis.roc`, offset so that no block pools
+across replicates).
 """
 
 from __future__ import annotations
@@ -63,8 +66,9 @@ def replicate_hulls(tp, fp) -> ReplicateHulls:
     Each row's path is sheared, ``(fp, tp) -> (fp + tp, tp)``, so every non-empty step has positive
     width ``w``; the hull is the least concave majorant of the steps' slopes ``dtp / w`` (decreasing
     isotonic regression with weights w), whose blocks start at hull vertices. Row r's slopes (in
-    [0, 1]) are raised by ``2 (R - 1 - r)``, so consecutive rows are strictly decreasing across their
-    boundary and never pooled. Zero-width steps (score groups a replicate did not draw) are skipped.
+    [0, 1]) are raised by ``2 (R - 1 - r)``, so consecutive rows are strictly decreasing across
+    their boundary and never pooled. Zero-width steps (score groups a replicate did not draw) are
+    skipped.
     """
     tp = np.asarray(tp)
     fp = np.asarray(fp)
@@ -85,8 +89,8 @@ def replicate_hulls(tp, fp) -> ReplicateHulls:
 def ragged_integral(x, y, indptr, at) -> np.ndarray:
     """``int_{x[indptr[r]]}^{at[r, j]} y`` of each row's piecewise-linear curve, exactly.
 
-    ``x``/``y`` flat, row r's vertices ``indptr[r]:indptr[r + 1]`` (at least two, x non-decreasing in
-    [0, 1]); ``at`` (R,) or (R, K) points in the row's domain. Zero-width pieces are allowed.
+    ``x``/``y`` flat, row r's vertices ``indptr[r]:indptr[r + 1]`` (at least two, x non-decreasing
+    in [0, 1]); ``at`` (R,) or (R, K) points in the row's domain. Zero-width pieces are allowed.
     """
     x = np.asarray(x, dtype=float)
     y = np.asarray(y, dtype=float)
@@ -123,8 +127,9 @@ def hinge_antiderivative(x, w0) -> np.ndarray:
 @dataclass(frozen=True, eq=False)
 class ReplicateAreas:
     """Areas of R replicates: ``area[axis][method]`` (R,), ``partial[axis][method]`` (R, K) for the
-    K ``ranges``, ``partial_aoc[axis][method]`` (R, K) for the Kendall methods; None where the method
-    does not apply (the Brier curve without probability scores). ``auc``/``auc_hull`` (R,)."""
+    K ``ranges``, ``partial_aoc[axis][method]`` (R, K) for the Kendall methods; None where the
+    method does not apply (the Brier curve without probability scores). ``auc``/``auc_hull``
+    (R,)."""
 
     area: dict
     partial: dict
@@ -260,7 +265,8 @@ def replicate_areas(tp, fp, *, scores=None, axes=AXES, partial_ranges=()) -> Rep
 
 
 def crisp_line_areas(tp, fp, n_pos: int, n_neg: int, *, axes=AXES, partial_ranges=()):
-    """Areas and partial areas of the cost lines of a crisp classifier's replicates (HFF section 3, score-fixed).
+    """Areas and partial areas of the cost lines of a crisp classifier's replicates (HFF section 3,
+    score-fixed).
 
     ``tp``/``fp`` (R,): each replicate's true and false positives (class totals fixed). The line
     ``L(x) = 2 [x w0 (1 - F0) + (1 - x) w1 F1]`` integrates over [a, b] to

@@ -79,15 +79,16 @@ def library_versions() -> dict[str, str]:
 
 
 def workers_for(project: Project, workers: int | None = None) -> int:
-    """How many processes run the tasks: the command line's ``-j``, else the manifest's, else one per
-    core (:func:`ccreport.tasks.executors.default_workers`)."""
+    """How many processes run the tasks: the command line's ``-j``, else the manifest's, else one
+    per core (:func:`ccreport.tasks.executors.default_workers`)."""
     chosen = workers if workers is not None else (project.workers or default_workers())
     return max(1, int(chosen))
 
 
 def choose_comparisons(setting, data: Dataset, names: list[str], priors: dict):
-    """The pairs ``data`` compares (:func:`ccreport.tasks.comparisons.choose`): "best" ranks the classifiers
-    by in-sample expected cost under the dataset's first prior (each one cached like a task)."""
+    """The pairs ``data`` compares (:func:`ccreport.tasks.comparisons.choose`): "best" ranks the
+    classifiers by in-sample expected cost under the dataset's first prior (each one cached like a
+    task)."""
     present = [n for n in names if n in data.scores or n in data.predictions]
     first = next(iter(priors), None)
 
@@ -111,10 +112,11 @@ def choose_comparisons(setting, data: Dataset, names: list[str], priors: dict):
 def compute_results(
     project: Project, datasets: list[Dataset], files: ProjectFiles, executor: Executor | None = None
 ) -> Results:
-    """Run the whole battery on loaded data: plan -> run -> assemble. Pure: reads and writes no file.
+    """Run the whole battery on loaded data: plan -> run -> assemble. Pure: reads and writes no
+    file.
 
-    ``files``: the project's files as :func:`ccreport.project.project_files.read_project_files` read them;
-    ``executor``: how to run the tasks (default: in this process, one after another).
+    ``files``: the project's files as :func:`ccreport.project.project_files.read_project_files` read
+    them; ``executor``: how to run the tasks (default: in this process, one after another).
     """
     settings = project.settings
     mix = {d.name: d.n_pos / (d.n_pos + d.n_neg) for d in datasets}
@@ -158,7 +160,8 @@ def compute_results(
             positive_label=data.positive_label,
             negative_label=data.negative_label,
             n_folds=None if data.folds is None else len(data.fold_names),
-            # one quantity, one interval: the optimal area on the pc axis is the uniform prior's expected cost
+            # one quantity, one interval: the optimal area on the pc axis is the uniform prior's
+            # expected cost
             classifiers=canonical_classifiers(found.classifiers, applicable[data.name])
             if found
             else {},
@@ -229,8 +232,8 @@ def write_output(
 
     from ..render.site import render_site
 
-    # ccreport.runtime.collector: what the process holds is frozen, and the output stages' garbage is collected
-    # once, after them (or, at the end of the ccreport command, left to the exit)
+    # ccreport.runtime.collector: what the process holds is frozen, and the output stages' garbage
+    # is collected once, after them (or, at the end of the ccreport command, left to the exit)
     with long_lived_frozen(), collector_paused():
         progress.phase("drawing figures")
         figure_style = theme_figure_style(project)
@@ -272,7 +275,8 @@ def check_cache_dir(cache_dir: Path, target: Path) -> None:
             Problem(
                 display_path(cache_dir),
                 "cache folder (--cache-dir)",
-                f"expected a folder apart from the output folder {display_path(target)}; this one {where}",
+                f"expected a folder apart from the output folder {display_path(target)}; this "
+                f"one {where}",
             )
         )
 
@@ -291,16 +295,17 @@ def build(
     """Build a project: validate, analyse, write results.json and the report into ``out_dir``.
 
     Raises :class:`ccreport.errors.UserInputError` on bad input, and on an output folder a build
-    must not replace (:func:`ccreport.runtime.output_folder.check_output`; ``force`` allows replacing an
-    existing folder that is not a ccreport output), with the previous output untouched. Staging
-    folders of builds that were killed are removed first. ``cache_dir``: a folder for the task
-    cache (:mod:`ccreport.tasks.cache`; None: no cache). Notes (workers clamped to the tasks and cores)
-    and phases go to :mod:`ccreport.runtime.progress`. ``command_line``: the arguments the build was run
-    with, recorded with the worker count in :data:`INVOCATION_NAME` (None: this process's argv).
-    ``date``: the build date (None: by :func:`ccreport.runtime.build_date.build_date`; ``ccreport verify``
-    passes the recorded one). ``scheduler``: a Dask scheduler's address to run the tasks on (None:
-    the manifest's ``scheduler``, else this machine; :func:`ccreport.tasks.executors.cluster`: one that
-    cannot be used is refused with the previous output untouched). The build date and the provenance
+    must not replace (:func:`ccreport.runtime.output_folder.check_output`; ``force`` allows
+    replacing an existing folder that is not a ccreport output), with the previous output untouched.
+    Staging folders of builds that were killed are removed first. ``cache_dir``: a folder for the
+    task cache (:mod:`ccreport.tasks.cache`; None: no cache). Notes (workers clamped to the tasks
+    and cores) and phases go to :mod:`ccreport.runtime.progress`. ``command_line``: the arguments
+    the build was run with, recorded with the worker count in :data:`INVOCATION_NAME` (None: this
+    process's argv). ``date``: the build date (None: by
+    :func:`ccreport.runtime.build_date.build_date`; ``ccreport verify`` passes the recorded one).
+    ``scheduler``: a Dask scheduler's address to run the tasks on (None: the manifest's
+    ``scheduler``, else this machine; :func:`ccreport.tasks.executors.cluster`: one that cannot be
+    used is refused with the previous output untouched). The build date and the provenance
     (:func:`ccreport.runtime.provenance.make_provenance`) go into ``results.provenance``.
     """
     progress.phase("reading the manifest and data")
@@ -319,7 +324,8 @@ def build(
         progress.note(
             f"{chosen} workers clamped to {clamped} ({n_tasks} tasks, {available_cores()} cores)"
         )
-    # the figures' own count (not the battery's task count): the chosen workers on this machine's cores
+    # the figures' own count (not the battery's task count): the chosen workers on this machine's
+    # cores
     figure_workers = (
         min(chosen, available_cores())
         if (workers is not None or project.workers is not None)
@@ -405,10 +411,11 @@ def draw_figures(
     results: Results, staging: Path, workers: int | None, figure_style: Path | None, drawn: str
 ) -> dict:
     """Write the figures into ``staging/figures`` and return their index (report order), from the
-    active cache where it holds them: the overview's figures keyed by ``drawn`` (:func:`figures_key`),
-    each dataset's by :func:`figures_key` of the results with that dataset alone and the
-    classifiers' order (their styles); both with the theme's figure style. So a changed dataset
-    redraws its own figures and the overview's, and the others come from the cache."""
+    active cache where it holds them: the overview's figures keyed by ``drawn``
+    (:func:`figures_key`), each dataset's by :func:`figures_key` of the results with that dataset
+    alone and the classifiers' order (their styles); both with the theme's figure style. So a
+    changed dataset redraws its own figures and the overview's, and the others come from the
+    cache."""
     from ..figures import classifier_names
     from ..render.figure_files import group_folder, group_of, write_figures
 
@@ -497,7 +504,8 @@ def available_cores() -> int:
 
 
 def count_tasks(datasets: list[Dataset], project: Project) -> int:
-    """Parallel tasks of the battery: one per classifier evaluation, one per pair (the uncertainty)."""
+    """Parallel tasks of the battery: one per classifier evaluation, one per pair
+    (the uncertainty)."""
     total = 0
     for data in datasets:
         k = sum(

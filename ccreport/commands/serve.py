@@ -97,7 +97,8 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         except Exception as error:  # a bug must not kill the preview: 500 and one line
             self.close_connection = True
             print(
-                f"ccreport serve: could not answer {self.command} {getattr(self, 'path', '')[:200]!r}: {type(error).__name__}: {error}",
+                f"ccreport serve: could not answer {self.command} "
+                f"{getattr(self, 'path', '')[:200]!r}: {type(error).__name__}: {error}",
                 file=sys.stderr,
                 flush=True,
             )
@@ -158,7 +159,8 @@ def make_server(
             Problem(
                 "ccreport serve",
                 "--port",
-                f"cannot listen on 127.0.0.1:{port}: {error.strerror}; choose another port with --port",
+                f"cannot listen on 127.0.0.1:{port}: {error.strerror}; choose another port with "
+                "--port",
             )
         ) from None
 
@@ -166,7 +168,8 @@ def make_server(
 def watch_and_rebuild(
     project_root: Path, excluded: list[Path], rebuild, stop: threading.Event
 ) -> None:
-    """Call ``rebuild()`` after each batch of changes under ``project_root`` (``excluded`` ignored)."""
+    """Call ``rebuild()`` after each batch of changes under ``project_root`` (``excluded``
+    ignored)."""
     import watchfiles
 
     excluded = [p.resolve() for p in excluded]
@@ -207,7 +210,8 @@ def serve(root: Path, port: int, project_root: Path | None = None, rebuild=None)
     with server:
         watching = f"; watching {project_root} and rebuilding on change" if watcher else ""
         print(
-            f"serving {root} on http://127.0.0.1:{server.server_address[1]}/{watching} (Ctrl-C to stop)",
+            f"serving {root} on http://127.0.0.1:{server.server_address[1]}/{watching} (Ctrl-C "
+            "to stop)",
             file=sys.stdout,
             flush=True,
         )

@@ -24,9 +24,9 @@ build was run) and the output marker are not part of the report and are not comp
 
 When the installed ccreport (version, commit, tree state) or the platform differs from the recorded
 one, the software fields of results.json (``generator``, ``versions``, ``provenance.ccreport``,
-``provenance.platform``) are not counted as differences but named in a note, since other software can
-change numbers in their last bits and the bytes of every page; a difference is then a question for
-the reader rather than proof that the inputs changed.
+``provenance.platform``) are not counted as differences but named in a note, since other software
+can change numbers in their last bits and the bytes of every page; a difference is then a question
+for the reader rather than proof that the inputs changed.
 
 The input is treated as hostile: before anything is read from the project or rebuilt, every field
 verify uses is validated (:func:`load_results`, :func:`_project_of_folder`): results.json must be
@@ -34,20 +34,20 @@ UTF-8 JSON from ccreport; ``provenance.files`` a list of objects, each with ``pa
 the manifest, POSIX, ``..`` only as leading parts), ``sha256`` (64 lower-case hex digits), ``role``
 (text) and ``size`` (an integer >= 0), no path twice, exactly one ``manifest``; ``provenance.date``
 an ISO 8601 moment ``YYYY-MM-DDTHH:MM:SSZ`` (years 0001-9999) and ``date_source`` one of
-:data:`ccreport.runtime.build_date.SOURCES`; ``provenance.ccreport`` an object of texts; every side-file
-record (``*_full``) a path inside the report folder with a SHA-256; invocation.json (when present) an
-object whose ``manifest`` is a relative path of a ``.toml`` file. A report folder holding a
-symbolic link (ccreport writes none) is refused, so nothing outside the folder is ever read as part
-of the report. ``SOURCE_DATE_EPOCH`` in the environment must be valid (matplotlib and WeasyPrint
-read it during the rebuild). Messages and warnings of the PDF library are caught and said in
-ccreport's words. Anything malformed is one line naming the file and the field, exit 2.
+:data:`ccreport.runtime.build_date.SOURCES`; ``provenance.ccreport`` an object of texts; every
+side-file record (``*_full``) a path inside the report folder with a SHA-256; invocation.json
+(when present) an object whose ``manifest`` is a relative path of a ``.toml`` file. A report folder
+holding a symbolic link (ccreport writes none) is refused, so nothing outside the folder is ever
+read as part of the report. ``SOURCE_DATE_EPOCH`` in the environment must be valid (matplotlib and
+WeasyPrint read it during the rebuild). Messages and warnings of the PDF library are caught and said
+in ccreport's words. Anything malformed is one line naming the file and the field, exit 2.
 
 Many differences are summarised (:meth:`Verification.report_lines`): counts by section, the first
 :data:`SHOWN_DIFFERENCES`, and every one written to a file whose path is printed.
 
 Exit status (:func:`ccreport.cli.main`): 0 all match, 1 differences (each listed), 2 unusable
-REPORT (missing, not a ccreport output, a PDF without the archive, a results.json without provenance,
-a malformed or tampered field).
+REPORT (missing, not a ccreport output, a PDF without the archive, a results.json without
+provenance, a malformed or tampered field).
 """
 
 from __future__ import annotations
@@ -84,7 +84,8 @@ MAX_RESULTS_BYTES = 1 << 30  # a results.json larger than this is not one ccrepo
 
 @dataclass
 class Verification:
-    """What verify found: differences (each one line), notes (not differences), what was compared."""
+    """What verify found: differences (each one line), notes (not differences), what was
+    compared."""
 
     differences: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -98,8 +99,8 @@ class Verification:
     def report_lines(self, folder: str | Path | None = None) -> list[str]:
         """The lines to print: each note, then the differences - all of them when there are at most
         :data:`SHOWN_DIFFERENCES`; else their count per section (:func:`difference_section`), the
-        first :data:`SHOWN_DIFFERENCES`, and the path of a file (in ``folder``, default the temporary
-        folder) listing every one."""
+        first :data:`SHOWN_DIFFERENCES`, and the path of a file (in ``folder``, default the
+        temporary folder) listing every one."""
         lines = [f"note: {note}" for note in self.notes]
         if len(self.differences) <= SHOWN_DIFFERENCES:
             return lines + self.differences
@@ -248,7 +249,8 @@ def load_results(text: bytes | str, report: Path) -> dict:
     if not isinstance(provenance, dict) or "files" not in provenance:
         raise _unusable(
             report,
-            "expected a results.json with provenance (written by a ccreport with `verify`); rebuild the report first",
+            "expected a results.json with provenance (written by a ccreport with `verify`); "
+            "rebuild the report first",
             f"{RESULTS} provenance",
         )
     files = provenance["files"]
@@ -279,7 +281,8 @@ def load_results(text: bytes | str, report: Path) -> dict:
     if manifests != 1:
         raise _unusable(
             report,
-            f"expected the project's {MANIFEST_NAME} recorded once (role manifest), got {manifests}",
+            f"expected the project's {MANIFEST_NAME} recorded once (role manifest), got "
+            f"{manifests}",
             f"{RESULTS} provenance.files",
         )
     if provenance.get("date_source") not in SOURCES:
@@ -334,7 +337,8 @@ def compare_values(
     recorded, rebuilt, prefix: str = "", skip: tuple[str, ...] = ()
 ) -> tuple[list[str], int]:
     """Every difference between two JSON values, as ``path: recorded != rebuilt`` lines, and how
-    many leaf values were compared. Numbers compare exactly (NaN equals NaN); ``skip``: paths left out."""
+    many leaf values were compared. Numbers compare exactly (NaN equals NaN); ``skip``: paths left
+    out."""
     if prefix in skip:
         return [], 0
     if isinstance(recorded, dict) and isinstance(rebuilt, dict):
@@ -376,7 +380,7 @@ def compare_values(
     return ([] if same else [f"{prefix}: {_shown(recorded)} != {_shown(rebuilt)}"]), 1
 
 
-# --- the side files ---------------------------------------------------------------------------------
+# --- the side files -------------------------------------------------------------------------------
 
 
 def side_files(value, prefix: str = "") -> list[dict]:
@@ -416,11 +420,12 @@ def check_side_files(results: dict, report: Path, verification: Verification) ->
         digest = _file_sha256(path)
         if digest != entry["sha256"]:
             verification.differences.append(
-                f"file {entry['path']}: sha256 {digest} != {entry['sha256']} recorded in results.json"
+                f"file {entry['path']}: sha256 {digest} != {entry['sha256']} recorded in "
+                "results.json"
             )
 
 
-# --- the inputs ------------------------------------------------------------------------------------
+# --- the inputs -----------------------------------------------------------------------------------
 
 
 def _safe_relative(path, report: Path, field: str = "REPORT") -> PurePosixPath:
@@ -471,7 +476,8 @@ def check_inputs(files: list[dict], root: Path, verification: Verification) -> b
             regular = False
         if not regular:
             verification.differences.append(
-                f"input {entry['path']} ({entry.get('role')}): missing (recorded sha256 {entry['sha256']})"
+                f"input {entry['path']} ({entry.get('role')}): missing (recorded sha256 "
+                f"{entry['sha256']})"
             )
             complete = False
             continue
@@ -487,7 +493,8 @@ def check_inputs(files: list[dict], root: Path, verification: Verification) -> b
             ) from None
         if digest != entry["sha256"]:
             verification.differences.append(
-                f"input {entry['path']} ({entry.get('role')}): sha256 {digest} != recorded {entry['sha256']}; the file changed after the build"
+                f"input {entry['path']} ({entry.get('role')}): sha256 {digest} != recorded "
+                f"{entry['sha256']}; the file changed after the build"
             )
     return complete
 
@@ -542,7 +549,8 @@ def extract_pdf(report: Path, folder: Path) -> tuple[dict, Path, bytes]:
         )
         raise _unusable(
             report,
-            f"expected an intact report.pdf written by ccreport, got a damaged PDF (the PDF reader says: {detail})",
+            "expected an intact report.pdf written by ccreport, got a damaged PDF (the PDF "
+            f"reader says: {detail})",
         )
     if RESULTS not in attachments:
         raise _unusable(
@@ -573,7 +581,8 @@ def extract_pdf(report: Path, folder: Path) -> tuple[dict, Path, bytes]:
         except OSError as error:  # one recorded path a folder of another
             raise _unusable(
                 report,
-                f"expected recorded paths that can all be files, got {_shown_text(entry['path'])} ({error.strerror or error})",
+                "expected recorded paths that can all be files, got "
+                f"{_shown_text(entry['path'])} ({error.strerror or error})",
                 f"{RESULTS} provenance.files",
             ) from None
     return results, root, data
@@ -655,7 +664,7 @@ def _project_of_folder(report: Path, project: Path | None) -> Path:
     return report.resolve().parent
 
 
-# --- the whole check -------------------------------------------------------------------------------
+# --- the whole check ------------------------------------------------------------------------------
 
 
 def _software_notes(results: dict, verification: Verification) -> bool:
@@ -665,18 +674,22 @@ def _software_notes(results: dict, verification: Verification) -> bool:
     differs = any(recorded.get(k) != installed.get(k) for k in ("version", "commit", "tree"))
     if differs:
         verification.notes.append(
-            f"the report was built by ccreport {recorded.get('version')} (commit {recorded.get('commit') or 'unknown'}, "
-            f"{recorded.get('tree')}); this is ccreport {installed.get('version')} (commit {installed.get('commit') or 'unknown'}, "
-            f"{installed.get('tree')}): differences below may come from the software rather than the inputs"
+            f"the report was built by ccreport {recorded.get('version')} (commit "
+            f"{recorded.get('commit') or 'unknown'}, {recorded.get('tree')}); this is ccreport "
+            f"{installed.get('version')} (commit {installed.get('commit') or 'unknown'}, "
+            f"{installed.get('tree')}): differences below may come from the software rather than "
+            "the inputs"
         )
     elif recorded.get("tree") != "clean":
         verification.notes.append(
-            f"ccreport's source tree was {recorded.get('tree')!r} when built: the commit alone does not pin the software"
+            f"ccreport's source tree was {recorded.get('tree')!r} when built: the commit alone "
+            "does not pin the software"
         )
     platform_now = platform_record()
     if results["provenance"].get("platform") != platform_now:
         verification.notes.append(
-            f"built on {results['provenance'].get('platform')}, verified on {platform_now}: bytes of figures and the PDF may differ with fonts and libraries"
+            f"built on {results['provenance'].get('platform')}, verified on {platform_now}: "
+            "bytes of figures and the PDF may differ with fonts and libraries"
         )
         differs = True
     return differs
@@ -705,7 +718,8 @@ def _compare_files(original: Path, rebuilt: Path, verification: Verification) ->
 
 
 def verify(report: str | Path, project: str | Path | None = None, workers: int = 1) -> Verification:
-    """Check REPORT (an output folder or a report.pdf) against a rebuild from its inputs (module doc)."""
+    """Check REPORT (an output folder or a report.pdf) against a rebuild from its inputs
+    (module doc)."""
     from .build import build
 
     report = Path(report)
@@ -723,19 +737,22 @@ def verify(report: str | Path, project: str | Path | None = None, workers: int =
     if info is None or (stat.S_ISLNK(info.st_mode) and not report.exists()):
         raise _unusable(
             report,
-            "expected a built output folder or a report.pdf, got nothing at that path (or a broken symbolic link)",
+            "expected a built output folder or a report.pdf, got nothing at that path (or a "
+            "broken symbolic link)",
         )
     if report.is_dir():
         links = _symbolic_links(report)
         if links:
             raise _unusable(
                 report,
-                f"expected a report folder of regular files (ccreport writes no symbolic links), got {len(links)} symbolic link(s), first {_shown_text(links[0])}",
+                "expected a report folder of regular files (ccreport writes no symbolic links), "
+                f"got {len(links)} symbolic link(s), first {_shown_text(links[0])}",
             )
     elif not report.is_file():
         raise _unusable(
             report,
-            "expected a built output folder or a report.pdf, got something else (a named pipe, a device...)",
+            "expected a built output folder or a report.pdf, got something else (a named pipe, a "
+            "device...)",
         )
     with tempfile.TemporaryDirectory(prefix="ccreport-verify-") as scratch:
         scratch = Path(scratch)
@@ -791,6 +808,7 @@ def verify(report: str | Path, project: str | Path | None = None, workers: int =
                 )
         if software_differs and verification.differences:
             verification.notes.append(
-                "the software differs from the recorded one (above): compare the numbers, not the bytes"
+                "the software differs from the recorded one (above): compare the numbers, not "
+                "the bytes"
             )
     return verification

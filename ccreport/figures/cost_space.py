@@ -1,7 +1,8 @@
-"""Cost space (D&H 2006 sections 3-4): the cost figure of a dataset, one classifier in focus, small multiples.
+"""Cost space (D&H 2006 sections 3-4): the cost figure of a dataset, one classifier in focus, small
+multiples.
 
-* :func:`cost_space` - the lower envelope of every classifier (a crisp classifier's single cost line,
-  Eq. 2), the trivial classifiers' diagonals in bold (section 4.2, Fig. 8), each classifier's
+* :func:`cost_space` - the lower envelope of every classifier (a crisp classifier's single cost
+  line, Eq. 2), the trivial classifiers' diagonals in bold (section 4.2, Fig. 8), each classifier's
   operating range (Fig. 9b) in a strip under the plot, y from 0 to 0.5 or "(Rescaled Y)" 0 to 1
   (section 3.2); confidence bands shaded (Fig. 16) and fold averages (section 4.5) when present;
 * :func:`classifier_focus` - one classifier over the others, with its band (Fig. 16 style);
@@ -45,7 +46,8 @@ from .style import (
 
 
 def _marker_positions(pc, nec, index: int, count: int, n: int = 5):
-    """Positions of a few markers along a curve, staggered between classifiers so they never coincide."""
+    """Positions of a few markers along a curve, staggered between classifiers so they never
+    coincide."""
     offset = 0.06 + 0.16 * (index % max(count, 1)) / max(count, 1)
     x = offset + 0.2 * np.arange(n)
     x = x[x < 0.99]
@@ -76,7 +78,8 @@ def _draw_band(ax, band, color, alpha, zorder):
 
 
 def _draw_classifier(ax, c: ClassifierResult, st: Style, index: int, count: int, emphasis: str):
-    """emphasis: 'normal', 'dim' (others when one is highlighted) or 'bold' (the highlighted one)."""
+    """emphasis: 'normal', 'dim' (others when one is highlighted) or 'bold' (the highlighted
+    one)."""
     alpha = {"normal": 1.0, "dim": 0.35, "bold": 1.0}[emphasis]
     lw = {"normal": 1.3, "dim": 0.9, "bold": 2.1}[emphasis]
     z = {"normal": 4, "dim": 3, "bold": 6}[emphasis]
@@ -220,7 +223,8 @@ def setup_handle() -> Line2D:
 
 
 def setup_cost_axes(ax, rescaled_y: bool = False) -> list:
-    """Limits, ticks, y label and the trivial classifiers' diagonals; returns their legend handle."""
+    """Limits, ticks, y label and the trivial classifiers' diagonals; returns their legend
+    handle."""
     _cost_axes_setup(ax, rescaled_y)
     _draw_trivial(ax)
     return [setup_handle()]
@@ -443,7 +447,7 @@ def small_multiples(
     return fig
 
 
-# --- captions, alt text and registration ------------------------------------------------------------
+# --- captions, alt text and registration ----------------------------------------------------------
 
 
 def fmt_range(r) -> str:
@@ -469,7 +473,8 @@ def _drawn_as(d: DatasetResult) -> str:
     return (
         "Each scoring classifier is drawn as its lower envelope"
         + (
-            f"; the crisp classifier{'s' if len(crisp) > 1 else ''} {', '.join(crisp)} as a single cost line (its envelope faint)"
+            f"; the crisp classifier{'s' if len(crisp) > 1 else ''} {', '.join(crisp)} as a "
+            "single cost line (its envelope faint)"
             if crisp
             else ""
         )
@@ -478,10 +483,13 @@ def _drawn_as(d: DatasetResult) -> str:
 
 
 def _band_clause(b, whose: str, details: bool = True) -> str:
-    """The caption's sentence on a band; ``details`` False: its method and simultaneous band are left
-    to each panel's caption."""
+    """The caption's sentence on a band; ``details`` False: its method and simultaneous band are
+    left to each panel's caption."""
     if not details:
-        return f"The shaded region is the {level_text(b.level)}pointwise confidence band of {whose}, as its caption says."
+        return (
+            f"The shaded region is the {level_text(b.level)}pointwise "
+            f"confidence band of {whose}, as its caption says."
+        )
     return (
         f"The shaded region is the {level_text(b.level)}pointwise confidence band of {whose}"
         + (f"; method: {b.method}, {b.replicates} replicates" if b.method else "")
@@ -507,17 +515,20 @@ def cost_caption(
             parts.append(_band_clause(c.band, highlight))
         if c.fold_average is not None:
             parts.append(
-                f"The dotted line is the vertical average of the {c.fold_average.n_folds} per-fold cost curves."
+                "The dotted line is the vertical average of the "
+                f"{c.fold_average.n_folds} per-fold cost curves."
             )
     if with_priors:
         parts.append(
-            "The panel underneath shows each prior over PC(+) on the same axis; a point prior is an arrow at its value."
+            "The panel underneath shows each prior over PC(+) on "
+            "the same axis; a point prior is an arrow at its value."
         )
     elif highlight:
         parts.append("The other classifiers are drawn faint for reference.")
     else:
         parts.append(
-            "The strip underneath shows each classifier's operating range, where it beats both trivial classifiers."
+            "The strip underneath shows each classifier's operating "
+            "range, where it beats both trivial classifiers."
         )
     if rescaled:
         parts.append("(Rescaled Y)")
@@ -557,11 +568,12 @@ def _focus_panel_caption(d: DatasetResult, c: ClassifierResult) -> str:
 
 
 def _focus_panels_note(d: DatasetResult) -> str:
-    """What every panel of a dataset's highlighted-classifier grid shows (the rest of :func:`cost_caption`)."""
+    """What every panel of a dataset's highlighted-classifier grid shows (the rest of
+    :func:`cost_caption`)."""
     parts = [
-        f"Each panel: the cost curves on {d.name}, normalized expected cost against PC(+) (Drummond & Holte 2006), "
-        "with the classifier its caption names highlighted and the others drawn faint for reference. "
-        + _drawn_as(d)
+        f"Each panel: the cost curves on {d.name}, normalized expected cost against PC(+) "
+        "(Drummond & Holte 2006), with the classifier its caption names highlighted and the "
+        "others drawn faint for reference. " + _drawn_as(d)
     ]
     panels = [c for c in d.classifiers.values() if c.band is not None or c.fold_average is not None]
     banded = [c for c in panels if c.band is not None]
@@ -588,11 +600,15 @@ def _focus_panels_note(d: DatasetResult) -> str:
 
 
 def cost_alt(d: DatasetResult, results: Results) -> str:
-    """The alt text of a cost-space figure: operating ranges and the cheapest under the first prior."""
+    """The alt text of a cost-space figure: operating ranges and the cheapest under the first
+    prior."""
     ranges = "; ".join(f"{c.name} {fmt_range(c.operating_range)}" for c in d.classifiers.values())
     first_prior = next(iter(dataset_priors(results, d)), None)
     best = _best_under(d, first_prior) if first_prior else ""
-    return f"Line chart of cost curves for {len(d.classifiers)} classifiers on {d.name}. Operating ranges: {ranges}. {best}".strip()
+    return (
+        f"Line chart of cost curves for {len(d.classifiers)} "
+        f"classifiers on {d.name}. Operating ranges: {ranges}. {best}".strip()
+    )
 
 
 def above_half(c: ClassifierResult) -> bool:
@@ -607,7 +623,10 @@ def above_half(c: ClassifierResult) -> bool:
 
 
 def _focus_alt(d: DatasetResult, c: ClassifierResult) -> str:
-    text = f"Cost curve of {c.name} on {d.name} over the others; operating range {fmt_range(c.operating_range)}."
+    text = (
+        f"Cost curve of {c.name} on {d.name} over the others; operating range "
+        f"{fmt_range(c.operating_range)}."
+    )
     band = c.band
     if band is not None:
         width = np.asarray(band.upper, float) - np.asarray(band.lower, float)
@@ -622,7 +641,8 @@ def _rescaled_wanted(s: Subject, options: FigureOptions) -> bool:
 
 
 def _focus_wanted(s: Subject, options: FigureOptions) -> bool:
-    """Every classifier with ``focus=True``, none with False; by default those with a band or fold average."""
+    """Every classifier with ``focus=True``, none with False; by default those with a band or fold
+    average."""
     if options.focus is not None:
         return options.focus
     return s.classifier.band is not None or s.classifier.fold_average is not None
@@ -636,8 +656,9 @@ SMALL_MULTIPLES = register(
         stem="overview/small-multiples",
         draw=lambda s: small_multiples(s.results, s.styles),
         caption=lambda s: (
-            "Cost curves of every classifier on every dataset (one panel per dataset, same axes): "
-            "normalized expected cost against PC(+); the bold diagonals are the trivial classifiers."
+            "Cost curves of every classifier on every dataset (one panel "
+            "per dataset, same axes): normalized expected cost against "
+            "PC(+); the bold diagonals are the trivial classifiers."
         ),
         alt=lambda s: (
             "Small multiples of cost curves, one panel per dataset: "

@@ -53,7 +53,8 @@ def significance_color(better, m: ComparisonResult, styles):
 
 
 def significance_look(better, m: ComparisonResult, styles) -> dict:
-    """Face, edge (hatch) colour and hatch of a significance bar: those of the cheaper side's shading.
+    """Face, edge (hatch) colour and hatch of a significance bar: those of the cheaper side's
+    shading.
 
     The bar of a region where ``a`` is significantly cheaper is hatched like the area where a is
     cheaper (:data:`A_HATCH`), b's like b's (:data:`B_HATCH`), so the winner reads in greyscale
@@ -65,7 +66,8 @@ def significance_look(better, m: ComparisonResult, styles) -> dict:
 
 
 def winners_of(m: ComparisonResult) -> list:
-    """The classifiers named significantly cheaper somewhere, a and b first (one legend swatch each)."""
+    """The classifiers named significantly cheaper somewhere, a and b first (one legend swatch
+    each)."""
     significant = m.significant or ()
     found = [x for x in (m.a, m.b) if any(s.better == x for s in significant)]
     return found + sorted({s.better for s in significant} - {m.a, m.b})
@@ -92,7 +94,8 @@ def difference(
         # the shaded sides are labelled in the plot ("x cheaper"); the legend has the rest
         winners = winners_of(m)
         n_handles = 1 + bool(band) + bool(m.crossovers) + len(winners)
-        # as many legend columns as the longest label allows (at 7 pt: 0.33 in + 0.055 in a character)
+        # as many legend columns as the longest label allows
+        # (at 7 pt: 0.33 in + 0.055 in a character)
         longest = max(
             [len(f"{m.a} \u2212 {m.b}"), 36 if band else 0]
             + [len(f"significant: {x} cheaper") for x in winners]
@@ -267,7 +270,7 @@ def draw_difference(
     return handles
 
 
-# --- caption, alt text and registration -------------------------------------------------------------
+# --- caption, alt text and registration -----------------------------------------------------------
 
 
 def _crossovers_at(m: ComparisonResult) -> str:
@@ -283,29 +286,30 @@ def _crossovers_sentence(m: ComparisonResult) -> str:
 
 
 def _band_sentence(band, method: bool = True) -> str:
-    """The caption's sentence on a difference band; ``method`` False: left to each panel's caption."""
+    """The caption's sentence on a difference band; ``method`` False: left to each panel's
+    caption."""
     said = (
         f"method: {band.method or 'paired resampling'}"
         if method
         else "its method in the panel's caption"
     )
     return (
-        f"The grey region is the {level_text(band.level)}pointwise confidence band of the difference (each PC(+) "
-        f"on its own, not adjusted for reading the whole curve); {said}."
+        f"The grey region is the {level_text(band.level)}pointwise confidence band of the "
+        f"difference (each PC(+) on its own, not adjusted for reading the whole curve); {said}."
     )
 
 
 SIGNIFICANCE_SENTENCE = (
     "Bars along the bottom mark where the difference is significant family-wise over PC(+) "
-    "(studentized max-statistic: the chance of any false bar is at most 1 \u2212 confidence), coloured "
-    "and hatched like the cheaper classifier's side of zero."
+    "(studentized max-statistic: the chance of any false bar is at most 1 \u2212 confidence), "
+    "coloured and hatched like the cheaper classifier's side of zero."
 )
 
 
 def _diff_caption(d: DatasetResult, m: ComparisonResult) -> str:
     parts = [
-        f"Difference of the cost curves of {m.a} and {m.b} on {d.name} ({m.a} minus {m.b}): below zero {m.a} "
-        f"has the lower normalized expected cost, above zero {m.b} has.",
+        f"Difference of the cost curves of {m.a} and {m.b} on {d.name} ({m.a} minus {m.b}): below "
+        f"zero {m.a} has the lower normalized expected cost, above zero {m.b} has.",
         _crossovers_sentence(m),
     ]
     band = m.difference_band
@@ -346,9 +350,9 @@ def _diff_panels_note(d: DatasetResult) -> str:
     bands = [m.difference_band for m in drawn if m.difference_band is not None]
     tested = [m for m in drawn if m.significant is not None and m.difference_band is not None]
     parts = [
-        f"Each panel: the difference of the cost curves of A and B on {d.name}, A \u2212 B as its caption names "
-        "them, in normalized expected cost against PC(+): below zero A has the lower normalized expected cost, above "
-        "zero B has. Circles mark the crossovers."
+        f"Each panel: the difference of the cost curves of A and B on {d.name}, A \u2212 B as its "
+        "caption names them, in normalized expected cost against PC(+): below zero A has the "
+        "lower normalized expected cost, above zero B has. Circles mark the crossovers."
     ]
     if bands:
         parts.append(
@@ -377,8 +381,9 @@ def _diff_alt(m: ComparisonResult) -> str:
             + "."
         )
     return (
-        f"Difference {m.a} minus {m.b} in normalized expected cost across PC(+). {m.a} cheaper on {ivs(m.a_better)}; "
-        f"{m.b} cheaper on {ivs(m.b_better)}. Largest difference {v:+.3f} at PC(+) = {pc:.2f}.{sig_text}"
+        f"Difference {m.a} minus {m.b} in normalized expected cost across PC(+). "
+        f"{m.a} cheaper on {ivs(m.a_better)}; {m.b} cheaper on {ivs(m.b_better)}. "
+        f"Largest difference {v:+.3f} at PC(+) = {pc:.2f}.{sig_text}"
     )
 
 

@@ -1,4 +1,5 @@
-"""A declared parameter-based family in cost and ROC space (D&H 2000 s. 2.3, Fig. 18; D&H 2006 Fig. 21).
+"""A declared parameter-based family in cost and ROC space (D&H 2000 s. 2.3, Fig. 18;
+D&H 2006 Fig. 21).
 
 :func:`families` draws, per ``kind = "parameter_based"`` criterion of a dataset, one row of two
 panels. Cost space: every member's cost line thin and grey, the family's switching hybrid bold
@@ -138,12 +139,13 @@ register(
         stem="{dataset_slug}/family",
         draw=lambda s: families(s.dataset),
         caption=lambda s: (
-            f"Parameter-based selection on {s.dataset.name} (D&H 2000 s. 2.3, Fig. 18 style): each declared "
-            "family's member with the nearest training condition is used, switching at the midpoints "
-            "(dotted verticals). Bold: the family's hybrid cost curve, which jumps at a switch; grey: every "
-            "member's cost line; dashed: the lower envelope of the members and the trivial classifiers; "
-            "shaded: the excess between them. Nothing is chosen on the labels, so the bold curve is an "
-            "unbiased estimate. Right: the members in ROC space with their training PC(+) (\u03c4)."
+            f"Parameter-based selection on {s.dataset.name} (D&H 2000 s. 2.3, Fig. 18 style): "
+            "each declared family's member with the nearest training condition is used, "
+            "switching at the midpoints (dotted verticals). Bold: the family's hybrid cost "
+            "curve, which jumps at a switch; grey: every member's cost line; dashed: the lower "
+            "envelope of the members and the trivial classifiers; shaded: the excess between "
+            "them. Nothing is chosen on the labels, so the bold curve is an unbiased estimate. "
+            "Right: the members in ROC space with their training PC(+) (\u03c4)."
         ),
         alt=lambda s: (
             f"Cost-space and ROC-space panels of the parameter-based families on {s.dataset.name}."

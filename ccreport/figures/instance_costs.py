@@ -1,4 +1,5 @@
-"""Instance-varying costs (Fawcett 2006): ROCIV beside ROC, the instance-cost envelope beside the plain one.
+"""Instance-varying costs (Fawcett 2006): ROCIV beside ROC, the instance-cost envelope beside the
+plain one.
 
 Two full-width figures of a dataset that declares ``costs``, each two panels on the same axes so a
 reader sees where weighting each instance by its own cost changes which classifier wins:
@@ -193,14 +194,16 @@ def legend_handles(classifiers, styles, kind: str) -> list[Line2D]:
 
 
 def figure_height(width_in: float, kind: str, entries: int, cols: int) -> float:
-    """Inches: two square ROC panels (or two flatter cost panels) side by side and the legend's rows."""
+    """Inches: two square ROC panels (or two flatter cost panels) side by side and the legend's
+    rows."""
     return (
         (width_in / 2 - 0.3) * (1.0 if kind == "roc" else 0.62) + 0.55 + 0.17 * -(-entries // cols)
     )
 
 
 def side_by_side(d: DatasetResult, styles=None, kind: str = "roc"):
-    """The two panels of ``kind`` ("roc": ROC | ROCIV; "cost": envelope | instance-cost envelope)."""
+    """The two panels of ``kind`` ("roc": ROC | ROCIV; "cost": envelope | instance-cost
+    envelope)."""
     styles = styles_for(styles, d.classifiers)
     classifiers = [c for c in d.classifiers.values() if c.instance_costs is not None]
     with style():
@@ -219,10 +222,10 @@ def side_by_side(d: DatasetResult, styles=None, kind: str = "roc"):
 
 def _rociv_caption(d: DatasetResult) -> str:
     return (
-        f"ROC (left) and ROCIV (right, Fawcett 2006) for {d.name}: thin lines are the curves, the classifier's line "
-        "style its convex hull. ROCIV weights each positive by the cost of missing it and each negative by the cost "
-        "of flagging it; where a hull moves between the panels the instance costs change the ranking. "
-        "The legend gives AUC and AUCIV."
+        f"ROC (left) and ROCIV (right, Fawcett 2006) for {d.name}: thin lines are the curves, the "
+        "classifier's line style its convex hull. ROCIV weights each positive by the cost of "
+        "missing it and each negative by the cost of flagging it; where a hull moves between the "
+        "panels the instance costs change the ranking. The legend gives AUC and AUCIV."
     )
 
 
@@ -237,10 +240,11 @@ def _rociv_alt(d: DatasetResult) -> str:
 
 def _cost_caption(d: DatasetResult) -> str:
     return (
-        f"Lower envelopes for {d.name} with class-level costs over PC(+) (left, D&H 2006) and with each instance's "
-        "own cost over PC_iv(+) (right: the dual of the ROCIV hull; x is the PC(+) that the class-average costs "
-        "give). The dotted vertical line is this data's own condition: there the right-hand curve times the sum "
-        "of all costs is the least total cost of errors on the data. Bold diagonals: the trivial classifiers."
+        f"Lower envelopes for {d.name} with class-level costs over PC(+) (left, D&H 2006) and "
+        "with each instance's own cost over PC_iv(+) (right: the dual of the ROCIV hull; x is "
+        "the PC(+) that the class-average costs give). The dotted vertical line is this data's "
+        "own condition: there the right-hand curve times the sum of all costs is the least total "
+        "cost of errors on the data. Bold diagonals: the trivial classifiers."
     )
 
 
@@ -249,8 +253,9 @@ def _cost_alt(d: DatasetResult) -> str:
     unit = found[0].instance_costs.unit or ""
     cheapest = min(found, key=lambda c: c.instance_costs.min_total)
     return (
-        f"Two panels of cost curves for {d.name}, without and with instance costs. Cheapest on the data with "
-        f"instance costs: {cheapest.name}, {cheapest.instance_costs.min_total:,.0f} {unit}."
+        f"Two panels of cost curves for {d.name}, without and with "
+        "instance costs. Cheapest on the data with instance costs: "
+        f"{cheapest.name}, {cheapest.instance_costs.min_total:,.0f} {unit}."
     ).replace(" .", ".")
 
 

@@ -171,7 +171,7 @@ def cost_priors(
     return fig
 
 
-# --- captions, alt text and registration ------------------------------------------------------------
+# --- captions, alt text and registration ----------------------------------------------------------
 
 
 def priors_alt(priors) -> str:
@@ -201,8 +201,8 @@ PRIORS = register(
         stem="overview/priors",
         draw=lambda s: prior_densities(s.results.priors),
         caption=lambda s: (
-            "The priors over the operating condition PC(+) used for expected costs: each as a density, "
-            "a point prior as an arrow at its value."
+            "The priors over the operating condition PC(+) used for expected costs: each as a "
+            "density, a point prior as an arrow at its value."
         ),
         alt=lambda s: priors_alt(s.results),
         section="overview",

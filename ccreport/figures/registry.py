@@ -1,4 +1,5 @@
-"""The figures of a report, each kind declared once beside its drawing function: :class:`FigureSpec`.
+"""The figures of a report, each kind declared once beside its drawing function:
+:class:`FigureSpec`.
 
 A figure kind is one draw function plus one :func:`register` call in the same module, naming
 
@@ -44,7 +45,8 @@ class FigureOptions:
 
 @dataclass(frozen=True, eq=False)
 class Subject:
-    """What one figure shows: the report, a dataset, or one classifier or pair (``name``) on a dataset."""
+    """What one figure shows: the report, a dataset, or one classifier or pair (``name``) on a
+    dataset."""
 
     results: Results
     styles: dict
@@ -67,7 +69,8 @@ def always(subject: Subject, options: FigureOptions) -> bool:
 @dataclass(frozen=True)
 class FigureSpec:
     """One kind of figure. ``key``/``stem`` patterns may use ``{dataset}``, ``{name}`` (key) and
-    ``{dataset_slug}``, ``{name_slug}``, ``{pair_slug}`` (stem, relative to ``figures/``; stems from :mod:`ccreport.project.naming`)."""
+    ``{dataset_slug}``, ``{name_slug}``, ``{pair_slug}`` (stem, relative to ``figures/``; stems from
+    :mod:`ccreport.project.naming`)."""
 
     kind: str
     scope: str  # one of SCOPES
@@ -93,7 +96,8 @@ class FigureSpec:
     def subjects(
         self, results: Results, dataset: DatasetResult | None, styles: dict
     ) -> list[Subject]:
-        """The subjects of this kind: the report, the dataset, each classifier or each pair on it."""
+        """The subjects of this kind: the report, the dataset, each classifier or each pair on
+        it."""
         if self.scope == "report":
             return [Subject(results, styles)]
         if self.scope == "dataset":

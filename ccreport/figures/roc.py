@@ -1,4 +1,5 @@
-"""ROC space (Fawcett 2006; D&H 2006 Fig. 4a, 13a): ROC points joined into curves and their convex hulls.
+"""ROC space (Fawcett 2006; D&H 2006 Fig. 4a, 13a): ROC points joined into curves and their convex
+hulls.
 
 Each hull is the dual of the lower envelope drawn in cost space (:mod:`.cost_space`).
 """
@@ -61,7 +62,7 @@ def roc_space(
                 label="Chance (trivial)",
             )
         ]
-        for i, c in enumerate(classifiers):
+        for c in classifiers:
             st = styles[c.name]
             dim = highlight is not None and c.name != highlight
             alpha = 0.35 if dim else 1.0
@@ -141,20 +142,24 @@ def roc_space(
     return fig
 
 
-# --- caption, alt text and registration -------------------------------------------------------------
+# --- caption, alt text and registration -----------------------------------------------------------
 
 
 def _roc_caption(d: DatasetResult) -> str:
     return (
-        f"ROC space for {d.name}: the ROC points of each classifier joined into a curve (thin) and their "
-        "convex hull (in the classifier's line style, markers on hull vertices); a crisp classifier is one point. "
-        "The dashed diagonal is chance. Each hull is the dual of the lower envelope in the cost-space figure."
+        f"ROC space for {d.name}: the ROC points of each classifier joined into a curve (thin) "
+        "and their convex hull (in the classifier's line style, markers on hull vertices); a "
+        "crisp classifier is one point. The dashed diagonal is chance. Each hull is the dual of "
+        "the lower envelope in the cost-space figure."
     )
 
 
 def _roc_alt(d: DatasetResult) -> str:
     aucs = ", ".join(f"{c.name} {c.auc:.3f}" for c in d.classifiers.values())
-    return f"ROC curves with convex hulls for {len(d.classifiers)} classifiers on {d.name}. AUC: {aucs}."
+    return (
+        f"ROC curves with convex hulls for {len(d.classifiers)} "
+        f"classifiers on {d.name}. AUC: {aucs}."
+    )
 
 
 ROC = register(

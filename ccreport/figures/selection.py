@@ -1,4 +1,5 @@
-"""Selection criteria and hybrid classifiers in cost and ROC space (D&H 2006 section 5, Figs. 21-24).
+"""Selection criteria and hybrid classifiers in cost and ROC space (D&H 2006 section 5,
+Figs. 21-24).
 
 * :func:`dataset_hybrid` - the dataset hybrid: every classifier's lower envelope thin and grey,
   the cost-minimizing selection among all of them bold, each segment labelled by classifier and
@@ -47,7 +48,8 @@ BAND_GREY = "#d4d4d4"
 
 
 def dataset_hybrid(d: DatasetResult, width="full") -> Figure:
-    """The dataset hybrid's lower envelope, its band, and its segments numbered as in the segments table.
+    """The dataset hybrid's lower envelope, its band, and its segments numbered as in the segments
+    table.
 
     Every segment of positive width is numbered 1, 2, ... from PC(+) = 0 (the numbering of the
     decision box's segments table); segments at least :data:`LABEL_WIDTH` wide show their number,
@@ -144,7 +146,8 @@ def dataset_hybrid(d: DatasetResult, width="full") -> Figure:
 
 
 def _empirical(d: DatasetResult):
-    """(criterion name, decision row, chosen classifier's choice) per Neyman-Pearson / workforce criterion."""
+    """(criterion name, decision row, chosen classifier's choice) per Neyman-Pearson / workforce
+    criterion."""
     out = []
     if d.decisions is None:
         return out
@@ -233,7 +236,8 @@ def criteria(d: DatasetResult, width="full") -> Figure:
                     "P = N: Eq. 12 is a direction, no point"
                     if vp is None
                     else f"Eq. 12 point at PC(+) = {vp[0]:.2f}, NEC = {vp[1]:.2f}\n(off the plot, "
-                    f"{'left' if vp[0] < 0 else 'right'}): every cost line\nflagging {ch.capacity:g} cases passes through it"
+                    f"{'left' if vp[0] < 0 else 'right'}): every cost line\nflagging "
+                    f"{ch.capacity:g} cases passes through it"
                 )
                 cost_ax.text(
                     0.02 if (vp is None or vp[0] < 0) else 0.98,
@@ -360,18 +364,19 @@ def _hybrid_caption(d: DatasetResult) -> str:
     segs = d.hybrid.hybrid.segments()
     band = (
         (
-            "; shaded: its pointwise bootstrap band, optimism-corrected (classifier and threshold re-chosen on every "
-            "replicate)"
+            "; shaded: its pointwise bootstrap band, optimism-corrected (classifier and "
+            "threshold re-chosen on every replicate)"
         )
         if d.hybrid_band is not None
         else ""
     )
     return (
-        f"The dataset hybrid on {d.name}: the cheapest classifier and threshold at each PC(+) (bold), over every "
-        f"classifier's lower envelope (grey){band}. Its {len(segs)} segments are numbered from PC(+) = 0 as in the "
-        "segments table (ticks: segment ends); wide ones also show classifier and threshold (positive iff "
-        "score \u2265 threshold). Dotted verticals: the point priors. The bold curve is selected and evaluated on "
-        "the same data: optimistic."
+        f"The dataset hybrid on {d.name}: the cheapest classifier and threshold at "
+        f"each PC(+) (bold), over every classifier's lower envelope (grey){band}. "
+        f"Its {len(segs)} segments are numbered from PC(+) = 0 as in the segments "
+        "table (ticks: segment ends); wide ones also show classifier and threshold "
+        "(positive iff score \u2265 threshold). Dotted verticals: the point priors. "
+        "The bold curve is selected and evaluated on the same data: optimistic."
     )
 
 
@@ -400,9 +405,9 @@ register(
         stem="{dataset_slug}/criteria",
         draw=lambda s: criteria(s.dataset),
         caption=lambda s: (
-            f"Selection criteria on {s.dataset.name} (D&H 2006 Figs. 23-24): for each criterion the chosen "
-            "classifier's ROC hull with the constraint (left) and, in cost space, the criterion's cost line "
-            "against the lower envelope (right)."
+            f"Selection criteria on {s.dataset.name} (D&H 2006 Figs. 23-24): for each criterion "
+            "the chosen classifier's ROC hull with the constraint (left) and, in cost space, the "
+            "criterion's cost line against the lower envelope (right)."
         ),
         alt=lambda s: f"ROC and cost-space panels of each selection criterion on {s.dataset.name}.",
         section="selection",
@@ -419,9 +424,10 @@ register(
         stem="{dataset_slug}/independent",
         draw=lambda s: independent(s.dataset),
         caption=lambda s: (
-            f"Setting the threshold from PC(+) alone on {s.dataset.name} (D&H 2006 Fig. 21): the rule's "
-            "hybrid cost curve (bold pieces, may jump) over the cost lines of the classifier's thresholds "
-            "(grey, some of them), the lower envelope dashed; right, the ROC points the rule selects."
+            f"Setting the threshold from PC(+) alone on {s.dataset.name} (D&H 2006 Fig. 21): the "
+            "rule's hybrid cost curve (bold pieces, may jump) over the cost lines of the "
+            "classifier's thresholds (grey, some of them), the lower envelope dashed; right, the "
+            "ROC points the rule selects."
         ),
         alt=lambda s: (
             f"Performance-independent selection on {s.dataset.name} in cost and ROC space."

@@ -1,4 +1,5 @@
-"""How every figure looks: the package matplotlib style, sizes, and each classifier's colour, dash and marker.
+"""How every figure looks: the package matplotlib style, sizes, and each classifier's colour, dash
+and marker.
 
 Every figure function builds a :class:`matplotlib.figure.Figure` directly (no pyplot state) inside
 the package style ``ccreport.mplstyle``; save it inside :func:`style` too (the style carries the
@@ -93,12 +94,12 @@ _theme_override: Path | None = None  # set by theme_style(): the active theme's 
 def theme_style(path: Path | None):
     """Figures drawn (and saved) inside use the theme's matplotlib style ``path`` too.
 
-    A theme folder may hold ``figures.mplstyle`` (:data:`ccreport.paths.THEME_STYLE_NAME`): matplotlib settings
-    applied after ``ccreport.mplstyle`` by every :func:`style` block, so every figure function
-    draws the theme's way with no second plotting path. If it sets ``axes.prop_cycle``, its
-    colours replace :data:`PALETTE` for the classifiers and :data:`PRIOR_PALETTE` for the priors
-    (the ``journal`` theme: black and greys, the classifiers told apart by dash pattern and
-    marker). ``None``: the package style only.
+    A theme folder may hold ``figures.mplstyle`` (:data:`ccreport.paths.THEME_STYLE_NAME`):
+    matplotlib settings applied after ``ccreport.mplstyle`` by every :func:`style` block, so every
+    figure function draws the theme's way with no second plotting path. If it sets
+    ``axes.prop_cycle``, its colours replace :data:`PALETTE` for the classifiers and
+    :data:`PRIOR_PALETTE` for the priors (the ``journal`` theme: black and greys, the classifiers
+    told apart by dash pattern and marker). ``None``: the package style only.
     """
     global _theme_override
     previous, _theme_override = _theme_override, None if path is None else Path(path)
@@ -184,7 +185,8 @@ def as_array(x) -> np.ndarray:
 
 
 def level_text(level) -> str:
-    """A band's confidence level as legends and captions print it ("90% "); nothing when it has none."""
+    """A band's confidence level as legends and captions print it ("90% "); nothing when it has
+    none."""
     return f"{level:.0%} " if isinstance(level, (int, float)) else ""
 
 

@@ -65,14 +65,16 @@ def drawn_axes(setting: str) -> list[str]:
 
 
 def _mark_at(x: np.ndarray, offset: float) -> list[int]:
-    """Indices of about ``MARKS`` points evenly spread along x, shifted by ``offset`` so methods' markers do not overlap."""
+    """Indices of about ``MARKS`` points evenly spread along x, shifted by ``offset`` so methods'
+    markers do not overlap."""
     targets = (np.arange(MARKS) + 0.5 + offset) / MARKS
     idx = np.clip(np.searchsorted(x, targets), 0, x.size - 1)
     return sorted({int(i) for i in idx})
 
 
 def shade_partial_areas(ax, curve: np.ndarray, ranges) -> list[Patch]:
-    """Partial areas under ``curve`` (k, 2) over each range (HFF Figs. 8-9): grey fills, hatched alternately."""
+    """Partial areas under ``curve`` (k, 2) over each range (HFF Figs. 8-9): grey fills, hatched
+    alternately."""
     handles = []
     for i, (low, high) in enumerate(ranges):
         x, y = curve[:, 0], curve[:, 1]
@@ -90,8 +92,9 @@ def shade_partial_areas(ax, curve: np.ndarray, ranges) -> list[Patch]:
 
 
 def frame_axes(ax, axis: str, top: float = 1.0, ylabel: str | None = None) -> None:
-    """Limits, ticks and labels of a threshold-choice panel on ``axis`` ("pc" or "cost_proportion"), y up to
-    ``top``; ``ylabel`` replaces the axis's cost label (the Kendall figure's, :data:`KENDALL_LABELS`)."""
+    """Limits, ticks and labels of a threshold-choice panel on ``axis`` ("pc" or "cost_proportion"),
+    y up to ``top``; ``ylabel`` replaces the axis's cost label (the Kendall figure's,
+    :data:`KENDALL_LABELS`)."""
     ax.set_xlim(0, 1)
     ax.set_ylim(0, top)
     ax.set_xticks(np.linspace(0, 1, 6))
@@ -114,7 +117,8 @@ def y_top(top: float) -> float:
 
 
 def method_handles(c: ClassifierResult) -> list[Line2D]:
-    """Legend entries of the methods :func:`draw_methods` draws for ``c`` (no Brier curve without probabilities)."""
+    """Legend entries of the methods :func:`draw_methods` draws for ``c`` (no Brier curve without
+    probabilities)."""
     handles = [
         Line2D([], [], color=col, linestyle=ls, marker=mk, markersize=4, linewidth=lw, label=label)
         for label, col, ls, mk, lw in METHOD_STYLES.values()
@@ -125,7 +129,8 @@ def method_handles(c: ClassifierResult) -> list[Line2D]:
 
 
 def shading_legend(shade_handles: list[Patch]) -> list[Patch]:
-    """The legend entries of the shaded partial areas, after a heading entry (none without ranges)."""
+    """The legend entries of the shaded partial areas, after a heading entry (none without
+    ranges)."""
     if not shade_handles:
         return []
     return [
@@ -149,7 +154,7 @@ def draw_methods(
         shade_partial_areas(ax, methods["kendall"].curve, ranges_of(c, axis)) if shade else []
     )
     top, lines = 0.0, []
-    for i, (method, (label, col, ls, mk, lw)) in enumerate(METHOD_STYLES.items()):
+    for i, (method, (_label, col, ls, mk, lw)) in enumerate(METHOD_STYLES.items()):
         curve = methods[method].curve
         if curve is None:  # the Brier curve without probability scores
             continue
@@ -216,7 +221,8 @@ def draw_kendall(ax, c: ClassifierResult, st, axis: str, index: int) -> tuple[Li
 def threshold_methods(
     dataset: DatasetResult, name: str, setting: str = "pc", width="column"
 ) -> Figure:
-    """One classifier's threshold choice curves together, partial ranges shaded under its Kendall curve."""
+    """One classifier's threshold choice curves together, partial ranges shaded under its Kendall
+    curve."""
     c = dataset.classifiers[name]
     axes = drawn_axes(setting)
     with style():
@@ -273,47 +279,51 @@ def kendall_curves(
     return fig
 
 
-# --- captions, alt text and registration --------------------------------------------------------------
+# --- captions, alt text and registration ----------------------------------------------------------
 
 
 def is_scoring(c: ClassifierResult) -> bool:
-    """Whether ``c`` has the scoring classifiers' threshold choice curves (a crisp one has its cost line only)."""
+    """Whether ``c`` has the scoring classifiers' threshold choice curves (a crisp one has its cost
+    line only)."""
     return c.threshold_choice is not None and "kendall" in c.threshold_choice.methods.get("pc", {})
 
 
 def _axis_text(setting: str) -> str:
     if setting == "cost_proportion":
         return (
-            "x is the cost proportion c = C(FN)/(C(FN)+C(FP)) at the data's class mix and y the loss with "
-            "C(FN)+C(FP) = 2 (the 2013 paper's axes)"
+            "x is the cost proportion c = C(FN)/(C(FN)+C(FP)) at the data's class mix and y the "
+            "loss with C(FN)+C(FP) = 2 (the 2013 paper's axes)"
         )
     if setting == "both":
         return (
-            "top: x = PC(+), y = normalized expected cost (the report's cost space); bottom: the 2013 paper's "
-            "axes, cost proportion c at the data's class mix and the loss with C(FN)+C(FP) = 2"
+            "top: x = PC(+), y = normalized expected cost (the report's "
+            "cost space); bottom: the 2013 paper's axes, cost proportion "
+            "c at the data's class mix and the loss with C(FN)+C(FP) = 2"
         )
     return "x = PC(+), y = normalized expected cost, the axes of the report's cost curves"
 
 
 def _kendall_axis_text(setting: str) -> str:
-    """The Kendall figure's axes: y is in the units of the cost curves but is not itself a cost (HFF 2013 section 5)."""
+    """The Kendall figure's axes: y is in the units of the cost curves but is not itself a cost
+    (HFF 2013 section 5)."""
     if setting == "cost_proportion":
         return (
-            "x is the cost proportion c = C(FN)/(C(FN)+C(FP)) at the data's class mix; y is the rate-driven loss "
-            "(C(FN)+C(FP) = 2) minus a perfect ranker's"
+            "x is the cost proportion c = C(FN)/(C(FN)+C(FP)) at the data's class mix; y is the "
+            "rate-driven loss (C(FN)+C(FP) = 2) minus a perfect ranker's"
         )
     if setting == "both":
         return (
-            "top: x = PC(+), y = the rate-driven normalized expected cost minus a perfect ranker's; bottom: the 2013 "
-            "paper's cost proportion c at the data's class mix, y = the rate-driven loss (C(FN)+C(FP) = 2) minus a "
-            "perfect ranker's"
+            "top: x = PC(+), y = the rate-driven normalized expected cost minus a perfect "
+            "ranker's; bottom: the 2013 paper's cost proportion c at the data's class mix, y = "
+            "the rate-driven loss (C(FN)+C(FP) = 2) minus a perfect ranker's"
         )
     return "x = PC(+); y = the rate-driven normalized expected cost minus a perfect ranker's"
 
 
 KENDALL_NOT_COST = (
-    "A Kendall curve is the difference of two cost curves, not itself a cost curve: it is the cost of no "
-    "classifier and does not meet cost lines (Hernández-Orallo, Flach & Ferri 2013, section 5)."
+    "A Kendall curve is the difference of two cost curves, not itself "
+    "a cost curve: it is the cost of no classifier and does not meet "
+    "cost lines (Hernández-Orallo, Flach & Ferri 2013, section 5)."
 )
 
 
@@ -324,11 +334,12 @@ def _ranges_text(ranges) -> str:
 
 
 METHODS_KEY = (
-    "the cost of each way of choosing the threshold at deployment; optimal = the lower envelope (best threshold for "
-    "each condition), score-driven = threshold at the scores read as probabilities, rate-driven = flag the share of "
-    "cases the condition asks for, which is the perfect ranker's curve plus the Kendall curve (drawn on the same axes, "
-    "though a difference of two cost curves, not a cost curve); the convex skull is the rate-driven curve of the ROC "
-    "convex hull."
+    "the cost of each way of choosing the threshold at deployment; optimal = the "
+    "lower envelope (best threshold for each condition), score-driven = threshold "
+    "at the scores read as probabilities, rate-driven = flag the share of cases "
+    "the condition asks for, which is the perfect ranker's curve plus the Kendall "
+    "curve (drawn on the same axes, though a difference of two cost curves, not a "
+    "cost curve); the convex skull is the rate-driven curve of the ROC convex hull."
 )
 NOT_PROBABILITIES = (
     "The score-driven (Brier) curve is not drawn: the scores are not probabilities in [0, 1]."
@@ -348,8 +359,8 @@ def _methods_caption(s: Subject) -> str:
     c = s.classifier
     na = " " + NOT_PROBABILITIES if _no_brier_curve(c) else ""
     return (
-        f"Threshold choice methods of {c.name} on {s.dataset.name} (Hernández-Orallo, Flach & Ferri 2013): "
-        f"{METHODS_KEY} {_axes_and_ranges(s)}{na}"
+        f"Threshold choice methods of {c.name} on {s.dataset.name} (Hernández-Orallo, Flach & "
+        f"Ferri 2013): {METHODS_KEY} {_axes_and_ranges(s)}{na}"
     )
 
 
@@ -363,10 +374,12 @@ def _methods_panel_caption(s: Subject) -> str:
 
 
 def _methods_panels_note(s: Subject) -> str:
-    """What every panel of a dataset's threshold-choice grid shows (the rest of :func:`_methods_caption`)."""
+    """What every panel of a dataset's threshold-choice grid shows (the rest of
+    :func:`_methods_caption`)."""
     return (
-        f"Each panel: the threshold choice methods on {s.dataset.name} of the classifier its caption names "
-        f"(Hernández-Orallo, Flach & Ferri 2013): {METHODS_KEY} {_axes_and_ranges(s)}"
+        f"Each panel: the threshold choice methods on {s.dataset.name} "
+        "of the classifier its caption names (Hernández-Orallo, Flach "
+        f"& Ferri 2013): {METHODS_KEY} {_axes_and_ranges(s)}"
     )
 
 
@@ -375,16 +388,20 @@ def _methods_alt(s: Subject) -> str:
     areas = ", ".join(
         f"{k.replace('_', ' ')} {m[k].area:.3f}" for k in METHOD_STYLES if m[k].area is not None
     )
-    return f"Threshold choice curves of {s.name} on {s.dataset.name}; areas on the PC(+) axis: {areas}."
+    return (
+        f"Threshold choice curves of {s.name} on "
+        f"{s.dataset.name}; areas on the PC(+) axis: {areas}."
+    )
 
 
 def _kendall_caption(s: Subject) -> str:
     setting = s.results.settings.threshold_axis
     return (
-        f"Kendall curves on {s.dataset.name}: the cost of the rate-driven method above a perfect ranker's, for each "
-        "scoring classifier (lower is a better ranking; the area is 2 w0 w1 (1 - AUC)). "
-        f"{_kendall_axis_text(setting)[0].upper()}{_kendall_axis_text(setting)[1:]}; areas in the legend on the first "
-        f"axis drawn. {KENDALL_NOT_COST}{_ranges_text(s.results.settings.partial_ranges)}"
+        f"Kendall curves on {s.dataset.name}: the cost of the rate-driven method above a perfect "
+        "ranker's, for each scoring classifier (lower is a better ranking; the area is 2 w0 w1 "
+        f"(1 - AUC)). {_kendall_axis_text(setting)[0].upper()}{_kendall_axis_text(setting)[1:]}; "
+        "areas in the legend on the first axis drawn. "
+        f"{KENDALL_NOT_COST}{_ranges_text(s.results.settings.partial_ranges)}"
     )
 
 
@@ -394,7 +411,10 @@ def _kendall_alt(s: Subject) -> str:
         for c in s.dataset.classifiers.values()
         if is_scoring(c)
     )
-    return f"Kendall curves of the scoring classifiers on {s.dataset.name}; Kendall areas on the PC(+) axis: {areas}."
+    return (
+        "Kendall curves of the scoring classifiers on "
+        f"{s.dataset.name}; Kendall areas on the PC(+) axis: {areas}."
+    )
 
 
 def _methods_wanted(s: Subject, options: FigureOptions) -> bool:

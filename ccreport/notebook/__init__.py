@@ -1,7 +1,8 @@
 """The notebook API: the battery on arrays, figures in one line, and from a notebook to a report.
 
 * :func:`evaluate` - ``ccreport build``'s battery on arrays (:mod:`.evaluate`);
-* :func:`write_project` - a project folder ``ccreport build`` turns into the report (:mod:`.export`);
+* :func:`write_project` - a project folder ``ccreport build`` turns into the report
+  (:mod:`.export`);
 * :class:`CostCurveDisplay`, :class:`DifferenceDisplay` - scikit-learn style displays drawing the
   report's figures (:mod:`.displays`); :class:`KendallCurveDisplay`, :class:`ThresholdChoiceDisplay`
   (threshold choice, :mod:`.threshold_displays`); :class:`RocivDisplay`,

@@ -80,7 +80,8 @@ def scores(values, n: int, source: str, argument: str) -> np.ndarray:
             Problem(
                 source,
                 argument,
-                "expected numbers (scores, higher = more positive), got booleans; pass crisp predictions as predictions={name: labels}",
+                "expected numbers (scores, higher = more positive), got booleans; pass crisp "
+                "predictions as predictions={name: labels}",
             )
         )
     try:
@@ -95,11 +96,13 @@ def scores(values, n: int, source: str, argument: str) -> np.ndarray:
         ) from None
     bad = np.flatnonzero(~np.isfinite(floats))
     if bad.size:
+        first = array[bad[0]]
         raise UserInputError(
             Problem(
                 source,
                 f"{argument} at {_indices(bad)}",
-                f"expected a finite number, got {shown(array[bad[0]].item() if hasattr(array[bad[0]], 'item') else array[bad[0]])}",
+                "expected a finite number, got "
+                f"{shown(first.item() if hasattr(first, 'item') else first)}",
             )
         )
     return floats
@@ -142,7 +145,8 @@ def classes(y_true, pos_label, source: str) -> tuple[np.ndarray, object, object]
             Problem(
                 source,
                 "y_true",
-                f"only one class present: {rows} {'is' if counts[0] == 1 else 'are'} all {values[0]!r}; a cost curve needs both classes",
+                f"only one class present: {rows} {'is' if counts[0] == 1 else 'are'} all "
+                f"{values[0]!r}; a cost curve needs both classes",
             )
         )
     if len(values) > 2:
@@ -158,7 +162,8 @@ def classes(y_true, pos_label, source: str) -> tuple[np.ndarray, object, object]
                 Problem(
                     source,
                     "pos_label",
-                    f"y_true holds {values[0]!r} and {values[1]!r}; expected pos_label= one of them (None only for classes 0 and 1, -1 and 1, or False and True)",
+                    f"y_true holds {values[0]!r} and {values[1]!r}; expected pos_label= one of "
+                    "them (None only for classes 0 and 1, -1 and 1, or False and True)",
                 )
             )
         pos_label = True if True in values and isinstance(values[0], bool) else 1
@@ -168,7 +173,8 @@ def classes(y_true, pos_label, source: str) -> tuple[np.ndarray, object, object]
             Problem(
                 source,
                 "pos_label",
-                f"expected one of y_true's classes ({values[0]!r}, {values[1]!r}), got {pos_label!r}",
+                f"expected one of y_true's classes ({values[0]!r}, "
+                f"{values[1]!r}), got {pos_label!r}",
             )
         )
     negative = values[1] if values[0] == pos_label else values[0]
@@ -177,7 +183,8 @@ def classes(y_true, pos_label, source: str) -> tuple[np.ndarray, object, object]
 
 
 def predictions(values, n: int, positive, negative, source: str, argument: str) -> np.ndarray:
-    """Crisp predictions as bool (True = predicted positive); each must be one of y_true's classes."""
+    """Crisp predictions as bool (True = predicted positive); each must be one of y_true's
+    classes."""
     array = column(values, source, argument)
     same_length(array, n, source, argument)
     try:
@@ -201,7 +208,8 @@ def predictions(values, n: int, positive, negative, source: str, argument: str) 
 
 
 def folds(values, labels: np.ndarray, source: str) -> tuple[np.ndarray, tuple[str, ...]]:
-    """Fold codes 0..k-1 in the order of :func:`ccreport.project.loaders.fold_order` of the folds' texts."""
+    """Fold codes 0..k-1 in the order of :func:`ccreport.project.loaders.fold_order` of the folds'
+    texts."""
     from ..project.loaders import fold_order
 
     array = column(values, source, "folds")
@@ -239,15 +247,16 @@ def folds(values, labels: np.ndarray, source: str) -> tuple[np.ndarray, tuple[st
             Problem(
                 source,
                 "folds",
-                f"no fold holds both classes ({k} fold{'s' if k != 1 else ''}, each all one class); fold averaging needs at least one fold with positives and negatives",
+                f"no fold holds both classes ({k} fold{'s' if k != 1 else ''}, each all one "
+                "class); fold averaging needs at least one fold with positives and negatives",
             )
         )
     return codes, tuple(names)
 
 
 def costs(values, labels: np.ndarray, source: str) -> np.ndarray:
-    """Per-instance costs (each positive's false-negative cost, each negative's false-positive cost):
-    numbers >= 0 with a total > 0 in each class (Fawcett 2006, section 3)."""
+    """Per-instance costs (each positive's false-negative cost, each negative's false-positive
+    cost): numbers >= 0 with a total > 0 in each class (Fawcett 2006, section 3)."""
     found = scores(values, labels.size, source, "costs")
     negative = np.flatnonzero(found < 0)
     if negative.size:
@@ -264,7 +273,8 @@ def costs(values, labels: np.ndarray, source: str) -> np.ndarray:
                 Problem(
                     source,
                     "costs",
-                    f"every {who} instance costs 0; expected a total > 0 in each class (an instance-cost ROC curve divides by it)",
+                    f"every {who} instance costs 0; expected a total > 0 in each class (an "
+                    "instance-cost ROC curve divides by it)",
                 )
             )
     return found
@@ -339,7 +349,8 @@ def cost_matrix(mapping, labels: np.ndarray, source: str) -> tuple[dict, str | N
             Problem(
                 source,
                 f"costs at {_indices(bad)}",
-                f"expected {error} + {benefit} >= 0 after the cost-benefit transform, got {float(values[first])!r}",
+                f"expected {error} + {benefit} >= 0 after the "
+                f"cost-benefit transform, got {float(values[first])!r}",
             )
         )
     for in_class, error, benefit, who in (
@@ -351,7 +362,8 @@ def cost_matrix(mapping, labels: np.ndarray, source: str) -> tuple[dict, str | N
                 Problem(
                     source,
                     "costs",
-                    f"every {who} instance costs 0 ({error} + {benefit}); expected a total > 0 in each class (an instance-cost ROC curve divides by it)",
+                    f"every {who} instance costs 0 ({error} + {benefit}); expected a total > 0 in "
+                    "each class (an instance-cost ROC curve divides by it)",
                 )
             )
     return cells, unit, values
@@ -366,7 +378,8 @@ def named(mapping, source: str, argument: str) -> dict:
             Problem(
                 source,
                 argument,
-                f'expected a dict of classifier name -> array, such as {{"logreg": scores}}, got {type(mapping).__name__}',
+                "expected a dict of classifier name -> array, such as "
+                f'{{"logreg": scores}}, got {type(mapping).__name__}',
             )
         )
     for name in mapping:
@@ -375,7 +388,8 @@ def named(mapping, source: str, argument: str) -> dict:
                 Problem(
                     source,
                     argument,
-                    f"expected names of letters, digits, '_', '.' or '-' only (names are used in file names), got {name!r}",
+                    "expected names of letters, digits, '_', '.' or '-' only (names are used in "
+                    f"file names), got {name!r}",
                 )
             )
     return dict(mapping)

@@ -37,7 +37,8 @@ from .evaluate import evaluate
 
 @dataclass(eq=False)
 class AxesState:
-    """What the displays drew into one axes: classifiers in order, and the figure's parts to redraw."""
+    """What the displays drew into one axes: classifiers in order, and the figure's parts to
+    redraw."""
 
     classifiers: list = field(default_factory=list)  # (ClassifierResult, Style)
     strip: object = None  # the operating-range strip of a display's own figure
@@ -57,12 +58,14 @@ def response_values(estimator, X, pos_label=None, response_method="auto"):
     classes = getattr(estimator, "classes_", None)
     if classes is None or len(classes) != 2:
         raise ValueError(
-            f"expected a fitted binary classifier (classes_ of length 2), got {type(estimator).__name__}"
+            "expected a fitted binary classifier (classes_ of length 2), got "
+            f"{type(estimator).__name__}"
         )
     pos_label = classes[-1] if pos_label is None else pos_label
     if pos_label not in list(classes):
         raise ValueError(
-            f"pos_label={pos_label!r} is not a class of the estimator; expected one of {list(classes)}"
+            f"pos_label={pos_label!r} is not a class of the "
+            f"estimator; expected one of {list(classes)}"
         )
     methods = (
         ("predict_proba", "decision_function") if response_method == "auto" else (response_method,)
@@ -158,7 +161,8 @@ class CostCurveDisplay:
         band=False,
         rescaled_y=False,
     ):
-        """Plot one classifier of Results already computed (by ``evaluate`` or ``ccreport.commands.build``)."""
+        """Plot one classifier of Results already computed (by ``evaluate`` or
+        ``ccreport.commands.build``)."""
         if dataset is not None:
             results = replace(results, datasets={dataset: results.datasets[dataset]})
         return cls(results, name, band=band, rescaled_y=rescaled_y).plot(ax=ax)

@@ -1,10 +1,11 @@
 """``ccreport.evaluate``: the battery of ``ccreport build`` on arrays already in a notebook.
 
 The arrays become the in-memory project ``ccreport build`` would read
-(:func:`~ccreport.notebook.project.notebook_project`), and :func:`ccreport.commands.build.compute_results`
-runs the same plan -> executor -> assemble on it: there is no second analysis path, so every number
-equals the report's for the same data, and ``results.json`` is byte for byte the one ``ccreport
-build`` writes for the folder :func:`ccreport.write_project` makes of the same arguments.
+(:func:`~ccreport.notebook.project.notebook_project`), and
+:func:`ccreport.commands.build.compute_results` runs the same plan -> executor -> assemble on it:
+there is no second analysis path, so every number equals the report's for the same data, and
+``results.json`` is byte for byte the one ``ccreport build`` writes for the folder
+:func:`ccreport.write_project` makes of the same arguments.
 """
 
 from __future__ import annotations
@@ -51,9 +52,9 @@ def evaluate(
     array (one value per instance) or a number, positives costing fn + tp and negatives fp + tn.
     ``settings``: the manifest's ``[project]`` settings (seed, confidence, bootstrap, band,
     calibration, ..., ``comparisons``: "all", "best", ``{"baseline": name}`` or a list of (a, b)
-    pairs; :mod:`ccreport.tasks.comparisons`), checked by the same declaration with the same messages;
-    ``title``/``dataset``: the report's title and the dataset's name; ``workers``: processes
-    (results do not depend on it).
+    pairs; :mod:`ccreport.tasks.comparisons`), checked by the same declaration with the same
+    messages; ``title``/``dataset``: the report's title and the dataset's name; ``workers``:
+    processes (results do not depend on it).
 
     Raises :class:`ccreport.errors.UserInputError`, one line per problem naming ``evaluate`` and the
     argument: ``evaluate: bootstrap: expected an integer from 500 to 20000, got 10``.
@@ -82,5 +83,6 @@ def run(source: NotebookProject, workers: int = 1) -> Results:
 
 
 def source_of(results: Results) -> NotebookProject | None:
-    """The in-memory project an ``evaluate`` call computed these Results from (None: another origin)."""
+    """The in-memory project an ``evaluate`` call computed these Results from (None: another
+    origin)."""
     return SOURCES.get(results)

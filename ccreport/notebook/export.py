@@ -47,8 +47,9 @@ def write_project(
                 Problem(
                     "write_project",
                     "results",
-                    "these Results do not come from ccreport.evaluate in this session "
-                    "(a build's project folder is already on disk); expected evaluate's Results, or the arrays",
+                    "these Results do not come from ccreport.evaluate in "
+                    "this session (a build's project folder is already "
+                    "on disk); expected evaluate's Results, or the arrays",
                 )
             )
         extra = {
@@ -105,7 +106,8 @@ def write_project(
             Problem(
                 display_path(root),
                 "folder",
-                "expected a new or empty folder (overwrite=True replaces its manifest and data file)",
+                "expected a new or empty folder (overwrite=True "
+                "replaces its manifest and data file)",
             )
         )
     data = root / source.data_path

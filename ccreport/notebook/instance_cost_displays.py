@@ -75,7 +75,8 @@ class InstanceCostDisplayBase:
         for n in names:
             if n not in with_costs:
                 raise ValueError(
-                    f"{n!r} is not a classifier with instance costs of {self.dataset.name!r}; expected one of {with_costs}"
+                    f"{n!r} is not a classifier with instance costs of {self.dataset.name!r}; "
+                    f"expected one of {with_costs}"
                 )
         self.classifiers = [found[n] for n in names]
 
@@ -214,7 +215,8 @@ class InstanceCostCurveDisplay(InstanceCostDisplayBase):
     ``line_``/``lines_`` (the instance-cost envelopes), ``results``, ``classifiers``."""
 
     kind = "cost"
-    legend_loc = "lower center"  # under the envelopes, whose peak is mid-axis; clear of the own_pc label at the top
+    # under the envelopes, whose peak is mid-axis; clear of the own_pc label at the top
+    legend_loc = "lower center"
 
     def curve_lines(self, ax):
         return ax.get_lines()[

@@ -66,7 +66,8 @@ class NotebookProject:
 
 
 def _component(part) -> dict:
-    """One side of an induced prior (``ccreport.analysis.priors.Fixed`` ...) as its manifest table."""
+    """One side of an induced prior (``ccreport.analysis.priors.Fixed`` ...) as its manifest
+    table."""
     if isinstance(part, pr.Fixed):
         return {"distribution": "point", "value": part.value}
     if isinstance(part, pr.Beta):
@@ -136,7 +137,8 @@ def toml_value(value) -> str:
 
 
 def prior_entry(spec: PriorSpec) -> list[tuple[str, object]]:
-    """The keys of a prior's ``[[priors]]`` entry that read back to ``spec`` (not both point forms)."""
+    """The keys of a prior's ``[[priors]]`` entry that read back to ``spec`` (not both point
+    forms)."""
     params = dict(spec.params)
     if spec.distribution == "point" and "p_positive" in params:
         params.pop("pc")
@@ -193,7 +195,8 @@ def manifest_text(
 
 def cost_entry(costs: CostSpec) -> str | dict:
     """The dataset's ``costs`` key: the short form (one column) or the cost-benefit table of the
-    cells that are columns or non-zero numbers, and the unit (a zero cell is the manifest's default)."""
+    cells that are columns or non-zero numbers, and the unit (a zero cell is the manifest's
+    default)."""
     if (
         isinstance(costs.fn, str)
         and costs.fn == costs.fp
@@ -286,7 +289,8 @@ def notebook_project(
             Problem(
                 source,
                 "scores",
-                'expected at least one classifier: scores={"name": scores} or predictions={"name": labels}',
+                'expected at least one classifier: scores={"name": scores} or '
+                'predictions={"name": labels}',
             )
         )
     both = [name for name in scored if name in crisp]
@@ -308,7 +312,8 @@ def notebook_project(
             Problem(
                 source,
                 "scores" if reserved[0] in scored else "predictions",
-                f"{reserved[0]!r} names a column of the data file; expected another classifier name",
+                f"{reserved[0]!r} names a column of the data "
+                "file; expected another classifier name",
             )
         )
     score_arrays = {
@@ -337,7 +342,8 @@ def notebook_project(
             Problem(
                 source,
                 "y_true",
-                f"classes {positive!r} and {negative!r} cannot be told apart as text in a data file",
+                f"classes {positive!r} and {negative!r} "
+                "cannot be told apart as text in a data file",
             )
         )
     columns = {LABEL_COLUMN: np.where(labels, pos_text, neg_text).tolist()}
@@ -430,6 +436,8 @@ def _prior_mapping(priors, source: str) -> dict:
         Problem(
             source,
             "priors",
-            f'expected a dict of prior name -> prior, such as {{"sceptic": BetaPrior(2, 8)}} or {{"sceptic": {{"distribution": "beta", "a": 2, "b": 8}}}}, got {type(priors).__name__}',
+            'expected a dict of prior name -> prior, such as {"sceptic": '
+            'BetaPrior(2, 8)} or {"sceptic": {"distribution": "beta", '
+            f'"a": 2, "b": 8}}}}, got {type(priors).__name__}',
         )
     )

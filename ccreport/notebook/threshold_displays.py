@@ -10,12 +10,12 @@ manner: ``from_predictions``, ``from_estimator``, ``from_results`` and ``plot``.
 Both draw with :mod:`ccreport.figures.threshold_choice`, the report's functions and style file:
 
 * on a new figure (``ax=None``), :func:`~ccreport.figures.threshold_choice.kendall_curves` /
-  :func:`~ccreport.figures.threshold_choice.threshold_methods` themselves, on the axis of the results'
-  ``threshold_axis`` (``"pc"``, ``"cost_proportion"`` or ``"both"``, two panels): the figure
-  ``ccreport build`` writes for the same data, the same bytes when saved with its settings;
+  :func:`~ccreport.figures.threshold_choice.threshold_methods` themselves, on the axis of the
+  results' ``threshold_axis`` (``"pc"``, ``"cost_proportion"`` or ``"both"``, two panels): the
+  figure ``ccreport build`` writes for the same data, the same bytes when saved with its settings;
 * into a given ``ax``, :func:`~ccreport.figures.threshold_choice.draw_kendall` /
-  :func:`~ccreport.figures.threshold_choice.draw_methods` (the functions those figures draw with) on one
-  axis (``"pc"`` unless the results' setting names the other one).
+  :func:`~ccreport.figures.threshold_choice.draw_methods` (the functions those figures draw with) on
+  one axis (``"pc"`` unless the results' setting names the other one).
 
 Calling again with the same ``ax`` adds a classifier: a Kendall curve in the next colour, dash and
 marker, or another classifier's method curves in the methods' colours and dashes with the
@@ -90,12 +90,14 @@ def dataset_of(results: Results, dataset: str | None):
 
 
 def one_axis(results: Results, axis: str | None) -> str:
-    """The axis to draw into a given axes: ``axis``, else the results' setting unless that is "both" ("pc")."""
+    """The axis to draw into a given axes: ``axis``, else the results' setting unless that is "both"
+    ("pc")."""
     setting = results.settings.threshold_axis
     axis = axis or (setting if setting != "both" else "pc")
     if axis not in AXIS_NAMES:
         raise ValueError(
-            f"axis={axis!r}: expected one of {', '.join(map(repr, AXIS_NAMES))} when drawing into an axes"
+            f"axis={axis!r}: expected one of "
+            f"{', '.join(map(repr, AXIS_NAMES))} when drawing into an axes"
         )
     return axis
 
@@ -114,7 +116,8 @@ def next_style(drawn: Drawn):
 
 
 def own_figure_state(fig, axes: list[str], own: bool = True) -> Drawn:
-    """Register a figure drawn by a report function: each panel maps to one shared :class:`Drawn`."""
+    """Register a figure drawn by a report function: each panel maps to one shared
+    :class:`Drawn`."""
     drawn = Drawn(dict(zip(fig.axes, axes, strict=True)), own=own)
     for ax in fig.axes:
         DRAWN[ax] = drawn
@@ -200,7 +203,8 @@ class KendallCurveDisplay(ThresholdDisplayFromArrays):
                 )
         if not names:
             raise ValueError(
-                f"{self.dataset.name!r} has no scoring classifier (crisp classifiers have no Kendall curve)"
+                f"{self.dataset.name!r} has no scoring classifier "
+                "(crisp classifiers have no Kendall curve)"
             )
         self.classifiers = [found[n] for n in names]
 
@@ -302,7 +306,8 @@ class ThresholdChoiceDisplay(ThresholdDisplayFromArrays):
         self.classifier = self.dataset.classifiers[name]
         if not is_scoring(self.classifier):
             raise ValueError(
-                f"{name!r} is crisp: it has one cost line, no threshold to choose (HFF 2013 needs scores)"
+                f"{name!r} is crisp: it has one cost line, no "
+                "threshold to choose (HFF 2013 needs scores)"
             )
 
     @classmethod

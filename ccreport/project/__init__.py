@@ -1,1 +1,2 @@
-"""A project's inputs: the manifest and its checks, the data files, settings, naming and the starter project."""
+"""A project's inputs: the manifest and its checks, the data files, settings, naming and the starter
+project."""

@@ -1,14 +1,14 @@
 """Columns of a data file read with Apache Arrow: CSV by Arrow's multi-threaded reader, and Parquet.
 
-:mod:`ccreport.project.loaders` checks and assembles a dataset; this module only gets the wanted columns
-out of the file, fast:
+:mod:`ccreport.project.loaders` checks and assembles a dataset; this module only gets the wanted
+columns out of the file, fast:
 
 - **CSV** (:func:`read_csv_columns`): Arrow's reader parses blocks of the file on every core and
   converts the score and cost columns to float64 itself. It is the *fast path* of a well-formed
   file: whenever Arrow cannot take the file exactly as the line-by-line reader of
-  :mod:`ccreport.project.loaders` would (a quote in the header, a ragged row, a cell Arrow cannot convert,
-  a row that is all spaces, a file that is not UTF-8, ...) it raises :class:`NotFast`, and the
-  loader reads the file the slow way, which words every problem with its line and row. Where
+  :mod:`ccreport.project.loaders` would (a quote in the header, a ragged row, a cell Arrow cannot
+  convert, a row that is all spaces, a file that is not UTF-8, ...) it raises :class:`NotFast`, and
+  the loader reads the file the slow way, which words every problem with its line and row. Where
   Arrow does convert a number it gives the same float64 as Python's ``float`` (both round
   correctly; Arrow accepts a subset of Python's spellings: no ``1_000``, no non-ASCII digits).
 - **Parquet** (:func:`read_parquet_columns`): typed columns, read on every core; a row is the

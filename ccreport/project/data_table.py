@@ -1,7 +1,7 @@
 """A data file's rows and columns: where each row is in the file (lines, for messages), the
 accumulators that convert a column a chunk of rows at a time and collect its problems by row, and
-the line-by-line CSV reader (:func:`open_table`, :class:`CsvTable`). :mod:`ccreport.project.loaders` turns
-them into a Dataset.
+the line-by-line CSV reader (:func:`open_table`, :class:`CsvTable`). :mod:`ccreport.project.loaders`
+turns them into a Dataset.
 """
 
 from __future__ import annotations
@@ -113,7 +113,8 @@ class NumberColumn:
         self._parts.append(values)
 
     def add_values(self, values: np.ndarray, rows: np.ndarray, text) -> None:
-        """Numbers converted already (Parquet); ``text(position)`` is the cell as text, for problems."""
+        """Numbers converted already (Parquet); ``text(position)`` is the cell as text, for
+        problems."""
         bad = np.flatnonzero(~np.isfinite(values))
         if bad.size:
             self.problems.add_cells(bad, rows, lambda position: _number_problem(text(position)))
@@ -262,7 +263,8 @@ def encoding_problem(path: Path, file: str) -> Problem:
 
 
 def open_table(stream, file: str) -> tuple[CsvTable | None, list[Problem]]:
-    """The header of a CSV text stream (leading blank lines skipped), or the problem if there is none."""
+    """The header of a CSV text stream (leading blank lines skipped), or the problem if there is
+    none."""
     reader = csv.reader(stream, skipinitialspace=True)
     try:
         for header in reader:

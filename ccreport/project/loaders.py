@@ -1,13 +1,15 @@
-"""Read a dataset's CSV or Parquet file into arrays: true classes, scores or crisp predictions, folds, costs.
+"""Read a dataset's CSV or Parquet file into arrays: true classes, scores or crisp predictions,
+folds, costs.
 
 A CSV file: UTF-8 text (a byte-order mark is fine), comma-separated, a header row naming the
 columns, then one row per instance. Fields may be quoted; whitespace around a field is ignored;
 blank lines are skipped. Only the columns the manifest names are converted. A well-formed file of
 at least :data:`ARROW_MIN_BYTES` is read by Arrow's multi-threaded CSV reader
-(:mod:`ccreport.project.columnar`); any other is streamed line by line, converted in bulk with numpy a chunk
-of rows at a time, and that reader words every problem. Both give the same arrays, to the bit. A
-Parquet file (``.parquet``, ``.pq``): its schema's names are the header; numbers come from numeric columns, classes and folds from columns of any scalar type as text (a list, struct, map or union column is a problem); problems name the row
-(1-based) and no line.
+(:mod:`ccreport.project.columnar`); any other is streamed line by line, converted in bulk with numpy
+a chunk of rows at a time, and that reader words every problem. Both give the same arrays, to the
+bit. A Parquet file (``.parquet``, ``.pq``): its schema's names are the header; numbers come from
+numeric columns, classes and folds from columns of any scalar type as text (a list, struct, map or
+union column is a problem); problems name the row (1-based) and no line.
 
 What the manifest names:
 
@@ -185,7 +187,8 @@ def _listing(values: Sequence[str], limit: int = 8) -> str:
 def _check_columns(
     table: CsvTable, required: dict[str, str], optional: Sequence[str]
 ) -> tuple[set[str], list[Problem]]:
-    """Which wanted columns the header has exactly once, and problems for the required ones it lacks."""
+    """Which wanted columns the header has exactly once, and problems for the required ones it
+    lacks."""
     positions = table.positions()
     problems, present = [], set()
     for column in dict.fromkeys([*required, *optional]):
@@ -244,7 +247,8 @@ def _classes(column: CategoryColumn, positive: str, rows: np.ndarray) -> Classes
         hint = f"; did you mean {quoted(close)}?" if close else ""
         problems.add(
             None,
-            f"the positive class {quoted(positive)} does not occur; the column holds {described or 'no values'}{hint}",
+            f"the positive class {quoted(positive)} does not occur; the column holds "
+            f"{described or 'no values'}{hint}",
         )
         return None
     others = sorted(
@@ -255,7 +259,8 @@ def _classes(column: CategoryColumn, positive: str, rows: np.ndarray) -> Classes
         count = present[positive]
         problems.add(
             None,
-            f"only one class present: {_rows(count)} {'is' if count == 1 else 'are'} all {quoted(positive)}; a cost curve needs both classes",
+            f"only one class present: {_rows(count)} {'is' if count == 1 else 'are'} all "
+            f"{quoted(positive)}; a cost curve needs both classes",
         )
         return None
     negative = others[0]
@@ -277,7 +282,8 @@ def _rows(count: int) -> str:
 
 
 def _class_values(label: CategoryColumn | None, classes: Classes | None) -> tuple[str, ...]:
-    """The values crisp predictions may take: the two classes, else whatever the label column holds."""
+    """The values crisp predictions may take: the two classes, else whatever the label column
+    holds."""
     if classes is not None:
         return (classes.positive, classes.negative)
     if label is None:
@@ -289,12 +295,16 @@ def _class_values(label: CategoryColumn | None, classes: Classes | None) -> tupl
 def _predictions(
     column: CategoryColumn, allowed: Sequence[str], positive: str, rows: np.ndarray
 ) -> np.ndarray:
-    """Crisp predictions as bool (True = positive); cells that are not a class value are problems."""
+    """Crisp predictions as bool (True = positive); cells that are not a class value are
+    problems."""
     values, codes = column.coded()
     wrong = [code for code, value in enumerate(values) if value not in allowed]
     if wrong:
         if len(allowed) == 2:
-            expected = f"expected {quoted(allowed[0])} or {quoted(allowed[1])} (the classes of the label column)"
+            expected = (
+                f"expected {quoted(allowed[0])} or {quoted(allowed[1])} (the classes of the "
+                "label column)"
+            )
         else:
             expected = f"expected one of {_listing(allowed)} (the values of the label column)"
         bad = np.flatnonzero(np.isin(codes, wrong))
@@ -362,8 +372,8 @@ def _costs(
                     Problem(
                         wanted.table.file,
                         f"costs.{error}",
-                        f"expected {error} + {benefit} of at most {limit:.6g} for "
-                        f"{values.size} rows (so that a sum of their costs stays finite), got {fixed!r}",
+                        f"expected {error} + {benefit} of at most {limit:.6g} for {values.size} "
+                        f"rows (so that a sum of their costs stays finite), got {fixed!r}",
                     )
                 )
             continue
@@ -381,8 +391,9 @@ def _costs(
             wanted.numbers[getattr(costs, error)].problems.add_cells(
                 np.flatnonzero(negative_cost),
                 rows,
-                lambda position: (
-                    f"expected a misclassification cost >= 0 (benefits go in {benefit} of the cost-benefit form), got {float(error_cells[position])!r}"
+                lambda position, benefit=benefit, error_cells=error_cells: (
+                    f"expected a misclassification cost >= 0 (benefits go in {benefit} of the "
+                    f"cost-benefit form), got {float(error_cells[position])!r}"
                 ),
             )
             refused |= negative_cost
@@ -390,23 +401,33 @@ def _costs(
         def expected(position: int, error=error, benefit=benefit, both=both) -> str:
             got = float(values[position])
             if not np.isfinite(got):
-                return f"expected {error} + {benefit} a finite number, got {got!r} (the sum overflows double precision)"
+                return (
+                    f"expected {error} + {benefit} a finite number, got {got!r} (the sum "
+                    "overflows double precision)"
+                )
             if got > limit:
-                return f"expected a cost of at most {limit:.6g} (so that a sum of the {values.size} rows' costs stays finite), got {got!r}"
+                return (
+                    f"expected a cost of at most {limit:.6g} (so that a sum of the {values.size} "
+                    f"rows' costs stays finite), got {got!r}"
+                )
             if not both:
                 return f"expected a cost >= 0, got {got!r}"
             parts = ", ".join(
                 f"{key} = {float(np.broadcast_to(cells[key], values.shape)[position])!r}"
                 for key in (error, benefit)
             )
-            return f"expected {error} + {benefit} >= 0 after the cost-benefit transform, got {got!r} ({parts})"
+            return (
+                f"expected {error} + {benefit} >= 0 after the cost-benefit transform, got "
+                f"{got!r} ({parts})"
+            )
 
         bad = np.flatnonzero(in_class & ~refused & ~((values >= 0) & (values <= limit)))
         problems.add_cells(bad, rows, expected)
         if not bad.size and not refused[in_class].any() and not np.any(values[in_class] > 0):
             problems.add(
                 None,
-                f"every {who} row costs 0 ({error} + {benefit}); expected a total > 0 in each class (an instance-cost ROC curve divides by it)",
+                f"every {who} row costs 0 ({error} + {benefit}); expected a total > 0 in each "
+                "class (an instance-cost ROC curve divides by it)",
             )
     return values
 
@@ -429,7 +450,8 @@ def _fold_problems(spec: DatasetSpec, data: Dataset | None, file: str) -> list[P
         Problem(
             file,
             spec.fold,
-            f"no fold holds both classes ({n} fold{'s' if n != 1 else ''}, each all one class); fold averaging needs at least one fold with positives and negatives",
+            f"no fold holds both classes ({n} fold{'s' if n != 1 else ''}, each all one class); "
+            "fold averaging needs at least one fold with positives and negatives",
         )
     ]
 
@@ -496,11 +518,9 @@ def _read_stream(
 
 
 ARROW_MIN_BYTES = 2 << 20
-"""CSV files smaller than this (2 MiB) are read line by line. Arrow's reader has a fixed cost of
-about 0.2 CPU s in a process (importing pyarrow, and pandas at its first conversion), the line
-reader about 0.07 CPU s per MB: measured on files of 0.4, 1.3 and 4.3 MB, the line reader took
-0.025 / 0.08 / 0.31 s and Arrow 0.19 / 0.19 / 0.22 s, so they break even near 2.5 MB
-(benchmarks/README.md, "Small CSV files, session 11")."""
+"""CSV files smaller than this (2 MiB) are read line by line. Arrow's reader has a fixed cost in
+a process (importing pyarrow, and pandas at its first conversion) and the line reader a cost per
+megabyte; measured, they break even near 2.5 MB (benchmarks/README.md, benchmarks/load_speed.py)."""
 
 
 def _arrow_pays(path) -> bool:
@@ -586,7 +606,9 @@ def _fill_from_parquet(path: Path, wanted: Wanted) -> list[Problem]:
             accumulator.add_values(
                 values,
                 table.rows,
-                lambda position: "" if missing[position] else str(values[position]),
+                lambda position, missing=missing, values=values: (
+                    "" if missing[position] else str(values[position])
+                ),
             )
         elif columnar.is_text(cells):
             accumulator.add(columnar.text_cells(cells), table.rows)
@@ -602,7 +624,8 @@ def _fill_from_parquet(path: Path, wanted: Wanted) -> list[Problem]:
                 Problem(
                     table.file,
                     column,
-                    f"expected a column of single values (text, numbers or booleans), got Parquet type {cells.type}",
+                    "expected a column of single values (text, numbers or booleans), got "
+                    f"Parquet type {cells.type}",
                 )
             )
             del wanted.categories[column]  # read as absent by _assemble
@@ -703,7 +726,10 @@ def _columns_in_no_file(project: Project, headers: list[list[str]]) -> list[Prob
     for index, classifier in enumerate(project.classifiers, start=1):
         if classifier.column not in columns:
             key = "scores" if classifier.scores is not None else "predictions"
-            expected = f"column {quoted(classifier.column)} is in none of the data files ({files}); expected it in at least one"
+            expected = (
+                f"column {quoted(classifier.column)} is in none of the data files ({files}); "
+                "expected it in at least one"
+            )
             problems.append(
                 Problem(
                     manifest,
@@ -716,7 +742,8 @@ def _columns_in_no_file(project: Project, headers: list[list[str]]) -> list[Prob
 
 
 def load_project_data(project: Project) -> list[Dataset]:
-    """Every dataset of a project, in manifest order; one UserInputError with all problems of all files."""
+    """Every dataset of a project, in manifest order; one UserInputError with all problems of all
+    files."""
     problems, datasets, headers = [], [], []
     for spec in project.datasets:
         loaded = read_dataset(spec, project.classifiers, path_for_messages(spec.path))

@@ -24,10 +24,11 @@ unique within their kind.
     ``scheduler``   optional address of a Dask distributed scheduler, such as "tcp://10.0.0.5:8786":
                     run the analyses' tasks on its workers (``ccreport build --scheduler`` overrides
                     it; needs ``ccreport[cluster]``); the results do not depend on it.
-    ``date``        optional ISO date (``date = 2024-05-01`` or ``"2024-05-01"``): the report's build
-                    date, a presentation setting (title page, PDF metadata, provenance), used when
-                    ``SOURCE_DATE_EPOCH`` is not set (:mod:`ccreport.runtime.build_date`).
-    The settings of the analyses (:class:`ccreport.project.settings.AnalysisSettings`, which declares them):
+    ``date``        optional ISO date (``date = 2024-05-01`` or ``"2024-05-01"``): the report's
+                    build date, a presentation setting (title page, PDF metadata, provenance), used
+                    when ``SOURCE_DATE_EPOCH`` is not set (:mod:`ccreport.runtime.build_date`).
+    The settings of the analyses (:class:`ccreport.project.settings.AnalysisSettings`, which
+    declares them):
 @ANALYSIS SETTINGS@
 
 ``[[datasets]]`` (one or more)
@@ -43,11 +44,12 @@ unique within their kind.
                     negative's false-positive cost (numbers >= 0); or a cost-benefit matrix, each
                     cell a column name or a number: ``costs = { fn = "Amount", fp = 20 }`` with
                     ``fn`` the cost of missing a positive, ``fp`` the cost of flagging a negative
-                    (each >= 0: a benefit is never a negative cost), optional benefits ``tp`` (of catching a positive) and ``tn`` (of clearing a
-                    negative), and an optional ``unit`` label such as "EUR". The transform of
-                    Fawcett's section 3 gives positives the cost ``fn + tp`` and negatives
-                    ``fp + tn``; these must be >= 0 and finite (no overflow) in every row, with a
-                    total > 0 in each class (at least one of fn, tp and one of fp, tn). The short form is
+                    (each >= 0: a benefit is never a negative cost), optional benefits ``tp`` (of
+                    catching a positive) and ``tn`` (of clearing a negative), and an optional
+                    ``unit`` label such as "EUR". The transform of Fawcett's section 3 gives
+                    positives the cost ``fn + tp`` and negatives ``fp + tn``; these must be >= 0 and
+                    finite (no overflow) in every row, with a total > 0 in each class (at least one
+                    of fn, tp and one of fp, tn). The short form is
                     ``{ fn = "Amount", fp = "Amount" }``.
     ``narrative``   optional path of a markdown file (must exist) shown on the dataset's page.
 
@@ -309,7 +311,8 @@ def _build_date(check: Checker, table: dict, where: Where) -> date | None:
 
 
 def _analysis_settings(check: Checker, table: dict, where: Where) -> AnalysisSettings:
-    """Each setting of :class:`AnalysisSettings` read as its declaration says (bound or choices, default)."""
+    """Each setting of :class:`AnalysisSettings` read as its declaration says (bound or choices,
+    default)."""
     values = {}
     for f in SETTINGS:
         bound, choices = f.metadata["bound"], f.metadata["choices"]
@@ -335,7 +338,8 @@ def _theme(check: Checker, table: dict, where: Where) -> str | None:
         check.report(
             where,
             ("theme",),
-            f"expected the name of a theme (one of {', '.join(known)}), not a path; got {shown(name)}",
+            f"expected the name of a theme (one of {', '.join(known)}), not a path; got "
+            f"{shown(name)}",
         )
         return None
     if name not in known:
@@ -420,7 +424,8 @@ def _costs(check: Checker, table: dict, where: Where) -> CostSpec | None:
             check.report(
                 inner,
                 (key,),
-                f"expected a misclassification cost >= 0 (benefits go in tp and tn), got {shown(cell)}",
+                "expected a misclassification cost >= 0 (benefits go in tp and tn), got "
+                f"{shown(cell)}",
             )
             ok = False
         elif is_number or (isinstance(cell, str) and cell.strip()):
@@ -447,14 +452,16 @@ def _costs(check: Checker, table: dict, where: Where) -> CostSpec | None:
                 check.report(
                     inner,
                     (given[0],),
-                    f"expected {error} + {benefit} a finite number, got {fixed!r} (the sum overflows double precision)",
+                    f"expected {error} + {benefit} a finite number, got {fixed!r} (the sum "
+                    "overflows double precision)",
                 )
                 ok = False
             elif not fixed > 0:
                 check.report(
                     inner,
                     (given[0],),
-                    f"expected {error} + {benefit} > 0 (the {who}' cost in every row), got {fixed!r}",
+                    f"expected {error} + {benefit} > 0 (the {who}' cost in every row), got "
+                    f"{fixed!r}",
                 )
                 ok = False
     return CostSpec(**cells, unit=unit) if ok else None
@@ -477,7 +484,8 @@ def _classifier(
         check.report(
             where,
             (),
-            'expected exactly one of scores = "column" (scores, higher = more positive) or predictions = "column" (crisp labels), got neither',
+            'expected exactly one of scores = "column" (scores, higher = more positive) or '
+            'predictions = "column" (crisp labels), got neither',
         )
         return None
     if where.name is None or (scores is None and predictions is None):
@@ -491,13 +499,17 @@ def _classifier(
 
 
 def manifest_path_of(path: str | Path) -> Path:
-    """The manifest named by ``path``: a project folder (holding ccreport.toml) or the file itself."""
+    """The manifest named by ``path``: a project folder (holding ccreport.toml) or the file
+    itself."""
     given = Path(path)
     candidate = given / MANIFEST_NAME if given.is_dir() else given
     if candidate.is_file():
         return candidate.resolve()
     if given.is_dir():
-        expected = f"no {MANIFEST_NAME} in {display_path(given)}; expected a project folder holding one (`ccreport new DIR` makes a starter project)"
+        expected = (
+            f"no {MANIFEST_NAME} in {display_path(given)}; expected a project folder holding one "
+            "(`ccreport new DIR` makes a starter project)"
+        )
     elif given.suffix == ".toml":
         expected = f"file not found: {path}"
     else:
@@ -557,7 +569,8 @@ def _parse_toml(text: str, file: str, lines: ManifestLines) -> dict:
             Problem(
                 file,
                 "TOML value",
-                f"expected a number of at most 4300 digits, got an integer of {len(at.group().replace('_', ''))} digits",
+                "expected a number of at most 4300 digits, got an integer of "
+                f"{len(at.group().replace('_', ''))} digits",
                 line=line,
             )
         ) from None
@@ -632,8 +645,8 @@ def check_classifier_names(source: str, comparisons, names) -> None:
 
 def as_toml_value(value):
     """A Python argument as the manifest reader sees a TOML value: tuples become lists (a TOML array
-    reads as a list), inside lists and dicts too, so ``partial_ranges=[(0.1, 0.5)]`` or ``()`` is read
-    as ``[[0.1, 0.5]]`` or ``[]``."""
+    reads as a list), inside lists and dicts too, so ``partial_ranges=[(0.1, 0.5)]`` or ``()`` is
+    read as ``[[0.1, 0.5]]`` or ``[]``."""
     if isinstance(value, (list, tuple)):
         return [as_toml_value(v) for v in value]
     if isinstance(value, dict):

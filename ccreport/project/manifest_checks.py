@@ -100,7 +100,8 @@ class ManifestLines:
             self.keys.setdefault((section, index, path[:length]), number)
 
     def line_of(self, section: str, index: int, path: tuple[str, ...] = ()) -> int | None:
-        """The line of ``path`` in an element, else of its nearest recorded parent, else the header."""
+        """The line of ``path`` in an element, else of its nearest recorded parent, else the
+        header."""
         for length in range(len(path), 0, -1):
             if (found := self.keys.get((section, index, path[:length]))) is not None:
                 return found
@@ -289,7 +290,8 @@ class Checker:
     def ranges(
         self, table: dict, key: str, where: Where, default=()
     ) -> tuple[tuple[float, float], ...] | None:
-        """A list of ``[low, high]`` pairs of numbers with ``0 <= low < high <= 1`` (as float pairs)."""
+        """A list of ``[low, high]`` pairs of numbers with ``0 <= low < high <= 1``
+        (as float pairs)."""
         value = table.get(key)
         if value is None:
             return default
@@ -334,7 +336,8 @@ class Checker:
             self.report(
                 where,
                 (key,),
-                f"expected {what}; cannot follow {printable(text)}: {getattr(error, 'strerror', None) or 'a symbolic-link loop'}",
+                f"expected {what}; cannot follow {printable(text)}: "
+                f"{getattr(error, 'strerror', None) or 'a symbolic-link loop'}",
             )
             return None
         kind = file_kind(path)
@@ -351,7 +354,8 @@ class Checker:
         return path
 
     def text_file(self, table: dict, key: str, where: Where, what: str) -> Path | None:
-        """An existing file that must be UTF-8 text (a narrative): the line of the first bad byte."""
+        """An existing file that must be UTF-8 text (a narrative): the line of the first bad
+        byte."""
         path = self.existing_file(table, key, where, what)
         if path is None:
             return None
@@ -371,7 +375,8 @@ class Checker:
             self.report(
                 where,
                 (key,),
-                f"expected {what} in UTF-8; {display_path(path)}:{line} has byte 0x{data[error.start]:02x}",
+                f"expected {what} in UTF-8; {display_path(path)}:{line} has byte "
+                f"0x{data[error.start]:02x}",
             )
             return None
         return path
@@ -387,7 +392,8 @@ class Checker:
             self.report(
                 where,
                 ("name",),
-                f"expected letters, digits, '_', '.' or '-' only (names are used in file names), got {shown(value)}",
+                "expected letters, digits, '_', '.' or '-' only (names are used in file names), "
+                f"got {shown(value)}",
             )
             return None
         if value in taken:
@@ -424,7 +430,8 @@ class Checker:
         return tuple(value)
 
     def tables(self, document: dict, section: str, required: bool) -> list[tuple[Where, dict]]:
-        """The elements of the array of tables ``section`` (``[[datasets]]``), each with its place."""
+        """The elements of the array of tables ``section`` (``[[datasets]]``), each with its
+        place."""
         value = document.get(section)
         top = Where()
         if value is None or value == []:
@@ -435,7 +442,8 @@ class Checker:
             self.report(
                 top,
                 (section,),
-                f"expected one or more [[{section}]] tables (double brackets), got a single [{section}] table",
+                f"expected one or more [[{section}]] tables (double brackets), got a single "
+                f"[{section}] table",
             )
             return []
         if not isinstance(value, list):

@@ -108,7 +108,8 @@ def read_criterion(check, where, table: dict, taken: dict[str, int]) -> Criterio
             check.report(
                 where,
                 ("capacity",),
-                "expected exactly one of capacity (cases, an integer >= 0) and capacity_share (a share of the cases, in [0, 1])",
+                "expected exactly one of capacity (cases, an integer >= 0) and capacity_share (a "
+                "share of the cases, in [0, 1])",
             )
         else:
             bound = CAPACITY if given[0] == "capacity" else SHARE
@@ -134,7 +135,10 @@ def read_members(check, where, table: dict) -> tuple[tuple[str, float], ...] | N
     """A parameter-based family's ``members``: crisp classifier name -> training PC(+), at least
     two, distinct conditions in [0, 1]; ((name, tau), ...) in the manifest's order, or None."""
     value = table.get("members")
-    what = "a table of crisp classifier name = training PC(+), e.g. members = { tree_a = 0.2, tree_b = 0.5 }"
+    what = (
+        "a table of crisp classifier name = training PC(+), e.g. members = { tree_a = 0.2, "
+        "tree_b = 0.5 }"
+    )
     if value is None:
         check.report(where, ("members",), f"missing required key; expected {what}")
         return None
@@ -150,7 +154,7 @@ def read_members(check, where, table: dict) -> tuple[tuple[str, float], ...] | N
         return None
     known = check.classifier_kinds
     out, ok, seen = [], True, {}
-    for name, tau in value.items():
+    for name in value:
         if name not in known:
             listed = ", ".join(known) or "none"
             check.report(

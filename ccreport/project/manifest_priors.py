@@ -114,7 +114,8 @@ def _point_prior(check: Checker, table: dict, where: Where) -> Params | None:
         check.report(
             where,
             (),
-            "expected pc = PC(+), or p_positive = p(+) and cost_ratio = C(-|+)/C(+|-), or cost_fn and cost_fp",
+            "expected pc = PC(+), or p_positive = p(+) and cost_ratio = C(-|+)/C(+|-), or "
+            "cost_fn and cost_fp",
         )
         return None
     if has_costs:
@@ -128,7 +129,8 @@ def _point_prior(check: Checker, table: dict, where: Where) -> Params | None:
 
 def _point_costs(check: Checker, table: dict, where: Where) -> Params | None:
     """A point prior from costs in units: ``cost_fn`` (missing a positive), ``cost_fp`` (flagging a
-    negative), optional ``unit`` and ``p_positive`` (default: the dataset's class mix, at build time).
+    negative), optional ``unit`` and ``p_positive`` (default: the dataset's class mix, at build
+    time).
 
     PC(+) = p cost_fn / (p cost_fn + (1 - p) cost_fp) (D&H 2006 section 3.2); ``cost_ratio`` is
     kept as cost_fn / cost_fp, and ``pc`` only when ``p_positive`` is given.
@@ -156,8 +158,9 @@ def _point_costs(check: Checker, table: dict, where: Where) -> Params | None:
         check.report(
             where,
             ("cost_fn",),
-            f"expected cost_fn / cost_fp a finite number > 0 in double precision, got {fn!r} / {fp!r} = {ratio!r} "
-            "(the ratio overflows or underflows; give both costs in a unit of similar size)",
+            f"expected cost_fn / cost_fp a finite number > 0 in double precision, got {fn!r} / "
+            f"{fp!r} = {ratio!r} (the ratio overflows or underflows; give both costs in a unit "
+            "of similar size)",
         )
         return None
     params = dict(cost_fn=fn, cost_fp=fp, cost_ratio=ratio)
@@ -203,7 +206,8 @@ def _induced_component(
         check.report(
             where,
             (key,),
-            f"missing required key; expected {bare.text}, or a table {{ distribution = ... }} with one of {example}",
+            f"missing required key; expected {bare.text}, or a table {{ distribution = ... }} "
+            f"with one of {example}",
         )
         return None
     if not isinstance(value, dict):
@@ -278,7 +282,8 @@ def read_prior(
         check.report(
             where,
             ("datasets",),
-            "expected one dataset name: without p_positive, PC(+) follows from cost_fn, cost_fp and that dataset's class mix",
+            "expected one dataset name: without p_positive, PC(+) follows from cost_fn, cost_fp "
+            "and that dataset's class mix",
         )
         return None
     line = check.lines.line_of(where.section, where.index)

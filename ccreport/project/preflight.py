@@ -2,18 +2,19 @@
 
 :func:`preflight` runs, collecting every problem it can before raising one UserInputError:
 
-1. the manifest (:func:`ccreport.project.manifest.load_project`: keys, limits, theme names, narratives
-   that must exist and be UTF-8);
-2. the data (:func:`ccreport.project.loaders.load_project_data`: columns, classes, values, folds of which
-   at least one holds both classes);
-3. the environment's ``SOURCE_DATE_EPOCH`` (:func:`ccreport.runtime.build_date.parse_epoch`), which the
-   build reads;
-4. the output folder (:func:`ccreport.runtime.output_folder.check_output`: never an input, a file or a
-   folder ccreport did not write);
+1. the manifest (:func:`ccreport.project.manifest.load_project`: keys, limits, theme names,
+   narratives that must exist and be UTF-8);
+2. the data (:func:`ccreport.project.loaders.load_project_data`: columns, classes, values, folds of
+   which at least one holds both classes);
+3. the environment's ``SOURCE_DATE_EPOCH`` (:func:`ccreport.runtime.build_date.parse_epoch`), which
+   the build reads;
+4. the output folder (:func:`ccreport.runtime.output_folder.check_output`: never an input, a file or
+   a folder ccreport did not write);
 5. the project's own templates (``templates/`` or a project theme's ``templates/``): rendered
    once on the project's own data - the analyses with :data:`REHEARSAL_BOOTSTRAP` replicates and
    no calibration, so the results have the same shape as a build's, and the figure index a build
-   would make (nothing drawn) - into a temporary folder that is removed. Shipped templates are tested with ccreport and skipped.
+   would make (nothing drawn) - into a temporary folder that is removed. Shipped templates are
+   tested with ccreport and skipped.
 
 File names cannot collide and cannot be too long (:mod:`ccreport.project.naming`), so names need no
 check beyond the manifest's.

@@ -47,14 +47,19 @@ REPLICATES = Bound(
 BANDS = ("pointwise", "simultaneous", "both")
 CALIBRATIONS = ("auto", "double", "off")
 THRESHOLD_AXES = ("pc", "cost_proportion", "both")  # which axis the threshold-choice figures draw
-RANGES = "a list of [low, high] pairs with 0 <= low < high <= 1"  # the allowed values of a list of ranges
+# the allowed values of a list of ranges
+RANGES = "a list of [low, high] pairs with 0 <= low < high <= 1"
 COMPARISON_RULES = ("auto", "all", "best")  # the keyword forms of ``comparisons``
-COMPARISONS = '"auto", "all", "best", { baseline = "<classifier>" } or a list of [a, b] pairs of classifier names'  # the allowed values of ``comparisons``, for messages and the manifest's documentation
+COMPARISONS = (
+    '"auto", "all", "best", { baseline = "<classifier>" } or a list of [a, b] pairs of '
+    "classifier names"
+)  # the allowed values of ``comparisons``, for messages and the manifest's documentation
 
 
 @dataclass(frozen=True)
 class Comparisons:
-    """Which pairs of classifiers are compared (``[project] comparisons``; :mod:`ccreport.tasks.comparisons`).
+    """Which pairs of classifiers are compared (``[project] comparisons``;
+    :mod:`ccreport.tasks.comparisons`).
 
     ``rule``: "auto", "all", "best" (the keyword forms), "baseline" (``baseline`` against every
     other classifier) or "pairs" (the explicit ``pairs``, each (a, b) in the order given).
@@ -118,27 +123,30 @@ class AnalysisSettings:
     )
     partial_ranges: tuple[tuple[float, float], ...] = _setting(
         (),
-        "ranges of x over which each threshold-choice curve's partial area is reported, on each axis's own x "
-        "(Hernández-Orallo, Flach & Ferri 2013 section 8), e.g. [[0.1, 0.5], [0.5, 0.9]].",
+        "ranges of x over which each threshold-choice curve's partial area is reported, on each "
+        "axis's own x (Hernández-Orallo, Flach & Ferri 2013 section 8), e.g. [[0.1, 0.5], [0.5, "
+        "0.9]].",
         ranges=True,
     )
     threshold_axis: str = _setting(
         "pc",
-        'which axis the threshold-choice figures draw: "pc" (PC(+), the cost curves\' axis), "cost_proportion" '
-        "(the 2013 paper's) or both; results.json always has both.",
+        'which axis the threshold-choice figures draw: "pc" (PC(+), the cost curves\' axis), '
+        '"cost_proportion" (the 2013 paper\'s) or both; results.json always has both.',
         choices=THRESHOLD_AXES,
     )
     comparisons: Comparisons = _setting(
         Comparisons(),
-        'which pairs of classifiers are compared (pair figures, tables, paired tests, Holm families): "all" '
-        'pairs, "best" (every other classifier against the dataset\'s best: lowest in-sample expected cost '
-        "under its first prior, ties to the first declared), a baseline against every other, or the listed "
-        'pairs; "auto" is "all" while a dataset has at most 8 classifiers, else "best".',
+        "which pairs of classifiers are compared (pair figures, tables, paired tests, Holm "
+        'families): "all" pairs, "best" (every other classifier against the dataset\'s best: '
+        "lowest in-sample expected cost under its first prior, ties to the first declared), a "
+        'baseline against every other, or the listed pairs; "auto" is "all" while a dataset has at '
+        'most 8 classifiers, else "best".',
         comparisons=True,
     )
 
     def to_dict(self) -> dict:
-        """The ``settings`` object of results.json: every setting but the seed (written beside it)."""
+        """The ``settings`` object of results.json: every setting but the seed
+        (written beside it)."""
         out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "seed"}
         out["partial_ranges"] = [list(r) for r in self.partial_ranges]
         out["comparisons"] = self.comparisons.to_dict()

@@ -55,7 +55,8 @@ p_positive = 0.2
 cost_ratio = 4
 """
 
-NARRATIVE = """This is a starter project made by `ccreport new`. Replace `data/predictions.csv` with your own
+NARRATIVE = """This is a starter project made by `ccreport new`. Replace `data/predictions.csv` \
+with your own
 classifiers' out-of-fold scores, edit `ccreport.toml`, and run `ccreport build`.
 
 *sharp* and *blunt* are scoring classifiers (higher score = more likely positive); *rule* is a crisp

@@ -1,4 +1,5 @@
-"""One numbering of the report's figures and tables, computed once and shown by the site and report.pdf.
+"""One numbering of the report's figures and tables, computed once and shown by the site and
+report.pdf.
 
 The report's items are numbered in reading order, figures and tables each from 1:
 
@@ -12,8 +13,8 @@ The report's items are numbered in reading order, figures and tables each from 1
 Nothing here lists figure kinds or sections: a newly registered kind or section is numbered where
 its ``section`` and ``order`` place it. :func:`number_items` writes each number into its
 :class:`~ccreport.render.site.Figure` or :class:`~ccreport.render.tables.Table` and returns the
-:class:`Catalogue`, which both renderers use as it is (report.pdf shows every figure and table of the
-site, so it never numbers again) and which lists them for the PDF's list of figures and tables.
+:class:`Catalogue`, which both renderers use as it is (report.pdf shows every figure and table of
+the site, so it never numbers again) and which lists them for the PDF's list of figures and tables.
 The section templates show a section's figures, and its tables, in that order (a test reads the
 numbers back from every page of the example).
 """

@@ -1,7 +1,7 @@
 """The decision first: one block per dataset, opening report.pdf (after the title) and index.html.
 
-Read from each dataset's decision box (:mod:`ccreport.tasks.decisions`, ``datasets.<d>.decisions`` in
-results.json), nothing recomputed: at each point prior, the recommended classifier and threshold,
+Read from each dataset's decision box (:mod:`ccreport.tasks.decisions`, ``datasets.<d>.decisions``
+in results.json), nothing recomputed: at each point prior, the recommended classifier and threshold,
 its expected cost in the project's units (else normalized) with the classifier's canonical
 ``expected_cost_interval``, the PC(+) range where it stays the cheapest, the share of cases it
 flags and whether the runner-up is tied (the family-wise verdict: "significantly cheaper than"
@@ -52,7 +52,8 @@ class DatasetSummary:
 
 def few_scores_warning(d: DatasetResult, classifier: str) -> str:
     """The under-coverage warning of a classifier whose band is known to cover less than its level,
-    in the words every other place quotes (:attr:`ccreport.results.Band.coverage_warning`), or ""."""
+    in the words every other place quotes (:attr:`ccreport.results.Band.coverage_warning`), or
+    ""."""
     c = d.classifiers.get(classifier)
     warning = None if c is None or c.band is None else c.band.coverage_warning
     return f"Caution, {classifier}: {warning}" if warning else ""
@@ -72,18 +73,22 @@ def short_rule(row) -> str:
     if m is None:
         return one(row.threshold)
     a, b = m["thresholds"]
-    return f"{one(a)} for {100 * m['weight_first']:.1f}% of cases (drawn at random), {one(b)} for the rest"
+    return (
+        f"{one(a)} for {100 * m['weight_first']:.1f}% of "
+        f"cases (drawn at random), {one(b)} for the rest"
+    )
 
 
 def price_words(price: dict, intervals: dict | None = None) -> str:
     """The constrained choice's cost against the unconstrained optimum and the best trivial one;
     ``intervals``: prior -> {lower, upper} of the choice's normalized expected cost (the criteria's
-    bootstrap, :func:`ccreport.render.sections.decisions.criterion_interval`), shown in the same units."""
+    bootstrap, :func:`ccreport.render.sections.decisions.criterion_interval`), shown in the same
+    units."""
     parts = []
     for p, v in price.items():
         units = "cost_per_case" in v
         src, fmt = (
-            (v["cost_per_case"], lambda x: money(x, v["unit"]))
+            (v["cost_per_case"], lambda x, v=v: money(x, v["unit"]))
             if units
             else (v, lambda x: f"{x:.4f}")
         )
@@ -114,9 +119,15 @@ def prior_line(d: DatasetResult, name: str, row) -> SummaryLine:
     head = f"Under {name} (PC(+) = {row.pc:.3f})"
     who = trivial_choice(row)
     if who is not None:
-        what = f"flag {'no case' if who == 'nobody' else 'every case'} as {d.positive_label} (a trivial classifier)"
+        what = (
+            f"flag {'no case' if who == 'nobody' else 'every case'} "
+            f"as {d.positive_label} (a trivial classifier)"
+        )
     else:
-        what = f"deploy {row.classifier}, flagging a case as {d.positive_label} when its score is at least {threshold_text(row.threshold)}"
+        what = (
+            f"deploy {row.classifier}, flagging a case as {d.positive_label} when its score is at "
+            f"least {threshold_text(row.threshold)}"
+        )
     iv = row.expected_cost_interval
     if row.cost_per_case is not None:
         c = row.cost_per_case
@@ -128,8 +139,8 @@ def prior_line(d: DatasetResult, name: str, row) -> SummaryLine:
         if iv is not None:
             cost += f" {tb.interval(iv[0], iv[1], tb.COST_DIGITS)}"
     text = (
-        f"{what}: {cost}; stays the cheapest for PC(+) in [{row.pc_interval[0]:.3f}, {row.pc_interval[1]:.3f}]; "
-        f"flags {rate(row.flagged_share)} of cases"
+        f"{what}: {cost}; stays the cheapest for PC(+) in [{row.pc_interval[0]:.3f}, "
+        f"{row.pc_interval[1]:.3f}]; flags {rate(row.flagged_share)} of cases"
     )
     why = zero_width_text(row)
     if why:
@@ -156,8 +167,8 @@ def criterion_line(d: DatasetResult, name: str, row) -> SummaryLine:
         return SummaryLine(head, f"{row.note}.")
     if row.kind == "performance_independent":
         text = (
-            f"{row.classifier}, threshold set from PC(+) alone; expected normalized cost {row.expected_cost:.4f} "
-            "under the uniform prior"
+            f"{row.classifier}, threshold set from PC(+) alone; expected normalized cost "
+            f"{row.expected_cost:.4f} under the uniform prior"
         )
         if row.runner_up:
             text += (
@@ -187,7 +198,10 @@ def criterion_line(d: DatasetResult, name: str, row) -> SummaryLine:
         warning = "; ".join(w for w in (warning, few) if w)
     if row.runner_up:
         r = row.runner_up
-        text += f"; runner-up on the same basis {r['classifier']} (TPR {rate(r['tpr'])}, FPR {rate(r['fpr'])})"
+        text += (
+            f"; runner-up on the same basis {r['classifier']} "
+            f"(TPR {rate(r['tpr'])}, FPR {rate(r['fpr'])})"
+        )
     if row.ties:
         text += f"; exactly as good: {', '.join(row.ties)}"
     return SummaryLine(head, text + ".", warning)
@@ -206,8 +220,8 @@ def instance_note(d: DatasetResult) -> str:
         "the point priors' class-level costs" if d.decisions.priors else "the selection criteria"
     )
     text = (
-        f"Instance costs ({unit}): with each case's own cost, {cheapest} is the cheapest on these cases "
-        f"({totals[cheapest]:,.0f} {unit} in total at its best threshold)"
+        f"Instance costs ({unit}): with each case's own cost, {cheapest} is the cheapest on these "
+        f"cases ({totals[cheapest]:,.0f} {unit} in total at its best threshold)"
     )
     others = [n for n in chosen if n != cheapest]
     if others:
@@ -221,12 +235,13 @@ def instance_note(d: DatasetResult) -> str:
             lo, hi = sorted((sign * diff.lower, sign * diff.upper))
             verdict = "holds 0: the two cannot be told apart" if lo <= 0 <= hi else "excludes 0"
             text += (
-                f" (unadjusted paired {100 * ivs.level:g}% interval of the difference: [{lo:,.0f}, {hi:,.0f}] {unit}, "
-                f"which {verdict})"
+                f" (unadjusted paired {100 * ivs.level:g}% interval of the difference: "
+                f"[{lo:,.0f}, {hi:,.0f}] {unit}, which {verdict})"
             )
     text += (
-        f". The decisions above follow {follows}, the costs declared for deployment; the instance-cost totals "
-        "price these same cases by their own amounts, with the threshold chosen on them"
+        f". The decisions above follow {follows}, the costs declared "
+        "for deployment; the instance-cost totals price these same "
+        "cases by their own amounts, with the threshold chosen on them"
     )
     if not others and chosen:
         text += ", and name the same classifier"

@@ -124,15 +124,16 @@ NO_LAYOUT_ENGINE = {"figure.autolayout": False, "figure.constrained_layout.use":
 
 def lay_out_once(fig) -> None:
     """Run the figure's layout engine once, as ``savefig`` would, then remove it, so that each
-    format is drawn exactly once. Save the figure inside ``matplotlib.rc_context(NO_LAYOUT_ENGINE)``.
+    format is drawn exactly once. Save the figure inside
+    ``matplotlib.rc_context(NO_LAYOUT_ENGINE)``.
 
     ``savefig`` on a figure with a layout engine (even the placeholder ``set_layout_engine("none")``
     leaves) first draws the whole figure without output to run the engine, then draws it again for
     real: four draws for SVG + PDF where two do. The engine measures text with the renderer of the
     canvas's default format, here SVG's (72 dpi), as ``savefig(format="svg")`` would, so the files
-    are byte-identical to laying out inside ``savefig``. ``savefig`` sets the engine to None and back
-    around its draw, and "back to None" means the rc's default engine (constrained, in the package
-    style) unless ``NO_LAYOUT_ENGINE`` is in force.
+    are byte-identical to laying out inside ``savefig``. ``savefig`` sets the engine to None and
+    back around its draw, and "back to None" means the rc's default engine (constrained, in the
+    package style) unless ``NO_LAYOUT_ENGINE`` is in force.
     """
     engine = fig.get_layout_engine()
     if engine is None:
@@ -438,16 +439,17 @@ def write_figures(
 
     Index keys are those of the registered figure kinds (:mod:`ccreport.figures`, each declared by
     a :class:`~ccreport.figures.FigureSpec` beside its drawing function); names are the real
-    dataset/classifier names, file names are stems of them (:mod:`ccreport.project.naming`: injective and short). Shipped kinds:
+    dataset/classifier names, file names are stems of them (:mod:`ccreport.project.naming`:
+    injective and short). Shipped kinds:
 
     * ``"overview/priors"`` - every prior as a density over PC(+) (only if there are priors);
     * ``"overview/small-multiples"`` - one cost-space panel per dataset, shared legend (full width);
     * ``f"{dataset}/cost"`` - cost space with the operating-range strip (column width);
     * ``f"{dataset}/roc"`` - ROC points, curves and hulls;
     * ``f"{dataset}/cost-priors"`` - cost space with the priors panel underneath (only with priors);
-    * ``f"{dataset}/cost-rescaled"`` - the same as cost with y from 0 to 1, captioned "(Rescaled Y)";
-      by default (``rescaled=None``) only when something drawn would be clipped at 0.5 (a crisp
-      cost line or a band above it); ``True`` always, ``False`` never;
+    * ``f"{dataset}/cost-rescaled"`` - the same as cost with y from 0 to 1, captioned
+      "(Rescaled Y)"; by default (``rescaled=None``) only when something drawn would be clipped
+      at 0.5 (a crisp cost line or a band above it); ``True`` always, ``False`` never;
     * ``f"{dataset}/focus/{classifier}"`` - one classifier highlighted over the others, with its
       confidence band and fold average; by default (``focus=None``) only for classifiers whose
       results carry a ``band`` or a ``fold_average``; ``True`` for all, ``False`` none;
@@ -459,16 +461,17 @@ def write_figures(
     "width": "column" | "full"}`` with one path per requested format, e.g.
     ``{"svg": "figures/sonar/cost.svg", "pdf": "figures/sonar/cost.pdf", "caption": ..., ...}``.
     The dict is in report order (overview, then per dataset: its figures, one per classifier, one
-    per pair, each group in the kinds' ``order``). Files: ``figures/overview/*``, ``figures/<dataset-stem>/{cost,roc,...}``,
-    ``figures/<dataset-stem>/focus/<classifier-stem>``, ``figures/<dataset-stem>/diff/<pair-stem>``.
-    Formats: any of "svg", "pdf", "png" (PNG at ``PNG_DPI``). ``workers`` (default: the CPUs
-    available, at most ``DEFAULT_MAX_WORKERS``; never more than one per four figures or per run
-    of :func:`font_chunks`; forked processes, where ``fork`` exists) splits the runs between
-    processes (:func:`worker_shares`); the files are the same bytes either way. ``theme_style``: the theme's ``figures.mplstyle``, layered
-    over the package style for every figure (:func:`ccreport.figures.theme_style`). ``groups``:
-    only the figures whose files are in these folders (:func:`group_folder`; None: all), so a build
-    redraws only the datasets whose figures its cache does not hold; each figure is drawn as it is
-    drawn among all of them.
+    per pair, each group in the kinds' ``order``). Files: ``figures/overview/*``,
+    ``figures/<dataset-stem>/{cost,roc,...}``, ``figures/<dataset-stem>/focus/<classifier-stem>``,
+    ``figures/<dataset-stem>/diff/<pair-stem>``. Formats: any of "svg", "pdf", "png"
+    (PNG at ``PNG_DPI``). ``workers`` (default: the CPUs available, at most ``DEFAULT_MAX_WORKERS``;
+    never more than one per four figures or per run of :func:`font_chunks`; forked processes,
+    where ``fork`` exists) splits the runs between processes (:func:`worker_shares`); the files are
+    the same bytes either way. ``theme_style``: the theme's
+    ``figures.mplstyle``, layered over the package style for every figure
+    (:func:`ccreport.figures.theme_style`). ``groups``: only the figures whose files are in these
+    folders (:func:`group_folder`; None: all), so a build redraws only the datasets whose figures
+    its cache does not hold; each figure is drawn as it is drawn among all of them.
     """
     with F.theme_style(theme_style):
         return _write_figures(

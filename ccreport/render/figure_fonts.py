@@ -57,7 +57,8 @@ def figure_font_css(theme_style: Path | None = None) -> str:
     resolved as matplotlib resolves it (``font_manager.findfont``) and bound under the names the
     SVG may carry: the file's own family name and every name the style lists for the generic
     family. Sources are ``file:`` URLs of matplotlib's installation, so the rules are for this
-    process's WeasyPrint, not for files that leave the machine. Deterministic: same style, same text.
+    process's WeasyPrint, not for files that leave the machine. Deterministic: same style, same
+    text.
     """
     from matplotlib import font_manager as fm
 
@@ -84,17 +85,20 @@ def figure_font_css(theme_style: Path | None = None) -> str:
                         continue
                     seen.add((name, own.style, own.weight))
                     rules.append(
-                        f'@font-face {{ font-family: "{PINNED_PREFIX}{name}"; src: url("{path.as_uri()}"); '
-                        f"font-style: {own.style}; font-weight: {fm.weight_dict.get(own.weight, own.weight)}; }}"
+                        f'@font-face {{ font-family: "{PINNED_PREFIX}{name}"; '
+                        f'src: url("{path.as_uri()}"); '
+                        f"font-style: {own.style}; "
+                        f"font-weight: {fm.weight_dict.get(own.weight, own.weight)}; }}"
                     )
     return "\n".join(rules) + "\n"
 
 
 def weasyprint_options(out: Path, theme_style: Path | None = None) -> tuple[dict, dict]:
-    """``(html_kwargs, render_kwargs)`` for ``weasyprint.HTML(**html_kwargs).render(**render_kwargs)``:
-    the SVG files under ``out/figures/`` are fetched with their fonts pinned (:func:`pin_svg_fonts`),
-    every other URL as WeasyPrint fetches it; the stylesheet binds the pinned names
-    (:func:`figure_font_css` for ``theme_style``, the theme's ``figures.mplstyle``)."""
+    """``(html_kwargs, render_kwargs)`` for
+    ``weasyprint.HTML(**html_kwargs).render(**render_kwargs)``: the SVG files under ``out/figures/``
+    are fetched with their fonts pinned (:func:`pin_svg_fonts`), every other URL as WeasyPrint
+    fetches it; the stylesheet binds the pinned names (:func:`figure_font_css` for ``theme_style``,
+    the theme's ``figures.mplstyle``)."""
     from weasyprint import CSS
     from weasyprint.text.fonts import FontConfiguration
     from weasyprint.urls import URLFetcher, URLFetcherResponse

@@ -30,9 +30,10 @@ cannot be read) falls back to the SVG route: WeasyPrint draws the SVG, with its 
 order, objects copied in the file's dictionary order.
 
 Public seams only: WeasyPrint's image protocol (``get_intrinsic_size``, ``draw``, and
-``Stream.add_image`` with ``id`` and ``get_x_object``, as WeasyPrint's own images use it; the XObject
-is then named ``i<id>0``), the ``write_pdf`` finisher, pydyf's objects, and pypdf's streams (an
-encoded stream's stored bytes through the base ``StreamObject.get_data``); tests/render/test_figure_pdfs.py.
+``Stream.add_image`` with ``id`` and ``get_x_object``, as WeasyPrint's own images use it; the
+XObject is then named ``i<id>0``), the ``write_pdf`` finisher, pydyf's objects, and pypdf's streams
+(an encoded stream's stored bytes through the base ``StreamObject.get_data``);
+tests/render/test_figure_pdfs.py.
 """
 
 from __future__ import annotations
@@ -77,14 +78,17 @@ class FigurePdf:
         self.xobject = None
 
     def get_intrinsic_size(self, image_resolution, font_size):
-        """``(width, height, ratio)`` in CSS px: the MediaBox's points times 4/3, as the SVG's ``Wpt x Hpt``."""
+        """``(width, height, ratio)`` in CSS px: the MediaBox's points times 4/3, as the SVG's
+        ``Wpt x Hpt``."""
         return self.width * PX_PER_PT, self.height * PX_PER_PT, self.width / self.height
 
     def draw(self, stream, concrete_width, concrete_height, _style):
-        """Draw the figure into the ``concrete_width x concrete_height`` px box (y down) of ``stream``.
+        """Draw the figure into the ``concrete_width x concrete_height`` px box (y down) of
+        ``stream``.
 
         Registered as WeasyPrint registers its own images (``stream.add_image``, which names the
-        XObject ``i<id>0``, e.g. ``iccfig0_0`` and asks :meth:`get_x_object` for it when the page is written)."""
+        XObject ``i<id>0``, e.g. ``iccfig0_0`` and asks :meth:`get_x_object` for it when the page is
+        written)."""
         if self.xobject is None:
             self.xobject = self._form_xobject()
             self.id = f"{XOBJECT_PREFIX}{len(self._owner.drawn)}_"
@@ -97,7 +101,8 @@ class FigurePdf:
             stream.draw_x_object(self.name)
 
     def get_x_object(self, interpolate, dpi_ratio):
-        """The figure's form XObject (WeasyPrint's image protocol; neither argument applies to a form)."""
+        """The figure's form XObject (WeasyPrint's image protocol; neither argument applies to a
+        form)."""
         return self.xobject
 
     def _form_xobject(self):
@@ -133,7 +138,8 @@ def page_fonts(page):
 def draws_cid_zero(font) -> bool:
     """Whether a Type0 font's ``/CIDToGIDMap`` gives CID 0 a glyph other than GID 0 (.notdef):
     matplotlib numbers a second subset (ligatures, alternate glyphs) from character code 0, which a
-    PDF/A validator reads as drawing .notdef (ISO 19005-3 6.2.11.8); such a figure takes the SVG route."""
+    PDF/A validator reads as drawing .notdef (ISO 19005-3 6.2.11.8); such a figure takes the SVG
+    route."""
     if font.get("/Subtype") != "/Type0":
         return False
     descendants = font.get("/DescendantFonts")
@@ -154,8 +160,8 @@ def _empty_dictionary():
 
 
 def _stream_bytes(stream) -> tuple[bytes, dict]:
-    """``(bytes, filter entries)`` of a pypdf stream: its encoded bytes and ``/Filter``/``/DecodeParms``
-    when it is encoded, else its data (and no filter)."""
+    """``(bytes, filter entries)`` of a pypdf stream: its encoded bytes and
+    ``/Filter``/``/DecodeParms`` when it is encoded, else its data (and no filter)."""
     from pypdf.generic import EncodedStreamObject, StreamObject
 
     if isinstance(stream, EncodedStreamObject) and "/Filter" in stream:
@@ -183,9 +189,10 @@ def _serialise(value) -> bytes:
 
 @functools.lru_cache(maxsize=4096)
 def name_bytes(name: str) -> bytes:
-    """The PDF bytes pypdf writes for the name ``name`` (``NameObject.write_to_stream``, which escapes
-    it character by character: a third of the copying's time when asked for each of the ~40,000 names
-    the example's figures hold). A function of the string alone, so kept per string."""
+    """The PDF bytes pypdf writes for the name ``name`` (``NameObject.write_to_stream``, which
+    escapes it character by character: a third of the copying's time when asked for each of the
+    ~40,000 names the example's figures hold). A function of the string alone, so kept per
+    string."""
     from pypdf.generic import NameObject
 
     buffer = io.BytesIO()
@@ -201,8 +208,8 @@ def _copy(value, pdf, done: dict, shared: dict | None = None):
     """``value`` (pypdf) as a pydyf value: dictionaries, arrays and streams become pydyf objects,
     indirect objects are added to ``pdf`` once each (``done``: source object number -> reference),
     anything else its PDF bytes. ``shared`` (across figures): a stream whose dictionary holds no
-    reference is added once per distinct (dictionary, bytes), e.g. the font programs, which the build
-    pads to the same glyphs in every figure (``render/figure_files.py``)."""
+    reference is added once per distinct (dictionary, bytes), e.g. the font programs, which the
+    build pads to the same glyphs in every figure (``render/figure_files.py``)."""
     import pydyf
     from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, StreamObject
 
@@ -245,7 +252,8 @@ def _shell(value):
 
 
 def _stream_key(value):
-    """``(dictionary bytes, stream bytes)`` of a stream whose dictionary holds no reference (else None)."""
+    """``(dictionary bytes, stream bytes)`` of a stream whose dictionary holds no reference
+    (else None)."""
     from pypdf.generic import IndirectObject, StreamObject
 
     if not isinstance(value, StreamObject) or any(

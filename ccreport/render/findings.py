@@ -1,31 +1,35 @@
-"""Findings in words: sentences generated from the typed Results, each quoted number a link to its table.
+"""Findings in words: sentences generated from the typed Results, each quoted number a link to its
+table.
 
 A :class:`Finding` is a sentence made of plain text and :class:`Ref` parts. A Ref is one number or
-name the sentence quotes: the text printed, where the value is in ``results.json`` (``path``, keys and
-list indexes), how it was got from there (``kind``) and the table showing it (``href``, a page and a
-table id). The template ``findings.html`` prints the text and links each Ref to its table;
-``tests/render/test_findings.py`` looks every Ref up in ``results.json``, so a sentence cannot disagree with
-its table. Nothing here is free text: every sentence is one of the templates below, filled from Results.
+name the sentence quotes: the text printed, where the value is in ``results.json`` (``path``, keys
+and list indexes), how it was got from there (``kind``) and the table showing it (``href``, a page
+and a table id). The template ``findings.html`` prints the text and links each Ref to its table;
+``tests/render/test_findings.py`` looks every Ref up in ``results.json``, so a sentence cannot
+disagree with its table. Nothing here is free text: every sentence is one of the templates below,
+filled from Results.
 
 What is found (per dataset, :func:`dataset_findings`):
 
-* **cheapest**: which classifier is cheapest on which PC(+) intervals: the runs of the dataset hybrid
-  (the lower envelope over every classifier and threshold, D&H 2006 section 5.1.2) with one classifier;
+* **cheapest**: which classifier is cheapest on which PC(+) intervals: the runs of the dataset
+  hybrid (the lower envelope over every classifier and threshold, D&H 2006 section 5.1.2) with one
+  classifier;
 * **significance**: where the cheapest is significantly cheaper than *every* other classifier: the
   intersection of its run with each pair's family-wise ``significant`` intervals (a
-  studentized max-statistic band over the whole PC(+) range, never the pointwise band); the classifiers
-  it is nowhere separated from there, and those it was not compared with;
+  studentized max-statistic band over the whole PC(+) range, never the pointwise band); the
+  classifiers it is nowhere separated from there, and those it was not compared with;
 * **trivial**: classifiers with no operating range (never below min(PC(+), 1 - PC(+)), D&H 2006
   section 3) and, per prior, those no cheaper than the best trivial classifier E[min(PC, 1 - PC)];
 * **decision**: the decision box's choice at each point prior (``datasets.<d>.decisions``) with the
   step-down adjusted test against the runner-up;
-* **priors**: the cheapest under each prior, starred or tied (:func:`ccreport.render.ranking.verdict`),
-  and whether the priors change it;
-* **trust**: what the fold average (each fold's own envelope) and the out-of-fold selection (thresholds
-  chosen on the other folds, D&H 2006 section 5.2) say about the optimism of the in-sample curves;
-* **quote**: the one number to quote (:func:`quote`): the cheapest classifier's in-sample expected cost
-  with its optimism-corrected bootstrap interval, under the dataset's point prior if it has one, else
-  its first prior (why: the methods page, "Which number to quote").
+* **priors**: the cheapest under each prior, starred or tied
+  (:func:`ccreport.render.ranking.verdict`), and whether the priors change it;
+* **trust**: what the fold average (each fold's own envelope) and the out-of-fold selection
+  (thresholds chosen on the other folds, D&H 2006 section 5.2) say about the optimism of the
+  in-sample curves;
+* **quote**: the one number to quote (:func:`quote`): the cheapest classifier's in-sample expected
+  cost with its optimism-corrected bootstrap interval, under the dataset's point prior if it has
+  one, else its first prior (why: the methods page, "Which number to quote").
 """
 
 from __future__ import annotations
@@ -49,12 +53,13 @@ class Ref:
 
     ``kind`` says how ``text`` follows from ``results.json`` at ``path``: ``name`` (the last key of
     the path, which exists), ``cost`` (the value at :data:`~ccreport.render.tables.COST_DIGITS`),
-    ``pc`` (at :data:`~ccreport.render.tables.PC_DIGITS`), ``p`` (a step-down adjusted p-value (p_adj) at 3
-    decimals; "p_adj <= x" when its raw p-value is at the bootstrap's floor 1 / (R + 1)), ``interval``
-    (an interval ``[lo, hi]`` or ``{lo, hi}`` at PC digits), ``run`` (hybrid segments ``path[-2]`` to
-    ``path[-1]``, all of classifier ``value[2]``, joined), ``within`` (an interval inside every interval
-    in ``within``, its ends among theirs), ``trivial`` (E[min(PC(+), 1 - PC(+))] under the prior at
-    ``path``), ``threshold`` (a decision's threshold, 6 significant digits).
+    ``pc`` (at :data:`~ccreport.render.tables.PC_DIGITS`), ``p`` (a step-down adjusted p-value
+    (p_adj) at 3 decimals; "p_adj <= x" when its raw p-value is at the bootstrap's
+    floor 1 / (R + 1)), ``interval`` (an interval ``[lo, hi]`` or ``{lo, hi}`` at PC digits),
+    ``run`` (hybrid segments ``path[-2]`` to ``path[-1]``, all of classifier ``value[2]``, joined),
+    ``within`` (an interval inside every interval in ``within``, its ends among theirs), ``trivial``
+    (E[min(PC(+), 1 - PC(+))] under the prior at ``path``), ``threshold`` (a decision's threshold, 6
+    significant digits).
     """
 
     text: str
@@ -68,9 +73,9 @@ class Ref:
 @dataclass(frozen=True)
 class Finding:
     """One sentence: ``parts`` are plain strings and :class:`Ref` s, in reading order; ``warnings``:
-    ``(classifier, band)`` of each classifier whose interval the sentence quotes from a band that states
-    it under-covers (:attr:`ccreport.results.Band.coverage_warning`), printed after the sentence by the
-    ``coverage_warning`` macro of macros.html wherever the sentence is shown."""
+    ``(classifier, band)`` of each classifier whose interval the sentence quotes from a band that
+    states it under-covers (:attr:`ccreport.results.Band.coverage_warning`), printed after the
+    sentence by the ``coverage_warning`` macro of macros.html wherever the sentence is shown."""
 
     topic: str
     parts: tuple
@@ -135,7 +140,8 @@ def interval_ref(
 
 
 def p_holm_ref(d: DatasetResult, a: str, b: str, prior: str) -> Ref | None:
-    """The step-down adjusted p-value (p_adj) of a vs b under ``prior`` (either order), or None without one."""
+    """The step-down adjusted p-value (p_adj) of a vs b under ``prior`` (either order), or None
+    without one."""
     m = ranking.comparison(d, a, b)
     iv = None if m is None else (m.expected_cost_difference_interval or {}).get(prior)
     if iv is None or iv.p_holm is None:
@@ -183,8 +189,9 @@ def plural(n: int, word: str, words: str | None = None) -> str:
 
 
 def runs(d: DatasetResult) -> list[tuple[str, int, int, float, float]]:
-    """``(classifier, first, last, lo, hi)`` of each run of the dataset hybrid's segments (results.json
-    ``hybrid.segments``) with one classifier, touching end to end; [] without a hybrid."""
+    """``(classifier, first, last, lo, hi)`` of each run of the dataset hybrid's segments
+    (results.json ``hybrid.segments``) with one classifier, touching end to end; [] without a
+    hybrid."""
     if d.hybrid is None:
         return []
     segments = d.hybrid.hybrid.segments()
@@ -198,8 +205,9 @@ def runs(d: DatasetResult) -> list[tuple[str, int, int, float, float]]:
 
 
 def intersect(a: list[tuple], b: list[tuple]) -> list[tuple]:
-    """Intersection of two sorted lists of closed intervals ``(lo, hi, *tag)``; each result carries the
-    tags of both as ``(lo, hi, tags_a + tags_b)``; pieces narrower than :data:`PC_TOL` are dropped."""
+    """Intersection of two sorted lists of closed intervals ``(lo, hi, *tag)``; each result carries
+    the tags of both as ``(lo, hi, tags_a + tags_b)``; pieces narrower than :data:`PC_TOL` are
+    dropped."""
     out = []
     for x in a:
         for y in b:
@@ -210,8 +218,8 @@ def intersect(a: list[tuple], b: list[tuple]) -> list[tuple]:
 
 
 def significant_for(d: DatasetResult, winner: str, other: str) -> list[tuple] | None:
-    """The family-wise significant intervals where ``winner`` is cheaper than ``other``, each tagged with
-    its results.json path; None when the pair was not compared or has no family-wise test."""
+    """The family-wise significant intervals where ``winner`` is cheaper than ``other``, each tagged
+    with its results.json path; None when the pair was not compared or has no family-wise test."""
     m = ranking.comparison(d, winner, other)
     if m is None or m.significant is None:
         return None
@@ -226,26 +234,27 @@ def significant_for(d: DatasetResult, winner: str, other: str) -> list[tuple] | 
 
 
 def cheapest_findings(d: DatasetResult, level: str) -> tuple[list[Finding], tb.Table | None]:
-    """Who is cheapest where (hybrid runs), and where that is significant against every other classifier."""
+    """Who is cheapest where (hybrid runs), and where that is significant against every other
+    classifier."""
     found = runs(d)
     if not found:
         return [], None
     slug = dataset_page_slug(d.name)
     t = tb.Table(
         f"{slug}-cheapest",
-        f"Cheapest classifier by PC(+) on {d.name} (in sample: the dataset hybrid, the lower envelope over every "
-        "classifier and threshold), and where it is significantly cheaper than every other classifier "
-        f"(family-wise {level}).",
+        f"Cheapest classifier by PC(+) on {d.name} (in sample: the dataset hybrid, the lower "
+        "envelope over every classifier and threshold), and where it is significantly cheaper "
+        f"than every other classifier (family-wise {level}).",
         [
             "PC(+) interval",
             "Cheapest",
             "Significantly cheaper than every other on",
             "Not separated from",
         ],
-        note="Significant: inside a family-wise significant interval (the studentized max-statistic band over the whole "
-        "PC(+) range) of the cheapest against each of the others. Not separated from: the "
-        "classifiers it is nowhere significantly cheaper than on that interval; \u201cnot compared\u201d: no test "
-        "for that pair.",
+        note="Significant: inside a family-wise significant interval (the studentized "
+        "max-statistic band over the whole PC(+) range) of the cheapest against each of the "
+        "others. Not separated from: the classifiers it is nowhere significantly cheaper "
+        "than on that interval; \u201cnot compared\u201d: no test for that pair.",
         compact=True,
     )
     href = table_href(d, "cheapest")
@@ -272,7 +281,7 @@ def cheapest_findings(d: DatasetResult, level: str) -> tuple[list[Finding], tb.T
                 loose[other] = "not separated"
             region = intersect(region, s)
         sig_of[name], loose_of[name] = region, loose
-    for name, first, last, lo, hi in found:
+    for name, _first, _last, lo, hi in found:
         mine = [r for r in sig_of[name] if r[0] >= lo - PC_TOL and r[1] <= hi + PC_TOL]
         parts = [tb.interval(r[0], r[1]) for r in mine]
         loose = []
@@ -311,14 +320,16 @@ def cheapest_findings(d: DatasetResult, level: str) -> tuple[list[Finding], tb.T
         others = len(others_all) - 1
         if region:
             parts.append(
-                f"; it is significantly cheaper than every other classifier (family-wise {level}) on "
+                "; it is significantly cheaper than every "
+                f"other classifier (family-wise {level}) on "
             )
             parts += names_list(
                 [interval_ref(lo, hi, "within", (), href, within=tags) for lo, hi, tags in region]
             )
         elif others:
             parts.append(
-                f"; nowhere there is it significantly cheaper than all {plural(others, 'other')} (family-wise {level})"
+                "; nowhere there is it significantly cheaper than "
+                f"all {plural(others, 'other')} (family-wise {level})"
             )
         loose = loose_of[name]
         apart = [n for n, why in loose.items() if why == "not separated"]
@@ -359,8 +370,9 @@ def trivial_findings(d: DatasetResult, priors: list[str]) -> list[Finding]:
                         + ("beats" if len(never) == 1 else "beat")
                         + " the trivial classifiers: "
                         + ("its" if len(never) == 1 else "their")
-                        + " lower envelope is nowhere below min(PC(+), 1 \u2212 PC(+)) "
-                        "(no operating range), so always predicting one class is at least as good at every PC(+)."
+                        + " lower envelope is nowhere below min(PC(+), 1 \u2212 "
+                        "PC(+)) (no operating range), so always predicting "
+                        "one class is at least as good at every PC(+)."
                     ]
                 ),
             )
@@ -375,7 +387,8 @@ def trivial_findings(d: DatasetResult, priors: list[str]) -> list[Finding]:
             Finding(
                 "trivial",
                 (
-                    "Every classifier beats the trivial classifiers somewhere; the narrowest operating range is ",
+                    "Every classifier beats the trivial classifiers "
+                    "somewhere; the narrowest operating range is ",
                     name_ref(d, narrowest),
                     "\u2019s ",
                     interval_ref(
@@ -494,7 +507,8 @@ def decision_findings(d: DatasetResult) -> list[Finding]:
 
 
 def verdict_parts(d: DatasetResult, p: str, v: ranking.Verdict, href: str = "") -> list:
-    """``logreg (0.1819, significantly cheaper than naive_bayes, p_adj ≤ 0.002)`` or ``... tied with ...``."""
+    """``logreg (0.1819, significantly cheaper than naive_bayes, p_adj ≤ 0.002)`` or
+    ``... tied with ...``."""
     if not v.best:
         return ["no classifier has a cost"]
     if v.reason == "trivial":
@@ -544,8 +558,8 @@ def prior_findings(d: DatasetResult, priors: list[str]) -> list[Finding]:
             (w,) = winners
             text = [
                 name_ref(d, w),
-                f" is the cheapest under all {len(priors)} priors, so the choice does not depend on "
-                "the prior; ",
+                f" is the cheapest under all {len(priors)} priors, "
+                "so the choice does not depend on the prior; ",
             ]
         else:
             text = ["The prior changes which classifier is cheapest; "]
@@ -556,16 +570,16 @@ def prior_findings(d: DatasetResult, priors: list[str]) -> list[Finding]:
         else:
             text.append(
                 (
-                    "its expected cost is significantly below the runner-up's (adjusted for all pairs and priors) under "
-                    + ", ".join(starred)
+                    "its expected cost is significantly below the runner-up's (adjusted for all "
+                    "pairs and priors) under " + ", ".join(starred)
                 )
                 if starred
-                else "under no prior is the cheapest's expected cost significantly below the runner-up's "
-                "(adjusted for all pairs and priors)"
+                else "under no prior is the cheapest's expected cost significantly below the "
+                "runner-up's (adjusted for all pairs and priors)"
             )
             text.append(
-                "; an expected cost averages over PC(+), so this can differ from the family-wise PC(+) "
-                "intervals above, which are about single operating conditions"
+                "; an expected cost averages over PC(+), so this can differ from the family-wise "
+                "PC(+) intervals above, which are about single operating conditions"
             )
         text.append(".")
         out.append(Finding("priors", tuple(text)))
@@ -573,7 +587,8 @@ def prior_findings(d: DatasetResult, priors: list[str]) -> list[Finding]:
 
 
 def trust_findings(d: DatasetResult, priors: list[str], level: str) -> list[Finding]:
-    """What the fold average and the out-of-fold selection say about the in-sample curves' optimism."""
+    """What the fold average and the out-of-fold selection say about the in-sample curves'
+    optimism."""
     out = []
     if not priors:
         return out
@@ -590,8 +605,8 @@ def trust_findings(d: DatasetResult, priors: list[str], level: str) -> list[Find
         href = table_href(d, "folds")
         most = 2 * len(below) > len(folds)
         reading = (
-            "an envelope fitted to one fold\u2019s cases is more optimistic, not less, so the fold average is no "
-            "out-of-sample estimate"
+            "an envelope fitted to one fold\u2019s cases is more optimistic, not less, so the "
+            "fold average is no out-of-sample estimate"
             if most
             else "the folds\u2019 own envelopes do not show more optimism than the pooled one here"
         )
@@ -599,9 +614,11 @@ def trust_findings(d: DatasetResult, priors: list[str], level: str) -> list[Find
             Finding(
                 "trust",
                 (
-                    f"Under {p} the fold average (each fold\u2019s own lower envelope, averaged) is "
+                    f"Under {p} the fold average (each fold\u2019s "
+                    "own lower envelope, averaged) is "
                     + ("below" if most else "at or above")
-                    + f" the pooled in-sample cost for {len(below) if most else len(folds) - len(below)} of "
+                    + " the pooled in-sample cost for "
+                    f"{len(below) if most else len(folds) - len(below)} of "
                     + plural(len(folds), "classifier")
                     + " (",
                     name_ref(d, first, href),
@@ -613,7 +630,8 @@ def trust_findings(d: DatasetResult, priors: list[str], level: str) -> list[Find
                     ),
                     " against ",
                     expected_cost_ref(d, first, p),
-                    f"): {reading}, and its range over the folds is a spread, not a confidence interval.",
+                    f"): {reading}, and its range over the folds "
+                    "is a spread, not a confidence interval.",
                 ),
             )
         )
@@ -629,8 +647,9 @@ def trust_findings(d: DatasetResult, priors: list[str], level: str) -> list[Find
             Finding(
                 "trust",
                 (
-                    "Choosing each threshold on the other folds and applying it to the held-out fold (D&H 2006 section 5.2) "
-                    "raises the uniform-prior expected cost by at most ",
+                    "Choosing each threshold on the other folds and "
+                    "applying it to the held-out fold (D&H 2006 section "
+                    "5.2) raises the uniform-prior expected cost by at most ",
                     cost_ref(
                         oof[worst].optimism,
                         classifier_path(d, worst, "out_of_fold", "optimism"),
@@ -654,9 +673,10 @@ def trust_findings(d: DatasetResult, priors: list[str], level: str) -> list[Find
             Finding(
                 "trust",
                 (
-                    f"The {level} bootstrap intervals are optimism-corrected (Efron 1983) and studentized (bootstrap-t): they cover the cost of each classifier "
-                    "with its thresholds selected on these data, which the in-sample estimate understates; quote the "
-                    "interval, not the in-sample number alone.",
+                    f"The {level} bootstrap intervals are optimism-corrected (Efron 1983) and "
+                    "studentized (bootstrap-t): they cover the cost of each classifier with its "
+                    "thresholds selected on these data, which the in-sample estimate "
+                    "understates; quote the interval, not the in-sample number alone.",
                 ),
             )
         )
@@ -664,7 +684,8 @@ def trust_findings(d: DatasetResult, priors: list[str], level: str) -> list[Find
 
 
 def quote_prior(results: Results, d: DatasetResult) -> str | None:
-    """The prior of the quote: the dataset's first point prior with a decision, else its first prior."""
+    """The prior of the quote: the dataset's first point prior with a decision, else its first
+    prior."""
     priors = list(dataset_priors(results, d))
     if d.decisions is not None:
         for p in d.decisions.priors:
@@ -729,7 +750,8 @@ def quote(results: Results, d: DatasetResult, level: str) -> Finding:
                 href,
                 (iv.lower, iv.upper),
             ),
-            " (optimism-corrected, studentized bootstrap; the point estimate is in sample, so optimistic)",
+            " (optimism-corrected, studentized bootstrap; "
+            "the point estimate is in sample, so optimistic)",
         ]
         warnings = coverage_warnings(d, [name])
     else:
@@ -752,7 +774,8 @@ def quote(results: Results, d: DatasetResult, level: str) -> Finding:
 
 def coverage_warnings(d: DatasetResult, names) -> tuple:
     """``(classifier, band)`` of each of ``names`` whose band states that its intervals under-cover
-    (:attr:`ccreport.results.Band.coverage_warning`): the warning travels with every quoted interval."""
+    (:attr:`ccreport.results.Band.coverage_warning`): the warning travels with every quoted
+    interval."""
     out = []
     for n in dict.fromkeys(names):
         c = d.classifiers.get(n)
@@ -781,5 +804,6 @@ def dataset_findings(results: Results, d: DatasetResult) -> DatasetFindings:
 
 
 def report_findings(results: Results) -> list[DatasetFindings]:
-    """The findings of every dataset, in manifest order (the index page shows the quote, priors and trivial ones)."""
+    """The findings of every dataset, in manifest order (the index page shows the quote, priors and
+    trivial ones)."""
     return [dataset_findings(results, d) for d in results.datasets.values()]

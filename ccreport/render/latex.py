@@ -6,8 +6,9 @@ What a journal's LaTeX needs, and how each .tex file provides it:
   (:data:`PACKAGES`: booktabs for the rules, siunitx for ``S`` columns, array for ragged ``p``
   columns).
 * **Labels that compile.** ``\\label{tab:<key>}`` uses the table's key unescaped: keys are file
-  stems (:mod:`ccreport.project.naming`, characters ``[a-z0-9_.-]``), all legal in a label, whereas an
-  escaped ``\\_`` inside ``\\label`` stops pdflatex ("Missing \\endcsname") and corrupts the .aux.
+  stems (:mod:`ccreport.project.naming`, characters ``[a-z0-9_.-]``), all legal in a label, whereas
+  an escaped ``\\_`` inside ``\\label`` stops pdflatex ("Missing \\endcsname") and corrupts the
+  .aux.
 * **True minus signs and aligned decimals.** Numeric columns are siunitx ``S`` columns with a
   ``table-format`` measured from the column's numbers (integer digits, decimals, sign), so the
   decimal points line up and siunitx typesets ``-0.013`` with a true minus. A numeric cell's note
@@ -121,7 +122,8 @@ def escape(value: str) -> str:
 
 
 def text_width(value: str, mono: bool = False) -> float:
-    """An upper estimate in points of ``value`` typeset at :data:`FONT_PT` (see the module docstring)."""
+    """An upper estimate in points of ``value`` typeset at :data:`FONT_PT` (see the module
+    docstring)."""
     if mono:
         return len(value) * _MONO_EM * FONT_PT
     em = 0.0
@@ -162,7 +164,8 @@ def header_cell(header: str) -> str:
 
 
 def number_format(texts: list[str]) -> str | None:
-    """siunitx ``table-format`` of a column's numbers (``-1.4``: sign, 1 integer digit, 4 decimals)."""
+    """siunitx ``table-format`` of a column's numbers (``-1.4``: sign, 1 integer digit, 4
+    decimals)."""
     numbers = [t for t in texts if re.fullmatch(r"-?\d+(\.\d+)?", t)]
     if not numbers:
         return None
@@ -190,7 +193,8 @@ def mark_text(cell) -> str:
 
 
 def breakable(body: str, mono: bool) -> str:
-    """Break points in a wrapping cell: after ``/`` and ``\\_``, and every 8 characters of a digest."""
+    """Break points in a wrapping cell: after ``/`` and ``\\_``, and every 8 characters of a
+    digest."""
     if mono:
         return "\\allowbreak{}".join(body[i : i + 8] for i in range(0, len(body), 8))
     return body.replace("/", "/\\allowbreak{}").replace("\\_", "\\_\\allowbreak{}")
@@ -305,7 +309,8 @@ def tabular(columns: list[Column], indexes: list[int], rows: range) -> list[str]
 
 
 def table_latex(table) -> str:
-    """The LaTeX source of ``table`` (a :class:`ccreport.render.tables.Table`); see the module docstring."""
+    """The LaTeX source of ``table`` (a :class:`ccreport.render.tables.Table`); see the module
+    docstring."""
     columns = layout(table)
     groups = column_groups(columns, getattr(table, "lead_columns", 1))
     n = len(table.rows)

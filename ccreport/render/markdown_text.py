@@ -63,7 +63,8 @@ class _ShiftHeadings(Treeprocessor):
 
 
 def render_markdown(text: str | None, heading_offset: int = 1) -> Markup:
-    """HTML of a narrative; headings shifted down by ``heading_offset`` (a page already has an h1)."""
+    """HTML of a narrative; headings shifted down by ``heading_offset`` (a page already has an
+    h1)."""
     if not text:
         return Markup("")
     return Markup(_converter(heading_offset).convert(text))

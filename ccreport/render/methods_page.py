@@ -1,17 +1,19 @@
-"""What the methods page says about this project: its Limitations and its probability-threshold rules.
+"""What the methods page says about this project: its Limitations and its probability-threshold
+rules.
 
 Both are generated from the project's :class:`~ccreport.results.Results`, not fixed text, so a
 project without folds gets no sentence on pooled folds and a project whose classifiers all have many
 distinct scores gets no few-scores warning.
 
-:func:`limitations` - what the report's numbers do not account for, one :class:`Limitation` per kind:
+:func:`limitations` - what the report's numbers do not account for, one :class:`Limitation` per
+kind:
 
 * ``fixed_models``: every bootstrap resamples the evaluation instances with the classifiers' scores
   held fixed (D&H 2006 section 4.6 conditions on the test confusion matrix in the same way): no
   interval contains the variability of training a model on another sample.
 * ``pooled_folds`` (datasets with a fold column only): the out-of-fold scores of the k fold models
-  are pooled into one ROC curve and one lower envelope per classifier (pooling, D&H 2006 section 4.5),
-  which describes none of the k models, nor one refitted on all the data.
+  are pooled into one ROC curve and one lower envelope per classifier (pooling, D&H 2006
+  section 4.5), which describes none of the k models, nor one refitted on all the data.
 * ``selection`` (datasets with at least two classifiers and a cheapest one): the headline classifier
   is the cheapest of k on the instances its interval comes from; its interval does not include that
   choice. The size of the bias is bounded by the worst case of k equally good classifiers with
@@ -19,15 +21,16 @@ distinct scores gets no few-scores warning.
   ``e(k) s`` below the common true cost, with ``e(k) = E[max of k iid N(0, 1)]``
   (:func:`expected_max_normal`); ``s`` is read from the quoted interval as its width over
   ``2 z_{(1 + confidence)/2}``. For normal estimates, real differences make the bias smaller (each
-  estimate is at least the smallest true cost plus its own error) and so does positive correlation (the
-  same instances; Slepian's inequality), so this is the size not to exceed, not an estimate.
+  estimate is at least the smallest true cost plus its own error) and so does positive correlation
+  (the same instances; Slepian's inequality), so this is the size not to exceed, not an estimate.
 * ``few_scores``: the classifiers whose band states the measured under-coverage for few distinct
   scores (:data:`ccreport.tasks.bands_task.TARGET_SCORES` followed by an addition), named with their
   number of distinct scores and the band's own words.
 * ``not_covered``: what no interval covers: a deployment population whose within-class score
   distributions differ from the data's (D&H 2006 section 6, after Webb & Ting 2005), the class-level
-  cost model (D&H 2006 section 6 and Appendix A; datasets with instance costs named), the priors over
-  PC(+) taken as given, label errors, thresholds chosen on these same data (D&H 2006 section 5.2).
+  cost model (D&H 2006 section 6 and Appendix A; datasets with instance costs named), the priors
+  over PC(+) taken as given, label errors, thresholds chosen on these same data
+  (D&H 2006 section 5.2).
 
 :func:`probability_rules` - for each dataset with a threshold-from-PC(+) criterion, the classifiers'
 areas under the score-driven rule of Hernandez-Orallo, Flach & Ferri 2013 (section 3: positive iff
@@ -36,7 +39,8 @@ areas under the score-driven rule of Hernandez-Orallo, Flach & Ferri 2013 (secti
 pi. Both trust the scores as probabilities; they differ in the class mix at which they read them:
 the score-driven threshold is Bayes-optimal for posteriors calibrated at balanced classes, the
 ``bayes_prior`` one for posteriors calibrated at pi (on the cost-proportion axis of the 2013 paper
-``bayes_prior`` is its score-driven rule ``T(c) = c``, carried to PC(+)). They coincide when pi = 1/2.
+``bayes_prior`` is its score-driven rule ``T(c) = c``, carried to PC(+)). They coincide when
+pi = 1/2.
 """
 
 from __future__ import annotations
@@ -56,7 +60,8 @@ BAYES_PRIOR = "bayes_prior"
 
 @dataclass(frozen=True)
 class Limitation:
-    """One limitation: ``key`` (stable, for tests and anchors), a short ``title`` and its sentences."""
+    """One limitation: ``key`` (stable, for tests and anchors), a short ``title`` and its
+    sentences."""
 
     key: str
     title: str
@@ -79,7 +84,8 @@ class RuleRow:
 
 
 def expected_max_normal(k: int) -> float:
-    """``E[max(Z_1, ..., Z_k)]`` for k independent standard normals: ``int x k phi(x) Phi(x)^(k-1) dx``.
+    """``E[max(Z_1, ..., Z_k)]`` for k independent standard normals:
+    ``int x k phi(x) Phi(x)^(k-1) dx``.
 
     Exact to about 1e-10 by the trapezoid rule on [-12, 12] (the integrand is smooth and its tails
     below 1e-30 there). 0 for k = 1; 1/sqrt(pi) for k = 2; 3/(2 sqrt(pi)) for k = 3.
@@ -99,7 +105,8 @@ def _names(items: list[str]) -> str:
 
 
 def _distinct_scores(c) -> int:
-    """Distinct scores of a scoring classifier: its ROC points (one per distinct score) less the origin."""
+    """Distinct scores of a scoring classifier: its ROC points (one per distinct score) less the
+    origin."""
     return int(np.asarray(c.roc_fpr).size) - 1
 
 
@@ -120,16 +127,17 @@ def _fixed_models(results: Results) -> Limitation:
     b = int(results.settings.bootstrap)
     if b <= 0:
         text = (
-            "No bootstrap was run (bootstrap = 0): no number of this report has an interval, band or p-value, so "
-            "nothing says how much any of them would move on other data."
+            "No bootstrap was run (bootstrap = 0): no number of this report has an interval, "
+            "band or p-value, so nothing says how much any of them would move on other data."
         )
     else:
         text = (
-            f"Every interval, band and p-value comes from {b} resamples of the evaluation instances with each "
-            "classifier's scores held fixed: the fitted models are taken as given and never refitted, as "
-            "Drummond and Holte condition on the test confusion matrix [1, §4.6]. So no interval contains the "
-            "variability of training: a model fitted to another sample of the same size would score the cases "
-            "differently, and its cost curve could lie outside the band."
+            f"Every interval, band and p-value comes from {b} resamples of the evaluation "
+            "instances with each classifier's scores held fixed: the fitted models are taken as "
+            "given and never refitted, as Drummond and Holte condition on the test confusion "
+            "matrix [1, §4.6]. So no interval contains the variability of training: a model "
+            "fitted to another sample of the same size would score the cases differently, and "
+            "its cost curve could lie outside the band."
         )
     return Limitation("fixed_models", "Fixed models", text)
 
@@ -140,12 +148,14 @@ def _pooled_folds(results: Results) -> Limitation | None:
         return None
     parts = [f"{d.name} ({d.n_folds} folds)" for d in folded]
     text = (
-        f"On {_names(parts)} the fold column declares cross-validation folds, so the scores are out-of-fold "
-        "scores: each case was scored by the model fitted without its fold, and the scores of all the fold models are pooled into one ROC curve and one lower "
-        "envelope per classifier (pooling, one of the two methods of Swets and Pickett that D&H discuss [1, §4.5]). The "
-        "pooled curve is the curve of none of the fold models, nor of a model refitted on all the data, and "
-        "its thresholds are applied to scores of models that may be scaled differently from each other. The "
-        "fold-average tables give the other way, the cost curves averaged vertically [1, §4.5]."
+        f"On {_names(parts)} the fold column declares cross-validation folds, so the scores are "
+        "out-of-fold scores: each case was scored by the model fitted without its fold, and the "
+        "scores of all the fold models are pooled into one ROC curve and one lower envelope per "
+        "classifier (pooling, one of the two methods of Swets and Pickett that D&H discuss [1, "
+        "§4.5]). The pooled curve is the curve of none of the fold models, nor of a model "
+        "refitted on all the data, and its thresholds are applied to scores of models that may "
+        "be scaled differently from each other. The fold-average tables give the other way, the "
+        "cost curves averaged vertically [1, §4.5]."
     )
     return Limitation("pooled_folds", "Pooled out-of-fold scores", text)
 
@@ -168,22 +178,26 @@ def _selection(results: Results) -> Limitation | None:
         if iv is not None and np.isfinite(iv.upper - iv.lower):
             se = (iv.upper - iv.lower) / (2.0 * z)
             s += (
-                f"; with its standard error s ≈ {tb.cost(se)} (its {100 * conf:g}% interval's width over "
-                f"{2.0 * z:.3f}), the worst case is e({k}) s = {e_k:.3f} s ≈ {tb.cost(e_k * se)}"
+                f"; with its standard error s ≈ {tb.cost(se)} (its "
+                f"{100 * conf:g}% interval's width over {2.0 * z:.3f}), the "
+                f"worst case is e({k}) s = {e_k:.3f} s ≈ {tb.cost(e_k * se)}"
             )
         sentences.append(s + ".")
     if not sentences:
         return None
     text = (
-        "The classifier a dataset's findings quote is the cheapest of the k classifiers on the same instances "
-        "its interval comes from, and that interval is the interval of the classifier once chosen: it does "
-        "not include the choice, so it is optimistic. With normal estimates of a common standard error s, the "
-        "bias is largest when all k are equally good and their estimates independent: the cheapest estimate "
-        "then lies on average e(k) s below the common true cost, e(k) the mean of the largest of k standard "
-        "normals. " + " ".join(sentences) + " Estimates from the same instances are positively "
-        "correlated, and real differences between the classifiers separate them; both make the bias smaller "
-        "than this worst case. The paired tests against the runner-up say whether the choice itself is "
-        "supported."
+        "The classifier a dataset's findings quote is the cheapest of the k "
+        "classifiers on the same instances its interval comes from, and that interval "
+        "is the interval of the classifier once chosen: it does not include the "
+        "choice, so it is optimistic. With normal estimates of a common standard "
+        "error s, the bias is largest when all k are equally good and their estimates "
+        "independent: the cheapest estimate then lies on average e(k) s below the "
+        "common true cost, e(k) the mean of the largest of k standard normals. "
+        + " ".join(sentences)
+        + " Estimates from the same instances are positively correlated, "
+        "and real differences between the classifiers separate them; both "
+        "make the bias smaller than this worst case. The paired tests "
+        "against the runner-up say whether the choice itself is supported."
     )
     return Limitation("selection", "Best-of-k selection", text)
 
@@ -199,31 +213,32 @@ def _few_scores(results: Results) -> Limitation:
                 )
     if not found:
         text = (
-            "No classifier of this report has the few distinct scores with which the bands are known to cover "
-            "less than their level (benchmarks/README.md, validity matrix)."
+            "No classifier of this report has the few distinct scores with which the bands are "
+            "known to cover less than their level (benchmarks/README.md, validity matrix)."
         )
     else:
         text = " ".join(f"{_names(names)}: {note}." for note, names in found.items())
         text += (
-            " Every interval of these classifiers (bands, expected costs, differences) shares that shortfall, "
-            "wherever it is quoted."
+            " Every interval of these classifiers (bands, expected costs, differences) shares "
+            "that shortfall, wherever it is quoted."
         )
     return Limitation("few_scores", "Few distinct scores", text)
 
 
 def _not_covered(results: Results) -> Limitation:
     text = (
-        "Beyond training variability, no interval covers: a deployment population whose cases differ from these "
-        "data other than in the class mix and costs (cost curves and ROC curves represent every class distribution "
-        "only for changes of the class priors that leave the within-class score distributions unchanged [1, §6]); "
-        "errors in the labels; the choice of the priors over PC(+), which are taken as given; and, for thresholds "
-        "chosen on these same cases, their cost on fresh data (the lower envelope is an optimistic estimate of a "
-        "hybrid built by an empirical selection criterion [1, §5.2]; the bands target the cost of the thresholds as "
-        "selected here)."
+        "Beyond training variability, no interval covers: a deployment population whose cases "
+        "differ from these data other than in the class mix and costs (cost curves and ROC "
+        "curves represent every class distribution only for changes of the class priors that "
+        "leave the within-class score distributions unchanged [1, §6]); errors in the labels; "
+        "the choice of the priors over PC(+), which are taken as given; and, for thresholds "
+        "chosen on these same cases, their cost on fresh data (the lower envelope is an "
+        "optimistic estimate of a hybrid built by an empirical selection criterion [1, §5.2]; "
+        "the bands target the cost of the thresholds as selected here)."
     )
     text += (
-        " The cost curves take a misclassification to cost the same for every case of a class, the costs "
-        "adding up [1, §6 and Appendix A]."
+        " The cost curves take a misclassification to cost the same for every case of a class, "
+        "the costs adding up [1, §6 and Appendix A]."
     )
     iv = [
         d.name
@@ -232,8 +247,8 @@ def _not_covered(results: Results) -> Limitation:
     ]
     if iv:
         text += (
-            f" The instance-cost analyses of {_names(iv)} drop that assumption and take the declared costs as "
-            "exact and known for every case [3, §3]."
+            f" The instance-cost analyses of {_names(iv)} drop that assumption and take the "
+            "declared costs as exact and known for every case [3, §3]."
         )
     return Limitation("not_covered", "What the bootstrap does not cover", text)
 
@@ -251,7 +266,8 @@ def limitations(results: Results) -> list[Limitation]:
 
 
 def probability_rules(results: Results) -> list[RuleRow]:
-    """Score-driven vs each threshold-from-PC(+) criterion's rule, per dataset and scoring classifier (PC(+) axis)."""
+    """Score-driven vs each threshold-from-PC(+) criterion's rule, per dataset and scoring
+    classifier (PC(+) axis)."""
     rows = []
     for d in results.datasets.values():
         pi = d.n_pos / (d.n_pos + d.n_neg)
@@ -285,19 +301,22 @@ def probability_rules(results: Results) -> list[RuleRow]:
 
 
 def probability_rules_table(results: Results) -> tb.Table | None:
-    """:func:`probability_rules` as the methods page's table (None when no dataset has such a criterion)."""
+    """:func:`probability_rules` as the methods page's table (None when no dataset has such a
+    criterion)."""
     rows = probability_rules(results)
     if not rows:
         return None
     t = tb.Table(
         "methods-probability-rules",
-        "Two rules that read the scores as probabilities, per dataset and scoring classifier: the score-driven area "
-        "(flag iff score ≥ 1 − PC(+)) and the area of each threshold-from-PC(+) criterion's rule, beside the optimal "
-        "area (the lower envelope). Areas on the PC(+) axis, uniform operating condition; π: the positives' share "
-        "of the data.",
+        "Two rules that read the scores as probabilities, per dataset and "
+        "scoring classifier: the score-driven area (flag iff score ≥ 1 − PC(+)) "
+        "and the area of each threshold-from-PC(+) criterion's rule, beside the "
+        "optimal area (the lower envelope). Areas on the PC(+) axis, uniform "
+        "operating condition; π: the positives' share of the data.",
         ["Dataset", "π", "Classifier", "Optimal", "Score-driven", "Criterion", "Rule", "Its area"],
-        note="bayes_prior: flag iff score ≥ π(1 − x) / (π(1 − x) + (1 − π)x) at x = PC(+), with π the rule's prior "
-        "(by default the positives' share); score_driven: score ≥ 1 − x; literal: score ≥ x.",
+        note="bayes_prior: flag iff score ≥ π(1 − x) / (π(1 − x) + (1 − π)x) "
+        "at x = PC(+), with π the rule's prior (by default the positives' "
+        "share); score_driven: score ≥ 1 − x; literal: score ≥ x.",
         compact=True,
     )
     for r in rows:

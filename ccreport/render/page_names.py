@@ -1,4 +1,5 @@
-"""Names of the site's pages and anchors: file stems and ids from :mod:`ccreport.project.naming` (injective, short)."""
+"""Names of the site's pages and anchors: file stems and ids from :mod:`ccreport.project.naming`
+(injective, short)."""
 
 from __future__ import annotations
 

@@ -6,26 +6,28 @@ title page, a table of contents whose page numbers come from CSS ``target-counte
 chapters. Every figure and table of the site is in it, with the site's number: both show the one
 numbering of :mod:`ccreport.render.catalogue`, computed once when the site's pages are built. The
 theme's ``report.css`` holds the paged-media rules (running header, page numbers, tables that do not
-break mid-row, wide tables on landscape pages, grids of per-classifier and per-pair figures three to a
-row). Figures are laid out by WeasyPrint as the site's ``<img>`` SVG boxes but drawn from the
+break mid-row, wide tables on landscape pages, grids of per-classifier and per-pair figures three to
+a row). Figures are laid out by WeasyPrint as the site's ``<img>`` SVG boxes but drawn from the
 figures' own vector PDF files, copied in as form XObjects (:mod:`ccreport.render.figure_pdfs`: about
 a tenth of the CPU of WeasyPrint drawing the SVG); a figure without a PDF file is drawn from its SVG
 (vectors, the dense artists the rasters matplotlib embedded), never from PNG, which would make every
 line a raster.
 
-Dates and reproducible bytes: the document's ``dcterms.created/modified`` (the PDF's CreationDate and
-ModDate), the attachments' dates and the title page carry the build date
-(:mod:`ccreport.runtime.build_date`: ``SOURCE_DATE_EPOCH``, else ``[project] date``, else the time of the
-build). WeasyPrint stamps the embedded font subsets with ``SOURCE_DATE_EPOCH``, which is set to the
-build date while writing, so with a fixed date two builds of the same inputs give the same bytes.
+Dates and reproducible bytes: the document's ``dcterms.created/modified`` (the PDF's CreationDate
+and ModDate), the attachments' dates and the title page carry the build date
+(:mod:`ccreport.runtime.build_date`: ``SOURCE_DATE_EPOCH``, else ``[project] date``, else the time
+of the build). WeasyPrint stamps the embedded font subsets with ``SOURCE_DATE_EPOCH``, which is set
+to the build date while writing, so with a fixed date two builds of the same inputs give the same
+bytes.
 
 The PDF is a tagged PDF/A-3b (``pdf_tags``: headings, paragraphs, tables, figures with their alt
 text are in the structure tree) with the archive attached as PDF/A-3 associated files, each once
-(:mod:`ccreport.render.pdfa` repairs what WeasyPrint 70 gets wrong in PDF/A-3: every attachment twice in the
-catalog's ``/AF``, a compressed XMP stream, interpolated images, a stream /Length off by one): ``results.json`` and every file of the project that shaped the output (the
-manifest, data, narratives, template overrides, the project's theme), named by their paths
-relative to the manifest, so :mod:`ccreport.commands.verify` can rebuild the report from the PDF alone.
-If PDF/A output fails (it should not with WeasyPrint 70) a plain tagged PDF is written instead.
+(:mod:`ccreport.render.pdfa` repairs what WeasyPrint 70 gets wrong in PDF/A-3: every attachment
+twice in the catalog's ``/AF``, a compressed XMP stream, interpolated images, a stream /Length off
+by one): ``results.json`` and every file of the project that shaped the output (the manifest, data,
+narratives, template overrides, the project's theme), named by their paths relative to the manifest,
+so :mod:`ccreport.commands.verify` can rebuild the report from the PDF alone. If PDF/A output fails
+(it should not with WeasyPrint 70) a plain tagged PDF is written instead.
 """
 
 from __future__ import annotations
@@ -74,7 +76,8 @@ def fixed_source_date(epoch: int):
 
 
 def _internal_links(html: str) -> str:
-    """Links between site pages become links inside the PDF: page.html -> #page, page.html#a -> #a."""
+    """Links between site pages become links inside the PDF: page.html -> #page,
+    page.html#a -> #a."""
 
     def replace(match: re.Match) -> str:
         page, anchor = match.group(1), match.group(2)
@@ -116,7 +119,8 @@ def _markup(html: str):
 def report_html(site: Site, epoch: int, attachments: bool, table_layout=None) -> str:
     """The whole report as one HTML document. ``table_layout``: a function of a
     :class:`~ccreport.render.tables.Table` giving its fixed layout
-    (:func:`ccreport.speedups.table_widths.table_layout`), or None for WeasyPrint's automatic one."""
+    (:func:`ccreport.speedups.table_widths.table_layout`), or None for WeasyPrint's automatic
+    one."""
     date = BuildDate(epoch, FROM_ENVIRONMENT)
     context = dict(site.context)
     context.update(
@@ -157,7 +161,8 @@ def archive_attachments(out: Path, project, files) -> list[tuple[Path, str, str]
 
 def figure_fonts(out: Path, project=None) -> tuple[dict, dict]:
     """WeasyPrint options pinning the figures' SVG text to matplotlib's font files
-    (:func:`ccreport.render.figure_fonts.weasyprint_options`, with the theme's ``figures.mplstyle``)."""
+    (:func:`ccreport.render.figure_fonts.weasyprint_options`, with the theme's
+    ``figures.mplstyle``)."""
     from .figure_fonts import weasyprint_options
 
     return weasyprint_options(
@@ -168,7 +173,8 @@ def figure_fonts(out: Path, project=None) -> tuple[dict, dict]:
 def table_layouts(site: Site, out: Path, render_options: dict):
     """Each table's fixed layout (:mod:`ccreport.speedups.table_widths`, a speedup: WeasyPrint's
     automatic table layout without its measuring pass), measured in the document's own font map;
-    None (WeasyPrint's automatic layout) when the speedup is off or for a theme of the project's own."""
+    None (WeasyPrint's automatic layout) when the speedup is off or for a theme of the project's
+    own."""
     from .. import paths
     from ..speedups import table_widths
 
@@ -183,7 +189,8 @@ def table_layouts(site: Site, out: Path, render_options: dict):
 def render_pdf(
     site: Site, out: Path, project=None, date: BuildDate | None = None, figure_pdfs: bool = True
 ) -> Path:
-    """Write ``out/report.pdf`` from a rendered site (``out`` holds its figures, assets and results.json).
+    """Write ``out/report.pdf`` from a rendered site (``out`` holds its figures, assets and
+    results.json).
 
     ``project``: the :class:`ccreport.project.manifest.Project` whose files are attached (as
     ``site.results.provenance`` lists them; None: only results.json); ``date``: the build date
@@ -251,6 +258,7 @@ def render_pdf(
         except Exception:  # pragma: no cover - a PDF/A failure should not lose the report
             document.write_pdf(target, **options)
     # WeasyPrint keeps the figures' @font-face files in a temporary folder until its font
-    # configuration is freed; remove it now (its finaliser), not whenever (or, at a fast exit, never) that happens
+    # configuration is freed; remove it now (its finaliser), not whenever (or, at a fast exit,
+    # never) that happens
     render_options["font_config"].__del__()
     return target

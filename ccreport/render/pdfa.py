@@ -1,8 +1,8 @@
 """PDF/A-3 repairs of WeasyPrint 70's output, applied as a ``write_pdf`` finisher.
 
 WeasyPrint writes ``pdf_variant="pdf/a-3b"`` documents that a PDF/A validator (the ``page``
-validator, which passes the veraPDF corpus; see tests/render/test_pdf.py) rejects for four reasons, each
-repaired here on the ``pydyf.PDF`` before it is written:
+validator, which passes the veraPDF corpus; see tests/render/test_pdf.py) rejects for four reasons,
+each repaired here on the ``pydyf.PDF`` before it is written:
 
 * the catalog's ``/AF`` array lists every attachment twice (once from the ``EmbeddedFiles`` name
   tree, once from the object scan): each entry is kept once, in order;
@@ -22,8 +22,9 @@ One more change is about cost, not conformance: pydyf deflates every stream at z
 for the attached archive (results.json and the project's data files: a 10^7-row CSV is
 about 340 MB) costs about 14 CPU s per 100 MB of CSV text against 1 s at level 1, for 39% against
 45% of the size (Parquet data is already compressed: 8 against 5 CPU s for 218 MB, 78% either
-way); benchmarks/README.md, "n = 10^7 ... per phase". Embedded files are therefore deflated at :data:`EMBEDDED_FILE_LEVEL`; the stream is the
-same ``/FlateDecode`` stream a reader inflates to the same bytes.
+way); benchmarks/README.md, "n = 10^7 ... per phase". Embedded files are therefore deflated at
+:data:`EMBEDDED_FILE_LEVEL`; the stream is the same ``/FlateDecode`` stream a reader inflates to the
+same bytes.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ EMBEDDED_FILE_LEVEL = 1  # zlib level of attached files (pydyf's own: 9)
 
 
 class _EolSafe:
-    """Mixin for pydyf streams: ``\\r\\n`` rather than ``\\n`` before ``endstream`` after data ending in ``\\r``."""
+    """Mixin for pydyf streams: ``\\r\\n`` rather than ``\\n`` before ``endstream`` after data
+    ending in ``\\r``."""
 
     @property
     def data(self):
@@ -83,7 +85,8 @@ def _object(pdf, reference):
 
 
 def pdfa_repairs(document, pdf) -> None:
-    """The WeasyPrint finisher: every repair of the module docstring, on ``pdf`` (a ``pydyf.PDF``)."""
+    """The WeasyPrint finisher: every repair of the module docstring, on ``pdf``
+    (a ``pydyf.PDF``)."""
     import pydyf
 
     unique_associated_files(pdf)

@@ -13,10 +13,11 @@ it (up to the tolerance) is *no better than trivial*.
 
 Which cost gets the star is decided by :func:`verdict` alone (:func:`starred` is its set form): the
 lowest cost is starred only when it is below the baseline AND significantly cheaper than the
-runner-up, "significantly" as the methods page defines it: the step-down adjusted p-value (p_adj) (``p_holm``, over every
-pair and prior of the dataset) of the paired expected-cost difference, best minus runner-up, is at
-most 1 - confidence. Otherwise the best is "tied with" the runner-up(s) it is not separated from:
-equal costs, a difference the test cannot tell from 0, or a pair that was not compared (no test).
+runner-up, "significantly" as the methods page defines it: the step-down adjusted p-value (p_adj)
+(``p_holm``, over every pair and prior of the dataset) of the paired expected-cost difference, best
+minus runner-up, is at most 1 - confidence. Otherwise the best is "tied with" the runner-up(s) it is
+not separated from: equal costs, a difference the test cannot tell from 0, or a pair that was not
+compared (no test).
 """
 
 from __future__ import annotations
@@ -61,7 +62,8 @@ def lowest(values: dict[str, float | None]) -> set[str]:
 
 
 def no_better_than_trivial(value: float | None, trivial: float | None) -> bool:
-    """Whether ``value`` is not below the best trivial classifier's expected cost (up to the tolerance)."""
+    """Whether ``value`` is not below the best trivial classifier's expected cost
+    (up to the tolerance)."""
     return (
         usable(value)
         and usable(trivial)
@@ -74,8 +76,8 @@ class Verdict:
     """The cheapest classifier(s) under one prior and whether the report may star it.
 
     ``best``: the lowest cost(s) (ties up to :data:`TIE_RTOL` included; empty: no usable cost);
-    ``runners_up``: the next-lowest cost(s); ``p_adjusted``: runner-up -> the adjusted p-value of best
-    minus it (None: not compared); ``tied_with``: the names the best is not separated from;
+    ``runners_up``: the next-lowest cost(s); ``p_adjusted``: runner-up -> the adjusted p-value of
+    best minus it (None: not compared); ``tied_with``: the names the best is not separated from;
     ``reason``: "significant", "alone" (no other cost), "equal", "not significant", "not compared",
     "trivial" (no cheaper than the best trivial classifier) or "none".
     """
@@ -96,11 +98,12 @@ def verdict(
 ) -> Verdict:
     """Which cost is the cheapest, and whether it is significantly cheaper than the runner-up.
 
-    The lowest cost(s) of ``values`` (:func:`lowest`). No star when it is no better than ``trivial``;
-    when two or more costs are equally lowest ("equal"); or when for some runner-up (the next-lowest
-    cost group) ``p_adjusted(best, runner_up)`` is None ("not compared") or above ``alpha`` ("not
-    significant"). A lone usable cost below the baseline is starred ("alone"). Without ``p_adjusted``
-    or ``alpha`` (no paired test was run) nothing is significant: the best is "not compared".
+    The lowest cost(s) of ``values`` (:func:`lowest`). No star when it is no better than
+    ``trivial``; when two or more costs are equally lowest ("equal"); or when for some runner-up
+    (the next-lowest cost group) ``p_adjusted(best, runner_up)`` is None ("not compared") or above
+    ``alpha`` ("not significant"). A lone usable cost below the baseline is starred ("alone").
+    Without ``p_adjusted`` or ``alpha`` (no paired test was run) nothing is significant: the best is
+    "not compared".
     """
     found = ranks(values)
     best = tuple(k for k in values if found.get(k) == 1)
@@ -135,20 +138,22 @@ def starred(
     p_adjusted: Callable[[str, str], float | None] | None = None,
     alpha: float | None = None,
 ) -> set[str]:
-    """The classifiers starred as the cheapest under one prior: :func:`verdict`'s best when starred."""
+    """The classifiers starred as the cheapest under one prior: :func:`verdict`'s best when
+    starred."""
     v = verdict(values, trivial, p_adjusted, alpha)
     return set(v.best) if v.starred else set()
 
 
 def comparison(d, a: str, b: str):
-    """The comparison of ``a`` and ``b`` on dataset result ``d`` in either order (None: not compared)."""
+    """The comparison of ``a`` and ``b`` on dataset result ``d`` in either order
+    (None: not compared)."""
     return d.comparisons.get(f"{a} vs {b}") or d.comparisons.get(f"{b} vs {a}")
 
 
 def holm_p(d, prior: str) -> Callable[[str, str], float | None]:
-    """``p(a, b)``: the step-down adjusted p-value (p_adj) of E[a] - E[b] under ``prior`` on dataset ``d`` (results.json
-    ``comparisons.<a vs b>.expected_cost_difference_interval.<prior>.p_holm``); None when the pair was
-    not compared or has no adjusted test."""
+    """``p(a, b)``: the step-down adjusted p-value (p_adj) of E[a] - E[b] under ``prior`` on dataset
+    ``d`` (results.json ``comparisons.<a vs b>.expected_cost_difference_interval.<prior>.p_holm``);
+    None when the pair was not compared or has no adjusted test."""
 
     def p(a: str, b: str) -> float | None:
         m = comparison(d, a, b)
@@ -170,7 +175,8 @@ def alpha_of(d) -> float | None:
 def dataset_verdict(
     d, prior: str, values: dict[str, float | None] | None = None, trivial: float | None = None
 ) -> Verdict:
-    """:func:`verdict` of the expected costs of dataset ``d`` under ``prior`` with its step-down adjusted tests.
+    """:func:`verdict` of the expected costs of dataset ``d`` under ``prior`` with its step-down
+    adjusted tests.
 
     ``values``: the costs to rank (default: every classifier's ``expected_cost[prior]``);
     ``trivial``: the baseline (default: ``d.trivial_expected_cost[prior]``).

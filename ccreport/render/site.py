@@ -1,4 +1,5 @@
-"""The static HTML site: Results (+ the figure index + the project's theme) -> pages, tables, assets.
+"""The static HTML site: Results (+ the figure index + the project's theme) -> pages, tables,
+assets.
 
 Pages sit side by side at the top of the output folder (``index.html``, ``dataset-<name>.html``,
 ``methods.html``, ``provenance.html``) so every link is a plain relative one and the site works
@@ -41,6 +42,7 @@ from . import findings as fd
 from . import tables as tb
 from .catalogue import Catalogue, number_items
 from .decision_summary import decision_summary
+from .explorer import explorer_json
 from .markdown_text import render_markdown, strip_leading_title
 from .methods_page import limitations, probability_rules_table  # the methods page's generated parts
 from .page_names import dataset_link, dataset_page_slug, slug
@@ -219,6 +221,7 @@ def build_pages(results: Results, figures: dict[str, Figure]) -> list[Page]:
                     "focus_figures": by_id["focus"].figures,
                     "pair_figures": by_id["differences"].figures,
                     "narrative": render_markdown(d.narrative_markdown, heading_offset=1),
+                    "explorer": explorer_json(results, d),  # templates/explorer.html
                 },
             )
         )
@@ -384,7 +387,10 @@ def template_error(exc: Exception, name: str) -> UserInputError:
     if isinstance(exc, SecurityError):
         file, line = _template_frame(exc)
         file = file or name
-        expected = f"refused by the template sandbox ({str(exc).rstrip('.')}): templates format the report's values and cannot run code"
+        expected = (
+            f"refused by the template sandbox ({str(exc).rstrip('.')}): templates format the "
+            "report's values and cannot run code"
+        )
     elif isinstance(exc, jinja2.TemplateSyntaxError):
         file, line = exc.filename or exc.name or name, exc.lineno
         expected = f"template syntax error: {exc.message}"
@@ -471,14 +477,16 @@ class Site:
 
 
 def copy_theme(theme: Path, out: Path) -> None:
-    """The default theme's assets, overlaid by the chosen theme's (so a theme may ship only style.css)."""
+    """The default theme's assets, overlaid by the chosen theme's (so a theme may ship only
+    style.css)."""
     assets = out / "assets"
     assets.mkdir(parents=True, exist_ok=True)
     for folder in dict.fromkeys([paths.themes_dir() / paths.DEFAULT_THEME, theme]):
         for f in sorted(folder.rglob("*")):
             rel = f.relative_to(folder)
             if f.is_symlink() and not f.resolve().is_relative_to(folder.resolve()):
-                continue  # a theme publishes its own files only, never what a link points to outside it
+                # a theme publishes its own files only, never what a link points to outside it
+                continue
             if (
                 f.is_file()
                 and rel.parts[0] != "templates"

@@ -43,7 +43,8 @@ def fmt(value: float | None, digits: int) -> str:
 
 
 def at_floor(p: float | None, replicates: int | None, floor_count: int = 2) -> bool:
-    """Whether a bootstrap p-value is at its method's floor ``floor_count / (R + 1)`` (:func:`p_value_text`)."""
+    """Whether a bootstrap p-value is at its method's floor ``floor_count / (R + 1)``
+    (:func:`p_value_text`)."""
     return (
         bool(replicates)
         and p is not None
@@ -52,7 +53,8 @@ def at_floor(p: float | None, replicates: int | None, floor_count: int = 2) -> b
 
 
 def floor_text(replicates: int, floor_count: int = 2) -> str:
-    """The floor of a bootstrap p-value as printed everywhere (HTML, PDF, LaTeX, CSV): ``2/1001``."""
+    """The floor of a bootstrap p-value as printed everywhere (HTML, PDF, LaTeX, CSV):
+    ``2/1001``."""
     return f"{floor_count}/{replicates + 1}"
 
 
@@ -62,13 +64,13 @@ def p_value_text(
     """A bootstrap p-value as printed: ``p=0.031``; at the method's floor, ``p ≤ 2/1001``.
 
     A bootstrap p-value is never below ``floor_count / (R + 1)``: 2 for the two-sided
-    2 min(#(d* <= 0) + 1, #(d* >= 0) + 1) / (R + 1) (:func:`ccreport.analysis.bands.bootstrap_p_value`),
-    1 for the basic-bootstrap (#(|d* - d| >= |d|) + 1) / (R + 1)
-    (:func:`ccreport.analysis.significance.difference_p_value`). Reached when no replicate is as
-    extreme as the estimate, it says only that p is at most that, so it is printed as that bound, as
-    the fraction itself with R the replicate count (``p ≤ 1/1001``; no-break spaces: the bound never
-    wraps), the same in every table, finding and format. Without ``replicates`` the value is printed
-    as it is. ``name``: the symbol printed ("p", "p_adj").
+    2 min(#(d* <= 0) + 1, #(d* >= 0) + 1) / (R + 1)
+    (:func:`ccreport.analysis.bands.bootstrap_p_value`), 1 for the basic-bootstrap
+    (#(|d* - d| >= |d|) + 1) / (R + 1) (:func:`ccreport.analysis.significance.difference_p_value`).
+    Reached when no replicate is as extreme as the estimate, it says only that p is at most that, so
+    it is printed as that bound, as the fraction itself with R the replicate count (``p ≤ 1/1001``;
+    no-break spaces: the bound never wraps), the same in every table, finding and format. Without
+    ``replicates`` the value is printed as it is. ``name``: the symbol printed ("p", "p_adj").
     """
     if p is None:
         return ""
@@ -240,7 +242,8 @@ class Table:
 
 
 def tie_note(name: str, v: ranking.Verdict) -> str:
-    """The words beside a lowest cost that is not starred (:func:`ranking.verdict`): whom it is tied with."""
+    """The words beside a lowest cost that is not starred (:func:`ranking.verdict`): whom it is tied
+    with."""
     if v.starred or name not in v.best or v.reason == "trivial":
         return ""
     others = [n for n in (v.best if v.reason == "equal" else v.tied_with) if n != name]
@@ -265,7 +268,8 @@ def mark_verdict(cells: dict[str, Cell], v: ranking.Verdict) -> None:
 
 
 def mark_best(cells: list[Cell], allowed=None) -> None:
-    """Mark the lowest numeric value(s) of ``cells``: equal up to :data:`ranking.TIE_RTOL` all marked.
+    """Mark the lowest numeric value(s) of ``cells``: equal up to :data:`ranking.TIE_RTOL` all
+    marked.
 
     ``allowed``: a function of the {index: value} mapping giving the indexes that may be marked
     (:func:`ranking.starred` with the trivial baseline); by default the lowest.

@@ -46,9 +46,9 @@ class SimultaneousBand:
         return {"lower": self.lower, "upper": self.upper, "method": self.method}
 
 
-# the band target's clause stating a measured shortfall of coverage (ccreport.tasks.bands_task.TARGET_FEW_SCORES)
-# and the measured figures in it ("a 90% band covered this target 82.6-84.8% of the time at PC(+) = 0.3-0.5
-# and 62% at PC(+) = 0.05")
+# the band target's clause stating a measured shortfall of coverage
+# (ccreport.tasks.bands_task.TARGET_FEW_SCORES) and the measured figures in it ("a 90% band covered
+# this target 82.6-84.8% of the time at PC(+) = 0.3-0.5 and 62% at PC(+) = 0.05")
 FEW_SCORES_MARK = "with few distinct scores the band covers less than its level"
 MEASURED_COVERAGE = re.compile(r"(a \d+(?:\.\d+)?% band covered this target [^;:]*?)(?: \(|;|:|$)")
 
@@ -79,10 +79,11 @@ class Band:
 
     @property
     def coverage_warning(self) -> str | None:
-        """What the band's target says it under-covers, in one clause for quoting beside a number whose
-        interval comes from this resampling (its expected-cost intervals), or None when it states no
-        shortfall. Read from ``target``: the few-distinct-scores clause
-        (:data:`ccreport.tasks.bands_task.TARGET_FEW_SCORES`), with its measured coverage when stated."""
+        """What the band's target says it under-covers, in one clause for quoting beside a number
+        whose interval comes from this resampling (its expected-cost intervals), or None when it
+        states no shortfall. Read from ``target``: the few-distinct-scores clause
+        (:data:`ccreport.tasks.bands_task.TARGET_FEW_SCORES`), with its measured coverage when
+        stated."""
         if not self.target or FEW_SCORES_MARK not in self.target:
             return None
         clause = self.target[self.target.index(FEW_SCORES_MARK) :]
@@ -90,7 +91,10 @@ class Band:
         level = f"{100 * float(self.level):g}%"
         text = f"with few distinct scores its intervals cover less than {level}"
         if measured:
-            text += f": in simulations {measured.group(1).replace('covered this target', 'covered the true cost')}"
+            text += (
+                ": in simulations "
+                f"{measured.group(1).replace('covered this target', 'covered the true cost')}"
+            )
         return text
 
     def to_dict(self) -> dict:
@@ -160,8 +164,8 @@ class FoldAverageResult:
 @dataclass(frozen=True, eq=False)
 class DifferenceBand:
     """The pointwise paired bootstrap band of the difference a - b of two cost curves (D&H 2006
-    section 4.7), for drawing: ``kind`` is "pointwise" and ``note`` says it is not adjusted for reading
-    the whole curve; it never decides "significant" (that is :class:`FamilyWiseResult`)."""
+    section 4.7), for drawing: ``kind`` is "pointwise" and ``note`` says it is not adjusted for
+    reading the whole curve; it never decides "significant" (that is :class:`FamilyWiseResult`)."""
 
     level: float
     replicates: int
@@ -191,9 +195,10 @@ class DifferenceBand:
 
 @dataclass(frozen=True, eq=False)
 class FamilyWiseResult:
-    """The family-wise test of a - b over the whole PC(+) grid (:func:`ccreport.analysis.significance.family_wise`):
-    the simultaneous band ``estimate -+ critical_value s`` of a studentized max-statistic; the only
-    source of the comparison's ``significant`` intervals."""
+    """The family-wise test of a - b over the whole PC(+) grid
+    (:func:`ccreport.analysis.significance.family_wise`): the simultaneous band
+    ``estimate -+ critical_value s`` of a studentized max-statistic; the only source of the
+    comparison's ``significant`` intervals."""
 
     level: float
     method: str
@@ -221,7 +226,8 @@ class FamilyWiseResult:
 
 @dataclass(frozen=True, eq=False)
 class SignificantRegion:
-    """A PC(+) interval where the family-wise band of a - b excludes 0; ``better`` names the cheaper classifier."""
+    """A PC(+) interval where the family-wise band of a - b excludes 0; ``better`` names the cheaper
+    classifier."""
 
     lo: float
     hi: float
@@ -240,9 +246,9 @@ class ExpectedCostDifferenceInterval:
     upper: float
     p_value: float | None
     p_value_method: str = ""
-    p_holm: float | None = (
-        None  # step-down max-T adjusted (Westfall & Young) over every pair and prior of the dataset (comparisons only; name kept from Holm)
-    )
+    # step-down max-T adjusted (Westfall & Young) over every pair and prior of the dataset
+    # (comparisons only; name kept from Holm)
+    p_holm: float | None = None
     adjustment: str | None = None
 
     def to_dict(self) -> dict:

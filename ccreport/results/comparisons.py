@@ -1,4 +1,5 @@
-"""The record of which pairs a dataset compares and why (``[project] comparisons``; :mod:`ccreport.tasks.comparisons`)."""
+"""The record of which pairs a dataset compares and why (``[project] comparisons``;
+:mod:`ccreport.tasks.comparisons`)."""
 
 from __future__ import annotations
 

@@ -50,8 +50,9 @@ def interval_list(iv):
 
 def envelope_comparison_dict(m) -> dict:
     """The keys every envelope comparison writes (D&H 2006 sections 4.3-4.4), from the fields of
-    :class:`ccreport.analysis.envelope.Comparison` that ``m`` carries: crossovers, where each side is
-    better or tied, the largest difference and each side's largest lead, and the difference curve."""
+    :class:`ccreport.analysis.envelope.Comparison` that ``m`` carries: crossovers, where each side
+    is better or tied, the largest difference and each side's largest lead, and the difference
+    curve."""
     return {
         "crossovers": list(m.crossovers),
         "a_better": [list(iv) for iv in m.a_better],

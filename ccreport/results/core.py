@@ -267,7 +267,8 @@ class InputFile:
 @dataclass(frozen=True)
 class ProvenanceFile:
     """A file that shaped the output: its path relative to the manifest's folder (posix, ``../``
-    when outside it), SHA-256, size in bytes and role (manifest, data, narrative, template, theme)."""
+    when outside it), SHA-256, size in bytes and role (manifest, data, narrative, template,
+    theme)."""
 
     path: str
     sha256: str
@@ -281,8 +282,8 @@ class ProvenanceFile:
 @dataclass(frozen=True)
 class Provenance:
     """Where a build came from (``results.json``'s ``provenance``): its date and the date's source
-    (``SOURCE_DATE_EPOCH``, ``manifest`` or ``build time``, see :mod:`ccreport.runtime.build_date`), the
-    ccreport that built it (version; commit and tree state when run from a git checkout), Python
+    (``SOURCE_DATE_EPOCH``, ``manifest`` or ``build time``, see :mod:`ccreport.runtime.build_date`),
+    the ccreport that built it (version; commit and tree state when run from a git checkout), Python
     and the operating system, and every file that shaped the output. How the build was invoked
     (command line, workers) is not here: it differs between runs that give the same bytes, so it
     goes to ``invocation.json`` beside results.json."""
@@ -331,16 +332,17 @@ class Results:
 
     def write_json(self, path) -> str:
         """Write ``results.json`` at ``path`` with the Parquet side files of its thinned curves
-        beside it (:mod:`ccreport.results.curves`), as ``ccreport build`` does; returns its SHA-256."""
+        beside it (:mod:`ccreport.results.curves`), as ``ccreport build`` does; returns its
+        SHA-256."""
         return write_results_json(self, Path(path))
 
     def table(self, kind: str = "expected_cost"):
         """One table of the results as a pandas DataFrame (pandas must be installed).
 
-        ``kind``: one of :data:`ccreport.results.tables.TABLE_KINDS` - ``"expected_cost"`` (a row per dataset and
-        classifier, a column per prior, with the bootstrap interval's ``lower``/``upper`` when
-        computed), ``"classifiers"`` (kind, AUC, operating range) or ``"comparisons"``
-        (crossovers, largest difference, expected-cost difference per prior).
+        ``kind``: one of :data:`ccreport.results.tables.TABLE_KINDS` - ``"expected_cost"`` (a row
+        per dataset and classifier, a column per prior, with the bootstrap interval's
+        ``lower``/``upper`` when computed), ``"classifiers"`` (kind, AUC, operating range) or
+        ``"comparisons"`` (crossovers, largest difference, expected-cost difference per prior).
         """
         try:
             import pandas
@@ -375,8 +377,9 @@ class Results:
             priors = list(d.priors)
             head = "".join(f"<th>E[nec] {e(p)}</th>" for p in priors)
             parts.append(
-                f"<p>{e(d.name)}: {d.n_pos} positive ({e(d.positive_label)}), {d.n_neg} negative</p>"
-                f"<table><tr><th>classifier</th><th>AUC</th><th>operating range</th>{head}</tr>"
+                f"<p>{e(d.name)}: {d.n_pos} positive ({e(d.positive_label)}), {d.n_neg} "
+                "negative</p><table><tr><th>classifier</th><th>AUC</th><th>operating "
+                f"range</th>{head}</tr>"
             )
             for c in d.classifiers.values():
                 rng = (
@@ -386,7 +389,8 @@ class Results:
                 )
                 cells = "".join(f"<td>{with_interval(c, p)}</td>" for p in priors)
                 parts.append(
-                    f"<tr><td>{e(c.name)}{' (crisp)' if c.kind == 'crisp' else ''}</td><td>{c.auc:.3f}</td><td>{rng}</td>{cells}</tr>"
+                    f"<tr><td>{e(c.name)}{' (crisp)' if c.kind == 'crisp' else ''}</td>"
+                    f"<td>{c.auc:.3f}</td><td>{rng}</td>{cells}</tr>"
                 )
             parts.append("</table>")
         return "".join(parts) + "</div>"
@@ -402,7 +406,8 @@ def classifier_names(results: Results) -> list[str]:
 
 
 def dataset_priors(results: Results, dataset: DatasetResult) -> dict[str, PriorResult]:
-    """The priors that apply to a dataset (``DatasetResult.priors``, recorded by the build), in order.
+    """The priors that apply to a dataset (``DatasetResult.priors``, recorded by the build), in
+    order.
 
     A manifest can restrict a prior to some datasets; the battery then leaves it out of that
     dataset's expected costs.
@@ -441,8 +446,8 @@ def results_to_json(r: Results) -> str:
 
 
 class _Fanout:
-    """A text sink for :func:`.json_text.write_json`: its chunks UTF-8 encoded in blocks of about 1 MB into the
-    SHA-256s it is routed to (:meth:`route`) and, while routed there, a binary file."""
+    """A text sink for :func:`.json_text.write_json`: its chunks UTF-8 encoded in blocks of about 1
+    MB into the SHA-256s it is routed to (:meth:`route`) and, while routed there, a binary file."""
 
     BLOCK = 1 << 20
 
@@ -478,9 +483,10 @@ class ResultsDigests:
 
     ``text``: results.json as written (:func:`results_to_json`'s bytes). ``undated``: the
     results.json of the same results with provenance ``date`` and ``date_source`` blank
-    (``ccreport.commands.build.undated``; equal to ``text`` without provenance): what an output dated by the
-    clock is a function of. ``drawn``: the results.json of the same results without provenance and
-    with no inputs: what the figures are drawn from (``ccreport.commands.build.figures_key``).
+    (``ccreport.commands.build.undated``; equal to ``text`` without provenance): what an output
+    dated by the clock is a function of. ``drawn``: the results.json of the same results without
+    provenance and with no inputs: what the figures are drawn from
+    (``ccreport.commands.build.figures_key``).
     """
 
     text: str

@@ -23,9 +23,10 @@ tolerance and settles the others; the rounds are the depth of the RDP tree (abou
 count for the curves here).
 
 Thinning is memoised per array (the build serialises results.json, its undated twin and the figures'
-key from the same arrays), and side files are written only while :func:`writing_into` names a folder;
-otherwise their SHA-256 is computed by encoding into a hash, so results.json's text is the same with
-and without a folder (``Results.to_json`` in a notebook gives the bytes ``ccreport build`` writes).
+key from the same arrays), and side files are written only while :func:`writing_into` names a
+folder; otherwise their SHA-256 is computed by encoding into a hash, so results.json's text is the
+same with and without a folder (``Results.to_json`` in a notebook gives the bytes ``ccreport build``
+writes).
 """
 
 from __future__ import annotations
@@ -50,7 +51,8 @@ _memo: dict[tuple, tuple[list, object]] = {}  # see _remembered
 
 
 def segment_distances(px, py, ax, ay, bx, by) -> np.ndarray:
-    """Euclidean distance of each point (px, py) from the segment a-b (elementwise; a = b allowed)."""
+    """Euclidean distance of each point (px, py) from the segment a-b (elementwise; a = b
+    allowed)."""
     dx, dy = bx - ax, by - ay
     length2 = dx * dx + dy * dy
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -153,7 +155,8 @@ def _memo_key(parts) -> tuple:
 
 
 def _remembered(parts):
-    """The memoised value for these arrays (and plain values), if they are still the same objects."""
+    """The memoised value for these arrays (and plain values), if they are still the same
+    objects."""
     hit = _memo.get(_memo_key(parts))
     arrays = [p for p in parts if isinstance(p, np.ndarray)]
     if hit is not None and all(r() is a for r, a in zip(hit[0], arrays)):
@@ -257,7 +260,8 @@ def side_file(path: str, columns: dict[str, np.ndarray], owner: tuple = ()) -> s
 def thinning_record(
     path: str, columns: dict[str, np.ndarray], keep: np.ndarray, owner: tuple = ()
 ) -> dict:
-    """The ``<key>_full`` entry beside a thinned curve (docs/results-schema.md, "Thinned curves")."""
+    """The ``<key>_full`` entry beside a thinned curve (docs/results-schema.md, "Thinned
+    curves")."""
     rows = int(next(iter(columns.values())).size)
     return {
         "thinned": True,

@@ -56,7 +56,8 @@ class InstanceCosts:
     ``envelope_pc`` is PC_iv(+), the x-axis of the class-average costs; ``min_total_threshold``
     (None: predict nothing positive) and ``min_total`` in the data's units ``unit`` (not in the
     JSON: the manifest's label); ``expected_cost``: prior -> expected NEC_iv, for the priors read on
-    the PC_iv(+) axis; ``left_out_priors``: those built from a class-level cost ratio (not in the JSON).
+    the PC_iv(+) axis; ``left_out_priors``: those built from a class-level cost ratio
+    (not in the JSON).
     """
 
     auciv: float
@@ -116,7 +117,8 @@ class InstanceCostDifferenceIntervals:
 
 @dataclass(frozen=True, eq=False)
 class InstanceCostComparisonResult:
-    """Classifier a against b on the instance-cost envelopes (differences a - b; negative: a cheaper)."""
+    """Classifier a against b on the instance-cost envelopes (differences a - b; negative: a
+    cheaper)."""
 
     crossovers: tuple[float, ...]
     a_better: tuple[tuple[float, float], ...]

@@ -8,8 +8,8 @@ the C encoder (``[1.5, null, 2]``) and turns its separators into the indented la
 numbers holds ``", "`` only between its items), and a list of such lists (curves' ``[x, y]``
 pairs) likewise (:func:`_write_rows`). Everything else follows the pure-Python encoder's
 rules: keys of a dict in insertion order, ``": "`` after a key, ``","`` and a line break between
-items, one space of indentation per level, ``[]`` and ``{}`` for empty containers, strings escaped by
-``json``'s own ``encode_basestring``.
+items, one space of indentation per level, ``[]`` and ``{}`` for empty containers, strings escaped
+by ``json``'s own ``encode_basestring``.
 
 Accepted values are those of :func:`ccreport.results.convert.clean`: dict (string keys), list,
 tuple, str, int, float (finite), bool and None; anything else raises ``TypeError`` and a non-finite
@@ -75,8 +75,8 @@ def write_json(value, write, level: int = 0) -> None:
 def _write_rows(value, write, level: int) -> bool:
     """A list of non-empty flat lists of numbers (a curve's ``[x, y]`` pairs) in one call of the C
     encoder; False (nothing written) for any other list. In the compact text such a list is
-    ``[[a, b], [c, d]]``: it opens and closes with a row, has no quotes or braces, and every ``[`` but
-    the first opens a row right after ``"], "`` closed the one before."""
+    ``[[a, b], [c, d]]``: it opens and closes with a row, has no quotes or braces, and every ``[``
+    but the first opens a row right after ``"], "`` closed the one before."""
     try:
         text = _compact(value)
     except (TypeError, ValueError):
@@ -104,7 +104,8 @@ def _write_rows(value, write, level: int) -> bool:
 
 
 def dumps(value) -> str:
-    """The whole text of ``value`` as one string (``json.dumps(value, indent=1, ensure_ascii=False)``)."""
+    """The whole text of ``value`` as one string
+    (``json.dumps(value, indent=1, ensure_ascii=False)``)."""
     parts: list[str] = []
     write_json(value, parts.append)
     return "".join(parts)

@@ -125,11 +125,12 @@ class Decision:
     against it where one was computed; ``at_priors``: for a criterion, prior -> its cost there;
     ``cost_per_case``: ``{value, interval, unit, cost_fn, cost_fp, p_positive}`` for a prior
     with costs in units. ``ties``: other classifiers exactly as good. ``flagged_share``: the share
-    of cases the deployed choice flags. Constrained criteria (:func:`ccreport.tasks.decisions.constrained_decision`):
-    ``compared_on`` (the one basis every classifier was ranked on), ``ranking`` (every classifier,
-    best first, with the rates it was ranked on), ``single_threshold`` (the ranking's winner on
-    the other basis), ``constraint`` (the constrained rate with exact binomial intervals) and
-    ``price`` (its cost beside the unconstrained optimum and the trivial classifiers).
+    of cases the deployed choice flags. Constrained criteria
+    (:func:`ccreport.tasks.decisions.constrained_decision`): ``compared_on`` (the one basis every
+    classifier was ranked on), ``ranking`` (every classifier, best first, with the rates it was
+    ranked on), ``single_threshold`` (the ranking's winner on the other basis), ``constraint`` (the
+    constrained rate with exact binomial intervals) and ``price`` (its cost beside the unconstrained
+    optimum and the trivial classifiers).
     """
 
     basis: str  # "prior" or "criterion"

@@ -1,7 +1,8 @@
 """``Results.table``: results as rows for a notebook's DataFrame.
 
 Each function reads a :class:`ccreport.results.core.DatasetResult` ``d`` (or one of its
-:class:`~ccreport.results.core.ClassifierResult` ``c``); core imports this module, not the reverse."""
+:class:`~ccreport.results.core.ClassifierResult` ``c``); core imports this module, not the
+reverse."""
 
 from __future__ import annotations
 

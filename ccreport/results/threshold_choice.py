@@ -11,7 +11,8 @@ from .convert import dicts, interval_list, list_of_dicts
 
 @dataclass(frozen=True, eq=False)
 class PartialAreaResult:
-    """``int_low^high`` of one threshold-choice curve, its bootstrap interval and (Kendall curves) its partial AOC."""
+    """``int_low^high`` of one threshold-choice curve, its bootstrap interval and (Kendall curves)
+    its partial AOC."""
 
     low: float
     high: float
@@ -66,8 +67,9 @@ class ThresholdMethodResult:
 class ThresholdChoiceResult:
     """Every threshold choice method of one classifier: ``methods[axis][method]``.
 
-    A crisp classifier has the one method ``score_fixed`` (its cost line) on each axis and a ``note``.
-    ``shown_axes``: the axes the pages show (the manifest's ``threshold_axis``; results.json has both).
+    A crisp classifier has the one method ``score_fixed`` (its cost line) on each axis and a
+    ``note``. ``shown_axes``: the axes the pages show (the manifest's ``threshold_axis``;
+    results.json has both).
     """
 
     methods: dict[str, dict[str, ThresholdMethodResult]]
@@ -83,7 +85,8 @@ class ThresholdChoiceResult:
 
 @dataclass(frozen=True, eq=False)
 class AreaDifference:
-    """A paired bootstrap comparison of one area between two classifiers: a - b, interval, p-value."""
+    """A paired bootstrap comparison of one area between two classifiers: a - b, interval,
+    p-value."""
 
     difference: float
     interval: tuple[float, float]
@@ -100,9 +103,9 @@ class AreaDifference:
 @dataclass(frozen=True, eq=False)
 class ThresholdChoiceComparison:
     """Paired differences of threshold-choice areas of two scoring classifiers on the same resampled
-    instances: ``differences[axis][name]`` with name ``kendall`` (Kendall area a - b: ranking quality)
-    and ``skull_minus_optimal`` ((skull - optimal) of a minus that of b: what calibrating the scores
-    would gain)."""
+    instances: ``differences[axis][name]`` with name ``kendall`` (Kendall area a - b: ranking
+    quality) and ``skull_minus_optimal`` ((skull - optimal) of a minus that of b: what calibrating
+    the scores would gain)."""
 
     differences: dict[str, dict[str, AreaDifference]]
     replicates: int
@@ -118,8 +121,8 @@ class ThresholdChoiceComparison:
 
 
 # the area of the optimal curve on the pc axis and an expected cost under a uniform prior on [0, 1]
-# are one integral (D&H 2006 section 4.2: the expected cost under the uniform prior is the area under
-# the lower envelope); computed twice they agree to rounding
+# are one integral (D&H 2006 section 4.2: the expected cost under the uniform prior is the area
+# under the lower envelope); computed twice they agree to rounding
 SAME_AREA_ATOL = 1e-9
 
 
@@ -129,19 +132,20 @@ def with_canonical_intervals(
     expected_cost_interval: dict | None,
     uniform_priors,
 ) -> ThresholdChoiceResult | None:
-    """The threshold-choice result with the ``optimal`` area on the ``pc`` axis given its canonical interval.
+    """The threshold-choice result with the ``optimal`` area on the ``pc`` axis given its canonical
+    interval.
 
     That area is int_0^1 of the lower envelope over PC(+), the classifier's expected cost under a
     uniform prior on [0, 1] (D&H 2006 section 4.2). The expected-cost interval is the canonical one
-    (optimism-corrected and calibrated, :mod:`ccreport.tasks.bands_task`); the threshold-choice task's own
-    percentile interval of the same area (the replicates' in-sample areas, not corrected) is replaced
-    by it, and ``interval_source`` names where it comes from (``expected_cost_interval.<prior>``), so
-    every page and results.json show the one interval. ``uniform_priors``: the names of the
-    dataset's priors that are uniform on [0, 1], in manifest order (the first with an interval is
-    used). Unchanged without such a prior, without an interval, or when the two areas differ by more
-    than :data:`SAME_AREA_ATOL` (then they are not the same quantity). A crisp classifier's
-    ``score_fixed`` (its single cost line, never switching to a trivial classifier) is another
-    quantity and keeps its own interval.
+    (optimism-corrected and calibrated, :mod:`ccreport.tasks.bands_task`); the threshold-choice
+    task's own percentile interval of the same area (the replicates' in-sample areas, not corrected)
+    is replaced by it, and ``interval_source`` names where it comes from
+    (``expected_cost_interval.<prior>``), so every page and results.json show the one interval.
+    ``uniform_priors``: the names of the dataset's priors that are uniform on [0, 1], in manifest
+    order (the first with an interval is used). Unchanged without such a prior, without an interval,
+    or when the two areas differ by more than :data:`SAME_AREA_ATOL` (then they are not the same
+    quantity). A crisp classifier's ``score_fixed`` (its single cost line, never switching to a
+    trivial classifier) is another quantity and keeps its own interval.
     """
     if threshold_choice is None or not expected_cost_interval:
         return threshold_choice

@@ -1,1 +1,2 @@
-"""What a build needs around the analyses: the output folder, provenance, dates, progress, interrupts, threads."""
+"""What a build needs around the analyses: the output folder, provenance, dates, progress,
+interrupts, threads."""

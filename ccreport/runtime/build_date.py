@@ -7,7 +7,8 @@ In order of precedence (the reproducible-builds convention first):
    :data:`MAX_ENVIRONMENT_EPOCH` (10^11 s, in year 5138); any other value (non-ASCII digits, a sign,
    5,000 digits) is a user error (exit 2) that ``ccreport check`` reports too, never silently
    replaced;
-2. the manifest's optional ``[project] date`` (an ISO date, ``date = 2024-05-01``), read as midnight UTC;
+2. the manifest's optional ``[project] date`` (an ISO date, ``date = 2024-05-01``), read as midnight
+   UTC;
 3. the time of the build, to the second.
 
 Dates are written as ISO 8601 with a four-digit year (``0001-01-01T00:00:00Z`` for year 1), the
@@ -121,7 +122,8 @@ def parse_epoch(text: str) -> int:
             Problem(
                 ENVIRONMENT,
                 "environment",
-                f"expected seconds since 1970-01-01T00:00:00Z, an integer from 0 to {MAX_ENVIRONMENT_EPOCH}, got {shown!r}",
+                "expected seconds since 1970-01-01T00:00:00Z, an integer from 0 to "
+                f"{MAX_ENVIRONMENT_EPOCH}, got {shown!r}",
             )
         )
     return int(value)

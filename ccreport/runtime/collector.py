@@ -2,9 +2,9 @@
 
 A build holds hundreds of thousands of long-lived objects (the modules of numpy, scipy, matplotlib
 and WeasyPrint, the results), and its output stages allocate millions of short-lived ones (artists,
-computed styles, boxes). Every collection of the oldest generation walks all of them: on the
-example, before these measures, 19 full collections cost 2.8-3.0 CPU s of a 20 s build (measured with
-``gc.callbacks``; benchmarks/README.md, "Garbage collection, session 10").
+computed styles, boxes). Every collection of the oldest generation walks all of them, so left
+alone the collector costs a build a sizeable share of its CPU time (counted with ``gc.callbacks``;
+the figures are in benchmarks/README.md).
 
 * :func:`long_lived_frozen`: what the process holds when the output stages start is moved to the
   permanent generation (``gc.freeze``) until they end, so the figure stage's collections (its
@@ -13,18 +13,17 @@ example, before these measures, 19 full collections cost 2.8-3.0 CPU s of a 20 s
   report.pdf. WeasyPrint allocates millions of small objects (computed styles, boxes, line boxes,
   PDF objects); every allocation count past the collector's threshold starts a collection, and the
   oldest generation's collections walk every object the process holds (the build's results
-  included). Paused, the same work costs about 2 CPU s less (of about 9) and the peak memory about
-  4% more (the cyclic garbage WeasyPrint leaves is collected once, when the collector is enabled
-  again and next runs). Paused and enabled by a counter, so nested and concurrent uses in one
-  process restore the collector once the last one ends, and only if it was enabled before the first.
+  included). Paused, the same work costs less CPU and a little more peak memory (the cyclic
+  garbage WeasyPrint leaves is collected once, when the collector is enabled again and next runs).
+  Paused and enabled by a counter, so nested and concurrent uses in one process restore the
+  collector once the last one ends, and only if it was enabled before the first.
   A build pauses it over all its output stages (figures, pages, report.pdf: their garbage is
   collected once, after them) and report.pdf's typesetting pauses it again inside.
 * :func:`leave_garbage_to_exit`: a process that ends when its command returns (the ``ccreport``
   command, :func:`ccreport.cli.run`) does not enable the collector again after a pause: the output
   stages' garbage (about 55 MB on the example) is left to the operating system, which reclaims it
-  at the exit, rather than walked once more for nothing. On the
-  example that is 1.1-1.2 of the build's 1.2-1.4 CPU s of collections (benchmarks/README.md,
-  "Garbage collection, session 11"). A long-lived process (``ccreport serve``, a notebook calling
+  at the exit, rather than walked once more for nothing: most of what the collections of a build
+  would still cost. A long-lived process (``ccreport serve``, a notebook calling
   :func:`ccreport.commands.build`) never calls it, so its collector resumes after every build.
 """
 

@@ -9,12 +9,13 @@ and the CLI prints one line and exits with :data:`EXIT_INTERRUPTED`.
 Python can lose that KeyboardInterrupt. It is raised wherever the main thread happens to be when
 the signal is handled, and where that is an object's finaliser (``__del__``, a weakref or cffi
 callback) Python prints "Exception ignored in ..." and carries on: the build would finish and
-replace the previous output although the user pressed Ctrl-C (tests/runtime/test_safe_builds.py makes it
-happen). Python 3.11 also wraps one raised inside a class's ``__set_name__`` (matplotlib's import,
-during a build) into a RuntimeError: an "internal error" (seen once in 110 interrupts sent at random
-moments of a build's first 2.5 s). So while a build runs (:func:`interrupts_noticed`) the interrupt
-is also remembered, the build checks for it before it replaces anything (:func:`raise_if_interrupted`),
-and the CLI reads an error caused by one as the interrupt it is (:func:`caused_by_interrupt`).
+replace the previous output although the user pressed Ctrl-C (tests/runtime/test_safe_builds.py
+makes it happen). Python 3.11 also wraps one raised inside a class's ``__set_name__`` (matplotlib's
+import, during a build) into a RuntimeError: an "internal error" (seen once in 110 interrupts sent
+at random moments of a build's first 2.5 s). So while a build runs (:func:`interrupts_noticed`) the
+interrupt is also remembered, the build checks for it before it replaces anything
+(:func:`raise_if_interrupted`), and the CLI reads an error caused by one as the interrupt it is
+(:func:`caused_by_interrupt`).
 
 A process started with SIGINT ignored (a background job of a non-interactive shell, ``nohup``)
 keeps ignoring it, as Python itself does: nothing here turns it back on.
@@ -42,7 +43,8 @@ def ignore_interrupts() -> None:
 def interrupts_noticed():
     """A context in which SIGINT raises KeyboardInterrupt, as Python's default handler does, and is
     also remembered for :func:`raise_if_interrupted`. Only where Python's default handler is in
-    force and in the main thread (signal handlers can be set nowhere else); elsewhere nothing changes."""
+    force and in the main thread (signal handlers can be set nowhere else); elsewhere nothing
+    changes."""
     if (
         threading.current_thread() is not threading.main_thread()
         or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
@@ -71,7 +73,8 @@ def raise_if_interrupted() -> None:
 
 
 def caused_by_interrupt(error: BaseException) -> bool:
-    """Whether ``error`` is or was caused by a KeyboardInterrupt (its ``__cause__``/``__context__`` chain)."""
+    """Whether ``error`` is or was caused by a KeyboardInterrupt (its ``__cause__``/``__context__``
+    chain)."""
     seen = set()
     while error is not None and id(error) not in seen:
         if isinstance(error, KeyboardInterrupt):

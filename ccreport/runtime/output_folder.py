@@ -1,8 +1,9 @@
 """The output folder: where a build writes, what it may replace, and its staging folders.
 
-A build replaces its output folder OUT as a whole (see :func:`ccreport.commands.build.swap_into_place`), so
-OUT must never hold anything ccreport did not write. :func:`check_output` refuses, with one
-:class:`~ccreport.errors.UserInputError` naming the reason:
+A build replaces its output folder OUT as a whole (see
+:func:`ccreport.commands.build.swap_into_place`), so OUT must never hold anything ccreport did not
+write. :func:`check_output` refuses, with one :class:`~ccreport.errors.UserInputError` naming the
+reason:
 
 * OUT that is the project folder or one of its parents (``-o .``, ``-o ..``), the home folder, the
   file-system root or a parent of the working folder;
@@ -40,8 +41,8 @@ KEY_PREFIX = "inputs sha256 "
 def output_folder(project: str | Path, out_dir: str | Path | None = None) -> Path:
     """Where a build writes: ``out_dir`` if given, else ``site`` beside the manifest.
 
-    ``project`` is what :func:`ccreport.project.manifest.load_project` accepts: a project folder or its
-    ``ccreport.toml``.
+    ``project`` is what :func:`ccreport.project.manifest.load_project` accepts: a project folder or
+    its ``ccreport.toml``.
     """
     if out_dir is not None:
         return Path(out_dir)
@@ -94,7 +95,8 @@ def check_output(project, out: str | Path, force: bool = False) -> Path:
         what = "the project folder" if target == root else "a parent of the project folder"
         return _raise(
             given,
-            f"expected a folder of its own, got {what}; replacing it would delete the manifest and the data (the default is {display_path(root / 'site')})",
+            f"expected a folder of its own, got {what}; replacing it would delete the manifest "
+            f"and the data (the default is {display_path(root / 'site')})",
         )
     for forbidden, what in (
         (Path.home().resolve(), "the home folder"),
@@ -109,7 +111,8 @@ def check_output(project, out: str | Path, force: bool = False) -> Path:
         if _inside(path, target):
             return _raise(
                 given,
-                f"expected a folder of its own, got one that holds {what} ({display_path(path)}); a build replaces its output folder as a whole",
+                f"expected a folder of its own, got one that holds {what} "
+                f"({display_path(path)}); a build replaces its output folder as a whole",
             )
         if path.is_dir() and _inside(target, path):
             return _raise(
@@ -119,12 +122,14 @@ def check_output(project, out: str | Path, force: bool = False) -> Path:
         if not target.is_dir():
             return _raise(
                 given,
-                "expected a folder, got an existing file; a build replaces its output folder as a whole",
+                "expected a folder, got an existing file; a build replaces its output folder as "
+                "a whole",
             )
         if not force and any(target.iterdir()) and not is_previous_output(target):
             return _raise(
                 given,
-                f"the folder exists, is not empty and is not a ccreport output (no {MARKER}); choose another folder, or pass --force to replace it and everything in it",
+                f"the folder exists, is not empty and is not a ccreport output (no {MARKER}); "
+                "choose another folder, or pass --force to replace it and everything in it",
             )
     return target
 
@@ -181,7 +186,8 @@ def folder_mode() -> int:
 
 
 def make_staging(target: Path) -> Path:
-    """A new staging folder beside ``target``, marked with this process's id and the output marker."""
+    """A new staging folder beside ``target``, marked with this process's id and the output
+    marker."""
     staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=target.parent))
     try:
         staging.chmod(folder_mode())  # a site folder is served to others
@@ -203,7 +209,8 @@ def finish_staging(staging: Path, key: str | None = None) -> None:
 
 
 def output_key_of(folder: Path) -> str | None:
-    """The inputs key recorded in an output's marker (``ccreport.commands.build.output_key``), if any."""
+    """The inputs key recorded in an output's marker (``ccreport.commands.build.output_key``), if
+    any."""
     try:
         lines = (folder / MARKER).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):

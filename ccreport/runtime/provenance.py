@@ -128,7 +128,8 @@ def provenance_files(project: Project) -> tuple[ProvenanceFile, ...]:
 
 
 def make_provenance(project: Project, date) -> Provenance:
-    """The provenance of a build of ``project`` dated ``date`` (a :class:`ccreport.runtime.build_date.BuildDate`)."""
+    """The provenance of a build of ``project`` dated ``date`` (a
+    :class:`ccreport.runtime.build_date.BuildDate`)."""
     return Provenance(
         date=date.iso,
         date_source=date.source,

@@ -1,10 +1,10 @@
-"""One BLAS thread per process: a build's parallelism is its worker processes (``-j``), never threads.
+"""One BLAS thread per process: a build's parallelism is its worker processes (``-j``), never
+threads.
 
 NumPy's OpenBLAS starts one thread per core for a matrix operation. With ``-j N`` worker processes
 each also running N BLAS threads the cores are oversubscribed, and on a busy machine a spinning
-BLAS thread waits for a core: the 400-point Gauss-Legendre rule of an induced prior's CDF (one
-eigenvalue problem) took 4.9 s of wall time and 1.2 CPU s with two threads on this 2-core machine
-under load, 0.06 s with one (benchmarks/README.md, "Example build time"). The analyses' matrices
+BLAS thread waits for a core: the Gauss-Legendre rule of an induced prior's CDF (one small
+eigenvalue problem) can take seconds instead of hundredths of a second. The analyses' matrices
 are small, so one thread loses nothing, and the results do not depend on the thread count either.
 Uses threadpoolctl when installed; without it the limit is simply not applied.
 """
@@ -15,7 +15,8 @@ import contextlib
 
 
 def one_blas_thread():
-    """A context in which BLAS libraries loaded by this process use one thread (nothing without threadpoolctl)."""
+    """A context in which BLAS libraries loaded by this process use one thread (nothing without
+    threadpoolctl)."""
     try:
         from threadpoolctl import threadpool_limits
     except ImportError:
@@ -25,7 +26,8 @@ def one_blas_thread():
 
 def worker_init() -> None:
     """Initializer of worker processes: SIGINT left to the main process, one BLAS thread, freed
-    memory kept for reuse (:func:`ccreport.speedups.heap.keep_freed_memory`, unless speedups are off)."""
+    memory kept for reuse (:func:`ccreport.speedups.heap.keep_freed_memory`, unless speedups are
+    off)."""
     from ..speedups.heap import keep_freed_memory
     from .interrupts import ignore_interrupts
 

@@ -1,4 +1,5 @@
-"""Speedups that need a library's internals: one switch, and each turns itself off when its library changes.
+"""Speedups that need a library's internals: one switch, and each turns itself off when its library
+changes.
 
 The build's own code uses libraries through their public APIs only. What is here replaces a private
 piece of a library for speed alone: the output it gives is the output the build gives without it
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import logging
 import os
-from functools import cache, lru_cache
+from functools import cache
 from importlib import metadata
 
 log = logging.getLogger("ccreport.speedups")

@@ -1,4 +1,5 @@
-"""Replaces matplotlib's per-file text layout, tick updates, PDF glyph layout, font subsetting and stream compression by memoised ones: about 4 CPU s of the example's figure stage.
+"""Replaces matplotlib's per-file text layout, tick updates, PDF glyph layout, font subsetting and
+stream compression by memoised ones: about 4 CPU s of the example's figure stage.
 
 Writing the report's figures (:mod:`ccreport.render.figure_files`: about 70 figures, each laid out
 once and saved as SVG and as PDF) spends most of its time on things that are the same in every
@@ -233,7 +234,8 @@ SHARED_STREAM_BYTES = 4096
 
 @contextlib.contextmanager
 def shared_stream_compression():
-    """Memoise the compression of the large streams PDF files repeat, for one ``write_figures`` call.
+    """Memoise the compression of the large streams PDF files repeat, for one ``write_figures``
+    call.
 
     Every figure's PDF embeds its font programs (the padded subsets of :func:`shared_font_programs`,
     the same bytes in most figures) and a 128 kB CIDToGIDMap per font (the same for figures using
@@ -279,7 +281,8 @@ def shared_stream_compression():
 
 @contextlib.contextmanager
 def shared_pdf_glyph_layouts():
-    """Memoise the glyph layout of plain text in PDF files for the duration of a ``write_figures`` call.
+    """Memoise the glyph layout of plain text in PDF files for the duration of a ``write_figures``
+    call.
 
     matplotlib's PDF renderer lays every string out glyph by glyph (libraqm through
     ``_text_helpers.layout``: glyphs, kerning, ligatures) each time it draws it, and the same tick

@@ -1,4 +1,5 @@
-"""Replaces the PDF file's own walk of a figure's artists (``Figure.draw``) by a replay of the SVG's draw: about 1.6 CPU s of the example.
+"""Replaces the PDF file's own walk of a figure's artists (``Figure.draw``) by a replay of the SVG's
+draw: about 1.6 CPU s of the example.
 
 Draw a figure once, write it as SVG and as PDF: the PDF replays what the SVG's draw recorded.
 
@@ -128,7 +129,10 @@ class Recorder:
         if isinstance(value, TransformedPath):
             path, affine = value.get_transformed_path_and_affine()
             values = (id(path), tuple(affine.get_matrix().ravel()))
-            make = lambda: TransformedPath(path, affine.frozen())
+
+            def make():
+                return TransformedPath(path, affine.frozen())
+
         elif isinstance(value, (Transform, BboxBase)):
             frozen = value.frozen()
             if isinstance(value, BboxBase):
@@ -138,7 +142,10 @@ class Recorder:
                     values = tuple(frozen.get_matrix().ravel())
                 except (NotImplementedError, AttributeError):  # a non-affine transform: no sharing
                     return frozen
-            make = lambda: frozen
+
+            def make():
+                return frozen
+
         else:
             return value
         held = self.frozen.get(id(value))

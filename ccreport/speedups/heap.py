@@ -1,8 +1,9 @@
-"""Replaces glibc's dynamic malloc thresholds (mallopt via ctypes) in the processes that run tasks; saves ~0.25 CPU s of page faults.
+"""Replaces glibc's dynamic malloc thresholds (mallopt via ctypes) in the processes that run tasks;
+saves ~0.25 CPU s of page faults.
 
 Freed memory kept for reuse by the many large temporaries of a hot loop (glibc only). Off with
-``CCREPORT_SPEEDUPS=0`` (:func:`ccreport.speedups.enabled`); the numbers are the same either way (only
-where memory comes from changes).
+``CCREPORT_SPEEDUPS=0`` (:func:`ccreport.speedups.enabled`); the numbers are the same either way
+(only where memory comes from changes).
 
 Why: the double-bootstrap calibration (:mod:`ccreport.analysis.calibration`) allocates and frees
 arrays of a few to tens of MB thousands of times (picks, cumulative counts, hull candidates). With

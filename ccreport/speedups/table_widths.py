@@ -1,8 +1,10 @@
-"""Replaces WeasyPrint's automatic table layout pass (through its cffi Pango bindings) in report.pdf; saves ~1 CPU s.
+"""Replaces WeasyPrint's automatic table layout pass (through its cffi Pango bindings) in
+report.pdf; saves ~1 CPU s.
 
-Column widths of report.pdf's tables, computed once, so WeasyPrint lays them out with its fixed layout.
-With the speedup off (``CCREPORT_SPEEDUPS=0``, or a WeasyPrint other than :data:`WRITTEN_FOR`) the
-tables get WeasyPrint's automatic layout; only report.pdf is affected, never the site's pages.
+Column widths of report.pdf's tables, computed once, so WeasyPrint lays them out with its fixed
+layout. With the speedup off (``CCREPORT_SPEEDUPS=0``, or a WeasyPrint other than
+:data:`WRITTEN_FOR`) the tables get WeasyPrint's automatic layout; only report.pdf is affected,
+never the site's pages.
 
 WeasyPrint's automatic table layout (CSS 2.1 section 17.5.2.2) finds every cell's minimum and
 maximum content width by breaking its text into lines at every opportunity, a Python walk over
@@ -28,11 +30,12 @@ library WeasyPrint measures text with, in the same font map:
 What the widths assume of the CSS is :class:`TableCss`, read from report.css and style.css of the
 default theme (font sizes in pt, paddings in mm, bold headers, notes at 0.86 em): only the built-in
 themes are laid out this way (:func:`measurer_for`); a project's own theme or template gets
-WeasyPrint's automatic layout, as before. Where every cell fits on one line, each column's width is rounded up
-to 1/64 px and given up to :data:`SLACK` px more (as much as the page leaves), so a measurement
-rounded down never wraps a cell the automatic layout kept on one line; a table that fills the
-page fills exactly its width, as the automatic layout's does. ``tests/test_table_widths.py`` compares the widths with WeasyPrint's own automatic
-layout of the example's tables under both built-in themes.
+WeasyPrint's automatic layout, as before. Where every cell fits on one line, each column's width is
+rounded up to 1/64 px and given up to :data:`SLACK` px more (as much as the page leaves), so a
+measurement rounded down never wraps a cell the automatic layout kept on one line; a table that
+fills the page fills exactly its width, as the automatic layout's does.
+``tests/test_table_widths.py`` compares the widths with WeasyPrint's own automatic layout of the
+example's tables under both built-in themes.
 """
 
 from __future__ import annotations
@@ -343,7 +346,9 @@ def table_layout(table: Table, measure: PangoMeasure) -> Layout:
             widths = [w + slack for w in hi]
     elif low >= available:
         widths = lo
-    else:  # the page's width, shared out in proportion to what each column would take beyond its minimum
+    else:
+        # the page's width, shared out in proportion to what each column would take beyond its
+        # minimum
         ratio = (available - low) / (high - low)
         widths = [a + (b - a) * ratio for a, b in zip(lo, hi)]
     return Layout(width=sum(widths), columns=tuple(widths))

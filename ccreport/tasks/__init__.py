@@ -1,1 +1,2 @@
-"""The battery: its plan of tasks, the task kinds that run the analyses, the executors and the cache."""
+"""The battery: its plan of tasks, the task kinds that run the analyses, the executors and the
+cache."""

@@ -1,16 +1,18 @@
 """The uncertainty part of the battery: bootstrap bands, paired significance, fold averages.
 
-Two task functions of the battery's plan (:mod:`ccreport.tasks.battery`): :func:`classifier_task` for
-each (dataset, classifier), with its generator ``task_rng(seed, "bootstrap", dataset, classifier)``,
-and :func:`pairs_task` once per dataset (one resampling, generator ``task_rng(seed, "bootstrap",
-dataset)``: every classifier's replicates and its pairs' family-wise significance and
-Holm). A scoring classifier's band is read from the dataset's one resampling and calibrated
-by its own task: the two halves meet in :func:`join_band` when the battery assembles the results.
-They return the typed results (:class:`~ccreport.results.Band`,
-:class:`~ccreport.results.FoldAverageResult`, :class:`~ccreport.results.DifferenceBand`, ...) as
-the fields of the classifier and comparison results they belong to. Which band each is, and what
-it covers, is written into the result itself (``method``, ``target``); the maths is in
-:mod:`ccreport.analysis.bootstrap`, :mod:`ccreport.analysis.bands` and :mod:`ccreport.analysis.folds` (D&H 2006 sections 4.5-4.7 and 5.2).
+Two task functions of the battery's plan (:mod:`ccreport.tasks.battery`): :func:`classifier_task`
+for each (dataset, classifier), with its generator
+``task_rng(seed, "bootstrap", dataset, classifier)``, and :func:`pairs_task` once per dataset (one
+resampling, generator ``task_rng(seed, "bootstrap", dataset)``: every classifier's replicates and
+its pairs' family-wise significance and Holm). A scoring classifier's band is read from the
+dataset's one resampling and calibrated by its own task: the two halves meet in :func:`join_band`
+when the battery assembles the results. They return the typed results
+(:class:`~ccreport.results.Band`, :class:`~ccreport.results.FoldAverageResult`,
+:class:`~ccreport.results.DifferenceBand`, ...) as the fields of the classifier and comparison
+results they belong to. Which band each is, and what it covers, is written into the result itself
+(``method``, ``target``); the maths is in :mod:`ccreport.analysis.bootstrap`,
+:mod:`ccreport.analysis.bands` and :mod:`ccreport.analysis.folds` (D&H 2006 sections 4.5-4.7
+and 5.2).
 """
 
 from __future__ import annotations
@@ -49,34 +51,40 @@ from . import hybrid_band_task
 from .inputs import TaskInputs
 
 TARGET_SCORES = (
-    "the true cost, at each PC(+), of the classifier as selected on this data (the score thresholds "
-    "of its lower envelope; D&H 2006 section 5.2), not its cost at thresholds chosen on other data; "
-    "the best achievable (true optimal) curve lies at or below it, and in binormal simulations a 90% "
-    "band covered that curve 86-91% of the time when calibrated, 84-89% when not (benchmarks/README.md)"
+    "the true cost, at each PC(+), of the classifier as selected on this data (the score "
+    "thresholds of its lower envelope; D&H 2006 section 5.2), not its cost at thresholds chosen "
+    "on other data; the best achievable (true optimal) curve lies at or below it, and in "
+    "binormal simulations a 90% band covered that curve 86-91% of the time when calibrated, "
+    "84-89% when not (benchmarks/README.md)"
 )
 FEW_SCORES = (
     10  # distinct scores at or below which the band's target text states the measured shortfall
 )
 TARGET_FEW_SCORES = (
-    "; with few distinct scores the band's lower edge also reaches the basic bootstrap's, so it covers the best "
-    "achievable cost too; in binormal simulations with scores rounded to 5 values at n = 200 a 90% band covered "
-    "this target 88.3-99.0% of the time at PC(+) = 0.1-0.9 and 100% at 0.05 (conservative near the ends, where "
-    "the cost is nearly known; benchmarks/README.md, interval matrix)"
+    "; with few distinct scores the band's lower edge also reaches the basic bootstrap's, so it "
+    "covers the best achievable cost too; in binormal simulations with scores rounded to 5 "
+    "values at n = 200 a 90% band covered this target 88.3-99.0% of the time at PC(+) = 0.1-0.9 "
+    "and 100% at 0.05 (conservative near the ends, where the cost is nearly known; "
+    "benchmarks/README.md, interval matrix)"
 )
 TARGET_CRISP = (
-    "the true cost of this classifier's cost line, where it is cheaper than the trivial classifiers "
-    "(elsewhere the trivial classifiers' known cost; D&H 2006 section 4.6)"
+    "the true cost of this classifier's cost line, where it is cheaper than the trivial "
+    "classifiers (elsewhere the trivial classifiers' known cost; D&H 2006 section 4.6)"
 )
 TARGET_DIFFERENCE = "the difference a - b of the two classifiers' true costs, as in their own bands"
 CORRECTION = (
-    "optimism-corrected percentiles (Efron 1983): estimate + in-sample cost of the replicate's selection "
-    "- replicate's own cost"
+    "optimism-corrected percentiles (Efron 1983): estimate + in-sample cost of the replicate's "
+    "selection - replicate's own cost"
 )
-CALIBRATED = "; upper edge and sup-norm critical value calibrated by a double bootstrap (Beran 1987 prepivoting)"
+CALIBRATED = (
+    "; upper edge and sup-norm critical value calibrated by a double bootstrap (Beran 1987 "
+    "prepivoting)"
+)
 STUDENTIZED = (
-    "; studentized (bootstrap-t, Efron & Tibshirani 1993 ch. 12): the pointwise band and the expected-cost "
-    "intervals are estimate + the sample's sd x quantiles of (corrected replicate - estimate) / the replicate's "
-    "own sd, each sd that of the selected thresholds' cost (D&H 2006 Eq. 8)"
+    "; studentized (bootstrap-t, Efron & Tibshirani 1993 ch. 12): the pointwise band and the "
+    "expected-cost intervals are estimate + the sample's sd x quantiles of (corrected replicate "
+    "- estimate) / the replicate's own sd, each sd that of the selected thresholds' cost (D&H "
+    "2006 Eq. 8)"
 )
 
 
@@ -109,10 +117,10 @@ BAND_CALIBRATION = "band_calibration"  # classifier_task -> join_band: its BandC
 
 @dataclass(frozen=True, eq=False)
 class BandReplicates:
-    """What a scoring classifier's band takes from the dataset's one resampling: the optimism-corrected
-    replicate curves ``values`` (R, m) on ``grid``, the replicates' expected costs per prior (R,),
-    the sample's curve ``estimate``, the resampling's ``method`` and the merged score groups the
-    replicates were computed on (None when exact)."""
+    """What a scoring classifier's band takes from the dataset's one resampling: the
+    optimism-corrected replicate curves ``values`` (R, m) on ``grid``, the replicates' expected
+    costs per prior (R,), the sample's curve ``estimate``, the resampling's ``method`` and the
+    merged score groups the replicates were computed on (None when exact)."""
 
     grid: np.ndarray
     values: np.ndarray
@@ -149,8 +157,8 @@ class BandCalibration:
 
 
 def band_replicates(rep) -> BandReplicates:
-    """A scoring classifier's :class:`BandReplicates` from its ``Replicates`` (the dataset's resampling,
-    or its own stratified bootstrap when it is the dataset's only classifier)."""
+    """A scoring classifier's :class:`BandReplicates` from its ``Replicates`` (the dataset's
+    resampling, or its own stratified bootstrap when it is the dataset's only classifier)."""
     return BandReplicates(
         grid=rep.grid,
         values=rep.values,
@@ -171,7 +179,8 @@ def band_replicates(rep) -> BandReplicates:
 
 
 def distinct_scores(layout) -> int:
-    """The number of distinct scores of the classifier whose (possibly grouped) path ``layout`` is."""
+    """The number of distinct scores of the classifier whose (possibly grouped) path ``layout``
+    is."""
     if layout is None:
         return 0
     return (layout.fine if layout.grouped else layout).n_points - 1
@@ -179,13 +188,14 @@ def distinct_scores(layout) -> int:
 
 def interval_fields(rep, cal, priors) -> dict:
     """The band ``(lower, upper)`` and, per prior name in ``priors``, the expected-cost interval
-    ``[lower, upper]`` of replicates ``rep`` (``values``, ``estimate``, ``expected``; with ``sd`` and
-    ``expected_sd`` studentized) read at the calibrated levels ``cal``.
+    ``[lower, upper]`` of replicates ``rep`` (``values``, ``estimate``, ``expected``; with ``sd``
+    and ``expected_sd`` studentized) read at the calibrated levels ``cal``.
 
-    A scoring classifier's replicates carry their selections' own sds, and its band and intervals are
-    studentized (bootstrap-t, :func:`~ccreport.analysis.calibration.studentized_band` and
+    A scoring classifier's replicates carry their selections' own sds, and its band and intervals
+    are studentized (bootstrap-t, :func:`~ccreport.analysis.calibration.studentized_band` and
     :func:`~ccreport.analysis.calibration.studentized_interval`); a crisp classifier's (its
-    selection fixed, binomial) are percentile intervals (:func:`~ccreport.analysis.calibration.calibrated_band`)."""
+    selection fixed, binomial) are percentile intervals
+    (:func:`~ccreport.analysis.calibration.calibrated_band`)."""
     sd = getattr(rep, "sd", None)
     if sd is None:
         band = cb.calibrated_band(rep.values, cal)
@@ -223,8 +233,8 @@ def interval_fields(rep, cal, priors) -> dict:
 def _band_fields(
     rep, cal, settings: AnalysisSettings, target: str, priors, score_groups=None
 ) -> dict:
-    """The ``band`` and ``expected_cost_interval`` fields of replicates ``rep`` (``grid``, ``values``,
-    ``expected``, ``estimate``, ``method``) read at the calibrated levels ``cal``."""
+    """The ``band`` and ``expected_cost_interval`` fields of replicates ``rep`` (``grid``,
+    ``values``, ``expected``, ``estimate``, ``method``) read at the calibrated levels ``cal``."""
     level = settings.confidence
     found = interval_fields(rep, cal, priors)
     lower, upper = found["band"]
@@ -250,13 +260,14 @@ def _band_fields(
 
 
 def classifier_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
-    """Band calibration or crisp band, and fold average, of one classifier: {ClassifierResult field: result}.
+    """Band calibration or crisp band, and fold average, of one classifier: {ClassifierResult field:
+    result}.
 
     With ``bootstrap`` > 0: a crisp classifier's binomial band and intervals; a scoring classifier's
-    calibration (:mod:`ccreport.analysis.calibration`, on the layout its replicates would have on their
-    own: at most ``MAX_REPLICATE_GROUPS`` score groups) under ``BAND_CALIBRATION``, which
-    :func:`join_band` reads with the dataset's replicates (:func:`pairs_task`). The fold average when
-    the dataset has folds.
+    calibration (:mod:`ccreport.analysis.calibration`, on the layout its replicates would have on
+    their own: at most ``MAX_REPLICATE_GROUPS`` score groups) under ``BAND_CALIBRATION``, which
+    :func:`join_band` reads with the dataset's replicates (:func:`pairs_task`). The fold average
+    when the dataset has folds.
     """
     (c,) = inputs.classifiers
     labels, scores, predictions, priors = inputs.labels, c.scores, c.predictions, inputs.priors
@@ -307,9 +318,9 @@ def classifier_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
 
 
 def join_band(fields: dict) -> dict:
-    """A classifier's fields with its band joined: the dataset's replicates (``BAND_REPLICATES``, from
-    :func:`pairs_task`) read at the levels its own task calibrated (``BAND_CALIBRATION``) give ``band``
-    and ``expected_cost_interval``. Fields without both are returned without either key."""
+    """A classifier's fields with its band joined: the dataset's replicates (``BAND_REPLICATES``,
+    from :func:`pairs_task`) read at the levels its own task calibrated (``BAND_CALIBRATION``) give
+    ``band`` and ``expected_cost_interval``. Fields without both are returned without either key."""
     fields = dict(fields)
     rep, own = fields.pop(BAND_REPLICATES, None), fields.pop(BAND_CALIBRATION, None)
     if rep is not None and own is not None:
@@ -323,20 +334,22 @@ def join_band(fields: dict) -> dict:
 
 def pairs_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     """Every classifier's replicates and the chosen pairs of a dataset from ONE resampling (issues 9
-    and 10): {"classifier_fields": {name: {BAND_REPLICATES: ...}}, "comparison_fields": {(a, b): fields}}.
+    and 10): {"classifier_fields": {name: {BAND_REPLICATES: ...}}, "comparison_fields":
+    {(a, b): fields}}.
 
     Task key ``("pairs", dataset)``, generator ``task_rng(seed, "bootstrap", dataset)``:
-    :func:`~ccreport.analysis.paired_bootstrap.bootstrap_dataset` resamples the instances once for every
-    classifier, and :func:`~ccreport.analysis.significance.dataset_inference` gives each unordered
-    pair (manifest order) its family-wise test over PC(+) (the only source of ``significant``), its
-    pointwise difference band (for drawing, labelled as not adjusted for reading the whole curve) and
-    per prior the paired expected-cost difference interval, p-value and step-down adjusted p-value (p_adj) over
-    every pair and prior of the dataset. ``difference`` of each interval is E[a] - E[b] of the point
-    comparison, so the two agree exactly. The same replicates give each scoring classifier its band
-    (``BAND_REPLICATES``, joined with its own task's calibration by :func:`join_band`), the dataset
-    hybrid its band, the criteria their intervals and the hybrids their paired tests (``hybrid_band``,
-    :mod:`ccreport.tasks.hybrid_band_task`). Nothing with ``bootstrap`` = 0. With one
-    classifier only its replicates, from its own stratified bootstrap
+    :func:`~ccreport.analysis.paired_bootstrap.bootstrap_dataset` resamples the instances once for
+    every classifier, and :func:`~ccreport.analysis.significance.dataset_inference` gives each
+    unordered pair (manifest order) its family-wise test over PC(+) (the only source of
+    ``significant``), its pointwise difference band (for drawing, labelled as not adjusted for
+    reading the whole curve) and per prior the paired expected-cost difference interval, p-value and
+    step-down adjusted p-value (p_adj) over every pair and prior of the dataset. ``difference`` of
+    each interval is E[a] - E[b] of the point comparison, so the two agree exactly. The same
+    replicates give each scoring classifier its band (``BAND_REPLICATES``, joined with its own
+    task's calibration by :func:`join_band`), the dataset hybrid its band, the criteria their
+    intervals and the hybrids their paired tests (``hybrid_band``,
+    :mod:`ccreport.tasks.hybrid_band_task`). Nothing with ``bootstrap`` = 0. With one classifier
+    only its replicates, from its own stratified bootstrap
     (:func:`~ccreport.analysis.bootstrap.bootstrap_scores`: the same procedure, and on merged score
     groups drawn per group, O(R x groups), where the shared draw is O(R x n)).
     """
@@ -344,9 +357,9 @@ def pairs_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     if settings.bootstrap <= 0 or not members:
         return {}
     rng = task_rng(settings.seed, "bootstrap", inputs.dataset)
-    if (
-        len(members) == 1
-    ):  # nothing to pair: a scoring classifier's own stratified bootstrap; a crisp one's band is binomial
+    # nothing to pair: a scoring classifier's own stratified bootstrap; a crisp one's band is
+    # binomial
+    if len(members) == 1:
         (c,) = members
         if c.scores is None:
             return {}
@@ -365,7 +378,9 @@ def pairs_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     )  # read on the same replicates
     bands = {name: {BAND_REPLICATES: band_replicates(reps.classifiers[name])} for name in scores}
     names = [c.name for c in members]
-    pairs = inputs.chosen_pairs()  # [project] comparisons (ccreport.tasks.comparisons); the adjusted p-values' family is these x priors
+    # [project] comparisons (ccreport.tasks.comparisons); the adjusted p-values' family is these
+    # x priors
+    pairs = inputs.chosen_pairs()
     level = settings.confidence
     found = dataset_inference(
         reps, pairs, level, list(inputs.priors)

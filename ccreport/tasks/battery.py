@@ -7,15 +7,15 @@ A build is plan -> run -> assemble:
   evaluated on it, "pair": each unordered pair of those, in manifest order), each with a stable key
   ``(kind, dataset, *classifier names)``, the function to run and its inputs
   (:class:`TaskInputs` and the :class:`~ccreport.project.settings.AnalysisSettings`, whole);
-* an executor (:mod:`ccreport.tasks.executors`) runs every task with :func:`run_task`, in this process
-  or in worker processes: the same bytes either way;
+* an executor (:mod:`ccreport.tasks.executors`) runs every task with :func:`run_task`, in this
+  process or in worker processes: the same bytes either way;
 * :func:`assemble` merges the tasks' outputs, each a dict of result fields, into the
   ClassifierResult, ComparisonResult and DatasetResult fields of each scope.
 
 Every task is a pure function of its inputs. Tasks that draw random numbers take a generator from
-:func:`~ccreport.project.settings.task_rng` (the project seed and their names), so results depend neither on
-task order nor on the number of worker processes. A new analysis is one more :class:`TaskKind` in
-:data:`TASK_KINDS`, filling one more (optional) field of a result type.
+:func:`~ccreport.project.settings.task_rng` (the project seed and their names), so results depend
+neither on task order nor on the number of worker processes. A new analysis is one more
+:class:`TaskKind` in :data:`TASK_KINDS`, filling one more (optional) field of a result type.
 """
 
 from __future__ import annotations
@@ -154,7 +154,8 @@ class TaskKind:
 
 @dataclass(frozen=True, eq=False)
 class Task:
-    """One unit of work: a stable key ``(kind, dataset, *classifier names)``, the function, its inputs."""
+    """One unit of work: a stable key ``(kind, dataset, *classifier names)``, the function, its
+    inputs."""
 
     key: tuple[str, ...]
     function: TaskFunction
@@ -210,7 +211,8 @@ def make_criterion(spec) -> sel.Criterion:
 
 
 def scores_of(c: ClassifierData) -> np.ndarray:
-    """A classifier's scores; crisp predictions as 1.0 (positive) and 0.0 (thresholds +inf, 1, 0)."""
+    """A classifier's scores; crisp predictions as 1.0 (positive) and 0.0 (thresholds +inf, 1,
+    0)."""
     return c.scores if c.scores is not None else c.predictions.astype(float)
 
 
@@ -262,7 +264,8 @@ def selection_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
 
 
 def hybrid_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
-    """The dataset hybrid over all classifiers' thresholds and (with folds) its out-of-fold version."""
+    """The dataset hybrid over all classifiers' thresholds and (with folds) its out-of-fold
+    version."""
     rocs = {}
     for c in inputs.classifiers:
         rocs[c.name] = (
@@ -331,12 +334,13 @@ def plan(
 ) -> list[Task]:
     """Every task of a build, in a stable order (dataset, then scope, kind and names).
 
-    ``datasets``: loaded :class:`~ccreport.project.loaders.Dataset` objects; ``classifier_names``: the
-    manifest's, in order (a classifier is evaluated on a dataset whose file has its column);
+    ``datasets``: loaded :class:`~ccreport.project.loaders.Dataset` objects; ``classifier_names``:
+    the manifest's, in order (a classifier is evaluated on a dataset whose file has its column);
     ``priors_by_dataset``: dataset name -> {prior name: Prior} of the priors that apply there;
     ``criteria_by_dataset``: dataset name -> {criterion name: Criterion} (none when not given);
-    ``pairs_by_dataset``: dataset name -> the (a, b) pairs it compares (:func:`ccreport.tasks.comparisons.choose`;
-    every pair when not given): the pair tasks, and the dataset tasks' ``inputs.pairs``.
+    ``pairs_by_dataset``: dataset name -> the (a, b) pairs it compares
+    (:func:`ccreport.tasks.comparisons.choose`; every pair when not given): the pair tasks, and the
+    dataset tasks' ``inputs.pairs``.
     """
     unknown = [k.scope for k in kinds if k.scope not in SCOPES]
     if unknown:
@@ -388,7 +392,8 @@ def assemble(tasks: Sequence[Task], outputs: Sequence[dict]) -> dict[str, Assemb
     classifiers and pairs: its output's ``"classifier_fields"`` ({name: fields}) and
     ``"comparison_fields"`` ({(a, b): fields}) entries go to those results (one task that
     resamples the dataset once for all its classifiers). A scoring classifier's band is joined
-    from that resampling and its own task's calibration (:func:`ccreport.tasks.bands_task.join_band`).
+    from that resampling and its own task's calibration
+    (:func:`ccreport.tasks.bands_task.join_band`).
     """
     merged: dict[tuple[str, ...], dict] = {}
     for task, output in zip(tasks, outputs, strict=True):

@@ -14,9 +14,9 @@ So a changed dataset changes the keys of its own tasks only, and the other datas
 found. Results are stored as ``<folder>/<key[:2]>/<key>.pickle``, written to a temporary file and
 renamed, so a killed build never leaves half an entry. Whole folders of output whose content is a
 function of a key can be stored too (:func:`cached_folder`, :func:`cached_folders`: the overview's
-figures and each dataset's, keyed by the results they draw). The folder is ``.ccreport-cache/`` beside the manifest by default (with a ``.gitignore``
-holding ``*``, so version control ignores it), or ``--cache-dir``; ``--no-cache`` bypasses it.
-Delete it to reclaim space.
+figures and each dataset's, keyed by the results they draw). The folder is ``.ccreport-cache/``
+beside the manifest by default (with a ``.gitignore`` holding ``*``, so version control ignores it),
+or ``--cache-dir``; ``--no-cache`` bypasses it. Delete it to reclaim space.
 
 Trust: a cache folder is read back as untrusted input (it may arrive with a project, in a zip or a
 repository), and unpickling runs code, so nothing is unpickled unless this user's ccreport wrote
@@ -145,7 +145,8 @@ def _read_key(path: Path) -> bytes:
 
 def secret() -> bytes:
     """This user's cache key (:func:`key_path`), made on first use: 32 random bytes, mode 0600.
-    Raises :class:`CacheKeyError` when it cannot be read or made, or others may read or change it."""
+    Raises :class:`CacheKeyError` when it cannot be read or made, or others may read or change
+    it."""
     try:
         path = key_path()
     except RuntimeError:  # no home folder (Path.home)
@@ -176,8 +177,8 @@ def secret() -> bytes:
 
 
 def entry_mac(key: bytes, magic: bytes, name: str, payload) -> bytes:
-    """HMAC-SHA256 under ``key`` of ``magic``, the entry's name (its content address) and ``payload``:
-    the name is signed too, so a good entry moved to another name is refused."""
+    """HMAC-SHA256 under ``key`` of ``magic``, the entry's name (its content address) and
+    ``payload``: the name is signed too, so a good entry moved to another name is refused."""
     h = hmac.new(key, magic, hashlib.sha256)
     h.update(name.encode() + b"\0")
     h.update(payload)
@@ -200,7 +201,8 @@ def verified_payload(key: bytes, magic: bytes, name: str, data: bytes):
 
 
 def _read_regular(path: Path) -> bytes:
-    """The bytes of a regular file, never through a link nor blocking on a pipe (OSError otherwise)."""
+    """The bytes of a regular file, never through a link nor blocking on a pipe
+    (OSError otherwise)."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
@@ -369,7 +371,8 @@ class Cache:
         return index
 
     def put_folder(self, key: str, staging: Path, subfolder: str, index) -> None:
-        """Store ``staging/subfolder`` with ``index`` under ``key``; skipped if it cannot be written."""
+        """Store ``staging/subfolder`` with ``index`` under ``key``; skipped if it cannot be
+        written."""
         parent = self.folder / "folders"
         stored = parent / key
         if not self._writable(parent):
@@ -401,8 +404,9 @@ class Cache:
         total = sum(self.discarded.values())
         reasons = ", ".join(f"{n} {reason}" for reason, n in sorted(self.discarded.items()))
         return (
-            f"cache {self.folder}: {total} entr{'y' if total == 1 else 'ies'} discarded and recomputed ({reasons}); "
-            "an entry is used only if this user's ccreport wrote it and it is intact"
+            f"cache {self.folder}: {total} entr{'y' if total == 1 else 'ies'} discarded and "
+            f"recomputed ({reasons}); an entry is used only if this user's ccreport wrote it and "
+            "it is intact"
         )
 
 

@@ -18,10 +18,11 @@ wants. The manifest chooses one of
 
 A pair (or a baseline) whose classifiers are not both evaluated on a dataset is left out there: a
 baseline missing from a dataset's file gives that dataset no pairs. Everything downstream follows
-the chosen pairs: the pair tasks of the plan (:func:`ccreport.tasks.battery.plan`), hence the pair figures,
-tables, LaTeX tables, the decision box's runner-up test (present only when its pair is chosen), the
-Holm family (chosen pairs x priors) and ``results.json``, whose ``datasets.<d>.comparison_choice``
-records what was chosen and why (:class:`~ccreport.results.ComparisonChoice`).
+the chosen pairs: the pair tasks of the plan (:func:`ccreport.tasks.battery.plan`), hence the pair
+figures, tables, LaTeX tables, the decision box's runner-up test (present only when its pair is
+chosen), the Holm family (chosen pairs x priors) and ``results.json``, whose
+``datasets.<d>.comparison_choice`` records what was chosen and why
+(:class:`~ccreport.results.ComparisonChoice`).
 
 :func:`read_comparisons` reads and checks the setting's form (manifest or notebook);
 :func:`check_names` checks its names against the declared classifiers; :func:`choose` resolves it on
@@ -78,7 +79,8 @@ def read_comparisons(
             check.report(
                 where,
                 (key,),
-                f'expected a table {{ baseline = "<classifier>" }} naming one classifier, got {_table(value)}',
+                'expected a table { baseline = "<classifier>" } naming one classifier, got '
+                f"{_table(value)}",
             )
             return None
         return Comparisons(rule="baseline", baseline=value["baseline"])
@@ -109,7 +111,8 @@ def read_comparisons(
             check.report(
                 where,
                 (key,),
-                f"entry {i}: duplicate pair {_listed(item)} (entry {seen[frozenset(item)]} is the same pair)",
+                f"entry {i}: duplicate pair {_listed(item)} (entry {seen[frozenset(item)]} is "
+                "the same pair)",
             )
             ok = False
         else:
@@ -143,7 +146,8 @@ def check_names(
         check.report(
             where,
             (key,),
-            f"unknown classifier {quoted(comparisons.baseline)} as baseline; expected one of {known}",
+            f"unknown classifier {quoted(comparisons.baseline)} as baseline; expected one of "
+            f"{known}",
         )
     for i, pair in enumerate(comparisons.pairs, start=1):
         for name in pair:
@@ -156,7 +160,8 @@ def check_names(
 
 
 def rule_for(comparisons: Comparisons, k: int) -> str:
-    """The rule applied on a dataset of ``k`` classifiers ("auto" resolved by :data:`AUTO_ALL_MAX`)."""
+    """The rule applied on a dataset of ``k`` classifiers ("auto" resolved by
+    :data:`AUTO_ALL_MAX`)."""
     if comparisons.rule == "auto":
         return "all" if k <= AUTO_ALL_MAX else "best"
     return comparisons.rule
@@ -192,7 +197,10 @@ def choose(
     else:
         if rule == "best" and present:
             reference = best_of(present, costs())
-            basis = f"lowest in-sample expected cost under prior {prior!r}; ties to the classifier declared first"
+            basis = (
+                f"lowest in-sample expected cost under prior {prior!r}; ties to the classifier "
+                "declared first"
+            )
         elif rule == "baseline":
             reference = comparisons.baseline if comparisons.baseline in present else None
         pairs = [] if reference is None else [(reference, n) for n in present if n != reference]

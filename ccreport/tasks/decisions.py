@@ -93,7 +93,8 @@ def paired_test(d, chosen: str, other: str, prior: str) -> dict:
         out["difference_interval"] = [min(lo, hi), max(lo, hi)]
         out["p_value"] = found.p_value
         if found.p_holm is not None and m.difference_band is not None:
-            # the word "significant" follows the step-down adjusted p (p_holm) over the dataset's pairs and priors
+            # the word "significant" follows the step-down adjusted p (p_holm) over the dataset's
+            # pairs and priors
             out["p_holm"] = found.p_holm
             out["significant"] = bool(found.p_holm <= 1.0 - float(m.difference_band.level) + 1e-12)
     return out
@@ -220,7 +221,8 @@ def criterion_decision(
         if runner is None
         else {"classifier": runner, "expected_cost": usable[runner].area},
         at_priors=at or None,
-        note=f"rule {ch.rule}: the threshold follows PC(+); expected_cost is the area (uniform prior)",
+        note=f"rule {ch.rule}: the threshold follows PC(+); expected_cost is the area (uniform "
+        "prior)",
     )
 
 
@@ -232,13 +234,13 @@ def constrained_decision(
     costs: dict[str, dict | None],
     level: float | None = None,
 ) -> Decision:
-    """A constrained criterion's decision: every classifier ranked on one basis (:data:`COMPARED_ON`,
-    the randomised optimum: the criterion's objective, most TPR, at its constraint, D&H 2006
-    s. 5.1.3-5.1.4) by :func:`ccreport.analysis.selection.rank_constrained`; the chosen one is
-    the first, the runner-up the second of that same ranking, and ``ranking`` lists all with the
-    rates they were ranked on. ``single_threshold`` is the same ranking on the other basis (one
-    threshold, no randomising): its winner, threshold and rates. ``constraint`` and ``price``:
-    see :func:`constraint_check` and :func:`price`."""
+    """A constrained criterion's decision: every classifier ranked on one basis
+    (:data:`COMPARED_ON`, the randomised optimum: the criterion's objective, most TPR, at its
+    constraint, D&H 2006 s. 5.1.3-5.1.4) by :func:`ccreport.analysis.selection.rank_constrained`;
+    the chosen one is the first, the runner-up the second of that same ranking, and ``ranking``
+    lists all with the rates they were ranked on. ``single_threshold`` is the same ranking on the
+    other basis (one threshold, no randomising): its winner, threshold and rates. ``constraint`` and
+    ``price``: see :func:`constraint_check` and :func:`price`."""
     ranked = rank_constrained(usable, COMPARED_ON)
     chosen = ranked[0]
     ch = usable[chosen]
@@ -333,9 +335,9 @@ def constraint_check(d, kind: str, ch, level: float, basis: str = COMPARED_ON) -
     only) (with folds): the out-of-fold rate of the criterion re-chosen on
     the other folds (:mod:`ccreport.analysis.selection.out_of_fold`), its interval made at its
     expected count. ``exceeds``: the interval's upper end or the held-out rate is above the cap;
-    ``zero_count``: the constrained count is 0 in-sample (the interval is [0, upper], not zero-width).
-    Workforce with a batch whose class counts differ from the data's: no interval (the flagged
-    share of that batch is not a binomial rate of the evaluated cases).
+    ``zero_count``: the constrained count is 0 in-sample (the interval is [0, upper], not
+    zero-width). Workforce with a batch whose class counts differ from the data's: no interval (the
+    flagged share of that batch is not a binomial rate of the evaluated cases).
     """
     n_pos, n_neg = float(d.n_pos), float(d.n_neg)
     if kind == "neyman_pearson":

@@ -1,11 +1,12 @@
 """How the battery's tasks are run: one small interface, ``Executor.map(tasks) -> outputs``.
 
-Every executor runs each :class:`~ccreport.tasks.battery.Task` with :func:`~ccreport.tasks.battery.run_task`
-and returns the outputs in the order of the tasks. Tasks are pure and draw from generators keyed by
-their names, so every executor gives the same outputs, byte for byte; they differ only in where the
-work happens:
+Every executor runs each :class:`~ccreport.tasks.battery.Task` with
+:func:`~ccreport.tasks.battery.run_task` and returns the outputs in the order of the tasks. Tasks
+are pure and draw from generators keyed by their names, so every executor gives the same outputs,
+byte for byte; they differ only in where the work happens:
 
-* :class:`SerialExecutor` - in this process, one task after another (``-j 1``: one process, no pool);
+* :class:`SerialExecutor` - in this process, one task after another (``-j 1``: one process, no
+  pool);
 * :class:`ProcessPoolExecutor` - in ``workers`` worker processes (``concurrent.futures``);
 * :class:`DaskExecutor` - on the workers of a Dask distributed cluster (``ccreport build --scheduler
   tcp://HOST:PORT`` or ``[project] scheduler``; the optional extra ``ccreport[cluster]``), opened
@@ -13,10 +14,11 @@ work happens:
   seconds, has workers, and that every worker runs the same ccreport (version and source hash,
   :func:`ccreport.tasks.cache.source_hash`): the same code on the same inputs gives the same bytes.
 
-All look each task up in the build's content-addressed cache first (:func:`ccreport.tasks.cache.cached_map`,
-active only inside a build that asks for it; the cache stays on this machine) and run only the tasks
-not found there. :func:`executor_for` chooses between the local ones from a worker count;
-:func:`default_workers` is the count a build uses when neither ``-j`` nor the manifest gives one.
+All look each task up in the build's content-addressed cache first
+(:func:`ccreport.tasks.cache.cached_map`, active only inside a build that asks for it; the cache
+stays on this machine) and run only the tasks not found there. :func:`executor_for` chooses between
+the local ones from a worker count; :func:`default_workers` is the count a build uses when neither
+``-j`` nor the manifest gives one.
 """
 
 from __future__ import annotations
@@ -89,7 +91,8 @@ class ProcessPoolExecutor:
 
 def machine_cores() -> int:
     """The cores this process may run on: ``os.process_cpu_count`` (Python 3.13), else the size of
-    its CPU affinity set (``os.sched_getaffinity``, where the system has one), else ``os.cpu_count``."""
+    its CPU affinity set (``os.sched_getaffinity``, where the system has one), else
+    ``os.cpu_count``."""
     counted = getattr(os, "process_cpu_count", None)
     if counted is not None:
         return max(1, counted() or 1)
@@ -113,13 +116,15 @@ def executor_for(workers: int | None) -> Executor:
 
 
 def identity() -> tuple[str, str]:
-    """This process's ccreport: its version and :func:`~ccreport.tasks.cache.source_hash` (run on each worker)."""
+    """This process's ccreport: its version and :func:`~ccreport.tasks.cache.source_hash`
+    (run on each worker)."""
     return __version__, source_hash()
 
 
 def run_task_one_thread(task: Task):
-    """:func:`run_task` with one BLAS thread, as on a local worker, so a cluster's numbers are a local build's
-    (a few matrix products round differently with more threads; ccreport.runtime.threads)."""
+    """:func:`run_task` with one BLAS thread, as on a local worker, so a cluster's numbers are a
+    local build's (a few matrix products round differently with more threads;
+    ccreport.runtime.threads)."""
     with one_blas_thread():
         return run_task(task)
 
@@ -184,7 +189,8 @@ def scheduler_refusal(address: str, timeout: float) -> str | None:
     except TimeoutError:
         return f"no Dask scheduler answered within {timeout:g} s"
     except Exception as error:  # noqa: BLE001 - whatever a non-Dask peer makes the protocol raise
-        return f"no Dask scheduler answered ({type(error).__name__})"  # e.g. MemoryError: its bytes read as a length
+        # e.g. MemoryError: its bytes read as a length
+        return f"no Dask scheduler answered ({type(error).__name__})"
     if not isinstance(found, dict) or found.get("type") != "Scheduler":
         return "what answered is not a Dask scheduler"
     return None
@@ -199,7 +205,8 @@ def cluster(
     ``source`` and ``field`` name where the address came from in messages ("command line",
     "--scheduler" or the manifest and "project.scheduler"). Raises UserInputError (exit 2, one line)
     when dask's distributed is not installed, the scheduler does not answer within ``timeout``
-    seconds, it has no workers, or a worker cannot import ccreport or runs another version or source.
+    seconds, it has no workers, or a worker cannot import ccreport or runs another version or
+    source.
     """
 
     def problem(text: str) -> UserInputError:
@@ -211,13 +218,14 @@ def cluster(
         import distributed
     except ImportError:
         raise problem(
-            f"running on a Dask cluster needs dask's distributed scheduler, which is not installed; {INSTALL_HINT}"
+            "running on a Dask cluster needs dask's distributed scheduler, which is not "
+            f"installed; {INSTALL_HINT}"
         ) from None
 
     def unreachable(reason: str) -> UserInputError:
         return problem(
-            f"cannot reach the Dask scheduler at {address!r}: {reason}; start it with `dask scheduler` "
-            "and pass the address it prints (tcp://HOST:PORT)"
+            f"cannot reach the Dask scheduler at {address!r}: {reason}; start it with `dask "
+            "scheduler` and pass the address it prints (tcp://HOST:PORT)"
         )
 
     # probe first, fast and quiet: a Client that fails to connect retries until its timeout, then
@@ -237,21 +245,24 @@ def cluster(
         workers = client.scheduler_info().get("workers", {})
         if not workers:
             raise problem(
-                f"the Dask scheduler at {address!r} has no workers; start some with `dask worker {address}`"
+                f"the Dask scheduler at {address!r} has no workers; start some with `dask worker "
+                f"{address}`"
             )
         try:
             found = client.run(identity)
         except Exception as error:  # a worker without ccreport cannot unpickle identity
             raise problem(
                 f"a Dask worker of {address!r} cannot run ccreport ({type(error).__name__}: "
-                f"{str(error).splitlines()[0] if str(error) else ''}); install ccreport {__version__} on every worker"
+                f"{str(error).splitlines()[0] if str(error) else ''}); install ccreport "
+                f"{__version__} on every worker"
             ) from None
         mine = identity()
         for worker, theirs in sorted(found.items()):
             if tuple(theirs) != mine:
                 raise problem(
-                    f"the Dask worker {worker} runs ccreport {theirs[0]} (source {theirs[1][:12]}), this build "
-                    f"ccreport {mine[0]} (source {mine[1][:12]}); install the same ccreport on every worker"
+                    f"the Dask worker {worker} runs ccreport {theirs[0]} (source "
+                    f"{theirs[1][:12]}), this build ccreport {mine[0]} (source {mine[1][:12]}); "
+                    "install the same ccreport on every worker"
                 )
         yield DaskExecutor(client)
     finally:

@@ -1,12 +1,12 @@
 """The dataset hybrid's band, criterion intervals and hybrid tests, inside the dataset's one
 resampling (:mod:`ccreport.analysis.selection.hybrid_bands`).
 
-:func:`readers` tells :func:`~ccreport.analysis.paired_bootstrap.bootstrap_dataset` what to read on every
-replicate hull (each Neyman-Pearson and workforce criterion, each performance-independent rule of a
-probability-scoring classifier); :func:`hybrid_band` turns the replicates into a
+:func:`readers` tells :func:`~ccreport.analysis.paired_bootstrap.bootstrap_dataset` what to read on
+every replicate hull (each Neyman-Pearson and workforce criterion, each performance-independent rule
+of a probability-scoring classifier); :func:`hybrid_band` turns the replicates into a
 :class:`~ccreport.results.HybridBand`. Both are called by the ``pairs`` task
-(:func:`ccreport.tasks.bands_task.pairs_task`), so the hybrid is read on the same resampled instances as
-every pair comparison.
+(:func:`ccreport.tasks.bands_task.pairs_task`), so the hybrid is read on the same resampled
+instances as every pair comparison.
 """
 
 from __future__ import annotations

@@ -123,7 +123,8 @@ class TaskInputs:
     )
     cost_unit: str | None = None  # their unit label, from the manifest
     criteria: dict[str, sel.Criterion] = dataclasses.field(default_factory=dict)  # that apply here
-    # a dataset task's chosen pairs ([project] comparisons, ccreport.tasks.comparisons); None: every pair
+    # a dataset task's chosen pairs ([project] comparisons, ccreport.tasks.comparisons); None: every
+    # pair
     pairs: tuple[tuple[str, str], ...] | None = None
 
     def chosen_pairs(self) -> list[tuple[str, str]]:

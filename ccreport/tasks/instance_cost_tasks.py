@@ -46,7 +46,10 @@ from .inputs import ClassifierData, TaskInputs
 
 MAX_STORED_POINTS = 2000  # ROCIV paths longer than this are thinned for results.json and figures
 THIN_STEP = 1e-3  # ... to one point per this much path length (fpr + tpr), plus every hull vertex
-METHOD = "stratified instance bootstrap, each instance with its own cost; optimism-corrected envelope, expected and minimum total costs"
+METHOD = (
+    "stratified instance bootstrap, each instance with its own cost; optimism-corrected "
+    "envelope, expected and minimum total costs"
+)
 P_VALUE_METHOD = "two-sided bootstrap: 2 min(#(d* <= 0) + 1, #(d* >= 0) + 1) / (R + 1)"
 
 
@@ -82,12 +85,14 @@ def _interval(samples, level) -> tuple[float, float]:
 
 
 def _binned_note(rep: InstanceCostReplicates) -> str:
-    """What the intervals' method adds when a classifier's replicates were read at binned thresholds."""
+    """What the intervals' method adds when a classifier's replicates were read at binned
+    thresholds."""
     if rep.binned is None:
         return ""
     return (
-        f"; replicates read at {rep.binned} of the sample's thresholds (more than {BINS} distinct scores: "
-        "binned at equal steps of ROCIV path length; estimates at all thresholds)"
+        f"; replicates read at {rep.binned} of the sample's thresholds (more than {BINS} "
+        "distinct scores: binned at equal steps of ROCIV path length; estimates at all "
+        "thresholds)"
     )
 
 
@@ -95,8 +100,8 @@ def _pair_binned_note(qa: InstanceCostReplicates, qb: InstanceCostReplicates) ->
     if qa.binned is None and qb.binned is None:
         return ""
     return (
-        f"; a classifier with more than {BINS} distinct scores has its replicates read at binned thresholds "
-        "(equal steps of ROCIV path length; estimates at all thresholds)"
+        f"; a classifier with more than {BINS} distinct scores has its replicates read at binned "
+        "thresholds (equal steps of ROCIV path length; estimates at all thresholds)"
     )
 
 
@@ -107,7 +112,8 @@ def _classifier_result(
     priors: dict,
     settings: AnalysisSettings,
 ) -> InstanceCosts:
-    """One classifier's InstanceCosts from its point analysis and (with ``bootstrap`` > 0) replicates."""
+    """One classifier's InstanceCosts from its point analysis and (with ``bootstrap`` > 0)
+    replicates."""
     env = point.envelope
     fpr, tpr = thinned(point.rociv.fpr, point.rociv.tpr, env.hull_fpr, env.hull_tpr)
     intervals = None
@@ -199,8 +205,9 @@ def _pair_result(
 
 def dataset_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
     """Every classifier's and every chosen pair's instance-cost results of one dataset, from ONE
-    resampling: {"classifier_fields": {name: {"instance_costs": InstanceCosts}}, "comparison_fields":
-    {(a, b): {"instance_costs": InstanceCostComparisonResult}}}, or {} for a dataset without costs.
+    resampling: {"classifier_fields": {name: {"instance_costs": InstanceCosts}},
+    "comparison_fields": {(a, b): {"instance_costs": InstanceCostComparisonResult}}}, or {} for a
+    dataset without costs.
 
     The replicates' counts are drawn once per chunk from ``task_rng(seed, "instance_costs",
     dataset)`` and read by every classifier
@@ -249,8 +256,9 @@ def dataset_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
 
 
 def classifier_task(inputs: TaskInputs, settings: AnalysisSettings) -> dict:
-    """{"instance_costs": InstanceCosts} of the one classifier of ``inputs`` (:func:`dataset_task` of a
-    one-classifier scope: the same numbers as its entry in the dataset's task), or {} without costs."""
+    """{"instance_costs": InstanceCosts} of the one classifier of ``inputs`` (:func:`dataset_task`
+    of a one-classifier scope: the same numbers as its entry in the dataset's task), or {} without
+    costs."""
     found = dataset_task(inputs, settings)
     return found["classifier_fields"][inputs.classifiers[0].name] if found else {}
 

@@ -1,9 +1,10 @@
-"""The threshold-choice part of the battery: one task per dataset, all its classifiers on the same resamples.
+"""The threshold-choice part of the battery: one task per dataset, all its classifiers on the same
+resamples.
 
 Hernández-Orallo, Flach & Ferri 2013 (*ROC curves in cost space*), read through
 ``../shared/specs/threshold_choice.md``: for each classifier its threshold choice methods' curves,
-exact areas and partial areas on both axes (:mod:`ccreport.analysis.threshold_choice`), and for each area
-a bootstrap interval; for each pair of scoring classifiers paired differences of areas.
+exact areas and partial areas on both axes (:mod:`ccreport.analysis.threshold_choice`), and for each
+area a bootstrap interval; for each pair of scoring classifiers paired differences of areas.
 
 One task per dataset, keyed ``("threshold_choice", dataset)``, draws with
 ``task_rng(seed, "threshold_choice", dataset)``: each replicate is one stratified resample of the
@@ -23,8 +24,8 @@ re-selects its thresholds), so their intervals describe the in-sample area's sam
 the optimism that D&H 2006 section 5.2 and the report's bands correct for.
 
 Output: ``{"classifier_fields": {name: {"threshold_choice": ..., "auc_hull": ...}},
-"comparison_fields": {(a, b): {"threshold_choice": ...}}}``; :func:`ccreport.tasks.battery.assemble` puts each entry into its classifier's
-or pair's result.
+"comparison_fields": {(a, b): {"threshold_choice": ...}}}``; :func:`ccreport.tasks.battery.assemble`
+puts each entry into its classifier's or pair's result.
 """
 
 from __future__ import annotations
@@ -85,10 +86,10 @@ def replicate_area_arrays(
     """Every classifier's replicate areas on the same stratified resamples: name -> (area, partial).
 
     ``area[axis][method]`` (R,) and ``partial[axis][method]`` (R, K) (None where the method does not
-    apply); a crisp classifier has the one method ``score_fixed``. When a scoring classifier has more
-    than ``max_groups`` distinct scores the replicates are computed on merged score groups
-    (:func:`_grouped_area_arrays`), drawn from ``shared_rng`` when given (the pairs task's generator:
-    the two kinds then share one draw per dataset) and from ``rng`` otherwise.
+    apply); a crisp classifier has the one method ``score_fixed``. When a scoring classifier has
+    more than ``max_groups`` distinct scores the replicates are computed on merged score groups
+    (:func:`_grouped_area_arrays`), drawn from ``shared_rng`` when given (the pairs task's
+    generator: the two kinds then share one draw per dataset) and from ``rng`` otherwise.
     """
     y = np.asarray(labels, dtype=bool)
     n_pos = int(np.count_nonzero(y))
@@ -145,18 +146,19 @@ def _grouped_area_arrays(
     max_groups: int,
     shared_rng=None,
 ) -> dict:
-    """:func:`replicate_area_arrays` on merged score groups (:mod:`ccreport.analysis.replicate_groups`).
+    """:func:`replicate_area_arrays` on merged score groups
+    (:mod:`ccreport.analysis.replicate_groups`).
 
     Each chunk draws each class's resampled instances once, as positions (the same draws as the
     fine path's :func:`multinomial_counts` from ``rng``; from ``shared_rng`` in the pairs task's
     chunks when given, so that :func:`shared_group_counts` serves both kinds from one draw), and
     every scoring classifier counts them per its groups
-    (at most ``max_groups``; one per distinct score for a classifier with fewer, whose areas are then
-    those of the fine path); the areas are :func:`replicate_areas` of the group counts, with each
-    group's mean score for the Brier curve, in chunks of at most ``CHUNK`` group counts. A binned
-    classifier's replicate areas are moved by the sample's binning gap (exact area minus the grouped
-    sample's), so their spread about the exact area is the grouped replicates' about the grouped
-    sample's area.
+    (at most ``max_groups``; one per distinct score for a classifier with fewer, whose areas are
+    then those of the fine path); the areas are :func:`replicate_areas` of the group counts, with
+    each group's mean score for the Brier curve, in chunks of at most ``CHUNK`` group counts. A
+    binned classifier's replicate areas are moved by the sample's binning gap (exact area minus the
+    grouped sample's), so their spread about the exact area is the grouped replicates' about the
+    grouped sample's area.
     """
     layouts = {
         name: group_layout(p[1], max_groups, force=True)
@@ -189,7 +191,8 @@ def _grouped_area_arrays(
         start = 0
         # binned: chunks of group counts; else the draws' chunks (the fine path's sums, to the bit)
         for size in chunk_sizes(replicates, lay.n_points, CHUNK) if binned else draws:
-            # column-major, as the fine path's cumulative(...)[:, pos_at] is (its row sums, to the bit)
+            # column-major, as the fine path's cumulative(...)[:, pos_at] is (its row sums, to the
+            # bit)
             tp = np.asfortranarray(cumulative(pos[start : start + size]))
             fp = np.asfortranarray(cumulative(neg[start : start + size]))
             ra = replicate_areas(tp, fp, scores=scores, partial_ranges=ranges)
@@ -209,7 +212,8 @@ def _grouped_area_arrays(
 
 
 def _shifted(arrays, exact, coarse) -> tuple[dict, dict]:
-    """Replicate ``(area, partial)`` dicts moved by ``exact - coarse`` (one-row :class:`ReplicateAreas`)."""
+    """Replicate ``(area, partial)`` dicts moved by ``exact - coarse`` (one-row
+    :class:`ReplicateAreas`)."""
     area, partial = arrays
     moved = ({}, {})
     for out, found, ex, co in (

@@ -15,8 +15,8 @@ from ccreport.analysis.replicate_groups import shared_group_counts
 
 
 def test_small_classes_keep_their_stream():
-    """Up to the threshold: the very draws of one rng.integers call (every result up to 2^20 instances
-    a class is the same as before blocked draws)."""
+    """Up to the threshold: the very draws of one rng.integers call (every result up to 2^20
+    instances a class is the same as before blocked draws)."""
     for size, reps in ((1, 2), (208, 5), (5000, 3)):
         got = draw_positions(np.random.default_rng(3), size, reps)
         expected = np.random.default_rng(3).integers(0, size, size=(reps, size), dtype=np.int32)
@@ -107,8 +107,8 @@ def test_blocked_multinomial_counts_count_the_blocked_draws(monkeypatch):
 
 @pytest.mark.parametrize("size", [57, 64])
 def test_shared_group_counts_read_the_blocked_draws(monkeypatch, size):
-    """The dataset's paired counts take the same positions: each classifier's group counts and a crisp
-    classifier's TP* are those of the blocked draws."""
+    """The dataset's paired counts take the same positions: each classifier's group counts and a
+    crisp classifier's TP* are those of the blocked draws."""
     monkeypatch.setattr(path_layout, "BLOCKED_DRAW_ABOVE", 10)
     monkeypatch.setattr(path_layout, "DRAW_BLOCK", 8)
 

@@ -1,4 +1,5 @@
-"""Double-bootstrap calibration of the scoring classifiers' bands (ccreport.analysis.calibration)."""
+"""Double-bootstrap calibration of the scoring classifiers' bands
+(ccreport.analysis.calibration)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from ccreport.analysis.priors import BetaPrior, PointPrior, UniformPrior
 PRIORS = {"uniform": UniformPrior(), "beta": BetaPrior(2.0, 5.0), "point": PointPrior(0.37)}
 
 
-# --- inner resamples ---------------------------------------------------------------------------------
+# --- inner resamples ------------------------------------------------------------------------------
 
 
 def test_inner_resamples_draw_only_what_the_outer_replicate_holds():
@@ -44,8 +45,8 @@ def test_inner_resamples_are_reproducible():
 def test_inner_draws_in_32_bits_are_the_64_bit_draws(size):
     """resample_counts and resample_cumulative draw their positions as int32 (a third of the time of
     int64 draws): numpy's bounded generator draws a range that fits 32 bits from 32-bit words either
-    way, so the positions, and every calibration, are the ones int64 draws gave (and the generator is
-    left in the same state)."""
+    way, so the positions, and every calibration, are the ones int64 draws gave (and the generator
+    is left in the same state)."""
     a_rng, b_rng = np.random.default_rng(size), np.random.default_rng(size)
     np.testing.assert_array_equal(
         a_rng.integers(0, size, size=(3, 5, 64), dtype=np.int32),
@@ -114,7 +115,7 @@ def test_path_columns_read_the_same_counts_as_the_layout():
     assert columns.n_points == layout.n_points
 
 
-# --- the bootstrap world against brute force -------------------------------------------------------
+# --- the bootstrap world against brute force ------------------------------------------------------
 
 
 def _brute_cost(counts_pos, counts_neg, layout, k, pc):
@@ -142,7 +143,8 @@ def _brute_selection(counts_pos, counts_neg, layout, pc):
 
 @pytest.mark.parametrize("case", range(6))
 def test_bootstrap_world_matches_brute_force(case):
-    """truth = C(v*_b) and c**_bk = t*_b + C_b(v**_bk) - t**_bk, each by enumerating every threshold."""
+    """truth = C(v*_b) and c**_bk = t*_b + C_b(v**_bk) - t**_bk, each by enumerating every
+    threshold."""
     rng = np.random.default_rng(100 + case)
     n = int(rng.integers(8, 30))
     y, s = binormal(rng, n)
@@ -191,7 +193,7 @@ def test_bootstrap_world_expected_costs_are_those_of_the_grid_curves():
     np.testing.assert_allclose(world.inner_expected["point"], world.inner[:, :, 1], atol=1e-12)
 
 
-# --- ranks, quantiles, ratios --------------------------------------------------------------------------
+# --- ranks, quantiles, ratios ---------------------------------------------------------------------
 
 
 @settings(max_examples=60, deadline=None)
@@ -211,8 +213,8 @@ def test_upper_rank_is_the_level_an_upper_edge_needs(samples, truth):
 
 
 def test_ties_with_the_truth_do_not_narrow_the_band():
-    """Most replicates equal to the truth (a trivial classifier chosen in most of them): the truth is
-    covered by any upper edge, and its rank is low, not 1/2."""
+    """Most replicates equal to the truth (a trivial classifier chosen in most of them): the truth
+    is covered by any upper edge, and its rank is low, not 1/2."""
     samples = np.r_[np.zeros(70), np.linspace(-1, 1, 30)][None, :]
     assert cb.upper_rank(np.zeros(1), samples)[0] < 0.2
 
@@ -278,7 +280,7 @@ def test_sup_ratio_leaves_out_points_without_spread():
     assert np.isnan(cb.sup_ratios(*cb.sup_statistics(np.zeros((1, 5, 3)), truth), 0.9)[0])
 
 
-# --- calibrate -------------------------------------------------------------------------------------------
+# --- calibrate ------------------------------------------------------------------------------------
 
 
 def test_calibration_widens_the_upper_edge_on_small_samples():
@@ -341,7 +343,8 @@ def test_when_to_calibrate():
 
 
 def test_calibration_never_narrows_a_band_with_few_distinct_scores():
-    """A three-level score: most replicates tie (module docstring); levels stay at or above nominal."""
+    """A three-level score: most replicates tie (module docstring); levels stay at or above
+    nominal."""
     rng = np.random.default_rng(12)
     y, s = binormal(rng, 150)
     s = np.digitize(s, [0.0, 1.0]).astype(float)
@@ -360,8 +363,8 @@ def _small_world(seed: int, g: int, k: int):
 
 
 def test_inner_replicates_in_pieces_make_the_same_world():
-    """At large n the inner replicates are drawn in pieces (memory): the same draws split into pieces
-    give exactly the world of the whole."""
+    """At large n the inner replicates are drawn in pieces (memory): the same draws split into
+    pieces give exactly the world of the whole."""
     g, k = 3, 12
     layout, cpos, cneg, ipos, ineg = _small_world(2, g, k)
     whole = cb.bootstrap_world(layout, cpos, cneg, ipos, ineg, GRID, PRIORS)
@@ -383,8 +386,8 @@ def test_inner_replicates_in_pieces_make_the_same_world():
 @pytest.mark.parametrize("block", [1, 2, 10**9])
 def test_inner_world_in_blocks_of_outer_replicates_is_the_whole(block, monkeypatch):
     """The inner replicates' hulls and costs are computed a few outer replicates at a time (cache):
-    blocks of one outer replicate, of two (the last one shorter), or all at once give the same world,
-    bit for bit."""
+    blocks of one outer replicate, of two (the last one shorter), or all at once give the same
+    world, bit for bit."""
     g, k = 5, 8
     layout, cpos, cneg, ipos, ineg = _small_world(4, g, k)
     monkeypatch.setattr(cb, "HULL_BLOCK", 10**12)
@@ -425,10 +428,10 @@ def test_few_distinct_scores_are_drawn_per_score():
 
 
 def test_per_score_draws_calibrate_as_per_instance_draws(monkeypatch):
-    """Per score or per instance, the replicates have the same distribution (a class's instances with
-    one score are exchangeable), so the calibrated levels agree within Monte-Carlo error: mean upper
-    level at PC(+) 0.2-0.8 and mean sup-norm scale over 40 data sets each (measured: differences of
-    1.4 and 0.5 standard errors; the bound is 4)."""
+    """Per score or per instance, the replicates have the same distribution (a class's instances
+    with one score are exchangeable), so the calibrated levels agree within Monte-Carlo error: mean
+    upper level at PC(+) 0.2-0.8 and mean sup-norm scale over 40 data sets each (measured:
+    differences of 1.4 and 0.5 standard errors; the bound is 4)."""
 
     def levels(group_draws):
         monkeypatch.setattr(cb, "GROUP_DRAWS", group_draws)

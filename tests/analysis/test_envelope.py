@@ -1,4 +1,5 @@
-"""Lower envelope, operating range and comparisons against brute force (D&H 2006 sections 3.1-4.4)."""
+"""Lower envelope, operating range and comparisons against brute force (D&H 2006 sections
+3.1-4.4)."""
 
 import numpy as np
 import pytest
@@ -25,8 +26,8 @@ def test_fig1_crisp_envelope_and_operating_range():
 
 
 def test_fig14_points_envelope_vertices():
-    # D&H 2006 Fig. 14: ROC points (0.04, 0.4) and (0.3, 0.8). Hull edge slopes 10, 0.4/0.26, 0.2/0.7
-    # map (Eq. 3) to envelope vertices at PC(+) = 1/(1+S).
+    # D&H 2006 Fig. 14: ROC points (0.04, 0.4) and (0.3, 0.8). Hull edge slopes 10, 0.4/0.26,
+    # 0.2/0.7 map (Eq. 3) to envelope vertices at PC(+) = 1/(1+S).
     for point, slopes in [
         ((0.04, 0.4), [0.4 / 0.04, 0.6 / 0.96]),
         ((0.3, 0.8), [0.8 / 0.3, 0.2 / 0.7]),

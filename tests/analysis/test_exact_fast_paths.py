@@ -1,7 +1,8 @@
-"""The build's fast paths give the same floats, to the last bit, as the straightforward code they replace.
+"""The build's fast paths give the same floats, to the last bit, as the straightforward code they
+replace.
 
-Speed work (issue 9, benchmarks/README.md "Example build time") must not move results.json: each fast
-path is checked here against its reference on random inputs with ``==``, not ``isclose``.
+Speed work (issue 9, benchmarks/README.md "Example build time") must not move results.json: each
+fast path is checked here against its reference on random inputs with ``==``, not ``isclose``.
 """
 
 from __future__ import annotations
@@ -50,7 +51,8 @@ def test_distinct_moment_weights_is_bit_identical():
 
 
 def test_induced_expected_matches_reference_integrand():
-    """InducedPrior.expected with the fast integrand equals the adaptive quadrature of the reference one."""
+    """InducedPrior.expected with the fast integrand equals the adaptive quadrature of the reference
+    one."""
     from scipy import integrate
 
     prior = pr.InducedPrior(pr.Beta(3.0, 7.0), pr.LogUniform(1.0, 10.0))

@@ -20,8 +20,8 @@ def _path(rng, n):
 
 @pytest.mark.parametrize("seed", range(10))
 def test_flat_hull_mask_never_pools_across_replicates(seed):
-    """Several paths in one call: each keeps exactly the points on its own hull (in the sheared frame
-    (x + y, y) the hull is a concave function), and keeps every vertex of its own hull."""
+    """Several paths in one call: each keeps exactly the points on its own hull (in the sheared
+    frame (x + y, y) the hull is a concave function), and keeps every vertex of its own hull."""
     rng = np.random.default_rng(seed)
     paths = [_path(rng, int(rng.integers(1, 40))) for _ in range(int(rng.integers(1, 6)))]
     x = np.concatenate([p[0] for p in paths])
@@ -48,7 +48,8 @@ def test_crisp_hull_under_the_diagonal_moves_onto_it():
 
 
 def _optimal_vertices_by_query(h, grid, sw):
-    """The reference: one binary search per (replicate, grid point), as optimal_vertices did first."""
+    """The reference: one binary search per (replicate, grid point), as optimal_vertices did
+    first."""
     edges_per = np.diff(h.indptr) - 1
     edge_start = np.concatenate(([0], np.cumsum(edges_per)))
     keys = sw + 2.0 * np.repeat(np.arange(h.replicates), edges_per)
@@ -102,7 +103,8 @@ def test_optimal_vertices_counted_from_the_edges_are_the_per_query_search(seed):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_vertex_end_points_are_those_of_the_intervals(seed):
-    """The distinct end points read from the vertices' lo alone are priors.end_points of (lo, hi)."""
+    """The distinct end points read from the vertices' lo alone are priors.end_points of (lo,
+    hi)."""
     from ccreport.analysis.bootstrap import cumulative, multinomial_counts, path_layout
     from ccreport.analysis.hull_costs import vertex_end_points, vertex_intervals
     from ccreport.analysis.hulls import replicate_hulls

@@ -1,4 +1,5 @@
-"""Bands, intervals and paired tests of hybrids (issue 11 item 6): ccreport.analysis.selection.hybrid_bands."""
+"""Bands, intervals and paired tests of hybrids (issue 11 item 6):
+ccreport.analysis.selection.hybrid_bands."""
 
 import numpy as np
 import pytest
@@ -135,7 +136,7 @@ def test_hybrid_band_is_about_the_sample_hybrid():
     assert np.all(inf.lower[1:-1] <= inf.estimate[1:-1] + 0.05)
     # at PC(+) = 0 and 1 the hybrid is a trivial classifier with cost 0, known exactly
     assert inf.lower[0] == inf.upper[0] == 0.0
-    for p, i in inf.expected.items():
+    for i in inf.expected.values():
         assert i.lower <= i.estimate + 0.02 and i.lower < i.upper
 
 

@@ -1,4 +1,5 @@
-"""Instance-varying costs (Fawcett 2006): the cost-benefit transform, ROCIV, AUCIV and the cost-space dual."""
+"""Instance-varying costs (Fawcett 2006): the cost-benefit transform, ROCIV, AUCIV and the
+cost-space dual."""
 
 import numpy as np
 import pytest
@@ -41,11 +42,12 @@ def costed_scores(draw, max_size=30, integer_costs=False, zero_costs=True):
     return y, s, c
 
 
-# --- independent references (O(n^2) or O(n k), no shared code) -------------------------------------
+# --- independent references (O(n^2) or O(n k), no shared code) ------------------------------------
 
 
 def weighted_mann_whitney(y, s, c):
-    """sum_{i pos, j neg} c_i c_j (1[s_i > s_j] + 1/2 1[s_i = s_j]) / (P_total N_total), pair by pair."""
+    """sum_{i pos, j neg} c_i c_j (1[s_i > s_j] + 1/2 1[s_i = s_j]) / (P_total N_total), pair by
+    pair."""
     pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
     w_pos, w_neg = c[pos] / c[pos].sum(), c[neg] / c[neg].sum()  # normalised first: no underflow
     total = 0.0
@@ -64,13 +66,14 @@ def rociv_by_thresholds(y, s, c):
 
 
 def total_costs_by_thresholds(y, s, c):
-    """Summed instance costs of the errors of every threshold: missed positives + flagged negatives."""
+    """Summed instance costs of the errors of every threshold: missed positives + flagged
+    negatives."""
     thresholds = np.concatenate(([np.inf], np.unique(s)[::-1]))
     totals = np.array([c[y & (s < t)].sum() + c[~y & (s >= t)].sum() for t in thresholds])
     return thresholds, totals
 
 
-# --- the cost-benefit transform ---------------------------------------------------------------------
+# --- the cost-benefit transform -------------------------------------------------------------------
 
 
 def test_fawcett_cost_benefit_examples():
@@ -80,7 +83,8 @@ def test_fawcett_cost_benefit_examples():
     assert ic.cost_benefit(y, fn=20, tp=0.02 * x, fp=x, tn=20).tolist() == pytest.approx([22, 120])
     # spec #15, F06 Fig. 7 (credit scoring): $25 and $120
     assert ic.cost_benefit(y, fn=20, tp=0.05 * x, fp=x, tn=20).tolist() == pytest.approx([25, 120])
-    # spec #16, F06 Fig. 9 (cell-phone fraud; Y = alarm, p = fraud): TP benefit $22, FP cost $12 (A9)
+    # spec #16, F06 Fig. 9 (cell-phone fraud; Y = alarm, p = fraud): TP benefit $22, FP cost $12
+    # (A9)
     assert ic.cost_benefit(y, fn=1 + 0.2 * x, tp=1, fp=2 + 0.1 * x).tolist() == pytest.approx(
         [22, 12]
     )
@@ -112,7 +116,7 @@ def test_cells_only_reach_their_own_class():
     assert ic.cost_benefit(y, fn=np.array([3.0, 1e9]), fp=np.array([1e9, 7.0])).tolist() == [3, 7]
 
 
-# --- ROCIV points and AUCIV --------------------------------------------------------------------------
+# --- ROCIV points and AUCIV -----------------------------------------------------------------------
 
 
 def test_spec_worked_example_20():
@@ -183,7 +187,7 @@ def test_auciv_matches_sklearn_weighted_auc():
     )
 
 
-# --- equal costs within each class: ROCIV is ROC, exactly -------------------------------------------
+# --- equal costs within each class: ROCIV is ROC, exactly -----------------------------------------
 
 
 @settings(max_examples=300, deadline=None)
@@ -230,7 +234,7 @@ def test_class_multipliers_leave_the_curves_unchanged(data, k_pos, k_neg):
     assert b.auciv == pytest.approx(a.auciv, abs=1e-12)
 
 
-# --- the cost-space dual ----------------------------------------------------------------------------
+# --- the cost-space dual --------------------------------------------------------------------------
 
 
 @settings(max_examples=300, deadline=None)
@@ -243,7 +247,8 @@ def test_envelope_is_the_minimum_over_thresholds_of_the_summed_instance_costs(da
     missed = np.array([c[y & (s < t)].sum() for t in thresholds])
     flagged = np.array([c[~y & (s >= t)].sum() for t in thresholds])
     x = np.concatenate((xs, [0.0, 1.0, result.own_pc], result.envelope.pc))
-    # NEC_iv(x) of a threshold = FNR_iv x + FPR_iv (1 - x), the trivial classifiers among the thresholds
+    # NEC_iv(x) of a threshold = FNR_iv x + FPR_iv (1 - x), the trivial classifiers among the
+    # thresholds
     brute = np.min((missed / p_total)[:, None] * x + (flagged / n_total)[:, None] * (1 - x), axis=0)
     assert result.envelope(x) == pytest.approx(brute, abs=1e-12)
 
@@ -256,7 +261,8 @@ def test_min_total_cost_by_brute_force(data):
     thresholds, totals = total_costs_by_thresholds(y, s, c)
     best, scale = totals.min(), c.sum()
     tolerance = 1e-12 * scale  # summation order
-    # ties within ic.TIE_RTOL of all costs go to the highest threshold, so the total may exceed the least by that
+    # ties within ic.TIE_RTOL of all costs go to the highest threshold, so the total may exceed the
+    # least by that
     assert best - tolerance <= result.min_total_cost.total <= best + ic.TIE_RTOL * scale
     # the highest threshold among the cheapest ones (equal up to rounding: ic.TIE_RTOL)
     assert result.min_total_cost.threshold == thresholds[totals <= best + ic.TIE_RTOL * scale][0]
@@ -305,7 +311,7 @@ def test_to_dict_has_exactly_the_issues_keys():
     assert d["lower_envelope"][0] == [0.0, 0.0] and d["lower_envelope"][-1] == [1.0, 0.0]
 
 
-# --- degenerate inputs -------------------------------------------------------------------------------
+# --- degenerate inputs ----------------------------------------------------------------------------
 
 
 def test_one_class_is_an_error():
@@ -350,7 +356,8 @@ def test_constant_scores():
         0,
     ]
     assert result.expected_cost["uniform"] == 0.25
-    # own_pc = 7 / 15 < 1/2: flagging nothing (threshold +inf) costs the positives' 7 < the negatives' 8
+    # own_pc = 7 / 15 < 1/2: flagging nothing (threshold +inf) costs the positives' 7 < the
+    # negatives' 8
     assert result.min_total_cost == ic.MinTotalCost(threshold=np.inf, total=7.0)
     assert result.to_dict()["min_total_cost"]["threshold"] is None
 
@@ -369,7 +376,7 @@ def test_crisp_predictions_as_zero_one_scores():
     assert ic.min_total_cost(curve) == ic.MinTotalCost(threshold=1.0, total=15.0)
 
 
-# --- comparisons -------------------------------------------------------------------------------------
+# --- comparisons ----------------------------------------------------------------------------------
 
 
 def test_instance_costs_can_change_which_classifier_wins():
@@ -415,7 +422,7 @@ def test_rociv_hull_is_the_roc_hull_of_the_cost_weighted_counts():
     assert result.envelope.hull_tpr == pytest.approx(t, abs=1e-12)
 
 
-# --- the instance bootstrap --------------------------------------------------------------------------
+# --- the instance bootstrap -----------------------------------------------------------------------
 
 
 def stratified_counts(rng, y, replicates):

@@ -1,4 +1,5 @@
-"""A declared parameter-based family through the build (issue 11 item 3; D&H 2000 s. 2.3; spec row 11)."""
+"""A declared parameter-based family through the build (issue 11 item 3; D&H 2000 s. 2.3; spec row
+11)."""
 
 from __future__ import annotations
 
@@ -88,7 +89,8 @@ def test_spec_row11_through_the_build(built):
 
 
 def test_family_against_brute_force(built):
-    """The written curve against nearest-tau selection evaluated pointwise, and the area against a fine grid."""
+    """The written curve against nearest-tau selection evaluated pointwise, and the area against a
+    fine grid."""
     d, _ = built
     fam = d["hybrid"]["families"]["trees"]
     pts = {

@@ -25,9 +25,13 @@ def test_uniform_is_area_fig1():
 
 
 def test_uniform_sub_range_by_hand():
-    # On [0.25, 0.5]: nec = x up to 1/3 then 1/3 + (x - 1/3) * (-1/5) ...; integrate piecewise by hand.
+    # On [0.25, 0.5]: nec = x up to 1/3 then 1/3 + (x - 1/3) * (-1/5) ...; integrate piecewise by
+    # hand.
     first = (1 / 3**2 - 0.25**2) / 2  # integral of x on [0.25, 1/3]
-    line = lambda x: 1 / 3 + (x - 1 / 3) * ((0.25 - 1 / 3) / (0.75 - 1 / 3))
+
+    def line(x):
+        return 1 / 3 + (x - 1 / 3) * ((0.25 - 1 / 3) / (0.75 - 1 / 3))
+
     second = (0.5 - 1 / 3) * (line(1 / 3) + line(0.5)) / 2
     assert pr.UniformPrior(0.25, 0.5).expected(FIG1.pc, FIG1.nec) == pytest.approx(
         (first + second) / 0.25, abs=1e-14
@@ -35,7 +39,8 @@ def test_uniform_sub_range_by_hand():
 
 
 def test_point_prior_is_the_curve_value():
-    # Fig. 1's line at PC(+) = 0.5: FNR pc + FPR (1 - pc) = 0.2 * 0.5 + 0.4 * 0.5, under both trivial lines
+    # Fig. 1's line at PC(+) = 0.5: FNR pc + FPR (1 - pc) = 0.2 * 0.5 + 0.4 * 0.5, under both
+    # trivial lines
     assert pr.PointPrior(0.5).expected(FIG1.pc, FIG1.nec) == pytest.approx(0.3)
     assert pr.PointPrior(0.0).expected(FIG1.pc, FIG1.nec) == 0.0
 
@@ -63,7 +68,9 @@ def _induced_reference(env, p_pdf, p_range, r_pdf, r_range):
     f = curve(env)
 
     def inner(p):
-        g = lambda r: f(p * r / (p * r + 1 - p)) * r_pdf(r)
+        def g(r):
+            return f(p * r / (p * r + 1 - p)) * r_pdf(r)
+
         breaks = [x * (1 - p) / ((1 - x) * p) for x in env.pc[1:-1]]
         breaks = [t for t in breaks if r_range[0] < t < r_range[1]]
         return integrate.quad(g, *r_range, points=breaks or None, limit=500, epsabs=1e-13)[0]
@@ -155,7 +162,7 @@ def test_zero_cost_curve():
         assert prior.expected(pc, nec) == pytest.approx(0.0, abs=1e-15)
 
 
-# --- vertex weights: every prior integrates many curves at once ---------------------------------------
+# --- vertex weights: every prior integrates many curves at once -----------------------------------
 
 VERTEX_PRIORS = [
     pr.UniformPrior(),
@@ -180,8 +187,8 @@ def _random_curves(rng, count: int) -> list:
 
 
 def _per_curve_weights(curves, prior) -> np.ndarray:
-    """sum_v alpha_v wa_v + beta_v wb_v over each curve's segments, the segments built curve by curve
-    and tagged ``rep = c`` (one ``vertex_weights`` call for all)."""
+    """sum_v alpha_v wa_v + beta_v wb_v over each curve's segments, the segments built curve by
+    curve and tagged ``rep = c`` (one ``vertex_weights`` call for all)."""
     lo = np.concatenate([pc[:-1] for pc, _ in curves])
     hi = np.concatenate([pc[1:] for pc, _ in curves])
     beta = np.concatenate([np.diff(nec) / np.diff(pc) for pc, nec in curves])
@@ -193,8 +200,8 @@ def _per_curve_weights(curves, prior) -> np.ndarray:
 
 @pytest.mark.parametrize("prior", VERTEX_PRIORS, ids=lambda p: p.describe())
 def test_vertex_weights_give_each_curves_expected_cost(prior):
-    """sum_v alpha_v wa_v + beta_v wb_v over one curve's segments is ``prior.expected`` of the curve,
-    for several curves in one call (the segments of curve c tagged ``rep = c``)."""
+    """sum_v alpha_v wa_v + beta_v wb_v over one curve's segments is ``prior.expected`` of the
+    curve, for several curves in one call (the segments of curve c tagged ``rep = c``)."""
     curves = [(FIG1.pc, FIG1.nec)] + _random_curves(np.random.default_rng(3), 3)
     got = _per_curve_weights(curves, prior)
     tol = (
@@ -304,7 +311,8 @@ def test_induced_vertex_weights_are_the_node_by_node_sum(prior, nodes, block, mo
 )
 def test_shared_end_points_give_the_same_weights_bit_for_bit(prior):
     """Weights with the distinct end points given (sorted once for several priors, as
-    ``hull_curves`` does) are the weights without them, to the last bit; the end points are exact."""
+    ``hull_curves`` does) are the weights without them, to the last bit; the end points are
+    exact."""
     rng = np.random.default_rng(8)
     cuts = np.sort(
         rng.choice(np.concatenate((np.round(rng.uniform(size=30), 2), [0.0, 1.0])), size=(500, 2)),
@@ -322,8 +330,8 @@ def test_shared_end_points_give_the_same_weights_bit_for_bit(prior):
 
 
 def test_induced_expected_cost_is_remembered_per_curve_and_unchanged():
-    """The quadrature runs once per (prior, curve) in a process; the remembered value is the computed
-    one to the last bit, and a different curve (or prior) is not confused with it."""
+    """The quadrature runs once per (prior, curve) in a process; the remembered value is the
+    computed one to the last bit, and a different curve (or prior) is not confused with it."""
     prior = pr.InducedPrior(pr.Beta(3.0, 7.0), pr.LogUniform(1.0, 10.0))
     pc, nec = np.array([0.0, 0.3, 0.6, 1.0]), np.array([0.0, 0.21, 0.25, 0.0])
     pr.remembered_expected.cache_clear()
@@ -368,7 +376,8 @@ def test_induced_prior_of_a_large_envelope_gives_no_library_warning(caplog):
     assert got == pytest.approx(
         float(np.sum(alpha * wa + beta * wb)), abs=1e-7
     )  # a fixed rule across kinks: ~5e-8
-    # independently: E_p E_r nec(PC(p, r)) by the midpoint rule in p (beta density) and log r, no ccreport code
+    # independently: E_p E_r nec(PC(p, r)) by the midpoint rule in p (beta density) and log r, no
+    # ccreport code
     p = ((np.arange(3000) + 0.5) / 3000)[:, None]
     weight = stats.beta.pdf(p, 3.0, 7.0) / 3000
     r = np.exp(np.log(0.1) + (np.arange(3000) + 0.5) / 3000 * np.log(100.0))[None, :]

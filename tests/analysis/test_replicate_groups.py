@@ -1,5 +1,6 @@
-"""Replicates on merged score groups (issue 9, ccreport.analysis.replicate_groups): the layout merge,
-the binning-error bound, the centring on the exact estimate, and that nothing changes below B."""
+"""Replicates on merged score groups (issue 9, ccreport.analysis.replicate_groups): the layout
+merge, the binning-error bound, the centring on the exact estimate, and that nothing changes below
+B."""
 
 import numpy as np
 import pytest
@@ -98,7 +99,8 @@ def test_constant_scores_and_one_group():
     assert one.n_points == 2 and list(one.pos_count) == [0, one.n_pos]
     rep = bootstrap_scores(np.random.default_rng(0), y, s, 50, max_groups=1)
     assert np.all(np.isfinite(rep.values))
-    # one group = only the trivial classifiers: the deviations are 0 and the band collapses on the estimate
+    # one group = only the trivial classifiers: the deviations are 0 and the band collapses on the
+    # estimate
     np.testing.assert_allclose(
         rep.values, np.broadcast_to(rep.estimate, rep.values.shape), atol=1e-12
     )
@@ -108,7 +110,8 @@ def test_constant_scores_and_one_group():
     "seed,decimals,groups", [(7, None, 16), (8, None, 64), (9, 2, 32), (10, None, 256)]
 )
 def test_binned_replicate_envelopes_within_bound(seed, decimals, groups):
-    """0 <= t*_B - t* <= pc (1 - pc) max_g (dT_g + dF_g), per replicate, on the same resampled instances."""
+    """0 <= t*_B - t* <= pc (1 - pc) max_g (dT_g + dF_g), per replicate, on the same resampled
+    instances."""
     y, s = data(seed, decimals=decimals)
     fine = path_layout(y, s)
     lay = group_layout(fine, groups)
@@ -122,7 +125,8 @@ def test_binned_replicate_envelopes_within_bound(seed, decimals, groups):
     gap = binned - exact
     bound = GRID * (1.0 - GRID) * group_extent(lay, cp_b, cn_b)[:, None]
     assert np.all(gap >= -1e-12) and np.all(gap <= bound + 1e-12)
-    # the sample: the bound with the sample's own extents is at most pc (1 - pc) 2 / B plus tie blocks
+    # the sample: the bound with the sample's own extents is at most pc (1 - pc) 2 / B plus tie
+    # blocks
     t = hulls_on_grid(sample_hull(fine), GRID)[0]
     t_b = hulls_on_grid(sample_hull(lay), GRID)[0]
     ext = group_extent(lay, lay.pos_count[None], lay.neg_count[None])[0]
@@ -130,7 +134,8 @@ def test_binned_replicate_envelopes_within_bound(seed, decimals, groups):
 
 
 def test_binning_gap_small_on_smooth_data():
-    """Binormal scores: the sample's gap is far below the worst-case pc (1 - pc) 2 / B (the chord's sagitta)."""
+    """Binormal scores: the sample's gap is far below the worst-case pc (1 - pc) 2 / B (the chord's
+    sagitta)."""
     y, s = data(11, n=200_000)
     fine = path_layout(y, s)
     lay = group_layout(fine, 1024)
@@ -139,7 +144,8 @@ def test_binning_gap_small_on_smooth_data():
 
 
 def test_grouped_band_centred_on_exact_estimate():
-    """values = t + (C_B(v*) - t*_B), raw - t = t*_B - t_B: grouped replicates against the grouped sample."""
+    """values = t + (C_B(v*) - t*_B), raw - t = t*_B - t_B: grouped replicates against the grouped
+    sample."""
     y, s = data(12)
     priors = {"u": UniformPrior(), "b": BetaPrior(2.0, 5.0)}
     rep = bootstrap_scores(np.random.default_rng(3), y, s, 60, priors, max_groups=32)
@@ -162,8 +168,9 @@ def test_grouped_band_centred_on_exact_estimate():
 
 
 def test_dataset_below_b_unchanged_when_another_is_binned():
-    """A classifier with at most B distinct scores gets bit-identical replicates whether or not another
-    classifier of the dataset is binned (the grouped path draws the same instances); so do crisp ones."""
+    """A classifier with at most B distinct scores gets bit-identical replicates whether or not
+    another classifier of the dataset is binned (the grouped path draws the same instances); so do
+    crisp ones."""
     y, s = data(13, n=1500)
     few = np.round(s + np.random.default_rng(1).normal(size=s.size), 1)
     crisp = s > 0.4

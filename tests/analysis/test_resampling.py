@@ -107,7 +107,7 @@ def _rates(y, s):
     return roc.fpr, roc.tpr
 
 
-# --- determinism ------------------------------------------------------------------------------------
+# --- determinism ----------------------------------------------------------------------------------
 
 
 def test_same_seed_same_bytes():
@@ -198,7 +198,7 @@ def test_one_or_two_workers_give_identical_results_json(tmp_path):
     assert 0 < e["p_value"] <= 1 and e["lower"] <= e["upper"]
 
 
-# --- crisp classifiers: D&H 2006 section 4.6 ------------------------------------------------------------
+# --- crisp classifiers: D&H 2006 section 4.6 ------------------------------------------------------
 
 
 def test_binomial_band_matches_equation_8():
@@ -221,7 +221,8 @@ def test_band_narrowest_near_test_class_distribution():
     lo, hi = percentile_interval(lines, 0.9)
     assert abs(GRID[np.argmin(lines.std(axis=0))] - 2 / 3) <= 0.03
     assert abs(GRID[np.argmin(hi - lo)] - 2 / 3) <= 0.08
-    # Fig. 16's proportions differ: the minimum moves from 2/3 towards the smaller-variance side (FN)
+    # Fig. 16's proportions differ: the minimum moves from 2/3 towards the smaller-variance side
+    # (FN)
     sd = binomial_sd(20, 10, 16, 4)
     assert 2 / 3 < GRID[np.argmin(sd)] < 1.0
 
@@ -242,7 +243,7 @@ def test_crisp_band_is_the_envelope_with_trivial_classifiers():
     assert np.all(lo <= rep.estimate + 1e-12) and np.all(rep.estimate <= hi + 1e-12)
 
 
-# --- pairs: D&H 2006 section 4.7 ---------------------------------------------------------------------------
+# --- pairs: D&H 2006 section 4.7 ------------------------------------------------------------------
 
 
 def test_paired_band_narrower_than_unpaired_for_correlated_classifiers():
@@ -314,7 +315,7 @@ def test_significant_intervals_and_p_values():
     assert bootstrap_p_value(np.linspace(-1, 1, 1001)) == 1.0
 
 
-# --- fold averaging: D&H 2006 section 4.5 ----------------------------------------------------------------
+# --- fold averaging: D&H 2006 section 4.5 ---------------------------------------------------------
 
 
 @pytest.mark.parametrize("crisp", [False, True])
@@ -342,7 +343,7 @@ def test_fold_without_a_class_is_skipped():
     assert avg.folds == ("a",) and avg.skipped == ("b", "c")
 
 
-# --- degenerate inputs ---------------------------------------------------------------------------------------
+# --- degenerate inputs ----------------------------------------------------------------------------
 
 
 def test_constant_scores_give_the_trivial_curve_exactly():
@@ -441,10 +442,11 @@ def test_large_replicates_match_brute_force_with_default_blocks(seed):
 
 
 def test_a_classifiers_replicates_of_the_datasets_resampling_are_its_own_bootstrap():
-    """Issue 9 item 1: a scoring classifier's band is read from the dataset's one resampling. For one
-    classifier whose instances are already in its rank order within each class, that resampling
-    draws exactly what its own stratified bootstrap draws (the same generator, chunks and counts), so
-    the replicates agree to the bit: the band is the same procedure, on the instances the pairs share."""
+    """Issue 9 item 1: a scoring classifier's band is read from the dataset's one resampling. For
+    one classifier whose instances are already in its rank order within each class, that resampling
+    draws exactly what its own stratified bootstrap draws (the same generator, chunks and counts),
+    so the replicates agree to the bit: the band is the same procedure, on the instances the pairs
+    share."""
     rng = np.random.default_rng(3)
     pos, neg = np.sort(rng.normal(1.0, 1.0, 40))[::-1], np.sort(rng.normal(0.0, 1.0, 60))[::-1]
     labels, scores = np.r_[np.ones(40, bool), np.zeros(60, bool)], np.r_[pos, neg]

@@ -142,7 +142,8 @@ def test_convex_hull_of_any_point_set(fpr, data):
 
 
 def argsort_sweep(labels, scores):
-    """Fawcett 2006 Alg. 1 as a sweep over an argsort (the implementation before the value sorts)."""
+    """Fawcett 2006 Alg. 1 as a sweep over an argsort (the implementation before the value
+    sorts)."""
     order = np.argsort(-scores, kind="stable")
     y, s = labels[order], scores[order]
     ends = np.append(np.flatnonzero(np.diff(s)), s.size - 1)

@@ -1,4 +1,5 @@
-"""One resampling per dataset (issue 9 item 1) and significance that means what it says (issue 10)."""
+"""One resampling per dataset (issue 9 item 1) and significance that means what it says (issue
+10)."""
 
 from __future__ import annotations
 
@@ -50,7 +51,8 @@ def _replay_counts(seed, y, replicates):
 
 @pytest.mark.parametrize("ties", [False, True])
 def test_dataset_replicates_are_the_same_instances_for_every_classifier(ties):
-    """Each replicate's curves, scoring and crisp, equal brute-force envelopes of the same resample."""
+    """Each replicate's curves, scoring and crisp, equal brute-force envelopes of the same
+    resample."""
     rng = np.random.default_rng(1)
     y, a = binormal(rng, 90)
     b = a + rng.normal(size=a.size)
@@ -139,7 +141,8 @@ def test_crisp_band_values_are_the_replicates_cost_of_the_samples_selection():
     assert np.all(np.isclose(rep.values[:, ~line_sel], trivial[~line_sel]))
     j = int(np.argmin(np.abs(GRID - 0.2)))
     assert line_sel[j]
-    # some replicates' own lines lose to the trivial classifier at 0.2, yet their value is their line's cost
+    # some replicates' own lines lose to the trivial classifier at 0.2, yet their value is their
+    # line's cost
     lost = np.isclose(rep.raw[:, j], 0.2)
     assert np.any(lost) and np.any(rep.values[lost, j] > 0.2 + 1e-9)
     lo, _ = np.quantile(rep.values[:, j], [0.05, 0.95])
@@ -160,7 +163,7 @@ def test_useless_crisp_sample_has_a_zero_width_band():
     )
 
 
-# --- family-wise test, p-values, Holm ------------------------------------------------------------------
+# --- family-wise test, p-values, Holm -------------------------------------------------------------
 
 
 def test_family_wise_critical_value_and_p_value_by_a_loop():
@@ -212,7 +215,8 @@ def test_family_wise_finds_a_real_difference():
 @given(st.lists(st.floats(0, 1), min_size=1, max_size=12))
 @settings(max_examples=60, deadline=None)
 def test_holm_against_its_definition(ps):
-    """Adjusted p_(i) = max_{j <= i} min(1, (k - j + 1) p_(j)), by a plain loop over the sorted p."""
+    """Adjusted p_(i) = max_{j <= i} min(1, (k - j + 1) p_(j)), by a plain loop over the sorted
+    p."""
     got = sg.holm({i: p for i, p in enumerate(ps)})
     order = sorted(range(len(ps)), key=lambda i: (ps[i], i))
     k, running, want = len(ps), 0.0, {}
@@ -244,7 +248,7 @@ def test_difference_p_value_and_its_interval_agree():
     assert sg.difference_p_value(d_star, 0.0) == 1.0
 
 
-# --- the double bootstrap of the critical value --------------------------------------------------------
+# --- the double bootstrap of the critical value ---------------------------------------------------
 
 
 def test_pair_ratios_by_a_loop():
@@ -425,7 +429,7 @@ def test_claim_family_leaves_out_points_where_both_are_trivial():
     assert np.all(restricted.upper[~fam] == restricted.estimate[~fam])
 
 
-# --- Westfall & Young step-down max-T over every pair x prior test ------------------------------------
+# --- Westfall & Young step-down max-T over every pair x prior test --------------------------------
 
 
 def _step_down_by_loop(t, t_star):
@@ -452,7 +456,8 @@ def test_step_down_max_t_against_its_definition(k, r, seed):
     t[rng.random(k) < 0.2] = 0.0  # tests that cannot reject
     got = sg.step_down_max_t(t, t_star)
     assert got == pytest.approx(_step_down_by_loop(t, t_star))
-    # each adjusted p is at least the test's own bootstrap p, and the ordering follows the statistics
+    # each adjusted p is at least the test's own bootstrap p, and the ordering follows the
+    # statistics
     own = (np.count_nonzero(t_star >= t - 1e-12 * np.maximum(1, t), axis=0) + 1) / (r + 1)
     assert np.all(got >= own - 1e-15)
     assert np.all(np.diff(got[np.argsort(-t, kind="stable")]) >= 0)
@@ -495,9 +500,9 @@ def test_step_down_max_t_independent_tests_near_sidak():
 
 
 def test_crisp_lines_are_the_replicates_unclipped_cost_lines():
-    """A crisp classifier's ``line`` replicates are fnr* pc + fpr* (1 - pc) of its replicate counts (an
-    independent computation from the replicates' ROC points), and its envelope is their minimum with
-    the trivial classifiers."""
+    """A crisp classifier's ``line`` replicates are fnr* pc + fpr* (1 - pc) of its replicate counts
+    (an independent computation from the replicates' ROC points), and its envelope is their minimum
+    with the trivial classifiers."""
     rng = np.random.default_rng(45)
     y = rng.random(150) < 0.4
     pred = rng.normal(size=150) + 1.5 * y > 0.7
@@ -610,8 +615,8 @@ def test_dataset_inference_studentizes_crisp_pairs_by_their_lines_only():
 
 
 def test_fdb_p_value_by_its_definition():
-    """Davidson & MacKinnon (2007): p** = (#(tau* >= Q**(1 - p*)) + 1) / (R + 1); with a second level
-    as wide as the first the FDB p-value is about the plain one; a wider second level says the
+    """Davidson & MacKinnon (2007): p** = (#(tau* >= Q**(1 - p*)) + 1) / (R + 1); with a second
+    level as wide as the first the FDB p-value is about the plain one; a wider second level says the
     bootstrap spreads the difference wider than the data's law, so the FDB p-value is smaller."""
     from ccreport.analysis.pair_calibration import fdb_p_value
 

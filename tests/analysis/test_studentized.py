@@ -18,7 +18,8 @@ from ccreport.analysis.priors import BetaPrior, PointPrior, UniformPrior
 
 
 def _one_line(tp, fp, n_pos, n_neg):
-    """Labels and two-valued scores with tp of n_pos positives and fp of n_neg negatives scored 1."""
+    """Labels and two-valued scores with tp of n_pos positives and fp of n_neg negatives scored
+    1."""
     y = np.r_[np.ones(n_pos, bool), np.zeros(n_neg, bool)]
     s = np.r_[np.arange(n_pos) < tp, np.arange(n_neg) < fp].astype(float)
     return y, s
@@ -97,7 +98,8 @@ def test_constant_sd_gives_the_percentile_band(seed, level):
 
 def test_studentized_band_widens_where_the_replicates_sd_is_small():
     """Replicates whose own sd is small but whose deviation is large get large ratios: the band,
-    rescaled by the sample's sd, reaches further than their percentiles (the bootstrap-t's point)."""
+    rescaled by the sample's sd, reaches further than their percentiles (the bootstrap-t's
+    point)."""
     rng = np.random.default_rng(0)
     dev = rng.normal(size=(1000, 1))
     sd = np.where(dev < 0, 0.5, 1.0)  # replicates below the estimate have half the sd

@@ -1,5 +1,6 @@
 """Threshold choice methods (Hernández-Orallo, Flach & Ferri 2013): worked numbers of
-../shared/specs/threshold_choice.md section 9, its wrong implementations, brute force and identities."""
+../shared/specs/threshold_choice.md section 9, its wrong implementations, brute force and
+identities."""
 
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ from ccreport.analysis.threshold_choice import (
 )
 from ccreport.analysis.threshold_replicates import replicate_areas, replicate_hulls
 
-# Spec section 9: paper orientation 0 = positive, ranked by increasing paper score; ours by decreasing score.
+# Spec section 9: paper orientation 0 = positive, ranked by increasing paper score; ours by
+# decreasing score.
 MODEL_A = np.array([1, 1, 0, 1, 1, 1, 0, 1, 0, 1], dtype=bool)
 MODEL_B = np.array([1, 1, 1, 0, 1, 0, 0, 1, 1, 1], dtype=bool)
 RANKED = np.arange(10, 0, -1) / 10.0  # decreasing, in (0, 1]
@@ -48,7 +50,7 @@ def model_b():
     return threshold_choice(MODEL_B, RANKED, partial_ranges=RANGES)
 
 
-# --- worked numbers (spec section 9) ---------------------------------------------------------------
+# --- worked numbers (spec section 9) --------------------------------------------------------------
 
 
 def test_model_a_auc_hull_auc_and_kendall_distance(model_a, model_b):
@@ -63,7 +65,8 @@ def test_model_a_auc_hull_auc_and_kendall_distance(model_a, model_b):
 
 def test_fig1_fig2_cost_lines_both_axes():
     pi0 = 0.7
-    # row 4: cost lines of the ROC points of model A from c = 0 to c = 1 (cost) and F1 -> 1 - F0 (pc)
+    # row 4: cost lines of the ROC points of model A from c = 0 to c = 1 (cost) and F1 -> 1 - F0
+    # (pc)
     for (f1, f0), (start, end) in {
         (0.0, 0.0): (0.0, 1.4),
         (0.0, 2 / 7): (0.0, 1.0),
@@ -127,7 +130,8 @@ def test_rate_driven_and_kendall_curves_model_a(model_a):
     )
     kendall = [0, 0, 0, 0.2, 0.2, 0.2, 0.2, 0.4, 0.2, 0.2, 0]  # row 13
     assert model_a[COST, "kendall"].curve(c) == pytest.approx(kendall, abs=1e-12)
-    # row 15 (Prop. 2 / Thm 3): diagonal units D = Q_tau sqrt(pi0^2 + pi1^2) / (2 pi0 pi1), unit length
+    # row 15 (Prop. 2 / Thm 3): diagonal units D = Q_tau sqrt(pi0^2 + pi1^2) / (2 pi0 pi1), unit
+    # length
     root = np.sqrt(0.7**2 + 0.3**2)
     d = model_a[COST, "kendall"].curve(c) * root / (2 * 0.21)
     unit = root / (0.21 * 10)
@@ -193,7 +197,8 @@ def test_partial_kendall_and_partial_aoc_rows_18_to_20(model_a, model_b):
         0.119, abs=5e-4
     )  # the paper's rounding
     assert model_b[COST, "kendall"].partial[0].aoc == pytest.approx(0.071, abs=5e-4)
-    # section 8: partial rate-driven minus partial Kendall is the same for both models (perfect ranker)
+    # section 8: partial rate-driven minus partial Kendall is the same for both models (perfect
+    # ranker)
     for i in range(2):
         da = model_a[COST, "rate_driven"].partial[i].area - model_a[COST, "kendall"].partial[i].area
         db = model_b[COST, "rate_driven"].partial[i].area - model_b[COST, "kendall"].partial[i].area
@@ -202,7 +207,9 @@ def test_partial_kendall_and_partial_aoc_rows_18_to_20(model_a, model_b):
 
 
 def test_skull_meets_envelope_only_at_row_24(model_a):
-    gap = lambda c: model_a[COST, "skull"].curve(c) - model_a[COST, "optimal"].curve(c)
+    def gap(c):
+        return model_a[COST, "skull"].curve(c) - model_a[COST, "optimal"].curve(c)
+
     assert gap(np.array([0.0, 0.2, 0.25, 1.0])) == pytest.approx(np.zeros(4), abs=1e-12)
     assert model_a[COST, "skull"].curve(0.2) == pytest.approx(0.2, abs=1e-12)
     grid = np.linspace(0, 1, 2001)
@@ -252,7 +259,8 @@ def test_w3_loss_keeps_the_factor_b_equal_2(model_a):
 
 
 def test_e2_kendall_skull_is_not_two_independent_lower_hulls(model_a):
-    """E2: the lower convex hull of each half of the Kendall curve gives 0.12 for model A, Def. 4 0.11."""
+    """E2: the lower convex hull of each half of the Kendall curve gives 0.12 for model A, Def. 4
+    0.11."""
     kendall = model_a[COST, "kendall"].curve
     total = 0.0
     for lo_, hi_ in ((0.0, 0.7), (0.7, 1.0)):
@@ -275,7 +283,8 @@ def test_e2_kendall_skull_is_not_two_independent_lower_hulls(model_a):
 
 
 def brute_splits(y, s):
-    """Every deterministic threshold (+inf and each distinct score): predictions counted directly."""
+    """Every deterministic threshold (+inf and each distinct score): predictions counted
+    directly."""
     thresholds = np.concatenate(([np.inf], np.unique(s)[::-1]))
     pred = s[None, :] >= thresholds[:, None]
     tpr = (pred & y).sum(axis=1) / y.sum()
@@ -311,7 +320,8 @@ def brute_rate_driven(y, s, w0, x, kendall=False):
 
 
 def pav_scores(y, s):
-    """PAV-calibrated scores (Fawcett & Niculescu-Mizil 2007): their ranking is the ROC convex hull."""
+    """PAV-calibrated scores (Fawcett & Niculescu-Mizil 2007): their ranking is the ROC convex
+    hull."""
     return IsotonicRegression(increasing=True).fit_transform(s, y.astype(float))
 
 
@@ -398,7 +408,10 @@ def test_every_curve_equals_brute_force_and_every_area_its_integral(data, rnd):
         for method in METHODS:
             mc = tc[axis, method]
             assert mc.curve(x) == pytest.approx(brute[method], abs=1e-12), (axis, method)
-            f = lambda v, m=method, w=w0: brute_curves(y, s, w, v)[m]
+
+            def f(v, m=method, w=w0):
+                return brute_curves(y, s, w, v)[m]
+
             knots = brute_knots(y, s, w0, method)
             assert mc.area == pytest.approx(gauss_integral(f, knots), abs=1e-12), (axis, method)
             assert mc.partial[0].area == pytest.approx(gauss_integral(f, knots, a, b), abs=1e-12), (
@@ -636,7 +649,8 @@ def test_piecewise_integrals_and_argument_checks():
 
 
 def test_replicate_areas_with_class_counts_varying_by_row():
-    """An unstratified resample changes pi0 per replicate: the cost-proportion weights follow each row."""
+    """An unstratified resample changes pi0 per replicate: the cost-proportion weights follow each
+    row."""
     rng = np.random.default_rng(11)
     y = rng.random(30) < 0.4
     y[:2] = [True, False]
@@ -686,9 +700,10 @@ def test_partial_aoc_is_the_roc_space_area_between_isometrics(data):
     roc = roc_points(y, s)
     tc = threshold_choice_from_roc(roc, partial_ranges=[(a, b)])
     hf, ht = roc_hull(roc)
-    # the reference's midpoint rule puts each vertical ROC step (a jump of the integrand in FPR) up to half a
-    # node width from where it is, so its error is at most (sum of jump heights <= 1) / (2 nodes) = 2.5e-6,
-    # which Hypothesis reached once against the old 2e-6; the tolerance is twice that bound
+    # the reference's midpoint rule puts each vertical ROC step (a jump of the integrand in FPR) up
+    # to half a node width from where it is, so its error is at most (sum of jump heights <= 1) / (2
+    # nodes) = 2.5e-6, which Hypothesis reached once against the old 2e-6; the tolerance is twice
+    # that bound
     tol = 1.0 / 200_001
     for axis in AXES:
         w0 = tc.w0[axis]

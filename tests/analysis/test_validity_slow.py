@@ -1,9 +1,11 @@
-"""Reduced bootstrap validity simulation (issue 4 acceptance; the full one is benchmarks/validity.py).
+"""Reduced bootstrap validity simulation (issue 4 acceptance; the full one is
+benchmarks/validity.py).
 
 Binormal data (d' = 1, p(+) = 0.5), n = 200 and 1000, 120 simulated data sets each, 400 replicates,
 90% bands, the report's band double-bootstrap calibrated as with ``calibration = "auto"``. The full
-simulation (benchmarks/README.md, 600 data sets per n) is the measurement; the thresholds below leave
-room for the Monte Carlo error of this smaller run (about 2.7 points per coverage, 1.6 pooled).
+simulation (benchmarks/README.md, 600 data sets per n) is the measurement; the thresholds below
+leave room for the Monte Carlo error of this smaller run (about 2.7 points per coverage, 1.6
+pooled).
 """
 
 import importlib.util
@@ -40,9 +42,9 @@ def test_calibration_moves_the_upper_misses_towards_nominal(tables, n):
     calibrated band brings that down without changing the lower edge.
 
     Paired on the same data sets: fewer misses above than the uncalibrated band. The absolute bound
-    leaves room for this run's Monte-Carlo error (about 2 points): the full matrix measured 8.0% above
-    at PC(+) = 0.3 / 0.5 / 0.7, n = 200 (297 data sets; 8.1% with the earlier 200 x 100 calibration on
-    the same data sets; benchmarks/README.md, "Calibration cost"), and this run gives
+    leaves room for this run's Monte-Carlo error (about 2 points): the full matrix measured 8.0%
+    above at PC(+) = 0.3 / 0.5 / 0.7, n = 200 (297 data sets; 8.1% with the earlier 200 x 100
+    calibration on the same data sets; benchmarks/README.md, "Calibration cost"), and this run gives
     5-9% depending on the seed."""
     above = tables[n][("a_above", "report")].mean()
     assert above < tables[n][("a_above", "optimism")].mean()
@@ -74,7 +76,7 @@ def test_simultaneous_band_covers_the_whole_true_curve(tables, n):
     assert tables[n][("sim_a", "report")] >= 0.78
 
 
-# --- issue 33: intervals with few distinct scores (benchmarks/interval_matrix.py, reduced) ------------
+# --- issue 33: intervals with few distinct scores (benchmarks/interval_matrix.py, reduced) --------
 
 _mspec = importlib.util.spec_from_file_location(
     "interval_matrix", Path(__file__).resolve().parents[2] / "benchmarks" / "interval_matrix.py"
@@ -85,7 +87,8 @@ _mspec.loader.exec_module(interval_matrix)
 
 @pytest.fixture(scope="module")
 def few_scores():
-    """Two- and five-valued scores at n = 200, 150 data sets each (the full matrix: 300 per cell)."""
+    """Two- and five-valued scores at n = 200, 150 data sets each (the full matrix: 300 per
+    cell)."""
     return {
         cell: interval_matrix.run_cell(cell, 150, seed=34) for cell in ("K=2,n=200", "K=5,n=200")
     }
@@ -112,7 +115,8 @@ def test_studentizing_moves_the_misses_below_towards_nominal(few_scores):
 @pytest.mark.parametrize("cell", ["K=2,n=200", "K=5,n=200"])
 def test_band_with_few_distinct_scores(few_scores, cell):
     """The pointwise band at PC(+) = 0.1-0.9 against the selected threshold's true cost: pooled
-    coverage at least 85%, each point at least 80% (room for this run's MC error, about 2.5 points)."""
+    coverage at least 85%, each point at least 80% (room for this run's MC error, about 2.5
+    points)."""
     s = interval_matrix.summarise(few_scores[cell][("band_a", "new")])
     inside = [interval_matrix.POINTS.index(p) for p in (0.1, 0.3, 0.5, 0.7, 0.9)]
     cov = s["coverage"][inside]

@@ -1,4 +1,5 @@
-"""The audit archive (issue 15): build date, provenance, the PDF's attachments and tags, ccreport verify."""
+"""The audit archive (issue 15): build date, provenance, the PDF's attachments and tags, ccreport
+verify."""
 
 from __future__ import annotations
 
@@ -69,11 +70,11 @@ def test_manifest_date_read_and_validated_with_its_line(tmp_path, capsys):
     (root / "ccreport.toml").write_text(text.replace("date = 2024-05-01", 'date = "2024-02-30"'))
     assert main(["check", str(root)]) == 2
     err = capsys.readouterr().err
-    line = next(i for i, l in enumerate(text.splitlines(), 1) if l.startswith("date"))
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if t.startswith("date"))
     assert f"ccreport.toml:{line}: project.date: expected an ISO date such as 2024-05-01" in err
 
 
-# --- one build with the PDF, looked at in several ways -----------------------------------------------
+# --- one build with the PDF, looked at in several ways --------------------------------------------
 
 
 @pytest.fixture(scope="module")
@@ -173,7 +174,7 @@ def test_verify_report_pdf_alone_in_an_empty_folder(built, tmp_path, monkeypatch
     assert [p.name for p in alone.iterdir()] == ["report.pdf"]
 
 
-# --- verify on folders (no PDF: fast) ----------------------------------------------------------------
+# --- verify on folders (no PDF: fast) -------------------------------------------------------------
 
 
 @pytest.fixture
@@ -229,7 +230,7 @@ def test_compare_values_paths():
     assert found == ["a.b[1]: 2.0 != 2.5", "d: missing from the report, in the rebuild"] and n == 3
 
 
-# --- the unchanged-rebuild key knows the date ----------------------------------------------------------
+# --- the unchanged-rebuild key knows the date -----------------------------------------------------
 
 
 def test_a_new_fixed_date_renders_again_and_the_same_date_does_not(tmp_path, monkeypatch):

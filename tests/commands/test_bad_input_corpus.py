@@ -33,7 +33,7 @@ SUMMARY_LINE = re.compile(r"^ccreport: (?P<n>\d+) problems? found; nothing was w
 USAGE_LINE = re.compile(r"^ccreport( [a-z]+)?: .+\(see ccreport( [a-z]+)? --help\)$")
 
 
-# --- the tiny valid project -------------------------------------------------------------------------
+# --- the tiny valid project -----------------------------------------------------------------------
 
 
 def data_csv(n: int = 30, seed: int = 5) -> str:
@@ -131,7 +131,7 @@ def leftovers() -> set[str]:
     return {p.name for p in Path(tempfile.gettempdir()).glob("ccreport-check-*")}
 
 
-# --- cases ------------------------------------------------------------------------------------------
+# --- cases ----------------------------------------------------------------------------------------
 
 
 @dataclass
@@ -165,7 +165,8 @@ def set_key(section, key, value, index=0):
 
 HUGE = "9" * 400
 
-# [project] values of the wrong type or out of range: one problem naming ccreport.toml:line and the key
+# [project] values of the wrong type or out of range: one problem naming ccreport.toml:line and the
+# key
 PROJECT_BAD = {
     "title": ["1", "true", '""', "[]", "{}", "1979-05-27"],
     "seed": ["-1", "1.5", '"5"', "true", HUGE, "-" + HUGE, str(2**64), "inf", "nan"],
@@ -185,7 +186,8 @@ PROJECT_BAD = {
         '"default/../default"',
         '""',
     ],
-    # issue 9: which pairs (ccreport/tasks/comparisons.py) and where to run (a Dask scheduler's address)
+    # issue 9: which pairs (ccreport/tasks/comparisons.py) and where to run (a Dask scheduler's
+    # address)
     "comparisons": [
         '"some"',
         "3",
@@ -359,7 +361,8 @@ for id, edit, fragment in PRIOR_BAD:
 
 
 def family(members: str | None, crisp_twin: bool = True):
-    """A parameter-based family (D&H 2000 s. 2.3) over crisp c (and its twin c2 on the same column)."""
+    """A parameter-based family (D&H 2000 s. 2.3) over crisp c (and its twin c2 on the same
+    column)."""
 
     def edit(m: Manifest, files):
         if crisp_twin:
@@ -695,8 +698,14 @@ TEMPLATE_BAD = [
         "self-include-through-base",
         lambda m, f: f.update(
             {
-                "templates/index.html": b'{% extends "base/index.html" %}{% block content %}{% include "dataset.html" %}{% endblock %}',
-                "templates/dataset.html": b'{% extends "base/dataset.html" %}\n{% block content %}{% include "dataset.html" %}{% endblock %}',
+                "templates/index.html": (
+                    b'{% extends "base/index.html" %}{% block content %}{% include '
+                    b'"dataset.html" %}{% endblock %}'
+                ),
+                "templates/dataset.html": (
+                    b'{% extends "base/dataset.html" %}\n{% block content %}{% include '
+                    b'"dataset.html" %}{% endblock %}'
+                ),
             }
         ),
         "templates/dataset.html:2: template: a template includes or extends itself",
@@ -804,7 +813,7 @@ for id, argv, fragment in CLI_PROBLEMS:
     case(f"cli.{id}", lambda m, f: f.update({"foreign/mine.txt": b"mine"}), fragment, argv=argv)
 
 
-# --- issue 38: what check let through and build tripped on, and silent acceptance ------------------
+# --- issue 38: what check let through and build tripped on, and silent acceptance -----------------
 
 
 def workforce(capacity: str):
@@ -1104,7 +1113,7 @@ for id, edit, fragments, position, env in ISSUE_38:
     case(f"issue38.{id}", edit, *fragments, position=position, env=env)
 
 
-# --- running them -----------------------------------------------------------------------------------
+# --- running them ---------------------------------------------------------------------------------
 
 
 def test_the_corpus_is_large():
@@ -1185,12 +1194,12 @@ def test_bad_input(c: Case, base, tmp_path, capsys, monkeypatch):
     assert leftovers() == temporary
 
 
-# --- issue 38: `ccreport verify` on hostile archives --------------------------------------------------
+# --- issue 38: `ccreport verify` on hostile archives ----------------------------------------------
 #
-# A report folder and a report.pdf built once from the corpus project, then tampered with one way per
-# case: `ccreport verify` must refuse each before it reads anything outside the report or rebuilds:
-# exit 2, exactly one line on standard error naming the file and field, nothing on standard output,
-# no traceback (never exit 1, "differences", nor an internal error).
+# A report folder and a report.pdf built once from the corpus project, then tampered with one way
+# per case: `ccreport verify` must refuse each before it reads anything outside the report or
+# rebuilds: exit 2, exactly one line on standard error naming the file and field, nothing on
+# standard output, no traceback (never exit 1, "differences", nor an internal error).
 
 
 @pytest.fixture(scope="module")
@@ -1206,7 +1215,8 @@ def archive(tmp_path_factory) -> Path:
 
 
 def edit_results(change):
-    """Tamper with site/results.json: ``change(data)`` edits the parsed JSON (or returns new bytes)."""
+    """Tamper with site/results.json: ``change(data)`` edits the parsed JSON (or returns new
+    bytes)."""
 
     def tamper(root: Path, monkeypatch) -> Path:
         path = root / "site" / "results.json"
@@ -1267,7 +1277,8 @@ def pdf_bytes(change):
 
 
 def pdf_attachments(change):
-    """A PDF holding the report's attachments after ``change(attachments)`` (a dict name -> bytes)."""
+    """A PDF holding the report's attachments after ``change(attachments)`` (a dict name
+    -> bytes)."""
 
     def tamper(root: Path, monkeypatch) -> Path:
         import pypdf
@@ -1606,7 +1617,7 @@ def test_hostile_archive(id, tamper, fragment, archive, tmp_path, capsys, monkey
     assert snapshot(root) == before
 
 
-# --- issue 38: `ccreport serve` answers every request -----------------------------------------------
+# --- issue 38: `ccreport serve` answers every request ---------------------------------------------
 
 
 @pytest.fixture(params=["static", "live"])

@@ -1,4 +1,5 @@
-"""The ccreport command end to end: build, check, new; bad input exits 2 with one line per problem."""
+"""The ccreport command end to end: build, check, new; bad input exits 2 with one line per
+problem."""
 
 import json
 import subprocess

@@ -54,8 +54,8 @@ def proj(tmp_path, monkeypatch):
 
 
 def one_line(err: str, count_line: bool = True) -> str:
-    """The one problem line; ``check`` and ``build`` follow it with the count of problems, ``verify``
-    refusing a report says it on its one line alone."""
+    """The one problem line; ``check`` and ``build`` follow it with the count of problems,
+    ``verify`` refusing a report says it on its one line alone."""
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == (2 if count_line else 1) and "Traceback" not in err, err
     return lines[0]
@@ -135,7 +135,8 @@ def test_verify_of_a_report_pdf_alone_runs_nothing(proj, tmp_path, monkeypatch, 
     marker = tmp_path / "marker"
     (proj / "templates").mkdir()
     (proj / "templates" / "index.html").write_text(evil_index(marker))
-    # a report made by a ccreport without the sandbox: its payload runs there, and the PDF carries it
+    # a report made by a ccreport without the sandbox: its payload runs there, and the PDF carries
+    # it
     monkeypatch.setattr(site, "TemplateSandbox", jinja2.Environment)
     assert main(["build", ".", "-q", "--no-cache"]) == 0
     assert marker.exists()
@@ -181,7 +182,10 @@ def test_the_sandbox_refuses(text, context, tmp_path, monkeypatch):
 
 def test_the_sandbox_allows_what_the_templates_use():
     env = environment()
-    text = "{% for k, v in d.items() %}{{ k }}={{ v | cost }};{% endfor %}{{ 'a,b'.split(',') | join('+') }}{{ tb.BEST_MARK }}"
+    text = (
+        "{% for k, v in d.items() %}{{ k }}={{ v | cost }};{% endfor %}{{ 'a,b'.split(',') | "
+        "join('+') }}{{ tb.BEST_MARK }}"
+    )
     assert (
         env.from_string(text).render(d={"x": 0.5}, tb=site.tb)
         == "x=" + site.tb.cost(0.5) + ";a+b" + site.tb.BEST_MARK
@@ -209,10 +213,12 @@ def test_a_refusal_names_the_template_and_line(tmp_path):
 def test_a_self_including_template_is_named_at_the_projects_file(proj, capsys):
     (proj / "templates").mkdir()
     (proj / "templates" / "index.html").write_text(
-        '{% extends "base/index.html" %}\n{% block content %}{% include "dataset.html" %}{% endblock %}\n'
+        '{% extends "base/index.html" %}\n'
+        '{% block content %}{% include "dataset.html" %}{% endblock %}\n'
     )
     (proj / "templates" / "dataset.html").write_text(
-        '{% extends "base/dataset.html" %}\n{% block content %}x{% include "dataset.html" %}{% endblock %}\n'
+        '{% extends "base/dataset.html" %}\n'
+        '{% block content %}x{% include "dataset.html" %}{% endblock %}\n'
     )
     assert main(["check", "."]) == 2
     line = one_line(capsys.readouterr().err)

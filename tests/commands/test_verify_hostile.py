@@ -1,8 +1,8 @@
 """Issue 38: what `verify` reads back is validated, and what it prints stays readable.
 
 The hostile archives themselves (tampered results.json, PDFs, symbolic links...) are cases of
-tests/commands/test_bad_input_corpus.py; here: the four-digit ISO dates a build writes and verify reads
-back, the summary of many differences, and the validation helpers.
+tests/commands/test_bad_input_corpus.py; here: the four-digit ISO dates a build writes and verify
+reads back, the summary of many differences, and the validation helpers.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from ccreport.runtime import build_date as bd
 FAST = 'bootstrap = 500\ncalibration = "off"'
 
 
-# --- ISO 8601 dates with four-digit years ----------------------------------------------------------
+# --- ISO 8601 dates with four-digit years ---------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -102,7 +102,7 @@ def test_a_year_1_build_records_a_date_verify_reads(tmp_path, capsys, monkeypatc
     assert main(["verify", str(root / "site")]) == 0, capsys.readouterr()
 
 
-# --- many differences are summarised ----------------------------------------------------------------
+# --- many differences are summarised --------------------------------------------------------------
 
 
 def test_many_differences_are_counted_by_section_shown_twenty_and_written_to_a_file(tmp_path):
@@ -119,7 +119,8 @@ def test_many_differences_are_counted_by_section_shown_twenty_and_written_to_a_f
     lines = found.report_lines(tmp_path)
     assert lines[0] == "note: a note"
     assert lines[1] == (
-        "36 differences: 30 in results.json datasets.sonar, 3 in results.json priors, 1 in file figures/, "
+        "36 differences: 30 in results.json datasets.sonar, 3 in results.json priors, 1 in "
+        "file figures/, "
         "1 in file index.html, 1 in input"
     )
     assert lines[2:22] == found.differences[:20]
@@ -174,7 +175,7 @@ def test_one_label_cell_edited_gives_a_summary_not_thousands_of_lines(
     )
 
 
-# --- validation helpers ------------------------------------------------------------------------------
+# --- validation helpers ---------------------------------------------------------------------------
 
 
 def test_load_results_names_the_field(tmp_path):

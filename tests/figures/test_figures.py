@@ -396,7 +396,8 @@ def test_pdf_fonts_embedded_pypdf(written):
 
 
 def test_svg_text_as_text(written):
-    """Text is <text> in the style's font (report.pdf pins it: tests/render/test_figure_fonts.py), not glyph outlines."""
+    """Text is <text> in the style's font (report.pdf pins it: tests/render/test_figure_fonts.py),
+    not glyph outlines."""
     _, tmp_path, index = written
     svg = (tmp_path / index["one/cost"]["svg"]).read_text()
     assert (
@@ -413,7 +414,9 @@ sys.path.insert(0, {root!r})
 from tests.synthetic import synthetic_results
 from ccreport.project import naming
 from ccreport.render.figure_files import write_figures
-results = synthetic_results(datasets=("a",), classifiers=("logreg", "stump", "tree_crisp"), bands=True, folds=True)
+results = synthetic_results(
+    datasets=("a",), classifiers=("logreg", "stump", "tree_crisp"), bands=True, folds=True
+)
 write_figures(results, {out!r}, formats=("svg", "pdf"), workers={workers})
 """
 

@@ -107,7 +107,8 @@ def test_inputs_as_lists_pandas_and_pyarrow(data):
         ),
         (
             dict(band="wide"),
-            'evaluate: band: expected one of "pointwise", "simultaneous", "both", got "wide" (a string)',
+            'evaluate: band: expected one of "pointwise", "simultaneous", "both", got "wide" '
+            "(a string)",
         ),
         (
             dict(priors={"sceptic": {"distribution": "beta", "a": -1, "b": 2}}),
@@ -146,7 +147,8 @@ def test_array_problems_name_the_argument(data):
         evaluate(np.ones(10), {"a": np.arange(10.0)})
     with pytest.raises(
         UserInputError,
-        match=r"predictions\['c'\] at index 0: expected 'M' or 'R' \(the classes of y_true\), got 'x'",
+        match=r"predictions\['c'\] at index 0: expected 'M' or 'R' \(the classes of y_true\), "
+        r"got 'x'",
     ):
         evaluate(data["y"], predictions={"c": np.r_[["x"], data["crisp"][1:]]}, pos_label="M")
     with pytest.raises(UserInputError, match="no fold holds both classes"):

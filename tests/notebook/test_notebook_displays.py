@@ -70,7 +70,8 @@ def one(data, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def many(data, tmp_path_factory):
-    """Three scoring and one crisp classifier, both threshold axes: evaluate's Results and the built report."""
+    """Three scoring and one crisp classifier, both threshold axes: evaluate's Results and the built
+    report."""
     results = evaluate(
         data["y"],
         {"a": data["a"], "p": data["p"], "b": data["b"]},
@@ -94,7 +95,8 @@ def test_cost_benefit_form_round_trips_through_a_build(data, many):
     ).read_text(encoding="utf-8")
     ic = results.datasets["data"].classifiers["a"].instance_costs
     assert ic.unit == "DM"
-    # each positive costs its fn, each negative 50 (Fawcett 2006 section 3): own_pc from the class totals
+    # each positive costs its fn, each negative 50 (Fawcett 2006 section 3): own_pc from the class
+    # totals
     y, fn = data["y"].astype(bool), data["costs"]["fn"]
     p_total, n_total = fn[y].sum(), 50.0 * (~y).sum()
     assert ic.own_pc == pytest.approx(p_total / (p_total + n_total), rel=1e-12)
@@ -355,8 +357,8 @@ def test_from_estimator(data):
 
 
 def test_python_tuples_read_as_toml_arrays(data):
-    """Arguments are Python values: a tuple is an array, as a TOML array reads as a list; the displays'
-    default ``partial_ranges=()`` once failed the manifest reader's list check."""
+    """Arguments are Python values: a tuple is an array, as a TOML array reads as a list; the
+    displays' default ``partial_ranges=()`` once failed the manifest reader's list check."""
     as_lists = evaluate(
         data["y"], {"a": data["a"]}, bootstrap=500, calibration="off", partial_ranges=[[0.1, 0.4]]
     )

@@ -1,4 +1,5 @@
-"""Arrow's reading: the fast CSV path gives exactly what the line-by-line reader gives, and Parquet input."""
+"""Arrow's reading: the fast CSV path gives exactly what the line-by-line reader gives, and Parquet
+input."""
 
 import math
 
@@ -90,7 +91,8 @@ def test_a_clean_file_is_read_by_arrow_and_gives_the_same_dataset(write, monkeyp
     "text",
     [
         "label,logreg\nM,0.9\n\nR,0.1\nR,1_0\n",  # a blank line, then a spelling only Python reads
-        "label,logreg\nM,0.9\n   \nR,0.1\n",  # a line of spaces: blank for csv, a short row for Arrow
+        # a line of spaces: blank for csv, a short row for Arrow
+        "label,logreg\nM,0.9\n   \nR,0.1\n",
         'label,logreg\nM, "0.9"\nR,0.1\n',  # csv's skipinitialspace unquotes after a space
         'label,logreg\n "M",0.9\nR,0.1\nM,0.3\n',
         'label,logreg\nM,0.9\n "R",0.1\nM,0.3\n',  # Arrow would keep the quotes: a class '"R"'
@@ -251,11 +253,13 @@ def test_parquet_problems_name_file_row_column_and_what_was_expected(write):
     )
     assert problems == [
         "data/d.parquet: row 3: label: empty cell; expected a class value",
-        'data/d.parquet: row 5: label: expected "M" (positive) or "R" (negative), got "Q": a cost curve needs exactly two classes',
+        'data/d.parquet: row 5: label: expected "M" (positive) or "R" (negative), got "Q": a '
+        "cost curve needs exactly two classes",
         'data/d.parquet: row 2: logreg: expected a finite number, got "nan"',
         "data/d.parquet: row 3: logreg: empty cell; expected a number",
         'data/d.parquet: row 4: logreg: expected a finite number, got "inf"',
-        'data/d.parquet: row 4: tree_crisp: expected one of "M", "R", "Q" (the values of the label column), got "x"',
+        'data/d.parquet: row 4: tree_crisp: expected one of "M", "R", "Q" (the values of the '
+        'label column), got "x"',
     ]
 
 
@@ -273,7 +277,8 @@ def test_parquet_column_of_another_type_missing_column_no_rows_and_unreadable_fi
         "data/d.parquet: logreg: expected a column of numbers, got Parquet type bool"
     ]
     assert parquet_problems(write, {"label": ["M", "R"], "logreg": [0.1, 0.2]}, label="Label") == [
-        'data/d.parquet: Label: column not found (the label of dataset "sonar"); did you mean "label"?'
+        'data/d.parquet: Label: column not found (the label of dataset "sonar"); did you mean '
+        '"label"?'
     ]
     empty = {"label": pa.array([], pa.string()), "logreg": pa.array([], pa.float64())}
     assert parquet_problems(write, empty) == ["data/d.parquet: rows: no data rows"]

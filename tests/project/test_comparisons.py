@@ -1,4 +1,5 @@
-"""[project] comparisons (issue 9 item 2): which pairs a dataset compares, and everything following them."""
+"""[project] comparisons (issue 9 item 2): which pairs a dataset compares, and everything following
+them."""
 
 from __future__ import annotations
 
@@ -89,7 +90,7 @@ def test_baseline_and_pairs_on_a_dataset_missing_a_classifier():
     assert got.pairs == (("c", "a"),)
 
 
-# --- in the build -------------------------------------------------------------------------------------
+# --- in the build ---------------------------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
@@ -114,8 +115,9 @@ def test_best_is_the_lowest_expected_cost_under_the_first_prior(tmp_path, all_pa
     d = next(iter(r.datasets.values()))
     assert d.comparison_choice.reference == best
     assert list(d.comparisons) == [f"{best} vs {n}" for n in d.classifiers if n != best]
-    # a pair's numbers do not depend on which other pairs are chosen (one resampling per dataset) ...
-    for key, m in d.comparisons.items():
+    # a pair's numbers do not depend on which other pairs are chosen (one resampling per dataset)
+    # ...
+    for m in d.comparisons.values():
         a, b = m.a, m.b
         twin = d_all.comparisons.get(f"{a} vs {b}") or d_all.comparisons[f"{b} vs {a}"]
         sign = 1.0 if twin.a == a else -1.0
@@ -130,7 +132,7 @@ def test_best_is_the_lowest_expected_cost_under_the_first_prior(tmp_path, all_pa
     # sub-family reads maxima over fewer tests, so each p_adj lies between its raw p and its p_adj
     # among all pairs, and below it somewhere (the family really shrank)
     smaller = False
-    for key, m in d.comparisons.items():
+    for m in d.comparisons.values():
         twin = d_all.comparisons.get(f"{m.a} vs {m.b}") or d_all.comparisons[f"{m.b} vs {m.a}"]
         for p in d.priors:
             iv, full = (

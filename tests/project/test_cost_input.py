@@ -31,7 +31,8 @@ DATA = "y,s,Amount,Fee\nbad,0.9,1000,5\ngood,0.8,2000,5\nbad,0.3,500,5\ngood,0.1
 
 @pytest.fixture
 def project(write):
-    """``project(costs_line, data=DATA)``: write a manifest with that costs line and its data file."""
+    """``project(costs_line, data=DATA)``: write a manifest with that costs line and its data
+    file."""
 
     def make(costs_line: str, data: str = DATA):
         write("d.csv", data)
@@ -79,18 +80,22 @@ def test_full_form_table_syntax(project):
 def test_manifest_cost_mistakes_are_all_reported(project):
     problems = manifest_problems(project("costs = { fn = true, fp = 0, tq = 1, unit = 3 }"))
     assert problems == [
-        "ccreport.toml:8: datasets[1] (credit).costs.tq: unknown key 'tq'; expected one of fn, fp, tp, tn, unit",
-        "ccreport.toml:8: datasets[1] (credit).costs.fn: expected a column name or a finite number, got true",
-        'ccreport.toml:8: datasets[1] (credit).costs.unit: expected a label for the unit of the costs, such as "EUR", got 3',
-        "ccreport.toml:8: datasets[1] (credit).costs.fp: expected fp + tn > 0 (the negatives' cost in every row), got 0.0",
+        "ccreport.toml:8: datasets[1] (credit).costs.tq: unknown key 'tq'; expected one of "
+        "fn, fp, tp, tn, unit",
+        "ccreport.toml:8: datasets[1] (credit).costs.fn: expected a column name or a finite "
+        "number, got true",
+        "ccreport.toml:8: datasets[1] (credit).costs.unit: expected a label for the unit of "
+        'the costs, such as "EUR", got 3',
+        "ccreport.toml:8: datasets[1] (credit).costs.fp: expected fp + tn > 0 (the negatives' "
+        "cost in every row), got 0.0",
     ]
 
 
 def test_each_class_needs_a_cost(project):
     (problem,) = manifest_problems(project('costs = { fn = "Amount", unit = "EUR" }'))
     assert (
-        problem
-        == "ccreport.toml:8: datasets[1] (credit).costs: expected fp (or the benefit tn), the negatives' cost; got neither"
+        problem == "ccreport.toml:8: datasets[1] (credit).costs: expected fp (or the benefit tn), "
+        "the negatives' cost; got neither"
     )
     (problem,) = manifest_problems(project("costs = 3"))
     assert (
@@ -129,16 +134,21 @@ def test_a_bare_column_name_is_accepted_by_the_loader(write):
 
 
 def test_bad_cells_are_named_by_file_row_and_column_all_at_once(project):
-    data = "y,s,Amount,Fee\nbad,0.9,1000,x\ngood,0.8,,5\nbad,0.3,nan,5\ngood,0.1,4000,-30\nbad,0.2,10,-20\n"
+    data = (
+        "y,s,Amount,Fee\nbad,0.9,1000,x\ngood,0.8,,5\nbad,0.3,nan,5\ngood,0.1,4000,-30\n"
+        "bad,0.2,10,-20\n"
+    )
     problems = data_problems(
         project('costs = { fn = "Amount", tp = "Fee", fp = 20, tn = "Fee" }', data)
     )
     assert problems == [
         "d.csv:3: row 2: Amount: empty cell; expected a number",
         'd.csv:4: row 3: Amount: expected a finite number, got "nan"',
-        "d.csv:6: row 5: Amount: expected fn + tp >= 0 after the cost-benefit transform, got -10.0 (fn = 10.0, tp = -20.0)",
+        "d.csv:6: row 5: Amount: expected fn + tp >= 0 after the cost-benefit transform, got "
+        "-10.0 (fn = 10.0, tp = -20.0)",
         'd.csv:2: row 1: Fee: expected a number, got "x"',
-        "d.csv:5: row 4: Fee: expected fp + tn >= 0 after the cost-benefit transform, got -10.0 (fp = 20.0, tn = -30.0)",
+        "d.csv:5: row 4: Fee: expected fp + tn >= 0 after the cost-benefit transform, got "
+        "-10.0 (fp = 20.0, tn = -30.0)",
     ]
 
 
@@ -159,8 +169,8 @@ def test_a_class_whose_costs_are_all_zero(project):
 def test_missing_cost_column(project):
     (problem,) = data_problems(project('costs = { fn = "Amout", fp = 1 }'))
     assert (
-        problem
-        == 'd.csv:1: Amout: column not found (the costs of dataset "credit"); did you mean "Amount"?'
+        problem == 'd.csv:1: Amout: column not found (the costs of dataset "credit"); did you mean '
+        '"Amount"?'
     )
 
 

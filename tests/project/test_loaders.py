@@ -1,4 +1,5 @@
-"""Loading a dataset's CSV: the arrays are right, and every bad cell is named by file, line, row, column."""
+"""Loading a dataset's CSV: the arrays are right, and every bad cell is named by file, line, row,
+column."""
 
 import hashlib
 
@@ -199,7 +200,8 @@ def test_third_class_value_names_its_rows(write):
     assert [(p.field, p.line, p.row) for p in problems] == [("label", 5, 4), ("label", 7, 6)]
     assert (
         problems[0].expected
-        == 'expected "M" (positive) or "R" (negative), got "X": a cost curve needs exactly two classes'
+        == 'expected "M" (positive) or "R" (negative), got "X": a cost curve needs exactly '
+        "two classes"
     )
 
 
@@ -208,7 +210,8 @@ def test_positive_class_absent(write):
     assert problem.field == "label" and problem.line is None
     assert (
         problem.expected
-        == 'the positive class "M" does not occur; the column holds "m" (1 row), "R" (1 row); did you mean "m"?'
+        == 'the positive class "M" does not occur; the column holds "m" (1 row), "R" (1 '
+        'row); did you mean "m"?'
     )
 
 
@@ -221,7 +224,8 @@ def test_only_one_class(write):
     problem = one_problem(write("d.csv", "label,logreg\nM,1\nM,2\nM,3\n"))
     assert (
         str(problem)
-        == 'd.csv: label: only one class present: 3 rows are all "M"; a cost curve needs both classes'
+        == 'd.csv: label: only one class present: 3 rows are all "M"; a cost curve needs '
+        "both classes"
     )
 
 
@@ -359,7 +363,8 @@ def test_project_data_reports_every_file_and_unused_columns(write, project_dir):
         'b.csv: y: only one class present: 2 rows are all "1"; a cost curve needs both classes',
     ]
     assert messages[2].startswith(
-        'ccreport.toml:16: classifiers[2] (second).scores: column "s2" is in none of the data files (a.csv, b.csv)'
+        'ccreport.toml:16: classifiers[2] (second).scores: column "s2" is in none of the data '
+        "files (a.csv, b.csv)"
     )
     assert messages[3].startswith(
         'ccreport.toml:19: classifiers[3] (nowhere).predictions: column "p"'

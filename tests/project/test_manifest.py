@@ -96,7 +96,8 @@ def example(write):
 
 @pytest.fixture
 def minimal(write):
-    """Write a manifest built from MINIMAL (plus extra text), with its data file; return a loader."""
+    """Write a manifest built from MINIMAL (plus extra text), with its data file; return a
+    loader."""
     write("d.csv", "y,s\n1,0.5\n0,0.1\n")
 
     def load(text: str = MINIMAL) -> Project:
@@ -200,7 +201,8 @@ def test_settings_are_read(minimal, write):
     project = minimal(
         MINIMAL.replace(
             'title = "t"',
-            'title = "t"\nseed = 7\nconfidence = 0.95\nbootstrap = 500\nband = "both"\nworkers = 4\ntheme = "dark"\ncalibration = "off"',
+            'title = "t"\nseed = 7\nconfidence = 0.95\nbootstrap = 500\nband = "both"\n'
+            'workers = 4\ntheme = "dark"\ncalibration = "off"',
         )
     )
     settings = project.settings
@@ -285,11 +287,15 @@ def test_three_mistakes_three_problems_in_file_order(minimal):
     )
     problems = problems_of(minimal, text)
     assert [str(p) for p in problems] == [
-        f"ccreport.toml:{line_of(text, 'seed')}: project.seed: expected an integer from 0 to 2**64 - 1, got true",
-        f"ccreport.toml:{line_of(text, '[[datasets]]')}: datasets[1] (d).positive: missing required key; "
+        f"ccreport.toml:{line_of(text, 'seed')}: project.seed: expected an integer from 0 to "
+        "2**64 - 1, got true",
+        f"ccreport.toml:{line_of(text, '[[datasets]]')}: datasets[1] (d).positive: missing "
+        "required key; "
         "expected the label column's value for the positive class (a string or an integer)",
-        f"ccreport.toml:{line_of(text, 'posative')}: datasets[1] (d).posative: unknown key 'posative'; did you mean 'positive'?",
-        f"ccreport.toml:{line_of(text, 'a = -1')}: priors[1] (sceptic).a: expected a number > 0, got -1",
+        f"ccreport.toml:{line_of(text, 'posative')}: datasets[1] (d).posative: unknown key "
+        "'posative'; did you mean 'positive'?",
+        f"ccreport.toml:{line_of(text, 'a = -1')}: priors[1] (sceptic).a: expected a number > "
+        "0, got -1",
     ]
 
 
@@ -348,11 +354,13 @@ def test_every_mistake_is_reported_once_at_its_line(minimal, chosen):
         ("workers = 0", "expected an integer from 1 to 256, got 0"),
         (
             'band = "pointwize"',
-            'expected one of "pointwise", "simultaneous", "both", got "pointwize" (a string); did you mean "pointwise"?',
+            'expected one of "pointwise", "simultaneous", "both", got "pointwize" (a string); '
+            'did you mean "pointwise"?',
         ),
         (
             'calibration = "dubble"',
-            'expected one of "auto", "double", "off", got "dubble" (a string); did you mean "double"?',
+            'expected one of "auto", "double", "off", got "dubble" (a string); did you mean '
+            '"double"?',
         ),
         ('theme = ""', 'expected the name of a theme, got "" (a string)'),
         ("title = 5", "expected the report's title, a non-empty string, got 5"),
@@ -427,8 +435,8 @@ def test_names_must_be_file_name_safe(minimal, name):
 
 def test_duplicate_names(minimal, write):
     text = (
-        MINIMAL
-        + '[[classifiers]]\nname = "c"\npredictions = "p"\n[[datasets]]\nname = "d"\npath = "d.csv"\nlabel = "y"\npositive = "1"\n'
+        MINIMAL + '[[classifiers]]\nname = "c"\npredictions = "p"\n[[datasets]]\nname = "d"\n'
+        'path = "d.csv"\nlabel = "y"\npositive = "1"\n'
     )
     problems = problems_of(minimal, text)
     assert [(p.field, p.line) for p in problems] == [
@@ -524,7 +532,8 @@ def prior_problems(minimal, body: str):
             ),
         ),
         (
-            'distribution = "induced"\np_positive = { distribution = "uniform" }\ncost_ratio = { distribution = "uniform", high = 5 }',
+            'distribution = "induced"\np_positive = { distribution = "uniform" }\n'
+            'cost_ratio = { distribution = "uniform", high = 5 }',
             (
                 ("cost_ratio", (("distribution", "uniform"), ("high", 5.0), ("low", 0.0))),
                 ("p_positive", (("distribution", "uniform"), ("high", 1.0), ("low", 0.0))),
@@ -608,31 +617,36 @@ def test_prior_params_normalized(minimal, body, params):
             "missing required key",
         ),
         (
-            'distribution = "induced"\np_positive = { distribution = "beta", a = -3, b = 7 }\ncost_ratio = 2',
+            'distribution = "induced"\np_positive = { distribution = "beta", a = -3, b = 7 }\n'
+            "cost_ratio = 2",
             "p_positive =",
             "p_positive.a",
             "expected a number > 0, got -3",
         ),
         (
-            'distribution = "induced"\np_positive = 0.5\ncost_ratio = { distribution = "loguniform", low = 0, high = 10 }',
+            'distribution = "induced"\np_positive = 0.5\n'
+            'cost_ratio = { distribution = "loguniform", low = 0, high = 10 }',
             "cost_ratio =",
             "cost_ratio.low",
             "expected a number > 0, got 0",
         ),
         (
-            'distribution = "induced"\np_positive = 0.5\ncost_ratio = { distribution = "beta", a = 1, b = 1 }',
+            'distribution = "induced"\np_positive = 0.5\n'
+            'cost_ratio = { distribution = "beta", a = 1, b = 1 }',
             "cost_ratio =",
             "cost_ratio.distribution",
             'expected one of "loguniform", "uniform", "point", got "beta" (a string)',
         ),
         (
-            'distribution = "induced"\np_positive = { distribution = "point", valeu = 0.5 }\ncost_ratio = 2',
+            'distribution = "induced"\np_positive = { distribution = "point", valeu = 0.5 }\n'
+            "cost_ratio = 2",
             "p_positive =",
             "p_positive.valeu",
             "unknown key 'valeu'; did you mean 'value'?",
         ),
         (
-            'distribution = "induced"\np_positive = 0.5\n[priors.cost_ratio]\ndistribution = "loguniform"\nlow = 2\nhigh = 1',
+            'distribution = "induced"\np_positive = 0.5\n[priors.cost_ratio]\n'
+            'distribution = "loguniform"\nlow = 2\nhigh = 1',
             "high = 1",
             "cost_ratio.high",
             "expected low < high, got low = 2, high = 1",
@@ -662,7 +676,10 @@ def test_point_prior_pc_matches_the_formula(minimal):
 
 
 def test_lines_skip_multiline_strings_and_count_array_elements():
-    text = 'title = """\n[[datasets]]\nname = 1\n"""\n[[datasets]]\nname = "a"\n[[datasets]]\n  name = "b"  # two\n'
+    text = (
+        'title = """\n[[datasets]]\nname = 1\n"""\n[[datasets]]\nname = "a"\n[[datasets]]\n'
+        '  name = "b"  # two\n'
+    )
     lines = ManifestLines(text)
     assert lines.line_of("datasets", 1) == 5 and lines.line_of("datasets", 2) == 7
     assert lines.line_of("datasets", 2, ("name",)) == 8

@@ -147,13 +147,15 @@ def test_report_opens_with_the_known_decisions(built):
     assert re.search(r"runner-up on the same basis graded \(TPR 36\.4%", text)
     assert re.search(r"fpr-10pct \(Neyman-Pearson\): coarse,", text)
     assert "desk-costs" in text and "EUR per case" in text
-    # at desk-costs' PC(+) = 0.8 flagging everyone is cheapest: a trivial choice, its zero-width interval explained
+    # at desk-costs' PC(+) = 0.8 flagging everyone is cheapest: a trivial choice, its zero-width
+    # interval explained
     assert re.search(
         r"Under desk-costs \(PC\(\+\) = 0\.800\): flag every case as pos \(a trivial classifier\)",
         text,
     )
     assert "zero width: flagging everyone costs exactly 1 \u2212 PC(+) on every resample" in text
-    # the summary's warning is the band's own (none: the studentized bands keep their level with 2 scores)
+    # the summary's warning is the band's own (none: the studentized bands keep their level with 2
+    # scores)
     d = results.datasets["made"]
     for name, c in d.classifiers.items():
         expected = (

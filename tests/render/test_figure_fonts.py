@@ -1,4 +1,5 @@
-"""The figures' SVG text in report.pdf is drawn with matplotlib's own font files (ccreport.render.figure_fonts)."""
+"""The figures' SVG text in report.pdf is drawn with matplotlib's own font files
+(ccreport.render.figure_fonts)."""
 
 from __future__ import annotations
 
@@ -18,15 +19,23 @@ from ccreport.render.figure_fonts import (
 
 ROOT = Path(__file__).resolve().parents[2]
 RULE = re.compile(
-    r'@font-face \{ font-family: "([^"]+)"; src: url\("file://([^"]+)"\); font-style: (\w+); font-weight: (\d+); \}'
+    r'@font-face \{ font-family: "([^"]+)"; src: url\("file://([^"]+)"\); font-style: (\w+); '
+    r"font-weight: (\d+); \}"
 )
 
 
 def test_pin_svg_fonts_names_the_pinned_family_first():
-    text = "<text style=\"font-size: 7px; font-family: 'DejaVu Sans', sans-serif; text-anchor: end\">0.2</text>"
-    math = '<g style="fill: #111111"><text><tspan style="font-size: 8px; font-family: \'DejaVu Sans\'">x</tspan></text></g>'
+    text = (
+        "<text style=\"font-size: 7px; font-family: 'DejaVu Sans', sans-serif; text-anchor: "
+        'end">0.2</text>'
+    )
+    math = (
+        '<g style="fill: #111111"><text><tspan style="font-size: 8px; font-family: \'DejaVu '
+        "Sans'\">x</tspan></text></g>"
+    )
     assert pin_svg_fonts(text) == (
-        "<text style=\"font-size: 7px; font-family: 'ccreport figure DejaVu Sans', 'DejaVu Sans', sans-serif; "
+        "<text style=\"font-size: 7px; font-family: 'ccreport figure DejaVu Sans', 'DejaVu "
+        "Sans', sans-serif; "
         'text-anchor: end">0.2</text>'
     )
     assert "font-family: 'ccreport figure DejaVu Sans', 'DejaVu Sans'\"" in pin_svg_fonts(math)
@@ -71,12 +80,13 @@ def _fonts_of(pdf: Path) -> set[str]:
 
 
 def test_weasyprint_draws_figure_text_with_the_pinned_file(tmp_path):
-    """With the options, the figure's text is set in the pinned face (the PDF's font is named after it);
-    without them WeasyPrint takes whatever fontconfig finds for 'DejaVu Sans'."""
+    """With the options, the figure's text is set in the pinned face (the PDF's font is named after
+    it); without them WeasyPrint takes whatever fontconfig finds for 'DejaVu Sans'."""
     weasyprint = pytest.importorskip("weasyprint")
     (tmp_path / "figures").mkdir()
     svg = (
-        '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="40"><text style="font-size: 12px; '
+        '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="40"><text '
+        'style="font-size: 12px; '
         'font-family: \'DejaVu Sans\', sans-serif" x="4" y="20">PC(+) 0.25</text></svg>'
     )
     (tmp_path / "figures" / "f.svg").write_text(svg, encoding="utf-8")

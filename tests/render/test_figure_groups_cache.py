@@ -1,4 +1,5 @@
-"""The figure stage's cache: a changed dataset redraws its own figures and the overview's, no others."""
+"""The figure stage's cache: a changed dataset redraws its own figures and the overview's, no
+others."""
 
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ def _project(tmp_path):
     manifest.write_text(
         manifest.read_text().replace(
             "[[classifiers]]",
-            '[[datasets]]\nname = "other"\npath = "other.csv"\nlabel = "label"\npositive = "pos"\n\n[[classifiers]]',
+            '[[datasets]]\nname = "other"\npath = "other.csv"\nlabel = "label"\n'
+            'positive = "pos"\n\n[[classifiers]]',
             1,
         )
     )

@@ -1,4 +1,5 @@
-"""Figures in report.pdf drawn from their own vector PDF files as form XObjects (ccreport.render.figure_pdfs)."""
+"""Figures in report.pdf drawn from their own vector PDF files as form XObjects
+(ccreport.render.figure_pdfs)."""
 
 from __future__ import annotations
 
@@ -54,7 +55,8 @@ def _figure(folder: Path, stem: str, notdef_kept: bool = True, pdf: bool = True)
 
 def _write(folder: Path, stems, figure_pdfs: bool = True) -> Path:
     html = "<h1>Figures</h1>" + "".join(
-        f'<figure><img src="figures/{s}.svg" alt="Figure {s}" style="width: 60%"><figcaption>{s}</figcaption></figure>'
+        f'<figure><img src="figures/{s}.svg" alt="Figure {s}" style="width: '
+        f'60%"><figcaption>{s}</figcaption></figure>'
         for s in stems
     )
     images = FigureImages(folder) if figure_pdfs else {}
@@ -112,8 +114,8 @@ def test_cache_answers_only_figure_svgs_with_a_pdf(tmp_path):
 
 
 def test_figure_xobject_is_the_figure_pdf_page(tmp_path):
-    """The form XObject's content and fonts are the figure file's, its BBox the file's MediaBox, and it is
-    drawn inside the tagged Figure's marked content; the document is PDF/A-3b and tagged."""
+    """The form XObject's content and fonts are the figure file's, its BBox the file's MediaBox, and
+    it is drawn inside the tagged Figure's marked content; the document is PDF/A-3b and tagged."""
     _figure(tmp_path, "a")
     _figure(tmp_path, "b")
     target = _write(tmp_path, ["a", "b"])
@@ -167,8 +169,8 @@ def test_figure_xobject_is_the_figure_pdf_page(tmp_path):
 
 
 def test_same_boxes_as_the_svg_route(tmp_path):
-    """The figure lands where WeasyPrint puts the SVG: the XObject's matrix maps the figure's MediaBox
-    onto the image box the SVG route draws into (same page text either way)."""
+    """The figure lands where WeasyPrint puts the SVG: the XObject's matrix maps the figure's
+    MediaBox onto the image box the SVG route draws into (same page text either way)."""
     _figure(tmp_path, "a")
     with_pdfs, with_svgs = _write(tmp_path, ["a"]), _write(tmp_path, ["a"], figure_pdfs=False)
     box = pypdf.PdfReader(tmp_path / "figures" / "a.pdf").pages[0].mediabox
@@ -187,7 +189,8 @@ def test_same_boxes_as_the_svg_route(tmp_path):
         -d * float(box.height), rel=1e-6
     )  # the figure's bottom at the box's bottom
     svg_content = pypdf.PdfReader(with_svgs).pages[0].get_contents().get_data().decode("latin-1")
-    # the SVG route sets the same box: WeasyPrint's transform to the image box precedes the drawing in both
+    # the SVG route sets the same box: WeasyPrint's transform to the image box precedes the drawing
+    # in both
     place = re.compile(r"1 0 0 1 ([-\d.]+) ([-\d.]+) cm")
     assert place.findall(content)[:1] == place.findall(svg_content)[:1]
     scale = re.search(r"([-\d.]+) 0 0 -[-\d.]+ [-\d.]+ [-\d.]+ cm\s*/iccfig0_0 Do", content)[1]
@@ -198,7 +201,8 @@ def test_same_boxes_as_the_svg_route(tmp_path):
 
 
 def test_fallbacks_to_the_svg(tmp_path):
-    """A figure without a PDF file, or whose PDF draws CID 0 (a ligature in a second subset), is drawn from its SVG."""
+    """A figure without a PDF file, or whose PDF draws CID 0 (a ligature in a second subset), is
+    drawn from its SVG."""
     _figure(tmp_path, "nopdf", pdf=False)
     _figure(tmp_path, "ligature", notdef_kept=False)
     _figure(tmp_path, "ok")
@@ -218,7 +222,8 @@ def test_same_bytes_twice(tmp_path):
 
 
 def test_identical_font_programs_are_embedded_once(tmp_path):
-    """The build pads every figure's font subset to the same glyphs: two figures, one copy of each program."""
+    """The build pads every figure's font subset to the same glyphs: two figures, one copy of each
+    program."""
     _figure(tmp_path, "a")
     _figure(tmp_path, "b")
     xobjects = _figure_xobjects(_write(tmp_path, ["a", "b"]))

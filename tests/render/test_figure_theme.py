@@ -106,8 +106,13 @@ def test_journal_build_draws_black_and_white_figures(tmp_path):
         build(root, tmp_path / f"out-{theme}", pdf=False)
     journal = (tmp_path / "out-journal/figures/tiny/cost.svg").read_text()
     default = (tmp_path / "out-None/figures/tiny/cost.svg").read_text()
-    colours = lambda svg: {c.lower() for c in re.findall(r"#[0-9a-fA-F]{6}", svg)}
-    grey = lambda c: c[1:3] == c[3:5] == c[5:7]
+
+    def colours(svg):
+        return {c.lower() for c in re.findall(r"#[0-9a-fA-F]{6}", svg)}
+
+    def grey(c):
+        return c[1:3] == c[3:5] == c[5:7]
+
     assert all(grey(c) for c in colours(journal)), sorted(
         c for c in colours(journal) if not grey(c)
     )

@@ -44,7 +44,8 @@ def as_interval(node) -> tuple[float, float]:
 
 
 def run_interval(data: dict, path: tuple, name: str | None = None) -> tuple[float, float]:
-    """The PC(+) interval of hybrid segments ``path[-2]``..``path[-1]``: one classifier, end to end."""
+    """The PC(+) interval of hybrid segments ``path[-2]``..``path[-1]``: one classifier, end to
+    end."""
     segments = lookup(data, path[:-2])
     first, last = path[-2], path[-1]
     run = segments[first : last + 1]
@@ -63,7 +64,8 @@ def resolve_interval(data: dict, path: tuple) -> tuple[float, float]:
 
 
 def trivial_cost(prior: dict) -> float:
-    """E[min(PC(+), 1 - PC(+))] under a prior of results.json, integrated here (not the battery's)."""
+    """E[min(PC(+), 1 - PC(+))] under a prior of results.json, integrated here (not the
+    battery's)."""
     kind, params = prior["kind"], prior["params"]
     tent = lambda x: min(x, 1 - x)  # noqa: E731
     if kind == "point":
@@ -157,11 +159,12 @@ def check_all(out: Path, results) -> list[fd.DatasetFindings]:
     return found
 
 
-# --- small projects built for the purpose ------------------------------------------------------------
+# --- small projects built for the purpose ---------------------------------------------------------
 
 
 def write_project(root: Path, columns: dict, priors: str = "", seed: int = 5, n: int = 120) -> Path:
-    """One dataset with the given score columns (name -> scores from labels and rng), bootstrap 500."""
+    """One dataset with the given score columns (name -> scores from labels and rng), bootstrap
+    500."""
     root.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(seed)
     y = np.r_[np.ones(n // 2, bool), np.zeros(n - n // 2, bool)]
@@ -296,7 +299,8 @@ def test_star_when_significant_and_tied_otherwise(separated, twins):
     # the index table and the LaTeX form follow the same rule
     index = cross_dataset_table(results2)
     assert index.extra_csv["best_significant"] == [False]
-    star = "$^\\star$"  # the LaTeX form of the star, looked for in the table body (the caption explains it)
+    # the LaTeX form of the star, looked for in the table body (the caption explains it)
+    star = "$^\\star$"
     body = lambda t: t.to_latex().split("\\midrule", 1)[1].split("\\bottomrule", 1)[0]  # noqa: E731
     assert star not in body(index) and "tied with" in body(index)
     assert star in body(cross_dataset_table(results))

@@ -1,4 +1,5 @@
-"""The methods page true to the papers, its Limitations generated per project, the Kendall figures' label.
+"""The methods page true to the papers, its Limitations generated per project, the Kendall figures'
+label.
 
 Pinned claims (Drummond & Holte 2006 = D&H, Hernandez-Orallo, Flach & Ferri 2013 = HFF):
 
@@ -181,10 +182,11 @@ def test_expected_max_normal_closed_forms():
 
 
 def test_selection_bias_worst_case_by_simulation():
-    """k = 6 estimates, sd 1, 200,000 draws: Monte Carlo standard error of a mean minimum about 0.0016.
+    """k = 6 estimates, sd 1, 200,000 draws: Monte Carlo standard error of a mean minimum about
+    0.0016.
 
-    Equal means and independence give a bias of -e(6) = -1.2672 (within 5 MC SE); equicorrelation 0.5
-    gives -sqrt(0.5) e(6) (smaller), and unequal true means a smaller bias than e(6) too.
+    Equal means and independence give a bias of -e(6) = -1.2672 (within 5 MC SE); equicorrelation
+    0.5 gives -sqrt(0.5) e(6) (smaller), and unequal true means a smaller bias than e(6) too.
     """
     rng = np.random.default_rng(11)
     k, n = 6, 200_000

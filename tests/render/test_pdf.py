@@ -1,4 +1,5 @@
-"""report.pdf: pages, contents with page numbers, numbered figures and tables, captions, attachments, same bytes."""
+"""report.pdf: pages, contents with page numbers, numbered figures and tables, captions,
+attachments, same bytes."""
 
 from __future__ import annotations
 
@@ -100,7 +101,8 @@ def test_decision_summary_right_after_the_title(example_pdf):
             if row.get("classifier"):
                 assert f"{criterion} (" in page and f"): {row['classifier']}," in page
         for prior, row in d["decisions"]["priors"].items():
-            # the cost interval quoted is the expected-cost table's (expected_cost_interval), in units
+            # the cost interval quoted is the expected-cost table's (expected_cost_interval), in
+            # units
             canonical = d["classifiers"][row["classifier"]]["expected_cost_interval"][prior]
             scale = row["cost_per_case"]["value"] / row["expected_cost"]
             lo, hi = (v * scale for v in canonical)
@@ -158,8 +160,9 @@ def test_running_header_and_attachments(example_pdf):
 
 
 def test_figures_stay_vector(example_pdf):
-    """Figures go in as vectors (their PDF files as form XObjects, or a figure without one as SVG); the only
-    rasters are dense artists the figures rasterized themselves, inside their own form XObjects."""
+    """Figures go in as vectors (their PDF files as form XObjects, or a figure without one as SVG);
+    the only rasters are dense artists the figures rasterized themselves, inside their own form
+    XObjects."""
     out, reader, _ = example_pdf
     page_images, figure_images = set(), set()
     for page in reader.pages:
@@ -224,7 +227,8 @@ def test_same_bytes_from_two_builds(tmp_path, monkeypatch):
     scratch.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     build(project, tmp_path / "one")
-    # WeasyPrint's folder of @font-face files is gone when the build returns (a fast exit never frees it)
+    # WeasyPrint's folder of @font-face files is gone when the build returns (a fast exit never
+    # frees it)
     assert not list(scratch.glob("weasyprint-*"))
     build(project, tmp_path / "elsewhere" / "two")
     one = (tmp_path / "one" / "report.pdf").read_bytes()
@@ -236,7 +240,7 @@ def test_same_bytes_from_two_builds(tmp_path, monkeypatch):
     assert "Contents" in text and "Table 1." in text
 
 
-# --- issue 15: the PDF is the report ---------------------------------------------------------------
+# --- issue 15: the PDF is the report --------------------------------------------------------------
 
 _LABELLED = re.compile(
     r'<span class="item-label">(Figure|Table) (\d+)\.</span>(.*?)</figcaption>', re.DOTALL
@@ -309,7 +313,8 @@ def test_every_figure_and_table_of_the_site_is_in_the_pdf_with_the_same_number(
 
 
 _FIGURE_ID = re.compile(
-    r'<figure class="figure[^"]*" id="([^"]+)">\s*<img[^>]*>\s*<figcaption><span class="item-label">Figure (\d+)\.'
+    r'<figure class="figure[^"]*" id="([^"]+)">\s*<img[^>]*>\s*<figcaption><span '
+    r'class="item-label">Figure (\d+)\.'
 )
 
 
@@ -419,8 +424,9 @@ def test_pdf_a_3b_conformance_by_a_validator(example_pdf):
 
 
 def test_pdfa_repairs_on_a_small_pdf_object_tree():
-    """Each repair of ccreport.render.pdfa, on pydyf objects made here: /AF once, metadata uncompressed,
-    no interpolated image, and \\r\\n before endstream only after data ending in a carriage return."""
+    """Each repair of ccreport.render.pdfa, on pydyf objects made here: /AF once, metadata
+    uncompressed, no interpolated image, and \\r\\n before endstream only after data ending in a
+    carriage return."""
     pydyf = pytest.importorskip("pydyf")
     from ccreport.render.pdfa import pdfa_repairs
 
@@ -445,8 +451,8 @@ def test_pdfa_repairs_on_a_small_pdf_object_tree():
 
 
 def test_embedded_files_deflated_at_the_fast_level_and_read_back_whole(example_pdf):
-    """Attached files are deflated at zlib level 1 (pydyf's level 9 cost about 90 CPU s more on a 10^7-row CSV,
-    issue 9), and every attachment still reads back as the file's bytes."""
+    """Attached files are deflated at zlib level 1 (pydyf's level 9 cost about 90 CPU s more on a
+    10^7-row CSV, issue 9), and every attachment still reads back as the file's bytes."""
     import zlib
 
     pydyf = pytest.importorskip("pydyf")

@@ -1,4 +1,5 @@
-"""Honest ranking in the expected-cost tables (issue 14, item 1): trivial baseline, ties, the star."""
+"""Honest ranking in the expected-cost tables (issue 14, item 1): trivial baseline, ties, the
+star."""
 
 from __future__ import annotations
 
@@ -101,7 +102,8 @@ def test_summary_has_a_trivial_row_marks_and_no_star_when_nothing_beats_it():
     d0 = next(iter(results.datasets.values()))
     uniform = {n: c.expected_cost["uniform"] for n, c in d0.classifiers.items()}
     worst, best = max(uniform.values()), min(uniform.values())
-    # a baseline between the cheapest and the dearest: the dearer ones are marked, the cheapest starred
+    # a baseline between the cheapest and the dearest: the dearer ones are marked, the cheapest
+    # starred
     middle = (worst + best) / 2
     results, d = with_trivial(results, {"uniform": middle, "sceptic": 0.0})
     t = summary_table(d, ["uniform", "sceptic"])
@@ -149,7 +151,7 @@ def test_example_ties_and_baselines(tmp_path):
     )
     page = parse_page(out / "dataset-german_credit.html")
     table = page.tables["table-dataset-german_credit-summary"]
-    header, body = table[0], {r[0]: dict(zip(table[0], r)) for r in table[1:]}
+    body = {r[0]: dict(zip(table[0], r)) for r in table[1:]}
     col = "E[cost] german-5to1"
     assert (
         "(5)" in body["tree"][col] and "(5)" in body["tree_crisp"][col]

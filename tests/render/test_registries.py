@@ -1,4 +1,5 @@
-"""Figures and page sections that register (issue 17): a new kind or section is found, not wired in."""
+"""Figures and page sections that register (issue 17): a new kind or section is found, not wired
+in."""
 
 from __future__ import annotations
 
@@ -78,7 +79,8 @@ def test_a_registered_figure_is_written_and_placed_on_its_page(tmp_path, monkeyp
 
 
 def test_a_registered_figure_is_numbered_where_its_section_places_it(tmp_path, monkeypatch):
-    """The catalogue numbers by page, section and registered order: a new kind needs no numbering code."""
+    """The catalogue numbers by page, section and registered order: a new kind needs no numbering
+    code."""
     monkeypatch.setitem(REGISTRY, EXTRA.kind, EXTRA)
     results = synthetic_results(("a1", "b1"))
     index = write_figures(
@@ -134,7 +136,8 @@ def test_a_project_overrides_one_section_through_its_templates_folder(tmp_path):
     root = tmp_path / "project"
     (root / "templates" / "sections").mkdir(parents=True)
     (root / "templates" / "sections" / "summary.html").write_text(
-        '<h2 id="{{ page.slug }}-{{ section.id }}">Our own summary</h2>\n<p class="ours">{{ section.tables | length }} table</p>\n'
+        '<h2 id="{{ page.slug }}-{{ section.id }}">Our own summary</h2>\n'
+        '<p class="ours">{{ section.tables | length }} table</p>\n'
     )
     results = synthetic_results(("a1", "b1"))
     out = tmp_path / "site"

@@ -1,4 +1,5 @@
-"""The static site as a whole: links, figures, numbers against results.json, escaping, themes, overrides."""
+"""The static site as a whole: links, figures, numbers against results.json, escaping, themes,
+overrides."""
 
 from __future__ import annotations
 
@@ -92,7 +93,7 @@ def test_tables_carry_the_numbers_of_results_json(example_site):
             for prior, value in c["expected_cost"].items():
                 assert row[f"E[cost] {prior}"].split()[0] == tb.cost(value)
         comparisons = page.tables[f"table-dataset-{name}-comparisons"]
-        for row, (key, m) in zip(comparisons[1:], d["comparisons"].items()):
+        for row, m in zip(comparisons[1:], d["comparisons"].values()):
             assert [row[0], row[1]] == [m["a"], m["b"]]
             assert row[2] == (", ".join(tb.pc(x) for x in m["crossovers"]) or tb.DASH)
             assert row[5] == tb.pc(m["max_difference"]["pc"])
@@ -114,8 +115,9 @@ def test_tables_carry_the_numbers_of_results_json(example_site):
         best = min(v for v in values.values() if v is not None)
         for n, cell in zip(names, cells):
             assert cell.split()[0] == tb.cost(values[n])
-            # the cheapest is starred (a symbol, not colour alone) only when significantly cheaper than the
-            # runner-up (issue 14; tests/render/test_findings.py), otherwise it says whom it is tied with
+            # the cheapest is starred (a symbol, not colour alone) only when significantly cheaper
+            # than the runner-up (issue 14; tests/render/test_findings.py), otherwise it says whom
+            # it is tied with
             if values[n] == best:
                 assert (tb.BEST_MARK in cell) != (
                     "tied with" in cell or "not tested against" in cell
@@ -149,7 +151,10 @@ def test_uncertainty_tables_carry_the_intervals_of_results_json(example_site):
                 prior = column.split()[-1]
                 iv = m["expected_cost_difference_interval"][prior]
                 replicates = m["difference_band"]["replicates"]
-                expected = f"{tb.cost(iv['lower'])}, {tb.cost(iv['upper'])}] unadjusted, {tb.p_value_text(iv['p_value'], replicates, 1)}"
+                expected = (
+                    f"{tb.cost(iv['lower'])}, {tb.cost(iv['upper'])}] unadjusted, "
+                    f"{tb.p_value_text(iv['p_value'], replicates, 1)}"
+                )
                 expected = " ".join(
                     expected.split()
                 )  # the page's text, spaces normalised (no-break spaces too)
@@ -157,7 +162,8 @@ def test_uncertainty_tables_carry_the_intervals_of_results_json(example_site):
                     cell.split()[0] == tb.cost(m["expected_cost_difference"][prior])
                     and expected in cell
                 )
-                # both p and the adjusted p (p_holm) are shown; the mark follows the adjusted one (issue 10)
+                # both p and the adjusted p (p_holm) are shown; the mark follows the adjusted one
+                # (issue 10)
                 assert "p_adj" in cell and tb.fmt(iv["p_holm"], 3) in cell
                 level = m["difference_band"]["level"]
                 assert (tb.SIGNIFICANT_MARK in cell) == (iv["p_holm"] <= 1 - level + 1e-12)
@@ -242,7 +248,8 @@ def test_names_and_titles_are_escaped(tmp_path):
 
 def test_markdown_escapes_raw_html_and_unlinks_outside_addresses():
     html = render_markdown(
-        "# T\n\n<img src=x onerror=alert(1)> [a](https://x.org) [b](methods.html) ![i](http://x/i.png)"
+        "# T\n\n<img src=x onerror=alert(1)> [a](https://x.org) [b](methods.html) "
+        "![i](http://x/i.png)"
     )
     assert "<img" not in html and "&lt;img" in html
     assert 'href="https' not in html and "(https://x.org)" in html
@@ -316,10 +323,12 @@ def test_project_template_override_by_file_name_and_by_extending_base(tmp_path):
     project = write_tiny_project(tmp_path / "p")
     (project / "templates").mkdir()
     (project / "templates" / "methods.html").write_text(
-        '{% extends "base.html" %}{% block content %}<p id="own-methods">Our own methods for {{ title }}</p>{% endblock %}'
+        '{% extends "base.html" %}{% block content %}<p id="own-methods">Our own methods for '
+        "{{ title }}</p>{% endblock %}"
     )
     (project / "templates" / "dataset.html").write_text(
-        '{% extends "base/dataset.html" %}\n{% block facts %}<p id="before-facts">Read this first.</p>{{ super() }}{% endblock %}\n'
+        '{% extends "base/dataset.html" %}\n{% block facts %}<p id="before-facts">Read this '
+        "first.</p>{{ super() }}{% endblock %}\n"
     )
     (project / "templates" / "sections").mkdir()
     (project / "templates" / "sections" / "summary.html").write_text(
@@ -398,7 +407,8 @@ def test_a_project_can_ship_its_own_theme(tmp_path):
     (project / "themes" / "house" / "templates").mkdir(parents=True)
     (project / "themes" / "house" / "theme.css").write_text("/* house */ body { color: #222; }\n")
     (project / "themes" / "house" / "templates" / "index.html").write_text(
-        '{% extends "base/index.html" %}{% block narrative %}<p id="house">House style</p>{% endblock %}'
+        '{% extends "base/index.html" %}{% block narrative %}'
+        '<p id="house">House style</p>{% endblock %}'
     )
     out = tmp_path / "site"
     build(project, out, pdf=False)

@@ -34,13 +34,13 @@ def _names(results_json):
     return datasets, classifiers, list(results_json["priors"])
 
 
-# --- 2. one quantity, one interval --------------------------------------------------------------------
+# --- 2. one quantity, one interval ----------------------------------------------------------------
 
 
 def test_no_quantity_shown_with_two_intervals(site, results_json):
-    """Every number printed with an interval, on every HTML page and in report.pdf's text, is printed
-    with one interval (on 8e32f04: logreg's 0.1467 with [0.1381, 0.1875] in the uncertainty table and
-    [0.1188, 0.1612] as its "Optimal" threshold-choice area, and 9 more)."""
+    """Every number printed with an interval, on every HTML page and in report.pdf's text, is
+    printed with one interval (on 8e32f04: logreg's 0.1467 with [0.1381, 0.1875] in the uncertainty
+    table and [0.1188, 0.1612] as its "Optimal" threshold-choice area, and 9 more)."""
     datasets, classifiers, priors = _names(results_json)
     html = report_scan.html_occurrences(site, datasets, classifiers, priors)
     pdf = report_scan.pdf_occurrences(site / "report.pdf", datasets, classifiers, priors, html)
@@ -58,7 +58,8 @@ def test_scan_finds_a_number_with_two_intervals(tmp_path):
         "<tr><td>a</td><td>0.1467 [0.1381, 0.1875]</td></tr></table>"
         "<table id='t2'><tr><th>Classifier</th><th>Optimal</th><th>Skull</th></tr>"
         "<tr><td>a</td><td>0.1467 [0.1188, 0.1612]</td><td>0.1500 [0.1400, 0.1600]</td></tr>"
-        "<tr><td>b</td><td>0.1500 [0.1400, 0.1700]</td><td>0.1500 [0.1400, 0.1600]</td></tr></table>"
+        "<tr><td>b</td><td>0.1500 [0.1400, 0.1700]</td><td>0.1500 [0.1400, "
+        "0.1600]</td></tr></table>"
         "<p>Quote: b under uniform, expected cost 0.2000, 90% interval [0.1000, 0.3000].</p>"
         "<p>Quote: b under beta, expected cost 0.2000, 90% interval [0.1500, 0.2500].</p>",
         encoding="utf-8",
@@ -70,11 +71,11 @@ def test_scan_finds_a_number_with_two_intervals(tmp_path):
 
 
 def test_optimal_area_holds_the_expected_cost_interval(results_json):
-    """results.json: the optimal threshold-choice area on the PC(+) axis is the uniform prior's expected
-    cost (one integral), so it holds the same interval and names where that interval is."""
+    """results.json: the optimal threshold-choice area on the PC(+) axis is the uniform prior's
+    expected cost (one integral), so it holds the same interval and names where that interval is."""
     checked = 0
     for d in results_json["datasets"].values():
-        for name, c in d["classifiers"].items():
+        for c in d["classifiers"].values():
             optimal = (c.get("threshold_choice") or {}).get("pc", {}).get("optimal")
             if optimal is None or "uniform" not in c["expected_cost"]:
                 continue
@@ -103,13 +104,13 @@ def test_crisp_optimal_is_its_expected_cost(site, results_json):
             ), (dname, name)
 
 
-# --- 3. one meaning per mark and word ------------------------------------------------------------------
+# --- 3. one meaning per mark and word -------------------------------------------------------------
 
 
 def test_every_mark_is_justified_by_the_family_wise_result(site, results_json):
-    """Every \u2605 and * in every table of every page is what the reading guide says it is (on 8e32f04:
-    the instance-cost tables starred the lowest cost with no test, naive_bayes' 319,140 DM whose
-    difference from logreg holds 0, and logreg under uniform that the summary calls tied)."""
+    """Every \u2605 and * in every table of every page is what the reading guide says it is (on
+    8e32f04: the instance-cost tables starred the lowest cost with no test, naive_bayes' 319,140 DM
+    whose difference from logreg holds 0, and logreg under uniform that the summary calls tied)."""
     cells = report_scan.marked_cells(site)
     assert (
         sum(c.mark == "*" for c in cells) > 20
@@ -119,7 +120,8 @@ def test_every_mark_is_justified_by_the_family_wise_result(site, results_json):
 
 
 def test_every_significant_difference_is_marked(site, results_json):
-    """The converse for the differences tables: each difference with p_adj <= 1 - confidence carries *."""
+    """The converse for the differences tables: each difference with p_adj <= 1 - confidence
+    carries *."""
     alpha = 1 - float(results_json["settings"]["confidence"])
     marked = {
         (c.page, c.row[0], c.row[1], c.header)
@@ -152,7 +154,8 @@ def test_marks_agree_across_formats(site):
     by_table: dict[str, list] = {}
     for c in cells:
         by_table.setdefault(c.table.removeprefix("table-"), []).append(c)
-    # the index table's CSV says which cheapest is starred: exactly the starred cells, each justified
+    # the index table's CSV says which cheapest is starred: exactly the starred cells, each
+    # justified
     rows = list(
         csv.DictReader((site / "tables" / "index-expected-cost.csv").open(encoding="utf-8"))
     )
@@ -199,7 +202,7 @@ def test_p_at_the_floor_reads_the_same_everywhere(site, results_json):
     assert f"<= 2/{replicates + 1}" in values and "0.001998001998001998" not in values
 
 
-# --- 4. warnings travel with numbers -------------------------------------------------------------------
+# --- 4. warnings travel with numbers --------------------------------------------------------------
 
 
 def test_under_covering_intervals_carry_their_warning(site):
@@ -253,13 +256,13 @@ def test_under_covering_intervals_carry_their_warning(site):
     assert env.get_template("macros.html").module.coverage_warning(knn.band, "knn").strip() == ""
 
 
-# --- 6. bounded quantities, bounded intervals ----------------------------------------------------------
+# --- 6. bounded quantities, bounded intervals -----------------------------------------------------
 
 
 def test_crossed_bounds_are_explained(site):
-    """The hybrid minus the best single classifier cannot be positive in sample, a rule's excess over
-    the envelope cannot be negative; where their intervals cross 0 the table says why (on 8e32f04:
-    [-0.0003, 0.0128] and 0.0000 [-0.0518, 0.0527] with no word)."""
+    """The hybrid minus the best single classifier cannot be positive in sample, a rule's excess
+    over the envelope cannot be negative; where their intervals cross 0 the table says why (on
+    8e32f04: [-0.0003, 0.0128] and 0.0000 [-0.0518, 0.0527] with no word)."""
     results = example_results()
     for dname, d in results.datasets.items():
         inf = d.hybrid_band.inference
@@ -302,12 +305,14 @@ def test_canonical_interval_only_for_the_same_quantity():
 
 
 def test_an_adjusted_verdict_is_never_beside_an_unlabelled_interval(site):
-    """An interval printed with p_adj (or "adjusted p") beside it is the pair's own, unadjusted one and
-    says so: it may exclude 0 where p_adj is above 1 - confidence (on 8e32f04: [0.0058, 0.0518] beside
-    "p_adj=0.303" in the differences table, and the decision box's "interval ..., adjusted p")."""
+    """An interval printed with p_adj (or "adjusted p") beside it is the pair's own, unadjusted one
+    and says so: it may exclude 0 where p_adj is above 1 - confidence (on 8e32f04: [0.0058, 0.0518]
+    beside "p_adj=0.303" in the differences table, and the decision box's "interval ..., adjusted
+    p")."""
     import subprocess
 
-    # the label after the interval ("[a, b] unadjusted, p=..., p_adj=...") or before it ("unadjusted interval [a, b]")
+    # the label after the interval ("[a, b] unadjusted, p=..., p_adj=...") or before it ("unadjusted
+    # interval [a, b]")
     pattern = report_scan.re.compile(
         r"(unadjusted interval )?\[[^\[\]]{3,40}\]([^\[\]]{0,40}?)(?:p_adj|adjusted p)"
     )
@@ -340,8 +345,8 @@ def test_an_adjusted_verdict_is_never_beside_an_unlabelled_interval(site):
 
 def test_star_check_on_a_project_with_stars(tmp_path):
     """The star check is not vacuous: on a project where one classifier is clearly cheaper its stars
-    (summary and index) are found and justified, and the same pages read against a results.json whose
-    adjusted p-values are above 1 - confidence are flagged."""
+    (summary and index) are found and justified, and the same pages read against a results.json
+    whose adjusted p-values are above 1 - confidence are flagged."""
     from site_fixtures import write_tiny_project
 
     from ccreport.commands.build import build

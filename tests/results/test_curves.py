@@ -23,7 +23,8 @@ from ccreport.results.curves import rdp_keep, segment_distances
 
 
 def rdp_recursive(x, y, tolerance):
-    """Douglas & Peucker 1973 as usually written: split at the farthest vertex (the first of ties)."""
+    """Douglas & Peucker 1973 as usually written: split at the farthest vertex (the first of
+    ties)."""
     keep = {0, len(x) - 1}
 
     def split(i, j):

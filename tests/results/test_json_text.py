@@ -1,4 +1,5 @@
-"""The fast indented JSON writer against ``json.dumps(indent=1, ensure_ascii=False)``, byte for byte."""
+"""The fast indented JSON writer against ``json.dumps(indent=1, ensure_ascii=False)``, byte for
+byte."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""ccreport.runtime.collector: the garbage collector's pause and freeze around the output stages restore
-what they change, and a frozen object's garbage is collected once the block ends."""
+"""ccreport.runtime.collector: the garbage collector's pause and freeze around the output stages
+restore what they change, and a frozen object's garbage is collected once the block ends."""
 
 import gc
 import weakref
@@ -88,7 +88,8 @@ def test_a_process_that_ends_leaves_the_collector_paused_after_a_pause():
 
 
 def test_only_one_shot_commands_leave_garbage_to_the_exit():
-    """``ccreport serve`` rebuilds for as long as it runs: its collector must resume after each build."""
+    """``ccreport serve`` rebuilds for as long as it runs: its collector must resume after each
+    build."""
     from ccreport.cli import COMMANDS, ONE_SHOT
 
     assert ONE_SHOT <= set(COMMANDS) and "serve" not in ONE_SHOT and "build" in ONE_SHOT

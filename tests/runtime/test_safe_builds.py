@@ -243,7 +243,7 @@ def test_template_errors_are_one_line_in_check_and_build(proj, capsys, template,
     assert not list(proj.glob(".ccreport-build-*"))
 
 
-# --- 3. one line, exit 2, never a traceback ----------------------------------------------------------
+# --- 3. one line, exit 2, never a traceback -------------------------------------------------------
 
 
 @pytest.mark.parametrize("key", ["seed", "bootstrap", "workers"])
@@ -335,7 +335,8 @@ def _sigint_by_default() -> None:
 
 @pytest.fixture
 def python_sigint():
-    """This process's SIGINT handler is Python's own for the test (see :func:`_sigint_by_default`)."""
+    """This process's SIGINT handler is Python's own for the test (see
+    :func:`_sigint_by_default`)."""
     import signal
 
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -353,7 +354,8 @@ def test_ctrl_c_is_one_line_exit_130_and_removes_staging(built, tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         env=env,
-        preexec_fn=_sigint_by_default,  # as from a terminal, even when the suite runs in the background
+        # as from a terminal, even when the suite runs in the background
+        preexec_fn=_sigint_by_default,
     )
     deadline = time.monotonic() + 120
     while (
@@ -373,8 +375,8 @@ def test_ctrl_c_is_one_line_exit_130_and_removes_staging(built, tmp_path):
 
 
 class _DropsAnInterrupt:
-    """An object whose finaliser receives SIGINT: Python raises the KeyboardInterrupt inside it, prints
-    "Exception ignored in ..." and goes on, as when a real Ctrl-C lands in a finaliser."""
+    """An object whose finaliser receives SIGINT: Python raises the KeyboardInterrupt inside it,
+    prints "Exception ignored in ..." and goes on, as when a real Ctrl-C lands in a finaliser."""
 
     def __del__(self):
         import signal

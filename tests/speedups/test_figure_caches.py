@@ -1,4 +1,5 @@
-"""Work shared by the figures of one write_figures call (ccreport.render.figure_caches): same bytes, less work."""
+"""Work shared by the figures of one write_figures call (ccreport.render.figure_caches): same bytes,
+less work."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ pypdf = pytest.importorskip("pypdf")
 
 
 def _figure(label: str = "Difference in normalized expected cost") -> Figure:
-    """Tick labels, a two-line and a mathtext label, a legend, ligatures (ff, fi) and a minus sign."""
+    """Tick labels, a two-line and a mathtext label, a legend, ligatures (ff, fi) and a minus
+    sign."""
     fig = Figure(figsize=(3.5, 2.4))
     ax = fig.subplots()
     ax.plot([0, 1], [-0.2, 0.4], label="coefficient \u2212 offset")

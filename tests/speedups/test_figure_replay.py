@@ -1,4 +1,5 @@
-"""One draw for two files (ccreport.render.figure_replay): the PDF replays what the SVG's draw recorded."""
+"""One draw for two files (ccreport.render.figure_replay): the PDF replays what the SVG's draw
+recorded."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ SVG_KW, PDF_KW = {"metadata": SAVE_METADATA["svg"]}, {"metadata": SAVE_METADATA[
 def _figure(text: bool = True) -> Figure:
     """Every kind of drawing call the report's figures make: lines with markers and dashes, hatched
     and transparent fills (collections), clipping to the axes, a rasterized dense curve, segments
-    as a LineCollection, and (``text``) tick labels, mathtext, a rotated two-line label, a legend."""
+    as a LineCollection, and (``text``) tick labels, mathtext, a rotated two-line label, a
+    legend."""
     fig = Figure(figsize=(3.5, 2.6))
     ax = fig.subplots()
     x = np.linspace(0, 1, 1500)
@@ -73,7 +75,8 @@ def _content(pdf: bytes) -> str:
 
 
 def _texts(content: str) -> list[tuple[float, float, str]]:
-    """(x, y, shown strings) of every text object: the translation of the matrix set just before BT."""
+    """(x, y, shown strings) of every text object: the translation of the matrix set just before
+    BT."""
     found = re.findall(r"([-\d.]+) ([-\d.]+) cm\nBT\n(.*?)ET", content, re.DOTALL)
     return [
         (float(x), float(y), "".join(re.findall(r"\((.*?)\)", body)).replace("\0", ""))
@@ -216,5 +219,5 @@ def test_the_recorder_reads_the_renderers_attributes_as_they_are_now():
         "draw_path"
     ]
     assert recorder.complete
-    recorder.draw_unknown  # a drawing method it has no record of
+    _ = recorder.draw_unknown  # a drawing method it has no record of
     assert not recorder.complete

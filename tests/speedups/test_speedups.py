@@ -35,7 +35,10 @@ def test_active_needs_the_switch_and_a_version_it_was_written_for(monkeypatch, c
 
 
 def _heap_set(switch: str) -> str:
-    code = "from ccreport.speedups.heap import glibc, keep_freed_memory\nprint(keep_freed_memory(), glibc() is not None)"
+    code = (
+        "from ccreport.speedups.heap import glibc, keep_freed_memory\n"
+        "print(keep_freed_memory(), glibc() is not None)"
+    )
     import os
 
     env = {**os.environ, speedups.SWITCH: switch}

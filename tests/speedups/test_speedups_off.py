@@ -1,6 +1,6 @@
-"""The speedups change no output: the example built with CCREPORT_SPEEDUPS=0 and one worker gives the
-same results.json and HTML pages, byte for byte, as the default build (speedups on, one worker per
-core). This is CI's build of the example with the speedups off."""
+"""The speedups change no output: the example built with CCREPORT_SPEEDUPS=0 and one worker gives
+the same results.json and HTML pages, byte for byte, as the default build (speedups on, one worker
+per core). This is CI's build of the example with the speedups off."""
 
 from __future__ import annotations
 

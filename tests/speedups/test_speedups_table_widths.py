@@ -1,5 +1,5 @@
-"""report.pdf's fixed table layouts (ccreport.speedups.table_widths) against WeasyPrint's own automatic
-layout of the same tables, in the same CSS, under both built-in themes."""
+"""report.pdf's fixed table layouts (ccreport.speedups.table_widths) against WeasyPrint's own
+automatic layout of the same tables, in the same CSS, under both built-in themes."""
 
 from __future__ import annotations
 
@@ -191,8 +191,9 @@ def test_layout_styles():
 
 
 def test_the_switch_and_the_version_guard_turn_the_fixed_layout_off(tmp_path, monkeypatch, caplog):
-    """report.pdf's tables get fixed widths only while the speedup is active: CCREPORT_SPEEDUPS=0, or a
-    WeasyPrint it was not written for, gives WeasyPrint's automatic layout (no function), with a debug note."""
+    """report.pdf's tables get fixed widths only while the speedup is active: CCREPORT_SPEEDUPS=0,
+    or a WeasyPrint it was not written for, gives WeasyPrint's automatic layout (no function), with
+    a debug note."""
     import logging
     from types import SimpleNamespace
 

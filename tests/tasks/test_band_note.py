@@ -1,4 +1,5 @@
-"""The band table's note names what a few-scores band does not cover (issue 10: the page says it, with the figure)."""
+"""The band table's note names what a few-scores band does not cover (issue 10: the page says it,
+with the figure)."""
 
 from types import SimpleNamespace
 
@@ -22,8 +23,8 @@ def test_a_few_scores_band_is_named_with_its_shortfall_whatever_the_order():
     note = band_note(bands)
     assert f"What the band covers: {TARGET_SCORES}." in note
     assert (
-        "For knn, stump: with few distinct scores the band's lower edge also reaches the basic bootstrap's"
-        in note
+        "For knn, stump: with few distinct scores the band's lower edge also reaches the "
+        "basic bootstrap's" in note
     )
     assert "88.3-99.0%" in note and note.count("88.3-99.0%") == 1
 

@@ -51,7 +51,8 @@ def test_plan_has_one_task_per_kind_and_scope_member_with_stable_keys():
         ("uncertainty", "d1", "b"),
         ("classifier", "d1", "c"),
     ]
-    # d1: 3 classifiers + 3 pairs; d2: 2 classifiers + 1 pair ("c" and "missing" have no column there)
+    # d1: 3 classifiers + 3 pairs; d2: 2 classifiers + 1 pair ("c" and "missing" have no column
+    # there)
     per = {s: sum(k.scope == s for k in TASK_KINDS) for s in ("dataset", "classifier", "pair")}
     assert len(tasks) == (3 + 2) * per["classifier"] + (3 + 1) * per["pair"] + 2 * per["dataset"]
     assert ("pair", "d1", "a", "c") in keys and not any("missing" in k for k in keys)
@@ -150,9 +151,9 @@ def test_a_task_draws_the_same_numbers_alone_or_among_others():
 
 
 def test_a_scoring_classifiers_band_is_read_from_the_datasets_one_resampling():
-    """Issue 9 item 1: the band's replicates are the dataset's (the pairs task's), read at the levels
-    the classifier's own task calibrated; with one classifier too; a crisp classifier's band is its
-    own task's binomial band."""
+    """Issue 9 item 1: the band's replicates are the dataset's (the pairs task's), read at the
+    levels the classifier's own task calibrated; with one classifier too; a crisp classifier's band
+    is its own task's binomial band."""
     settings = AnalysisSettings(bootstrap=200, calibration="double")
     for names in (["a", "b", "c"], ["a"]):
         tasks = plan([_dataset(n=40)], names, {"d": PRIORS}, settings)
@@ -168,8 +169,8 @@ def test_a_scoring_classifiers_band_is_read_from_the_datasets_one_resampling():
         np.testing.assert_array_equal(band.lower, lower)
         np.testing.assert_array_equal(band.upper, upper)
         assert band.method == "stratified instance bootstrap" and band.calibration is not None
-    # one scoring classifier: its own stratified bootstrap from the dataset's generator (O(R x groups)
-    # on merged score groups, where the shared draw of several classifiers is O(R x n))
+    # one scoring classifier: its own stratified bootstrap from the dataset's generator (O(R
+    # x groups) on merged score groups, where the shared draw of several classifiers is O(R x n))
     data = _dataset(n=40)
     tasks = plan([data], ["a"], {"d": PRIORS}, settings)
     (pairs,) = [t for t in tasks if t.key == ("pairs", "d")]

@@ -1,4 +1,5 @@
-"""The task cache (ccreport.tasks.cache), the unchanged-rebuild skip, progress and serve's rebuild on change."""
+"""The task cache (ccreport.tasks.cache), the unchanged-rebuild skip, progress and serve's rebuild
+on change."""
 
 import importlib
 import io
@@ -23,7 +24,8 @@ FAST = 'bootstrap = 500\ncalibration = "off"'
 
 
 def snapshot(folder):
-    """The output's bytes, without invocation.json (how the build was run: its command line names -o)."""
+    """The output's bytes, without invocation.json (how the build was run: its command line names
+    -o)."""
     return {
         p.relative_to(folder).as_posix(): p.read_bytes()
         for p in sorted(folder.rglob("*"))
@@ -39,7 +41,8 @@ def two_datasets(tmp_path):
     manifest.write_text(
         manifest.read_text().replace(
             "[[classifiers]]",
-            '[[datasets]]\nname = "other"\npath = "other.csv"\nlabel = "label"\npositive = "pos"\n\n[[classifiers]]',
+            '[[datasets]]\nname = "other"\npath = "other.csv"\nlabel = "label"\n'
+            'positive = "pos"\n\n[[classifiers]]',
             1,
         )
     )

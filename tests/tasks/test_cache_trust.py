@@ -1,5 +1,6 @@
-"""The task cache is read back as untrusted input (ccreport.tasks.cache, "Trust"): a damaged or foreign
-entry is discarded with one line and recomputed, and the build is byte-identical to a cold one.
+"""The task cache is read back as untrusted input (ccreport.tasks.cache, "Trust"): a damaged or
+foreign entry is discarded with one line and recomputed, and the build is byte-identical to a cold
+one.
 
 Each case damages a copy of a warm cache in one way of issue 38 (a flipped byte in the largest
 pickles, truncated pickles, a plain pickle of None, a signed pickle of None, another user's key, a
@@ -320,7 +321,7 @@ def test_the_cached_type_is_the_functions_return_annotation():
     assert cache.expected_type(prior_result) is PriorResult
 
 
-# --- the cache and the output folder ----------------------------------------------------------------
+# --- the cache and the output folder --------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -341,7 +342,8 @@ def test_a_cache_inside_the_output_or_around_it_is_refused(
     (line, count) = capsys.readouterr().err.splitlines()
     assert (
         line.startswith(
-            f"{cache_dir}: cache folder (--cache-dir): expected a folder apart from the output folder"
+            f"{cache_dir}: cache folder (--cache-dir): expected a folder apart from the "
+            "output folder"
         )
         and where in line
     )

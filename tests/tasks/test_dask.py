@@ -1,4 +1,5 @@
-"""Running the battery on a Dask distributed cluster (issue 9 item 6): ``--scheduler`` / ``[project] scheduler``.
+"""Running the battery on a Dask distributed cluster (issue 9 item 6): ``--scheduler`` / ``[project]
+scheduler``.
 
 Results are byte-identical to a local build; a scheduler that cannot be used is one line, exit 2,
 with the previous output untouched. The byte-identity test runs a ``distributed.LocalCluster`` of
@@ -145,7 +146,8 @@ def test_an_unreachable_scheduler_in_the_manifest_leaves_the_output_alone(tmp_pa
 
 @pytest.mark.slow
 def test_local_cluster_of_two_workers_builds_the_same_bytes(tmp_path, monkeypatch):
-    """results.json, every figure and page: byte-identical to a local build (fixed SOURCE_DATE_EPOCH)."""
+    """results.json, every figure and page: byte-identical to a local build (fixed
+    SOURCE_DATE_EPOCH)."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     root = write_tiny_project(tmp_path / "p", settings=FAST, folds=3)
     local, remote = tmp_path / "local", tmp_path / "remote"

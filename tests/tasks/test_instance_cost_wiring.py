@@ -1,4 +1,5 @@
-"""Instance costs wired through the build (issue 13): tasks, results.json, section, errors, determinism."""
+"""Instance costs wired through the build (issue 13): tasks, results.json, section, errors,
+determinism."""
 
 from __future__ import annotations
 
@@ -139,7 +140,7 @@ def test_bootstrap_expected_costs_are_exact_not_grid_approximations():
     point = analyse_instance_costs(inputs.labels, c.scores, inputs.costs, priors)
     hull = replicate_iv_hulls(point.rociv.fpr[None, :], point.rociv.tpr[None, :], point.rociv)
     exact = hull_curves(hull, np.linspace(0, 1, 11), priors)
-    for p, prior in priors.items():
+    for p in priors:
         assert exact.raw_expected[p][0] == pytest.approx(point.expected_cost[p], abs=1e-12)
 
 
@@ -211,7 +212,8 @@ def _project(root: Path, amount_bad: str | None = None) -> Path:
         if amount_bad is not None and i == 9:  # a positive: its cost is its amount
             amount = amount_bad
         rows.append(
-            f"{'pos' if y[i] else 'neg'},{rng.normal() + 1.3 * y[i]:.3f},{rng.normal() + 0.4 * y[i]:.1f},"
+            f"{'pos' if y[i] else 'neg'},{rng.normal() + 1.3 * y[i]:.3f},"
+            f"{rng.normal() + 0.4 * y[i]:.1f},"
             f"{'pos' if rng.normal() + y[i] > 0.6 else 'neg'},{amount}"
         )
     root.mkdir(parents=True, exist_ok=True)
@@ -332,8 +334,9 @@ def test_bad_cost_input_exit_2_one_line_nothing_written(tmp_path, capsys, bad):
 
 
 def test_dataset_task_gives_each_classifier_and_pair_what_the_one_scope_tasks_give():
-    """One resampling for the dataset (issue 9): the dataset task's entries equal the single-classifier
-    and single-pair tasks' (the same replicates whichever classifiers share the draw)."""
+    """One resampling for the dataset (issue 9): the dataset task's entries equal the
+    single-classifier and single-pair tasks' (the same replicates whichever classifiers share the
+    draw)."""
     inputs = _inputs(n=250, seed=4)
     settings = AnalysisSettings(bootstrap=60, calibration="off")
     found = ict.dataset_task(inputs, settings)

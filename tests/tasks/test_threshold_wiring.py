@@ -1,4 +1,5 @@
-"""Issue 12 wiring: settings, the threshold-choice task, its intervals and paired differences, figures, section."""
+"""Issue 12 wiring: settings, the threshold-choice task, its intervals and paired differences,
+figures, section."""
 
 from __future__ import annotations
 
@@ -60,7 +61,8 @@ def test_settings_defaults_and_read_values(tmp_path):
     [
         (
             "partial_ranges = [[0.5, 0.1]]",
-            "ccreport.toml:3: project.partial_ranges: entry 1: expected 0 <= low < high <= 1, got [0.5, 0.1]",
+            "ccreport.toml:3: project.partial_ranges: entry 1: expected 0 <= low < high <= 1, "
+            "got [0.5, 0.1]",
         ),
         ("partial_ranges = [[0.2, 0.2]]", "entry 1: expected 0 <= low < high <= 1, got [0.2, 0.2]"),
         (
@@ -77,11 +79,13 @@ def test_settings_defaults_and_read_values(tmp_path):
         ),
         (
             "partial_ranges = 0.5",
-            "project.partial_ranges: expected a list of [low, high] pairs with 0 <= low < high <= 1, got 0.5",
+            "project.partial_ranges: expected a list of [low, high] pairs with 0 <= low < "
+            "high <= 1, got 0.5",
         ),
         (
             'threshold_axis = "cost"',
-            'ccreport.toml:3: project.threshold_axis: expected one of "pc", "cost_proportion", "both", got "cost"',
+            'ccreport.toml:3: project.threshold_axis: expected one of "pc", '
+            '"cost_proportion", "both", got "cost"',
         ),
     ],
 )
@@ -193,7 +197,8 @@ def test_intervals_contain_the_estimate_and_are_reproducible():
 
 
 def test_replicates_are_the_same_resampled_instances_for_every_classifier():
-    """Each replicate's areas equal the analysis of the resampled data set, the same draw for a, b and c."""
+    """Each replicate's areas equal the analysis of the resampled data set, the same draw for a, b
+    and c."""
     data = _dataset(n=40, seed=2)
     reps = replicate_area_arrays(
         task_rng(1, "x"), data.labels, [_cd(data, n) for n in "abc"], 5, RANGES

@@ -38,8 +38,8 @@ def test_machine_cores_are_the_cores_this_process_may_use(monkeypatch):
 
 
 def test_a_build_without_a_count_uses_the_default_quietly(tmp_path, monkeypatch, capsys):
-    """No -j and no manifest ``workers``: default_workers() requested (clamped to the tasks and cores
-    without a note); -j 1 and the manifest's count still win."""
+    """No -j and no manifest ``workers``: default_workers() requested (clamped to the tasks and
+    cores without a note); -j 1 and the manifest's count still win."""
     monkeypatch.setattr(executors, "machine_cores", lambda: 64)
     monkeypatch.setattr(build_module, "machine_cores", lambda: 64)
     project = write_tiny_project(tmp_path / "p")

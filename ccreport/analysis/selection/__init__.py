@@ -1,4 +1,5 @@
-"""Selection criteria and hybrid classifiers (Drummond & Holte 2006 section 5; 2000 sections 2.2-2.3).
+"""Selection criteria and hybrid classifiers (Drummond & Holte 2006 section 5; 2000
+sections 2.2-2.3).
 
 * :mod:`.hull`: threshold tables and the dataset hybrid (cost-minimizing selection);
 * :mod:`.criteria`: Neyman-Pearson and workforce utilisation on the ROC hull;

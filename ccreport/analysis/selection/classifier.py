@@ -60,7 +60,8 @@ Choice = NeymanPearsonChoice | WorkforceChoice | IndependentSelection
 
 @dataclass(frozen=True, eq=False)
 class ClassifierSelection:
-    """Thresholds, threshold table, criteria and (with folds) the out-of-fold curve of a classifier."""
+    """Thresholds, threshold table, criteria and (with folds) the out-of-fold curve of a
+    classifier."""
 
     roc: RocCurve
     envelope: Envelope

@@ -57,7 +57,8 @@ class HybridCurve:
         return float(np.sum(piece_integral(self.start, self.end, self.low, self.high)))
 
     def vertices(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(pc, nec)`` vertices: each non-empty piece's two ends; a jump is two vertices at one pc.
+        """``(pc, nec)`` vertices: each non-empty piece's two ends; a jump is two vertices at one
+        pc.
 
         Vertices repeated exactly (a continuous join) appear once.
         """

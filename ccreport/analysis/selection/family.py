@@ -6,7 +6,8 @@ member's one ROC point (FPR, TPR) on the evaluated data and builds the nearest-t
 hybrid of :func:`ccreport.analysis.selection.parameter_based`: sorted by tau, member i is used on
 ``[m_{i-1}, m_i)`` with ``m_i = (tau_i + tau_{i+1}) / 2``, the last piece closed at 1. Its area is
 exact; ``excess = area(H) - area(E)`` with E the lower envelope of the members and the trivial
-classifiers, "the additional cost of using this selection procedure over the optimal one" (D&H 2000).
+classifiers, "the additional cost of using this selection procedure over the optimal one"
+(D&H 2000).
 
 Members are crisp (a ``predictions`` column): a family member trained at one condition gives one
 ROC point, as D&H 2000's C4.5 trees on Sonar do. The manifest rejects a scoring member, since

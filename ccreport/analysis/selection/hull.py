@@ -154,7 +154,8 @@ def dataset_hybrid(rocs: Mapping[str, RocCurve], keeps=None) -> Hybrid:
 
 
 def threshold_table(roc: RocCurve, name: str = "", keep=None) -> Hybrid:
-    """Per hull vertex of one classifier: its threshold and the PC(+) interval where it is optimal."""
+    """Per hull vertex of one classifier: its threshold and the PC(+) interval where it is
+    optimal."""
     return dataset_hybrid({name: roc}, None if keep is None else [keep])
 
 

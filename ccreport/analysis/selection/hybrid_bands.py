@@ -1,15 +1,16 @@
-"""Bands, intervals and paired tests for hybrids, from the dataset's one resampling (D&H 2006 s. 5.2).
+"""Bands, intervals and paired tests for hybrids, from the dataset's one resampling
+(D&H 2006 s. 5.2).
 
 Drummond & Holte 2006 section 5.2, last paragraph: a hybrid's cost curve is built piecewise from
 its members' cost lines, so the resampling that gives one classifier its band gives the hybrid
 one, *provided every member is read on the same resampled instances*: the dataset is resampled
-once (:func:`ccreport.analysis.paired_bootstrap.bootstrap_dataset`) and every classifier's replicate is
-read on the same rows, so the hybrid's replicate is the pointwise choice among them.
+once (:func:`ccreport.analysis.paired_bootstrap.bootstrap_dataset`) and every classifier's replicate
+is read on the same rows, so the hybrid's replicate is the pointwise choice among them.
 
-What the band targets (as the single-classifier band, "target (a)" of the classifier bands): the true cost,
-at each PC(+), of the classifier and threshold the *sample* hybrid selects there. The in-sample
-envelope is optimistic (the minimum of noisy estimates), so replicates are optimism-corrected the
-same way (Efron 1983; :class:`ccreport.analysis.bootstrap.Replicates`)::
+What the band targets (as the single-classifier band, "target (a)" of the classifier bands): the
+true cost, at each PC(+), of the classifier and threshold the *sample* hybrid selects there. The
+in-sample envelope is optimistic (the minimum of noisy estimates), so replicates are
+optimism-corrected the same way (Efron 1983; :class:`ccreport.analysis.bootstrap.Replicates`)::
 
     c*_j = T_j + C(v*_j) - H*_j,
 
@@ -68,11 +69,11 @@ from ..replicate_groups import group_means
 from .independent import check_rule, switch_point
 
 TARGET = (
-    "the true expected cost, at each PC(+), of the classifier and threshold the dataset hybrid selected on "
-    "these data (optimism-corrected bootstrap, pointwise, studentized; not double-bootstrap calibrated: in "
-    "binormal simulations at n = 200 a 90% band covered 85.3-91.0% at PC(+) = 0.1-0.9, the truth escaping above "
-    "up to 11.0% of the time, and the expected-cost interval 84.7%, 14.3% above; benchmarks/README.md, "
-    "interval matrix)"
+    "the true expected cost, at each PC(+), of the classifier and threshold the dataset hybrid "
+    "selected on these data (optimism-corrected bootstrap, pointwise, studentized; not "
+    "double-bootstrap calibrated: in binormal simulations at n = 200 a 90% band covered "
+    "85.3-91.0% at PC(+) = 0.1-0.9, the truth escaping above up to 11.0% of the time, and the "
+    "expected-cost interval 84.7%, 14.3% above; benchmarks/README.md, interval matrix)"
 )
 
 
@@ -97,7 +98,8 @@ def _mixture_choice(h, used, bound, rate_ceiling):
     span = rate_ceiling + 1.0
     key = rep * span + used
     i = np.searchsorted(key, np.arange(reps) * span + bound, side="right") - 1
-    # never past the first vertex that catches every positive (the choice is (FPR_1, 1), D&H 2006 5.1.3)
+    # never past the first vertex that catches every positive (the choice is (FPR_1, 1),
+    # D&H 2006 5.1.3)
     full = h.n_pos + 1.0
     first_full = np.searchsorted(rep * full + h.y, np.arange(reps) * full + h.n_pos, side="left")
     i = np.minimum(i, first_full)
@@ -119,7 +121,8 @@ def _rates(h, i, j, w):
 
 
 def neyman_pearson_reader(max_fpr: float):
-    """Replicate reader: the best TPR at FPR <= max_fpr on each replicate hull (D&H 2006 Fig. 23)."""
+    """Replicate reader: the best TPR at FPR <= max_fpr on each replicate hull
+    (D&H 2006 Fig. 23)."""
 
     def read(h, cp=None, cn=None, layout=None) -> dict:
         used = h.x / h.n_neg
@@ -130,7 +133,8 @@ def neyman_pearson_reader(max_fpr: float):
 
 def workforce_reader(capacity: float):
     """Replicate reader: the best TPR with at most ``capacity`` cases flagged, TP + FP <= W
-    (D&H 2006 Eq. 11), on each replicate hull (counts are cases: the replicate has P + N of them)."""
+    (D&H 2006 Eq. 11), on each replicate hull (counts are cases: the replicate has P + N of
+    them)."""
 
     def read(h, cp=None, cn=None, layout=None) -> dict:
         used = h.x + h.y
@@ -145,8 +149,8 @@ def misclassified_weights(rule: str, scores, priors: dict, pi: float) -> dict:
     With threshold rule T (:mod:`.independent`), a positive with score u is missed on the PC(+)
     where ``u < T(x)``, costing x; a negative is flagged where ``u >= T(x)``, costing 1 - x. For the
     decreasing rules (``bayes_prior``, ``score_driven``) these sets are ``[0, x*(u))`` and
-    ``[x*(u), 1]`` with ``x* = T^-1(u)``; for ``literal`` (increasing) ``(u, 1]`` and ``[0, u]``. The
-    weights are the prior's E[x 1{...}] and E[(1 - x) 1{...}] (``Prior.vertex_weights``), so the
+    ``[x*(u), 1]`` with ``x* = T^-1(u)``; for ``literal`` (increasing) ``(u, 1]`` and ``[0, u]``.
+    The weights are the prior's E[x 1{...}] and E[(1 - x) 1{...}] (``Prior.vertex_weights``), so the
     hybrid's expected cost is ``sum_pos w+/P + sum_neg w-/N`` (a point mass exactly at a switch
     point is counted on the flagged side).
     """
@@ -168,7 +172,8 @@ def misclassified_weights(rule: str, scores, priors: dict, pi: float) -> dict:
 
 def independent_reader(scores, rule: str, priors: dict, pi: float):
     """Replicate reader: the performance-independent hybrid's expected cost under each prior on each
-    replicate (:func:`misclassified_weights` summed with the replicate's counts per distinct score)."""
+    replicate (:func:`misclassified_weights` summed with the replicate's counts per distinct
+    score)."""
     distinct = np.unique(np.asarray(scores, dtype=float))[::-1]  # path order: decreasing score
     weights = misclassified_weights(rule, distinct, priors, pi)
 
@@ -189,7 +194,8 @@ def independent_reader(scores, rule: str, priors: dict, pi: float):
 
 
 def independent_expected(labels, scores, rule: str, priors: dict, pi: float) -> dict:
-    """The sample's performance-independent expected cost per prior (the same sums, sample counts)."""
+    """The sample's performance-independent expected cost per prior (the same sums, sample
+    counts)."""
     y = np.asarray(labels, dtype=bool)
     s = np.asarray(scores, dtype=float)
     w = misclassified_weights(rule, s, priors, pi)
@@ -237,18 +243,19 @@ class HybridInference:
 
 def hybrid_replicates(reps, names):
     """Optimism-corrected replicate curves (R, m) of the dataset hybrid over ``names`` and the
-    replicates' optimism (R, m), from a :class:`~ccreport.analysis.paired_bootstrap.DatasetReplicates`."""
+    replicates' optimism (R, m), from a
+    :class:`~ccreport.analysis.paired_bootstrap.DatasetReplicates`."""
     t, values, optimism, _, _, _ = hybrid_replicates_sd(reps, names)
     return t, values, optimism
 
 
 def hybrid_replicates_sd(reps, names):
-    """:func:`hybrid_replicates` and the sds the band is studentized by: each replicate's binomial sd
-    of what it selected (the sample's selection where it swapped, as its value) (R, m) and the
+    """:func:`hybrid_replicates` and the sds the band is studentized by: each replicate's binomial
+    sd of what it selected (the sample's selection where it swapped, as its value) (R, m) and the
     sample hybrid's with its Agresti-Coull form ``(sd_estimate (m,), sd_floor (m,))``, read from the
-    members' :class:`~ccreport.analysis.bootstrap.Replicates` ``sd`` / ``sd_estimate`` / ``sd_floor`` at the
-    classifier chosen (None, None when a member has none), and the replicate hybrids' own curves (R, m):
-    ``(t, values, optimism, sd, (sd_estimate, sd_floor), raw)``."""
+    members' :class:`~ccreport.analysis.bootstrap.Replicates` ``sd`` / ``sd_estimate`` /
+    ``sd_floor`` at the classifier chosen (None, None when a member has none), and the replicate
+    hybrids' own curves (R, m): ``(t, values, optimism, sd, (sd_estimate, sd_floor), raw)``."""
     members = [reps.classifiers[n] for n in names]
     est = np.stack([r.estimate for r in members])  # (k, m)
     raw = np.stack([r.raw for r in members])  # (k, R, m)
@@ -359,8 +366,9 @@ def hybrid_inference(
         lower, upper = percentile_interval(values, level)
     else:
         sd_estimate, floor = sd_estimate
-        # the selected member's binomial bound at the Bonferroni level over the k members: it then holds for
-        # whichever member the sample hybrid picked (the choice of classifier is optimistic too)
+        # the selected member's binomial bound at the Bonferroni level over the k members: it then
+        # holds for whichever member the sample hybrid picked (the choice of classifier is
+        # optimistic too)
         floor_level = 1.0 - (1.0 - level) / (2.0 * len(names))
         lower, upper = studentized_band(
             values,
@@ -371,7 +379,8 @@ def hybrid_inference(
             sd_floor=floor,
             floor_level=floor_level,
         )
-        # the same bound's step above the estimate, where the sample hybrid is not a trivial classifier
+        # the same bound's step above the estimate, where the sample hybrid is not a trivial
+        # classifier
         floor_step = np.where(sd_estimate > 0, ndtri(floor_level) * floor, 0.0)
     grid = reps.grid
     r = values.shape[0]

@@ -1,4 +1,5 @@
-"""Honest evaluation of empirical selection: select on the other folds, evaluate on the held-out one.
+"""Honest evaluation of empirical selection: select on the other folds, evaluate on the held-out
+one.
 
 Drummond & Holte 2006 section 5.2: a hybrid built from its members' FP and TP is optimistic when
 the same data chose the members ("the data used to estimate these FP and TP values is part of the
@@ -48,8 +49,9 @@ PLACEMENTS = ("midpoint", "ge_score")
 
 @dataclass(frozen=True, eq=False)
 class FoldSelection:
-    """Fold k: the hull of S_k (counts ``fp``, ``tp``, rates ``fpr``, ``tpr``; ``owner`` classifier; candidate
-    ``threshold``) and each vertex's counts on the held-out fold (``held_fp``, ``held_tp``)."""
+    """Fold k: the hull of S_k (counts ``fp``, ``tp``, rates ``fpr``, ``tpr``; ``owner`` classifier;
+    candidate ``threshold``) and each vertex's counts on the held-out fold (``held_fp``,
+    ``held_tp``)."""
 
     fold: object
     fp: np.ndarray
@@ -153,9 +155,9 @@ def sorted_by_score(y: np.ndarray, s: np.ndarray, fold: np.ndarray | None = None
     the fold index without ``fold``); the order within ties is irrelevant to every caller.
 
     Memoised in this process by content (:mod:`ccreport.analysis.memo`): a classifier's selection
-    task (:func:`ccreport.analysis.selection.classifier.select_scores`) and the dataset's out-of-fold
-    hybrid sort the same columns, each sort and its gathers about 3.5 CPU s at n = 10^7. The
-    returned arrays are read-only.
+    task (:func:`ccreport.analysis.selection.classifier.select_scores`) and the dataset's
+    out-of-fold hybrid sort the same columns, each sort and its gathers about 3.5 CPU s at n = 10^7.
+    The returned arrays are read-only.
     """
 
     def compute():
@@ -188,7 +190,8 @@ def out_of_fold_presorted(
 
     ``sorted_columns``: per classifier ``(scores, labels, fold index)`` in that order, fold
     indices ``0..len(labels)-1`` (as ``np.unique(..., return_inverse=True)`` gives). ``rocs``
-    (optional): each column's ROC points on all rows (:func:`ccreport.analysis.roc.roc_from_sorted`), if known.
+    (optional): each column's ROC points on all rows
+    (:func:`ccreport.analysis.roc.roc_from_sorted`), if known.
     """
     if placement not in PLACEMENTS:
         raise ValueError(f"unknown threshold placement {placement!r}; expected one of {PLACEMENTS}")

@@ -57,8 +57,8 @@ def path_hull(fp, tp) -> np.ndarray:
 
 def roc_hull_indices(roc: RocCurve) -> np.ndarray:
     """:func:`ccreport.analysis.roc.hull_indices` of ROC points without repeated points (as
-    :func:`ccreport.analysis.roc.roc_from_sorted` gives), by :func:`pruned_hull`. With repeated points the
-    vertex may be another repeat than ``hull_indices`` returns."""
+    :func:`ccreport.analysis.roc.roc_from_sorted` gives), by :func:`pruned_hull`. With repeated
+    points the vertex may be another repeat than ``hull_indices`` returns."""
     return pruned_hull(lambda a: (roc.fp[a], roc.tp[a]), roc.fp.size)
 
 

@@ -1,4 +1,5 @@
-"""A section of a page: what it declares (title, contents entry, tables), and the same resolved for one page.
+"""A section of a page: what it declares (title, contents entry, tables), and the same resolved for
+one page.
 
 The dataset page loops over its sections and includes ``sections/<id>.html`` for each (a project
 overrides one by placing a file of that name in its own ``templates/sections/``). Its figures are

@@ -1,5 +1,6 @@
-"""The dataset page's pairwise comparisons: crossovers, where each is cheaper, expected-cost differences
-(D&H 2006 sections 4.3-4.4 and 4.7), family-wise significance and step-down adjusted p-values (results.json ``p_holm``)."""
+"""The dataset page's pairwise comparisons: crossovers, where each is cheaper, expected-cost
+differences (D&H 2006 sections 4.3-4.4 and 4.7), family-wise significance and step-down adjusted
+p-values (results.json ``p_holm``)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from .base import Section, confidence_text
 def comparison_table(d: DatasetResult) -> tb.Table:
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-comparisons",
-        f"Pairwise comparisons on {d.name}: where the lower envelopes cross, the PC(+) intervals where "
-        "each classifier is cheaper, and the largest difference in normalized expected cost.",
+        f"Pairwise comparisons on {d.name}: where the lower envelopes "
+        "cross, the PC(+) intervals where each classifier is cheaper, "
+        "and the largest difference in normalized expected cost.",
         [
             "A",
             "B",
@@ -80,7 +82,8 @@ def _difference_cell(m: ComparisonResult, prior: str) -> tb.Cell:
     interval = (m.expected_cost_difference_interval or {}).get(prior)
     if interval is not None:
         lo, hi = interval.lower, interval.upper
-        # the interval is each pair's own (unadjusted); the mark and p_adj are adjusted over every pair and prior
+        # the interval is each pair's own (unadjusted); the mark and p_adj are adjusted over every
+        # pair and prior
         cell.note = (
             f"[{tb.cost(lo)},\u00a0{tb.cost(hi)}]"
             + (" unadjusted" if interval.p_holm is not None else "")
@@ -104,7 +107,8 @@ def differences_table(d: DatasetResult, priors: list[str]) -> tb.Table:
         m.expected_cost_difference_interval is not None for m in d.comparisons.values()
     )
     has_significance = any(m.significant is not None for m in d.comparisons.values())
-    # the key column, where the difference is significant, right after the pair (visible without scrolling)
+    # the key column, where the difference is significant, right after the pair
+    # (visible without scrolling)
     columns = ["A", "B"] + (
         ["Significantly cheaper on (PC(+), family-wise)"] if has_significance else []
     )
@@ -112,18 +116,19 @@ def differences_table(d: DatasetResult, priors: list[str]) -> tb.Table:
     note = "Difference of expected normalized costs; negative: A is cheaper under that prior."
     if has_significance:
         note += (
-            " Significantly cheaper: PC(+) intervals where the family-wise band of A \u2212 B (studentized "
-            "max-statistic over the whole PC(+) range) excludes 0, so the chance of any false interval in a row is "
-            f"at most 1 \u2212 {confidence_text(d) or 'the level'}."
+            " Significantly cheaper: PC(+) intervals where the family-wise band of A \u2212 B "
+            "(studentized max-statistic over the whole PC(+) range) excludes 0, so the chance of "
+            f"any false interval in a row is at most 1 \u2212 {confidence_text(d) or 'the level'}."
         )
     if has_intervals:
         note += (
-            f" In brackets: the paired bootstrap {confidence_text(d)} interval of that one difference (unadjusted: it "
-            "may exclude 0 where the adjusted test does not), its p-value p and p_adj, the p-value "
-            "adjusted over every pair and prior of this dataset (Westfall & Young step-down max-T) "
-            "(\u201cp \u2264 1/(R + 1)\u201d, with R the replicates: no replicate was as far from "
-            f"the estimate as 0, the smallest p-value the bootstrap can show); {tb.SIGNIFICANT_MARK} and bold: "
-            "p_adj \u2264 1 \u2212 confidence, the only mark of significance here."
+            f" In brackets: the paired bootstrap {confidence_text(d)} interval of that one "
+            "difference (unadjusted: it may exclude 0 where the adjusted test does not), its "
+            "p-value p and p_adj, the p-value adjusted over every pair and prior of this dataset "
+            "(Westfall & Young step-down max-T) (\u201cp \u2264 1/(R + 1)\u201d, with R the "
+            "replicates: no replicate was as far from the estimate as 0, the smallest p-value "
+            f"the bootstrap can show); {tb.SIGNIFICANT_MARK} and bold: p_adj \u2264 1 \u2212 "
+            "confidence, the only mark of significance here."
         )
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-differences",

@@ -68,7 +68,10 @@ def prior_rows(d: DatasetResult, t: tb.Table) -> None:
             r_note = f"diff {r['difference']:+.4f}"
             if "difference_interval" in r:
                 lo, hi = r["difference_interval"]
-                r_note += f" {tb.interval(lo, hi, tb.COST_DIGITS)} unadjusted, {runner_up_p_text(d, row, r)}"
+                r_note += (
+                    f" {tb.interval(lo, hi, tb.COST_DIGITS)} unadjusted, "
+                    f"{runner_up_p_text(d, row, r)}"
+                )
         per_case = row.cost_per_case
         pc_cell = tb.text(tb.DASH)
         if per_case is not None:
@@ -92,7 +95,8 @@ def prior_rows(d: DatasetResult, t: tb.Table) -> None:
 
 
 def trivial_choice(row) -> str | None:
-    """ "nobody" or "everyone" when a prior decision's threshold flags nobody or every case, else None."""
+    """ "nobody" or "everyone" when a prior decision's threshold flags nobody or every case, else
+    None."""
     if row.threshold is None or (row.fpr == 0.0 and row.tpr == 0.0):
         return "nobody"
     if row.fpr == 1.0 and row.tpr == 1.0:
@@ -101,21 +105,23 @@ def trivial_choice(row) -> str | None:
 
 
 def zero_width_text(row) -> str:
-    """Why a prior decision's cost interval has zero width (a trivial choice), or "" when it has not."""
+    """Why a prior decision's cost interval has zero width (a trivial choice), or "" when it has
+    not."""
     iv = row.expected_cost_interval
     who = trivial_choice(row)
     if iv is None or iv[0] != iv[1] or who is None:
         return ""
     cost = "PC(+)" if who == "nobody" else "1 \u2212 PC(+)"
     return (
-        f"zero width: flagging {who} costs exactly {cost} on every resample, so the bootstrap has nothing to vary; "
-        f"the uncertainty is in whether flagging {who} stays the cheapest choice"
+        f"zero width: flagging {who} costs exactly {cost} on every resample, so the bootstrap has "
+        f"nothing to vary; the uncertainty is in whether flagging {who} stays the cheapest choice"
     )
 
 
 def runner_up_p_text(d: DatasetResult, row, r: dict) -> str:
-    """``p=0.043, p_adj=0.303`` of the choice against its runner-up, printed as the differences table
-    prints them (:func:`.comparisons.holm_text`: a p at its floor as the fraction 1/(R + 1))."""
+    """``p=0.043, p_adj=0.303`` of the choice against its runner-up, printed as the differences
+    table prints them (:func:`.comparisons.holm_text`: a p at its floor as the
+    fraction 1/(R + 1))."""
     m = ranking.comparison(d, row.classifier, r["classifier"])
     replicates = None if m is None or m.difference_band is None else m.difference_band.replicates
     return holm_text(SimpleNamespace(p_value=r["p_value"], p_holm=r.get("p_holm")), replicates)
@@ -124,17 +130,17 @@ def runner_up_p_text(d: DatasetResult, row, r: dict) -> str:
 def prior_sentence(d: DatasetResult, name: str, row) -> str:
     pos, neg = d.positive_label, d.negative_label
     s = (
-        f"Under {name} (PC(+) = {row.pc:.3f}), deploy {row.classifier} and flag a case as {pos} when its score "
-        f"is at least {threshold_text(row.threshold)}"
+        f"Under {name} (PC(+) = {row.pc:.3f}), deploy {row.classifier} and flag a case as {pos} "
+        f"when its score is at least {threshold_text(row.threshold)}"
         if row.threshold is not None
         else f"Under {name} (PC(+) = {row.pc:.3f}), flag no case as {pos}"
     )
     if row.threshold is not None:
         s += f" (any cut-off {cutoffs_text(row.threshold_interval)} flags the same cases here)"
     s += (
-        f". It catches {rate(row.tpr)} of the {pos} cases and flags {rate(row.fpr)} of the {neg} ones. "
-        f"This choice stays the cheapest while PC(+) lies in [{row.pc_interval[0]:.3f}, {row.pc_interval[1]:.3f}]. "
-        f"Expected normalized cost {row.expected_cost:.4f}"
+        f". It catches {rate(row.tpr)} of the {pos} cases and flags {rate(row.fpr)} of the {neg} "
+        f"ones. This choice stays the cheapest while PC(+) lies in [{row.pc_interval[0]:.3f}, "
+        f"{row.pc_interval[1]:.3f}]. Expected normalized cost {row.expected_cost:.4f}"
     )
     if row.expected_cost_interval is not None:
         s += f" ({tb.interval(*row.expected_cost_interval, tb.COST_DIGITS)} bootstrap interval"
@@ -143,11 +149,14 @@ def prior_sentence(d: DatasetResult, name: str, row) -> str:
     if row.cost_per_case is not None:
         c = row.cost_per_case
         s += (
-            f", that is {money(c['value'], c['unit'])} per case on average (a missed {pos} case costs {c['cost_fn']:g} "
-            f"and a flagged {neg} case {c['cost_fp']:g}, in {c['unit']})"
+            f", that is {money(c['value'], c['unit'])} per case on average (a missed {pos} case "
+            f"costs {c['cost_fn']:g} and a flagged {neg} case {c['cost_fp']:g}, in {c['unit']})"
         )
         if "interval" in c:
-            s += f", between {money(c['interval'][0], c['unit'])} and {money(c['interval'][1], c['unit'])}"
+            s += (
+                f", between {money(c['interval'][0], c['unit'])} and "
+                f"{money(c['interval'][1], c['unit'])}"
+            )
     s += "."
     r = row.runner_up
     if r:
@@ -161,8 +170,8 @@ def prior_sentence(d: DatasetResult, name: str, row) -> str:
                 else "the data cannot tell the two apart"
             )
             s += (
-                f"; difference {r['difference']:+.4f}, unadjusted interval {tb.interval(lo, hi, tb.COST_DIGITS)}, "
-                f"{runner_up_p_text(d, row, r)}: {verdict}"
+                f"; difference {r['difference']:+.4f}, unadjusted interval "
+                f"{tb.interval(lo, hi, tb.COST_DIGITS)}, {runner_up_p_text(d, row, r)}: {verdict}"
             )
         elif (
             "difference" not in r
@@ -176,7 +185,8 @@ def prior_sentence(d: DatasetResult, name: str, row) -> str:
         and c.band is not None
         and c.band.coverage_warning
     ):
-        s += f" Caution, {row.classifier}: {c.band.coverage_warning} (the band table)."  # macros.html coverage_warning
+        # macros.html coverage_warning
+        s += f" Caution, {row.classifier}: {c.band.coverage_warning} (the band table)."
     if row.ties:
         s += f" Equally cheap: {', '.join(row.ties)}."
     if row.note:
@@ -192,7 +202,10 @@ KIND_WORDS = {
 
 
 BASIS_WORDS = {
-    "randomised": "at its randomised optimum (two thresholds mixed at random so the constraint is met exactly)",
+    "randomised": (
+        "at its randomised optimum (two thresholds mixed at random so the constraint is met "
+        "exactly)"
+    ),
     "single_threshold": "at its best single threshold",
 }
 RATE_WORDS = {"false_alarm": "false-alarm rate", "flagged": "share of cases flagged"}
@@ -212,7 +225,10 @@ def deploy_text(row, pos: str = "positive") -> str:
         return rule_text(row.threshold, pos)
     a, b = m["thresholds"]
     w = m["weight_first"]
-    return f"{rule_text(a, pos)} for {100 * w:.1f}% of cases (drawn at random), {rule_text(b, pos)} for the rest"
+    return (
+        f"{rule_text(a, pos)} for {100 * w:.1f}% of cases "
+        f"(drawn at random), {rule_text(b, pos)} for the rest"
+    )
 
 
 def threshold_cell(row) -> str:
@@ -254,18 +270,19 @@ WARNING = "\u26a0"
 def interval_words(c: dict) -> str:
     """Which interval a constraint cell shows: two-sided Clopper-Pearson at the report's level."""
     return (
-        f"{100 * c['level']:g}% two-sided exact (Clopper-Pearson) binomial interval; its upper end is a "
-        f"one-sided {100 * c['one_sided_level']:g}% upper bound"
+        f"{100 * c['level']:g}% two-sided exact (Clopper-Pearson) binomial interval; its upper "
+        f"end is a one-sided {100 * c['one_sided_level']:g}% upper bound"
     )
 
 
 def price_text(price: dict | None) -> str:
-    """``condition: constrained vs unconstrained, flag nobody, flag everyone`` in units when given."""
+    """``condition: constrained vs unconstrained, flag nobody, flag everyone`` in units when
+    given."""
     parts = []
     for p, v in (price or {}).items():
         if "cost_per_case" in v:
             u, c = v["unit"], v["cost_per_case"]
-            f = lambda x: money(x, u)  # noqa: E731
+            f = lambda x, u=u: money(x, u)  # noqa: E731
         else:
             c = v
             f = lambda x: f"{x:.4f}"  # noqa: E731
@@ -338,8 +355,9 @@ def criterion_sentence(d: DatasetResult, name: str, row) -> str:
     pos, neg = d.positive_label, d.negative_label
     if row.kind == "performance_independent":
         s = (
-            f"{name}: setting the threshold from the operating condition alone ({row.note.split(':')[0]}), "
-            f"{row.classifier} does best, with expected normalized cost {row.expected_cost:.4f} over all conditions"
+            f"{name}: setting the threshold from the operating condition alone "
+            f"({row.note.split(':')[0]}), {row.classifier} does best, with expected normalized "
+            f"cost {row.expected_cost:.4f} over all conditions"
         )
         ivs = criterion_interval(d, name, row.classifier)
         parts = [
@@ -351,16 +369,22 @@ def criterion_sentence(d: DatasetResult, name: str, row) -> str:
         return s + (": " + "; ".join(parts) if parts else "") + "."
     c = row.constraint or {}
     s = (
-        f"{name}: every classifier compared {BASIS_WORDS[row.compared_on]}; the best is {row.classifier}: "
-        f"{deploy_text(row, pos)}"
+        f"{name}: every classifier compared {BASIS_WORDS[row.compared_on]}; the best is "
+        f"{row.classifier}: {deploy_text(row, pos)}"
     )
-    s += f". It catches {rate(row.tpr)} of the {pos} cases and flags {rate(row.fpr)} of the {neg} ones"
+    s += (
+        f". It catches {rate(row.tpr)} of the {pos} cases "
+        f"and flags {rate(row.fpr)} of the {neg} ones"
+    )
     if row.flagged is not None:
         s += f" ({row.flagged:.1f} cases flagged in expectation)"
     s += "."
     if row.runner_up:
         r = row.runner_up
-        s += f" Runner-up on the same basis: {r['classifier']} (TPR {rate(r['tpr'])}, FPR {rate(r['fpr'])})."
+        s += (
+            f" Runner-up on the same basis: {r['classifier']} "
+            f"(TPR {rate(r['tpr'])}, FPR {rate(r['fpr'])})."
+        )
     if row.ties:
         s += f" Exactly as good: {', '.join(row.ties)}."
     if "in_sample" in c:
@@ -377,8 +401,8 @@ def criterion_sentence(d: DatasetResult, name: str, row) -> str:
         if "held_out" in c:
             h = c["held_out"]
             s += (
-                f" and {rate(h['estimate'])} {pct_interval(h['interval'])} held out (chosen on the other folds, "
-                "interval at the expected count)"
+                f" and {rate(h['estimate'])} {pct_interval(h['interval'])} held out (chosen on "
+                "the other folds, interval at the expected count)"
             )
         s += "."
         if c.get("exceeds"):
@@ -397,29 +421,33 @@ def criterion_sentence(d: DatasetResult, name: str, row) -> str:
     for p, v in (row.at_priors or {}).items():
         s += f" Under {p} its expected normalized cost is {v['expected_cost']:.4f}"
         if p in ivs:
-            s += f" ({100 * d.hybrid_band.level:.0f}% interval {tb.interval(ivs[p]['lower'], ivs[p]['upper'], 4)})"
+            s += (
+                f" ({100 * d.hybrid_band.level:.0f}% interval "
+                f"{tb.interval(ivs[p]['lower'], ivs[p]['upper'], 4)})"
+            )
         s += f" ({money(v['cost_per_case'], v['unit'])} per case)." if "cost_per_case" in v else "."
     if row.price:
         units = any("cost_per_case" in v for v in row.price.values())
         s += (
-            f" Price of the constraint ({'cost per case' if units else 'normalized expected cost'}): "
+            " Price of the constraint "
+            f"({'cost per case' if units else 'normalized expected cost'}): "
             f"{price_text(row.price)}."
         )
     st = row.single_threshold
     if st and row.mix is not None:
         sc = st.get("constraint") or {}
         s += (
-            f" With one threshold only (no randomising; every classifier compared at its best single threshold), "
-            f"the best is {st['classifier']} at {threshold_text(st['threshold'])}: TPR {rate(st['tpr'])}, "
-            f"FPR {rate(st['fpr'])}"
+            " With one threshold only (no randomising; every classifier compared at its best "
+            f"single threshold), the best is {st['classifier']} at "
+            f"{threshold_text(st['threshold'])}: TPR {rate(st['tpr'])}, FPR {rate(st['fpr'])}"
         )
         if "in_sample" in sc:
             s += f", {RATE_WORDS[sc['rate']]} {constraint_text(sc, False)}"
         s += "."
     if ivs and any(p in ivs for p in (row.at_priors or {})):
         s += (
-            " Chosen on the same data it is evaluated on: the cost interval is optimism-corrected by re-choosing on"
-            " every bootstrap replicate."
+            " Chosen on the same data it is evaluated on: the cost interval is "
+            "optimism-corrected by re-choosing on every bootstrap replicate."
         )
     else:
         s += " Chosen on the same data it is evaluated on: optimistic (see the held-out rates)."
@@ -434,10 +462,11 @@ def decision_tables(d: DatasetResult, priors: list[str]) -> dict:
     if d.decisions.priors:
         t = tb.Table(
             f"{slug}-decisions",
-            f"What to deploy on {d.name} at each point operating condition: the cheapest classifier and threshold "
-            "(the dataset hybrid), the cut-offs that flag the same cases, the PC(+) range where the choice stays "
-            "the cheapest, its rates, expected normalized cost with bootstrap interval, cost per case in units, "
-            "and the runner-up with the paired difference (chosen minus runner-up).",
+            f"What to deploy on {d.name} at each point operating condition: the cheapest "
+            "classifier and threshold (the dataset hybrid), the cut-offs that flag the same "
+            "cases, the PC(+) range where the choice stays the cheapest, its rates, expected "
+            "normalized cost with bootstrap interval, cost per case in units, and the runner-up "
+            "with the paired difference (chosen minus runner-up).",
             [
                 "Situation",
                 "Deploy",
@@ -450,8 +479,8 @@ def decision_tables(d: DatasetResult, priors: list[str]) -> dict:
                 "Cost per case",
                 "Runner-up",
             ],
-            note="Positive iff score >= threshold. Intervals are bootstrap intervals at the report's confidence; "
-            "the thresholds were chosen on the same data (optimistic).",
+            note="Positive iff score >= threshold. Intervals are bootstrap intervals at the "
+            "report's confidence; the thresholds were chosen on the same data (optimistic).",
             compact=True,
         )
         prior_rows(d, t)
@@ -459,10 +488,11 @@ def decision_tables(d: DatasetResult, priors: list[str]) -> dict:
     if d.decisions.criteria:
         t = tb.Table(
             f"{slug}-criterion-decisions",
-            f"What to deploy on {d.name} under each selection criterion: every classifier compared on one basis, its "
-            "randomised optimum (the most TPR meeting the constraint exactly, mixing two thresholds at random where "
-            "needed); the best, its threshold(s), its rates, the constrained rate with its exact interval and its "
-            "held-out value, its cost at each point prior, and the runner-up of the same ranking.",
+            f"What to deploy on {d.name} under each selection criterion: every classifier "
+            "compared on one basis, its randomised optimum (the most TPR meeting the constraint "
+            "exactly, mixing two thresholds at random where needed); the best, its threshold(s), "
+            "its rates, the constrained rate with its exact interval and its held-out value, its "
+            "cost at each point prior, and the runner-up of the same ranking.",
             [
                 "Criterion",
                 "Deploy",
@@ -473,9 +503,10 @@ def decision_tables(d: DatasetResult, priors: list[str]) -> dict:
                 "E[cost] at point priors",
                 "Runner-up",
             ],
-            note="Neyman-Pearson: most TPR with FPR <= max_fpr, constrained rate = false-alarm rate; workforce: most TPR "
-            "with at most the capacity flagged, constrained rate = share of cases flagged. Rate intervals: two-sided "
-            "exact (Clopper-Pearson) binomial intervals at the report's confidence, each end a one-sided bound at "
+            note="Neyman-Pearson: most TPR with FPR <= max_fpr, constrained rate = false-alarm "
+            "rate; workforce: most TPR with at most the capacity flagged, constrained rate = "
+            "share of cases flagged. Rate intervals: two-sided exact (Clopper-Pearson) "
+            "binomial intervals at the report's confidence, each end a one-sided bound at "
             f"(1 + confidence) / 2; {WARNING}: the upper end or the held-out rate passes the cap.",
             compact=True,
         )
@@ -491,15 +522,17 @@ def decision_tables(d: DatasetResult, priors: list[str]) -> dict:
 
 
 def price_table(d: DatasetResult) -> tb.Table | None:
-    """What each constrained choice costs beside the unconstrained optimum and the trivial classifiers
-    (``datasets.<d>.decisions.criteria.<c>.price``), per case in units where the prior gives them."""
+    """What each constrained choice costs beside the unconstrained optimum and the trivial
+    classifiers (``datasets.<d>.decisions.criteria.<c>.price``), per case in units where the prior
+    gives them."""
     rows = [(n, r) for n, r in d.decisions.criteria.items() if r.price]
     if not rows:
         return None
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-decision-prices",
-        f"The price of each constraint on {d.name}: the deployed rule's expected cost beside the cheapest choice "
-        "without constraint (the dataset hybrid at the same PC(+)) and the two trivial classifiers.",
+        f"The price of each constraint on {d.name}: the deployed rule's "
+        "expected cost beside the cheapest choice without constraint (the "
+        "dataset hybrid at the same PC(+)) and the two trivial classifiers.",
         [
             "Criterion",
             "Condition",
@@ -509,8 +542,9 @@ def price_table(d: DatasetResult) -> tb.Table | None:
             "Flag everyone",
             "Unit",
         ],
-        note="Per case in the prior's unit where it gives costs, else normalized expected cost (D&H 2006 Eq. 6); "
-        "without a point prior, equal costs at the class mix (normalized expected cost = error rate).",
+        note="Per case in the prior's unit where it gives costs, else normalized expected cost "
+        "(D&H 2006 Eq. 6); without a point prior, equal costs at the class mix (normalized "
+        "expected cost = error rate).",
         compact=True,
     )
     for name, row in rows:
@@ -535,10 +569,11 @@ def hybrid_segment_table(d: DatasetResult) -> tb.Table | None:
     h = d.hybrid.hybrid
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-hybrid-segments",
-        f"Segments of the dataset hybrid on {d.name}, numbered as on the figure: on each PC(+) interval the "
-        "classifier and threshold that are cheapest, with their rates.",
+        f"Segments of the dataset hybrid on {d.name}, numbered as on the figure: on each PC(+) "
+        "interval the classifier and threshold that are cheapest, with their rates.",
         ["#", "PC(+) interval", "Classifier", "Threshold", "FPR", "TPR"],
-        note="Positive iff score >= threshold; threshold none: flag nobody. Narrow segments are numbered here only.",
+        note="Positive iff score >= threshold; threshold none: "
+        "flag nobody. Narrow segments are numbered here only.",
         compact=True,
     )
     wide = np.flatnonzero(h.high > h.low)
@@ -567,7 +602,8 @@ def threshold_tables(d: DatasetResult, priors: list[str]) -> dict:
             f"{slug}-thresholds-{naming.stem(name)}",
             f"Thresholds of {name} on {d.name}: on which PC(+) interval each threshold is optimal.",
             ["Threshold", "PC(+) interval", "FPR", "TPR", "Ties"],
-            note="A zero-width interval: optimal only at that end. Ties: other thresholds equally cheap at the interval's end.",
+            note="A zero-width interval: optimal only at that end. Ties: other thresholds equally "
+            "cheap at the interval's end.",
         )
         ties = {round(x.pc, 12): x for x in h.ties}
         for k in range(h.threshold.size):
@@ -601,8 +637,9 @@ def selection_tables(d: DatasetResult, priors: list[str]) -> dict:
     if names:
         t = tb.Table(
             f"{slug}-criteria",
-            f"Selection criteria on {d.name}, per classifier: Neyman-Pearson and workforce give TPR / FPR of the "
-            "best (possibly randomised) choice, with the out-of-fold rates in parentheses; a threshold-from-PC(+) "
+            f"Selection criteria on {d.name}, per classifier: Neyman-Pearson and "
+            "workforce give TPR / FPR of the best (possibly randomised) choice, "
+            "with the out-of-fold rates in parentheses; a threshold-from-PC(+) "
             "rule gives its area and its excess over the lower envelope.",
             ["Classifier"] + names,
             compact=len(names) > 2,
@@ -632,9 +669,9 @@ def selection_tables(d: DatasetResult, priors: list[str]) -> dict:
     if rows or (d.hybrid is not None and d.hybrid.out_of_fold is not None):
         t = tb.Table(
             f"{slug}-out-of-fold",
-            f"Honest evaluation on {d.name} (D&H 2006 section 5.2): thresholds chosen on the other folds and applied "
-            "to each held-out fold, pooled. Optimism = out-of-fold area minus in-sample area (expected cost "
-            "under the uniform prior).",
+            f"Honest evaluation on {d.name} (D&H 2006 section 5.2): thresholds chosen on the "
+            "other folds and applied to each held-out fold, pooled. Optimism = out-of-fold area "
+            "minus in-sample area (expected cost under the uniform prior).",
             ["Selection", "In-sample area", "Out-of-fold area", "Optimism"],
         )
         for n, _, oof in rows:
@@ -670,9 +707,10 @@ def family_tables(d: DatasetResult) -> dict:
         return {}
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-families",
-        f"Parameter-based families on {d.name} (D&H 2000 section 2.3): the member with the nearest training "
-        "condition is used, switching at the midpoints; area = expected normalized cost under the uniform prior, "
-        "excess = area minus that of the lower envelope of the members and the trivial classifiers.",
+        f"Parameter-based families on {d.name} (D&H 2000 section 2.3): the member with the "
+        "nearest training condition is used, switching at the midpoints; area = expected "
+        "normalized cost under the uniform prior, excess = area minus that of the lower envelope "
+        "of the members and the trivial classifiers.",
         [
             "Family",
             "Member",
@@ -683,7 +721,8 @@ def family_tables(d: DatasetResult) -> dict:
             "Family area",
             "Excess",
         ],
-        note="Members are crisp classifiers. Nothing is chosen on the labels: the family's curve is unbiased.",
+        note="Members are crisp classifiers. Nothing is chosen "
+        "on the labels: the family's curve is unbiased.",
         compact=True,
     )
     for name, fam in d.hybrid.families.items():
@@ -722,9 +761,9 @@ def hybrid_band_tables(d: DatasetResult, priors: list[str]) -> dict:
     pct = f"{100 * b.level:.0f}%"
     t = tb.Table(
         f"{slug}-hybrid-tests",
-        f"The dataset hybrid on {d.name} (the cheapest classifier and threshold at every PC(+)): expected "
-        f"normalized cost with its {pct} bootstrap interval, and the paired difference from the best single "
-        "classifier (hybrid minus classifier, the same resampled instances).",
+        f"The dataset hybrid on {d.name} (the cheapest classifier and threshold at every PC(+)): "
+        f"expected normalized cost with its {pct} bootstrap interval, and the paired difference "
+        "from the best single classifier (hybrid minus classifier, the same resampled instances).",
         [
             "Prior",
             "Hybrid E[cost]",
@@ -734,9 +773,9 @@ def hybrid_band_tables(d: DatasetResult, priors: list[str]) -> dict:
             "Difference interval",
             "p (unadjusted)",
         ],
-        note="Intervals are optimism-corrected: classifier and threshold are re-chosen on every replicate. "
-        "A difference near 0 means combining classifiers gains nothing over the best one. "
-        + P_NOTE,
+        note="Intervals are optimism-corrected: classifier and threshold "
+        "are re-chosen on every replicate. A difference near 0 means "
+        "combining classifiers gains nothing over the best one. " + P_NOTE,
         compact=True,
     )
     crossed = False
@@ -763,11 +802,12 @@ def hybrid_band_tables(d: DatasetResult, priors: list[str]) -> dict:
     if rows:
         u = tb.Table(
             f"{slug}-independent-tests",
-            f"Threshold set from PC(+) alone against the classifier's own lower envelope on {d.name}: expected "
-            f"normalized cost difference (rule minus envelope) with its {pct} paired bootstrap interval and p-value.",
+            "Threshold set from PC(+) alone against the classifier's own lower envelope on "
+            f"{d.name}: expected normalized cost difference (rule minus envelope) with its {pct} "
+            "paired bootstrap interval and p-value.",
             ["Criterion", "Classifier", "Prior", "Difference", "Interval", "p (unadjusted)"],
-            note="The rule chooses nothing on the labels (unbiased); the envelope's replicates are optimism-corrected. "
-            + P_NOTE,
+            note="The rule chooses nothing on the labels (unbiased); "
+            "the envelope's replicates are optimism-corrected. " + P_NOTE,
             compact=True,
         )
         for x in rows:
@@ -789,22 +829,25 @@ def hybrid_band_tables(d: DatasetResult, priors: list[str]) -> dict:
 
 
 P_NOTE = (
-    "p: two-sided, each test on its own (unadjusted for the other rows; nothing here is starred); "
-    "\u201c\u2264 2/(R + 1)\u201d, R the replicates: no replicate reached 0, the smallest p the bootstrap can show."
+    "p: two-sided, each test on its own (unadjusted for the other rows; nothing here is "
+    "starred); \u201c\u2264 2/(R + 1)\u201d, R the replicates: no replicate reached 0, the "
+    "smallest p the bootstrap can show."
 )
 # the bounds these differences obey in sample, and why their intervals may cross them
 HYBRID_BOUND = (
-    "In sample the difference cannot be positive: the hybrid is the lower envelope over every classifier, at or "
-    "below each. Its interval is for the difference of the two selections' costs on new cases (both re-chosen on "
-    "every replicate, optimism-corrected), which can be positive: choosing among more classifiers on these data "
-    "is more optimistic, so an upper end above 0 says the combination may cost more than the best single "
-    "classifier on new data, not that the estimate is wrong."
+    "In sample the difference cannot be positive: the hybrid is the lower envelope over "
+    "every classifier, at or below each. Its interval is for the difference of the two "
+    "selections' costs on new cases (both re-chosen on every replicate, "
+    "optimism-corrected), which can be positive: choosing among more classifiers on these "
+    "data is more optimistic, so an upper end above 0 says the combination may cost more "
+    "than the best single classifier on new data, not that the estimate is wrong."
 )
 RULE_BOUND = (
-    "In sample the difference cannot be negative: the lower envelope takes the cheapest threshold at every "
-    "PC(+). Its interval is for the difference of costs on new cases, where the envelope's thresholds, chosen on "
-    "these data (optimism-corrected replicates), may cost more than the rule's, which chooses nothing on the "
-    "labels: a lower end below 0 says so, not that the estimate is wrong."
+    "In sample the difference cannot be negative: the lower envelope takes the cheapest "
+    "threshold at every PC(+). Its interval is for the difference of costs on new "
+    "cases, where the envelope's thresholds, chosen on these data (optimism-corrected "
+    "replicates), may cost more than the rule's, which chooses nothing on the labels: a "
+    "lower end below 0 says so, not that the estimate is wrong."
 )
 
 

@@ -37,7 +37,8 @@ def summary_table(d: DatasetResult, priors: list[str]) -> tb.Table | None:
     unit = unit_of(d)
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-instance-costs",
-        f"AUC against AUCIV, and the least total cost of errors on {d.name} in {unit} (each instance with its own cost).",
+        f"AUC against AUCIV, and the least total cost of errors on {d.name} in {unit} (each "
+        "instance with its own cost).",
         [
             "Classifier",
             "AUC",
@@ -47,11 +48,12 @@ def summary_table(d: DatasetResult, priors: list[str]) -> tb.Table | None:
             "Operating range (PC_iv)",
         ],
         note=(
-            "AUCIV: the area under the ROCIV curve, the chance that a positive ranks above a negative when each is "
-            "drawn in proportion to its cost. Least total cost: the sum of the costs of the errors on these data at "
-            "the cheapest score threshold (positive iff score >= threshold; \u2014: predict nothing positive; a threshold at "
-            "the lowest score flags every instance). "
-            "In brackets: bootstrap intervals, instances resampled with their costs."
+            "AUCIV: the area under the ROCIV curve, the chance that a positive ranks "
+            "above a negative when each is drawn in proportion to its cost. Least total "
+            "cost: the sum of the costs of the errors on these data at the cheapest "
+            "score threshold (positive iff score >= threshold; \u2014: predict nothing "
+            "positive; a threshold at the lowest score flags every instance). In "
+            "brackets: bootstrap intervals, instances resampled with their costs."
         ),
     )
     totals = []
@@ -86,9 +88,10 @@ def summary_table(d: DatasetResult, priors: list[str]) -> tb.Table | None:
     ]
     if zero:
         t.note += (
-            f" A zero-width interval ({', '.join(zero)}): every replicate's least total cost was the same: the "
-            "cheapest choice was one whose total stratified resampling (class counts kept) cannot change, "
-            "flagging every instance when each false alarm has one fixed cost, or none when each miss has."
+            f" A zero-width interval ({', '.join(zero)}): every replicate's least total cost was "
+            "the same: the cheapest choice was one whose total stratified resampling (class "
+            "counts kept) cannot change, flagging every instance when each false alarm has one "
+            "fixed cost, or none when each miss has."
         )
     t.note += " " + STAR_NOTE
     return t
@@ -104,10 +107,11 @@ def expected_table(d: DatasetResult, priors: list[str]) -> tb.Table | None:
         return None
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-instance-expected",
-        f"Expected normalized cost on {d.name} with class-level costs (plain) and with instance costs (iv), "
-        "each prior read over its own axis.",
+        f"Expected normalized cost on {d.name} with class-level costs (plain) and with instance "
+        "costs (iv), each prior read over its own axis.",
         ["Classifier"] + [f"{p} {kind}" for p in used for kind in ("plain", "iv")],
-        note="iv: the instance-cost envelope, the prior read as a distribution over PC_iv(+); in brackets its bootstrap interval.",
+        note="iv: the instance-cost envelope, the prior read as a distribution over PC_iv(+); in "
+        "brackets its bootstrap interval.",
         compact=len(used) > 2,
     )
     columns: dict[int, dict[str, tb.Cell]] = {k: {} for k in range(2 * len(used))}
@@ -132,25 +136,26 @@ def expected_table(d: DatasetResult, priors: list[str]) -> tb.Table | None:
         )
         mark_cheapest(d, columns[2 * k + 1], lambda ivs, p=p: ivs.expected_cost_difference.get(p))
     t.note += (
-        " Plain columns: \u2605 as in the summary table (the adjusted test of the class-level expected costs). "
-        + STAR_NOTE
+        " Plain columns: \u2605 as in the summary table (the "
+        "adjusted test of the class-level expected costs). " + STAR_NOTE
     )
     return t
 
 
 STAR_NOTE = (
-    "Instance-cost columns: ★ only when the cheapest is significantly cheaper than the runner-up by the "
-    "step-down adjusted p-value (p_adj) of their paired difference; these differences have unadjusted paired "
-    "intervals only (the comparisons' instance-cost intervals), so the cheapest says whom it was not tested against."
+    "Instance-cost columns: ★ only when the cheapest is significantly cheaper than the runner-up "
+    "by the step-down adjusted p-value (p_adj) of their paired difference; these differences "
+    "have unadjusted paired intervals only (the comparisons' instance-cost intervals), so the "
+    "cheapest says whom it was not tested against."
 )
 
 
 def mark_cheapest(d: DatasetResult, cells: dict[str, tb.Cell], pick) -> None:
-    """Star the cheapest of ``cells`` (classifier -> cell) as every table does (:func:`ranking.verdict`):
-    only when its paired instance-cost difference from each runner-up (``pick(intervals)``, an
-    :class:`~ccreport.results.ExpectedCostDifferenceInterval`) has a step-down adjusted p-value
-    (``p_holm``) at most 1 - confidence; otherwise the cheapest says whom it is tied with or was not
-    tested against."""
+    """Star the cheapest of ``cells`` (classifier -> cell) as every table does
+    (:func:`ranking.verdict`): only when its paired instance-cost difference from each runner-up
+    (``pick(intervals)``, an :class:`~ccreport.results.ExpectedCostDifferenceInterval`) has a
+    step-down adjusted p-value (``p_holm``) at most 1 - confidence; otherwise the cheapest says whom
+    it is tied with or was not tested against."""
 
     def p_adjusted(a: str, b: str):
         m = ranking.comparison(d, a, b)
@@ -163,7 +168,8 @@ def mark_cheapest(d: DatasetResult, cells: dict[str, tb.Cell], pick) -> None:
 
 
 def what_changes(d: DatasetResult) -> str | None:
-    """A sentence from the numbers: which classifier wins with class-average and with instance costs."""
+    """A sentence from the numbers: which classifier wins with class-average and with instance
+    costs."""
     found = _found(d)
     if len(found) < 1:
         return None
@@ -182,14 +188,15 @@ def what_changes(d: DatasetResult) -> str | None:
     parts = [f"At this data's own operating condition (PC_iv(+) = {own:.3f}), "]
     if plain_best == iv_best:
         parts.append(
-            f"{iv_best} is the cheapest classifier both when every error of a class costs the class average and "
-            f"with each instance's own cost ({money(iv[iv_best], unit)} in total): the amounts do not change the winner there."
+            f"{iv_best} is the cheapest classifier both when every error of a class costs the "
+            f"class average and with each instance's own cost ({money(iv[iv_best], unit)} in "
+            "total): the amounts do not change the winner there."
         )
     else:
         parts.append(
-            f"with every error of a class costing the class average the cheapest classifier is {plain_best}; with each "
-            f"instance's own cost it is {iv_best}, at {money(iv[iv_best], unit)} against {money(iv[plain_best], unit)} "
-            f"for {plain_best}"
+            "with every error of a class costing the class average the cheapest classifier is "
+            f"{plain_best}; with each instance's own cost it is {iv_best}, at "
+            f"{money(iv[iv_best], unit)} against {money(iv[plain_best], unit)} for {plain_best}"
         )
         key = (
             f"{iv_best} vs {plain_best}"
@@ -204,8 +211,8 @@ def what_changes(d: DatasetResult) -> str | None:
             lo, hi = sorted((sign * diff.lower, sign * diff.upper))
             excl = "excludes" if lo > 0 or hi < 0 else "includes"
             parts.append(
-                f" (paired {ivs.level:.0%} interval of the difference {iv_best} \u2212 {plain_best}: "
-                f"[{lo:,.0f}, {hi:,.0f}] {unit}, which {excl} 0)"
+                f" (paired {ivs.level:.0%} interval of the difference {iv_best} \u2212 "
+                f"{plain_best}: [{lo:,.0f}, {hi:,.0f}] {unit}, which {excl} 0)"
             )
         parts.append(".")
     parts.append(

@@ -1,4 +1,5 @@
-"""The tables of the index page: datasets, priors, and every classifier's expected cost by dataset."""
+"""The tables of the index page: datasets, priors, and every classifier's expected cost by
+dataset."""
 
 from __future__ import annotations
 
@@ -32,7 +33,8 @@ def datasets_table(results: Results) -> tb.Table:
 def priors_table(results: Results) -> tb.Table:
     t = tb.Table(
         "index-priors",
-        "Priors: the distributions over the operating condition PC(+) under which expected costs are reported.",
+        "Priors: the distributions over the operating condition "
+        "PC(+) under which expected costs are reported.",
         ["Prior", "Kind", "Description", "Datasets"],
     )
     used = prior_datasets(results)
@@ -56,16 +58,20 @@ def cross_dataset_table(results: Results) -> tb.Table:
     names = classifier_names(results)
     t = tb.Table(
         "index-expected-cost",
-        "Expected normalized cost of each classifier's lower envelope under each prior, by dataset, beside "
-        "the best trivial classifier's. The lowest cost in each row is in bold and starred "
-        f"({tb.BEST_MARK}) when it is below the trivial baseline and significantly cheaper than the runner-up.",
+        "Expected normalized cost of each classifier's lower envelope under each "
+        "prior, by dataset, beside the best trivial classifier's. The lowest "
+        f"cost in each row is in bold and starred ({tb.BEST_MARK}) when it is "
+        "below the trivial baseline and significantly cheaper than the runner-up.",
         ["Dataset", "Prior"] + names + [tb.TRIVIAL_NAME],
-        note=f"{tb.BEST_MARK} lowest expected cost in the row, given only when below the best trivial classifier's and "
-        f"significantly cheaper than the runner-up on that dataset ({STAR_RULE}); otherwise the cheapest says whom it "
-        f"is tied with. Last column: the best trivial classifier (at each PC(+) the cheaper of always "
-        f"negative and always positive), expected cost E[min(PC(+), 1 \u2212 PC(+))] under the prior: 0.25 under "
-        f"the uniform prior, min(p, 1 \u2212 p) under a point mass at p. {tb.NOT_BETTER_MARK}: no cheaper than it. "
-        f"Costs at {tb.COST_DIGITS} decimals; the CSV file has full precision, names the cheapest classifier (best) and says whether it is starred (best_significant).",
+        note=f"{tb.BEST_MARK} lowest expected cost in the row, given only when below the best "
+        "trivial classifier's and significantly cheaper than the runner-up on that dataset "
+        f"({STAR_RULE}); otherwise the cheapest says whom it is tied with. Last column: the "
+        "best trivial classifier (at each PC(+) the cheaper of always negative and always "
+        "positive), expected cost E[min(PC(+), 1 \u2212 PC(+))] under the prior: 0.25 under "
+        "the uniform prior, min(p, 1 \u2212 p) under a point mass at p. "
+        f"{tb.NOT_BETTER_MARK}: no cheaper than it. Costs at {tb.COST_DIGITS} decimals; the "
+        "CSV file has full precision, names the cheapest classifier (best) and says whether "
+        "it is starred (best_significant).",
         compact=len(names) > 4,
         lead_columns=2,
     )

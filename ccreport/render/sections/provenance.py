@@ -21,8 +21,8 @@ def inputs_table(results: Results) -> tb.Table:
         return t
     t = tb.Table(
         "provenance-inputs",
-        "Files the report was made from, relative to the manifest's folder, with size and SHA-256 digest; "
-        "each is attached to report.pdf.",
+        "Files the report was made from, relative to the manifest's folder, with size and "
+        "SHA-256 digest; each is attached to report.pdf.",
         ["File", "Role", "Bytes", "SHA-256"],
         compact=True,
     )

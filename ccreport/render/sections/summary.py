@@ -1,10 +1,11 @@
-"""The dataset page's summary: AUC, operating range and expected costs with ranks (D&H 2006 sections 3-4.2).
+"""The dataset page's summary: AUC, operating range and expected costs with ranks
+(D&H 2006 sections 3-4.2).
 
 Under each prior the table has the best trivial classifier's expected cost as its last row (the
 baseline, :mod:`ccreport.render.ranking`); a classifier no cheaper than it is marked
 :data:`~ccreport.render.tables.NOT_BETTER_MARK`; equal costs share one rank; the star follows
-:func:`ccreport.render.ranking.dataset_verdict` (significantly cheaper than the runner-up, step-down adjusted),
-otherwise the cheapest says whom it is tied with.
+:func:`ccreport.render.ranking.dataset_verdict` (significantly cheaper than the runner-up, step-down
+adjusted), otherwise the cheapest says whom it is tied with.
 """
 
 from __future__ import annotations
@@ -15,11 +16,15 @@ from .. import tables as tb
 from ..page_names import dataset_page_slug
 from .base import Section
 
-STAR_RULE = "step-down adjusted p-value (p_adj) of the paired expected-cost difference at most 1 \u2212 confidence"
+STAR_RULE = (
+    "step-down adjusted p-value (p_adj) of the paired "
+    "expected-cost difference at most 1 \u2212 confidence"
+)
 
 
 def cost_cell(value, trivial, note: str = "") -> tb.Cell:
-    """An expected-cost cell: the value, its note, and the trivial mark when it is no better than ``trivial``."""
+    """An expected-cost cell: the value, its note, and the trivial mark when it is no better than
+    ``trivial``."""
     if ranking.no_better_than_trivial(value, trivial):
         note = f"{note} {tb.NOT_BETTER_MARK}".strip()
     return tb.num(value, tb.COST_DIGITS, note=note)
@@ -29,20 +34,22 @@ def summary_table(d: DatasetResult, priors: list[str]) -> tb.Table:
     trivial = {p: d.trivial_expected_cost.get(p) for p in priors}
     has_trivial = any(v is not None for v in trivial.values())
     note = (
-        f"Rank in parentheses (1 = cheapest; equal costs share a rank); {tb.BEST_MARK} and bold: the cheapest under that "
-        f"prior, given only when it is significantly cheaper than the runner-up ({STAR_RULE}); otherwise the cheapest "
-        "says whom it is tied with. Mean rank averages the ranks over the priors."
+        f"Rank in parentheses (1 = cheapest; equal costs share a rank); {tb.BEST_MARK} and bold: "
+        "the cheapest under that prior, given only when it is significantly cheaper than the "
+        f"runner-up ({STAR_RULE}); otherwise the cheapest says whom it is tied with. Mean rank "
+        "averages the ranks over the priors."
     )
     if has_trivial:
         note += (
-            f" Last row: the best trivial classifier (at each PC(+) the cheaper of always negative and always positive), "
-            f"expected cost E[min(PC(+), 1 \u2212 PC(+))] under the prior; {tb.NOT_BETTER_MARK}: no cheaper than it. "
-            "A star needs a cost below it."
+            " Last row: the best trivial classifier (at each PC(+) the cheaper of always "
+            "negative and always positive), expected cost E[min(PC(+), 1 \u2212 PC(+))] under "
+            f"the prior; {tb.NOT_BETTER_MARK}: no cheaper than it. A star needs a cost below it."
         )
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-summary",
-        f"Classifiers on {d.name}: AUC, operating range (the PC(+) interval where the classifier beats "
-        "both trivial classifiers) and expected normalized cost under each prior, with its rank.",
+        f"Classifiers on {d.name}: AUC, operating range (the PC(+) "
+        "interval where the classifier beats both trivial classifiers) "
+        "and expected normalized cost under each prior, with its rank.",
         ["Classifier", "Kind", "AUC", "Operating range"]
         + [f"E[cost] {p}" for p in priors]
         + ["Mean rank"],

@@ -1,5 +1,6 @@
-"""The dataset page's threshold choice section (Hernández-Orallo, Flach & Ferri 2013): areas, partial
-areas and their bootstrap intervals per classifier, and the pairs' paired differences of areas."""
+"""The dataset page's threshold choice section (Hernández-Orallo, Flach & Ferri 2013): areas,
+partial areas and their bootstrap intervals per classifier, and the pairs' paired differences of
+areas."""
 
 from __future__ import annotations
 
@@ -20,7 +21,9 @@ METHOD_COLUMNS = (
 )
 AXIS_TEXT = {
     "pc": "on the PC(+) axis (y = normalized expected cost)",
-    "cost_proportion": "on the cost-proportion axis (y = loss with C(FN) + C(FP) = 2, at the data's class mix)",
+    "cost_proportion": (
+        "on the cost-proportion axis (y = loss with C(FN) + C(FP) = 2, at the data's class mix)"
+    ),
 }
 
 
@@ -50,9 +53,9 @@ def canonical_source(found: dict, axis: str) -> str | None:
 
 
 def _crisp_optimal(d: DatasetResult, name: str, prior: str | None) -> tb.Cell:
-    """A crisp classifier's optimal area on the pc axis: its lower envelope's area, which is its expected cost
-    under the uniform prior (with that interval when the scoring classifiers show it), else the envelope's
-    area by the trapezoid rule (exact: the envelope is piecewise linear)."""
+    """A crisp classifier's optimal area on the pc axis: its lower envelope's area, which is its
+    expected cost under the uniform prior (with that interval when the scoring classifiers show it),
+    else the envelope's area by the trapezoid rule (exact: the envelope is piecewise linear)."""
     c = d.classifiers[name]
     if prior is not None and prior in c.expected_cost:
         iv = (c.expected_cost_interval or {}).get(prior)
@@ -62,7 +65,8 @@ def _crisp_optimal(d: DatasetResult, name: str, prior: str | None) -> tb.Cell:
 
 
 def area_table(d: DatasetResult, axis: str) -> tb.Table | None:
-    """Each classifier's area per method (with its interval) and, per partial range, its Kendall partial area."""
+    """Each classifier's area per method (with its interval) and, per partial range, its Kendall
+    partial area."""
     found = {
         n: c.threshold_choice for n, c in d.classifiers.items() if c.threshold_choice is not None
     }
@@ -79,10 +83,11 @@ def area_table(d: DatasetResult, axis: str) -> tb.Table | None:
     notes = []
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-threshold-choice-{axis.replace('_', '-')}",
-        f"Areas under the threshold choice curves on {d.name} {AXIS_TEXT[axis]}: the expected cost of each way of "
-        "choosing thresholds, averaged over a uniform operating condition (lower is better); Kendall is the "
-        "rate-driven area minus a perfect ranker's, the loss due to the ranking alone, a difference of two cost "
-        "curves rather than the cost of a way of choosing (Hernández-Orallo, Flach & Ferri 2013, section 5).",
+        f"Areas under the threshold choice curves on {d.name} {AXIS_TEXT[axis]}: the expected "
+        "cost of each way of choosing thresholds, averaged over a uniform operating condition "
+        "(lower is better); Kendall is the rate-driven area minus a perfect ranker's, the loss "
+        "due to the ranking alone, a difference of two cost curves rather than the cost of a way "
+        "of choosing (Hernández-Orallo, Flach & Ferri 2013, section 5).",
         columns,
         compact=True,
     )
@@ -103,10 +108,11 @@ def area_table(d: DatasetResult, axis: str) -> tb.Table | None:
                 else (f" [{tb.cost(line.interval[0])}, {tb.cost(line.interval[1])}]")
             )
             notes.append(
-                f"{name} is crisp: it has no threshold to choose; the optimal column (PC(+) axis) is its lower "
-                "envelope (its cost line where that beats both trivial classifiers, the cheaper trivial "
-                "classifier elsewhere), as in the other tables. Its cost line used at every operating "
-                f"condition, another quantity, has area {tb.cost(line.area)}{interval}."
+                f"{name} is crisp: it has no threshold to choose; the optimal column (PC(+) axis) "
+                "is its lower envelope (its cost line where that beats both trivial classifiers, "
+                "the cheaper trivial classifier elsewhere), as in the other tables. Its cost "
+                "line used at every operating condition, another quantity, has area "
+                f"{tb.cost(line.area)}{interval}."
             )
         else:
             for method, _ in METHOD_COLUMNS:
@@ -117,13 +123,16 @@ def area_table(d: DatasetResult, axis: str) -> tb.Table | None:
             row += [_cell(p.area, p.interval) for p in by_method["kendall"].partial]
         t.rows.append(row)
     first = (
-        "In brackets: the bootstrap confidence interval (the same resampled instances for every classifier). "
+        "In brackets: the bootstrap confidence interval (the "
+        "same resampled instances for every classifier). "
         + (
-            f"Optimal is each classifier's expected cost under the {source} prior (uniform on [0, 1]) with its "
-            "optimism-corrected interval, the same numbers as the summary and uncertainty tables; the other "
-            "methods' intervals are percentile intervals of the replicates' areas."
+            f"Optimal is each classifier's expected cost under the {source} prior "
+            "(uniform on [0, 1]) with its optimism-corrected interval, the same "
+            "numbers as the summary and uncertainty tables; the other methods' "
+            "intervals are percentile intervals of the replicates' areas."
             if source is not None and axis == "pc"
-            else "Percentile intervals of the replicates' areas (the optimal area's is not optimism-corrected)."
+            else "Percentile intervals of the replicates' areas "
+            "(the optimal area's is not optimism-corrected)."
         )
     )
     if (
@@ -138,7 +147,8 @@ def area_table(d: DatasetResult, axis: str) -> tb.Table | None:
         [first]
         + (
             [
-                "Kendall [a, b]: the partial area of the Kendall curve over a <= x <= b (not divided by the width)."
+                "Kendall [a, b]: the partial area of the Kendall "
+                "curve over a <= x <= b (not divided by the width)."
             ]
             if ranges
             else []
@@ -159,10 +169,11 @@ def partial_table(d: DatasetResult, axis: str) -> tb.Table | None:
         return None
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-partial-areas-{axis.replace('_', '-')}",
-        f"Partial areas of the threshold choice curves on {d.name} {AXIS_TEXT[axis]}, over each range of the "
-        "manifest's partial_ranges.",
+        f"Partial areas of the threshold choice curves on {d.name} {AXIS_TEXT[axis]}, over each "
+        "range of the manifest's partial_ranges.",
         ["Classifier", "Range"] + [label for _, label in METHOD_COLUMNS],
-        note="Integral of each curve over the range (not divided by its width); in brackets the bootstrap interval.",
+        note="Integral of each curve over the range (not divided "
+        "by its width); in brackets the bootstrap interval.",
         compact=True,
     )
     for name, tc in found.items():
@@ -192,10 +203,11 @@ def difference_table(d: DatasetResult, axis: str) -> tb.Table | None:
             "(Skull − optimal) A − B",
             "p (unadjusted)",
         ],
-        note="Kendall area difference: which classifier ranks better (negative: A). (Skull − optimal): how much more A "
-        "than B would gain by calibrating its scores. In brackets the paired bootstrap interval; p two-sided, "
-        "unadjusted: each test on its own, not adjusted for the other pairs (no star is given here); "
-        "\u201c\u2264 2/(R + 1)\u201d, R the replicates: no replicate reached 0, the smallest p the bootstrap can show.",
+        note="Kendall area difference: which classifier ranks better (negative: A). (Skull − "
+        "optimal): how much more A than B would gain by calibrating its scores. In brackets "
+        "the paired bootstrap interval; p two-sided, unadjusted: each test on its own, not "
+        "adjusted for the other pairs (no star is given here); \u201c\u2264 2/(R + 1)\u201d, "
+        "R the replicates: no replicate reached 0, the smallest p the bootstrap can show.",
         compact=True,
     )
     for key, m in found.items():

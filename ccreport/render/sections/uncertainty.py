@@ -1,4 +1,5 @@
-"""The dataset page's uncertainty: expected-cost intervals, bands and fold averages (D&H 2006 sections 4.5-4.6)."""
+"""The dataset page's uncertainty: expected-cost intervals, bands and fold averages
+(D&H 2006 sections 4.5-4.6)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ def interval_table(d: DatasetResult, priors: list[str]) -> tb.Table | None:
         return None
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-intervals",
-        f"Bootstrap {confidence_text(d)} confidence intervals of each classifier's expected cost on {d.name}.",
+        f"Bootstrap {confidence_text(d)} confidence intervals "
+        f"of each classifier's expected cost on {d.name}.",
         ["Classifier"] + [f"E[cost] {p}" for p in priors],
         note="Expected normalized cost, then its bootstrap confidence interval in brackets.",
         compact=len(priors) > 3,
@@ -103,7 +105,8 @@ def band_note(bands: dict) -> str:
         else next(iter(bands.values()))
     )
     parts = [
-        "Width: upper minus lower bound of normalized expected cost, over the PC(+) grid of the band."
+        "Width: upper minus lower bound of normalized "
+        "expected cost, over the PC(+) grid of the band."
     ]
     if band.correction:
         parts.append(f"Bounds: {band.correction}.")
@@ -127,11 +130,13 @@ def fold_table(d: DatasetResult, priors: list[str]) -> tb.Table | None:
         return None
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-folds",
-        f"Fold averages on {d.name}: the expected cost of the cost curves averaged vertically over the folds, "
-        "with the range over the folds.",
+        f"Fold averages on {d.name}: the expected cost of the cost curves averaged vertically "
+        "over the folds, with the range over the folds.",
         ["Classifier", "Folds"] + [f"E[cost] {p}" for p in priors],
-        note="Each fold's lower envelope is built from its own examples, so a fold-average cost is not the cost of the pooled "
-        "curve in the summary table. \u201crange\u201d: the smallest and largest fold's expected cost (a spread over the folds, not a confidence interval).",
+        note="Each fold's lower envelope is built from its own examples, so a "
+        "fold-average cost is not the cost of the pooled curve in the "
+        "summary table. \u201crange\u201d: the smallest and largest fold's "
+        "expected cost (a spread over the folds, not a confidence interval).",
         compact=len(priors) > 3,
     )
     for name, f in folds.items():

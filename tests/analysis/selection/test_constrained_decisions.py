@@ -91,7 +91,7 @@ def problems(draw):
     k = draw(st.integers(2, 4))
     scores = {f"c{i}": draw(st.lists(st.integers(0, 6), min_size=n, max_size=n)) for i in range(k)}
     kind = draw(st.sampled_from(["neyman_pearson", "workforce"]))
-    P, N = sum(y), n - sum(y)
+    N = n - sum(y)
     if kind == "neyman_pearson":
         limit = (
             draw(st.integers(0, N)) / N
@@ -134,8 +134,11 @@ def test_constrained_choice_and_runner_up_are_the_brute_force_best(problem):
             st_ = row.single_threshold
             assert st_["classifier"] == got[0]
             assert (st_["tpr"], st_["fpr"]) == (float(best[got[0]][0]), float(-best[got[0]][1]))
+
         # the same order up to exact ties in the objective
-        flat = lambda names: [float(v) for n in names for v in best[n]]  # noqa: E731
+        def flat(names, best=best):
+            return [float(v) for n in names for v in best[n]]
+
         assert flat(got) == pytest.approx(flat(expected), abs=1e-9)
         assert g(
             Fraction(row.fpr if randomised else row.single_threshold["fpr"]),
@@ -158,7 +161,7 @@ def test_sonar_like_case_winner_judged_on_the_same_basis_as_the_runner_up():
     assert row.tpr == ranks[row.classifier]["tpr"] and row.flagged == pytest.approx(5.0)
 
 
-# --- exact binomial intervals ------------------------------------------------------------------------
+# --- exact binomial intervals ---------------------------------------------------------------------
 
 
 @settings(max_examples=200, deadline=None)

@@ -211,7 +211,8 @@ def test_row13_workforce():
         "mix",
         "deterministic",
     }
-    # the best single threshold: most TP with at most W flagged, fewest FP among equals (brute force)
+    # the best single threshold: most TP with at most W flagged, fewest FP among equals (brute
+    # force)
     for w in (0, 37, 60, 150, 500):
         c = workforce(roc, capacity=w)
         ok = [
@@ -256,7 +257,8 @@ def test_hull_thresholds_reproduce_the_hull_rates(data):
 
 
 def brute_optimal(y, columns, pc):
-    """{(classifier, threshold)} of least cost at pc and that cost, by counting (trivial ends once)."""
+    """{(classifier, threshold)} of least cost at pc and that cost, by counting (trivial ends
+    once)."""
     best, members = np.inf, set()
     for c, (name, s) in enumerate(columns.items()):
         ts = thresholds_of(s)
@@ -447,7 +449,8 @@ def test_criteria_errors():
 
 
 def closed_form_area(rule, y, s, prior):
-    """Spec section 1.1(b): each instance's error integrated over the x where it is misclassified."""
+    """Spec section 1.1(b): each instance's error integrated over the x where it is
+    misclassified."""
     sp, sn = s[y], s[~y]
     if rule == "literal":
         return np.mean((1 - sp**2) / 2) + np.mean(sn - sn**2 / 2)
