@@ -5,7 +5,7 @@
         --ratio new-off/old
 
 Each ``--run`` is ``LABEL=TREE[:ARGS[:ENV=VALUE,...]]``: ``python -m ccreport build`` of TREE's
-example project with ``PYTHONPATH=TREE``, ``--no-cache -q`` and ARGS, into a scratch folder, with a
+example project, run in TREE with ``PYTHONPATH=TREE`` (so TREE's ccreport is the one imported), ``--no-cache -q`` and ARGS, into a scratch folder, with a
 fixed ``SOURCE_DATE_EPOCH``. One repetition runs every configuration once, in the order given, so
 load from other work on the machine falls on all of them alike; each ``--ratio A/B`` is formed per
 repetition. Printed: per configuration and per ratio, min / median / max of the CPU seconds (user +
@@ -42,7 +42,8 @@ def one_build(tree: Path, args: list[str], env: dict, out: Path) -> tuple[float,
     command += ["-o", str(out), "--no-cache", "-q", *args]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    subprocess.run(command, env=environment, check=True, stdout=subprocess.DEVNULL)
+    # cwd=tree: ``python -m`` puts the working folder first on sys.path, before PYTHONPATH
+    subprocess.run(command, env=environment, cwd=tree, check=True, stdout=subprocess.DEVNULL)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
