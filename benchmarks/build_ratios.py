@@ -5,8 +5,9 @@
         --ratio new-off/old
 
 Each ``--run`` is ``LABEL=TREE[:ARGS[:ENV=VALUE,...]]``: ``python -m ccreport build`` of TREE's
-example project, run in TREE with ``PYTHONPATH=TREE`` (so TREE's ccreport is the one imported), ``--no-cache -q`` and ARGS, into a scratch folder, with a
-fixed ``SOURCE_DATE_EPOCH``. One repetition runs every configuration once, in the order given, so
+example project, run in TREE with ``PYTHONPATH=TREE`` (so that TREE's ccreport is imported), with
+``--no-cache -q`` and ARGS, into a scratch folder, with a fixed ``SOURCE_DATE_EPOCH``.
+One repetition runs every configuration once, in the order given, so
 load from other work on the machine falls on all of them alike; each ``--ratio A/B`` is formed per
 repetition. Printed: per configuration and per ratio, min / median / max of the CPU seconds (user +
 system of the build and every process it started, ``resource.getrusage(RUSAGE_CHILDREN)``) and of
