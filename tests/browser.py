@@ -4,6 +4,10 @@ install.sh) driven by Playwright for Python (the ``dev`` extra), never a downloa
 ``browser`` is session-scoped (one Chromium for every browser test); a test opens its own page
 with ``browser.new_page(viewport=...)`` and closes it. Without Chromium or Playwright the tests
 that use it are skipped with the reason.
+
+Test modules import the fixture (``from tests.browser import browser``), so pytest holds one
+session fixture per importing module; Playwright's sync API allows one running instance per
+thread, so they all share the one Chromium started here, stopped when the last of them ends.
 """
 
 from __future__ import annotations
@@ -22,6 +26,9 @@ CHROMIUM_ARGS = [
 ]
 
 
+_SHARED: dict = {}  # "playwright", "browser" and "users": the one running Chromium
+
+
 @pytest.fixture(scope="session")
 def browser():
     """A headless Chromium (session scope), closed at the end of the session."""
@@ -29,11 +36,22 @@ def browser():
     executable = CHROMIUM if CHROMIUM.exists() else shutil.which("chromium")
     if executable is None:
         pytest.skip("no Chromium at /usr/bin/chromium (install.sh installs it)")
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(executable), args=CHROMIUM_ARGS, headless=True
-        )
+    if not _SHARED:
+        playwright = sync_api.sync_playwright().start()
         try:
-            yield chromium
-        finally:
-            chromium.close()
+            chromium = playwright.chromium.launch(
+                executable_path=str(executable), args=CHROMIUM_ARGS, headless=True
+            )
+        except BaseException:
+            playwright.stop()
+            raise
+        _SHARED.update(playwright=playwright, browser=chromium, users=0)
+    _SHARED["users"] += 1
+    try:
+        yield _SHARED["browser"]
+    finally:
+        _SHARED["users"] -= 1
+        if _SHARED["users"] == 0:
+            _SHARED["browser"].close()
+            _SHARED["playwright"].stop()
+            _SHARED.clear()

@@ -156,7 +156,6 @@ def fake_figure_index(results: Results, out: Path) -> dict:
         keys += [
             (f"{d.name}/cost", "full"),
             (f"{d.name}/roc", "column"),
-            (f"{d.name}/cost-priors", "column"),
         ]
         keys += [(f"{d.name}/diff/{k}", "column") for k in d.comparisons]
     index = {}

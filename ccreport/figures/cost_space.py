@@ -27,16 +27,22 @@ from .style import (
     DENSE_POINTS,
     FULL_WIDTH,
     NEC_LABEL,
+    PANEL_PLOT_HEIGHT,
+    PANEL_WIDTH,
     PC_LABEL,
+    SMALL_FONT,
     TRIVIAL_COLOUR,
     TRIVIAL_WIDTH,
     Style,
     as_array,
+    fit_height,
     is_crisp,
+    is_panel,
     label_of,
     legend_columns,
     level_text,
     new_figure,
+    pc_label,
     style,
     styles_for,
     top_legend,
@@ -45,7 +51,7 @@ from .style import (
 )
 
 
-def _marker_positions(pc, nec, index: int, count: int, n: int = 5):
+def marker_positions(pc, nec, index: int, count: int, n: int = 5):
     """Positions of a few markers along a curve, staggered between classifiers so they never
     coincide."""
     offset = 0.06 + 0.16 * (index % max(count, 1)) / max(count, 1)
@@ -109,7 +115,7 @@ def _draw_classifier(ax, c: ClassifierResult, st: Style, index: int, count: int,
         zorder=z,
         rasterized=rast,
     )
-    mx, my = _marker_positions(line_x, line_y, index, count)
+    mx, my = marker_positions(line_x, line_y, index, count)
     ax.plot(
         mx,
         my,
@@ -163,7 +169,7 @@ def draw_ranges(ax, classifiers: list[ClassifierResult], styles, highlight):
                 "no operating range",
                 ha="center",
                 va="center",
-                fontsize=6,
+                fontsize=SMALL_FONT,
                 color=st.color,
                 alpha=alpha,
             )
@@ -200,7 +206,7 @@ def draw_ranges(ax, classifiers: list[ClassifierResult], styles, highlight):
             alpha=alpha,
         )
     ax.set_ylim(-0.7, n - 0.3)
-    ax.set_yticks(range(n), [_short(c.name) for c in reversed(classifiers)], fontsize=6)
+    ax.set_yticks(range(n), [_short(c.name) for c in reversed(classifiers)], fontsize=SMALL_FONT)
     ax.tick_params(axis="y", length=0, pad=2)
     ax.grid(axis="y", visible=False)
     ax.set_xlim(0, 1)
@@ -353,7 +359,7 @@ def cost_space(
     with style():
         w = width_inches(width)
         n = len(dataset.classifiers)
-        main_h = 2.35 if w <= COLUMN_WIDTH + 0.01 else 2.9
+        main_h = PANEL_PLOT_HEIGHT if is_panel(w) else 2.35 if w <= COLUMN_WIDTH + 0.01 else 2.9
         strip_h = 0.16 + 0.12 * n if ranges else 0
         legend_h = (
             0.17
@@ -371,13 +377,15 @@ def cost_space(
         if strip is not None:
             draw_ranges(strip, list(dataset.classifiers.values()), styles, highlight)
             ax.tick_params(labelbottom=False)
-            strip.set_xlabel(PC_LABEL)
+            strip.set_xlabel(pc_label(w))
             strip.set_title("Operating range", fontsize=6.5, loc="left", pad=2, color="#333333")
         else:
-            ax.set_xlabel(PC_LABEL)
+            ax.set_xlabel(pc_label(w))
         if title:
             ax.set_title(title)
-        top_legend(fig, handles, w)
+        legend = top_legend(fig, handles, w)
+        if is_panel(w):
+            fit_height(fig, legend, main_h + strip_h + 0.1)
         fig.align_ylabels()
     return fig
 
@@ -563,7 +571,7 @@ def _focus_panel_caption(d: DatasetResult, c: ClassifierResult) -> str:
         f"{c.name} highlighted on {d.name}"
         + (": " + "; ".join(drawn) if drawn else "")
         + "."
-        + (" (Rescaled Y)" if above_half(c) else "")
+        + (" (Rescaled Y)" if focus_rescaled(d, c) else "")
     )
 
 
@@ -592,9 +600,10 @@ def _focus_panels_note(d: DatasetResult) -> str:
             where_drawn(len(folded), len(panels))
             + "The dotted line is the vertical average of the per-fold cost curves."
         )
-    if any(above_half(c) for c in d.classifiers.values()):
+    if any(focus_rescaled(d, c) for c in d.classifiers.values()):
         parts.append(
-            "(Rescaled Y): the y axis runs to 1, for a panel whose band or cost line passes 0.5."
+            "(Rescaled Y): the y axis runs to 1, in every panel when a drawn band or cost line "
+            "passes 0.5."
         )
     return " ".join(parts)
 
@@ -620,6 +629,15 @@ def above_half(c: ClassifierResult) -> bool:
         if band.simultaneous is not None:
             tops.append(float(np.nanmax(np.asarray(band.simultaneous.upper, float))))
     return any(t > 0.5 + 1e-9 for t in tops)
+
+
+def focus_rescaled(d: DatasetResult, c: ClassifierResult) -> bool:
+    """Whether ``c``'s highlighted figure is drawn on the rescaled y axis (0 to 1): when anything
+    drawn for it, or for any classifier of ``d`` with a band or fold average (the default panels
+    of the grid, :func:`_focus_wanted`), passes 0.5, so that the grid's panels share one y
+    scale."""
+    panels = [x for x in d.classifiers.values() if x.band is not None or x.fold_average is not None]
+    return above_half(c) or any(above_half(x) for x in panels)
 
 
 def _focus_alt(d: DatasetResult, c: ClassifierResult) -> str:
@@ -692,7 +710,7 @@ COST_RESCALED = register(
         draw=lambda s: cost_space(s.dataset, s.styles, rescaled_y=True),
         caption=lambda s: cost_caption(s.dataset, True, False),
         alt=lambda s: cost_alt(s.dataset, s.results),
-        section="figures",
+        section="curves",
         order=40,
         wanted=_rescaled_wanted,
     )
@@ -704,10 +722,14 @@ FOCUS = register(
         key="{dataset}/focus/{name}",
         stem="{dataset_slug}/focus/{name_slug}",
         draw=lambda s: classifier_focus(
-            s.dataset, s.name, s.styles, rescaled_y=above_half(s.classifier)
+            s.dataset,
+            s.name,
+            s.styles,
+            rescaled_y=focus_rescaled(s.dataset, s.classifier),
+            width=PANEL_WIDTH,
         ),
         caption=lambda s: cost_caption(
-            s.dataset, above_half(s.classifier), False, highlight=s.name
+            s.dataset, focus_rescaled(s.dataset, s.classifier), False, highlight=s.name
         ),
         alt=lambda s: _focus_alt(s.dataset, s.classifier),
         section="focus",

@@ -21,11 +21,17 @@ from .style import (
     COLUMN_WIDTH,
     DENSE_POINTS,
     DIFF_LABEL,
-    PC_LABEL,
+    PANEL_PLOT_HEIGHT,
+    PANEL_WIDTH,
+    SMALL_FONT,
     Style,
     as_array,
+    fit_height,
+    fit_legend,
+    is_panel,
     level_text,
     new_figure,
+    pc_label,
     style,
     styles_for,
     where_drawn,
@@ -79,12 +85,15 @@ def difference(
     *,
     width: str | float = "column",
     title: str | None = None,
+    ylim: tuple[float, float] | None = None,
 ) -> Figure:
     """The difference a - b of two cost curves (D&H 2006 sections 4.3-4.4, Fig. 19-20).
 
     Below zero ``a`` is cheaper (shaded in a's colour), above zero ``b`` is (b's colour).
     Crossovers are marked on the zero line with their PC(+); a confidence band and the regions where
     the difference is significant (bars along the bottom) are drawn when the results carry them.
+    ``ylim``: the y limits, e.g. :func:`difference_ylim` of every pair of a dataset so that a grid
+    of their panels shares one scale (default: this pair's own).
     """
     m = comparison
     styles = styles_for(styles, [m.a, m.b])
@@ -103,9 +112,56 @@ def difference(
         cols = max(1, min(2 if w <= COLUMN_WIDTH + 0.01 else 4, int(w // (0.33 + 0.055 * longest))))
         fig = new_figure(w, 2.05 + 0.17 * math.ceil(n_handles / cols) + 0.45)
         ax = fig.subplots()
-        handles = draw_difference(ax, m, styles, w, title)
-        fig.legend(handles=handles, loc="outside lower center", ncols=cols)
+        handles = draw_difference(ax, m, styles, w, title, ylim)
+        if is_panel(w):
+            legend = fit_legend(fig, handles, "outside lower center", w)
+            fit_height(fig, legend, PANEL_PLOT_HEIGHT + 0.1)
+        else:
+            fig.legend(handles=handles, loc="outside lower center", ncols=cols)
     return fig
+
+
+def clear_of(lines, name: str, arrow: str, width_in: float) -> tuple[float, str]:
+    """(x, text): where (axes fraction, left end) and how the label "``name`` cheaper ``arrow``"
+    goes so that it crosses none of the vertical ``lines`` (PC(+) values; the crossovers' dotted
+    lines): on one line in the first gap between them wide enough, else on two lines (the name,
+    then "cheaper"), else on two lines in the widest gap, kept inside the axes. Widths are the
+    text's outline at :data:`SMALL_FONT` (``TextPath``) on axes taken as 0.75 in narrower than
+    the figure."""
+    from matplotlib.textpath import TextPath
+
+    axes_pt = max(width_in - 0.75, 0.5) * 72
+    edges = [0.0, *sorted(float(x) for x in lines if 0.0 < x < 1.0), 1.0]
+    gaps = list(zip(edges[:-1], edges[1:], strict=True))
+    variants = [f"{name} cheaper {arrow}", f"{name}\ncheaper {arrow}"]
+    for text in variants:
+        width = max(
+            TextPath((0, 0), part, size=SMALL_FONT).get_extents().width for part in text.split("\n")
+        )
+        need = width / axes_pt + 0.035
+        fitting = [lo for lo, hi in gaps if hi - lo >= need]
+        if fitting:
+            return fitting[0] + 0.012, text
+    start = max(gaps, key=lambda g: g[1] - g[0])[0]
+    return min(start + 0.012, max(0.012, 1.0 - need)), variants[-1]
+
+
+def difference_ylim(comparisons) -> tuple[float, float]:
+    """The y limits that show every difference curve and band of ``comparisons`` (one pair for
+    its own figure; all pairs of a dataset for a grid of panels on one scale): their range with a
+    sixth of its span (0.04 or more) added on each side, and at least a quarter of the span on
+    each side of zero, room for the "cheaper" labels clear of the curves."""
+    lo = hi = 0.0
+    for m in comparisons:
+        diff = as_array(m.difference)
+        if diff.size:
+            lo, hi = min(lo, float(np.min(diff))), max(hi, float(np.max(diff)))
+        band = m.difference_band
+        if band:
+            lo = min(lo, float(np.nanmin(as_array(band.lower))))
+            hi = max(hi, float(np.nanmax(as_array(band.upper))))
+    span = max(hi - lo, 0.04)
+    return min(lo - 0.16 * span, -0.25 * span), max(hi + 0.16 * span, 0.25 * span)
 
 
 def draw_difference(
@@ -114,25 +170,19 @@ def draw_difference(
     styles: dict[str, Style],
     width_in: float,
     title: str | None = None,
+    ylim: tuple[float, float] | None = None,
 ) -> list:
     """The difference a - b into ``ax`` (zero line, shaded sides, band, crossovers, significant
-    regions, labels); returns the legend handles. ``width_in``: the figure's width (the y label)."""
+    regions, labels); returns the legend handles. ``width_in``: the figure's width (the y label);
+    ``ylim``: the y limits (default: :func:`difference_ylim` of this pair alone)."""
     m = comparison
     sa, sb = styles[m.a], styles[m.b]
     pc, diff = as_array(m.difference_pc), as_array(m.difference)
     band = m.difference_band
     significant = m.significant or ()
     w = width_in
-    lo = min(0.0, float(np.min(diff))) if diff.size else 0.0
-    hi = max(0.0, float(np.max(diff))) if diff.size else 0.0
-    if band:
-        lo = min(lo, float(np.nanmin(as_array(band.lower))))
-        hi = max(hi, float(np.nanmax(as_array(band.upper))))
-    span = max(hi - lo, 0.04)
-    # room on both sides of zero (at least a quarter of the span) for the "cheaper" labels
-    lo, hi = min(lo - 0.1 * span, -0.25 * span), max(hi + 0.1 * span, 0.25 * span)
     ax.set_xlim(0, 1)
-    ax.set_ylim(lo, hi)
+    ax.set_ylim(*(difference_ylim([m]) if ylim is None else ylim))
     ax.axhline(0, color="#1a1a1a", linewidth=0.8, zorder=2)
     # the two sides are hatched in opposite directions, so they stay apart in greyscale print
     ax.fill_between(
@@ -175,7 +225,9 @@ def draw_difference(
                 facecolor="#7f7f7f",
                 alpha=0.45,
                 linewidth=0,
-                label=f"{level_text(band.level)}pointwise band of the difference",
+                label=f"{level_text(band.level)}pointwise band"
+                + ("\n" if w < COLUMN_WIDTH - 0.01 else " ")
+                + "of the difference",
             )
         )
     ax.plot(pc, diff, color="#1a1a1a", linewidth=1.5, zorder=4, rasterized=pc.size > DENSE_POINTS)
@@ -194,7 +246,9 @@ def draw_difference(
             zorder=5,
         )
         # the value just above the frame, like a tick label, skipping any that would collide
-        if len(m.crossovers) <= 6 and all(abs(x - y) > 0.09 for y in labelled):
+        # (four characters at 6.5 pt and a space, as a share of the axes' width)
+        apart = 4.5 * 0.6 * 6.5 / 72 / max(w - 0.75, 0.5)
+        if len(m.crossovers) <= 6 and all(abs(x - y) > apart for y in labelled):
             ax.text(
                 x,
                 1.015,
@@ -240,27 +294,29 @@ def draw_difference(
                     **significance_look(winner, m, styles),
                 )
             )
+    a_x, a_text = clear_of(m.crossovers, m.a, "\u2193", w)
+    b_x, b_text = clear_of(m.crossovers, m.b, "\u2191", w)
     ax.text(
-        0.012,
+        a_x,
         0.03 if not significant else 0.07,
-        f"{m.a} cheaper \u2193",
+        a_text,
         transform=ax.transAxes,
-        fontsize=6.5,
+        fontsize=SMALL_FONT,
         ha="left",
         va="bottom",
         color=_shade(sa.color, 0.65),
     )
     ax.text(
-        0.012,
+        b_x,
         0.97,
-        f"{m.b} cheaper \u2191",
+        b_text,
         transform=ax.transAxes,
-        fontsize=6.5,
+        fontsize=SMALL_FONT,
         ha="left",
         va="top",
         color=_shade(sb.color, 0.65),
     )
-    ax.set_xlabel(PC_LABEL)
+    ax.set_xlabel(pc_label(w))
     ax.set_ylabel(
         DIFF_LABEL if w > COLUMN_WIDTH + 0.01 else "Difference in normalized\nexpected cost"
     )
@@ -352,7 +408,8 @@ def _diff_panels_note(d: DatasetResult) -> str:
     parts = [
         f"Each panel: the difference of the cost curves of A and B on {d.name}, A \u2212 B as its "
         "caption names them, in normalized expected cost against PC(+): below zero A has the "
-        "lower normalized expected cost, above zero B has. Circles mark the crossovers."
+        "lower normalized expected cost, above zero B has. Circles mark the crossovers. All "
+        "panels share one y scale."
     ]
     if bands:
         parts.append(
@@ -393,7 +450,12 @@ DIFFERENCE = register(
         scope="pair",
         key="{dataset}/diff/{name}",
         stem="{dataset_slug}/diff/{pair_slug}",
-        draw=lambda s: difference(s.comparison, s.styles),
+        draw=lambda s: difference(
+            s.comparison,
+            s.styles,
+            width=PANEL_WIDTH,
+            ylim=difference_ylim(s.dataset.comparisons.values()),
+        ),
         caption=lambda s: _diff_caption(s.dataset, s.comparison),
         alt=lambda s: _diff_alt(s.comparison),
         section="differences",

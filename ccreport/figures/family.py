@@ -19,6 +19,7 @@ from .registry import FigureSpec, register
 from .style import (
     NEC_LABEL,
     PC_LABEL,
+    SMALL_FONT,
     frame_small_roc_panel,
     new_figure,
     segments,
@@ -104,7 +105,7 @@ def families(d: DatasetResult, width="full") -> Figure:
             cost_ax.set_xlabel(PC_LABEL)
             cost_ax.set_ylabel(NEC_LABEL)
             cost_ax.set_title(f"{name}: parameter-based family, cost space", fontsize=7)
-            cost_ax.legend(loc="upper right", frameon=False, fontsize=5.5)
+            cost_ax.legend(loc="upper right", frameon=False, fontsize=SMALL_FONT)
             tau = dict(fam.members)
             roc_ax.plot(
                 env.hull_fpr,
@@ -124,7 +125,7 @@ def families(d: DatasetResult, width="full") -> Figure:
                     (x, y),
                     xytext=(4, -3),
                     textcoords="offset points",
-                    fontsize=5.5,
+                    fontsize=SMALL_FONT,
                     va="top",
                 )
             frame_small_roc_panel(roc_ax)

@@ -24,6 +24,7 @@ from ..results.curves import drawn
 from .registry import FigureOptions, FigureSpec, Subject, register
 from .style import (
     NEC_LABEL,
+    SMALL_FONT,
     TRIVIAL_COLOUR,
     TRIVIAL_WIDTH,
     as_array,
@@ -95,8 +96,8 @@ def frame_roc_panel(ax, weighted: bool) -> None:
     ax.set_xticks(np.linspace(0, 1, 6))
     ax.set_yticks(np.linspace(0, 1, 6))
     if weighted:
-        ax.set_xlabel("FPR$_{iv}$: share of the negatives' costs")
-        ax.set_ylabel("TPR$_{iv}$: share of the positives' costs")
+        ax.set_xlabel("ROCIV FPR: share of the negatives' costs")
+        ax.set_ylabel("ROCIV TPR: share of the positives' costs")
         ax.set_title("ROCIV: each instance weighted by its cost", fontsize=8)
     else:
         ax.set_xlabel("False positive rate")
@@ -142,7 +143,7 @@ def frame_cost_panel(ax, weighted: bool, own_pc: float | None = None) -> None:
     ax.margins(0)
     if weighted:
         mark_own_pc(ax, own_pc)
-        ax.set_xlabel("PC$_{iv}$(+)  (class-average costs)")
+        ax.set_xlabel("PC_iv(+)  (class-average costs)")
         ax.set_title("Instance costs: each error costs its own amount", fontsize=8)
     else:
         ax.set_xlabel("PC(+)  (probability times cost)")
@@ -161,7 +162,7 @@ def mark_own_pc(ax, own_pc: float) -> None:
         textcoords="offset points",
         ha="right",
         va="top",
-        fontsize=6,
+        fontsize=SMALL_FONT,
         color=OWN_PC_COLOUR,
     )
 

@@ -13,9 +13,9 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from ..results import DatasetResult, PriorResult, Results, dataset_priors
-from .cost_space import cost_alt, cost_caption, draw_cost
-from .registry import FigureSpec, Subject, register
+from ..results import DatasetResult, PriorResult, Results
+from .cost_space import draw_cost
+from .registry import FigureSpec, register
 from .style import (
     COLUMN_WIDTH,
     PC_LABEL,
@@ -184,15 +184,6 @@ def priors_alt(priors) -> str:
     )
 
 
-def _cost_priors(s: Subject) -> Figure:
-    return cost_priors(
-        s.dataset,
-        dataset_priors(s.results, s.dataset),
-        s.styles,
-        prior_order=list(s.results.priors),
-    )
-
-
 PRIORS = register(
     FigureSpec(
         kind="priors",
@@ -208,21 +199,5 @@ PRIORS = register(
         section="overview",
         order=10,
         wanted=lambda s, options: bool(s.results.priors),
-    )
-)
-COST_PRIORS = register(
-    FigureSpec(
-        kind="cost-priors",
-        scope="dataset",
-        key="{dataset}/cost-priors",
-        stem="{dataset_slug}/cost-priors",
-        draw=_cost_priors,
-        caption=lambda s: cost_caption(s.dataset, False, True),
-        alt=lambda s: (
-            cost_alt(s.dataset, s.results) + " " + priors_alt(dataset_priors(s.results, s.dataset))
-        ),
-        section="figures",
-        order=30,
-        wanted=lambda s, options: bool(dataset_priors(s.results, s.dataset)),
     )
 )

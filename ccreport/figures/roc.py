@@ -171,7 +171,7 @@ ROC = register(
         draw=lambda s: roc_space(s.dataset, s.styles),
         caption=lambda s: _roc_caption(s.dataset),
         alt=lambda s: _roc_alt(s.dataset),
-        section="figures",
+        section="curves",
         order=20,
     )
 )

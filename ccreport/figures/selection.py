@@ -1,9 +1,10 @@
 """Selection criteria and hybrid classifiers in cost and ROC space (D&H 2006 section 5,
 Figs. 21-24).
 
-* :func:`dataset_hybrid` - the dataset hybrid: every classifier's lower envelope thin and grey,
-  the cost-minimizing selection among all of them bold, each segment labelled by classifier and
-  threshold, point priors as dotted verticals (the decision box's situations);
+* :func:`dataset_hybrid` - the dataset hybrid: every classifier's lower envelope thin, in its
+  own style and named in the legend, the cost-minimizing selection among all of them bold, each
+  segment labelled by classifier and threshold under the curve, point priors as dotted verticals
+  (the decision box's situations);
 * :func:`criteria` - per Neyman-Pearson or workforce criterion, the chosen classifier in ROC space
   (the vertical FPR = max_fpr, Fig. 23a; the line TPR P + FPR N = W, Eq. 12, Fig. 24a) and in
   cost space (the criterion's cost line touching the envelope; for workforce the position of the
@@ -11,7 +12,8 @@ Figs. 21-24).
 * :func:`independent` - Fig. 21: a threshold-from-PC(+) rule's hybrid, bold pieces over the grey
   cost lines of the classifier's thresholds, and the selected ROC points.
 
-Greyscale: the hybrid is black and bold, the others grey; criteria differ by dash and marker.
+Greyscale: the hybrid is black and bold, the classifiers' envelopes thin with their dash and
+marker; criteria differ by dash and marker.
 """
 
 from __future__ import annotations
@@ -21,15 +23,20 @@ from matplotlib.figure import Figure
 
 from ..results import DatasetResult
 from ..results.curves import drawn
+from .cost_space import marker_positions
 from .registry import FigureSpec, register
 from .style import (
     NEC_LABEL,
     PC_LABEL,
+    SMALL_FONT,
     as_array,
+    fit_height,
     frame_small_roc_panel,
     new_figure,
     segments,
     style,
+    styles_for,
+    top_legend,
     width_inches,
 )
 
@@ -47,45 +54,91 @@ NAME_WIDTH = 0.12  # ... and at least this wide, its classifier and threshold to
 BAND_GREY = "#d4d4d4"
 
 
-def dataset_hybrid(d: DatasetResult, width="full") -> Figure:
+def _label_extent(text: str, x: float, lo: float, hi: float, per_char: float):
+    """(left, right) of a label of ``text`` centred at ``x`` (data units; ``per_char`` the width
+    of a character), shifted to lie inside [lo, hi] (the axes) when it can."""
+    half = 0.5 * len(text) * per_char
+    centre = min(max(x, lo + half), hi - half)
+    return centre - half, centre + half
+
+
+def place_segment_labels(pc, nec, segs, verticals, per_char: float, height: float, gap: float):
+    """Where each hybrid segment's label goes: (text, x centre, y top) per labelled segment.
+
+    A segment at least :data:`LABEL_WIDTH` wide gets its number, and at least
+    :data:`NAME_WIDTH` wide also its classifier and threshold. The label hangs ``gap`` below the
+    lowest point of the hybrid (``pc``, ``nec``) over the label's whole width, so it covers no
+    curve (the hybrid is the lowest of all; nothing else is drawn below it); it is moved sideways
+    inside its segment off the ``verticals`` (the priors' dotted lines), falls back to the number
+    alone when the full text does not fit, and is left to the segments table when even the
+    number meets a vertical, an earlier label or the x axis. ``per_char``/``height``: a
+    character's width and the text's height in data units."""
+    placed, taken = [], []
+    for number, seg in enumerate(segs, start=1):
+        lo, hi = float(seg["low"]), float(seg["high"])
+        if hi - lo < LABEL_WIDTH:
+            continue
+        texts = [str(number)]
+        if hi - lo >= NAME_WIDTH:
+            texts.insert(0, f"{number} {seg['classifier']} \u2265{_threshold(seg['threshold'])}")
+        mid = 0.5 * (lo + hi)
+        for text in texts:
+            spot = None
+            for centre in (mid, *np.linspace(lo, hi, 9)):
+                left, right = _label_extent(text, centre, 0.0, 1.0, per_char)
+                if any(left - 0.5 * per_char <= v <= right + 0.5 * per_char for v in verticals):
+                    continue
+                if any(left < r and right > q for q, r in taken):
+                    continue
+                inside = (pc >= left) & (pc <= right)
+                ys = np.concatenate([nec[inside], np.interp([left, right], pc, nec)])
+                y = float(ys.min()) - gap
+                if y - height < 0:
+                    continue
+                spot = (text, 0.5 * (left + right), y, left, right)
+                break
+            if spot is not None:
+                placed.append(spot[:3])
+                taken.append(spot[3:])
+                break
+    return placed
+
+
+def dataset_hybrid(d: DatasetResult, styles=None, width="full") -> Figure:
     """The dataset hybrid's lower envelope, its band, and its segments numbered as in the segments
     table.
 
     Every segment of positive width is numbered 1, 2, ... from PC(+) = 0 (the numbering of the
-    decision box's segments table); segments at least :data:`LABEL_WIDTH` wide show their number,
-    those at least :data:`NAME_WIDTH` wide also their classifier and threshold; the others are
-    listed in the table only (German credit has 17 segments, many a few hundredths wide). Segment
-    ends are small ticks on the curve. The band is shaded light grey, so the
-    figure reads in greyscale.
+    decision box's segments table); labels are placed by :func:`place_segment_labels`, under the
+    curve and off the priors' lines; the others are listed in the table only (German credit has
+    17 segments, many a few hundredths wide). Segment ends are small ticks on the curve. Each
+    classifier's lower envelope is drawn thin in its own colour, dash pattern and marker
+    (``styles``, as in every figure) and named in the legend; the band is shaded light grey and
+    the hybrid is black and bold, so the figure reads in greyscale.
     """
     h = d.hybrid.hybrid
+    styles = styles_for(styles, d.classifiers)
     with style():
         w = width_inches(width)
         fig = new_figure(w, 3.3)
         ax = fig.subplots()
         band = d.hybrid_band
+        handles = []
         if band is not None:
             inf = band.inference
-            ax.fill_between(
-                as_array(inf.grid),
-                as_array(inf.lower),
-                as_array(inf.upper),
-                color=BAND_GREY,
-                linewidth=0,
-                zorder=1,
-                label=f"{100 * band.level:.0f}% band (pointwise, optimism-corrected)",
-            )
-        for i, c in enumerate(d.classifiers.values()):
-            ax.plot(
-                as_array(c.envelope_pc),
-                as_array(c.envelope_nec),
-                color=GREY,
-                linewidth=0.8,
-                zorder=2,
-                label="each classifier's lower envelope" if i == 0 else None,
+            handles.append(
+                ax.fill_between(
+                    as_array(inf.grid),
+                    as_array(inf.lower),
+                    as_array(inf.upper),
+                    color=BAND_GREY,
+                    linewidth=0,
+                    zorder=1,
+                    label=f"{100 * band.level:.0f}% band (pointwise, optimism-corrected)",
+                )
             )
         pc, nec = as_array(h.envelope.pc), as_array(h.envelope.nec)
-        ax.plot(
+        handles += ax.plot(
             pc,
             nec,
             color=BLACK,
@@ -93,36 +146,46 @@ def dataset_hybrid(d: DatasetResult, width="full") -> Figure:
             zorder=4,
             label="dataset hybrid (cheapest over all)",
         )
+        count = len(d.classifiers)
+        for i, c in enumerate(d.classifiers.values()):
+            st = styles[c.name]
+            epc, enec = as_array(c.envelope_pc), as_array(c.envelope_nec)
+            line = {"color": st.color, "linestyle": st.linestyle, "linewidth": 0.8}
+            ax.plot(epc, enec, alpha=0.85, zorder=2, **line)
+            mx, my = marker_positions(epc, enec, i, count)
+            keep = my > np.interp(mx, pc, nec) + 1e-9  # no marker on the hybrid itself
+            ax.plot(
+                mx[keep],
+                my[keep],
+                linestyle="none",
+                marker=st.marker,
+                markersize=3,
+                color=st.color,
+                markeredgecolor="white",
+                markeredgewidth=0.4,
+                zorder=2.5,
+            )
+            handles.append(st.handle(f"{c.name}'s lower envelope", linewidth=0.8))
         ax.plot([0, 1], [0, 1], color=BLACK, linewidth=0.8, linestyle=(0, (4, 2)), zorder=1)
         ax.plot([0, 1], [1, 0], color=BLACK, linewidth=0.8, linestyle=(0, (4, 2)), zorder=1)
         top = max(0.05, float(nec.max()) * 1.6)
         if band is not None:
             top = max(top, min(1.0, float(np.max(band.inference.upper)) * 1.15))
-        for number, seg in enumerate(h.segments(), start=1):
-            lo, hi = seg["low"], seg["high"]
-            if hi - lo < LABEL_WIDTH:
-                continue
-            mid = 0.5 * (lo + hi)
-            y = float(np.interp(mid, pc, nec))
-            text = str(number)
-            if hi - lo >= NAME_WIDTH:
-                text = f"{number} {seg['classifier']} \u2265{_threshold(seg['threshold'])}"
-            ax.annotate(
-                text,
-                (mid, y),
-                xytext=(0, -9),
-                textcoords="offset points",
-                ha="center",
-                va="top",
-                fontsize=6,
-                zorder=6,
-                bbox={
-                    "boxstyle": "round,pad=0.15",
-                    "facecolor": "white",
-                    "edgecolor": "none",
-                    "alpha": 0.8,
-                },
-            )
+        priors = d.decisions.priors if d.decisions is not None else {}
+        # a character and a line of SMALL_FONT text in data units, on axes about 0.6 in narrower
+        # and 0.7 in lower than the figure's plot area (ticks, labels)
+        per_char = 0.6 * SMALL_FONT / 72 / (w - 0.6)
+        height = 1.25 * SMALL_FONT / 72 / (3.3 - 0.7) * top
+        for text, x, y in place_segment_labels(
+            pc,
+            nec,
+            list(h.segments()),
+            [float(row.pc) for row in priors.values()],
+            per_char,
+            height,
+            gap=0.25 * height,
+        ):
+            ax.text(x, y, text, ha="center", va="top", fontsize=SMALL_FONT, zorder=6)
         ends = h.low[1:][np.diff(h.low) > 0]
         ax.plot(
             ends,
@@ -133,15 +196,24 @@ def dataset_hybrid(d: DatasetResult, width="full") -> Figure:
             color=BLACK,
             zorder=5,
         )
-        if d.decisions is not None:
-            for name, row in d.decisions.priors.items():
-                ax.axvline(row.pc, color=BLACK, linewidth=0.9, linestyle=(0, (1, 1.5)), zorder=3)
-                ax.text(row.pc, top * 0.97, f" {name}", fontsize=6, va="top", ha="left")
+        for name, row in priors.items():
+            ax.axvline(row.pc, color=BLACK, linewidth=0.9, linestyle=(0, (1, 1.5)), zorder=3)
+            right = row.pc > 0.75  # near the right edge the name goes left of its line
+            ax.text(
+                row.pc,
+                top * 0.97,
+                f" {name} " if not right else f"{name} ",
+                fontsize=SMALL_FONT,
+                va="top",
+                ha="right" if right else "left",
+                zorder=6,
+                bbox={"boxstyle": "square,pad=0.1", "facecolor": "white", "edgecolor": "none"},
+            )
         ax.set_xlim(0, 1)
         ax.set_ylim(0, top)
         ax.set_xlabel(PC_LABEL)
         ax.set_ylabel(NEC_LABEL)
-        ax.legend(loc="upper left", frameon=False, fontsize=6.5)
+        fit_height(fig, top_legend(fig, handles, w), 3.3)
     return fig
 
 
@@ -208,7 +280,7 @@ def criteria(d: DatasetResult, width="full") -> Figure:
             roc_ax.set_xlabel("False positive rate")
             roc_ax.set_ylabel("True positive rate")
             roc_ax.set_title(title, fontsize=7)
-            roc_ax.legend(loc="lower right", frameon=False, fontsize=5.5)
+            roc_ax.legend(loc="lower right", frameon=False, fontsize=SMALL_FONT)
             epc, enec = as_array(c.envelope_pc), as_array(c.envelope_nec)
             cost_ax.plot(epc, enec, color=BLACK, linewidth=1.6, label="lower envelope")
             a, b = ch.cost_line
@@ -244,7 +316,7 @@ def criteria(d: DatasetResult, width="full") -> Figure:
                     0.97,
                     text,
                     transform=cost_ax.transAxes,
-                    fontsize=5.5,
+                    fontsize=SMALL_FONT,
                     va="top",
                     ha="left" if (vp is None or vp[0] < 0) else "right",
                 )
@@ -264,7 +336,7 @@ def criteria(d: DatasetResult, width="full") -> Figure:
             cost_ax.legend(
                 loc="upper right" if row.kind == "neyman_pearson" else "center right",
                 frameon=False,
-                fontsize=5.5,
+                fontsize=SMALL_FONT,
             )
     return fig
 
@@ -283,11 +355,12 @@ def _independent(d: DatasetResult):
 
 
 def independent(d: DatasetResult, width="full", max_lines: int = 80) -> Figure:
-    """Fig. 21: the rule's hybrid (bold pieces) over the grey cost lines, and in ROC space."""
+    """Fig. 21: the rule's hybrid (bold pieces) over the grey cost lines of (up to ``max_lines``
+    of) the classifier's thresholds, and in ROC space; the legends name the grey lines too."""
     name, c, ch = _independent(d)
     with style():
         w = width_inches(width)
-        fig = new_figure(w, 3.2)
+        fig = new_figure(w, 3.75)
         cost_ax, roc_ax = fig.subplots(1, 2)
         fpr, tpr = as_array(c.roc_fpr), as_array(c.roc_tpr)
         pick = np.unique(np.linspace(0, fpr.size - 1, min(fpr.size, max_lines)).round().astype(int))
@@ -328,14 +401,26 @@ def independent(d: DatasetResult, width="full", max_lines: int = 80) -> Figure:
         cost_ax.plot(
             [], [], color=BLACK, linewidth=2.0, label=f"{ch.rule} hybrid (area {ch.area:.4f})"
         )
+        shown = "" if pick.size == fpr.size else f", {pick.size} of {fpr.size}"
+        cost_ax.plot([], [], color=GREY, linewidth=0.6, label=f"each threshold's cost line{shown}")
         cost_ax.set_xlim(0, 1)
         cost_ax.set_ylim(0, 1)
         cost_ax.set_xlabel(PC_LABEL)
         cost_ax.set_ylabel(NEC_LABEL)
         cost_ax.set_title(f"{name}: {c.name}, cost space", fontsize=7)
-        cost_ax.legend(loc="upper right", frameon=False, fontsize=5.5)
+        # under the axes: inside, the legend would sit on the fan of cost lines
+        cost_ax.legend(
+            loc="upper center",
+            bbox_to_anchor=(0.5, -0.17),
+            ncols=1,
+            frameon=False,
+            fontsize=SMALL_FONT,
+        )
         roc_ax.plot(
-            *drawn(fpr, tpr, as_array(c.hull_fpr), as_array(c.hull_tpr)), color=GREY, linewidth=0.8
+            *drawn(fpr, tpr, as_array(c.hull_fpr), as_array(c.hull_tpr)),
+            color=GREY,
+            linewidth=0.8,
+            label="ROC curve",
         )
         wide = cv.high > cv.low
         sel_f, sel_t = cv.start[wide], 1 - cv.end[wide]
@@ -372,10 +457,11 @@ def _hybrid_caption(d: DatasetResult) -> str:
     )
     return (
         f"The dataset hybrid on {d.name}: the cheapest classifier and threshold at "
-        f"each PC(+) (bold), over every classifier's lower envelope (grey){band}. "
-        f"Its {len(segs)} segments are numbered from PC(+) = 0 as in the segments "
-        "table (ticks: segment ends); wide ones also show classifier and threshold "
-        "(positive iff score \u2265 threshold). Dotted verticals: the point priors. "
+        f"each PC(+) (bold), over every classifier's lower envelope (thin, in its own style, named "
+        f"in the legend){band}. Its {len(segs)} segments are numbered from PC(+) = 0 as in the "
+        "segments table (ticks: segment ends); wide ones also show classifier and threshold "
+        "(positive iff score \u2265 threshold), under the curve. Dotted verticals: the point "
+        "priors. "
         "The bold curve is selected and evaluated on the same data: optimistic."
     )
 
@@ -386,7 +472,7 @@ register(
         scope="dataset",
         key="{dataset}/hybrid",
         stem="{dataset_slug}/hybrid",
-        draw=lambda s: dataset_hybrid(s.dataset),
+        draw=lambda s: dataset_hybrid(s.dataset, s.styles),
         caption=lambda s: _hybrid_caption(s.dataset),
         alt=lambda s: (
             f"Cost-space plot of the dataset hybrid on {s.dataset.name} with labelled segments."

@@ -10,6 +10,7 @@ and marker across every figure and dataset: pass the mapping from :func:`classif
 from __future__ import annotations
 
 import contextlib
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +27,16 @@ STYLE_FILE = Path(__file__).resolve().parent.parent / "ccreport.mplstyle"
 
 COLUMN_WIDTH = 3.5  # inches: one journal column
 FULL_WIDTH = 7.0  # inches: full page width
+# report.pdf places figures by themes/default/report.css: A4 (210 mm) less two 18 mm margins is
+# the text width; a grid of panels (one per classifier or pair) puts three in a row, each 31.5 %
+# of it. Panels are drawn at that width, so their text prints at the size it is set in.
+TEXT_WIDTH = (210 - 2 * 18) / 25.4  # inches: report.pdf's text width
+# inches: one panel of a three-to-a-row grid, in whole points (155 pt, 2.15 in) like every size a
+# figure gets from its contents, so its PDF's MediaBox is what report.pdf writes as its BBox
+PANEL_WIDTH = math.floor(0.315 * TEXT_WIDTH * 72) / 72
+# the smallest text a figure sets: a column figure two to a row is placed at 48.5 % of the text
+# width (0.95 of its 3.5 in) and a full-width one at 0.98, so 6.5 pt prints at 6.2 pt or more
+SMALL_FONT = 6.5
 
 PC_LABEL = "PC(+)  (probability times cost)"
 NEC_LABEL = "Normalized expected cost"
@@ -33,9 +44,20 @@ DIFF_LABEL = "Difference in normalized expected cost"
 
 # Okabe & Ito (2008), "Color universal design", without black (black is the trivial classifiers)
 # and with yellow last and darkened (pure #F0E442 vanishes on white paper).
-PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#A08F00")
-# dash patterns in units of the line width; six patterns, seven colours, seven markers: the first
-# 42 classifiers all differ in the triple, and the first 6 in every element of it
+# An eighth colour from Paul Tol's scheme (wine), dark where the yellow is light.
+PALETTE = (
+    "#0072B2",
+    "#D55E00",
+    "#009E73",
+    "#CC79A7",
+    "#E69F00",
+    "#56B4E9",
+    "#A08F00",
+    "#882255",
+)
+# dash patterns in units of the line width: eight patterns, eight colours and nine markers, so
+# the first 8 classifiers differ in every element of (colour, dash, marker) and the first 72 in
+# the pair (dash, marker) (8 and 9 are coprime); in greyscale, dash and marker tell them apart
 LINESTYLES = (
     "solid",
     (0, (5.0, 1.8)),
@@ -43,8 +65,10 @@ LINESTYLES = (
     (0, (7.0, 1.6, 1.3, 1.6)),
     (0, (10.0, 2.5)),
     (0, (4.0, 1.4, 1.3, 1.4, 1.3, 1.4)),
+    (0, (2.6, 1.2, 2.6, 4.0)),
+    (0, (1.2, 3.2)),
 )
-MARKERS = ("o", "s", "^", "D", "v", "P", "X")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "h")
 # Paul Tol's "muted" scheme for priors (a different family from the classifiers' colours)
 PRIOR_PALETTE = (
     "#332288",
@@ -226,8 +250,66 @@ def legend_columns(handles, width_in: float) -> int:
     return max(1, min(len(handles), int(width_in // per_col)))
 
 
+def is_panel(width_in: float) -> bool:
+    """Whether a figure this wide is a panel narrower than a journal column (a grid's panel,
+    :data:`PANEL_WIDTH`): its legend is set compactly (:func:`fit_legend`)."""
+    return width_in < COLUMN_WIDTH - 0.01
+
+
+def pc_label(width_in: float) -> str:
+    """The PC(+) axis label: :data:`PC_LABEL`, or just "PC(+)" on a panel, whose grid's note and
+    captions say what PC(+) is."""
+    return "PC(+)" if is_panel(width_in) else PC_LABEL
+
+
+PANEL_PLOT_HEIGHT = 1.75  # inches: a panel's axes with their tick labels and x label
+
+
+def renderer_for(fig):
+    """An Agg renderer at ``fig``'s size and dpi, to measure text and legends before saving."""
+    from matplotlib.backends.backend_agg import RendererAgg
+
+    w, h = fig.get_size_inches()
+    return RendererAgg(w * fig.dpi, h * fig.dpi, fig.dpi)
+
+
+def fit_legend(fig, handles, loc: str, width_in: float):
+    """A figure legend at ``loc`` with as many columns as fit ``width_in`` (measured, not
+    estimated), never wider than the figure unless one column is. A panel's legend
+    (:func:`is_panel`) is set compactly: :data:`SMALL_FONT`, shorter handles, tighter rows."""
+    opts = {"frameon": False}
+    if is_panel(width_in):
+        opts.update(
+            fontsize=SMALL_FONT,
+            handlelength=2.0,
+            handletextpad=0.4,
+            labelspacing=0.2,
+            columnspacing=0.9,
+        )
+    renderer = renderer_for(fig)
+    room = (width_in - 0.04) * fig.dpi
+    for ncols in range(min(len(handles), legend_columns(handles, width_in) + 2), 0, -1):
+        legend = fig.legend(handles=handles, loc=loc, ncols=ncols, **opts)
+        if ncols == 1 or legend.get_window_extent(renderer).width <= room:
+            return legend
+        legend.remove()
+    return fig.legend(handles=handles, loc=loc, ncols=1, **opts)
+
+
+def fit_height(fig, legend, body_in: float) -> None:
+    """Set ``fig``'s height to ``body_in`` inches for its axes plus its legend's measured height
+    (and a little room), rounded up to a whole point: a panel's height follows from what it
+    holds."""
+    height = body_in + legend.get_window_extent(renderer_for(fig)).height / fig.dpi + 0.08
+    fig.set_figheight(math.ceil(height * 72 - 1e-6) / 72)
+
+
 def top_legend(fig, handles, width_in):
-    fig.legend(
+    """The legend above the axes: measured columns for a panel (:func:`fit_legend`), else as many
+    columns as :func:`legend_columns` estimates."""
+    if is_panel(width_in):
+        return fit_legend(fig, handles, "outside upper center", width_in)
+    return fig.legend(
         handles=handles,
         loc="outside upper center",
         ncols=legend_columns(handles, width_in),
@@ -244,4 +326,4 @@ def frame_small_roc_panel(ax) -> None:
     ax.set_xlabel("False positive rate")
     ax.set_ylabel("True positive rate")
     ax.set_title("ROC space", fontsize=7)
-    ax.legend(loc="lower right", frameon=False, fontsize=5.5)
+    ax.legend(loc="lower right", frameon=False, fontsize=SMALL_FONT)

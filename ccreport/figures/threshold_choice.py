@@ -23,9 +23,15 @@ from ..results import ClassifierResult, DatasetResult
 from .registry import FigureOptions, FigureSpec, Subject, register
 from .style import (
     NEC_LABEL,
+    PANEL_PLOT_HEIGHT,
+    PANEL_WIDTH,
     PC_LABEL,
+    fit_height,
+    fit_legend,
+    is_panel,
     legend_columns,
     new_figure,
+    pc_label,
     style,
     styles_for,
     width_inches,
@@ -218,11 +224,33 @@ def draw_kendall(ax, c: ClassifierResult, st, axis: str, index: int) -> tuple[Li
     return line, float(np.nanmax(y))
 
 
+def methods_top(dataset: DatasetResult, axis: str) -> float:
+    """The highest point of any threshold choice curve of any scoring classifier of ``dataset`` on
+    ``axis`` (0 when none has curves): one y limit for a grid of :func:`threshold_methods`
+    panels."""
+    tops = [
+        float(np.nanmax(m.curve[:, 1]))
+        for c in dataset.classifiers.values()
+        if is_scoring(c)
+        for m in c.threshold_choice.methods[axis].values()
+        if m.curve is not None and m.curve.size
+    ]
+    return max(tops, default=0.0)
+
+
 def threshold_methods(
-    dataset: DatasetResult, name: str, setting: str = "pc", width="column"
+    dataset: DatasetResult,
+    name: str,
+    setting: str = "pc",
+    width="column",
+    shared_y: bool = False,
 ) -> Figure:
     """One classifier's threshold choice curves together, partial ranges shaded under its Kendall
-    curve."""
+    curve.
+
+    ``shared_y``: the y axis reaches the highest curve of every scoring classifier of the dataset
+    (:func:`methods_top`), so the panels of all its classifiers read on one scale; otherwise this
+    classifier's own highest curve."""
     c = dataset.classifiers[name]
     axes = drawn_axes(setting)
     with style():
@@ -241,16 +269,17 @@ def threshold_methods(
         panels = fig.subplots(len(axes), 1, squeeze=False)[:, 0]
         for ax, axis in zip(panels, axes, strict=True):
             shade_handles, top, _ = draw_methods(ax, c, axis)
-            frame_axes(ax, axis, y_top(top))
+            frame_axes(ax, axis, y_top(methods_top(dataset, axis) if shared_y else top))
+            if is_panel(w) and axis == "pc":
+                ax.set_xlabel(pc_label(w))
             if len(axes) > 1:
                 ax.set_title(f"{AXIS_NAMES[axis]} axis", fontsize="small")
-        handles = method_handles(c)
-        fig.legend(
-            handles=handles + shading_legend(shade_handles),
-            loc="outside lower center",
-            ncols=cols,
-            frameon=False,
-        )
+        handles = method_handles(c) + shading_legend(shade_handles)
+        if is_panel(w):
+            legend = fit_legend(fig, handles, "outside lower center", w)
+            fit_height(fig, legend, len(axes) * (PANEL_PLOT_HEIGHT + 0.15))
+        else:
+            fig.legend(handles=handles, loc="outside lower center", ncols=cols, frameon=False)
     return fig
 
 
@@ -445,7 +474,9 @@ THRESHOLD_METHODS = register(
         scope="classifier",
         key="{dataset}/threshold-methods/{name}",
         stem="{dataset_slug}/threshold-methods/{name_slug}",
-        draw=lambda s: threshold_methods(s.dataset, s.name, s.results.settings.threshold_axis),
+        draw=lambda s: threshold_methods(
+            s.dataset, s.name, s.results.settings.threshold_axis, PANEL_WIDTH, shared_y=True
+        ),
         caption=_methods_caption,
         alt=_methods_alt,
         section="threshold_choice",

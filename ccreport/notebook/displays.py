@@ -29,8 +29,16 @@ from ..figures.cost_space import (
     setup_cost_axes,
     setup_handle,
 )
-from ..figures.difference import difference, draw_difference
-from ..figures.style import PC_LABEL, label_of, style, style_for, top_legend, width_inches
+from ..figures.difference import difference, difference_ylim, draw_difference
+from ..figures.style import (
+    PANEL_WIDTH,
+    PC_LABEL,
+    label_of,
+    style,
+    style_for,
+    top_legend,
+    width_inches,
+)
 from ..results import ClassifierResult, ComparisonResult, DatasetResult, Results
 from .evaluate import evaluate
 
@@ -257,7 +265,7 @@ class DifferenceDisplay:
 
     def __init__(self, results: Results, a: str, b: str):
         self.results = results
-        dataset = next(iter(results.datasets.values()))
+        self.dataset = dataset = next(iter(results.datasets.values()))
         self.comparison: ComparisonResult = dataset.comparisons[f"{a} vs {b}"]
         self.styles = {a: style_for(0), b: style_for(1)}
 
@@ -301,7 +309,13 @@ class DifferenceDisplay:
         """Draw into ``ax`` (None: a new figure, the report's difference figure)."""
         with style():
             if ax is None:
-                fig = difference(self.comparison, self.styles)
+                # the report's panel: its width, on the y scale of all the dataset's pairs
+                fig = difference(
+                    self.comparison,
+                    self.styles,
+                    width=PANEL_WIDTH,
+                    ylim=difference_ylim(self.dataset.comparisons.values()),
+                )
                 ax = fig.axes[0]
             else:
                 handles = draw_difference(

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 
 from matplotlib.lines import Line2D
 
-from ..figures.style import classifier_styles, legend_columns, style, style_for
+from ..figures.style import PANEL_WIDTH, classifier_styles, legend_columns, style, style_for
 from ..figures.threshold_choice import (
     AXIS_NAMES,
     KENDALL_LABELS,
@@ -324,9 +324,8 @@ class ThresholdChoiceDisplay(ThresholdDisplayFromArrays):
         with style():
             if ax is None:
                 setting = self.axis or self.results.settings.threshold_axis
-                fig = threshold_methods(
-                    replace(self.dataset, classifiers={c.name: c}), c.name, setting
-                )
+                # the report's panel: its width, on the y scale of all the dataset's classifiers
+                fig = threshold_methods(self.dataset, c.name, setting, PANEL_WIDTH, shared_y=True)
                 drawn = own_figure_state(fig, drawn_axes(setting))
                 drawn.classifiers = [(c, None)]
                 ax = fig.axes[0]

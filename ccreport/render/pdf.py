@@ -87,27 +87,53 @@ def _internal_links(html: str) -> str:
 
 
 def chapters(site: Site, attachments: bool, table_layout=None) -> list[dict]:
+    """report.pdf's chapters: the body (every page's body part: the overview, each dataset's body
+    sections), then the appendix (each dataset's appendix sections, the methods, the provenance),
+    each appendix chapter titled "Appendix A", "Appendix B", ... (:attr:`Page.parts`)."""
     out = []
-    for number, page in enumerate(site.pages, start=1):
-        context = page_context(site.context, page, True)
-        context["attachments"] = attachments
-        context["table_layout"] = table_layout
-        body = _internal_links(render_template(site.env, page.template, context))
-        sections = [
-            {"id": i, "title": unescape(_TAG.sub("", t)).strip()} for i, t in _H2.findall(body)
-        ]
-        title = "Overview" if page.slug == "index" else page.title
-        out.append(
-            {
-                "id": f"page-{page.slug}",
-                "number": number,
-                "title": title,
-                "kind": page.template.removesuffix(".html"),
-                "body": _markup(body),
-                "sections": sections,
-            }
-        )
+    for part in ("body", "appendix"):
+        for page in site.pages:
+            if part not in page.parts:
+                continue
+            context = page_context(site.context, page, True)
+            context["attachments"] = attachments
+            context["table_layout"] = table_layout
+            context["part"] = part
+            body = _internal_links(render_template(site.env, page.template, context))
+            title = "Overview" if page.slug == "index" else page.title
+            if part == "body":
+                number = prefix = str(sum(c["part"] == "body" for c in out) + 1)
+            else:
+                prefix = appendix_letter(sum(c["part"] == "appendix" for c in out))
+                number = f"Appendix {prefix}"
+                if page.part == "body":
+                    title = f"{page.nav_title}: details"
+            sections = [
+                {"id": i, "title": unescape(_TAG.sub("", t)).strip()} for i, t in _H2.findall(body)
+            ]
+            out.append(
+                {
+                    "id": f"page-{page.slug}" + ("-appendix" if page.part != part else ""),
+                    "number": number,
+                    "prefix": prefix,
+                    "part": part,
+                    "title": title,
+                    "kind": page.template.removesuffix(".html"),
+                    "body": _markup(body),
+                    "sections": sections,
+                }
+            )
     return out
+
+
+def appendix_letter(index: int) -> str:
+    """A, B, ..., Z, AA, AB, ...: the label of the appendix chapter ``index`` (from 0)."""
+    label = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        label = chr(ord("A") + rest) + label
+    return label
 
 
 def _markup(html: str):
@@ -125,6 +151,7 @@ def report_html(site: Site, epoch: int, attachments: bool, table_layout=None) ->
     context = dict(site.context)
     context.update(
         chapters=chapters(site, attachments, table_layout),
+        catalogue=site.catalogue,
         created=date.iso,
         build_date=date.display(),
         print=True,

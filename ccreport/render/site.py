@@ -39,6 +39,7 @@ from ..figures import specs as figure_specs
 from ..project import naming
 from ..results import DatasetResult, Results, dataset_priors
 from . import findings as fd
+from . import page_nav
 from . import tables as tb
 from .catalogue import Catalogue, number_items
 from .decision_summary import decision_summary
@@ -47,6 +48,7 @@ from .markdown_text import render_markdown, strip_leading_title
 from .methods_page import limitations, probability_rules_table  # the methods page's generated parts
 from .page_names import dataset_link, dataset_page_slug, slug
 from .sections import DATASET_SECTIONS, PageSection, instance_costs, overview, provenance
+from .sections.figure_sections import cited_pairs
 
 PDF_NAME = "report.pdf"
 
@@ -72,6 +74,7 @@ class Figure:
     )
     panel_caption: str | None = None  # in report.pdf's grid of panels, instead of the caption
     panels_note: str | None = None  # said once before that grid (ccreport.figures.registry)
+    size: tuple[int, int] | None = None  # the SVG's CSS px (page_nav.svg_size): the <img> box
 
     @property
     def id(self) -> str:
@@ -95,10 +98,23 @@ class Page:
     tables: dict[str, tb.Table] = field(default_factory=dict)
     figures: dict[str, Figure] = field(default_factory=dict)
     data: dict[str, Any] = field(default_factory=dict)
+    part: str = "body"  # the whole page in report.pdf's body, or in its appendix
+    appendix_keys: frozenset[str] = frozenset()  # the figures and tables of its appendix sections
 
     @property
     def filename(self) -> str:
         return f"{self.slug}.html"
+
+    def part_of(self, key: str) -> str:
+        """Where the page's figure or table ``key`` is in report.pdf: "body" or "appendix"."""
+        return "appendix" if self.part == "appendix" or key in self.appendix_keys else "body"
+
+    @property
+    def parts(self) -> tuple[str, ...]:
+        """The parts of report.pdf the page has something in, in order."""
+        if self.part == "appendix":
+            return ("appendix",)
+        return ("body", "appendix") if self.appendix_keys else ("body",)
 
 
 def figures_from_index(index: dict | None) -> dict[str, Figure]:
@@ -130,27 +146,25 @@ def classifier_index(results: Results) -> dict[str, dict]:
 
 
 def _placed(
-    results: Results, d: DatasetResult | None, section: str, figures: dict[str, Figure]
+    results: Results,
+    d: DatasetResult | None,
+    section: str,
+    figures: dict[str, Figure],
+    shows=None,
 ) -> list[Figure]:
-    """The figures of the index that the registered kinds put in a section, in report order."""
+    """The figures of the index that the registered kinds put in a section, in report order;
+    ``shows(name)``: whether the figure of that classifier or pair (None: the dataset's) is
+    wanted."""
     found = []
     for spec in figure_specs(section=section):
-        keys = (
-            [spec.key_for()]
-            if spec.scope == "report"
-            else [
-                spec.key_for(d.name, name)
-                for name in (
-                    [None]
-                    if spec.scope == "dataset"
-                    else d.classifiers
-                    if spec.scope == "classifier"
-                    else d.comparisons
-                )
-            ]
+        names = (
+            [None]
+            if spec.scope in ("report", "dataset")
+            else list(d.classifiers if spec.scope == "classifier" else d.comparisons)
         )
-        for key in keys:
-            if key in figures:
+        for name in names:
+            key = spec.key_for() if spec.scope == "report" else spec.key_for(d.name, name)
+            if key in figures and (shows is None or shows(name)):
                 figure = figures[key]
                 figure.scope = spec.scope
                 found.append(figure)
@@ -158,15 +172,30 @@ def _placed(
 
 
 def dataset_sections(
-    results: Results, d: DatasetResult, figures: dict[str, Figure]
+    results: Results,
+    d: DatasetResult,
+    figures: dict[str, Figure],
+    cited: frozenset[str] = frozenset(),
 ) -> list[PageSection]:
     """The dataset page's sections with their tables and figures (the index's figures under
-    ``<dataset>/`` that no registered kind places are shown with the main figures)."""
+    ``<dataset>/`` that no registered kind places are shown with the main figures). ``cited``:
+    the comparison keys the dataset's findings quote (a section's ``shows`` may select by them)."""
     priors = list(dataset_priors(results, d))
     out = []
     for section in DATASET_SECTIONS:
         tables = {name: t for name, t in section.tables(d, priors).items() if t is not None}
-        out.append(PageSection(section, tables, _placed(results, d, section.id, figures)))
+        placed = [
+            figure
+            for of in section.figures_of or (section.id,)
+            for figure in _placed(
+                results,
+                d,
+                of,
+                figures,
+                lambda name, section=section: section.shows(d, cited, name),
+            )
+        ]
+        out.append(PageSection(section, tables, placed))
     placed = {f.key for s in out for f in s.figures}
     overview = {
         spec.key_for() for spec in figure_specs() if spec.scope == "report"
@@ -201,10 +230,11 @@ def build_pages(results: Results, figures: dict[str, Figure]) -> list[Page]:
         )
     ]
     for d in results.datasets.values():
-        sections = dataset_sections(results, d, figures)
-        by_id = {s.id: s for s in sections}
         found = fd.dataset_findings(results, d)
+        sections = dataset_sections(results, d, figures, cited_pairs(found))
+        by_id = {s.id: s for s in sections}
         cheapest = {"cheapest": found.cheapest} if found.cheapest is not None else {}
+        appendix = [s for s in sections if s.appendix]
         pages.append(
             Page(
                 dataset_page_slug(d.name),
@@ -213,13 +243,17 @@ def build_pages(results: Results, figures: dict[str, Figure]) -> list[Page]:
                 "dataset.html",
                 tables=cheapest | {name: t for s in sections for name, t in s.tables.items()},
                 figures={f.key: f for s in sections for f in s.figures},
+                appendix_keys=frozenset(
+                    [f.key for s in appendix for f in s.figures]
+                    + [t.key for s in appendix for t in s.tables.values()]
+                ),
                 data={
                     "dataset": d,
                     "dataset_findings": found,
                     "sections": sections,
                     "main_figures": by_id["figures"].figures,
                     "focus_figures": by_id["focus"].figures,
-                    "pair_figures": by_id["differences"].figures,
+                    "pair_figures": [f for s in sections for f in s.figures if f.scope == "pair"],
                     "narrative": render_markdown(d.narrative_markdown, heading_offset=1),
                     "explorer": explorer_json(results, d),  # templates/explorer.html
                 },
@@ -234,6 +268,7 @@ def build_pages(results: Results, figures: dict[str, Figure]) -> list[Page]:
             "methods.html",
             tables={} if rules is None else {"probability_rules": rules},
             data={"instance_cost_bins": BINS, "limitations": limitations(results)},
+            part="appendix",
         )
     )
     pages.append(
@@ -248,6 +283,7 @@ def build_pages(results: Results, figures: dict[str, Figure]) -> list[Page]:
                 "versions": provenance.versions_table(results),
                 "build": provenance.build_table(results),
             },
+            part="appendix",
         )
     )
     return pages
@@ -332,6 +368,7 @@ def make_environment(project_root: Path | None, theme: Path) -> jinja2.Environme
         slug=slug,
         dataset_href=dataset_link,
     )
+    env.filters.update(page_contents=page_nav.page_contents)
     env.filters.update(
         instance_cost_sentence=instance_costs.what_changes,
         instance_cost_left_out=instance_costs.left_out,
@@ -500,6 +537,7 @@ def page_context(site_context: dict, page: Page, print_mode: bool) -> dict:
     context = dict(site_context)
     context.update(page.data)
     context.update(page=page, tables=page.tables, figures=page.figures, print=print_mode)
+    context["part"] = None  # report.pdf renders a page's "body" and its "appendix" apart
     return context
 
 
@@ -513,7 +551,10 @@ def render_site(
         getattr(project, "theme", paths.DEFAULT_THEME) or paths.DEFAULT_THEME, root
     )
     env = make_environment(root, theme)
-    pages = build_pages(results, figures_from_index(figures))
+    figure_list = figures_from_index(figures)
+    for figure in figure_list.values():
+        figure.size = page_nav.svg_size(out / figure.svg)
+    pages = build_pages(results, figure_list)
     catalogue = number_items(pages)
     site_context = {
         "results": results,

@@ -135,6 +135,9 @@ class Cell:
     note_class: str = (
         ""  # a CSS class of the note ("range": a spread, styled unlike a confidence interval)
     )
+    # words at the end of ``note`` that the LaTeX form moves into a table footnote (a lettered
+    # mark in the cell), so that a narrow column need not wrap them; the page shows them in place
+    footnote: str = ""
 
     @property
     def csv_value(self):
@@ -188,7 +191,10 @@ class Table:
     number: int | None = None
     compact: bool = False  # small type (wide tables)
     sentences: list[str] = field(default_factory=list)  # the table read out in words (decision box)
-    lead_columns: int = 1  # row-header columns, repeated when the LaTeX form is split by columns
+    lead_columns: int = 1  # row-header columns, shown once per row group in the LaTeX long form
+    # column header -> the CSV columns it is written as: each of its cells' ``value`` is a tuple
+    # of that many values (e.g. a range as its low and high end)
+    csv_split: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -228,12 +234,30 @@ class Table:
         return f"tables/{self.key}.tex"
 
     def to_csv(self) -> str:
+        """The table as CSV: one column per column (a :attr:`csv_split` column as several), then
+        the :attr:`extra_csv` columns; values at full precision, spreadsheet-safe."""
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow([spreadsheet_safe(v) for v in list(self.columns) + list(self.extra_csv)])
+        header = []
+        for name in self.columns:
+            header += list(self.csv_split.get(name, (name,)))
+        writer.writerow([spreadsheet_safe(v) for v in header + list(self.extra_csv)])
         for i, row in enumerate(self.rows):
-            extra = [values[i] for values in self.extra_csv.values()]
-            writer.writerow([spreadsheet_safe(v) for v in [c.csv_value for c in row] + extra])
+            values = []
+            for name, c in zip(self.columns, row):
+                split = self.csv_split.get(name)
+                if split is None:
+                    values.append(c.csv_value)
+                    continue
+                parts = tuple(c.value) if isinstance(c.value, (tuple, list)) else ()
+                if len(parts) != len(split):
+                    raise ValueError(
+                        f"table {self.key}: a cell of column {name!r} holds {len(parts)} CSV "
+                        f"values, {len(split)} expected ({', '.join(split)})"
+                    )
+                values += [repr(v) if isinstance(v, float) else v for v in parts]
+            extra = [values_[i] for values_ in self.extra_csv.values()]
+            writer.writerow([spreadsheet_safe(v) for v in values + extra])
         return out.getvalue()
 
     def to_latex(self) -> str:
@@ -265,6 +289,7 @@ def mark_verdict(cells: dict[str, Cell], v: ranking.Verdict) -> None:
             words = tie_note(name, v)
             if words:
                 cells[name].note = f"{cells[name].note} {words}".strip()
+                cells[name].footnote = words
 
 
 def mark_best(cells: list[Cell], allowed=None) -> None:

@@ -6,17 +6,23 @@ every replicate hull (each Neyman-Pearson and workforce criterion, each performa
 of a probability-scoring classifier); :func:`hybrid_band` turns the replicates into a
 :class:`~ccreport.results.HybridBand`. Both are called by the ``pairs`` task
 (:func:`ccreport.tasks.bands_task.pairs_task`), so the hybrid is read on the same resampled
-instances as every pair comparison.
+instances as every pair comparison. Under ``calibration`` = "auto" (within its budget) or
+"double", the band's and the expected-cost intervals' upper levels are calibrated by a fast double
+bootstrap of the hybrid (:mod:`ccreport.analysis.selection.hybrid_calibration`, generator
+``task_rng(seed, "hybrid calibration", dataset)``, so the dataset's one resampling is unchanged).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from ..analysis import calibration as cb
 from ..analysis import selection as sel
 from ..analysis.roc import crisp_roc, roc_points
 from ..analysis.selection import hybrid_bands as hb
+from ..analysis.selection import hybrid_calibration as hc
 from ..analysis.selection.criteria import workforce_capacity
+from ..project.settings import task_rng
 from ..results import HybridBand
 
 
@@ -78,9 +84,26 @@ def hybrid_band(inputs, settings, reps) -> HybridBand:
             continue
         criteria[key] = {"sample": {n: (ch.fpr, ch.tpr) for n, ch in found.items()}}
     level = settings.confidence
+    names = list(rocs)
+    cal, method = None, reps.method
+    if cb.wanted(settings.calibration, y.size):
+        cal = hc.calibrate_hybrid(
+            task_rng(settings.seed, "hybrid calibration", inputs.dataset),
+            y,
+            {c.name: c.scores for c in inputs.classifiers if c.scores is not None},
+            {c.name: c.predictions for c in inputs.classifiers if c.scores is None},
+            names,
+            level,
+            inputs.priors,
+        )
+        method += "; " + hc.METHOD
     inf = hb.hybrid_inference(
-        reps, list(rocs), inputs.priors, hybrid_expected, level, criteria, independent
+        reps, names, inputs.priors, hybrid_expected, level, criteria, independent, cal
     )
     return HybridBand(
-        level=level, replicates=reps.replicates, method=reps.method, target=hb.TARGET, inference=inf
+        level=level,
+        replicates=reps.replicates,
+        method=method,
+        target=hb.TARGET_UNCALIBRATED if cal is None else hb.TARGET_CALIBRATED,
+        inference=inf,
     )

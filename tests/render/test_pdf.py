@@ -10,6 +10,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from collections import Counter
 
 import pytest
 
@@ -295,6 +296,8 @@ def test_every_figure_and_table_of_the_site_is_in_the_pdf_with_the_same_number(
         list(out.glob("figures/**/*.svg"))
     )  # the site shows every drawn figure
     text = " ".join(pdf_text.split())
+    captions = Counter(re.findall(r"((?:Figure|Table) \d+)\. ", text))
+    assert all(n == 1 for n in captions.values()), captions.most_common(3)  # each exactly once
     assert {("Figure", int(n)) for n in re.findall(r"Figure (\d+)\.", text)} == {
         k for k in site if k[0] == "Figure"
     }
@@ -353,6 +356,9 @@ def test_each_grid_of_panels_says_once_what_every_panel_shows(example_pdf, pdf_t
 
     from ccreport import figures as F
     from ccreport.figures.registry import FigureOptions
+    from ccreport.render import findings as fd
+    from ccreport.render.sections import DATASET_SECTIONS
+    from ccreport.render.sections.figure_sections import cited_pairs
 
     text = " ".join(pdf_text.split())
     results = example_results()
@@ -362,7 +368,14 @@ def test_each_grid_of_panels_says_once_what_every_panel_shows(example_pdf, pdf_t
         for d in results.datasets.values():
             subjects = [x for x in spec.subjects(results, d, {}) if spec.wanted(x, FigureOptions())]
             note = " ".join(spec.panels_note(subjects[0]).split())
-            assert text.count(" ".join(note.split()[:20])) == 1, (spec.kind, d.name)
+            cited = cited_pairs(fd.dataset_findings(results, d))
+            grids = [  # the sections showing some of the kind's panels: one grid, one note each
+                s
+                for s in DATASET_SECTIONS
+                if spec.section in (s.figures_of or (s.id,))
+                and any(s.shows(d, cited, x.name) for x in subjects)
+            ]
+            assert text.count(" ".join(note.split()[:20])) == len(grids), (spec.kind, d.name)
             for subject in subjects:
                 full, panel = spec.caption(subject), spec.panel_caption(subject)
                 assert len(panel) < len(full) / 2 and subject.dataset.name in panel
@@ -375,13 +388,24 @@ def test_each_grid_of_panels_says_once_what_every_panel_shows(example_pdf, pdf_t
 
 
 def test_site_numbers_follow_the_reading_order_of_every_page(example_pdf):
-    """The catalogue's order is the templates' order: numbers rise down every page of the site."""
+    """The catalogue's order is the templates' order and report.pdf's: numbers rise down the body
+    of every page of the site (up to its first folded appendix section), page after page, then on
+    through the appendix sections and the wholly appendix pages (methods, provenance)."""
     out, _, _ = example_pdf
-    last = {"Figure": 0, "Table": 0}
+    body, appendix = [], []
     for page in _site_pages(out):
-        for kind, number, _ in _LABELLED.findall((out / page).read_text(encoding="utf-8")):
-            assert int(number) > last[kind], (page, kind, number)
-            last[kind] = int(number)
+        html = (out / page).read_text(encoding="utf-8")
+        if page in ("methods.html", "provenance.html"):
+            head, tail = "", html
+        else:
+            head, fold, tail = html.partition('<details class="appendix"')
+            tail = fold + tail
+        body += [(page, kind, int(n)) for kind, n, _ in _LABELLED.findall(head)]
+        appendix += [(page, kind, int(n)) for kind, n, _ in _LABELLED.findall(tail)]
+    last = {"Figure": 0, "Table": 0}
+    for page, kind, number in body + appendix:
+        assert number > last[kind], (page, kind, number)
+        last[kind] = number
 
 
 def test_nothing_in_the_pdf_only_makes_sense_on_screen(pdf_text):

@@ -429,3 +429,36 @@ def test_installed_layout_finds_templates_and_themes():
 
     assert (paths.templates_dir() / "base.html").is_file()
     assert {"default", "journal"} <= set(paths.available_themes())
+
+
+def test_appendix_sections_are_folded_and_every_figure_is_shown_once(example_site):
+    """The contract with the site's styles: each appendix section of a dataset page with something
+    to show is in a closed ``<details class="appendix" id="<page>-appendix-<section>">`` whose
+    summary is its title, after every body section; each figure file is shown by one image."""
+    import re
+    from collections import Counter
+
+    from ccreport.render.page_names import dataset_page_slug
+    from ccreport.render.sections import DATASET_SECTIONS
+
+    out, data = example_site
+    shown = Counter()
+    for page in out.glob("*.html"):
+        shown.update(re.findall(r'<img src="([^"]+\.svg)"', page.read_text(encoding="utf-8")))
+    assert shown and all(n == 1 for n in shown.values()), shown.most_common(3)
+    for d in data["datasets"]:
+        slug = dataset_page_slug(d)
+        html = (out / f"{slug}.html").read_text(encoding="utf-8")
+        folds = re.findall(
+            r'<details class="appendix" id="([^"]+)">\s*<summary>([^<]+)</summary>', html
+        )
+        titles = {s.id: s.title for s in DATASET_SECTIONS}
+        assert folds and "<details open" not in html and " open>" not in html
+        for fold_id, title in folds:
+            section = fold_id.removeprefix(f"{slug}-appendix-")
+            assert titles[section] == title.strip()
+            assert next(s for s in DATASET_SECTIONS if s.id == section).part == "appendix"
+        first_fold = html.index("<details")
+        for s in DATASET_SECTIONS:
+            if s.part == "body" and f'id="{slug}-{s.id}"' in html:
+                assert html.index(f'id="{slug}-{s.id}"') < first_fold, s.id

@@ -3,7 +3,12 @@ one page.
 
 The dataset page loops over its sections and includes ``sections/<id>.html`` for each (a project
 overrides one by placing a file of that name in its own ``templates/sections/``). Its figures are
-the registered figure kinds whose ``section`` is the section's id (:mod:`ccreport.figures`).
+the registered figure kinds whose ``section`` is the section's id (:mod:`ccreport.figures`), or
+those of the sections it names in ``figures_of``, narrowed to the subjects ``shows`` accepts.
+
+A section is in the report's body or in its appendix (``part``): report.pdf prints the body
+sections of every dataset, then each dataset's appendix sections as a chapter of the appendix; the
+site shows the appendix sections of a page folded away in ``<details class="appendix">``.
 """
 
 from __future__ import annotations
@@ -18,6 +23,13 @@ def no_tables(d: DatasetResult, priors: list[str]) -> dict:
     return {}
 
 
+def every_subject(d: DatasetResult, cited: frozenset[str], name: str | None) -> bool:
+    return True
+
+
+PARTS = ("body", "appendix")
+
+
 @dataclass(frozen=True)
 class Section:
     """One section of the dataset page.
@@ -30,6 +42,15 @@ class Section:
     title: str  # its heading
     contents: str  # its entry in the page's contents
     tables: Callable[[DatasetResult, list[str]], dict] = no_tables
+    part: str = "body"  # one of PARTS: the report's body, or its appendix
+    figures_of: tuple[str, ...] = ()  # show the figures registered for these section ids (): own
+    # shows(dataset, cited pairs, subject name): whether a figure of a classifier or pair (None:
+    # the dataset's own) is shown here; cited: the comparison keys the dataset's findings quote
+    shows: Callable[[DatasetResult, frozenset[str], str | None], bool] = every_subject
+
+    def __post_init__(self):
+        if self.part not in PARTS:
+            raise ValueError(f"section {self.id!r}: part {self.part!r} is not one of {PARTS}")
 
 
 @dataclass
@@ -51,6 +72,14 @@ class PageSection:
     @property
     def contents(self) -> str:
         return self.section.contents
+
+    @property
+    def part(self) -> str:
+        return self.section.part
+
+    @property
+    def appendix(self) -> bool:
+        return self.section.part == "appendix"
 
     @property
     def shown(self) -> bool:

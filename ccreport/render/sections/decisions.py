@@ -591,6 +591,43 @@ def hybrid_segment_table(d: DatasetResult) -> tb.Table | None:
     return t
 
 
+def tie_range(members) -> tuple[float, float, int]:
+    """The thresholds equally cheap at one PC(+) as ``(lowest, highest, count)``.
+
+    The members of a :class:`ccreport.analysis.selection.hull.Tie` are the ROC points on one edge
+    of the convex hull (D&H 2006 section 5.1.2: at the edge's PC(+) every point on the iso-cost
+    line through it has the same normalized expected cost). Their thresholds span the edge's two
+    vertices; a threshold between them whose ROC point lies under the edge is not tied, so the
+    range says where the tied thresholds are and the count how many there are.
+    """
+    thresholds = np.array([m[1] for m in members], dtype=float)
+    return float(thresholds.min()), float(thresholds.max()), int(thresholds.size)
+
+
+def bound_text(t: float) -> str:
+    """An end of a range of thresholds: the number, or a signed infinity (flag nobody/everyone)."""
+    if math.isinf(t):
+        return "\u221e" if t > 0 else "\u2212\u221e"
+    return f"{t:.6g}"
+
+
+def tie_cell(tie) -> tb.Cell:
+    """The ``Ties`` cell of a threshold table: ``at PC: [lowest, highest] (n tied)``.
+
+    The CSV holds the tie's PC(+), lowest and highest threshold and count in four columns
+    (:data:`TIE_CSV_COLUMNS`); the page, the PDF and LaTeX show the range, never every tied score.
+    """
+    if tie is None:
+        return tb.Cell(tb.DASH, ("", "", "", ""))
+    low, high, n = tie_range(tie.members)
+    # no-break spaces: the range never wraps inside
+    shown = f"at {tie.pc:.3f}: [{bound_text(low)},\u00a0{bound_text(high)}] ({n}\u00a0tied)"
+    return tb.Cell(shown, (tie.pc, low, high, n))
+
+
+TIE_CSV_COLUMNS = ("Tie at PC(+)", "Tied thresholds low", "Tied thresholds high", "Tied count")
+
+
 def threshold_tables(d: DatasetResult, priors: list[str]) -> dict:
     slug = dataset_page_slug(d.name)
     out = {}
@@ -602,24 +639,20 @@ def threshold_tables(d: DatasetResult, priors: list[str]) -> dict:
             f"{slug}-thresholds-{naming.stem(name)}",
             f"Thresholds of {name} on {d.name}: on which PC(+) interval each threshold is optimal.",
             ["Threshold", "PC(+) interval", "FPR", "TPR", "Ties"],
-            note="A zero-width interval: optimal only at that end. Ties: other thresholds equally "
-            "cheap at the interval's end.",
+            note="A zero-width interval: optimal only at that end. Ties: the range of the "
+            "thresholds equally cheap at the interval's upper end (the ROC points on one hull "
+            "edge) and how many they are; \u221e: above every score (flag nobody).",
+            csv_split={"Ties": TIE_CSV_COLUMNS},
         )
         ties = {round(x.pc, 12): x for x in h.ties}
         for k in range(h.threshold.size):
-            tie = ties.get(round(float(h.high[k]), 12))
-            tie_text = tb.DASH
-            if tie is not None:
-                tie_text = (
-                    "at " + f"{tie.pc:.3f}: " + ", ".join(threshold_text(m[1]) for m in tie.members)
-                )
             t.rows.append(
                 [
                     tb.text(threshold_text(float(h.threshold[k]))),
                     tb.interval_cell([(float(h.low[k]), float(h.high[k]))]),
                     tb.num(float(h.fpr[k]), 3),
                     tb.num(float(h.tpr[k]), 3),
-                    tb.text(tie_text),
+                    tie_cell(ties.get(round(float(h.high[k]), 12))),
                 ]
             )
         out[f"thresholds_{name}"] = t
