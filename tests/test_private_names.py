@@ -22,12 +22,6 @@ SCANNED = ("ccreport", "tests", "benchmarks")
 # list only shrinks.
 ALLOWED = {
     (
-        "ccreport/speedups/figure_subsets.py",
-        "_backend_pdf_ps",
-    ): "matplotlib's private PDF font-subsetting helper, "
-    "behind one guarded context manager (notdef_at_code_zero) that patches nothing if it is "
-    "missing",
-    (
         "ccreport/speedups/figure_caches.py",
         "_backend_pdf_ps",
     ): "matplotlib's private PDF font-subsetting helper, "

@@ -13,26 +13,34 @@ narrower fallback sans only leaves some space); report.pdf pins it to the very f
 matplotlib measured the text with (:mod:`ccreport.render.figure_fonts`).
 
 report.pdf draws each figure from its PDF file where it can (:mod:`ccreport.render.figure_pdfs`).
+The PDF files of a run of at most :data:`FIGURES_PER_DOCUMENT` figures of one group folder are
+drawn as the pages of one matplotlib ``PdfPages`` document, so fontTools subsets each font once per
+run rather than once per figure, and split into one file per figure (:func:`split_pages`, which
+also renumbers a font subset that starts at code 0, read as ``.notdef`` by PDF/A). Text is drawn
+without ligatures (:func:`without_ligatures`).
 
 Each figure is laid out once (:func:`lay_out_once`) and drawn once per file with matplotlib's
 public API. Where ``ccreport.speedups`` allows (on by default, off with ``CCREPORT_SPEEDUPS=0`` or
 another matplotlib), the SVG and PDF are drawn in one walk (:mod:`ccreport.speedups.figure_replay`),
-work repeated from figure to figure is shared (:mod:`ccreport.speedups.figure_caches`) and a
-font's second PDF subset keeps code 0 for ``.notdef`` (:mod:`ccreport.speedups.figure_subsets`);
+and work repeated from figure to figure is shared (:mod:`ccreport.speedups.figure_caches`);
 SVG files are byte-identical either way. Figures are split between forked worker processes
 (``workers``); the files are the same bytes for any number of them.
 """
 
 from __future__ import annotations
 
+import io
 import multiprocessing as mp
 import os
+import re
 import string
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib
+from matplotlib.backends.backend_pdf import PdfPages
+from matplotlib.text import Text
 
 from .. import figures as F
 from ..figures import FigureOptions, FigureSpec, Subject
@@ -40,10 +48,10 @@ from ..project import naming
 from ..results import Results
 from ..runtime.interrupts import ignore_interrupts
 from ..speedups import figure_caches, figure_replay
-from ..speedups.figure_subsets import notdef_at_code_zero
 
 SAVE_METADATA = {"svg": {"Date": None}, "pdf": {"CreationDate": None}, "png": {"Software": None}}
 PNG_DPI = 150
+NO_LIGATURES = ("-liga",)  # HarfBuzz feature string: standard ligatures off
 
 
 OVERVIEW_FOLDERS = ("overview",)  # figures/overview/ holds the index's figures, never a dataset's
@@ -136,64 +144,271 @@ def lay_out_once(fig) -> None:
         fig.set_layout_engine(None)  # None here means no engine at all (not a placeholder)
 
 
-def _render(results: Results, styles, folder: Path, formats, tasks) -> list[tuple[str, dict]]:
+def _render(results: Results, styles, folder: Path, formats, chunks) -> list[tuple[str, dict]]:
+    """Draw the figures of each chunk (:func:`font_chunks`) and write their files; the PDF files
+    of a chunk are the pages of one ``PdfPages`` document, so they share its font subsets."""
     out = []
     with (
         F.style(),
-        notdef_at_code_zero(),
         figure_caches.shared_work(),
     ):  # speedups: nothing when off
-        for t in tasks:
-            fig, caption, alt = (
-                t.spec.draw(t.subject),
-                t.spec.caption(t.subject),
-                t.spec.alt(t.subject),
-            )
-            entry = {fmt: f"{t.stem}.{fmt}" for fmt in formats}
-            (folder / t.stem).parent.mkdir(parents=True, exist_ok=True)
-            pending = list(formats)
-            with (
-                figure_caches.tick_updates()
-            ):  # from layout to the last file, not while drawing code runs
-                lay_out_once(fig)
-                _save(fig, folder, entry, pending)
-            entry.update(caption=caption, alt=alt, width=t.spec.width)
-            if (
-                t.spec.panel_caption is not None
-            ):  # report.pdf's grid: the panel's facts, the rest said once
-                entry.update(
-                    panel_caption=t.spec.panel_caption(t.subject),
-                    panels_note=t.spec.panels_note(t.subject),
-                )
-            out.append((t.key, entry))
+        for chunk in chunks:
+            buffer = io.BytesIO()
+            pages = PdfPages(buffer, metadata=SAVE_METADATA["pdf"]) if "pdf" in formats else None
+            entries = [_render_one(t, folder, formats, pages) for t in chunk]
+            if pages is not None:
+                pages.close()
+                split_pages(buffer.getvalue(), [folder / e["pdf"] for e in entries])
+            out.extend((t.key, e) for t, e in zip(chunk, entries, strict=True))
     return out
 
 
-def _save(fig, folder: Path, entry: dict, pending: list) -> None:
-    """Write the laid-out figure in each format of ``pending`` (SVG and PDF drawn once together)."""
+def _render_one(t: _Task, folder: Path, formats, pages) -> dict:
+    """Draw one figure and write its files (its PDF as the next page of ``pages``, a
+    ``PdfPages``; None: no PDF); return its index entry."""
+    fig, caption, alt = t.spec.draw(t.subject), t.spec.caption(t.subject), t.spec.alt(t.subject)
+    entry = {fmt: f"{t.stem}.{fmt}" for fmt in formats}
+    (folder / t.stem).parent.mkdir(parents=True, exist_ok=True)
+    with figure_caches.tick_updates():  # from layout to the last file, not while drawing code runs
+        without_ligatures(fig)
+        lay_out_once(fig)
+        without_ligatures(fig)  # the tick labels the layout made
+        _save(fig, folder, entry, list(formats), pages)
+    entry.update(caption=caption, alt=alt, width=t.spec.width)
+    if t.spec.panel_caption is not None:  # report.pdf's grid: the panel's facts, the rest said once
+        entry.update(
+            panel_caption=t.spec.panel_caption(t.subject),
+            panels_note=t.spec.panels_note(t.subject),
+        )
+    return entry
+
+
+def without_ligatures(fig) -> None:
+    """Turn the font's standard ligatures off (``Text.set_fontfeatures``, HarfBuzz's ``-liga``) in
+    every text of ``fig``. With them on, matplotlib's PDF backend gives a ligature glyph (DejaVu's
+    "ff" of "Difference") a character code of a second font subset counted from 0, which PDF/A
+    reads as a use of ``.notdef`` (ISO 19005-3 6.2.11.8), so report.pdf would have to draw that
+    figure from its SVG (:mod:`ccreport.render.figure_pdfs`). Text is measured without features
+    (``RendererBase.get_text_width_height_descent``), so layout and the SVG files (text as text)
+    do not change; only the PDF draws "f", "f" instead of the "ff" glyph."""
+    for text in fig.findobj(Text):
+        if text.get_fontfeatures() != NO_LIGATURES:
+            text.set_fontfeatures(NO_LIGATURES)
+
+
+def _save(fig, folder: Path, entry: dict, pending: list, pages=None) -> None:
+    """Write the laid-out figure in each format of ``pending`` (SVG and PDF drawn once together);
+    the PDF as the next page of ``pages`` (a ``PdfPages``), or its own file when None."""
+    pdf_target = pages if pages is not None else folder / entry.get("pdf", "")
+    pdf_kw = {} if pages is not None else {"metadata": SAVE_METADATA["pdf"]}
     with matplotlib.rc_context(NO_LAYOUT_ENGINE):
         if "svg" in pending and "pdf" in pending and figure_replay.on():  # drawn once
             figure_replay.save_svg_and_pdf(
                 fig,
                 folder / entry["svg"],
-                folder / entry["pdf"],
+                pdf_target,
                 svg_kw={"metadata": SAVE_METADATA["svg"]},
-                pdf_kw={"metadata": SAVE_METADATA["pdf"]},
+                pdf_kw=pdf_kw,
             )
             pending = [fmt for fmt in pending if fmt not in ("svg", "pdf")]
         for fmt in pending:
+            if fmt == "pdf":
+                fig.savefig(pdf_target, format="pdf", **pdf_kw)
+                continue
             kw = {"dpi": PNG_DPI} if fmt == "png" else {}
             fig.savefig(folder / entry[fmt], format=fmt, metadata=SAVE_METADATA.get(fmt), **kw)
 
 
+_RESOURCE_NAME = re.compile(rb"/([^\s/\[\]<>(){}%]+)")  # a name token of a content stream
+_NAMED_RESOURCES = ("/Font", "/XObject", "/ExtGState", "/Pattern", "/Shading", "/ColorSpace")
+
+
+def split_pages(document: bytes, targets: list[Path]) -> None:
+    """Write page ``i`` of the PDF ``document`` (matplotlib's ``PdfPages``) to ``targets[i]`` as a
+    PDF of its own, with pypdf's public API (``PdfWriter.add_page``, ``write``).
+
+    matplotlib gives every page of a document one resource dictionary (all fonts, images, marker
+    forms and graphics states of all pages); each page's file keeps of it only the entries whose
+    names its content stream uses (every ``/Name`` token of the decoded stream: a superset of the
+    resources it draws with), so a file holds its own figure and the document's font subsets.
+    A font whose glyphs start at code 0 is renumbered from 1 (:func:`_codes_from_one`). The bytes
+    are a function of ``document`` alone (pypdf writes no date and no random identifier)."""
+    import pypdf
+    from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+
+    reader = pypdf.PdfReader(io.BytesIO(document))
+    if len(reader.pages) != len(targets):
+        raise ValueError(f"{len(reader.pages)} pages for {len(targets)} figure files")
+    contents = [page.get_contents().get_data() for page in reader.pages]
+    shifted = _codes_from_one(reader, contents)
+    for page, content, target in zip(reader.pages, contents, targets, strict=True):
+        used = {b"/" + name for name in _RESOURCE_NAME.findall(content)}
+        resources = page["/Resources"].get_object()
+        kept = DictionaryObject()
+        for key, value in resources.items():
+            value = value.get_object()
+            if key in _NAMED_RESOURCES and isinstance(value, DictionaryObject):
+                value = DictionaryObject(
+                    (name, item) for name, item in value.items() if name.encode() in used
+                )
+            kept[NameObject(key)] = value
+        page[NameObject("/Resources")] = kept
+        writer = pypdf.PdfWriter()
+        added = writer.add_page(page)
+        if shifted and shifted & used:
+            stream = DecodedStreamObject()
+            stream.set_data(_shift_shown_codes(content, shifted))
+            added.replace_contents(stream.flate_encode(level=6))
+        with open(target, "wb") as file:
+            writer.write(file)
+
+
+# A content stream's tokens that matter to which font shows a string: a literal string (matplotlib
+# escapes every parenthesis in one), a font selection, q and Q (which save and restore the font),
+# and the start of a hex string or dictionary (never in matplotlib's content: then nothing shifts).
+_TEXT_TOKEN = re.compile(
+    rb"(?P<string>\((?:\\.|[^\\()])*\))"
+    rb"|(?P<font>/[^\s/\[\]<>(){}%]+)\s+[-+.\d]+\s+Tf\b"
+    rb"|(?P<save>\bq\b)|(?P<restore>\bQ\b)|(?P<hex><)",
+    re.S,
+)
+_ESCAPES = {b"n": b"\n", b"r": b"\r", b"t": b"\t", b"b": b"\b", b"f": b"\f"}
+
+
+def _codes_from_one(reader, contents: list[bytes]) -> set[bytes]:
+    """Renumber, in ``reader``'s objects, every Type0 font of the document whose code (CID) 0
+    shows a glyph: matplotlib numbers a second subset of a font (glyphs without a character code
+    of their own: the ligatures of a multi-line text, whose lines matplotlib draws without the
+    text's font features) from 0, which PDF/A reads as a use of ``.notdef`` (ISO 19005-3
+    6.2.11.8). Each code ``c`` becomes ``c + 1``: the CIDToGIDMap gains a leading ``.notdef``, the
+    ``/W`` runs and the ToUnicode ranges start one later; the strings shown in it are shifted by
+    :func:`_shift_shown_codes`. Returns the resource names (``b"/F2"``) of the fonts renumbered
+    (none when a content stream holds a token the shift does not read, a hex string)."""
+    from pypdf.generic import NumberObject
+
+    from .figure_pdfs import draws_cid_zero
+
+    fonts = (reader.pages[0]["/Resources"].get_object().get("/Font") or {}) if contents else {}
+    names = {name.encode(): ref for name, ref in fonts.items() if draws_cid_zero(ref.get_object())}
+    if not names or any(m["hex"] for c in contents for m in _TEXT_TOKEN.finditer(c)):
+        return set()
+    for ref in names.values():
+        cid_font = ref.get_object()["/DescendantFonts"][0].get_object()
+        mapping = cid_font["/CIDToGIDMap"].get_object()
+        mapping.set_data(b"\0\0" + mapping.get_data())
+        widths = cid_font["/W"]
+        at = 0
+        while at < len(widths):  # [first [w ...] first [w ...]] or [first last w]
+            widths[at] = NumberObject(int(widths[at]) + 1)
+            plain = not hasattr(widths[at + 1], "__len__")
+            if plain:
+                widths[at + 1] = NumberObject(int(widths[at + 1]) + 1)
+            at += 3 if plain else 2
+        to_unicode = ref.get_object()["/ToUnicode"].get_object()
+        to_unicode.set_data(
+            re.sub(
+                rb"^<([0-9a-fA-F]{4})> <([0-9a-fA-F]{4})>(?= \[| <)",
+                lambda m: b"<%04x> <%04x>" % (int(m[1], 16) + 1, int(m[2], 16) + 1),
+                to_unicode.get_data(),
+                flags=re.M,
+            )
+        )
+    return set(names)
+
+
+def _shift_shown_codes(content: bytes, fonts: set[bytes]) -> bytes:
+    """``content`` with each two-byte code of every string shown in one of ``fonts`` increased by
+    one (:func:`_codes_from_one`); the strings re-escaped as matplotlib escapes them."""
+    from matplotlib.backends.backend_pdf import pdfRepr
+
+    current, saved = None, []
+
+    def replace(m: re.Match) -> bytes:
+        nonlocal current
+        if m["font"]:
+            current = m["font"]
+        elif m["save"]:
+            saved.append(current)
+        elif m["restore"]:
+            current = saved.pop() if saved else None
+        elif m["string"] and current in fonts:
+            codes = unescape_literal(m["string"][1:-1])
+            return pdfRepr(
+                b"".join(
+                    (int.from_bytes(codes[i : i + 2]) + 1).to_bytes(2)
+                    for i in range(0, len(codes), 2)
+                )
+            )
+        return m[0]
+
+    return _TEXT_TOKEN.sub(replace, content)
+
+
+def unescape_literal(body: bytes) -> bytes:
+    """The bytes of a PDF literal string's body (ISO 32000-1 7.3.4.2 escapes)."""
+    out, at = bytearray(), 0
+    while at < len(body):
+        byte = body[at : at + 1]
+        if byte != b"\\":
+            out += byte
+            at += 1
+            continue
+        nxt = body[at + 1 : at + 2]
+        if nxt in _ESCAPES:
+            out += _ESCAPES[nxt]
+            at += 2
+        elif nxt.isdigit():
+            digits = re.match(rb"[0-7]{1,3}", body[at + 1 : at + 4])[0]
+            out.append(int(digits, 8) & 0xFF)
+            at += 1 + len(digits)
+        elif nxt in (b"\r", b"\n"):  # a line continuation
+            at += 2 + (body[at + 1 : at + 3] == b"\r\n")
+        else:
+            out += nxt
+            at += 2
+    return bytes(out)
+
+
+FIGURES_PER_DOCUMENT = 10  # figures whose PDF files share one font subset (one fontTools run)
+
+
+def font_chunks(tasks: list[_Task]) -> list[list[_Task]]:
+    """``tasks`` (report order) cut into runs of at most :data:`FIGURES_PER_DOCUMENT` figures of
+    one group folder (:func:`group_folder`). A chunk's PDF files are drawn as one ``PdfPages``
+    document and share its font subsets, which matplotlib makes once per document (with fontTools,
+    about 0.1 CPU s per font): a function of the group's figures alone, so a group redrawn on its
+    own (``groups``), or by another worker, gives the same bytes."""
+    chunks: list[list[_Task]] = []
+    last = None
+    for t in tasks:
+        group = "/".join(t.stem.split("/")[:2])
+        if group != last or len(chunks[-1]) == FIGURES_PER_DOCUMENT:
+            chunks.append([])
+        chunks[-1].append(t)
+        last = group
+    return chunks
+
+
+def worker_shares(chunks: list[list[_Task]], n: int) -> list[list[list[_Task]]]:
+    """The chunks dealt to ``n`` workers, largest first, each to the least-loaded worker (ties:
+    the lowest number): which worker draws a chunk does not change its bytes, only the balance."""
+    shares: list[list[list[_Task]]] = [[] for _ in range(n)]
+    loads = [0] * n
+    for chunk in sorted(chunks, key=len, reverse=True):
+        k = loads.index(min(loads))
+        shares[k].append(chunk)
+        loads[k] += len(chunk)
+    return shares
+
+
 _FORKED: tuple | None = (
-    None  # (results, styles, folder, formats, tasks) inherited by forked workers
+    None  # (results, styles, folder, formats, shares) inherited by forked workers
 )
 
 
-def _render_share(k: int, n: int):
-    results, styles, folder, formats, tasks = _FORKED
-    return _render(results, styles, folder, formats, tasks[k::n])
+def _render_share(k: int):
+    results, styles, folder, formats, shares = _FORKED
+    return _render(results, styles, folder, formats, shares[k])
 
 
 DEFAULT_MAX_WORKERS = 8  # the default's cap: each worker shares less of the caches' work (speedups)
@@ -250,8 +465,9 @@ def write_figures(
     ``figures/<dataset-stem>/{cost,roc,...}``, ``figures/<dataset-stem>/focus/<classifier-stem>``,
     ``figures/<dataset-stem>/diff/<pair-stem>``. Formats: any of "svg", "pdf", "png"
     (PNG at ``PNG_DPI``). ``workers`` (default: the CPUs available, at most ``DEFAULT_MAX_WORKERS``;
-    never more than one per four figures; forked processes, where ``fork`` exists) splits the
-    figures between processes; the files are the same bytes either way. ``theme_style``: the theme's
+    never more than one per four figures or per run of :func:`font_chunks`; forked processes,
+    where ``fork`` exists) splits the runs between processes (:func:`worker_shares`); the files are
+    the same bytes either way. ``theme_style``: the theme's
     ``figures.mplstyle``, layered over the package style for every figure
     (:func:`ccreport.figures.theme_style`). ``groups``: only the figures whose files are in these
     folders (:func:`group_folder`; None: all), so a build redraws only the datasets whose figures
@@ -271,21 +487,22 @@ def _write_figures(
     if groups is not None:
         wanted = set(groups)
         tasks = [t for t in tasks if "/".join(t.stem.split("/")[:2]) in wanted]
+    chunks = font_chunks(tasks)
     workers = _default_workers() if workers is None else max(1, int(workers))
-    workers = min(workers, max(1, len(tasks) // 4))
+    workers = min(workers, len(chunks), max(1, len(tasks) // 4))
     if workers > 1 and "fork" in mp.get_all_start_methods():
         global _FORKED
-        _FORKED = (results, styles, folder, tuple(formats), tasks)
+        _FORKED = (results, styles, folder, tuple(formats), worker_shares(chunks, workers))
         try:
             with ProcessPoolExecutor(
                 workers, mp_context=mp.get_context("fork"), initializer=ignore_interrupts
             ) as pool:
-                shares = list(pool.map(_render_share, range(workers), [workers] * workers))
+                shares = list(pool.map(_render_share, range(workers)))
         finally:
             _FORKED = None
         done = dict(pair for share in shares for pair in share)
     else:
-        done = dict(_render(results, styles, folder, tuple(formats), tasks))
+        done = dict(_render(results, styles, folder, tuple(formats), chunks))
     return {t.key: done[t.key] for t in tasks}
 
 

@@ -68,7 +68,7 @@ class FigurePdf:
         self.width, self.height = self.box[2] - self.box[0], self.box[3] - self.box[1]
         if self.width <= 0 or self.height <= 0:
             raise ValueError(f"{self.path}: empty MediaBox")
-        cid_zero = [name for name, font in _fonts(self._page) if _draws_cid_zero(font)]
+        cid_zero = [name for name, font in page_fonts(self._page) if draws_cid_zero(font)]
         if cid_zero:
             raise ValueError(
                 f"{self.path}: font {cid_zero[0]} maps CID 0 to a glyph (PDF/A: .notdef)"
@@ -125,7 +125,7 @@ class FigurePdf:
         )
 
 
-def _fonts(page):
+def page_fonts(page):
     """``(name, font dictionary)`` of each font of the page's resources."""
     resources = page.get("/Resources")  # pypdf < 5: ``get`` may answer an indirect reference
     fonts = resources.get_object().get("/Font") if resources is not None else None
@@ -135,7 +135,7 @@ def _fonts(page):
     ]
 
 
-def _draws_cid_zero(font) -> bool:
+def draws_cid_zero(font) -> bool:
     """Whether a Type0 font's ``/CIDToGIDMap`` gives CID 0 a glyph other than GID 0 (.notdef):
     matplotlib numbers a second subset (ligatures, alternate glyphs) from character code 0, which a
     PDF/A validator reads as drawing .notdef (ISO 19005-3 6.2.11.8); such a figure takes the SVG

@@ -14,7 +14,7 @@ pypdf = pytest.importorskip("pypdf")
 weasyprint = pytest.importorskip("weasyprint")
 
 from ccreport import figures as F  # noqa: E402
-from ccreport.render.figure_files import SAVE_METADATA, notdef_at_code_zero  # noqa: E402
+from ccreport.render.figure_files import SAVE_METADATA, split_pages  # noqa: E402
 from ccreport.render.figure_pdfs import XOBJECT_NAME, FigureImages, FigurePdf  # noqa: E402
 from ccreport.render.pdfa import pdfa_repairs  # noqa: E402
 
@@ -23,15 +23,17 @@ matplotlib.use("Agg")
 
 def _figure(folder: Path, stem: str, notdef_kept: bool = True, pdf: bool = True) -> None:
     """A small figure with text (minus signs, Greek, mathtext, ligatures in a two-line label),
-    transparency, hatching and a rasterized artist; ``notdef_kept``: written as the build writes
-    figures."""
+    transparency, hatching and a rasterized artist; ``notdef_kept``: its PDF written as the build
+    writes it (a page of a PdfPages document, split off by split_pages, which renumbers a font
+    subset from code 1), else by savefig alone (the two-line label's ligatures at code 0)."""
+    import io
+
     import matplotlib.pyplot as plt
     import numpy as np
+    from matplotlib.backends.backend_pdf import PdfPages
 
     (folder / "figures").mkdir(exist_ok=True)
-    import contextlib
-
-    with F.style(), notdef_at_code_zero() if notdef_kept else contextlib.nullcontext():
+    with F.style():
         fig, ax = plt.subplots(figsize=(4, 2.5))
         ax.plot([-1, 0, 1], [0.2, -0.5, 0.7], label="Difference of NEC")
         ax.fill_between([-1, 1], [-0.2, -0.2], [0.3, 0.3], alpha=0.3, hatch="//")
@@ -39,10 +41,15 @@ def _figure(folder: Path, stem: str, notdef_kept: bool = True, pdf: bool = True)
         ax.set_xlabel(r"PC(+) $\alpha$ − Δ")
         ax.set_ylabel("Difference\nin flow")
         ax.legend()
-        for fmt in ("svg", "pdf") if pdf else ("svg",):
-            fig.savefig(
-                folder / "figures" / f"{stem}.{fmt}", format=fmt, metadata=SAVE_METADATA[fmt]
-            )
+        target = folder / "figures" / stem
+        fig.savefig(f"{target}.svg", format="svg", metadata=SAVE_METADATA["svg"])
+        if pdf and notdef_kept:
+            buffer = io.BytesIO()
+            with PdfPages(buffer, metadata=SAVE_METADATA["pdf"]) as pages:
+                pages.savefig(fig)
+            split_pages(buffer.getvalue(), [Path(f"{target}.pdf")])
+        elif pdf:
+            fig.savefig(f"{target}.pdf", format="pdf", metadata=SAVE_METADATA["pdf"])
         plt.close(fig)
 
 
@@ -257,3 +264,205 @@ def test_name_bytes_are_pypdfs_for_every_kind_of_name():
         NameObject(name).write_to_stream(buffer)
         assert name_bytes(name) == buffer.getvalue()
     assert sum(name_bytes(n) != n.encode() for n in names) >= 6  # the escapes are exercised
+
+
+def _font_programs(pdf) -> list[bytes]:
+    """The embedded TrueType programs of a figure PDF's fonts (pypdf reader or path)."""
+    reader = pdf if isinstance(pdf, pypdf.PdfReader) else pypdf.PdfReader(pdf)
+    return [
+        font.get_object()["/DescendantFonts"][0]
+        .get_object()["/FontDescriptor"]["/FontFile2"]
+        .get_data()
+        for font in (reader.pages[0]["/Resources"].get("/Font") or {}).values()
+    ]
+
+
+def _ligature_figure():
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(3, 2))
+    ax = fig.add_subplot()
+    ax.plot([0, 1], [0, 1], label="Difference of coefficients")
+    ax.set_title("Difference, offset, flow")
+    ax.legend()
+    return fig
+
+
+def test_text_is_drawn_without_ligatures_so_no_code_zero_glyph(tmp_path):
+    """Ligatures (DejaVu's "ff", "fi", "fl") would open a second font subset whose glyphs count
+    from code 0, read as .notdef by PDF/A; without_ligatures draws single-line text without them:
+    one font, no code 0, and report.pdf draws the figure from its PDF. The SVG is unchanged."""
+    from ccreport.render.figure_files import without_ligatures
+    from ccreport.render.figure_pdfs import draws_cid_zero, page_fonts
+
+    fonts, svgs = {}, {}
+    for plain in (False, True):
+        with F.style():
+            fig = _ligature_figure()
+            if plain:
+                without_ligatures(fig)
+            fig.savefig(tmp_path / f"{plain}.pdf", format="pdf", metadata=SAVE_METADATA["pdf"])
+            fig.savefig(tmp_path / f"{plain}.svg", format="svg", metadata=SAVE_METADATA["svg"])
+        fonts[plain] = page_fonts(pypdf.PdfReader(tmp_path / f"{plain}.pdf").pages[0])
+        svgs[plain] = (tmp_path / f"{plain}.svg").read_bytes()
+    assert any(draws_cid_zero(font) for _, font in fonts[False])  # the control: ligatures do
+    assert len(fonts[True]) == 1 and not draws_cid_zero(fonts[True][0][1])
+    assert svgs[True] == svgs[False]
+    FigurePdf(tmp_path / "True.pdf", FigureImages(tmp_path))  # accepted for report.pdf
+
+
+def test_split_pages_keep_each_figures_own_resources_and_the_shared_fonts(tmp_path):
+    """Two figures drawn as one PdfPages document and split: each file keeps the resources its
+    own content names (the rasterized image only in the first), both the document's one font
+    program; the same bytes twice."""
+    import io
+
+    import numpy as np
+    from matplotlib.backends.backend_pdf import PdfPages
+    from matplotlib.figure import Figure
+
+    from ccreport.render.figure_files import split_pages
+
+    def document() -> bytes:
+        buffer = io.BytesIO()
+        with F.style(), PdfPages(buffer, metadata=SAVE_METADATA["pdf"]) as pages:
+            first = Figure(figsize=(3, 2))
+            ax = first.add_subplot()
+            ax.imshow(np.arange(12.0).reshape(3, 4), rasterized=True)
+            ax.set_title("alpha 0.25")
+            pages.savefig(first)
+            second = Figure(figsize=(3, 2))
+            second.add_subplot().plot([0, 1], [1, 0], "o-")
+            second.axes[0].set_title("beta")
+            pages.savefig(second)
+        return buffer.getvalue()
+
+    targets = [tmp_path / "first.pdf", tmp_path / "second.pdf"]
+    split_pages(document(), targets)
+    first, second = (t.read_bytes() for t in targets)
+    split_pages(document(), targets)
+    assert [t.read_bytes() for t in targets] == [first, second]
+
+    def images(path):
+        xobjects = pypdf.PdfReader(path).pages[0]["/Resources"].get("/XObject") or {}
+        return sum(x.get_object().get("/Subtype") == "/Image" for x in xobjects.values())
+
+    assert images(targets[0]) == 1 and images(targets[1]) == 0
+    assert _font_programs(targets[0]) == _font_programs(targets[1]) != []
+    for target in targets:  # every resource kept is named by the page's content
+        page = pypdf.PdfReader(target).pages[0]
+        content = page.get_contents().get_data()
+        for kind in ("/Font", "/XObject", "/ExtGState"):
+            for name in page["/Resources"].get(kind) or {}:
+                assert re.search(re.escape(name.encode()) + rb"[\s/\[<(]", content), (kind, name)
+        assert pypdf.PdfReader(target).pages[0].mediabox.width == 216  # 3 in
+
+
+def test_font_chunks_are_runs_of_one_group_and_shares_cover_them_once():
+    from types import SimpleNamespace
+
+    from ccreport.render.figure_files import FIGURES_PER_DOCUMENT, font_chunks, worker_shares
+
+    n = FIGURES_PER_DOCUMENT
+    stems = [f"figures/overview/{i}" for i in range(2)]
+    stems += [f"figures/a/{i}" for i in range(2 * n + 3)] + [f"figures/b/x/{i}" for i in range(n)]
+    tasks = [SimpleNamespace(stem=s) for s in stems]
+    chunks = font_chunks(tasks)
+    assert [len(c) for c in chunks] == [2, n, n, 3, n]
+    assert [t for c in chunks for t in c] == tasks
+    assert all(len({t.stem.split("/")[1] for t in c}) == 1 for c in chunks)
+    for workers in (1, 2, 3, 8):
+        shares = worker_shares(chunks, workers)
+        dealt = [c for share in shares for c in share]
+        assert sorted(map(id, dealt)) == sorted(map(id, chunks))
+        loads = [sum(map(len, share)) for share in shares]
+        assert max(loads) - min(loads) <= n
+
+
+@pytest.mark.slow
+def test_figure_pdfs_share_their_chunks_fonts_for_any_workers_and_groups(tmp_path, monkeypatch):
+    """With the speedups off, the figure PDF files of a chunk (font_chunks) embed one font program
+    (not one subset per figure), and every PDF is the same bytes drawn by one worker, by two, or
+    with its group alone (the cache's redraw of one dataset)."""
+    from site_fixtures import synthetic_results
+
+    from ccreport.render.figure_files import font_chunks, group_of, write_figures
+
+    monkeypatch.setenv("CCREPORT_SPEEDUPS", "0")
+    results = synthetic_results(("a1", "b1", "c1"))
+    one = write_figures(results, tmp_path / "one", workers=1, focus=False)
+    write_figures(results, tmp_path / "two", workers=2, focus=False)
+    group = next(group_of(e) for e in one.values() if not group_of(e).endswith("overview"))
+    alone = write_figures(results, tmp_path / "alone", workers=1, focus=False, groups=[group])
+
+    def pdfs(folder):
+        return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*.pdf")}
+
+    drawn = pdfs(tmp_path / "one")
+    assert len(drawn) == len(one) and pdfs(tmp_path / "two") == drawn
+    assert alone and all(
+        drawn[e["pdf"]] == pdfs(tmp_path / "alone")[e["pdf"]] for e in alone.values()
+    )
+    programs = {p for path in (tmp_path / "one").rglob("*.pdf") for p in _font_programs(path)}
+    n_chunks = len(font_chunks([type("T", (), {"stem": e["pdf"]}) for e in one.values()]))
+    assert len(programs) <= 2 * n_chunks < len(drawn)
+
+
+def test_a_second_subset_is_renumbered_from_one_in_the_split_files(tmp_path):
+    """A two-line text keeps its ligatures (matplotlib draws each line without the text's font
+    features), so its "ff" opens a second subset counted from code 0 (.notdef to PDF/A). The split
+    file renumbers that font from 1: no font draws code 0, the text still reads "Difference" and
+    "offset", and report.pdf draws the figure from its PDF, valid PDF/A-3b."""
+    import io
+
+    from matplotlib.backends.backend_pdf import PdfPages
+    from matplotlib.figure import Figure
+
+    from ccreport.render.figure_files import split_pages, without_ligatures
+    from ccreport.render.figure_pdfs import draws_cid_zero, page_fonts
+
+    buffer = io.BytesIO()
+    (tmp_path / "figures").mkdir()
+    with F.style(), PdfPages(buffer, metadata=SAVE_METADATA["pdf"]) as pages:
+        for title in ("plain", "Difference (ff)\noffset fi fl (x)"):
+            fig = Figure(figsize=(3, 2))
+            fig.add_subplot().set_title(title)
+            without_ligatures(fig)
+            fig.savefig(tmp_path / "figures" / f"{len(title)}.svg", format="svg")
+            pages.savefig(fig)
+    original = pypdf.PdfReader(io.BytesIO(buffer.getvalue()))
+    assert any(draws_cid_zero(font) for _, font in page_fonts(original.pages[1]))  # the control
+    targets = [tmp_path / "figures" / "5.pdf", tmp_path / "figures" / "32.pdf"]
+    split_pages(buffer.getvalue(), targets)
+    for target in targets:
+        assert not any(
+            draws_cid_zero(font) for _, font in page_fonts(pypdf.PdfReader(target).pages[0])
+        )
+    text = pypdf.PdfReader(targets[1]).pages[0].extract_text()
+    assert "Difference (ff)" in text and "offset fi fl (x)" in text
+    assert text == original.pages[1].extract_text()
+    report = _write(tmp_path, ["5", "32"])
+    assert len(_figure_xobjects(report)) == 2  # both from their PDF files
+    page = pytest.importorskip("page")
+    assert page.validate_pdf(report, profile="3b").is_compliant
+
+
+def test_literal_strings_read_back_as_matplotlib_wrote_them():
+    """unescape_literal inverts pdfRepr of bytes (escaped parentheses, backslashes, CR, LF)
+    and reads the other escapes of ISO 32000-1 7.3.4.2."""
+    import numpy as np
+    from matplotlib.backends.backend_pdf import pdfRepr
+
+    from ccreport.render.figure_files import unescape_literal
+
+    rng = np.random.default_rng(3)
+    for n in (0, 1, 2, 17, 256):
+        data = rng.integers(0, 256, n, dtype=np.uint8).tobytes() + bytes(range(256))
+        assert unescape_literal(pdfRepr(data)[1:-1]) == data
+    assert (
+        unescape_literal(
+            rb"a\101\t\0b\\\)\(\
+c"
+        )
+        == b"aA\t\x00b\\)(c"
+    )

@@ -458,7 +458,7 @@ def test_appendix_sections_are_folded_and_every_figure_is_shown_once(example_sit
             section = fold_id.removeprefix(f"{slug}-appendix-")
             assert titles[section] == title.strip()
             assert next(s for s in DATASET_SECTIONS if s.id == section).part == "appendix"
-        first_fold = html.index("<details")
+        first_fold = html.index('<details class="appendix"')
         for s in DATASET_SECTIONS:
             if s.part == "body" and f'id="{slug}-{s.id}"' in html:
                 assert html.index(f'id="{slug}-{s.id}"') < first_fold, s.id

@@ -16,7 +16,6 @@ from ccreport.render.figure_files import (
     NO_LAYOUT_ENGINE,
     SAVE_METADATA,
     lay_out_once,
-    notdef_at_code_zero,
 )
 from ccreport.speedups import figure_caches as C
 
@@ -44,7 +43,7 @@ def _save(fig, fmt: str) -> bytes:
 
 
 def _both(*caches) -> tuple[bytes, bytes]:
-    with F.style(), notdef_at_code_zero(), contextlib.ExitStack() as stack:
+    with F.style(), contextlib.ExitStack() as stack:
         for cache in caches:
             stack.enter_context(cache)
         fig = _figure()
@@ -58,7 +57,7 @@ def test_shared_text_layouts_write_the_same_bytes_and_measure_once(monkeypatch):
     monkeypatch.setattr(
         Text, "_get_layout", lambda self, renderer: measured.append(1) or original(self, renderer)
     )
-    with F.style(), notdef_at_code_zero(), C.shared_text_layouts():
+    with F.style(), C.shared_text_layouts():
         fig = _figure()
         svg, pdf = _save(fig, "svg"), _save(fig, "pdf")
         first = len(measured)
@@ -113,7 +112,7 @@ def test_shared_stream_compression_writes_the_same_bytes_and_compresses_each_str
     large = [s for s in sizes if s >= C.SHARED_STREAM_BYTES]
     assert len(large) >= 2  # the font programs of DejaVu Sans and of its oblique (mathtext)
     sizes.clear()
-    with F.style(), notdef_at_code_zero(), C.shared_font_programs(), C.shared_stream_compression():
+    with F.style(), C.shared_font_programs(), C.shared_stream_compression():
         fig = _figure()
         first = _save(fig, "pdf")
         assert sorted(set(s for s in sizes if s >= C.SHARED_STREAM_BYTES)) == sorted(set(large))
@@ -135,7 +134,7 @@ def test_shared_font_programs_subset_once_and_in_any_order(monkeypatch):
     )
 
     def pdfs(labels):
-        with F.style(), notdef_at_code_zero(), C.shared_font_programs():
+        with F.style(), C.shared_font_programs():
             return {label: _save(_figure(label), "pdf") for label in labels}
 
     a, b = "Difference in flow", "Costs \u00d7 2, 0.5 \u2264 p"

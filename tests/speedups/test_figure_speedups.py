@@ -1,4 +1,4 @@
-"""The figure stage's speedups (ccreport.speedups.figure_caches, figure_replay, figure_subsets) are
+"""The figure stage's speedups (ccreport.speedups.figure_caches, figure_replay) are
 entered only through ccreport.speedups.active: CCREPORT_SPEEDUPS=0 or another matplotlib turns them
 off, and the SVG files and the index are the same bytes either way."""
 
@@ -12,7 +12,7 @@ from matplotlib.text import Text
 from site_fixtures import synthetic_results
 
 from ccreport.render.figure_files import write_figures
-from ccreport.speedups import figure_caches, figure_replay, figure_subsets
+from ccreport.speedups import figure_caches, figure_replay
 
 
 def _files(folder, suffix):
@@ -57,7 +57,6 @@ def test_the_speedups_are_off_while_the_switch_says_so(monkeypatch):
     with (
         figure_caches.shared_work(),
         figure_caches.tick_updates(),
-        figure_subsets.notdef_at_code_zero(),
     ):
         assert Text._get_layout is original
     assert not figure_replay.on()
@@ -71,15 +70,15 @@ def test_the_speedups_are_off_while_the_switch_says_so(monkeypatch):
 def test_another_matplotlib_turns_each_off_with_a_debug_note(monkeypatch, caplog):
     monkeypatch.delenv("CCREPORT_SPEEDUPS", raising=False)
     other = ("2.0",)
-    for module in (figure_caches, figure_replay, figure_subsets):
+    for module in (figure_caches, figure_replay):
         monkeypatch.setattr(module, "WRITTEN_FOR", other)
     original = Text._get_layout
     with caplog.at_level(logging.DEBUG, logger="ccreport.speedups"):
-        with figure_caches.shared_work(), figure_subsets.notdef_at_code_zero():
+        with figure_caches.shared_work():
             assert Text._get_layout is original
         assert not figure_replay.on()
     notes = [r.getMessage() for r in caplog.records if r.name == "ccreport.speedups"]
-    for name in ("figure_caches", "figure_replay", "figure_subsets"):
+    for name in ("figure_caches", "figure_replay"):
         assert any(f"speedup {name} is off" in n and matplotlib.__version__ in n for n in notes), (
             notes
         )
