@@ -39,7 +39,6 @@ from datetime import UTC, datetime
 from html import unescape
 from pathlib import Path
 
-from .. import speedups
 from ..paths import theme_figure_style
 from ..runtime.build_date import FROM_ENVIRONMENT, BuildDate, build_date
 from ..runtime.collector import collector_paused
@@ -86,7 +85,7 @@ def _internal_links(html: str) -> str:
     return _PAGE_LINK.sub(replace, html)
 
 
-def chapters(site: Site, attachments: bool, table_layout=None) -> list[dict]:
+def chapters(site: Site, attachments: bool) -> list[dict]:
     """report.pdf's chapters: the body (every page's body part: the overview, each dataset's body
     sections), then the appendix (each dataset's appendix sections, the methods, the provenance),
     each appendix chapter titled "Appendix A", "Appendix B", ... (:attr:`Page.parts`)."""
@@ -97,7 +96,6 @@ def chapters(site: Site, attachments: bool, table_layout=None) -> list[dict]:
                 continue
             context = page_context(site.context, page, True)
             context["attachments"] = attachments
-            context["table_layout"] = table_layout
             context["part"] = part
             body = _internal_links(render_template(site.env, page.template, context))
             title = "Overview" if page.slug == "index" else page.title
@@ -142,15 +140,12 @@ def _markup(html: str):
     return Markup(html)
 
 
-def report_html(site: Site, epoch: int, attachments: bool, table_layout=None) -> str:
-    """The whole report as one HTML document. ``table_layout``: a function of a
-    :class:`~ccreport.render.tables.Table` giving its fixed layout
-    (:func:`ccreport.speedups.table_widths.table_layout`), or None for WeasyPrint's automatic
-    one."""
+def report_html(site: Site, epoch: int, attachments: bool) -> str:
+    """The whole report as one HTML document; WeasyPrint lays out its tables automatically."""
     date = BuildDate(epoch, FROM_ENVIRONMENT)
     context = dict(site.context)
     context.update(
-        chapters=chapters(site, attachments, table_layout),
+        chapters=chapters(site, attachments),
         catalogue=site.catalogue,
         created=date.iso,
         build_date=date.display(),
@@ -197,22 +192,6 @@ def figure_fonts(out: Path, project=None) -> tuple[dict, dict]:
     )
 
 
-def table_layouts(site: Site, out: Path, render_options: dict):
-    """Each table's fixed layout (:mod:`ccreport.speedups.table_widths`, a speedup: WeasyPrint's
-    automatic table layout without its measuring pass), measured in the document's own font map;
-    None (WeasyPrint's automatic layout) when the speedup is off or for a theme of the project's
-    own."""
-    from .. import paths
-    from ..speedups import table_widths
-
-    if not speedups.active("table_widths", "weasyprint", table_widths.WRITTEN_FOR):
-        return None
-    measure = table_widths.measurer_for(
-        site.theme, paths.themes_dir(), Path(out) / "assets", render_options["font_config"].font_map
-    )
-    return None if measure is None else (lambda table: table_widths.table_layout(table, measure))
-
-
 def render_pdf(
     site: Site, out: Path, project=None, date: BuildDate | None = None, figure_pdfs: bool = True
 ) -> Path:
@@ -248,12 +227,7 @@ def render_pdf(
         html_options, render_options = figure_fonts(
             out, project
         )  # the figures' SVG text in their own font files
-        html = report_html(
-            site,
-            date.epoch,
-            attachments=bool(attached),
-            table_layout=table_layouts(site, out, render_options),
-        )
+        html = report_html(site, date.epoch, attachments=bool(attached))
         images = FigureImages(out) if figure_pdfs else {}  # figures drawn from their own PDF files
         source = weasyprint.HTML(string=html, base_url=str(out) + os.sep, **html_options)
         document = source.render(cache=images, **render_options)
