@@ -1,13 +1,14 @@
 """A real browser for the tests: Debian's Chromium (``/usr/bin/chromium``, installed by
 install.sh) driven by Playwright for Python (the ``dev`` extra), never a downloaded browser.
 
-``browser`` is session-scoped (one Chromium for every browser test); a test opens its own page
+``browser`` is module-scoped (one Chromium for a module's browser tests); a test opens its own page
 with ``browser.new_page(viewport=...)`` and closes it. Without Chromium or Playwright the tests
 that use it are skipped with the reason.
 
-Test modules import the fixture (``from tests.browser import browser``), so pytest holds one
-session fixture per importing module; Playwright's sync API allows one running instance per
-thread, so they all share the one Chromium started here, stopped when the last of them ends.
+Test modules import the fixture (``from tests.browser import browser``). Playwright's sync API
+allows one running instance per thread and, while it runs, the thread counts as inside an asyncio
+loop, so a synchronous Dask client in a later test would refuse to start: the Chromium is stopped
+when the module that started it ends (any fixture alive at the same time shares it).
 """
 
 from __future__ import annotations
@@ -29,9 +30,9 @@ CHROMIUM_ARGS = [
 _SHARED: dict = {}  # "playwright", "browser" and "users": the one running Chromium
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """A headless Chromium (session scope), closed at the end of the session."""
+    """A headless Chromium (module scope), closed when the module's tests end."""
     sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
     executable = CHROMIUM if CHROMIUM.exists() else shutil.which("chromium")
     if executable is None:

@@ -18,7 +18,7 @@ import pytest
 from pypdf import PdfReader
 
 from ccreport.render.explorer import ROC_DRAWN, drawn_roc, explorer_data, script_json
-from tests.browser import browser  # noqa: F401  (the session's Chromium fixture)
+from tests.browser import browser  # noqa: F401  (the Chromium fixture)
 from tests.site_fixtures import example_build, example_results, write_tiny_project
 
 SHOTS = Path("/tmp/explorer-shots")

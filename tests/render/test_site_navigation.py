@@ -22,7 +22,7 @@ from site_fixtures import (
 from ccreport.render.page_nav import ContentsEntry, page_contents, svg_size
 from ccreport.render.site import page_context, render_site, render_template
 from ccreport.results import results_to_json
-from tests.browser import browser  # noqa: F401  (the session's Chromium fixture)
+from tests.browser import browser  # noqa: F401  (the Chromium fixture)
 
 GERMAN = "dataset-german_credit.html"
 HEIGHT_BUDGET = 12_000  # px, the German credit page at 1400 px with its appendix folded (issue 36)
