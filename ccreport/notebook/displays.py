@@ -95,7 +95,8 @@ def _one(results: Results, name: str) -> tuple[DatasetResult, ClassifierResult]:
 class CostCurveDisplay:
     """The cost curve of one classifier (D&H 2006 section 3: its lower envelope, or a crisp
     classifier's cost line), with the trivial classifiers and, on its own figure, the report's
-    operating-range strip; its band with ``band=True``.
+    operating-range strip; its band with ``band=True`` (then, on its own figure, it is the report's
+    cost figure of a one-classifier project, which draws every band).
 
     Attributes after :meth:`plot`: ``ax_`` (the cost axes), ``figure_``, ``line_`` (the curve),
     ``results`` (the :class:`~ccreport.results.Results`), ``classifier`` (its ClassifierResult).
@@ -176,8 +177,8 @@ class CostCurveDisplay:
         return cls(results, name, band=band, rescaled_y=rescaled_y).plot(ax=ax)
 
     def plot(self, ax=None, *, name=None, **kwargs):
-        """Draw into ``ax`` (None: a new figure, the report's cost figure); ``name`` relabels the
-        curve; ``kwargs``: line properties of the curve (matplotlib ``Line2D.set``)."""
+        """Draw into ``ax`` (None: a new figure, the report's cost figure when ``band``); ``name``
+        relabels the curve; ``kwargs``: line properties of the curve (matplotlib ``Line2D.set``)."""
         c = self.classifier if name is None else replace(self.classifier, name=name)
         with style():
             if ax is None:

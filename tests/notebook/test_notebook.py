@@ -189,7 +189,7 @@ def test_cost_display_is_the_report_figure(data, tmp_path):
     folder = write_project(data["y"], tmp_path / "p", {"clf": data["a"]}, pos_label="M", **FAST)
     build(folder, pdf=False)
     display = CostCurveDisplay.from_predictions(
-        data["y"], data["a"], name="clf", pos_label="M", **FAST
+        data["y"], data["a"], name="clf", pos_label="M", band=True, **FAST
     )
     assert svg_bytes(display.figure_) == (folder / "site/figures/data/cost.svg").read_bytes()
     assert display.ax_ is display.figure_.axes[0]
