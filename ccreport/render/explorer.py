@@ -61,8 +61,9 @@ def vertex_table(table, thresholds_of) -> dict:
     ``low``, ``high``, ``threshold`` (None: +inf, flag nobody), ``threshold_low`` (cut-offs in
     (threshold_low, threshold] flag the same cases; None: -inf) and ``member`` (index into the
     table's ``names``). ``thresholds_of(name)``: that classifier's distinct thresholds."""
+    members = {int(i): np.asarray(thresholds_of(table.names[i])) for i in set(table.classifier)}
     lows = [
-        threshold_interval(np.asarray(thresholds_of(table.names[i])), float(t))[0]
+        threshold_interval(members[int(i)], float(t))[0]
         for i, t in zip(table.classifier, table.threshold)
     ]
     return {
