@@ -151,13 +151,17 @@ def scoring_dataset(rng, y, s, tpr, fpr, index_of):
     a, b = fpr[at_vertex], fnr[at_vertex] - fpr[at_vertex]
     area_a = float(np.sum(a * np.diff(ends) + b * np.diff(ends**2) / 2.0))
     area_b = envelope_area(fpr, fnr)
-    new = uncertainty.interval_fields(uncertainty.band_replicates(rep), cal, PRIORS)
+    br = uncertainty.band_replicates(rep)
+    new = uncertainty.interval_fields(br, cal, PRIORS)
     old_band = cb.calibrated_band(rep.values, cal)
     old_e = cb.calibrated_interval(rep.expected["uniform"], cal.expected_levels("uniform"))
     new_e = new["expected_cost_interval"]["uniform"]
     # where the sample selects a trivial classifier its target, min(PC(+), 1 - PC(+)), is known
     trivial = (at_grid[AT] == 0) | (at_grid[AT] == tpr.size - 1)
     live = np.where(trivial, np.nan, _covered(target_a, *new["band"])[:, AT])
+    # a rate of the selected line counted 0 or all of its class: the resampling cannot vary it
+    unseen = br.sd_floor[AT] > 0
+    seen = np.where(trivial | unseen, np.nan, live)
     return {
         "e_b": {"new": _covered(area_b, new_e[0], new_e[1]), "old": _covered(area_b, *old_e)},
         "e_a": {"new": _covered(area_a, new_e[0], new_e[1]), "old": _covered(area_a, *old_e)},
@@ -171,6 +175,8 @@ def scoring_dataset(rng, y, s, tpr, fpr, index_of):
         },
         "band_a_live": {"new": live},
         "trivial": {"new": np.stack([trivial, np.zeros_like(trivial)])},
+        "unseen": {"new": np.stack([unseen, np.zeros_like(unseen)])},
+        "band_a_seen": {"new": seen},
     }
 
 
@@ -315,6 +321,8 @@ NAMES = {
     "band_b": "band vs (b) the true optimal cost",
     "band_a_live": "band vs (a), only data sets whose sample selects a classifier there (n below)",
     "trivial": "share of data sets whose sample selects a trivial classifier there (in 'below')",
+    "unseen": "share of data sets whose selected line has a rate counted 0 or n there (in 'below')",
+    "band_a_seen": "band vs (a), only data sets selecting a line with no rate counted 0 or n",
 }
 
 
@@ -343,9 +351,9 @@ def table(results: dict, datasets: int) -> str:
                 f"{100 * c:.1f} ± {100 * e:.1f}"
                 for c, e in zip(np.atleast_1d(s["coverage"]), np.atleast_1d(s["se"]))
             )
-            if target == "trivial":
+            if target in ("trivial", "unseen"):
                 cov = "-"
-            if target == "band_a_live":
+            if target in ("band_a_live", "band_a_seen"):
                 cov += " (n = " + " / ".join(str(int(c)) for c in s["count"]) + ")"
             lines.append(
                 f"| {cell} | {NAMES[target]} | {method} | {cov} | {f(s['below'])} | "
