@@ -355,6 +355,8 @@ def interval_coverage() -> dict[str, str]:
         "trivial_two": m.pct(m.TRIVIAL_TWO) + "%",
         "trivial_five": m.span(m.TRIVIAL_FIVE, "–"),
         "selected_few": m.span(m.SELECTED_FEW_N200, "–"),
+        "two_n200_all": m.span(m.TWO_N200_ALL, "–"),
+        "two_n200_trivial": m.span(m.TWO_N200_TRIVIAL, "–"),
         "two_n500_all": m.span(m.TWO_N500_ALL, "–"),
         "two_n500_trivial": m.span(m.TWO_N500_TRIVIAL, "–"),
         "two_n500_selected": m.span(m.TWO_N500_SELECTED, "–"),
