@@ -345,6 +345,7 @@ def cost_space(
     folds: bool | None = None,
     width: str | float = "column",
     title: str | None = None,
+    legend: bool = True,
 ) -> Figure:
     """Cost curves of every classifier on one dataset (D&H 2006 Fig. 8, 9b, 13b).
 
@@ -353,7 +354,9 @@ def cost_space(
     (say "(Rescaled Y)" in the caption, as the paper does). ``ranges`` adds the operating-range
     strip under the plot. ``bands``/``folds``: draw confidence bands / fold averages (when the
     results carry them) for every classifier (True), none (False), or, by default (None), only for
-    the highlighted one - bands of six classifiers on one plot hide each other.
+    the highlighted one - bands of six classifiers on one plot hide each other. ``legend=False``
+    (a panel of a grid whose note says what the legend would): no legend, and a panel's height
+    is that of its axes.
     """
     styles = styles_for(styles, dataset.classifiers)
     with style():
@@ -383,9 +386,9 @@ def cost_space(
             ax.set_xlabel(pc_label(w))
         if title:
             ax.set_title(title)
-        legend = top_legend(fig, handles, w)
+        key = top_legend(fig, handles, w) if legend else None
         if is_panel(w):
-            fit_height(fig, legend, main_h + strip_h + 0.1)
+            fit_height(fig, key, main_h + strip_h + 0.1)
         fig.align_ylabels()
     return fig
 
@@ -397,13 +400,22 @@ def classifier_focus(
     *,
     rescaled_y: bool = False,
     width: str | float = "column",
+    legend: bool = True,
 ) -> Figure:
     """One classifier highlighted over the others with its band and fold average (Fig. 16 style).
 
     No operating-range strip: the dataset's cost figure has it, and the band needs the room.
+    ``legend=False``: see :func:`cost_space` (a panel of the grid: the grid's note says what its
+    legend would, the dataset's cost figure names the classifiers' styles).
     """
     return cost_space(
-        dataset, styles, highlight=name, rescaled_y=rescaled_y, width=width, ranges=False
+        dataset,
+        styles,
+        highlight=name,
+        rescaled_y=rescaled_y,
+        width=width,
+        ranges=False,
+        legend=legend,
     )
 
 
@@ -613,6 +625,10 @@ def _focus_panels_note(d: DatasetResult) -> str:
         "(Drummond & Holte 2006), with the classifier its caption names highlighted and the "
         "others drawn faint for reference. " + _drawn_as(d)
     ]
+    parts.append(
+        "Every classifier keeps the colour, dash and marker of the cost curves figure, whose "
+        "legend names them."
+    )
     panels = [c for c in d.classifiers.values() if c.band is not None or c.fold_average is not None]
     banded = [c for c in panels if c.band is not None]
     if banded:
@@ -757,6 +773,7 @@ FOCUS = register(
             s.styles,
             rescaled_y=focus_rescaled(s.dataset, s.classifier),
             width=PANEL_WIDTH,
+            legend=False,
         ),
         caption=lambda s: cost_caption(
             s.dataset, focus_rescaled(s.dataset, s.classifier), False, highlight=s.name

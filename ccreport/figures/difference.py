@@ -86,6 +86,7 @@ def difference(
     width: str | float = "column",
     title: str | None = None,
     ylim: tuple[float, float] | None = None,
+    legend: bool = True,
 ) -> Figure:
     """The difference a - b of two cost curves (D&H 2006 sections 4.3-4.4, Fig. 19-20).
 
@@ -93,7 +94,9 @@ def difference(
     Crossovers are marked on the zero line with their PC(+); a confidence band and the regions where
     the difference is significant (bars along the bottom) are drawn when the results carry them.
     ``ylim``: the y limits, e.g. :func:`difference_ylim` of every pair of a dataset so that a grid
-    of their panels shares one scale (default: this pair's own).
+    of their panels shares one scale (default: this pair's own). ``legend=False``: a panel of a
+    grid whose note says in words what the legend would (:func:`_diff_panels_note`): no legend,
+    the panel's height that of its axes.
     """
     m = comparison
     styles = styles_for(styles, [m.a, m.b])
@@ -114,8 +117,8 @@ def difference(
         ax = fig.subplots()
         handles = draw_difference(ax, m, styles, w, title, ylim)
         if is_panel(w):
-            legend = fit_legend(fig, handles, "outside lower center", w)
-            fit_height(fig, legend, PANEL_PLOT_HEIGHT + 0.1)
+            key = fit_legend(fig, handles, "outside lower center", w) if legend else None
+            fit_height(fig, key, PANEL_PLOT_HEIGHT + 0.1)
         else:
             fig.legend(handles=handles, loc="outside lower center", ncols=cols)
     return fig
@@ -455,6 +458,7 @@ DIFFERENCE = register(
             s.styles,
             width=PANEL_WIDTH,
             ylim=difference_ylim(s.dataset.comparisons.values()),
+            legend=False,
         ),
         caption=lambda s: _diff_caption(s.dataset, s.comparison),
         alt=lambda s: _diff_alt(s.comparison),

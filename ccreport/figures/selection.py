@@ -234,7 +234,7 @@ def criteria(d: DatasetResult, width="full") -> Figure:
     rows = _empirical(d)
     with style():
         w = width_inches(width)
-        fig = new_figure(w, 2.9 * len(rows))
+        fig = new_figure(w, 2.45 * len(rows))
         axes = np.atleast_2d(fig.subplots(len(rows), 2))
         for (name, row, ch), (roc_ax, cost_ax) in zip(rows, axes):
             c = d.classifiers[row.classifier]
@@ -360,7 +360,7 @@ def independent(d: DatasetResult, width="full", max_lines: int = 80) -> Figure:
     name, c, ch = _independent(d)
     with style():
         w = width_inches(width)
-        fig = new_figure(w, 3.75)
+        fig = new_figure(w, 3.1)
         cost_ax, roc_ax = fig.subplots(1, 2)
         fpr, tpr = as_array(c.roc_fpr), as_array(c.roc_tpr)
         pick = np.unique(np.linspace(0, fpr.size - 1, min(fpr.size, max_lines)).round().astype(int))

@@ -262,7 +262,7 @@ def pc_label(width_in: float) -> str:
     return "PC(+)" if is_panel(width_in) else PC_LABEL
 
 
-PANEL_PLOT_HEIGHT = 1.75  # inches: a panel's axes with their tick labels and x label
+PANEL_PLOT_HEIGHT = 1.55  # inches: a panel's axes with their tick labels and x label
 
 
 def renderer_for(fig):
@@ -298,9 +298,10 @@ def fit_legend(fig, handles, loc: str, width_in: float):
 
 def fit_height(fig, legend, body_in: float) -> None:
     """Set ``fig``'s height to ``body_in`` inches for its axes plus its legend's measured height
-    (and a little room), rounded up to a whole point: a panel's height follows from what it
-    holds."""
-    height = body_in + legend.get_window_extent(renderer_for(fig)).height / fig.dpi + 0.08
+    (none when ``legend`` is None) and a little room, rounded up to a whole point: a panel's
+    height follows from what it holds."""
+    key = 0.0 if legend is None else legend.get_window_extent(renderer_for(fig)).height / fig.dpi
+    height = body_in + key + 0.08
     fig.set_figheight(math.ceil(height * 72 - 1e-6) / 72)
 
 
