@@ -592,26 +592,30 @@ def _band_methods(d: DatasetResult) -> set:
     }
 
 
+def _focus_bands_alike(d: DatasetResult) -> bool:
+    """Whether the highlighted panels' bands share one method and all have, or all lack, a
+    simultaneous band: the grid's note then says so once, else each panel's caption does."""
+    banded = [c.band for c in d.classifiers.values() if c.band is not None]
+    return len(_band_methods(d)) == 1 and len({b.simultaneous is None for b in banded}) <= 1
+
+
 def _focus_panel_caption(d: DatasetResult, c: ClassifierResult) -> str:
-    """A panel of report.pdf's grid: the classifier, the dataset and what is drawn for it (and its
-    band's method when the panels' bands differ in it)."""
+    """A panel of report.pdf's grid: the classifier and the dataset, its band's method when the
+    panels' bands differ in it, a simultaneous band, and how many folds the dotted average
+    has (the grid's note, :func:`_focus_panels_note`, says what the shading and dotted line
+    are)."""
     drawn = []
     if c.band is not None:
         b = c.band
-        method = (
-            f" ({b.method}, {b.replicates} replicates)"
-            if b.method and len(_band_methods(d)) > 1
-            else ""
-        )
-        drawn.append(
-            f"shaded, its {level_text(b.level)}pointwise band{method}"
-            + ("; dashed, the simultaneous band" if b.simultaneous is not None else "")
-        )
+        if b.method and len(_band_methods(d)) > 1:
+            drawn.append(f"band: {b.method}, {b.replicates} replicates")
+        if b.simultaneous is not None and not _focus_bands_alike(d):
+            drawn.append("dashed, the simultaneous band")
     if c.fold_average is not None:
-        drawn.append(f"dotted, the average of its {c.fold_average.n_folds} folds")
+        drawn.append(f"dotted: the average of {c.fold_average.n_folds} folds")
     return (
         f"{c.name} highlighted on {d.name}"
-        + (": " + "; ".join(drawn) if drawn else "")
+        + ("; " + "; ".join(drawn) if drawn else "")
         + "."
         + (" (Rescaled Y)" if focus_rescaled(d, c) else "")
     )
@@ -633,9 +637,7 @@ def _focus_panels_note(d: DatasetResult) -> str:
     banded = [c for c in panels if c.band is not None]
     if banded:
         b = banded[0].band
-        shared = len(_band_methods(d)) == 1 and all(
-            (c.band.simultaneous is None) == (b.simultaneous is None) for c in banded
-        )
+        shared = _focus_bands_alike(d)
         parts.append(
             where_drawn(len(banded), len(panels))
             + _band_clause(b, "the highlighted classifier", details=shared)

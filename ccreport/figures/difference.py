@@ -22,7 +22,8 @@ from .style import (
     DENSE_POINTS,
     DIFF_LABEL,
     PANEL_PLOT_HEIGHT,
-    PANEL_WIDTH,
+    QUAD_PANEL_WIDTH,
+    QUAD_PLOT_HEIGHT,
     SMALL_FONT,
     Style,
     as_array,
@@ -118,7 +119,8 @@ def difference(
         handles = draw_difference(ax, m, styles, w, title, ylim)
         if is_panel(w):
             key = fit_legend(fig, handles, "outside lower center", w) if legend else None
-            fit_height(fig, key, PANEL_PLOT_HEIGHT + 0.1)
+            body = QUAD_PLOT_HEIGHT if w < QUAD_PANEL_WIDTH + 0.01 else PANEL_PLOT_HEIGHT
+            fit_height(fig, key, body + 0.1)
         else:
             fig.legend(handles=handles, loc="outside lower center", ncols=cols)
     return fig
@@ -320,10 +322,16 @@ def draw_difference(
         color=_shade(sb.color, 0.65),
     )
     ax.set_xlabel(pc_label(w))
-    ax.set_ylabel(
-        DIFF_LABEL if w > COLUMN_WIDTH + 0.01 else "Difference in normalized\nexpected cost"
-    )
-    ax.set_xticks(np.linspace(0, 1, 6))
+    if w < QUAD_PANEL_WIDTH + 0.01:
+        # a four-to-a-row panel: the grid's note says the unit; three x ticks fit its width
+        ax.set_ylabel("Difference")
+        ax.set_xticks([0, 0.5, 1])
+        ax.set_xticklabels(["0", "0.5", "1"])
+    else:
+        ax.set_ylabel(
+            DIFF_LABEL if w > COLUMN_WIDTH + 0.01 else "Difference in normalized\nexpected cost"
+        )
+        ax.set_xticks(np.linspace(0, 1, 6))
     if title:
         ax.set_title(title)
     return handles
@@ -456,7 +464,7 @@ DIFFERENCE = register(
         draw=lambda s: difference(
             s.comparison,
             s.styles,
-            width=PANEL_WIDTH,
+            width=QUAD_PANEL_WIDTH,
             ylim=difference_ylim(s.dataset.comparisons.values()),
             legend=False,
         ),

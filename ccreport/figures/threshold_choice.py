@@ -114,7 +114,7 @@ def ranges_of(c: ClassifierResult, axis: str) -> list[tuple[float, float]]:
 
 
 def _height(panels: int, legend_rows: int) -> float:
-    return panels * 2.35 + 0.17 * legend_rows + 0.35
+    return panels * 2.05 + 0.17 * legend_rows + 0.35
 
 
 def y_top(top: float) -> float:

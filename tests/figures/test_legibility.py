@@ -191,8 +191,6 @@ def test_a_grid_draws_its_shared_legend_once_at_most(kind, legends):
     choice methods' legend on one panel (the one its note names), the difference and highlighted
     panels' in the grid's note (their own captions name the pair or classifier). Panels without
     a legend are as tall as their axes, so a row takes less of the page."""
-    from ccreport.figures.threshold_choice import methods_key_panel
-
     results = example_results()
     spec = next(s for s in specs() if s.kind == kind)
     styles = classifier_styles(results)
@@ -208,6 +206,8 @@ def test_a_grid_draws_its_shared_legend_once_at_most(kind, legends):
         assert len(with_legend) == legends, (dataset.name, kind, with_legend)
         note = spec.panels_note(subjects[0])
         if legends:
+            from ccreport.figures.threshold_choice import methods_key_panel
+
             assert with_legend == [methods_key_panel(dataset)]
             assert f"on {with_legend[0]}'s panel" in note
         bare = {f.get_figheight() for f in figures if not f.legends}
