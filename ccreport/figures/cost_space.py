@@ -345,6 +345,7 @@ def cost_space(
     folds: bool | None = None,
     width: str | float = "column",
     title: str | None = None,
+    legend: bool = True,
 ) -> Figure:
     """Cost curves of every classifier on one dataset (D&H 2006 Fig. 8, 9b, 13b).
 
@@ -353,7 +354,9 @@ def cost_space(
     (say "(Rescaled Y)" in the caption, as the paper does). ``ranges`` adds the operating-range
     strip under the plot. ``bands``/``folds``: draw confidence bands / fold averages (when the
     results carry them) for every classifier (True), none (False), or, by default (None), only for
-    the highlighted one - bands of six classifiers on one plot hide each other.
+    the highlighted one - bands of six classifiers on one plot hide each other. ``legend=False``
+    (a panel of a grid whose note says what the legend would): no legend, and a panel's height
+    is that of its axes.
     """
     styles = styles_for(styles, dataset.classifiers)
     with style():
@@ -383,9 +386,9 @@ def cost_space(
             ax.set_xlabel(pc_label(w))
         if title:
             ax.set_title(title)
-        legend = top_legend(fig, handles, w)
+        key = top_legend(fig, handles, w) if legend else None
         if is_panel(w):
-            fit_height(fig, legend, main_h + strip_h + 0.1)
+            fit_height(fig, key, main_h + strip_h + 0.1)
         fig.align_ylabels()
     return fig
 
@@ -397,13 +400,22 @@ def classifier_focus(
     *,
     rescaled_y: bool = False,
     width: str | float = "column",
+    legend: bool = True,
 ) -> Figure:
     """One classifier highlighted over the others with its band and fold average (Fig. 16 style).
 
     No operating-range strip: the dataset's cost figure has it, and the band needs the room.
+    ``legend=False``: see :func:`cost_space` (a panel of the grid: the grid's note says what its
+    legend would, the dataset's cost figure names the classifiers' styles).
     """
     return cost_space(
-        dataset, styles, highlight=name, rescaled_y=rescaled_y, width=width, ranges=False
+        dataset,
+        styles,
+        highlight=name,
+        rescaled_y=rescaled_y,
+        width=width,
+        ranges=False,
+        legend=legend,
     )
 
 
@@ -580,26 +592,30 @@ def _band_methods(d: DatasetResult) -> set:
     }
 
 
+def _focus_bands_alike(d: DatasetResult) -> bool:
+    """Whether the highlighted panels' bands share one method and all have, or all lack, a
+    simultaneous band: the grid's note then says so once, else each panel's caption does."""
+    banded = [c.band for c in d.classifiers.values() if c.band is not None]
+    return len(_band_methods(d)) == 1 and len({b.simultaneous is None for b in banded}) <= 1
+
+
 def _focus_panel_caption(d: DatasetResult, c: ClassifierResult) -> str:
-    """A panel of report.pdf's grid: the classifier, the dataset and what is drawn for it (and its
-    band's method when the panels' bands differ in it)."""
+    """A panel of report.pdf's grid: the classifier and the dataset, its band's method when the
+    panels' bands differ in it, a simultaneous band, and how many folds the dotted average
+    has (the grid's note, :func:`_focus_panels_note`, says what the shading and dotted line
+    are)."""
     drawn = []
     if c.band is not None:
         b = c.band
-        method = (
-            f" ({b.method}, {b.replicates} replicates)"
-            if b.method and len(_band_methods(d)) > 1
-            else ""
-        )
-        drawn.append(
-            f"shaded, its {level_text(b.level)}pointwise band{method}"
-            + ("; dashed, the simultaneous band" if b.simultaneous is not None else "")
-        )
+        if b.method and len(_band_methods(d)) > 1:
+            drawn.append(f"band: {b.method}, {b.replicates} replicates")
+        if b.simultaneous is not None and not _focus_bands_alike(d):
+            drawn.append("dashed, the simultaneous band")
     if c.fold_average is not None:
-        drawn.append(f"dotted, the average of its {c.fold_average.n_folds} folds")
+        drawn.append(f"dotted: the average of {c.fold_average.n_folds} folds")
     return (
         f"{c.name} highlighted on {d.name}"
-        + (": " + "; ".join(drawn) if drawn else "")
+        + ("; " + "; ".join(drawn) if drawn else "")
         + "."
         + (" (Rescaled Y)" if focus_rescaled(d, c) else "")
     )
@@ -613,13 +629,15 @@ def _focus_panels_note(d: DatasetResult) -> str:
         "(Drummond & Holte 2006), with the classifier its caption names highlighted and the "
         "others drawn faint for reference. " + _drawn_as(d)
     ]
+    parts.append(
+        "Every classifier keeps the colour, dash and marker of the cost curves figure, whose "
+        "legend names them."
+    )
     panels = [c for c in d.classifiers.values() if c.band is not None or c.fold_average is not None]
     banded = [c for c in panels if c.band is not None]
     if banded:
         b = banded[0].band
-        shared = len(_band_methods(d)) == 1 and all(
-            (c.band.simultaneous is None) == (b.simultaneous is None) for c in banded
-        )
+        shared = _focus_bands_alike(d)
         parts.append(
             where_drawn(len(banded), len(panels))
             + _band_clause(b, "the highlighted classifier", details=shared)
@@ -757,6 +775,7 @@ FOCUS = register(
             s.styles,
             rescaled_y=focus_rescaled(s.dataset, s.classifier),
             width=PANEL_WIDTH,
+            legend=False,
         ),
         caption=lambda s: cost_caption(
             s.dataset, focus_rescaled(s.dataset, s.classifier), False, highlight=s.name

@@ -23,7 +23,8 @@ from .style import (
     DENSE_POINTS,
     DIFF_LABEL,
     PANEL_PLOT_HEIGHT,
-    PANEL_WIDTH,
+    QUAD_PANEL_WIDTH,
+    QUAD_PLOT_HEIGHT,
     SMALL_FONT,
     Style,
     as_array,
@@ -87,6 +88,7 @@ def difference(
     width: str | float = "column",
     title: str | None = None,
     ylim: tuple[float, float] | None = None,
+    legend: bool = True,
 ) -> Figure:
     """The difference a - b of two cost curves (D&H 2006 sections 4.3-4.4, Fig. 19-20).
 
@@ -94,7 +96,9 @@ def difference(
     Crossovers are marked on the zero line with their PC(+); a confidence band and the regions where
     the difference is significant (bars along the bottom) are drawn when the results carry them.
     ``ylim``: the y limits, e.g. :func:`difference_ylim` of every pair of a dataset so that a grid
-    of their panels shares one scale (default: this pair's own).
+    of their panels shares one scale (default: this pair's own). ``legend=False``: a panel of a
+    grid whose note says in words what the legend would (:func:`_diff_panels_note`): no legend,
+    the panel's height that of its axes.
     """
     m = comparison
     styles = styles_for(styles, [m.a, m.b])
@@ -115,8 +119,9 @@ def difference(
         ax = fig.subplots()
         handles = draw_difference(ax, m, styles, w, title, ylim)
         if is_panel(w):
-            legend = fit_legend(fig, handles, "outside lower center", w)
-            fit_height(fig, legend, PANEL_PLOT_HEIGHT + 0.1)
+            key = fit_legend(fig, handles, "outside lower center", w) if legend else None
+            body = QUAD_PLOT_HEIGHT if w < QUAD_PANEL_WIDTH + 0.01 else PANEL_PLOT_HEIGHT
+            fit_height(fig, key, body + 0.1)
         else:
             fig.legend(handles=handles, loc="outside lower center", ncols=cols)
     return fig
@@ -138,17 +143,25 @@ def _outline_width(text: str, size: float, font, font_file: str) -> float:
     return float(TextPath((0, 0), text, size=size, prop=font).get_extents().width)
 
 
-def clear_of(lines, name: str, arrow: str, width_in: float) -> tuple[float, str]:
+# inches: a four-to-a-row panel's figure width less its axes' (the one-line y label "Difference"
+# and the tick labels; measured 0.53 in on the example's panels)
+QUAD_MARGIN = 0.58
+
+
+def clear_of(
+    lines, name: str, arrow: str, width_in: float, margin_in: float = 0.75
+) -> tuple[float, str]:
     """(x, text): where (axes fraction, left end) and how the label "``name`` cheaper ``arrow``"
     goes so that it crosses none of the vertical ``lines`` (PC(+) values; the crossovers' dotted
     lines): on one line in the first gap between them wide enough, else on two lines (the name,
     then "cheaper"), else on two lines in the widest gap, kept inside the axes. Widths are the
-    text's outline at :data:`SMALL_FONT` (``TextPath``) on axes taken as 0.75 in narrower than
-    the figure."""
+    text's outline at :data:`SMALL_FONT` (``TextPath``) on axes taken as ``margin_in`` narrower
+    than the figure (the y label and tick labels: 0.75 in with a two-line y label,
+    :data:`QUAD_MARGIN` with a one-line one)."""
     from matplotlib.font_manager import FontProperties
 
     font = FontProperties()  # the style's font: what TextPath would measure with
-    axes_pt = max(width_in - 0.75, 0.5) * 72
+    axes_pt = max(width_in - margin_in, 0.5) * 72
     edges = [0.0, *sorted(float(x) for x in lines if 0.0 < x < 1.0), 1.0]
     gaps = list(zip(edges[:-1], edges[1:], strict=True))
     variants = [f"{name} cheaper {arrow}", f"{name}\ncheaper {arrow}"]
@@ -160,6 +173,54 @@ def clear_of(lines, name: str, arrow: str, width_in: float) -> tuple[float, str]
             return fitting[0] + 0.012, text
     start = max(gaps, key=lambda g: g[1] - g[0])[0]
     return min(start + 0.012, max(0.012, 1.0 - need)), variants[-1]
+
+
+def off_the_curve(
+    m: ComparisonResult,
+    pc,
+    diff,
+    name: str,
+    arrow: str,
+    width_in: float,
+    y: float,
+    *,
+    below: bool,
+    margin_in: float,
+    plot_in: float,
+    ylim: tuple[float, float],
+) -> tuple[float, str] | None:
+    """(x, text) for a side's label "``name`` cheaper ``arrow``" whose box, at height ``y`` (axes
+    fraction: its bottom when ``below``, else its top), crosses neither the crossovers' lines
+    nor the difference curve or the zero line: the first of :func:`clear_of`'s places (one line,
+    then two, each gap from the left; at the left end or the right end of a gap) that the curve
+    stays clear of by 0.02 of the axes' height; None when there is no such place (the label is
+    left out: the grid's note says that below zero the first-named classifier is cheaper, and
+    the shading is in its colour). ``plot_in``: the axes' height in inches (a line of
+    :data:`SMALL_FONT` text is 1.25 of its size)."""
+    from matplotlib.font_manager import FontProperties
+
+    font = FontProperties()  # the style's font: what TextPath would measure with
+    axes_pt = max(width_in - margin_in, 0.5) * 72
+    line = 1.25 * SMALL_FONT / 72 / max(plot_in, 0.3)
+    lo, hi = ylim
+    frac = (np.asarray(diff, float) - lo) / (hi - lo)
+    zero = (0.0 - lo) / (hi - lo)
+    xs = np.asarray(pc, float)
+    edges = [0.0, *sorted(float(x) for x in m.crossovers if 0.0 < x < 1.0), 1.0]
+    for text in (f"{name} cheaper {arrow}", f"{name}\ncheaper {arrow}"):
+        parts = text.split("\n")
+        width = max(outline_width(t, SMALL_FONT, font) for t in parts)
+        need = width / axes_pt + 0.035
+        bottom, top = (y, y + len(parts) * line) if below else (y - len(parts) * line, y)
+        for left, right in zip(edges[:-1], edges[1:], strict=True):
+            if right - left < need:
+                continue
+            for x in (left + 0.012, right - need + 0.012):
+                inside = (xs >= x - 0.01) & (xs <= x + need)
+                ys = np.append(frac[inside], zero)
+                if below and ys.min() > top + 0.02 or not below and ys.max() < bottom - 0.02:
+                    return x, text
+    return None
 
 
 def difference_ylim(comparisons) -> tuple[float, float]:
@@ -310,33 +371,43 @@ def draw_difference(
                     **significance_look(winner, m, styles),
                 )
             )
-    a_x, a_text = clear_of(m.crossovers, m.a, "\u2193", w)
-    b_x, b_text = clear_of(m.crossovers, m.b, "\u2191", w)
-    ax.text(
-        a_x,
-        0.03 if not significant else 0.07,
-        a_text,
-        transform=ax.transAxes,
-        fontsize=SMALL_FONT,
-        ha="left",
-        va="bottom",
-        color=_shade(sa.color, 0.65),
-    )
-    ax.text(
-        b_x,
-        0.97,
-        b_text,
-        transform=ax.transAxes,
-        fontsize=SMALL_FONT,
-        ha="left",
-        va="top",
-        color=_shade(sb.color, 0.65),
-    )
+    quad = w < QUAD_PANEL_WIDTH + 0.01
+    margin = QUAD_MARGIN if quad else 0.75
+    a_y = 0.03 if not significant else 0.07
+    spot = {
+        "margin_in": margin,
+        "plot_in": (QUAD_PLOT_HEIGHT if quad else PANEL_PLOT_HEIGHT) - 0.45,
+        "ylim": ax.get_ylim(),
+    }
+    for who, arrow, y, below, va in (
+        (sa, "\u2193", a_y, True, "bottom"),
+        (sb, "\u2191", 0.97, False, "top"),
+    ):
+        name = m.a if who is sa else m.b
+        place = off_the_curve(m, pc, diff, name, arrow, w, y, below=below, **spot)
+        if place is None:
+            continue
+        ax.text(
+            place[0],
+            y,
+            place[1],
+            transform=ax.transAxes,
+            fontsize=SMALL_FONT,
+            ha="left",
+            va=va,
+            color=_shade(who.color, 0.65),
+        )
     ax.set_xlabel(pc_label(w))
-    ax.set_ylabel(
-        DIFF_LABEL if w > COLUMN_WIDTH + 0.01 else "Difference in normalized\nexpected cost"
-    )
-    ax.set_xticks(np.linspace(0, 1, 6))
+    if w < QUAD_PANEL_WIDTH + 0.01:
+        # a four-to-a-row panel: the grid's note says the unit; three x ticks fit its width
+        ax.set_ylabel("Difference")
+        ax.set_xticks([0, 0.5, 1])
+        ax.set_xticklabels(["0", "0.5", "1"])
+    else:
+        ax.set_ylabel(
+            DIFF_LABEL if w > COLUMN_WIDTH + 0.01 else "Difference in normalized\nexpected cost"
+        )
+        ax.set_xticks(np.linspace(0, 1, 6))
     if title:
         ax.set_title(title)
     return handles
@@ -469,8 +540,9 @@ DIFFERENCE = register(
         draw=lambda s: difference(
             s.comparison,
             s.styles,
-            width=PANEL_WIDTH,
+            width=QUAD_PANEL_WIDTH,
             ylim=difference_ylim(s.dataset.comparisons.values()),
+            legend=False,
         ),
         caption=lambda s: _diff_caption(s.dataset, s.comparison),
         alt=lambda s: _diff_alt(s.comparison),

@@ -104,6 +104,9 @@ def place_segment_labels(pc, nec, segs, verticals, per_char: float, height: floa
     return placed
 
 
+HYBRID_PLOT_HEIGHT = 2.8  # inches: the hybrid figure's axes with tick labels and x label
+
+
 def dataset_hybrid(d: DatasetResult, styles=None, width="full") -> Figure:
     """The dataset hybrid's lower envelope, its band, and its segments numbered as in the segments
     table.
@@ -120,7 +123,7 @@ def dataset_hybrid(d: DatasetResult, styles=None, width="full") -> Figure:
     styles = styles_for(styles, d.classifiers)
     with style():
         w = width_inches(width)
-        fig = new_figure(w, 3.3)
+        fig = new_figure(w, HYBRID_PLOT_HEIGHT)
         ax = fig.subplots()
         band = d.hybrid_band
         handles = []
@@ -175,7 +178,7 @@ def dataset_hybrid(d: DatasetResult, styles=None, width="full") -> Figure:
         # a character and a line of SMALL_FONT text in data units, on axes about 0.6 in narrower
         # and 0.7 in lower than the figure's plot area (ticks, labels)
         per_char = 0.6 * SMALL_FONT / 72 / (w - 0.6)
-        height = 1.25 * SMALL_FONT / 72 / (3.3 - 0.7) * top
+        height = 1.25 * SMALL_FONT / 72 / (HYBRID_PLOT_HEIGHT - 0.7) * top
         for text, x, y in place_segment_labels(
             pc,
             nec,
@@ -213,7 +216,7 @@ def dataset_hybrid(d: DatasetResult, styles=None, width="full") -> Figure:
         ax.set_ylim(0, top)
         ax.set_xlabel(PC_LABEL)
         ax.set_ylabel(NEC_LABEL)
-        fit_height(fig, top_legend(fig, handles, w), 3.3)
+        fit_height(fig, top_legend(fig, handles, w), HYBRID_PLOT_HEIGHT)
     return fig
 
 
@@ -234,7 +237,7 @@ def criteria(d: DatasetResult, width="full") -> Figure:
     rows = _empirical(d)
     with style():
         w = width_inches(width)
-        fig = new_figure(w, 2.9 * len(rows))
+        fig = new_figure(w, 2.3 * len(rows))
         axes = np.atleast_2d(fig.subplots(len(rows), 2))
         for (name, row, ch), (roc_ax, cost_ax) in zip(rows, axes):
             c = d.classifiers[row.classifier]
@@ -360,7 +363,7 @@ def independent(d: DatasetResult, width="full", max_lines: int = 80) -> Figure:
     name, c, ch = _independent(d)
     with style():
         w = width_inches(width)
-        fig = new_figure(w, 3.75)
+        fig = new_figure(w, 2.85)
         cost_ax, roc_ax = fig.subplots(1, 2)
         fpr, tpr = as_array(c.roc_fpr), as_array(c.roc_tpr)
         pick = np.unique(np.linspace(0, fpr.size - 1, min(fpr.size, max_lines)).round().astype(int))

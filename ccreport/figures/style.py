@@ -35,6 +35,9 @@ TEXT_WIDTH = (210 - 2 * 18) / 25.4  # inches: report.pdf's text width
 # inches: one panel of a three-to-a-row grid, in whole points (155 pt, 2.15 in) like every size a
 # figure gets from its contents, so its PDF's MediaBox is what report.pdf writes as its BBox
 PANEL_WIDTH = math.floor(0.315 * TEXT_WIDTH * 72) / 72
+# inches: one panel of a four-to-a-row grid (`.figure-grid.pairs.quad`, 23.5 % of the text width:
+# 115 pt, 1.6 in), for panels that hold little text (the differences of a dataset's pairs)
+QUAD_PANEL_WIDTH = math.floor(0.235 * TEXT_WIDTH * 72) / 72
 # the smallest text a figure sets: a column figure two to a row is placed at 48.5 % of the text
 # width (0.95 of its 3.5 in) and a full-width one at 0.98, so 6.5 pt prints at 6.2 pt or more
 SMALL_FONT = 6.5
@@ -263,7 +266,8 @@ def pc_label(width_in: float) -> str:
     return "PC(+)" if is_panel(width_in) else PC_LABEL
 
 
-PANEL_PLOT_HEIGHT = 1.75  # inches: a panel's axes with their tick labels and x label
+PANEL_PLOT_HEIGHT = 1.55  # inches: a panel's axes with their tick labels and x label
+QUAD_PLOT_HEIGHT = 1.3  # the same for a four-to-a-row panel
 
 
 _MEASURING: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # figure -> (dpi, renderer)
@@ -311,9 +315,10 @@ def fit_legend(fig, handles, loc: str, width_in: float):
 
 def fit_height(fig, legend, body_in: float) -> None:
     """Set ``fig``'s height to ``body_in`` inches for its axes plus its legend's measured height
-    (and a little room), rounded up to a whole point: a panel's height follows from what it
-    holds."""
-    height = body_in + legend.get_window_extent(renderer_for(fig)).height / fig.dpi + 0.08
+    (none when ``legend`` is None) and a little room, rounded up to a whole point: a panel's
+    height follows from what it holds."""
+    key = 0.0 if legend is None else legend.get_window_extent(renderer_for(fig)).height / fig.dpi
+    height = body_in + key + 0.08
     fig.set_figheight(math.ceil(height * 72 - 1e-6) / 72)
 
 

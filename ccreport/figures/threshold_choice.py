@@ -114,7 +114,7 @@ def ranges_of(c: ClassifierResult, axis: str) -> list[tuple[float, float]]:
 
 
 def _height(panels: int, legend_rows: int) -> float:
-    return panels * 2.35 + 0.17 * legend_rows + 0.35
+    return panels * 2.05 + 0.17 * legend_rows + 0.35
 
 
 def y_top(top: float) -> float:
@@ -244,13 +244,15 @@ def threshold_methods(
     setting: str = "pc",
     width="column",
     shared_y: bool = False,
+    legend: bool = True,
 ) -> Figure:
     """One classifier's threshold choice curves together, partial ranges shaded under its Kendall
     curve.
 
     ``shared_y``: the y axis reaches the highest curve of every scoring classifier of the dataset
     (:func:`methods_top`), so the panels of all its classifiers read on one scale; otherwise this
-    classifier's own highest curve."""
+    classifier's own highest curve. ``legend=False`` (a panel of a grid whose one legend is on
+    its :func:`methods_key_panel`): no legend, and the panel's height is that of its axes."""
     c = dataset.classifiers[name]
     axes = drawn_axes(setting)
     with style():
@@ -276,8 +278,8 @@ def threshold_methods(
                 ax.set_title(f"{AXIS_NAMES[axis]} axis", fontsize="small")
         handles = method_handles(c) + shading_legend(shade_handles)
         if is_panel(w):
-            legend = fit_legend(fig, handles, "outside lower center", w)
-            fit_height(fig, legend, len(axes) * (PANEL_PLOT_HEIGHT + 0.15))
+            key = fit_legend(fig, handles, "outside lower center", w) if legend else None
+            fit_height(fig, key, len(axes) * (PANEL_PLOT_HEIGHT + 0.15))
         else:
             fig.legend(handles=handles, loc="outside lower center", ncols=cols, frameon=False)
     return fig
@@ -409,6 +411,7 @@ def _methods_panels_note(s: Subject) -> str:
         f"Each panel: the threshold choice methods on {s.dataset.name} "
         "of the classifier its caption names (Hernández-Orallo, Flach "
         f"& Ferri 2013): {METHODS_KEY} {_axes_and_ranges(s)}"
+        f" The legend, on {methods_key_panel(s.dataset)}'s panel, is every panel's."
     )
 
 
@@ -446,6 +449,18 @@ def _kendall_alt(s: Subject) -> str:
     )
 
 
+def methods_key_panel(d: DatasetResult) -> str | None:
+    """The classifier whose panel carries the one legend of ``d``'s threshold-choice grid (the
+    panels :func:`_methods_wanted`: its scoring classifiers): the first that has every method's
+    curve (a score-driven one too), else the first scoring one. The legend names the methods'
+    styles and the shaded ranges, the same in every panel; a panel without the score-driven
+    curve says so in its caption."""
+    scoring = [c for c in d.classifiers.values() if is_scoring(c)]
+    full = [c for c in scoring if len(method_handles(c)) == len(METHOD_STYLES)]
+    first = next(iter(full or scoring), None)
+    return None if first is None else first.name
+
+
 def _methods_wanted(s: Subject, options: FigureOptions) -> bool:
     return is_scoring(s.classifier)
 
@@ -475,7 +490,12 @@ THRESHOLD_METHODS = register(
         key="{dataset}/threshold-methods/{name}",
         stem="{dataset_slug}/threshold-methods/{name_slug}",
         draw=lambda s: threshold_methods(
-            s.dataset, s.name, s.results.settings.threshold_axis, PANEL_WIDTH, shared_y=True
+            s.dataset,
+            s.name,
+            s.results.settings.threshold_axis,
+            PANEL_WIDTH,
+            shared_y=True,
+            legend=s.name == methods_key_panel(s.dataset),
         ),
         caption=_methods_caption,
         alt=_methods_alt,

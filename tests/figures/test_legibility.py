@@ -185,6 +185,38 @@ def test_panels_of_a_grid_share_their_y_range(kind):
     assert seen
 
 
+@pytest.mark.parametrize("kind, legends", [("diff", 0), ("focus", 0), ("threshold-methods", 1)])
+def test_a_grid_draws_its_shared_legend_once_at_most(kind, legends):
+    """What a legend would say the same in every panel of a grid is said once: the threshold
+    choice methods' legend on one panel (the one its note names), the difference and highlighted
+    panels' in the grid's note (their own captions name the pair or classifier). Panels without
+    a legend are as tall as their axes, so a row takes less of the page."""
+    results = example_results()
+    spec = next(s for s in specs() if s.kind == kind)
+    styles = classifier_styles(results)
+    seen = 0
+    for dataset in results.datasets.values():
+        subjects = [
+            s for s in spec.subjects(results, dataset, styles) if spec.wanted(s, FigureOptions())
+        ]
+        if len(subjects) < 2:
+            continue
+        figures = [spec.draw(s) for s in subjects]
+        with_legend = [s.name for s, f in zip(subjects, figures, strict=True) if f.legends]
+        assert len(with_legend) == legends, (dataset.name, kind, with_legend)
+        note = spec.panels_note(subjects[0])
+        if legends:
+            from ccreport.figures.threshold_choice import methods_key_panel
+
+            assert with_legend == [methods_key_panel(dataset)]
+            assert f"on {with_legend[0]}'s panel" in note
+        bare = {f.get_figheight() for f in figures if not f.legends}
+        assert len(bare) == 1, (dataset.name, kind, bare)  # one row height for the bare panels
+        assert all(f.get_figheight() > max(bare) for f in figures if f.legends)
+        seen += 1
+    assert seen
+
+
 # --- eight classifiers in greyscale -------------------------------------------------------------
 
 
