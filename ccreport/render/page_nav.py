@@ -4,8 +4,10 @@ the intrinsic size of a figure's SVG (the ``width``/``height`` of its ``<img>``)
 The contents are whatever the page shows, in page order, so they cannot disagree with it: each
 ``<h2 id=...>`` outside a folded part is a section entry (its text is the entry's), and each
 ``<details class="appendix" id=...>`` is an appendix entry titled by its ``<summary>``. Headings
-inside a ``<details>`` belong to that part and are not listed. A page of templates that a project
-overrides gets the contents of what it renders.
+inside a ``<details>`` belong to that part and are not listed. A heading inside an element that
+carries the ``hidden`` attribute (the explorer, shown only once its script has run) is listed as
+``hidden``: its contents line is hidden too, and the script that shows the part shows the line.
+A page of templates that a project overrides gets the contents of what it renders.
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ SVG_HEAD_BYTES = 4096  # the <svg ...> start tag of a matplotlib SVG is within i
 PX_PER_PT = 96 / 72  # CSS: 1pt = 1/72 in, 1px = 1/96 in
 
 _LENGTH = re.compile(r"^\s*([0-9]*\.?[0-9]+)\s*(pt|px)?\s*$")
+_VOID = frozenset(
+    "area base br col embed hr img input link meta source track wbr".split()
+)  # elements with no end tag: a ``hidden`` one hides nothing but itself
 _SVG_TAG = re.compile(rb"<svg\b[^>]*>", re.S)
 _ATTRIBUTE = re.compile(rb"""\b(width|height|viewBox)\s*=\s*["']([^"']*)["']""")
 
@@ -31,6 +36,7 @@ class ContentsEntry:
     href: str
     text: str
     appendix: bool = False
+    hidden: bool = False
 
 
 class _ContentsReader(HTMLParser):
@@ -44,9 +50,16 @@ class _ContentsReader(HTMLParser):
         self._summary: tuple[str, list[str]] | None = None  # an appendix's id and summary text
         self._pending_appendix: str | None = None  # an appendix whose <summary> is still to come
         self._summary_open = False
+        self._hidden_tag: str | None = None  # the open element that carries ``hidden``
+        self._hidden_depth = 0  # elements of that name open inside it, itself included
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         attributes = {k: v or "" for k, v in attrs}
+        if tag not in _VOID:
+            if self._hidden_tag is None and "hidden" in attributes:
+                self._hidden_tag, self._hidden_depth = tag, 1
+            elif tag == self._hidden_tag:
+                self._hidden_depth += 1
         if tag == "details":
             self._details_depth += 1
             if (
@@ -62,6 +75,10 @@ class _ContentsReader(HTMLParser):
             self._heading = (attributes["id"], [])
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == self._hidden_tag:
+            self._hidden_depth -= 1
+            if self._hidden_depth == 0:
+                self._hidden_tag = None
         if tag == "details":
             self._details_depth = max(0, self._details_depth - 1)
             self._pending_appendix = None
@@ -80,7 +97,8 @@ class _ContentsReader(HTMLParser):
     def _add(self, item: tuple[str, list[str]], appendix: bool) -> None:
         text = " ".join("".join(item[1]).split())
         if text:
-            self.entries.append(ContentsEntry("#" + item[0], text, appendix))
+            hidden = self._hidden_tag is not None
+            self.entries.append(ContentsEntry("#" + item[0], text, appendix, hidden))
 
 
 def page_contents(html: str) -> list[ContentsEntry]:

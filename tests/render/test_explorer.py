@@ -470,7 +470,20 @@ def test_without_javascript_the_explorer_stays_hidden(browser):  # noqa: F811
     page.goto((site / "dataset-sonar.html").as_uri())
     assert not page.locator("[data-explorer]").is_visible()
     assert page.locator("figure img").count() > 0  # the static figures
+    toc = page.locator('.page-toc a[href="#dataset-sonar-explorer-title"]')
+    assert toc.count() == 1 and not toc.evaluate("a => a.parentNode.hidden === false")
     context.close()
+
+
+def test_the_contents_line_of_the_explorer_shows_with_it(browser):  # noqa: F811
+    site = example_build()
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page.goto((site / "dataset-sonar.html").as_uri())
+    page.wait_for_selector("[data-explorer]:not([hidden])")
+    toc = page.locator('.page-toc a[href="#dataset-sonar-explorer-title"]')
+    assert toc.evaluate("a => a.parentNode.hidden") is False
+    assert toc.is_visible()
+    page.close()
 
 
 def test_tiny_project_point_prior_without_costs(browser, tmp_path):  # noqa: F811

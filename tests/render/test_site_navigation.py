@@ -54,6 +54,19 @@ def test_contents_are_the_sections_then_the_appendix_parts_in_page_order():
     assert page_contents("") == [] and page_contents("<p>no headings</p>") == []
 
 
+def test_headings_of_a_hidden_block_are_listed_hidden():
+    """A heading inside an element with ``hidden`` (the explorer before its script runs) gets a
+    hidden contents line; a hidden void element hides nothing after it."""
+    html = """
+    <section hidden id="x"><div><section><h2 id="p-x">Explore</h2></section></div></section>
+    <input hidden><h2 id="p-y">Shown</h2>
+    """
+    assert page_contents(html) == [
+        ContentsEntry("#p-x", "Explore", hidden=True),
+        ContentsEntry("#p-y", "Shown"),
+    ]
+
+
 def test_svg_size_in_css_pixels(tmp_path):
     fig = Figure(figsize=(3.5, 2.0))  # 252 pt x 144 pt: 336 px x 192 px at 96 px per inch
     fig.add_subplot().plot([0, 1], [1, 0])

@@ -211,6 +211,12 @@
     });
     window.addEventListener("hashchange", function () { self.fromFragment(); });
     root.hidden = false;
+    Array.prototype.forEach.call(root.querySelectorAll("h2[id]"), function (h) {
+      // the page's contents list this heading hidden until the block is shown (page_nav.py)
+      Array.prototype.forEach.call(document.querySelectorAll(".page-toc a"), function (a) {
+        if (a.getAttribute("href") === "#" + h.id) { a.parentNode.hidden = false; }
+      });
+    });
     if (!this.fromFragment()) { this.update(false); }
   }
 
