@@ -78,7 +78,7 @@ AT = np.array([int(np.argmin(np.abs(GRID - p))) for p in POINTS])
 BINNED = ((1000, 200), (40, 200), (5, 200), (5, 500), (5, 1000), (2, 200), (2, 500))
 CELLS = [f"K={k},n={n}" for k, n in BINNED] + ["five_values", "crisp", "hybrid"]
 PRIORS = {"uniform": UniformPrior()}
-SECTION = "Interval matrix: hybrid calibration and cells above 95%"
+SECTION = "Interval matrix: every cell"
 
 
 def mixture_cuts(k: int, d: float = D) -> np.ndarray:
@@ -151,13 +151,17 @@ def scoring_dataset(rng, y, s, tpr, fpr, index_of):
     a, b = fpr[at_vertex], fnr[at_vertex] - fpr[at_vertex]
     area_a = float(np.sum(a * np.diff(ends) + b * np.diff(ends**2) / 2.0))
     area_b = envelope_area(fpr, fnr)
-    new = uncertainty.interval_fields(uncertainty.band_replicates(rep), cal, PRIORS)
+    br = uncertainty.band_replicates(rep)
+    new = uncertainty.interval_fields(br, cal, PRIORS)
     old_band = cb.calibrated_band(rep.values, cal)
     old_e = cb.calibrated_interval(rep.expected["uniform"], cal.expected_levels("uniform"))
     new_e = new["expected_cost_interval"]["uniform"]
     # where the sample selects a trivial classifier its target, min(PC(+), 1 - PC(+)), is known
     trivial = (at_grid[AT] == 0) | (at_grid[AT] == tpr.size - 1)
     live = np.where(trivial, np.nan, _covered(target_a, *new["band"])[:, AT])
+    # a rate of the selected line counted 0 or all of its class: the resampling cannot vary it
+    unseen = br.sd_floor[AT] > 0
+    seen = np.where(trivial | unseen, np.nan, live)
     return {
         "e_b": {"new": _covered(area_b, new_e[0], new_e[1]), "old": _covered(area_b, *old_e)},
         "e_a": {"new": _covered(area_a, new_e[0], new_e[1]), "old": _covered(area_a, *old_e)},
@@ -171,6 +175,8 @@ def scoring_dataset(rng, y, s, tpr, fpr, index_of):
         },
         "band_a_live": {"new": live},
         "trivial": {"new": np.stack([trivial, np.zeros_like(trivial)])},
+        "unseen": {"new": np.stack([unseen, np.zeros_like(unseen)])},
+        "band_a_seen": {"new": seen},
     }
 
 
@@ -315,10 +321,25 @@ NAMES = {
     "band_b": "band vs (b) the true optimal cost",
     "band_a_live": "band vs (a), only data sets whose sample selects a classifier there (n below)",
     "trivial": "share of data sets whose sample selects a trivial classifier there (in 'below')",
+    "unseen": "share of data sets whose selected line has a rate counted 0 or n there (in 'below')",
+    "band_a_seen": "band vs (a), only data sets selecting a line with no rate counted 0 or n",
 }
 
 
-def table(results: dict, datasets: int) -> str:
+def summaries(results: dict) -> dict:
+    """{cell: {"target|method": summarise(misses) as lists}}: what ``--json`` writes and
+    ``--from-json`` reads back."""
+    return {
+        c: {
+            f"{t}|{m}": {k: np.atleast_1d(v).tolist() for k, v in summarise(x).items()}
+            for (t, m), x in r.items()
+        }
+        for c, r in results.items()
+    }
+
+
+def table(found: dict, datasets: int) -> str:
+    """The markdown table of :func:`summaries` ``found``."""
     pts = " / ".join(str(p) for p in POINTS)
     lines = [
         f"{datasets} data sets per cell, {REPLICATES} replicates, 90% intervals (5% each side "
@@ -327,14 +348,15 @@ def table(results: dict, datasets: int) -> str:
         "*new*: studentized (bootstrap-t) optimism-corrected intervals, the upper level "
         "calibrated; *old*: "
         "percentiles of the optimism-corrected replicates (8e32f04's method); hybrid "
-        "*uncalibrated*: the same band without the fast double bootstrap.",
+        "*uncalibrated*: the same band without the fast double bootstrap. Rows 'share ...' give "
+        "a share of all data sets (in the 'below' column).",
         "",
         "| cell | quantity | method | coverage ± s.e. (%) | below (%) | above (%) |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
-    for cell, found in results.items():
-        for (target, method), misses in found.items():
-            s = summarise(misses)
+    for cell, rows in found.items():
+        for key, s in rows.items():
+            target, method = key.split("|")
 
             def f(v):
                 return " / ".join(f"{100 * x:.1f}" for x in np.atleast_1d(v))
@@ -343,15 +365,15 @@ def table(results: dict, datasets: int) -> str:
                 f"{100 * c:.1f} ± {100 * e:.1f}"
                 for c, e in zip(np.atleast_1d(s["coverage"]), np.atleast_1d(s["se"]))
             )
-            if target == "trivial":
+            if target in ("trivial", "unseen"):
                 cov = "-"
-            if target == "band_a_live":
+            if target in ("band_a_live", "band_a_seen"):
                 cov += " (n = " + " / ".join(str(int(c)) for c in s["count"]) + ")"
             lines.append(
                 f"| {cell} | {NAMES[target]} | {method} | {cov} | {f(s['below'])} | "
                 f"{f(s['above'])} |"
             )
-    return "\n".join(lines)
+    return "\n".join(lines).replace("nan ± nan", "-").replace("nan", "-")
 
 
 def main(argv=None):
@@ -360,32 +382,24 @@ def main(argv=None):
     ap.add_argument("--cells", nargs="+", default=CELLS, choices=CELLS)
     ap.add_argument("--seed", type=int, default=33)
     ap.add_argument("--json", help="also write the per-cell miss rates to this JSON file")
+    ap.add_argument("--from-json", help="print (or --write) the table of a --json file; no run")
     ap.add_argument(
         "--write", action="store_true", help="replace the section in benchmarks/README.md"
     )
     args = ap.parse_args(argv)
-    results, started = {}, time.process_time()
-    for cell in args.cells:
-        t0 = time.process_time()
-        results[cell] = run_cell(cell, args.datasets, args.seed)
-        print(f"{cell}: {time.process_time() - t0:.1f} CPU s", file=sys.stderr, flush=True)
-        if args.json:
-            Path(args.json).write_text(
-                json.dumps(
-                    {
-                        c: {
-                            f"{t}|{m}": {
-                                k: np.atleast_1d(v).tolist() for k, v in summarise(x).items()
-                            }
-                            for (t, m), x in r.items()
-                        }
-                        for c, r in results.items()
-                    },
-                    indent=1,
-                )
-            )
-    text = table(results, args.datasets)
-    text += f"\n\n{time.process_time() - started:.0f} CPU s in all."
+    if args.from_json:
+        found = json.loads(Path(args.from_json).read_text())
+        text = table(found, args.datasets)
+    else:
+        results, started = {}, time.process_time()
+        for cell in args.cells:
+            t0 = time.process_time()
+            results[cell] = run_cell(cell, args.datasets, args.seed)
+            print(f"{cell}: {time.process_time() - t0:.1f} CPU s", file=sys.stderr, flush=True)
+            if args.json:
+                Path(args.json).write_text(json.dumps(summaries(results), indent=1))
+        text = table(summaries(results), args.datasets)
+        text += f"\n\n{time.process_time() - started:.0f} CPU s in all."
     print(text)
     if args.write:
         from validity import write_section

@@ -43,6 +43,7 @@ from .hull_costs import (
     line_sd,
     optimal_vertices,
     switches,
+    unseen_sd_at,
     vertex_intervals,
 )
 from .hulls import Hulls, crisp_hulls, fixed_vertices, replicate_hulls, sample_hull
@@ -129,9 +130,12 @@ class Replicates:
     sd: np.ndarray | None = None
     sd_estimate: np.ndarray | None = None
     sample_sd: np.ndarray | None = None  # each replicate's sd of the sample's own selection (R, m)
-    # the sample selection's sd with Agresti-Coull rates (m,): the band's upper edge is at least the
-    # binomial bound it gives (calibration.studentized_band)
+    # the sample selection's sd with Agresti-Coull rates (m,), of only the rates whose count is 0 or
+    # all of a class (hull_costs.unseen_sd_at; 0 elsewhere): where it is > 0 the band's upper edge
+    # is at least the binomial bound it gives (calibration.studentized_band)
     sd_floor: np.ndarray | None = None
+    # the same with every rate's term (hull_costs.costs_sd_at, plus=2): the hybrid band's floor
+    sd_plus: np.ndarray | None = None
 
 
 def _readings(parts: list) -> dict | None:
@@ -183,6 +187,7 @@ def collect_replicates(
     selected = optimal_vertices(sd_hull, grid)
     grid_sd_est = costs_sd_at(sd_hull, selected, grid)[0]
     grid_sd_plus = costs_sd_at(sd_hull, selected, grid, plus=2)[0]
+    grid_sd_unseen = unseen_sd_at(sd_hull, selected, grid)[0]
     if layout is not None and layout.grouped:
         coarse = sample_hull(layout)
         est_b = hulls_on_grid(coarse, grid)[0]
@@ -217,7 +222,8 @@ def collect_replicates(
         sd=grid_sd,
         sd_estimate=grid_sd_est,
         sample_sd=sample_sd,
-        sd_floor=grid_sd_plus,
+        sd_floor=grid_sd_unseen,
+        sd_plus=grid_sd_plus,
     )
 
 

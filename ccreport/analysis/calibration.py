@@ -89,8 +89,9 @@ whose costs differ by whole steps, so the selected threshold's true cost (what `
 lie well above the best achievable one, and the lower edge is taken as the lower of the two (with
 many scores the two targets differ little and the resampled sample's sharp minimum overstates the
 difference: 98% coverage for continuous scores at n = 200, measured). A selected threshold with no
-example of a class on one side has no resampling variance in that rate; the band's upper edge is
-at least the selected line's binomial bound with Agresti-Coull rates (``sd_floor``).
+example of a class on one side has no resampling variance in that rate; there, and only there, the
+band's upper edge is at least the selected line's binomial bound with that rate's Agresti-Coull
+variance (``sd_floor``, :func:`~ccreport.analysis.hull_costs.unseen_sd_at`).
 """
 
 from __future__ import annotations
@@ -678,13 +679,15 @@ def studentized_band(
     ``basic`` (R, m): the reflected replicates ``2 t - t*`` (the basic bootstrap, Davison & Hinkley
     1997 eq. 5.6, whose target is the best cost achievable, not the cost of what was selected); the
     lower edge is the lower of the two studentized lower edges, so the band reaches down to the
-    optimum as well. ``sd_floor`` (m,): the sample selection's sd with Agresti-Coull rates
-    (:func:`~ccreport.analysis.hull_costs.line_sd` ``plus=2``); the upper edge is at least
+    optimum as well. ``sd_floor`` (m,): an sd with Agresti-Coull rates (Agresti & Coull 1998;
+    :func:`~ccreport.analysis.hull_costs.unseen_sd_at` for a single classifier: only the rates
+    whose count is 0 or all of a class); where it is > 0 the upper edge is at least
     ``t + z s_floor``, the normal-approximation binomial bound of the selected cost line at the
-    nominal upper level (D&H 2006 section 4.6): a selected threshold with no negative (or no
-    positive) on one side has no binomial variance in the resampling, so no bootstrap interval can
-    see how far its true rate may lie from 0. ``floor_level``: the one-sided level of that bound
-    (default the nominal upper level).
+    nominal upper level (D&H 2006 section 4.6), and elsewhere the bootstrap-t edge stands alone: a
+    selected threshold with no negative (or no positive) on one side has no binomial variance in the
+    resampling, so no bootstrap interval can see how far its true rate may lie from 0, while a rate
+    counted at least once varies in the resampling and the bootstrap-t already reads it.
+    ``floor_level``: the one-sided level of that bound (default the nominal upper level).
 
     Why: with few distinct scores the sd of the selected cost depends strongly on the estimate (a
     data set whose cost line lies high uses it over a narrower PC(+) range and, where it is used, at
@@ -705,11 +708,10 @@ def studentized_band(
         lower = np.minimum(
             lower, est + s * _sorted_quantiles(zb, np.full(est.shape, cal.lower_level))
         )
-    if (
-        sd_floor is not None
-    ):  # at least the binomial upper bound of the selected cost line (Agresti-Coull sd)
+    if sd_floor is not None:  # at least the binomial bound, where a floor is given (sd > 0)
         z = ndtri(1.0 - cal.lower_level if floor_level is None else floor_level)
-        upper = np.maximum(upper, est + z * np.asarray(sd_floor, dtype=float))
+        floor = np.asarray(sd_floor, dtype=float)
+        upper = np.where(floor > 0, np.maximum(upper, est + z * floor), upper)
     plo, phi = calibrated_band(values, cal)
     exact = s <= 0
     return np.where(exact, plo, np.maximum(lower, 0.0)), np.where(

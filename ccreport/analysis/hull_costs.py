@@ -234,6 +234,28 @@ def costs_sd_at(h: Hulls, j: np.ndarray, grid: np.ndarray, plus: int = 0) -> np.
     return line_sd(fnr, fpr, h.n_pos, h.n_neg, grid, plus)
 
 
+def unseen_sd_at(h: Hulls, j: np.ndarray, grid: np.ndarray, plus: int = 2) -> np.ndarray:
+    """The part of :func:`costs_sd_at` (Agresti-Coull rates, ``plus``) that resampling cannot see:
+    at each grid PC(+), the Eq. 8 variance of only those rates of vertex ``j`` whose count is 0 or
+    all of its class (no negative above the threshold, or no positive below it). A bootstrap
+    resample of such a count is that count again, so the resampling gives that rate no variance
+    however far its true value lies from 0 or 1; every other rate varies in the resampling, and its
+    term is 0 here. Shape (R, m); 0 wherever no weighted rate is degenerate, and for the trivial
+    classifiers (their cost is known exactly)."""
+    grid = np.asarray(grid, dtype=float)
+    fp, tp = h.x[j], h.y[j]
+    trivial = ((fp == 0) & (tp == 0)) | ((fp == h.n_neg) & (tp == h.n_pos))
+    fnr_deg = ((tp == 0) | (tp == h.n_pos)) & ~trivial
+    fpr_deg = ((fp == 0) | (fp == h.n_neg)) & ~trivial
+    n_pos, n_neg = h.n_pos + 2 * plus, h.n_neg + 2 * plus
+    fnr = (h.n_pos - tp + plus) / n_pos
+    fpr = (fp + plus) / n_neg
+    var = np.where(fnr_deg, grid**2 * fnr * (1.0 - fnr) / n_pos, 0.0) + np.where(
+        fpr_deg, (1.0 - grid) ** 2 * fpr * (1.0 - fpr) / n_neg, 0.0
+    )
+    return np.sqrt(var)
+
+
 def line_sd(fnr, fpr, n_pos: int, n_neg: int, grid, plus: int = 0) -> np.ndarray:
     """D&H 2006 Eq. 8: the sd of a cost line ``fnr pc + fpr (1 - pc)`` whose rates are binomial
     proportions of n_pos positives and n_neg negatives, at each PC(+) of ``grid`` (broadcast).

@@ -7,6 +7,7 @@ difference and the regions where it is significant (:class:`~ccreport.results.Di
 
 from __future__ import annotations
 
+import functools
 import math
 
 import matplotlib.colors
@@ -121,6 +122,22 @@ def difference(
     return fig
 
 
+def outline_width(text: str, size: float, font) -> float:
+    """The width in points of ``text``'s outline (``TextPath(...).get_extents()``) at ``size`` in
+    ``font`` (a ``FontProperties``): the same label is measured in every figure of its classifier,
+    so each is traced once per font file and properties (:func:`_outline_width`)."""
+    from matplotlib.font_manager import findfont
+
+    return _outline_width(text, size, font, findfont(font))
+
+
+@functools.lru_cache(maxsize=512)
+def _outline_width(text: str, size: float, font, font_file: str) -> float:
+    from matplotlib.textpath import TextPath
+
+    return float(TextPath((0, 0), text, size=size, prop=font).get_extents().width)
+
+
 def clear_of(lines, name: str, arrow: str, width_in: float) -> tuple[float, str]:
     """(x, text): where (axes fraction, left end) and how the label "``name`` cheaper ``arrow``"
     goes so that it crosses none of the vertical ``lines`` (PC(+) values; the crossovers' dotted
@@ -128,16 +145,15 @@ def clear_of(lines, name: str, arrow: str, width_in: float) -> tuple[float, str]
     then "cheaper"), else on two lines in the widest gap, kept inside the axes. Widths are the
     text's outline at :data:`SMALL_FONT` (``TextPath``) on axes taken as 0.75 in narrower than
     the figure."""
-    from matplotlib.textpath import TextPath
+    from matplotlib.font_manager import FontProperties
 
+    font = FontProperties()  # the style's font: what TextPath would measure with
     axes_pt = max(width_in - 0.75, 0.5) * 72
     edges = [0.0, *sorted(float(x) for x in lines if 0.0 < x < 1.0), 1.0]
     gaps = list(zip(edges[:-1], edges[1:], strict=True))
     variants = [f"{name} cheaper {arrow}", f"{name}\ncheaper {arrow}"]
     for text in variants:
-        width = max(
-            TextPath((0, 0), part, size=SMALL_FONT).get_extents().width for part in text.split("\n")
-        )
+        width = max(outline_width(part, SMALL_FONT, font) for part in text.split("\n"))
         need = width / axes_pt + 0.035
         fitting = [lo for lo, hi in gaps if hi - lo >= need]
         if fitting:

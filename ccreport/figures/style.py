@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -265,12 +266,24 @@ def pc_label(width_in: float) -> str:
 PANEL_PLOT_HEIGHT = 1.75  # inches: a panel's axes with their tick labels and x label
 
 
+_MEASURING: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # figure -> (dpi, renderer)
+
+
 def renderer_for(fig):
-    """An Agg renderer at ``fig``'s size and dpi, to measure text and legends before saving."""
+    """An Agg renderer at ``fig``'s dpi, to measure text and legends before saving: one per
+    figure and dpi, so a legend measured again (another column count, then its height) finds its
+    texts' metrics in matplotlib's per-renderer cache. Its canvas has the figure's size when first
+    asked for; sizes measured with it (text, a legend's width and height) depend on the dpi
+    alone."""
     from matplotlib.backends.backend_agg import RendererAgg
 
+    known = _MEASURING.get(fig)
+    if known is not None and known[0] == fig.dpi:
+        return known[1]
     w, h = fig.get_size_inches()
-    return RendererAgg(w * fig.dpi, h * fig.dpi, fig.dpi)
+    renderer = RendererAgg(w * fig.dpi, h * fig.dpi, fig.dpi)
+    _MEASURING[fig] = (fig.dpi, renderer)
+    return renderer
 
 
 def fit_legend(fig, handles, loc: str, width_in: float):

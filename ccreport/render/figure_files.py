@@ -170,9 +170,8 @@ def _render_one(t: _Task, folder: Path, formats, pages) -> dict:
     entry = {fmt: f"{t.stem}.{fmt}" for fmt in formats}
     (folder / t.stem).parent.mkdir(parents=True, exist_ok=True)
     with figure_caches.tick_updates():  # from layout to the last file, not while drawing code runs
-        without_ligatures(fig)
-        lay_out_once(fig)
-        without_ligatures(fig)  # the tick labels the layout made
+        lay_out_once(fig)  # measures text without font features: ligatures do not matter yet
+        without_ligatures(fig)  # every text, the tick labels the layout made among them
         _save(fig, folder, entry, list(formats), pages)
     entry.update(caption=caption, alt=alt, width=t.spec.width)
     if t.spec.panel_caption is not None:  # report.pdf's grid: the panel's facts, the rest said once
@@ -369,23 +368,34 @@ def unescape_literal(body: bytes) -> bytes:
     return bytes(out)
 
 
-FIGURES_PER_DOCUMENT = 10  # figures whose PDF files share one font subset (one fontTools run)
+FIGURES_PER_DOCUMENT = 20  # at most this many figures' PDF files share one font subset
 
 
 def font_chunks(tasks: list[_Task]) -> list[list[_Task]]:
-    """``tasks`` (report order) cut into runs of at most :data:`FIGURES_PER_DOCUMENT` figures of
-    one group folder (:func:`group_folder`). A chunk's PDF files are drawn as one ``PdfPages``
-    document and share its font subsets, which matplotlib makes once per document (with fontTools,
-    about 0.1 CPU s per font): a function of the group's figures alone, so a group redrawn on its
-    own (``groups``), or by another worker, gives the same bytes."""
-    chunks: list[list[_Task]] = []
+    """``tasks`` (report order) cut into runs of figures of one group folder
+    (:func:`group_folder`): a group of ``n`` figures into ``ceil(n / FIGURES_PER_DOCUMENT)`` runs
+    whose lengths differ by at most one, in order. A chunk's PDF files are drawn as one
+    ``PdfPages`` document and share its font subsets, which matplotlib makes once per document
+    (with fontTools, about 0.1-0.2 CPU s per font): fewer, longer runs subset less often, more runs
+    balance the workers better. The cut is a function of the group's figures alone, so a group
+    redrawn on its own (``groups``), or by another worker, gives the same bytes."""
+    groups: list[list[_Task]] = []
     last = None
     for t in tasks:
         group = "/".join(t.stem.split("/")[:2])
-        if group != last or len(chunks[-1]) == FIGURES_PER_DOCUMENT:
-            chunks.append([])
-        chunks[-1].append(t)
+        if group != last:
+            groups.append([])
+        groups[-1].append(t)
         last = group
+    chunks: list[list[_Task]] = []
+    for members in groups:
+        count = -(-len(members) // FIGURES_PER_DOCUMENT)
+        size, extra = divmod(len(members), count)
+        at = 0
+        for k in range(count):
+            step = size + (k < extra)
+            chunks.append(members[at : at + step])
+            at += step
     return chunks
 
 

@@ -50,6 +50,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import ndtr, ndtri
 
+from ..analysis import measured_coverage as mc
 from ..results import Results
 from ..tasks.bands_task import TARGET_SCORES
 from . import tables as tb
@@ -334,3 +335,43 @@ def probability_rules_table(results: Results) -> tb.Table | None:
             ]
         )
     return t
+
+
+def interval_coverage() -> dict[str, str]:
+    """The measured coverage figures the methods page quotes about intervals, formatted, all from
+    :mod:`ccreport.analysis.measured_coverage` (the one source of such figures)."""
+    m = mc
+    return {
+        "source": m.SOURCE,
+        "datasets": str(m.DATASETS),
+        "mc_se": f"{m.MC_SE[0]:g}–{m.MC_SE[1]:g}",
+        "continuous": m.span(m.CONTINUOUS_SELECTED, "–"),
+        "crisp": m.span(m.CRISP_SELECTED, "–"),
+        "few": m.span(m.FEW_SELECTED, "–"),
+        "five_at_005": m.pct(m.FIVE_ROUNDED_AT_005) + "%",
+        "five_at_005_percentile": m.pct(m.FIVE_ROUNDED_AT_005_PERCENTILE) + "%",
+        "expected": m.span(m.EXPECTED_POPULATION, "–"),
+        "expected_tail": m.pct(m.EXPECTED_TAIL) + "%",
+        "trivial_two": m.pct(m.TRIVIAL_TWO) + "%",
+        "trivial_five": m.span(m.TRIVIAL_FIVE, "–"),
+        "selected_few": m.span(m.SELECTED_FEW_N200, "–"),
+        "two_n200_all": m.span(m.TWO_N200_ALL, "–"),
+        "two_n200_trivial": m.span(m.TWO_N200_TRIVIAL, "–"),
+        "two_n500_all": m.span(m.TWO_N500_ALL, "–"),
+        "two_n500_trivial": m.span(m.TWO_N500_TRIVIAL, "–"),
+        "two_n500_selected": m.span(m.TWO_N500_SELECTED, "–"),
+        "five_at_01": m.pct(m.FIVE_AT_01_SELECTED) + "%",
+        "five_at_01_picked": str(m.FIVE_AT_01_PICKED),
+        "five_at_01_fp0": str(m.FIVE_AT_01_FP0),
+        "five_at_01_others": m.pct(m.FIVE_AT_01_OTHERS) + "%",
+        "five_at_01_others_n": str(m.FIVE_AT_01_PICKED - m.FIVE_AT_01_FP0),
+        "five_at_01_fpr": f"{m.FIVE_AT_01_TRUE_FPR:.2f}%",
+        "jeffreys": f"{m.FIVE_AT_01_JEFFREYS:.1f}%",
+        "exact": f"{m.FIVE_AT_01_EXACT:.1f}%",
+        "hybrid": m.span(m.HYBRID_CALIBRATED, "–"),
+        "hybrid_above": m.pct(m.HYBRID_CALIBRATED_ABOVE) + "%",
+        "hybrid_uncalibrated": m.span(m.HYBRID_UNCALIBRATED, "–"),
+        "hybrid_uncalibrated_above": m.pct(m.HYBRID_UNCALIBRATED_ABOVE) + "%",
+        "hybrid_expected": m.pct(m.HYBRID_EXPECTED[0]) + "%",
+        "hybrid_expected_above": m.pct(m.HYBRID_EXPECTED[1]) + "%",
+    }

@@ -45,7 +45,9 @@ from .catalogue import Catalogue, number_items
 from .decision_summary import decision_summary
 from .explorer import explorer_json
 from .markdown_text import render_markdown, strip_leading_title
-from .methods_page import limitations, probability_rules_table  # the methods page's generated parts
+
+# the methods page's generated parts
+from .methods_page import interval_coverage, limitations, probability_rules_table
 from .page_names import dataset_link, dataset_page_slug, slug
 from .sections import DATASET_SECTIONS, PageSection, instance_costs, overview, provenance
 from .sections.figure_sections import cited_pairs
@@ -267,7 +269,11 @@ def build_pages(results: Results, figures: dict[str, Figure]) -> list[Page]:
             "Methods",
             "methods.html",
             tables={} if rules is None else {"probability_rules": rules},
-            data={"instance_cost_bins": BINS, "limitations": limitations(results)},
+            data={
+                "instance_cost_bins": BINS,
+                "limitations": limitations(results),
+                "coverage": interval_coverage(),
+            },
             part="appendix",
         )
     )

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..analysis import calibration as cb
+from ..analysis import measured_coverage as mc
 from ..analysis.bands import simultaneous_band
 from ..analysis.bootstrap import bootstrap_crisp, bootstrap_scores, merged_groups, scores_method
 from ..analysis.folds import fold_average
@@ -54,18 +55,20 @@ TARGET_SCORES = (
     "the true cost, at each PC(+), of the classifier as selected on this data (the score "
     "thresholds of its lower envelope; D&H 2006 section 5.2), not its cost at thresholds chosen "
     "on other data; the best achievable (true optimal) curve lies at or below it, and in "
-    "binormal simulations a 90% band covered that curve 86-91% of the time when calibrated, "
-    "84-89% when not (benchmarks/README.md)"
+    "binormal simulations at n = 200 a 90% band covered that curve "
+    f"{mc.span(mc.CONTINUOUS_OPTIMAL)} of the time at PC(+) = 0.1-0.9 ({mc.SOURCE})"
 )
 FEW_SCORES = (
-    10  # distinct scores at or below which the band's target text states the measured shortfall
+    10  # distinct scores at or below which the band's target text states the measured coverage
 )
 TARGET_FEW_SCORES = (
     "; with few distinct scores the band's lower edge also reaches the basic bootstrap's, so it "
     "covers the best achievable cost too; in binormal simulations with scores rounded to 5 "
-    "values at n = 200 a 90% band covered this target 88.3-99.0% of the time at PC(+) = 0.1-0.9 "
-    "and 100% at 0.05 (conservative near the ends, where the cost is nearly known; "
-    "benchmarks/README.md, interval matrix)"
+    "values at n = 200 a 90% band covered this target "
+    f"{mc.span(mc.FIVE_ROUNDED_SELECTED)} of the time at PC(+) = 0.1-0.9 and "
+    f"{mc.pct(mc.FIVE_ROUNDED_AT_005)}% at 0.05: above 95% where the cost is nearly known (the "
+    "sample selects a trivial classifier, or a line with no false positive whose true rate lies "
+    f"below any 95% binomial bound of a count of 0; {mc.SOURCE})"
 )
 TARGET_CRISP = (
     "the true cost of this classifier's cost line, where it is cheaper than the trivial "
@@ -139,7 +142,7 @@ class BandReplicates:
         None  # prior -> each replicate's own (uncorrected) expected cost (R,)
     )
     raw: np.ndarray | None = None  # each replicate's own envelope (R, m)
-    sd_floor: np.ndarray | None = None  # the sample selection's Agresti-Coull sd (m,)
+    sd_floor: np.ndarray | None = None  # Agresti-Coull sd of the unresampled rates (m,)
     few_scores: bool = (
         False  # at most FEW_SCORES distinct scores: the lower edges reach the basic bootstrap's
     )

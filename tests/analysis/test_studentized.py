@@ -136,9 +136,10 @@ def test_line_sd_is_eq8():
 
 def test_band_upper_edge_reaches_the_binomial_bound_of_a_rate_counted_zero():
     """A threshold with no negative above it (FP = 0) has no FPR variance in any resample; through
-    ``evaluate`` the band's upper edge still reaches the selected line's Agresti-Coull bound
-    ``t + z_0.95 sd``, sd from the rates (count + 2) / (n + 4) (worked by hand here). At 8e32f04 the
-    upper edge there was the percentiles' 0.0780, below the bound 0.0913."""
+    ``evaluate`` the band's upper edge still reaches ``t + z_0.95 sd`` with sd the Agresti-Coull
+    sd of that rate alone, (0 + 2) / (n + 4) (worked by hand here); the FNR, counted 70 times,
+    varies in the resampling and is left to the bootstrap-t. At 8e32f04 the upper edge there was
+    the percentiles' 0.0780, below the bound."""
     from ccreport import evaluate
 
     n_pos, n_neg, tp = 100, 100, 30
@@ -154,11 +155,53 @@ def test_band_upper_edge_reaches_the_binomial_bound_of_a_rate_counted_zero():
     assert band.estimate[j] == pytest.approx(
         pc * 0.7
     )  # the line (FNR 0.7, FPR 0) is selected there
-    fnr, fpr = (70 + 2) / (n_pos + 4), (0 + 2) / (n_neg + 4)
-    sd = np.sqrt(
-        pc**2 * fnr * (1 - fnr) / (n_pos + 4) + (1 - pc) ** 2 * fpr * (1 - fpr) / (n_neg + 4)
-    )
+    fpr = (0 + 2) / (n_neg + 4)
+    sd = (1 - pc) * np.sqrt(fpr * (1 - fpr) / (n_neg + 4))
     assert band.upper[j] >= band.estimate[j] + 1.6448536269514722 * sd - 1e-12
+
+
+def test_unseen_sd_is_the_agresti_coull_term_of_the_rates_counted_0_or_n():
+    """Worked by hand on one replicate's hull of 100 positives and 100 negatives with vertices
+    (FP, TP) = (0, 0), (0, 30), (5, 60), (40, 100), (100, 100): the vertex (0, 30) has FPR counted
+    0 (term (1 - pc)^2 p (1 - p) / 104, p = 2 / 104); (5, 60) has no degenerate rate (0); (40, 100)
+    has FNR counted 0 (term pc^2 p (1 - p) / 104, p = 2 / 104); the trivial vertices 0."""
+    from ccreport.analysis.hull_costs import unseen_sd_at
+    from ccreport.analysis.hulls import Hulls
+
+    h = Hulls(
+        x=np.array([0, 0, 5, 40, 100]),
+        y=np.array([0, 30, 60, 100, 100]),
+        indptr=np.array([0, 5]),
+        n_pos=100,
+        n_neg=100,
+    )
+    grid = np.array([0.0, 0.1, 0.5, 0.9, 1.0])
+    got = unseen_sd_at(h, np.arange(5)[:, None].repeat(grid.size, axis=1), grid)
+    p = 2 / 104
+    one = np.sqrt(p * (1 - p) / 104)
+    assert np.allclose(got[0], 0.0) and np.allclose(got[4], 0.0) and np.allclose(got[2], 0.0)
+    assert np.allclose(got[1], (1 - grid) * one)
+    assert np.allclose(got[3], grid * one)
+
+
+def test_no_binomial_floor_where_every_rate_varies_in_the_resampling():
+    """Where the selected line's rates are both counted strictly between 0 and n, the band's upper
+    edge is the bootstrap-t's alone. At f7f9dbf the Agresti-Coull floor of both rates was applied
+    everywhere and raised the edge above the bootstrap-t's (a line with one false positive of 100
+    at PC(+) = 0.1), which over-covered: 98.4% for scores rounded to five values at PC(+) = 0.1
+    (benchmarks/README.md, interval matrix)."""
+    from ccreport.tasks import bands_task as uncertainty
+
+    rng = np.random.default_rng(12)
+    y, s = _one_line(30, 1, 100, 100)
+    rep = uncertainty.band_replicates(bootstrap_scores(rng, y, s, 500, {"u": UniformPrior()}))
+    cal = cb.nominal(0.9, GRID.size)
+    _, upper = uncertainty.interval_fields(rep, cal, [])["band"]
+    basic = 2.0 * rep.estimate - rep.raw
+    _, plain = cb.studentized_band(rep.values, rep.estimate, rep.sd, rep.sd_estimate, cal, basic)
+    assert (rep.sd_estimate > 0).any()
+    assert np.array_equal(upper, plain)
+    assert np.all(rep.sd_floor == 0)
 
 
 def test_basic_lower_edge_only_with_few_distinct_scores():

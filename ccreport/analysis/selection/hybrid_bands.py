@@ -26,14 +26,11 @@ Bonferroni level 1 - (1 - level) / (2 k) over the k members, so that it holds wh
 sample hybrid picked). Its upper level is calibrated, under the build's ``calibration`` setting,
 by a fast double bootstrap of the hybrid (one inner resample per outer resample, every classifier
 on the same rows: :mod:`.hybrid_calibration`; the single-classifier band's 200 x 50 prepivoting
-over every member would cost k times as much). Measured (``benchmarks/interval_matrix.py``, cell
-"hybrid": binormal, three scorers, n = 200, p(+) = 0.3, 300 data sets, MC s.e. 1.6-2.0 points):
-86.7-90.3% coverage at PC(+) = 0.1-0.9 at nominal 90%, the truth above at most 10.0% and below at
-most 5.3% of the time (uncalibrated: 83.7-90.0%, up to 11.7% above, the one-sided defect of an
-uncalibrated single-classifier band: optimism under-estimated, a cube-root problem). The
-expected-cost interval (percentiles of the integrated corrected replicates, the upper level
-calibrated, the upper end at least the band's binomial bound averaged under the prior) covered
-88.3%, 9.3% above (uncalibrated 85.7%, 12.0% above).
+over every member would cost k times as much). The expected-cost interval: percentiles of the
+integrated corrected replicates, the upper level calibrated, the upper end at least the band's
+binomial bound averaged under the prior. Coverage measured in simulation is in
+:mod:`ccreport.analysis.measured_coverage` (quoted by :data:`TARGET_CALIBRATED`) and
+benchmarks/README.md.
 
 Expected costs under a prior: the exact sample value plus each replicate's optimism
 ``E[C(v*) - H*]``, integrated exactly on the piecewise-linear interpolant of the grid (the
@@ -64,6 +61,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import ndtri
 
+from .. import measured_coverage as mc
 from ..bands import bootstrap_p_value, percentile_interval
 from ..calibration import calibrated_band, calibrated_interval, nominal, studentized_band
 from ..hull_costs import curves_expected
@@ -76,14 +74,17 @@ TARGET = (
 )
 TARGET_CALIBRATED = TARGET + (
     "; upper levels calibrated by a fast double bootstrap: in binormal simulations at n = 200 a "
-    "90% band covered 86.7-90.3% at PC(+) = 0.1-0.9, the truth escaping above at most 10.0% of "
-    "the time, and the expected-cost interval 88.3%, 9.3% above; benchmarks/README.md, interval "
-    "matrix)"
+    f"90% band covered {mc.span(mc.HYBRID_CALIBRATED)} at PC(+) = 0.1-0.9, the truth escaping "
+    f"above at most {mc.pct(mc.HYBRID_CALIBRATED_ABOVE)}% of the time, and the expected-cost "
+    f"interval {mc.pct(mc.HYBRID_EXPECTED[0])}%, {mc.pct(mc.HYBRID_EXPECTED[1])}% above; "
+    f"{mc.SOURCE})"
 )
 TARGET_UNCALIBRATED = TARGET + (
-    "; not calibrated: in binormal simulations at n = 200 a 90% band covered 83.7-90.0% at PC(+) "
-    "= 0.1-0.9, the truth escaping above up to 11.7% of the time, and the expected-cost interval "
-    "85.7%, 12.0% above; benchmarks/README.md, interval matrix)"
+    "; not calibrated: in binormal simulations at n = 200 a 90% band covered "
+    f"{mc.span(mc.HYBRID_UNCALIBRATED)} at PC(+) = 0.1-0.9, the truth escaping above up to "
+    f"{mc.pct(mc.HYBRID_UNCALIBRATED_ABOVE)}% of the time, and the expected-cost interval "
+    f"{mc.pct(mc.HYBRID_UNCALIBRATED_EXPECTED[0])}%, "
+    f"{mc.pct(mc.HYBRID_UNCALIBRATED_EXPECTED[1])}% above; {mc.SOURCE})"
 )
 
 
@@ -292,7 +293,7 @@ def hybrid_replicates_sd(reps, names):
     ].T  # (R, m): sd of the value 2 T - sample_cost
     sd = np.where(swap, sample_sd, np.take_along_axis(sds, take, 0)[0])
     sd_estimate = np.stack([r.sd_estimate for r in members])[sample, m]
-    floor = np.stack([r.sd_floor for r in members])[sample, m]
+    floor = np.stack([r.sd_plus for r in members])[sample, m]
     return t, values, optimism, sd, (sd_estimate, floor), h_raw
 
 
