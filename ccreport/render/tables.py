@@ -25,6 +25,13 @@ PC_DIGITS = 3
 DASH = "\u2014"
 BEST_MARK = "\u2605"  # a star beside the bold best value: not colour alone
 WIDE_TABLE_CHARS = 150  # compact 7.2pt type on A4 portrait holds about this many characters
+NOTE_SCALE = 0.86  # a cell note's type size over its value's (.cell-note in style.css)
+# 6.3-pt type on an A4 landscape page (261 mm of text) holds about this many characters (a table
+# of 234 fills it)
+LANDSCAPE_TABLE_CHARS = 240
+# a table whose notes are set beside their values, mostly digits and brackets (wider than text on
+# average), fills A4 portrait's text width at about this many characters of 7.2-pt type
+INLINE_TABLE_CHARS = 135
 NOT_BETTER_MARK = "\u2020"  # beside a cost no lower than the best trivial classifier's
 TRIVIAL_NAME = (
     "best trivial"  # the row (or column) of the best trivial classifier in expected-cost tables
@@ -219,6 +226,36 @@ class Table:
                 widest = max(widest, width)
             total += widest + 3
         return total
+
+    def inline_width(self) -> int:
+        """A rough width in characters as printed with every note on its value's line (a note's
+        type is :data:`NOTE_SCALE` of the value's, its characters counted so)."""
+        total = 0
+        for j, header in enumerate(self.columns):
+            widest = max((len(w) for w in header.split()), default=0)
+            for row in self.rows:
+                c = row[j]
+                width = len(", ".join(c.parts) if c.parts else c.text) + (2 if c.best else 0)
+                if c.note:
+                    width += 1 + math.ceil(NOTE_SCALE * len(c.note))
+                widest = max(widest, width)
+            total += widest + 3
+        return total
+
+    @property
+    def inline_notes(self) -> bool:
+        """Long notes (intervals, p-values) fit on their value's line in portrait: report.pdf's
+        appendix prints them there, so a row is one line high (the site keeps them under the
+        value, where a narrow screen has room for them)."""
+        return self.long_notes and self.inline_width() <= INLINE_TABLE_CHARS
+
+    @property
+    def one_line_notes(self) -> bool:
+        """Long notes that fit unwrapped under their values, in portrait or (a wide table) on a
+        landscape page: report.pdf prints each on one line (a row two lines high, not three or
+        four)."""
+        limit = LANDSCAPE_TABLE_CHARS if self.wide else INLINE_TABLE_CHARS
+        return self.long_notes and self.print_width() <= limit
 
     @property
     def wide(self) -> bool:
