@@ -23,6 +23,7 @@ import os
 import time
 
 import numpy as np
+from scipy.integrate import trapezoid
 from scipy.stats import norm
 
 from ccreport.analysis import priors as pr
@@ -40,7 +41,7 @@ def truth():
     env = np.array([np.min(x * fnr + (1 - x) * fpr) for x in GRID])
     fine = np.linspace(0, 1, 2001)
     env_fine = np.array([np.min(x * fnr + (1 - x) * fpr) for x in fine])
-    return env, float(norm.cdf(MU / np.sqrt(2))), float(np.trapezoid(env_fine, fine))
+    return env, float(norm.cdf(MU / np.sqrt(2))), float(trapezoid(env_fine, fine))
 
 
 def main() -> None:

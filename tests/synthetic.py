@@ -18,6 +18,7 @@ import dataclasses
 import hashlib
 
 import numpy as np
+from scipy.integrate import trapezoid
 
 from ccreport.analysis.priors import BetaPrior, PointPrior, UniformPrior
 from ccreport.project.settings import AnalysisSettings
@@ -134,7 +135,7 @@ def _fold_average(name, labels, scores, predictions, n_folds=5, seed=0):
         nec=mean,
         lower=curves.min(axis=0),
         upper=curves.max(axis=0),
-        expected_cost={"uniform": float(np.trapezoid(mean, GRID))},
+        expected_cost={"uniform": float(trapezoid(mean, GRID))},
     )
 
 

@@ -37,6 +37,8 @@ through :func:`shared_work` and :func:`tick_updates`, which do nothing unless
 from __future__ import annotations
 
 import contextlib
+import functools
+import logging
 from io import BytesIO
 
 import matplotlib
@@ -99,6 +101,28 @@ class _SubsetProgram:
         return False
 
 
+def subsetting_internals():
+    """matplotlib's ``_backend_pdf_ps`` module when it has the three names
+    :func:`shared_font_programs` replaces or reads, else None (with a debug note: that speedup is
+    then off, and matplotlib subsets each figure's fonts itself)."""
+    try:
+        from matplotlib.backends import _backend_pdf_ps as pdfps
+    except ImportError:
+        pdfps = None
+    names = ("get_glyphs_subset", "font_as_file", "SubsetResults")
+    if pdfps is None or not all(hasattr(pdfps, n) for n in names):
+        _note_missing(matplotlib.__version__)
+        return None
+    return pdfps
+
+
+@functools.cache
+def _note_missing(version: str) -> None:
+    logging.getLogger("ccreport.speedups").debug(
+        "speedup shared_font_programs is off: matplotlib %s lacks the subsetting names", version
+    )
+
+
 @contextlib.contextmanager
 def shared_font_programs():
     """Memoise matplotlib's PDF font subsetting for the duration of a ``write_figures`` call.
@@ -110,15 +134,14 @@ def shared_font_programs():
     are instead of re-serialising a parsed font. The bytes depend only on the font and the padded
     glyph set, never on which figure came first, so 1 or 2 workers write the same files.
     """
-    try:
-        from matplotlib.backends import _backend_pdf_ps as pdfps
-        from matplotlib.font_manager import get_font
-
-        original_subset, original_as_file = pdfps.get_glyphs_subset, pdfps.font_as_file
-        results_class = pdfps.SubsetResults
-    except (ImportError, AttributeError):
+    pdfps = subsetting_internals()
+    if pdfps is None:
         yield
         return
+    from matplotlib.font_manager import get_font
+
+    original_subset, original_as_file = pdfps.get_glyphs_subset, pdfps.font_as_file
+    results_class = pdfps.SubsetResults
     cache: dict = {}
     bases: dict = {}
 

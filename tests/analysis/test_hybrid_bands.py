@@ -3,6 +3,7 @@ ccreport.analysis.selection.hybrid_bands."""
 
 import numpy as np
 import pytest
+from scipy.integrate import trapezoid
 
 from ccreport.analysis import selection as sel
 from ccreport.analysis.bootstrap import path_layout, sample_hull
@@ -71,7 +72,7 @@ def test_beta_expected_cost_of_independent_hybrid_by_quadrature():
     found = sel.performance_independent(roc_points(y, s), "score_driven", None)
     x = np.linspace(0, 1, 400_001)
     w = 72 * x * (1 - x) ** 7  # Beta(2, 8) density: x (1-x)^7 / B(2, 8), B(2, 8) = 1/72
-    quad = np.trapezoid(found.curve(x) * w, x)
+    quad = trapezoid(found.curve(x) * w, x)
     e = hb.independent_expected(y, s, "score_driven", {"b": BetaPrior(2, 8)}, y.mean())["b"]
     assert e == pytest.approx(quad, abs=2e-5)
 

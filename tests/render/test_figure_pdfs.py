@@ -440,7 +440,8 @@ def test_a_second_subset_is_renumbered_from_one_in_the_split_files(tmp_path):
             draws_cid_zero(font) for _, font in page_fonts(pypdf.PdfReader(target).pages[0])
         )
     text = pypdf.PdfReader(targets[1]).pages[0].extract_text()
-    assert "Difference (ff)" in text and "offset fi fl (x)" in text
+    letters = "".join(text.split())  # pypdf versions differ in the spaces they infer
+    assert "Difference(ff)" in letters and "offsetfifl(x)" in letters
     assert text == original.pages[1].extract_text()
     report = _write(tmp_path, ["5", "32"])
     assert len(_figure_xobjects(report)) == 2  # both from their PDF files
