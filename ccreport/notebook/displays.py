@@ -31,8 +31,8 @@ from ..figures.cost_space import (
 )
 from ..figures.difference import difference, difference_ylim, draw_difference
 from ..figures.style import (
-    PANEL_WIDTH,
     PC_LABEL,
+    QUAD_PANEL_WIDTH,
     label_of,
     style,
     style_for,
@@ -307,15 +307,17 @@ class DifferenceDisplay:
         return cls.from_predictions(y, sa, sb, names=names, pos_label=pos, ax=ax, **kwargs)
 
     def plot(self, ax=None):
-        """Draw into ``ax`` (None: a new figure, the report's difference figure)."""
+        """Draw into ``ax`` (None: a new figure, the report's difference figure: a panel of its
+        grid, without a legend; the sides are labelled in the plot)."""
         with style():
             if ax is None:
                 # the report's panel: its width, on the y scale of all the dataset's pairs
                 fig = difference(
                     self.comparison,
                     self.styles,
-                    width=PANEL_WIDTH,
+                    width=QUAD_PANEL_WIDTH,
                     ylim=difference_ylim(self.dataset.comparisons.values()),
+                    legend=False,
                 )
                 ax = fig.axes[0]
             else:

@@ -43,6 +43,7 @@ from ..figures.threshold_choice import (
     kendall_curves,
     kendall_handle,
     method_handles,
+    methods_key_panel,
     ranges_of,
     shade_ranges,
     shading_legend,
@@ -325,7 +326,14 @@ class ThresholdChoiceDisplay(ThresholdDisplayFromArrays):
             if ax is None:
                 setting = self.axis or self.results.settings.threshold_axis
                 # the report's panel: its width, on the y scale of all the dataset's classifiers
-                fig = threshold_methods(self.dataset, c.name, setting, PANEL_WIDTH, shared_y=True)
+                fig = threshold_methods(
+                    self.dataset,
+                    c.name,
+                    setting,
+                    PANEL_WIDTH,
+                    shared_y=True,
+                    legend=c.name == methods_key_panel(self.dataset),
+                )
                 drawn = own_figure_state(fig, drawn_axes(setting))
                 drawn.classifiers = [(c, None)]
                 ax = fig.axes[0]
