@@ -826,10 +826,10 @@ def hybrid_band_tables(d: DatasetResult, priors: list[str]) -> dict:
             [
                 tb.text(p),
                 tb.num(e.estimate, tb.COST_DIGITS),
-                tb.text(tb.interval(e.lower, e.upper, 4)),
+                _interval_cell(e.lower, e.upper),
                 tb.text(test["b"]),
                 tb.num(iv.estimate, tb.COST_DIGITS),
-                tb.text(tb.interval(iv.lower, iv.upper, 4)),
+                _interval_cell(iv.lower, iv.upper),
                 tb.p_cell(iv.p_value, b.replicates),
             ]
         )
@@ -856,7 +856,7 @@ def hybrid_band_tables(d: DatasetResult, priors: list[str]) -> dict:
                     tb.text(x["classifier"]),
                     tb.text(x["prior"]),
                     tb.num(iv.estimate, tb.COST_DIGITS),
-                    tb.text(tb.interval(iv.lower, iv.upper, 4)),
+                    _interval_cell(iv.lower, iv.upper),
                     tb.p_cell(iv.p_value, b.replicates),
                 ]
             )
@@ -864,6 +864,13 @@ def hybrid_band_tables(d: DatasetResult, priors: list[str]) -> dict:
             u.note += " " + RULE_BOUND
         out["independent_tests"] = u
     return out
+
+
+def _interval_cell(lo: float, hi: float) -> tb.Cell:
+    """An interval at 4 decimals that never wraps inside on the page (a row one line high); the
+    CSV keeps the plain text."""
+    shown = tb.interval(lo, hi, 4)
+    return tb.Cell(shown.replace(", ", ",\u00a0"), shown)
 
 
 P_NOTE = (
