@@ -146,12 +146,11 @@ def test_uncertainty_tables_carry_the_intervals_of_results_json(example_site):
         assert rows[0] == ["A", "B", "Prior", "E[A] \u2212 E[B]"]
         pairs = iter(d["comparisons"].values())
         seen = []
-        for row in rows[1:]:
-            if row[0]:  # one row per pair and prior: the pair is named on its first row only
+        m = None
+        for row in rows[1:]:  # one row per pair and prior, each naming its pair
+            if m is None or row[:2] != [m["a"], m["b"]]:
                 m = next(pairs)
                 assert row[:2] == [m["a"], m["b"]]
-            else:
-                assert row[1] == ""
             prior, cell = row[2], row[3]
             seen.append((m["a"], m["b"], prior))
             iv = m["expected_cost_difference_interval"][prior]
@@ -181,8 +180,8 @@ def test_uncertainty_tables_carry_the_intervals_of_results_json(example_site):
 
 
 def test_differences_csv_names_the_pair_and_prior_on_every_row(example_site):
-    """The long-form differences table leaves a pair's later rows blank on the page; its CSV
-    still names the pair on every row, one row per pair and prior, values at full precision."""
+    """The long-form differences table's CSV: one row per pair and prior, each naming its pair
+    and prior, values at full precision."""
     out, data = example_site
     for name, d in data["datasets"].items():
         with open(out / f"tables/dataset-{name}-differences.csv", newline="") as f:

@@ -128,9 +128,9 @@ def _difference_cell(m: ComparisonResult, prior: str) -> tb.Cell:
 
 def differences_table(d: DatasetResult, priors: list[str]) -> tb.Table:
     """The expected-cost differences E[A] - E[B] (D&H 2006 section 4.7) in long form: one row per
-    pair and prior, narrow enough for a portrait page however many priors there are. The pair is
-    named on its first row only; every row's cells keep their values, so the CSV names the pair on
-    every row. Where the difference is significant over PC(+) is in :func:`comparison_table`."""
+    pair and prior, narrow enough for a portrait page however many priors there are; every row
+    names its pair (a row read alone, by a reader or a checker, says what it is about). Where the
+    difference is significant over PC(+) is in :func:`comparison_table`."""
     has_intervals = any(
         m.expected_cost_difference_interval is not None for m in d.comparisons.values()
     )
@@ -157,16 +157,9 @@ def differences_table(d: DatasetResult, priors: list[str]) -> tb.Table:
         lead_columns=2,
     )
     for m in d.comparisons.values():
-        lead = [tb.text(m.a), tb.text(m.b)]
-        for i, p in enumerate(priors):
-            row = lead if i == 0 else [_repeated(c) for c in lead]
-            t.rows.append(row + [tb.text(p), _difference_cell(m, p)])
+        for p in priors:
+            t.rows.append([tb.text(m.a), tb.text(m.b), tb.text(p), _difference_cell(m, p)])
     return t
-
-
-def _repeated(cell: tb.Cell) -> tb.Cell:
-    """A row-group cell on a group's later rows: blank on the page, its value kept for the CSV."""
-    return tb.Cell("", cell.text if cell.value is None else cell.value)
 
 
 def comparison_tables(d: DatasetResult, priors: list[str]) -> dict:

@@ -629,8 +629,8 @@ TIE_CSV_COLUMNS = ("Tie at PC(+)", "Tied thresholds low", "Tied thresholds high"
 
 def threshold_tables(d: DatasetResult, priors: list[str]) -> dict:
     """One table per dataset of every classifier's optimal thresholds (D&H 2006 section 3.3: the
-    segments of its lower envelope): a row per threshold, the classifier a row group named on its
-    first row only (its CSV names it on every row); ties as a range (:func:`tie_cell`)."""
+    segments of its lower envelope): a row per threshold, the rows of a classifier together, each
+    naming it; ties as a range (:func:`tie_cell`)."""
     rows = []
     for name, c in d.classifiers.items():
         if c.selection is None:
@@ -640,7 +640,7 @@ def threshold_tables(d: DatasetResult, priors: list[str]) -> dict:
         for k in range(h.threshold.size):
             rows.append(
                 [
-                    tb.text(name) if k == 0 else tb.Cell("", name),
+                    tb.text(name),
                     tb.text(threshold_text(float(h.threshold[k]))),
                     tb.interval_cell([(float(h.low[k]), float(h.high[k]))]),
                     tb.num(float(h.fpr[k]), 3),
