@@ -97,11 +97,13 @@ def test_landscape_pages_hold_only_wide_tables(example_pdf):
 
 
 def test_decision_summary_right_after_the_title(example_pdf):
-    """Issue 32 point 8: page 2 is the decision, per dataset, with each constrained choice."""
+    """Issue 32 point 8, issue 36: the decision, per dataset, with each constrained choice, on the
+    title page under the title block."""
     out, _, pages = example_pdf
     data = json.loads((out / "results.json").read_text())
-    page = " ".join(pages[1].split())
-    assert page.startswith("The decision") or "The decision" in page.split("What to deploy")[0]
+    page = " ".join(pages[0].split())
+    assert data["title"].split()[0] in page.split("The decision")[0]
+    assert "The decision" in page.split("What to deploy")[0]
     for name, d in data["datasets"].items():
         assert name in page
         for criterion, row in d["decisions"]["criteria"].items():
