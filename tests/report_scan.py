@@ -180,6 +180,9 @@ def occurrences_in(
             len(gap) > MAX_GAP
             or re.search(r"[\[\]()]", gap)
             or LAST_NUMBER.search(gap.replace("%", ""))
+            # an empty cell (a dash) between them: the number ends one row, the interval is in the
+            # next (a long table's rows follow one another in a PDF page's text)
+            or "\u2014" in gap
         ):
             _read(before[found[-1].start() :], state, names, dataset_names)
             continue

@@ -71,15 +71,21 @@ def test_no_section_heading_ends_a_page(example_pdf):
 
 
 def test_landscape_pages_hold_only_wide_tables(example_pdf):
-    """A wide table gets landscape pages; the heading and text after it go back to portrait (the
-    chapters' named page type), and a table's note stays whole with its last row."""
+    """A wide table gets landscape pages, and only a wide table; the heading and text after it go
+    back to portrait (the chapters' named page type), and a table's note stays whole with its last
+    row. The example's tables all fit portrait (the pairwise differences in long form, one row per
+    pair and prior): it has no landscape page."""
+    from test_pagination import LANDSCAPE_ROWS
+    from test_table_print_layout import numbered_tables
+
     _, reader, pages = example_pdf
     landscape = [
         i
         for i, page in enumerate(reader.pages)
         if float(page.mediabox.width) > float(page.mediabox.height)
     ]
-    assert landscape
+    wide = [t.key for t in numbered_tables().values() if t.wide and len(t.rows) >= LANDSCAPE_ROWS]
+    assert bool(landscape) == bool(wide), (landscape, wide)
     for i in (
         landscape
     ):  # a heading only where the wide table follows it at once (it goes with its table)

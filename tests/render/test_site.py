@@ -143,30 +143,56 @@ def test_uncertainty_tables_carry_the_intervals_of_results_json(example_site):
                     cell == f"{tb.cost(c['expected_cost'][prior])} [{tb.cost(lo)}, {tb.cost(hi)}]"
                 )
         rows = page.tables[f"table-dataset-{name}-differences"]
-        header = rows[0]
-        for row, m in zip(rows[1:], d["comparisons"].values()):
-            for column, cell in zip(header[2:], row[2:]):
-                if not column.startswith("E[A]"):
-                    continue
-                prior = column.split()[-1]
-                iv = m["expected_cost_difference_interval"][prior]
-                replicates = m["difference_band"]["replicates"]
-                expected = (
-                    f"{tb.cost(iv['lower'])}, {tb.cost(iv['upper'])}] unadjusted, "
-                    f"{tb.p_value_text(iv['p_value'], replicates, 1)}"
-                )
-                expected = " ".join(
-                    expected.split()
-                )  # the page's text, spaces normalised (no-break spaces too)
-                assert (
-                    cell.split()[0] == tb.cost(m["expected_cost_difference"][prior])
-                    and expected in cell
-                )
-                # both p and the adjusted p (p_holm) are shown; the mark follows the adjusted one
-                # (issue 10)
-                assert "p_adj" in cell and tb.fmt(iv["p_holm"], 3) in cell
-                level = m["difference_band"]["level"]
-                assert (tb.SIGNIFICANT_MARK in cell) == (iv["p_holm"] <= 1 - level + 1e-12)
+        assert rows[0] == ["A", "B", "Prior", "E[A] \u2212 E[B]"]
+        pairs = iter(d["comparisons"].values())
+        seen = []
+        m = None
+        for row in rows[1:]:  # one row per pair and prior, each naming its pair
+            if m is None or row[:2] != [m["a"], m["b"]]:
+                m = next(pairs)
+                assert row[:2] == [m["a"], m["b"]]
+            prior, cell = row[2], row[3]
+            seen.append((m["a"], m["b"], prior))
+            iv = m["expected_cost_difference_interval"][prior]
+            replicates = m["difference_band"]["replicates"]
+            expected = (
+                f"{tb.cost(iv['lower'])}, {tb.cost(iv['upper'])}] unadjusted, "
+                f"{tb.p_value_text(iv['p_value'], replicates, 1)}"
+            )
+            expected = " ".join(
+                expected.split()
+            )  # the page's text, spaces normalised (no-break spaces too)
+            assert (
+                cell.split()[0] == tb.cost(m["expected_cost_difference"][prior])
+                and expected in cell
+            )
+            # both p and the adjusted p (p_holm) are shown; the mark follows the adjusted one
+            # (issue 10)
+            assert "p_adj" in cell and tb.fmt(iv["p_holm"], 3) in cell
+            level = m["difference_band"]["level"]
+            assert (tb.SIGNIFICANT_MARK in cell) == (iv["p_holm"] <= 1 - level + 1e-12)
+        assert next(pairs, None) is None
+        assert sorted(seen) == sorted(
+            (m["a"], m["b"], p)
+            for m in d["comparisons"].values()
+            for p in m["expected_cost_difference"]
+        )
+
+
+def test_differences_csv_names_the_pair_and_prior_on_every_row(example_site):
+    """The long-form differences table's CSV: one row per pair and prior, each naming its pair
+    and prior, values at full precision."""
+    out, data = example_site
+    for name, d in data["datasets"].items():
+        with open(out / f"tables/dataset-{name}-differences.csv", newline="") as f:
+            rows = list(csv.DictReader(f))
+        got = {(r["A"], r["B"], r["Prior"]): float(r["E[A] \u2212 E[B]"]) for r in rows}
+        assert len(got) == len(rows)
+        assert got == {
+            (m["a"], m["b"], p): v
+            for m in d["comparisons"].values()
+            for p, v in m["expected_cost_difference"].items()
+        }
 
 
 def test_csv_has_full_precision_and_latex_uses_booktabs(example_site):
@@ -309,10 +335,11 @@ def test_uncertainty_tables_appear_when_present(tmp_path):
     assert row[1] == f"{tb.cost(c.expected_cost['uniform'])} [{tb.cost(lo)}, {tb.cost(hi)}]"
     bands = {r[0]: r for r in page.tables["table-dataset-d1-bands"][1:]}
     assert bands["a1"][5] == "upper edge at the 95.0–98.7% quantile" and bands["b1"][5] == tb.DASH
+    # where the difference is significant over PC(+) is a column of the per-pair comparisons;
+    # the differences table has one row per pair and prior
+    assert "[0.200, 0.400] a1" in page.tables["table-dataset-d1-comparisons"][1][-1]
     diff_row = page.tables["table-dataset-d1-differences"][1]
-    assert (
-        "[0.200, 0.400] a1" in diff_row[2] and "p=0.040" in diff_row[3]
-    )  # the key column right after the pair
+    assert diff_row[2] == "uniform" and "p=0.040" in diff_row[3]
     check_site(tmp_path)
 
 

@@ -171,31 +171,34 @@ def test_appendix_intervals_sit_beside_their_values(report):
 
 
 @needs_pdftotext
-def test_threshold_tables_share_one_note(report):
-    """The threshold tables of a dataset say their common note once, under the first."""
-    thresholds = [t for k, t in numbered_tables().items() if "-thresholds-" in k]
-    datasets = {t.key.split("-thresholds-")[0] for t in thresholds}
-    assert len(thresholds) > len(datasets)  # a run of like tables to share it
+def test_one_threshold_table_per_dataset_its_note_once(report):
+    """Every classifier's thresholds of a dataset are one table, each classifier's rows together,
+    and its note is printed once per dataset."""
+    thresholds = [t for k, t in numbered_tables().items() if k.endswith("-thresholds")]
+    assert thresholds and not [k for k in numbered_tables() if "-thresholds-" in k]
+    for t in thresholds:
+        names = [row[0].text for row in t.rows]
+        groups = [n for k, n in enumerate(names) if k == 0 or n != names[k - 1]]
+        assert len(groups) == len(set(groups)) > 1, t.key  # each classifier's rows together
     notes = {t.note for t in thresholds}
     assert len(notes) == 1
     first_words = " ".join(next(iter(notes)).split()[:6])
     text = " ".join(w[2] for page in report.words for w in page)
-    assert text.count(first_words) == len(datasets)
+    assert text.count(first_words) == len(thresholds)
 
 
 @needs_pdftotext
-def test_a_portrait_table_before_a_landscape_one_stays_portrait(report):
-    """The pairwise comparisons (portrait width) go before the differences (landscape) on a
-    portrait page, not turned with them."""
+def test_pairwise_tables_are_portrait(report):
+    """The pairwise comparisons (one row per pair) and the differences in expected cost (one row
+    per pair and prior, however many priors) are set on portrait pages: no landscape page."""
     tables = numbered_tables()
     checked = 0
     for key, t in tables.items():
         if not key.endswith("-comparisons"):
             continue
         after = tables[key.replace("-comparisons", "-differences")]
-        if t.wide or not (after.wide and len(after.rows) >= 10):
-            continue
-        assert report.orientation(caption_page(report, t)) == "portrait", key
-        assert report.orientation(caption_page(report, after)) == "landscape", key
+        for table in (t, after):
+            assert not table.wide, table.key
+            assert report.orientation(caption_page(report, table)) == "portrait", table.key
         checked += 1
     assert checked

@@ -28,7 +28,7 @@ def table_of(labels, scores):
     d = SimpleNamespace(
         name="d", classifiers={"c": SimpleNamespace(selection=SimpleNamespace(table=h))}
     )
-    return roc, h, decisions.threshold_tables(d, ["uniform"])["thresholds_c"]
+    return roc, h, decisions.threshold_tables(d, ["uniform"])["thresholds"]
 
 
 def brute_force_ties(roc, pc: float):
@@ -53,7 +53,7 @@ def naive_bayes_like():
 
 def test_a_tie_of_many_scores_is_shown_as_its_range_and_count():
     roc, h, t = table_of(*naive_bayes_like())
-    ties = [row[4] for row in t.rows if row[4].text != "\u2014"]
+    ties = [row[5] for row in t.rows if row[5].text != "\u2014"]
     assert ties
     widest = max(ties, key=lambda c: c.value[3])
     assert widest.value[3] > 30  # the example's case: dozens of tiny tied scores
@@ -75,16 +75,18 @@ def test_a_tie_of_many_scores_is_shown_as_its_range_and_count():
 def test_the_csv_holds_the_tie_in_four_columns():
     _, _, t = table_of(*naive_bayes_like())
     rows = list(csv.reader(io.StringIO(t.to_csv())))
-    assert rows[0] == ["Threshold", "PC(+) interval", "FPR", "TPR"] + list(
+    assert rows[0] == ["Classifier", "Threshold", "PC(+) interval", "FPR", "TPR"] + list(
         decisions.TIE_CSV_COLUMNS
     )
-    assert all(len(r) == 8 for r in rows)
+    assert all(len(r) == 9 for r in rows)
+    # one table per dataset: each row names its classifier, on the page and in the CSV
+    assert {c[0].text for c in t.rows} == {r[0] for r in rows[1:]} == {"c"}
     for r, row in zip(rows[1:], t.rows):
-        if row[4].value[0] == "":
-            assert r[4:] == ["", "", "", ""]
+        if row[5].value[0] == "":
+            assert r[5:] == ["", "", "", ""]
         else:
-            pc, low, high, n = (float(x) for x in r[4:])
-            assert (pc, low, high, int(n)) == row[4].value  # full precision
+            pc, low, high, n = (float(x) for x in r[5:])
+            assert (pc, low, high, int(n)) == row[5].value  # full precision
 
 
 def test_infinite_bounds_read_as_infinity():
@@ -93,7 +95,7 @@ def test_infinite_bounds_read_as_infinity():
     assert decisions.bound_text(1.29178e-08) == "1.29178e-08"
     # the first hull edge ties +inf (flag nobody) with the highest score
     _, _, t = table_of([1, 1, 0, 0], [0.9, 0.9, 0.1, 0.1])
-    assert t.rows[0][4].text == "at 0.000: [0.9,\u00a0\u221e] (2\u00a0tied)"
+    assert t.rows[0][5].text == "at 0.000: [0.9,\u00a0\u221e] (2\u00a0tied)"
     assert "[0.9,~$\\infty$] (2~tied)" in t.to_latex()
 
 
@@ -108,7 +110,7 @@ def test_tie_ranges_match_brute_force(data):
     scores = [s / 6 for _, s in data]
     roc, _, t = table_of(labels, scores)
     for row in t.rows:
-        if row[4].value[0] != "":
-            pc, low, high, n = row[4].value
+        if row[5].value[0] != "":
+            pc, low, high, n = row[5].value
             tied = brute_force_ties(roc, pc)
             assert (low, high, n) == (min(tied), max(tied), len(tied))

@@ -345,7 +345,18 @@ def test_section_tables_say_what_does_not_apply():
         "threshold_differences",
     }  # "pc": one axis
     areas = tables["threshold_areas"]
-    assert areas.columns[-2:] == ["Kendall [0.1, 0.5]", "Kendall [0.5, 0.9]"]
+    # the Kendall partial areas are in the partial-areas table only (one number, one table)
+    assert areas.columns == [
+        "Classifier",
+        "Optimal",
+        "Score-driven",
+        "Rate-driven",
+        "Kendall",
+        "Skull",
+    ]
+    partial = tables["threshold_partial"]
+    assert [r[1].text for r in partial.rows] == ["[0.1, 0.5]", "[0.5, 0.9]"] * 2
+    assert all(r[5].note.startswith("[") for r in partial.rows)  # Kendall with its interval
     rows = {r[0].text: r for r in areas.rows}
     assert rows["b"][2].text == "n/a" and "probabilities in [0, 1]" in areas.note
     assert (

@@ -13,6 +13,21 @@ from .base import Section, confidence_text
 
 
 def comparison_table(d: DatasetResult) -> tb.Table:
+    """One row per pair: crossovers, where each is cheaper, the largest difference (D&H 2006
+    sections 4.3-4.4) and, with paired bands, the PC(+) intervals where the family-wise band of
+    A - B excludes 0 (they do not depend on the prior, so they are here, not in the differences
+    table's rows per prior)."""
+    has_significance = any(m.significant is not None for m in d.comparisons.values())
+    note = (
+        "Intervals of PC(+) at 3 decimals; outside them the two envelopes are equal "
+        "(both trivial, or identical). A negative difference means A is cheaper."
+    )
+    if has_significance:
+        note += (
+            " Significantly cheaper: PC(+) intervals where the family-wise band of A \u2212 B "
+            "(studentized max-statistic over the whole PC(+) range) excludes 0, so the chance of "
+            f"any false interval in a row is at most 1 \u2212 {confidence_text(d) or 'the level'}."
+        )
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-comparisons",
         f"Pairwise comparisons on {d.name}: where the lower envelopes "
@@ -26,9 +41,9 @@ def comparison_table(d: DatasetResult) -> tb.Table:
             "B cheaper on",
             "Largest |A \u2212 B| at PC(+)",
             "A \u2212 B there",
-        ],
-        note="Intervals of PC(+) at 3 decimals; outside them the two envelopes are equal "
-        "(both trivial, or identical). A negative difference means A is cheaper.",
+        ]
+        + (["Significantly cheaper on (family-wise)"] if has_significance else []),
+        note=note,
         compact=True,
         lead_columns=2,
     )
@@ -47,8 +62,17 @@ def comparison_table(d: DatasetResult) -> tb.Table:
                 tb.num(m.max_difference[0], tb.PC_DIGITS),
                 tb.num(m.max_difference[1], tb.COST_DIGITS),
             ]
+            + ([_significant_cell(m)] if has_significance else [])
         )
     return t
+
+
+def _significant_cell(m: ComparisonResult) -> tb.Cell:
+    sig = m.significant or ()
+    parts = [f"{tb.interval(s.lo, s.hi)} {s.better}".strip() for s in sig]
+    return tb.Cell(
+        ", ".join(parts) or tb.DASH, [[s.lo, s.hi, s.better] for s in sig], parts=parts or None
+    )
 
 
 def holm_text(iv, replicates: int | None) -> str:
@@ -103,23 +127,17 @@ def _difference_cell(m: ComparisonResult, prior: str) -> tb.Cell:
 
 
 def differences_table(d: DatasetResult, priors: list[str]) -> tb.Table:
+    """The expected-cost differences E[A] - E[B] (D&H 2006 section 4.7) in long form: one row per
+    pair and prior, narrow enough for a portrait page however many priors there are; every row
+    names its pair (a row read alone, by a reader or a checker, says what it is about). Where the
+    difference is significant over PC(+) is in :func:`comparison_table`."""
     has_intervals = any(
         m.expected_cost_difference_interval is not None for m in d.comparisons.values()
     )
-    has_significance = any(m.significant is not None for m in d.comparisons.values())
-    # the key column, where the difference is significant, right after the pair
-    # (visible without scrolling)
-    columns = ["A", "B"] + (
-        ["Significantly cheaper on (PC(+), family-wise)"] if has_significance else []
+    note = (
+        "Difference of expected normalized costs, one row per pair and prior; negative: A is "
+        "cheaper under that prior."
     )
-    columns += [f"E[A] \u2212 E[B] {p}" for p in priors]
-    note = "Difference of expected normalized costs; negative: A is cheaper under that prior."
-    if has_significance:
-        note += (
-            " Significantly cheaper: PC(+) intervals where the family-wise band of A \u2212 B "
-            "(studentized max-statistic over the whole PC(+) range) excludes 0, so the chance of "
-            f"any false interval in a row is at most 1 \u2212 {confidence_text(d) or 'the level'}."
-        )
     if has_intervals:
         note += (
             f" In brackets: the paired bootstrap {confidence_text(d)} interval of that one "
@@ -133,24 +151,14 @@ def differences_table(d: DatasetResult, priors: list[str]) -> tb.Table:
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-differences",
         f"Differences in expected cost between each pair on {d.name}, under each prior.",
-        columns,
+        ["A", "B", "Prior", "E[A] \u2212 E[B]"],
         note=note,
         compact=True,
         lead_columns=2,
     )
     for m in d.comparisons.values():
-        row = [tb.text(m.a), tb.text(m.b)]
-        if has_significance:
-            sig = m.significant or ()
-            parts = [f"{tb.interval(s.lo, s.hi)} {s.better}".strip() for s in sig]
-            row.append(
-                tb.Cell(
-                    ", ".join(parts) or tb.DASH,
-                    [[s.lo, s.hi, s.better] for s in sig],
-                    parts=parts or None,
-                )
-            )
-        t.rows.append(row + [_difference_cell(m, p) for p in priors])
+        for p in priors:
+            t.rows.append([tb.text(m.a), tb.text(m.b), tb.text(p), _difference_cell(m, p)])
     return t
 
 

@@ -17,7 +17,6 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ...project import naming
 from ...results import DatasetResult
 from .. import ranking
 from .. import tables as tb
@@ -629,25 +628,19 @@ TIE_CSV_COLUMNS = ("Tie at PC(+)", "Tied thresholds low", "Tied thresholds high"
 
 
 def threshold_tables(d: DatasetResult, priors: list[str]) -> dict:
-    slug = dataset_page_slug(d.name)
-    out = {}
+    """One table per dataset of every classifier's optimal thresholds (D&H 2006 section 3.3: the
+    segments of its lower envelope): a row per threshold, the rows of a classifier together, each
+    naming it; ties as a range (:func:`tie_cell`)."""
+    rows = []
     for name, c in d.classifiers.items():
         if c.selection is None:
             continue
         h = c.selection.table
-        t = tb.Table(
-            f"{slug}-thresholds-{naming.stem(name)}",
-            f"Thresholds of {name} on {d.name}: on which PC(+) interval each threshold is optimal.",
-            ["Threshold", "PC(+) interval", "FPR", "TPR", "Ties"],
-            note="A zero-width interval: optimal only at that end. Ties: the range of the "
-            "thresholds equally cheap at the interval's upper end (the ROC points on one hull "
-            "edge) and how many they are; \u221e: above every score (flag nobody).",
-            csv_split={"Ties": TIE_CSV_COLUMNS},
-        )
         ties = {round(x.pc, 12): x for x in h.ties}
         for k in range(h.threshold.size):
-            t.rows.append(
+            rows.append(
                 [
+                    tb.text(name),
                     tb.text(threshold_text(float(h.threshold[k]))),
                     tb.interval_cell([(float(h.low[k]), float(h.high[k]))]),
                     tb.num(float(h.fpr[k]), 3),
@@ -655,8 +648,20 @@ def threshold_tables(d: DatasetResult, priors: list[str]) -> dict:
                     tie_cell(ties.get(round(float(h.high[k]), 12))),
                 ]
             )
-        out[f"thresholds_{name}"] = t
-    return out
+    if not rows:
+        return {}
+    t = tb.Table(
+        f"{dataset_page_slug(d.name)}-thresholds",
+        f"Thresholds of each classifier on {d.name}: on which PC(+) interval each threshold is "
+        "optimal.",
+        ["Classifier", "Threshold", "PC(+) interval", "FPR", "TPR", "Ties"],
+        rows=rows,
+        note="A zero-width interval: optimal only at that end. Ties: the range of the "
+        "thresholds equally cheap at the interval's upper end (the ROC points on one hull "
+        "edge) and how many they are; \u221e: above every score (flag nobody).",
+        csv_split={"Ties": TIE_CSV_COLUMNS},
+    )
+    return {"thresholds": t}
 
 
 def selection_tables(d: DatasetResult, priors: list[str]) -> dict:
@@ -821,10 +826,10 @@ def hybrid_band_tables(d: DatasetResult, priors: list[str]) -> dict:
             [
                 tb.text(p),
                 tb.num(e.estimate, tb.COST_DIGITS),
-                tb.text(tb.interval(e.lower, e.upper, 4)),
+                _interval_cell(e.lower, e.upper),
                 tb.text(test["b"]),
                 tb.num(iv.estimate, tb.COST_DIGITS),
-                tb.text(tb.interval(iv.lower, iv.upper, 4)),
+                _interval_cell(iv.lower, iv.upper),
                 tb.p_cell(iv.p_value, b.replicates),
             ]
         )
@@ -851,7 +856,7 @@ def hybrid_band_tables(d: DatasetResult, priors: list[str]) -> dict:
                     tb.text(x["classifier"]),
                     tb.text(x["prior"]),
                     tb.num(iv.estimate, tb.COST_DIGITS),
-                    tb.text(tb.interval(iv.lower, iv.upper, 4)),
+                    _interval_cell(iv.lower, iv.upper),
                     tb.p_cell(iv.p_value, b.replicates),
                 ]
             )
@@ -859,6 +864,13 @@ def hybrid_band_tables(d: DatasetResult, priors: list[str]) -> dict:
             u.note += " " + RULE_BOUND
         out["independent_tests"] = u
     return out
+
+
+def _interval_cell(lo: float, hi: float) -> tb.Cell:
+    """An interval at 4 decimals that never wraps inside on the page (a row one line high); the
+    CSV keeps the plain text."""
+    shown = tb.interval(lo, hi, 4)
+    return tb.Cell(shown.replace(", ", ",\u00a0"), shown)
 
 
 P_NOTE = (

@@ -65,8 +65,8 @@ def _crisp_optimal(d: DatasetResult, name: str, prior: str | None) -> tb.Cell:
 
 
 def area_table(d: DatasetResult, axis: str) -> tb.Table | None:
-    """Each classifier's area per method (with its interval) and, per partial range, its Kendall
-    partial area."""
+    """Each classifier's area per method (with its interval). The partial areas over the manifest's
+    ranges, Kendall's too, are :func:`partial_table`'s: each number is in one table only."""
     found = {
         n: c.threshold_choice for n, c in d.classifiers.items() if c.threshold_choice is not None
     }
@@ -78,8 +78,8 @@ def area_table(d: DatasetResult, axis: str) -> tb.Table | None:
         first = by_method.get("kendall") or by_method.get("score_fixed")
         ranges = [(p.low, p.high) for p in first.partial]
         break
+    # the Kendall partial areas are the partial-areas table's Kendall column: not repeated here
     columns = ["Classifier"] + [label for _, label in METHOD_COLUMNS]
-    columns += [f"Kendall [{lo:g}, {hi:g}]" for lo, hi in ranges]
     notes = []
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-threshold-choice-{axis.replace('_', '-')}",
@@ -101,7 +101,6 @@ def area_table(d: DatasetResult, axis: str) -> tb.Table | None:
             line = by_method["score_fixed"]
             row += [_crisp_optimal(d, name, source) if axis == "pc" else tb.text(tb.DASH)]
             row += [tb.text(tb.DASH) for _ in METHOD_COLUMNS[1:]]
-            row += [tb.text(tb.DASH) for _ in ranges]
             interval = (
                 ""
                 if line.interval is None
@@ -120,7 +119,6 @@ def area_table(d: DatasetResult, axis: str) -> tb.Table | None:
                 row.append(_cell(r.area, r.interval) if r.area is not None else tb.text("n/a"))
                 if r.not_applicable is not None:
                     notes.append(f"Score-driven for {name}: {r.not_applicable}.")
-            row += [_cell(p.area, p.interval) for p in by_method["kendall"].partial]
         t.rows.append(row)
     first = (
         "In brackets: the bootstrap confidence interval (the "
@@ -146,10 +144,7 @@ def area_table(d: DatasetResult, axis: str) -> tb.Table | None:
     t.note = " ".join(
         [first]
         + (
-            [
-                "Kendall [a, b]: the partial area of the Kendall "
-                "curve over a <= x <= b (not divided by the width)."
-            ]
+            ["Partial areas over the manifest's ranges, Kendall's among them: the next table."]
             if ranges
             else []
         )
