@@ -236,10 +236,15 @@ def test_sections_render_their_tables(built):
     _, _, results = built
     d = results.datasets["tiny"]
     th = sections.threshold_tables(d, list(d.priors))
-    assert set(th) == {"thresholds_good", "thresholds_weak", "thresholds_rule"}
+    assert set(th) == {"thresholds"}  # one table of the dataset, a classifier's rows together
+    rows = th["thresholds"].rows
+    assert [r[0].text for r in rows] == sorted(
+        (r[0].text for r in rows), key=["good", "weak", "rule"].index
+    )
     good = d.classifiers["good"].selection.table
-    assert len(th["thresholds_good"].rows) == good.threshold.size
-    assert th["thresholds_good"].rows[0][0].text.startswith("above every score")
+    good_rows = [r for r in rows if r[0].text == "good"]
+    assert len(good_rows) == good.threshold.size
+    assert good_rows[0][1].text.startswith("above every score")
     st = sections.selection_tables(d, list(d.priors))
     assert st["criteria_by_classifier"].columns == ["Classifier", "np", "desk", "share", "pi"]
     oof = st["out_of_fold"].rows
