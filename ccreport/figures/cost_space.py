@@ -116,18 +116,7 @@ def _draw_classifier(ax, c: ClassifierResult, st: Style, index: int, count: int,
         rasterized=rast,
     )
     mx, my = marker_positions(line_x, line_y, index, count)
-    ax.plot(
-        mx,
-        my,
-        linestyle="none",
-        marker=st.marker,
-        color=st.color,
-        markersize=4 if emphasis == "bold" else 3.5,
-        markeredgecolor="white",
-        markeredgewidth=0.5,
-        alpha=alpha,
-        zorder=z + 0.5,
-    )
+    st.markers(ax, mx, my, size=4 if emphasis == "bold" else 3.5, alpha=alpha, zorder=z + 0.5)
 
 
 def _draw_fold_average(ax, c: ClassifierResult, st: Style, alpha=0.9):
@@ -194,17 +183,8 @@ def draw_ranges(ax, classifiers: list[ClassifierResult], styles, highlight):
             color=st.color,
             alpha=alpha,
         )
-        ax.plot(
-            [lo + (hi - lo) * (0.15 + 0.7 * row / max(n - 1, 1))],
-            [y],
-            linestyle="none",
-            marker=st.marker,
-            markersize=3.3,
-            color=st.color,
-            markeredgecolor="white",
-            markeredgewidth=0.4,
-            alpha=alpha,
-        )
+        x = lo + (hi - lo) * (0.15 + 0.7 * row / max(n - 1, 1))
+        st.markers(ax, [x], [y], size=3.3, edge=0.4, alpha=alpha)
     ax.set_ylim(-0.7, n - 0.3)
     ax.set_yticks(range(n), [_short(c.name) for c in reversed(classifiers)], fontsize=SMALL_FONT)
     ax.tick_params(axis="y", length=0, pad=2)

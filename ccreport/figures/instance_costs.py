@@ -49,17 +49,7 @@ def _markers(ax, x, y, st, count: int, index: int):
         return
     length = np.concatenate(([0.0], np.cumsum(np.hypot(np.diff(x), np.diff(y)))))
     at = length[-1] * (0.12 + 0.7 * (np.arange(4) + index / max(count, 1)) / 4)
-    ax.plot(
-        np.interp(at, length, x),
-        np.interp(at, length, y),
-        linestyle="none",
-        marker=st.marker,
-        markersize=3.5,
-        color=st.color,
-        markeredgecolor="white",
-        markeredgewidth=0.5,
-        zorder=5,
-    )
+    st.markers(ax, np.interp(at, length, x), np.interp(at, length, y), zorder=5)
 
 
 def has_costs(c) -> bool:

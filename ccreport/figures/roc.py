@@ -83,18 +83,7 @@ def roc_space(
                     zorder=z,
                 )
                 x, y = c.cost_line[0], 1.0 - c.cost_line[1]
-                ax.plot(
-                    [x],
-                    [y],
-                    linestyle="none",
-                    marker=st.marker,
-                    markersize=6,
-                    color=st.color,
-                    markeredgecolor="white",
-                    markeredgewidth=0.6,
-                    alpha=alpha,
-                    zorder=z + 1,
-                )
+                st.markers(ax, [x], [y], size=6, edge=0.6, alpha=alpha, zorder=z + 1)
             else:
                 ax.plot(
                     fpr,
@@ -116,18 +105,7 @@ def roc_space(
                 )
                 inner = np.arange(1, hf.size - 1)
                 pick = inner[_subsample(inner.size, MAX_MARKERS)] if inner.size else inner
-                ax.plot(
-                    hf[pick],
-                    ht[pick],
-                    linestyle="none",
-                    marker=st.marker,
-                    markersize=3.5,
-                    color=st.color,
-                    markeredgecolor="white",
-                    markeredgewidth=0.5,
-                    alpha=alpha,
-                    zorder=z + 0.5,
-                )
+                st.markers(ax, hf[pick], ht[pick], alpha=alpha, zorder=z + 0.5)
             handles.append(st.handle(f"{label_of(c)}  AUC {c.auc:.3f}", alpha=alpha))
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 1)

@@ -157,17 +157,7 @@ def dataset_hybrid(d: DatasetResult, styles=None, width="full") -> Figure:
             ax.plot(epc, enec, alpha=0.85, zorder=2, **line)
             mx, my = marker_positions(epc, enec, i, count)
             keep = my > np.interp(mx, pc, nec) + 1e-9  # no marker on the hybrid itself
-            ax.plot(
-                mx[keep],
-                my[keep],
-                linestyle="none",
-                marker=st.marker,
-                markersize=3,
-                color=st.color,
-                markeredgecolor="white",
-                markeredgewidth=0.4,
-                zorder=2.5,
-            )
+            st.markers(ax, mx[keep], my[keep], size=3, edge=0.4, zorder=2.5)
             handles.append(st.handle(f"{c.name}'s lower envelope", linewidth=0.8))
         ax.plot([0, 1], [0, 1], color=BLACK, linewidth=0.8, linestyle=(0, (4, 2)), zorder=1)
         ax.plot([0, 1], [1, 0], color=BLACK, linewidth=0.8, linestyle=(0, (4, 2)), zorder=1)

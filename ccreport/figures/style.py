@@ -114,6 +114,22 @@ class Style:
             **kw,
         )
 
+    def markers(self, ax, x, y, size: float = 3.5, edge: float = 0.5, **kw) -> Line2D:
+        """Marks alone at (x, y) in this style's marker and colour, edged in white so that they
+        stand out of the lines under them (greyscale: the marker tells the classifier)."""
+        (line,) = ax.plot(
+            x,
+            y,
+            linestyle="none",
+            marker=self.marker,
+            markersize=size,
+            color=self.color,
+            markeredgecolor="white",
+            markeredgewidth=edge,
+            **kw,
+        )
+        return line
+
 
 _theme_override: Path | None = None  # set by theme_style(): the active theme's figures.mplstyle
 
