@@ -108,8 +108,8 @@ def optimal_vertices(h: Hulls, grid, switch_pc: np.ndarray | None = None) -> np.
     edges_per = np.diff(h.indptr) - 1
     edge_rep = np.repeat(np.arange(reps), edges_per)
     # switches are non-decreasing within a replicate and lie in [0, 1]: offset replicate r by 2r
-    keys = sw + 2.0 * edge_rep
-    queries = grid[None, :] + 2.0 * np.arange(reps)[:, None]
+    keys = sw + 2.0 * (edge_rep + h.row0)  # row0: a slice offsets as its whole chunk (Hulls)
+    queries = grid[None, :] + 2.0 * (np.arange(reps) + h.row0)[:, None]
     if (
         keys.size
         and grid.size
