@@ -1,5 +1,7 @@
-"""The tables of the index page: datasets, priors, and every classifier's expected cost by
-dataset."""
+"""The tables of the index page: the priors, and every classifier's expected cost by dataset.
+
+A dataset's class counts, positive class and folds are said once, at the head of its own page
+(its chapter in report.pdf), not again here."""
 
 from __future__ import annotations
 
@@ -8,25 +10,6 @@ from .. import ranking
 from .. import tables as tb
 from ..page_names import dataset_link
 from .summary import STAR_RULE, cost_cell
-
-
-def datasets_table(results: Results) -> tb.Table:
-    t = tb.Table(
-        "index-datasets",
-        "Datasets: class counts, the positive class and the folds of the out-of-fold scores.",
-        ["Dataset", "Positives", "Negatives", "Positive class", "Folds"],
-    )
-    for d in results.datasets.values():
-        t.rows.append(
-            [
-                tb.text(d.name, href=dataset_link(d.name)),
-                tb.num(d.n_pos, 0),
-                tb.num(d.n_neg, 0),
-                tb.text(d.positive_label),
-                tb.text(tb.DASH if d.n_folds is None else d.n_folds),
-            ]
-        )
-    return t
 
 
 def priors_table(results: Results) -> tb.Table:
