@@ -2,8 +2,10 @@
 
 * ``decisions``: for every point prior and every criterion, what to deploy (classifier and
   threshold), over which cut-offs and operating conditions that choice holds, its rates, its
-  expected cost with its interval, and the runner-up with the paired test: a table, and the same
-  read out in sentences (every number in them is the table's, which is ``datasets.<d>.decisions``).
+  expected cost with its interval, and the runner-up with its verdict: two tables
+  (``datasets.<d>.decisions``), each number in one cell, and one line per decision
+  (:func:`decision_lines`: what to deploy and the one number that goes with it, shared with the
+  summary that opens the report); the prices table gives each criterion's cost per condition.
 * ``thresholds``: per classifier, on which PC(+) interval which threshold is optimal (D&H 2006
   section 5.1.2: the lower envelope's segments), ties noted.
 * ``selection``: each criterion's choice per classifier, and the out-of-fold (honest) areas and
@@ -207,7 +209,9 @@ def prior_rows(d: DatasetResult, t: tb.Table, unit_in_header: bool = False) -> N
         per_case = row.cost_per_case
         pc_cell = tb.text(tb.DASH)
         if per_case is not None:
-            note = "" if "interval" not in per_case else tb.interval(*per_case["interval"], 3)
+            note = (
+                "" if "interval" not in per_case else nowrap(tb.interval(*per_case["interval"], 3))
+            )
             unit = "" if unit_in_header else per_case["unit"]
             pc_cell = tb.num(per_case["value"], 3, note=f"{unit} {note}".strip())
         deploy_note = [f"equally cheap: {', '.join(row.ties)}"] if row.ties else []
@@ -235,7 +239,7 @@ def prior_rows(d: DatasetResult, t: tb.Table, unit_in_header: bool = False) -> N
                 tb.num(
                     row.expected_cost,
                     tb.COST_DIGITS,
-                    note="" if iv is None else tb.interval(iv[0], iv[1], tb.COST_DIGITS),
+                    note="" if iv is None else nowrap(tb.interval(iv[0], iv[1], tb.COST_DIGITS)),
                 ),
                 pc_cell,
                 tb.text(
@@ -245,6 +249,11 @@ def prior_rows(d: DatasetResult, t: tb.Table, unit_in_header: bool = False) -> N
             ]
         )
         t.sentences.append(prior_line(d, name, row))
+
+
+def nowrap(interval: str) -> str:
+    """An interval ``[a, b]`` that never wraps inside (a no-break space after its comma)."""
+    return interval.replace(", ", ",\u00a0")
 
 
 def count_text(s: dict) -> str:
