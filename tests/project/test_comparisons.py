@@ -272,7 +272,7 @@ def test_the_decision_box_runner_up_test_follows_the_chosen_pairs(tmp_path):
     for name, row in rows:
         assert "difference" not in row.runner_up and "p_value" not in row.runner_up
         assert runner_up_verdict(d, name, row) == "not compared"
-        assert "(not compared)" in prior_line(d, name, row).text
+        assert ": not compared)" in prior_line(d, name, row).text
     r = results_of(
         write_tiny_project(
             tmp_path / "q", settings=FAST + '\ncomparisons = "all"', extra_priors=point

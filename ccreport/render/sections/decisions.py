@@ -145,18 +145,18 @@ def prior_line(d: DatasetResult, name: str, row) -> SummaryLine:
         cost = f"expected normalized cost {row.expected_cost:.4f}"
         if iv is not None:
             cost += f" {tb.interval(iv[0], iv[1], tb.COST_DIGITS)}"
-    text = f"{what}: {cost}"
     r = row.runner_up
-    if r:
+    if r:  # said before the cost: a p_adj after the cost interval would read as that interval's
         verdict = runner_up_verdict(d, name, row)
         if "significant" in r:
             word, _, p_adj = verdict.partition(", ")
             word = "tied with" if word == "tied" else "significantly cheaper than"
-            text += f"; {word} the runner-up {r['classifier']}" + (f" ({p_adj})" if p_adj else "")
+            what += f" ({word} the runner-up {r['classifier']}" + (f", {p_adj})" if p_adj else ")")
         else:
-            text += f"; runner-up {r['classifier']} ({verdict})"
+            what += f" (runner-up {r['classifier']}: {verdict})"
     if row.ties:
-        text += f"; equally cheap: {', '.join(row.ties)}"
+        what += f" (equally cheap: {', '.join(row.ties)})"
+    text = f"{what}: {cost}"
     return SummaryLine(head, text, few_scores_warning(d, row.classifier), "decisions")
 
 
@@ -230,6 +230,10 @@ def prior_rows(d: DatasetResult, t: tb.Table, unit_in_header: bool = False) -> N
             [
                 tb.text(name, note=f"PC(+) = {row.pc:.3f}"),
                 tb.text(row.classifier, note="; ".join(deploy_note)),
+                tb.text(
+                    r.get("classifier", tb.DASH),
+                    note=runner_up_verdict(d, name, row) if r else "",
+                ),
                 tb.text(threshold_text(row.threshold)),
                 tb.text(tb.DASH if row.threshold_interval is None else short_threshold(low)),
                 tb.interval_cell([row.pc_interval]),
@@ -242,10 +246,6 @@ def prior_rows(d: DatasetResult, t: tb.Table, unit_in_header: bool = False) -> N
                     note="" if iv is None else nowrap(tb.interval(iv[0], iv[1], tb.COST_DIGITS)),
                 ),
                 pc_cell,
-                tb.text(
-                    r.get("classifier", tb.DASH),
-                    note=runner_up_verdict(d, name, row) if r else "",
-                ),
             ]
         )
         t.sentences.append(prior_line(d, name, row))
@@ -393,11 +393,12 @@ def decision_tables(d: DatasetResult, priors: list[str]) -> dict:
         t = tb.Table(
             f"{slug}-decisions",
             f"What to deploy on {d.name} at each point operating condition: the cheapest "
-            "classifier and threshold (the dataset hybrid), the PC(+) range where it stays the "
-            "cheapest, its rates, its expected cost and the runner-up.",
+            "classifier (the dataset hybrid) and the runner-up, the threshold, the PC(+) range "
+            "where the choice stays the cheapest, its rates and its expected cost.",
             [
                 "Situation",
                 "Deploy",
+                "Runner-up",
                 "Threshold",
                 "Same cases above",
                 "Optimal for PC(+)",
@@ -406,7 +407,6 @@ def decision_tables(d: DatasetResult, priors: list[str]) -> dict:
                 "Flagged",
                 "E[cost]",
                 f"Per case ({next(iter(units))})" if one_unit else "Per case",
-                "Runner-up",
             ],
             note="Positive iff score \u2265 threshold; any cut-off from \u201csame cases "
             "above\u201d up to it flags the same cases. Flagged: share of all cases. E[cost]: "

@@ -193,7 +193,7 @@ def test_decision_box_agrees_with_results_json(built):
     first = dict(zip(columns, tables["decisions"].rows[list(box["priors"]).index("loan")]))
     assert first["Deploy"].text == loan["classifier"]
     assert first["E[cost]"].value == loan["expected_cost"]
-    assert first[columns[9]].value == loan["cost_per_case"]["value"]
+    assert first[columns[10]].value == loan["cost_per_case"]["value"]
     assert first["TPR"].text == f"{100 * loan['tpr']:.1f}%"
     assert first["Same cases above"].text == f"{loan['threshold_interval'][0]:.6g}"
     assert first["Flagged"].text == f"{100 * loan['flagged_share']:.1f}%"
