@@ -219,7 +219,6 @@ def build_pages(results: Results, figures: dict[str, Figure]) -> list[Page]:
             "Overview",
             "index.html",
             tables={
-                "datasets": overview.datasets_table(results),
                 "priors": overview.priors_table(results),
                 "expected_cost": overview.cross_dataset_table(results),
             },
