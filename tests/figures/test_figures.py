@@ -616,3 +616,38 @@ def test_body_cost_figure_shades_every_band(extras):
 
 def replace_band(c):
     return dataclasses.replace(c, band=None)
+
+
+def test_selection_criteria_are_one_figure_with_a_row_per_criterion():
+    """Every selection criterion of a dataset (Neyman-Pearson, workforce and the threshold set
+    from PC(+) alone) is a row of one figure: its ROC and cost panels on the unit square and a
+    key naming what they draw; x tick labels under the last row only; the workforce key gives the
+    virtual point of Eq. 12."""
+    from site_fixtures import example_results
+
+    from ccreport.figures.registry import REGISTRY, FigureOptions, Subject
+    from ccreport.figures.selection import _empirical, _independent
+
+    assert "independent" not in REGISTRY
+    results = example_results()
+    spec = REGISTRY["criteria"]
+    for d in results.datasets.values():
+        subject = Subject(results, {}, d)
+        assert spec.wanted(subject, FigureOptions())
+        names = [name for name, _, _ in _empirical(d)] + [_independent(d)[0]]
+        fig = _draw(spec.draw(subject))
+        rows = fig.subfigs
+        assert len(rows) == len(names) == 3
+        for k, (row, name) in enumerate(zip(rows, names, strict=True)):
+            roc_ax, cost_ax, key_ax = row.axes
+            assert row.get_suptitle().startswith(f"{name}: ")
+            assert roc_ax.get_ylim() == cost_ax.get_ylim() == (0.0, 1.0)
+            last = k == len(rows) - 1
+            assert _labelled(roc_ax.xaxis) == _labelled(cost_ax.xaxis) == last
+            assert bool(cost_ax.get_xlabel()) == last
+            labels = [t.get_text() for t in key_ax.get_legend().get_texts()]
+            assert "ROC curve" in labels and "lower envelope" in labels
+        workforce = rows[1].axes[2].get_legend().get_title().get_text()
+        assert workforce.startswith("Eq. 12 point at PC(+) = ")
+        caption = spec.caption(subject)
+        assert all(f"Fig. {n}" in caption for n in (21, 23, 24))

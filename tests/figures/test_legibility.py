@@ -401,3 +401,29 @@ def test_segment_labels_hang_under_the_curve_and_off_the_priors():
     # no room under a flat curve on the axis: left to the table
     flat = place_segment_labels(pc, np.zeros(3), segs, [], per_char, height, gap)
     assert flat == []
+
+
+def test_roc_legend_sits_in_the_lower_right_clear_of_every_curve():
+    """The ROC figure's legend sits inside the axes, under the chance diagonal, where no hull
+    goes: none of its labels covers a curve. A classifier worse than chance, whose curve runs
+    there, sends it under the axes again."""
+    import dataclasses
+
+    from synthetic import synthetic_dataset
+
+    from ccreport.figures import roc_space
+
+    results = example_results()
+    styles = classifier_styles(results)
+    for dataset in results.datasets.values():
+        fig = roc_space(dataset, styles)
+        (ax,) = fig.axes
+        key = ax.get_legend()
+        assert key is not None and not fig.legends, dataset.name
+        assert not _covered(fig, ax, key.get_texts(), _curves(ax)), dataset.name
+    d = synthetic_dataset("bad", classifiers=("logreg", "tree"))
+    low = dataclasses.replace(
+        d.classifiers["tree"], roc_fpr=np.array([0.0, 0.8, 1.0]), roc_tpr=np.array([0.0, 0.1, 1.0])
+    )  # worse than chance across the lower right
+    fig = roc_space(dataclasses.replace(d, classifiers={**d.classifiers, "tree": low}))
+    assert fig.axes[0].get_legend() is None and len(fig.legends) == 1

@@ -46,7 +46,6 @@ def test_every_registered_kind_is_in_one_section_and_has_a_unique_key():
         "roc",
         "cost-rescaled",
         "criteria",
-        "independent",
         "family",
         "rociv",
         "iv-cost",
