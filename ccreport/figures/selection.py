@@ -209,7 +209,7 @@ def dataset_hybrid(d: DatasetResult, styles=None, width="full") -> Figure:
     return fig
 
 
-def _empirical(d: DatasetResult):
+def empirical_criteria(d: DatasetResult):
     """(criterion name, decision row, chosen classifier's choice) per Neyman-Pearson / workforce
     criterion."""
     out = []
@@ -221,7 +221,7 @@ def _empirical(d: DatasetResult):
     return out
 
 
-def _independent(d: DatasetResult):
+def independent_criterion(d: DatasetResult):
     """(criterion name, chosen classifier, its choice) of the performance-independent criterion
     (a threshold set from PC(+) alone), or None."""
     if d.decisions is None:
@@ -259,8 +259,8 @@ def criteria(d: DatasetResult, width="full", max_lines: int = 80) -> Figure:
     x tick labels and axis labels are printed under the last row only. Black and grey only: the
     figure reads the same in greyscale.
     """
-    rows = [("empirical", *row) for row in _empirical(d)]
-    rule = _independent(d)
+    rows = [("empirical", *row) for row in empirical_criteria(d)]
+    rule = independent_criterion(d)
     if rule is not None:
         rows.append(("independent", *rule))
     if not rows:
@@ -470,7 +470,7 @@ def _independent_row(roc_ax, cost_ax, name: str, c, ch, max_lines: int) -> tuple
 
 def _criteria_caption(d: DatasetResult) -> str:
     """What :func:`criteria` draws, a sentence per kind of row it has."""
-    kinds = {row.kind for _, row, _ in _empirical(d)}
+    kinds = {row.kind for _, row, _ in empirical_criteria(d)}
     parts = [
         f"Selection criteria on {d.name} (Drummond & Holte 2006, section 5), a row per "
         "criterion: the chosen classifier in ROC space (left) and in cost space (right), "
@@ -490,7 +490,7 @@ def _criteria_caption(d: DatasetResult) -> str:
             + ": the constraint (dashed) on the ROC hull and the chosen point (circle); the "
             "criterion's cost line (dashed) against the classifier's lower envelope."
         )
-    if _independent(d) is not None:
+    if independent_criterion(d) is not None:
         parts.append(
             "For the threshold set from PC(+) alone (Fig. 21): the rule's hybrid cost curve "
             "(bold pieces, may jump) over the cost lines of the classifier's thresholds (grey, "
@@ -552,6 +552,8 @@ register(
         section="selection",
         order=60,
         width="full",
-        wanted=lambda s, o: bool(_empirical(s.dataset)) or _independent(s.dataset) is not None,
+        wanted=lambda s, o: (
+            bool(empirical_criteria(s.dataset)) or independent_criterion(s.dataset) is not None
+        ),
     )
 )

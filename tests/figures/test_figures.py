@@ -626,7 +626,7 @@ def test_selection_criteria_are_one_figure_with_a_row_per_criterion():
     from site_fixtures import example_results
 
     from ccreport.figures.registry import REGISTRY, FigureOptions, Subject
-    from ccreport.figures.selection import _empirical, _independent
+    from ccreport.figures.selection import empirical_criteria, independent_criterion
 
     assert "independent" not in REGISTRY
     results = example_results()
@@ -634,7 +634,7 @@ def test_selection_criteria_are_one_figure_with_a_row_per_criterion():
     for d in results.datasets.values():
         subject = Subject(results, {}, d)
         assert spec.wanted(subject, FigureOptions())
-        names = [name for name, _, _ in _empirical(d)] + [_independent(d)[0]]
+        names = [name for name, _, _ in empirical_criteria(d)] + [independent_criterion(d)[0]]
         fig = _draw(spec.draw(subject))
         rows = fig.subfigs
         assert len(rows) == len(names) == 3
