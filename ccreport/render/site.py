@@ -575,7 +575,7 @@ def render_site(
         "report_findings": [
             p.data["dataset_findings"] for p in pages if "dataset_findings" in p.data
         ],
-        "decision_summary": decision_summary(results),
+        "decision_summary": decision_summary(results, catalogue),
     }
     copy_theme(theme, out)
     (out / "tables").mkdir(exist_ok=True)
