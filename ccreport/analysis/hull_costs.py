@@ -98,9 +98,10 @@ def optimal_vertices(h: Hulls, grid, switch_pc: np.ndarray | None = None) -> np.
 
     At pc the envelope is the cost line of the hull vertex after all edges with switch < pc
     (D&H 2006, Eq. 2 and 3), found by one binary search for all replicates (replicate r's switches
-    and grid offset by 2r). Counted from the edges' side when the offset switches are in order (as
-    they are unless rounding reorders collinear edges): the same integers, E searches instead of R
-    m.
+    and grid offset by 2 (row0 + r), ``row0`` = :attr:`~ccreport.analysis.hulls.Hulls.row0`, so a
+    slice of a chunk rounds as the whole chunk does). Counted from the edges' side when the offset
+    switches are in order (as they are unless rounding reorders collinear edges): the same
+    integers, E searches instead of R m.
     """
     sw = switches(h) if switch_pc is None else switch_pc
     reps = h.replicates
