@@ -43,6 +43,7 @@ from ..paths import theme_figure_style
 from ..runtime.build_date import FROM_ENVIRONMENT, BuildDate, build_date
 from ..runtime.collector import collector_paused
 from .figure_pdfs import FigureImages
+from .item_lists import balanced_columns
 from .pdfa import pdfa_repairs
 from .site import PDF_NAME, Site, page_context, render_template
 
@@ -152,6 +153,7 @@ def report_html(site: Site, epoch: int, attachments: bool) -> str:
         print=True,
         attachments=attachments,
         page=None,
+        item_columns=balanced_columns,  # the lists of figures and tables, in columns
     )
     return render_template(site.env, "report.html", context)
 
