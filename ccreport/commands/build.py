@@ -230,7 +230,7 @@ def write_output(
             json.dumps(invocation, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
         )
 
-    from ..render.site import render_site
+    from ..render.site import copy_theme, site_model, write_pages
 
     # ccreport.runtime.collector: what the process holds is frozen, and the output stages' garbage
     # is collected once, after them (or, at the end of the ccreport command, left to the exit)
@@ -238,14 +238,21 @@ def write_output(
         progress.phase("drawing figures")
         figure_style = theme_figure_style(project)
         drawn = figures_key(results) if figures_digest is None else figures_digest
-        figures = draw_figures(results, staging, workers, figure_style, drawn)
-        progress.phase("writing pages")
-        site = render_site(results, project, staging, figures, pdf=pdf)
-        if pdf:
-            from ..render.pdf import render_pdf
+        with start_drawing(results, staging, workers, figure_style, drawn) as drawing:
+            # the pages and report.pdf from the figures' planned index; report.pdf is laid out
+            # while worker processes draw, waiting only for the figures it has reached
+            site = site_model(results, project, staging, drawing.index, pdf=pdf)
+            copy_theme(site.theme, staging)
+            if pdf:
+                from ..render.pdf import render_pdf
 
-            progress.phase("typesetting report.pdf")
-            render_pdf(site, staging, project, date)
+                progress.phase("typesetting report.pdf")
+                render_pdf(site, staging, project, date, ready=drawing.wait)
+            figures = drawing.result()
+        if figures != drawing.index:  # pragma: no cover - an entry that depends on the drawing
+            raise RuntimeError("the figures drawn are not the figures planned")
+        progress.phase("writing pages")
+        write_pages(site, staging)
 
 
 def swap_into_place(staging: Path, target: Path) -> None:
@@ -407,17 +414,38 @@ def run_on(project: Project, scheduler: str | None, workers: int):
     return contextlib.nullcontext(executor_for(workers))
 
 
-def draw_figures(
+class FigureDrawing:
+    """The figures of a build being written (:func:`start_drawing`): their index, known before
+    they are drawn (:attr:`index`, in report order), :meth:`wait` for one file, :meth:`result`
+    for the index of all of them once written (and stored in the active cache)."""
+
+    def __init__(self, index: dict, runs: list, finish):
+        self.index = index
+        self._runs = runs
+        self._finish = finish
+
+    def wait(self, path) -> None:
+        """Return once the figure file at ``path`` is in the staging folder."""
+        for run in self._runs:
+            run.wait(path)
+
+    def result(self) -> dict:
+        return {key: entry for index in self._finish().values() for key, entry in index.items()}
+
+
+@contextlib.contextmanager
+def start_drawing(
     results: Results, staging: Path, workers: int | None, figure_style: Path | None, drawn: str
-) -> dict:
-    """Write the figures into ``staging/figures`` and return their index (report order), from the
-    active cache where it holds them: the overview's figures keyed by ``drawn``
-    (:func:`figures_key`), each dataset's by :func:`figures_key` of the results with that dataset
-    alone and the classifiers' order (their styles); both with the theme's figure style. So a
-    changed dataset redraws its own figures and the overview's, and the others come from the
-    cache."""
+):
+    """A :class:`FigureDrawing` of the figures into ``staging/figures``, from the active cache
+    where it holds them: the overview's figures keyed by ``drawn`` (:func:`figures_key`), each
+    dataset's by :func:`figures_key` of the results with that dataset alone and the classifiers'
+    order (their styles); both with the theme's figure style. So a changed dataset redraws its own
+    figures and the overview's, and the others come from the cache. The others are drawn by
+    ``workers`` processes (:func:`ccreport.render.figure_files.start_figures`) while the context
+    runs; leaving it stops them."""
     from ..figures import classifier_names
-    from ..render.figure_files import group_folder, group_of, write_figures
+    from ..render.figure_files import figure_index, group_folder, group_of, start_figures
 
     theme = "" if figure_style is None else "\n" + figure_style.read_text(encoding="utf-8")
 
@@ -430,19 +458,28 @@ def draw_figures(
             )
         return keys
 
-    def produce(groups) -> dict:
-        by_group: dict = {}
-        for key, entry in write_figures(
-            results, staging, workers=workers, theme_style=figure_style, groups=groups
-        ).items():
-            by_group.setdefault(group_of(entry), {})[key] = entry
-        return by_group
+    runs: list = []
 
-    return {
-        key: entry
-        for index in cache.cached_folders(key_texts, staging, produce).values()
-        for key, entry in index.items()
-    }
+    def start(groups):
+        run = start_figures(
+            results, staging, workers=workers, theme_style=figure_style, groups=groups
+        )
+        runs.append(run)
+
+        def finish() -> dict:
+            by_group: dict = {}
+            for key, entry in run.result().items():
+                by_group.setdefault(group_of(entry), {})[key] = entry
+            return by_group
+
+        return finish
+
+    try:
+        finish = cache.cached_folders_later(key_texts, staging, start)
+        yield FigureDrawing(figure_index(results, theme_style=figure_style), runs, finish)
+    finally:
+        for run in runs:
+            run.close()
 
 
 def figures_key(results: Results) -> str:
