@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import hashlib
+import importlib
 import json
 import os
 import platform
@@ -356,7 +358,7 @@ def build(
         ):
             files = read_project_files(project, datasets)
             with run_on(
-                project, scheduler, clamped
+                project, scheduler, clamped, functools.partial(prepare_output, pdf)
             ) as executor:  # a Dask cluster is reached or refused here
                 results = compute_results(project, datasets, files, executor)
             raise_if_interrupted()
@@ -404,14 +406,30 @@ def build(
     return results
 
 
-def run_on(project: Project, scheduler: str | None, workers: int):
+def run_on(project: Project, scheduler: str | None, workers: int, meanwhile=None):
     """The executor of a build, as a context: the Dask cluster at ``scheduler`` (the command line's,
-    else the manifest's), else this machine's ``workers`` processes."""
+    else the manifest's), else this machine's ``workers`` processes (``meanwhile``: what this
+    process does while they run, :class:`ccreport.tasks.executors.ProcessPoolExecutor`)."""
     if scheduler is not None:
         return cluster(scheduler, "command line", "--scheduler")
     if project.scheduler is not None:
         return cluster(project.scheduler, display_path(project.manifest_path), "project.scheduler")
-    return contextlib.nullcontext(executor_for(workers))
+    return contextlib.nullcontext(executor_for(workers, meanwhile))
+
+
+OUTPUT_MODULES = ("ccreport.render.site", "ccreport.render.figure_files")
+PDF_MODULES = ("ccreport.render.pdf", "weasyprint", "pypdf")
+
+
+def prepare_output(pdf: bool) -> None:
+    """Import the modules the output stages use (:data:`OUTPUT_MODULES`, and with ``pdf``
+    :data:`PDF_MODULES`), while the analyses run in worker processes: their imports then leave the
+    build's serial part. One that cannot be imported is left to its first use, which reports it."""
+    for name in OUTPUT_MODULES + (PDF_MODULES if pdf else ()):
+        try:
+            importlib.import_module(name)
+        except (ImportError, OSError):
+            continue
 
 
 class FigureDrawing:
