@@ -232,6 +232,7 @@ def write_output(
             json.dumps(invocation, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
         )
 
+    from ..render.figure_files import figure_index
     from ..render.site import copy_theme, site_model, write_pages
 
     # ccreport.runtime.collector: what the process holds is frozen, and the output stages' garbage
@@ -240,21 +241,25 @@ def write_output(
         progress.phase("drawing figures")
         figure_style = theme_figure_style(project)
         drawn = figures_key(results) if figures_digest is None else figures_digest
-        with start_drawing(results, staging, workers, figure_style, drawn) as drawing:
-            # the pages and report.pdf from the figures' planned index; report.pdf is laid out
-            # while worker processes draw, waiting only for the figures it has reached
-            site = site_model(results, project, staging, drawing.index, pdf=pdf)
-            copy_theme(site.theme, staging)
+        # the pages and report.pdf from the figures' planned index: report.pdf is laid out here
+        # while worker processes draw (waiting only for the figures it has reached), and the pages
+        # are written once the figures are (their sizes read from the SVG files), by a worker
+        planned = figure_index(results, theme_style=figure_style)
+        site = site_model(results, project, staging, planned, pdf=pdf)
+        copy_theme(site.theme, staging)
+        pages = functools.partial(write_pages, site, staging)
+        with start_drawing(
+            results, staging, workers, figure_style, drawn, planned, then=pages
+        ) as drawing:
             if pdf:
                 from ..render.pdf import render_pdf
 
                 progress.phase("typesetting report.pdf")
                 render_pdf(site, staging, project, date, ready=drawing.wait)
+            progress.phase("writing pages")
             figures = drawing.result()
-        if figures != drawing.index:  # pragma: no cover - an entry that depends on the drawing
+        if figures != planned:  # pragma: no cover - an entry that depends on the drawing
             raise RuntimeError("the figures drawn are not the figures planned")
-        progress.phase("writing pages")
-        write_pages(site, staging)
 
 
 def swap_into_place(staging: Path, target: Path) -> None:
@@ -433,14 +438,13 @@ def prepare_output(pdf: bool) -> None:
 
 
 class FigureDrawing:
-    """The figures of a build being written (:func:`start_drawing`): their index, known before
-    they are drawn (:attr:`index`, in report order), :meth:`wait` for one file, :meth:`result`
-    for the index of all of them once written (and stored in the active cache)."""
+    """The figures of a build being written (:func:`start_drawing`): :meth:`wait` for one file,
+    :meth:`result` for the index of all of them once written (and stored in the active cache)."""
 
-    def __init__(self, index: dict, runs: list, finish):
-        self.index = index
+    def __init__(self, runs: list, finish, then=None):
         self._runs = runs
         self._finish = finish
+        self._then = then  # when no figure is drawn (all from the cache): called by result()
 
     def wait(self, path) -> None:
         """Return once the figure file at ``path`` is in the staging folder."""
@@ -448,22 +452,33 @@ class FigureDrawing:
             run.wait(path)
 
     def result(self) -> dict:
-        return {key: entry for index in self._finish().values() for key, entry in index.items()}
+        index = {key: entry for found in self._finish().values() for key, entry in found.items()}
+        if not self._runs and self._then is not None:
+            self._then()
+        return index
 
 
 @contextlib.contextmanager
 def start_drawing(
-    results: Results, staging: Path, workers: int | None, figure_style: Path | None, drawn: str
+    results: Results,
+    staging: Path,
+    workers: int | None,
+    figure_style: Path | None,
+    drawn: str,
+    planned: dict,
+    then=None,
 ):
-    """A :class:`FigureDrawing` of the figures into ``staging/figures``, from the active cache
-    where it holds them: the overview's figures keyed by ``drawn`` (:func:`figures_key`), each
-    dataset's by :func:`figures_key` of the results with that dataset alone and the classifiers'
-    order (their styles); both with the theme's figure style. So a changed dataset redraws its own
-    figures and the overview's, and the others come from the cache. The others are drawn by
-    ``workers`` processes (:func:`ccreport.render.figure_files.start_figures`) while the context
-    runs; leaving it stops them."""
+    """A :class:`FigureDrawing` of the figures of ``planned`` (their index,
+    :func:`ccreport.render.figure_files.figure_index`) into ``staging/figures``, from the active
+    cache where it holds them: the overview's figures keyed by ``drawn`` (:func:`figures_key`),
+    each dataset's by :func:`figures_key` of the results with that dataset alone and the
+    classifiers' order (their styles); both with the theme's figure style. So a changed dataset
+    redraws its own figures and the overview's, and the others come from the cache. The others
+    are drawn by ``workers`` processes (:func:`ccreport.render.figure_files.start_figures`) while
+    the context runs; leaving it stops them. ``then``: called once every figure is written (in a
+    worker when there are workers; :meth:`FigureDrawing.result` raises what it raised)."""
     from ..figures import classifier_names
-    from ..render.figure_files import figure_index, group_folder, group_of, start_figures
+    from ..render.figure_files import group_folder, group_of, start_figures
 
     theme = "" if figure_style is None else "\n" + figure_style.read_text(encoding="utf-8")
 
@@ -480,7 +495,7 @@ def start_drawing(
 
     def start(groups):
         run = start_figures(
-            results, staging, workers=workers, theme_style=figure_style, groups=groups
+            results, staging, workers=workers, theme_style=figure_style, groups=groups, then=then
         )
         runs.append(run)
 
@@ -494,7 +509,7 @@ def start_drawing(
 
     try:
         finish = cache.cached_folders_later(key_texts, staging, start)
-        yield FigureDrawing(figure_index(results, theme_style=figure_style), runs, finish)
+        yield FigureDrawing(runs, finish, then)
     finally:
         for run in runs:
             run.close()

@@ -38,6 +38,7 @@ import multiprocessing as mp
 import os
 import re
 import string
+import threading
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -420,7 +421,7 @@ def font_chunks(tasks: list[_Task]) -> list[list[_Task]]:
     return chunks
 
 
-_FORKED: tuple | None = None  # (folder, formats, chunks) inherited by forked workers
+_FORKED: tuple | None = None  # (folder, formats, chunks, then, gate, stop) inherited by workers
 _WORKER_CONTEXTS: list = []  # a worker's drawing_contexts, open for the process's life
 
 
@@ -432,8 +433,16 @@ def _start_worker() -> None:
 
 
 def _draw_chunk(k: int) -> list[tuple[str, dict]]:
-    folder, formats, chunks = _FORKED
+    folder, formats, chunks, *_ = _FORKED
     return _render_chunk(folder, formats, chunks[k])
+
+
+def _then():
+    """A worker's last task: ``then()`` once the main process opens the gate (every run written),
+    unless the run was stopped."""
+    *_, then, gate, stop = _FORKED
+    gate.wait()
+    return None if stop.is_set() else then()
 
 
 DEFAULT_MAX_WORKERS = 8  # the default's cap: each worker shares less of the caches' work (speedups)
@@ -454,12 +463,15 @@ class FigureRun:
     drawing returned (:meth:`result`). A context manager: leaving it stops the workers (figures
     not yet started are not drawn)."""
 
-    def __init__(self, index: dict, tasks, folder: Path, formats, futures=(), done=None, pool=None):
+    def __init__(
+        self, index: dict, tasks, folder: Path, formats, futures=(), done=None, pool=None, then=None
+    ):
         self.index = index
         self._tasks = tasks
         self._futures = list(futures)
         self._done = done  # {key: entry} once every figure is written
         self._pool = pool
+        self._then = then  # (the future of the then task, the gate, the stop event)
         self._pending: dict[Path, object] = {}  # a file -> the future of the chunk writing it
         for chunk, future in self._futures:
             for t in chunk:
@@ -478,6 +490,8 @@ class FigureRun:
         once all are written, in report order."""
         if self._done is None:
             done = dict(pair for _, future in self._futures for pair in future.result())
+            if self._then is not None:
+                self._then[0].result()
             self._done = {t.key: done[t.key] for t in self._tasks}
             self.close()
         return self._done
@@ -485,6 +499,10 @@ class FigureRun:
     def close(self) -> None:
         global _FORKED
         if self._pool is not None:
+            if self._then is not None:  # a then task not yet past its gate does nothing
+                _, gate, stop = self._then
+                stop.set()
+                gate.set()
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
             _FORKED = None
@@ -597,12 +615,16 @@ def start_figures(
     workers: int | None = None,
     theme_style: Path | None = None,
     groups=None,
+    then=None,
 ) -> FigureRun:
     """Begin :func:`write_figures` (same arguments) and return its :class:`FigureRun` at once: with
     more than one worker the runs of :func:`font_chunks` are drawn by forked worker processes, in
     report order, each run by the first worker free, while this process goes on (report.pdf's
     layout waits only for the figures it has reached, :meth:`FigureRun.wait`); with one, they are
-    drawn here before it returns. The files are the same bytes either way."""
+    drawn here before it returns. The files are the same bytes either way. ``then``: a function
+    (no arguments, return value unused) called once every figure is written, in a worker (forked
+    with it) when there are workers, else here; :meth:`FigureRun.result` raises what it raised
+    (a build writes its HTML pages so, which read the SVG files' sizes)."""
     folder = Path(folder)
     formats = tuple(formats)
     with F.theme_style(theme_style):
@@ -613,19 +635,42 @@ def start_figures(
         workers = min(workers, len(chunks), max(1, len(tasks) // 4))
         if workers > 1 and "fork" in mp.get_all_start_methods():
             global _FORKED
-            _FORKED = (folder, formats, chunks)
-            pool = ProcessPoolExecutor(
-                workers, mp_context=mp.get_context("fork"), initializer=_start_worker
-            )
+            context = mp.get_context("fork")
+            gate, stop = context.Event(), context.Event()
+            _FORKED = (folder, formats, chunks, then, gate, stop)
+            pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker)
             try:  # the workers are forked at the first submission, inside the theme's style
                 futures = [(chunk, pool.submit(_draw_chunk, k)) for k, chunk in enumerate(chunks)]
+                later = None if then is None else (pool.submit(_then), gate, stop)
             except BaseException:
+                stop.set()
+                gate.set()
                 pool.shutdown(wait=True, cancel_futures=True)
                 _FORKED = None
                 raise
-            return FigureRun(index, tasks, folder, formats, futures, pool=pool)
+            _open_when_done([future for _, future in futures], gate)
+            return FigureRun(index, tasks, folder, formats, futures, pool=pool, then=later)
         done = dict(_render(folder, formats, chunks))
+        if then is not None:
+            then()
         return FigureRun(index, tasks, folder, formats, done={t.key: done[t.key] for t in tasks})
+
+
+def _open_when_done(futures: list, gate) -> None:
+    """Set ``gate`` once every one of ``futures`` is done (written, failed or cancelled)."""
+    left = [len(futures)]
+    lock = threading.Lock()
+
+    def one_done(_future) -> None:
+        with lock:
+            left[0] -= 1
+            if left[0] == 0:
+                gate.set()
+
+    if not futures:
+        gate.set()
+    for future in futures:
+        future.add_done_callback(one_done)
 
 
 def planned_figures(results: Results, formats=("svg", "pdf")) -> dict:

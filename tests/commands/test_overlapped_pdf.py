@@ -88,3 +88,25 @@ def test_a_failing_figure_fails_the_build_and_keeps_the_previous_output(tmp_path
     with pytest.raises(RuntimeError, match="no room for figures"):
         build(project, out, workers=2, pdf=True)
     assert _files(out) == before
+
+
+@needs_two_cores
+def test_a_page_error_in_the_worker_that_writes_the_pages_is_one_user_error(tmp_path):
+    """The HTML pages are written by a figure worker once the figures are: a template error only
+    the site's pages meet (report.pdf's print mode skips it) reaches the build as the one-line
+    error it is, and the previous output stays."""
+    from ccreport.errors import UserInputError
+
+    project = write_tiny_project(tmp_path / "project")
+    out = tmp_path / "out"
+    build(project, out, workers=1, pdf=False)
+    before = _files(out)
+    (project / "templates").mkdir()
+    (project / "templates" / "index.html").write_text(
+        "{% if not print %}{{ 1 / 0 }}{% endif %}", encoding="utf-8"
+    )
+    with pytest.raises(UserInputError) as caught:
+        build(project, out, workers=2, pdf=True)
+    [problem] = caught.value.problems
+    assert "index.html" in problem.file and "ZeroDivisionError" in problem.expected
+    assert _files(out) == before
