@@ -151,7 +151,7 @@ def fake_figure_index(results: Results, out: Path) -> dict:
     """Write small SVG + PDF files for every key of the figure contract and return the index."""
     from matplotlib.figure import Figure
 
-    keys = [("overview/small-multiples", "full")]
+    keys = [("overview/priors", "column")]
     for d in results.datasets.values():
         keys += [
             (f"{d.name}/cost", "full"),

@@ -6,7 +6,8 @@ multiples.
   operating range (Fig. 9b) in a strip under the plot, y from 0 to 0.5 or "(Rescaled Y)" 0 to 1
   (section 3.2); confidence bands shaded (Fig. 16) and fold averages (section 4.5) when present;
 * :func:`classifier_focus` - one classifier over the others, with its band (Fig. 16 style);
-* :func:`small_multiples` - one cost-space panel per dataset with a shared legend.
+* :func:`small_multiples` - one cost-space panel per dataset with a shared legend (for notebooks:
+  the report does not place it, as each dataset's chapter draws its own curves).
 
 Each figure kind is registered with its caption and alt text (:class:`~.registry.FigureSpec`).
 """
@@ -694,28 +695,6 @@ def _focus_wanted(s: Subject, options: FigureOptions) -> bool:
     return s.classifier.band is not None or s.classifier.fold_average is not None
 
 
-SMALL_MULTIPLES = register(
-    FigureSpec(
-        kind="small-multiples",
-        scope="report",
-        key="overview/small-multiples",
-        stem="overview/small-multiples",
-        draw=lambda s: small_multiples(s.results, s.styles),
-        caption=lambda s: (
-            "Cost curves of every classifier on every dataset (one panel "
-            "per dataset, same axes): normalized expected cost against "
-            "PC(+); the bold diagonals are the trivial classifiers."
-        ),
-        alt=lambda s: (
-            "Small multiples of cost curves, one panel per dataset: "
-            + ", ".join(s.results.datasets)
-            + "."
-        ),
-        section="overview",
-        order=20,
-        width="full",
-    )
-)
 COST = register(
     FigureSpec(
         kind="cost",

@@ -534,7 +534,6 @@ def write_figures(
     injective and short). Shipped kinds:
 
     * ``"overview/priors"`` - every prior as a density over PC(+) (only if there are priors);
-    * ``"overview/small-multiples"`` - one cost-space panel per dataset, shared legend (full width);
     * ``f"{dataset}/cost"`` - cost space with the operating-range strip (column width);
     * ``f"{dataset}/roc"`` - ROC points, curves and hulls;
     * ``f"{dataset}/cost-priors"`` - cost space with the priors panel underneath (only with priors);

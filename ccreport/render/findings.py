@@ -20,8 +20,6 @@ What is found (per dataset, :func:`dataset_findings`):
   classifiers it is nowhere separated from there, and those it was not compared with;
 * **trivial**: classifiers with no operating range (never below min(PC(+), 1 - PC(+)), D&H 2006
   section 3) and, per prior, those no cheaper than the best trivial classifier E[min(PC, 1 - PC)];
-* **decision**: the decision box's choice at each point prior (``datasets.<d>.decisions``) with the
-  step-down adjusted test against the runner-up;
 * **priors**: the cheapest under each prior, starred or tied
   (:func:`ccreport.render.ranking.verdict`), and whether the priors change it;
 * **trust**: what the fold average (each fold's own envelope) and the out-of-fold selection
@@ -30,6 +28,9 @@ What is found (per dataset, :func:`dataset_findings`):
 * **quote**: the one number to quote (:func:`quote`): the cheapest classifier's in-sample expected
   cost with its optimism-corrected bootstrap interval, under the dataset's point prior if it has
   one, else its first prior (why: the methods page, "Which number to quote").
+
+The decision at each point prior is not a finding: the summary that opens the report and the
+decision box's table say it (:mod:`ccreport.render.decision_summary`), each number once.
 """
 
 from __future__ import annotations
@@ -437,75 +438,6 @@ def trivial_findings(d: DatasetResult, priors: list[str]) -> list[Finding]:
     return out
 
 
-def decision_findings(d: DatasetResult) -> list[Finding]:
-    if d.decisions is None or not d.decisions.priors:
-        return []
-    out = []
-    href = table_href(d, "decisions")
-    for p, row in d.decisions.priors.items():
-        path = ("datasets", d.name, "decisions", "priors", p)
-        if row.classifier is None:
-            continue
-        parts: list = [
-            f"Under {p} (PC(+) = ",
-            Ref(tb.pc(row.pc), "pc", path + ("pc",), href, row.pc),
-            "), deploy ",
-            Ref(row.classifier, "name", classifier_path(d, row.classifier), href, row.classifier),
-        ]
-        if row.threshold is not None:
-            parts += [
-                " at threshold ",
-                Ref(
-                    f"{row.threshold:.6g}", "threshold", path + ("threshold",), href, row.threshold
-                ),
-            ]
-        parts += [": expected cost ", cost_ref(row.expected_cost, path + ("expected_cost",), href)]
-        warnings = ()
-        if row.expected_cost_interval is not None:
-            lo, hi = row.expected_cost_interval
-            parts += [
-                " ",
-                Ref(
-                    tb.interval(lo, hi, tb.COST_DIGITS),
-                    "cost_interval",
-                    path + ("expected_cost_interval",),
-                    href,
-                    (lo, hi),
-                ),
-            ]
-            warnings = coverage_warnings(d, [row.classifier])
-        r = row.runner_up or {}
-        if r.get("classifier"):
-            parts += [
-                "; runner-up ",
-                Ref(
-                    r["classifier"],
-                    "name",
-                    classifier_path(d, r["classifier"]),
-                    href,
-                    r["classifier"],
-                ),
-            ]
-            if "difference" in r:
-                parts += [
-                    ", difference ",
-                    cost_ref(r["difference"], path + ("runner_up", "difference"), href),
-                ]
-            holm = p_holm_ref(d, row.classifier, r["classifier"], p)
-            if holm is not None:
-                verdict = (
-                    "significant"
-                    if r.get("significant")
-                    else "not significant, so the data cannot tell the two apart"
-                )
-                parts += [" (", holm, f"): {verdict}"]
-            else:
-                parts.append(" (no adjusted test)")
-        parts.append(".")
-        out.append(Finding("decision", tuple(parts), warnings))
-    return out
-
-
 def verdict_parts(d: DatasetResult, p: str, v: ranking.Verdict, href: str = "") -> list:
     """``logreg (0.1819, significantly cheaper than naive_bayes, p_adj ≤ 0.002)`` or
     ``... tied with ...``."""
@@ -797,7 +729,6 @@ def dataset_findings(results: Results, d: DatasetResult) -> DatasetFindings:
         cheapest
         + prior_findings(d, priors)
         + trivial_findings(d, priors)
-        + decision_findings(d)
         + trust_findings(d, priors, level)
     )
     return DatasetFindings(d.name, dataset_link(d.name), quote(results, d, level), findings, table)

@@ -219,7 +219,6 @@ def build_pages(results: Results, figures: dict[str, Figure]) -> list[Page]:
             "Overview",
             "index.html",
             tables={
-                "datasets": overview.datasets_table(results),
                 "priors": overview.priors_table(results),
                 "expected_cost": overview.cross_dataset_table(results),
             },
@@ -584,7 +583,7 @@ def site_model(
         "report_findings": [
             p.data["dataset_findings"] for p in pages if "dataset_findings" in p.data
         ],
-        "decision_summary": decision_summary(results),
+        "decision_summary": decision_summary(results, catalogue),
     }
     return Site(results, pages, env, theme, site_context, catalogue)
 

@@ -197,7 +197,8 @@ class Table:
     extra_csv: dict[str, list[Any]] = field(default_factory=dict)  # extra CSV-only columns
     number: int | None = None
     compact: bool = False  # small type (wide tables)
-    sentences: list[str] = field(default_factory=list)  # the table read out in words (decision box)
+    # the table read out, one line per decision (decision box: sections.decisions.SummaryLine)
+    sentences: list = field(default_factory=list)
     lead_columns: int = 1  # row-header columns, shown once per row group in the LaTeX long form
     # column header -> the CSV columns it is written as: each of its cells' ``value`` is a tuple
     # of that many values (e.g. a range as its low and high end)

@@ -15,7 +15,9 @@ import, during a build) into a RuntimeError: an "internal error" (seen once in 1
 at random moments of a build's first 2.5 s). So while a build runs (:func:`interrupts_noticed`) the
 interrupt is also remembered, the build checks for it before it replaces anything
 (:func:`raise_if_interrupted`), and the CLI reads an error caused by one as the interrupt it is
-(:func:`caused_by_interrupt`).
+(:func:`caused_by_interrupt`). Python's "Exception ignored in ..." message for such a lost
+interrupt (it also comes when SIGINT lands in the hooks a process pool's fork runs) is not
+printed: the interrupt is not lost, and the CLI's one line says so.
 
 A process started with SIGINT ignored (a background job of a non-interactive shell, ``nohup``)
 keeps ignoring it, as Python itself does: nothing here turns it back on.
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 import threading
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
@@ -56,12 +59,20 @@ def interrupts_noticed():
         _received[-1] = True
         raise KeyboardInterrupt
 
+    previous_hook = sys.unraisablehook
+
+    def quiet_about_remembered_interrupts(unraisable):
+        if not (issubclass(unraisable.exc_type, KeyboardInterrupt) and _received[-1]):
+            previous_hook(unraisable)
+
     _received.append(False)
+    sys.unraisablehook = quiet_about_remembered_interrupts
     signal.signal(signal.SIGINT, remember_and_raise)
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        sys.unraisablehook = previous_hook
         _received.pop()
 
 

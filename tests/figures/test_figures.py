@@ -320,7 +320,6 @@ def test_write_figures_index(written):
     extras, tmp_path, index = written
     d = extras.datasets["one"]
     expected = {
-        "overview/small-multiples",
         "overview/priors",
         "one/cost",
         "one/cost-rescaled",
@@ -334,7 +333,7 @@ def test_write_figures_index(written):
             assert path.is_file() and path.stat().st_size > 1000, (key, fmt)
             assert not Path(entry[fmt]).is_absolute() and ".." not in entry[fmt]
         assert entry["caption"] and entry["alt"] and entry["width"] in ("column", "full")
-    assert index["overview/small-multiples"]["width"] == "full"
+    assert index["overview/priors"]["width"] == "column"
     assert "(Rescaled Y)" in index["one/cost-rescaled"]["caption"]
     assert "(Rescaled Y)" not in index["one/cost"]["caption"]
     assert index["one/cost"]["svg"] == "figures/one/cost.svg"
@@ -436,7 +435,7 @@ def test_byte_identical_across_runs(tmp_path):
                 if p.is_file()
             }
         )
-    assert outs[0].keys() == outs[1].keys() and len(outs[0]) >= 20
+    assert outs[0].keys() == outs[1].keys() and len(outs[0]) >= 18
     differ = [k for k in outs[0] if outs[0][k] != outs[1][k]]
     assert not differ
 
@@ -488,7 +487,7 @@ def test_long_names_do_not_squeeze_the_plot(plain):
 def test_one_classifier_and_no_priors(tmp_path):
     results = synthetic_results(datasets=("solo",), classifiers=("tree_crisp",), priors={})
     index = write_figures(results, tmp_path, workers=1)
-    assert set(index) == {"overview/small-multiples", "solo/cost", "solo/roc"}
+    assert set(index) == {"solo/cost", "solo/roc"}
     for entry in index.values():
         assert (tmp_path / entry["svg"]).is_file() and (tmp_path / entry["pdf"]).is_file()
 

@@ -258,8 +258,9 @@ def test_written_notebook_project_reads_back_the_same_comparisons(tmp_path):
 
 
 def test_the_decision_box_runner_up_test_follows_the_chosen_pairs(tmp_path):
-    """A runner-up outside the compared pairs gets no paired test, and its sentence says so."""
-    from ccreport.render.sections.decisions import prior_sentence
+    """A runner-up outside the compared pairs gets no paired test, and its table cell and its
+    line say so."""
+    from ccreport.render.sections.decisions import prior_line, runner_up_verdict
 
     point = '\n[[priors]]\nname = "even"\ndistribution = "point"\npc = 0.5\n'
     r = results_of(
@@ -270,7 +271,8 @@ def test_the_decision_box_runner_up_test_follows_the_chosen_pairs(tmp_path):
     assert rows
     for name, row in rows:
         assert "difference" not in row.runner_up and "p_value" not in row.runner_up
-        assert "no paired test: the two are not a compared pair" in prior_sentence(d, name, row)
+        assert runner_up_verdict(d, name, row) == "not compared"
+        assert ": not compared)" in prior_line(d, name, row).text
     r = results_of(
         write_tiny_project(
             tmp_path / "q", settings=FAST + '\ncomparisons = "all"', extra_priors=point
@@ -279,6 +281,6 @@ def test_the_decision_box_runner_up_test_follows_the_chosen_pairs(tmp_path):
     d = next(iter(r.datasets.values()))
     for name, row in d.decisions.priors.items():
         if row.runner_up:
-            assert "p_holm" in row.runner_up and "not a compared pair" not in prior_sentence(
-                d, name, row
-            )
+            assert "p_holm" in row.runner_up
+            assert runner_up_verdict(d, name, row).startswith(("tied, p_adj", "significantly"))
+            assert "not compared" not in prior_line(d, name, row).text

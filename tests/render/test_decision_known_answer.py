@@ -143,9 +143,23 @@ def test_report_opens_with_the_known_decisions(built):
         )
     ]
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", block))
-    assert re.search(r"capacity-20 \(workforce\): coarse, flag nobody for 16\.7% of cases", text)
-    assert re.search(r"runner-up on the same basis graded \(TPR 36\.4%", text)
-    assert re.search(r"fpr-10pct \(Neyman-Pearson\): coarse,", text)
+    # one line per decision: what to deploy and the share of positives caught (20/24 of 23/50)
+    assert re.search(
+        r"capacity-20 \(workforce\): coarse, two thresholds mixed at random: catches 38\.3% of the "
+        r"pos cases \( ?Table(&nbsp;| )\d+ ?\)\.",
+        text,
+    )
+    assert re.search(r"fpr-10pct \(Neyman-Pearson\): coarse, .*catches 50\.4%", text)
+    # every other number once, in the dataset's decision tables: the mix (flag nobody for 1/6 of
+    # cases), the runner-up with its rates, the best single threshold in a row of its own
+    page = (built / "dataset-made.html").read_text()
+    table = page[page.index('id="table-dataset-made-criterion-decisions"') :]
+    # (whitespace, no-break spaces too, as one space)
+    table = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", table[: table.index("</table>")]))
+    assert re.search(r"capacity-20 .*coarse \u221e / \S+ 16\.7% / 83\.3%", table)
+    assert re.search(r"graded 36\.4% / ", table)
+    assert re.search(r"capacity-20 one threshold graded \S+ 34\.0%", table)
+    assert "36.4%" not in text  # the runner-up's rate: the table's, said once
     assert "desk-costs" in text and "EUR per case" in text
     # at desk-costs' PC(+) = 0.8 flagging everyone is cheapest: a trivial choice, its zero-width
     # interval explained
@@ -153,7 +167,7 @@ def test_report_opens_with_the_known_decisions(built):
         r"Under desk-costs \(PC\(\+\) = 0\.800\): flag every case as pos \(a trivial classifier\)",
         text,
     )
-    assert "zero width: flagging everyone costs exactly 1 \u2212 PC(+) on every resample" in text
+    assert "zero width: flagging everyone costs exactly 1 \u2212 PC(+) on every resample" in page
     # the summary's warning is the band's own (none: the studentized bands keep their level with 2
     # scores)
     d = results.datasets["made"]
@@ -175,5 +189,5 @@ def test_report_opens_with_the_known_decisions(built):
     ).stdout
     first = re.sub(r"\s+", " ", first)
     assert "The decision" in first
-    assert re.search(r"capacity-20 \(workforce\): coarse, flag nobody", first)
+    assert re.search(r"capacity-20 \(workforce\): coarse, two thresholds mixed at random", first)
     assert re.search(r"fpr-10pct \(Neyman-Pearson\): coarse,", first)

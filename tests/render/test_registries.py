@@ -39,7 +39,6 @@ def test_every_registered_kind_is_in_one_section_and_has_a_unique_key():
     kinds = specs()
     assert [s.kind for s in kinds] == [
         "priors",
-        "small-multiples",
         "hybrid",
         "cost",
         "kendall",

@@ -2,8 +2,10 @@
 
 * ``decisions``: for every point prior and every criterion, what to deploy (classifier and
   threshold), over which cut-offs and operating conditions that choice holds, its rates, its
-  expected cost with its interval, and the runner-up with the paired test: a table, and the same
-  read out in sentences (every number in them is the table's, which is ``datasets.<d>.decisions``).
+  expected cost with its interval, and the runner-up with its verdict: two tables
+  (``datasets.<d>.decisions``), each number in one cell, and one line per decision
+  (:func:`decision_lines`: what to deploy and the one number that goes with it, shared with the
+  summary that opens the report); the prices table gives each criterion's cost per condition.
 * ``thresholds``: per classifier, on which PC(+) interval which threshold is optimal (D&H 2006
   section 5.1.2: the lower envelope's segments), ties noted.
 * ``selection``: each criterion's choice per classifier, and the out-of-fold (honest) areas and
@@ -13,16 +15,15 @@
 from __future__ import annotations
 
 import math
-from types import SimpleNamespace
+from dataclasses import dataclass
 
 import numpy as np
 
 from ...results import DatasetResult
-from .. import ranking
 from .. import tables as tb
+from ..findings import p_holm_ref
 from ..page_names import dataset_page_slug
 from .base import Section
-from .comparisons import holm_text
 
 
 def threshold_text(t) -> str:
@@ -34,18 +35,6 @@ def threshold_text(t) -> str:
     return f"{t:.6g}"
 
 
-def cutoffs_text(iv) -> str:
-    """Cut-offs in (lo, hi] that flag the same evaluated cases."""
-    if iv is None:
-        return tb.DASH
-    lo, hi = iv
-    if hi is None or math.isinf(hi):
-        return f"above {lo:.6g}"
-    if lo is None or math.isinf(lo):
-        return f"at most {hi:.6g}"
-    return f"above {lo:.6g} up to {hi:.6g}"
-
-
 def rate(x) -> str:
     return tb.DASH if x is None else f"{100 * x:.1f}%"
 
@@ -54,43 +43,34 @@ def money(x, unit: str) -> str:
     return f"{x:,.3f} {unit}".strip()
 
 
-def prior_rows(d: DatasetResult, t: tb.Table) -> None:
-    for name, row in d.decisions.priors.items():
-        ec = row.expected_cost
-        iv = row.expected_cost_interval
-        ec_cell = tb.num(
-            ec, tb.COST_DIGITS, note="" if iv is None else tb.interval(iv[0], iv[1], tb.COST_DIGITS)
-        )
-        r = row.runner_up or {}
-        r_note = ""
-        if "difference" in r:
-            r_note = f"diff {r['difference']:+.4f}"
-            if "difference_interval" in r:
-                lo, hi = r["difference_interval"]
-                r_note += (
-                    f" {tb.interval(lo, hi, tb.COST_DIGITS)} unadjusted, "
-                    f"{runner_up_p_text(d, row, r)}"
-                )
-        per_case = row.cost_per_case
-        pc_cell = tb.text(tb.DASH)
-        if per_case is not None:
-            note = "" if "interval" not in per_case else tb.interval(*per_case["interval"], 3)
-            pc_cell = tb.num(per_case["value"], 3, note=f"{per_case['unit']} {note}".strip())
-        t.rows.append(
-            [
-                tb.text(f"{name} (PC(+) = {row.pc:.3f})"),
-                tb.text(row.classifier),
-                tb.text(threshold_text(row.threshold)),
-                tb.text(cutoffs_text(row.threshold_interval)),
-                tb.interval_cell([row.pc_interval]),
-                tb.text(rate(row.tpr)),
-                tb.text(rate(row.fpr)),
-                ec_cell,
-                pc_cell,
-                tb.text(r.get("classifier", tb.DASH), note=r_note),
-            ]
-        )
-        t.sentences.append(prior_sentence(d, name, row))
+def short_threshold(t) -> str:
+    """A threshold in a table cell: the number, ``∞`` for +inf or None (above every score: flag
+    nobody), ``−∞`` for -inf (flag everyone); the table note says what the signs mean."""
+    if t is None:
+        return "\u221e"
+    return bound_text(float(t))
+
+
+WARNING = "\u26a0"
+KIND_WORDS = {
+    "neyman_pearson": "Neyman-Pearson",
+    "workforce": "workforce",
+    "performance_independent": "threshold from PC(+)",
+}
+CAPPED_RATE = {"false_alarm": "FPR", "flagged": "flagged"}
+
+
+@dataclass
+class SummaryLine:
+    """One decision read out: ``head`` (the situation or criterion), ``text`` (what to deploy and
+    the one number that goes with it, without a closing full stop), ``warning`` (a ⚠ that belongs
+    to that number, or "") and ``table``: the key of the decision table whose row holds every other
+    number of it."""
+
+    head: str
+    text: str
+    warning: str = ""
+    table: str = ""
 
 
 def trivial_choice(row) -> str | None:
@@ -117,229 +97,281 @@ def zero_width_text(row) -> str:
     )
 
 
-def runner_up_p_text(d: DatasetResult, row, r: dict) -> str:
-    """``p=0.043, p_adj=0.303`` of the choice against its runner-up, printed as the differences
-    table prints them (:func:`.comparisons.holm_text`: a p at its floor as the
-    fraction 1/(R + 1))."""
-    m = ranking.comparison(d, row.classifier, r["classifier"])
-    replicates = None if m is None or m.difference_band is None else m.difference_band.replicates
-    return holm_text(SimpleNamespace(p_value=r["p_value"], p_holm=r.get("p_holm")), replicates)
+def few_scores_warning(d: DatasetResult, classifier: str | None) -> str:
+    """The under-coverage warning of a classifier whose band is known to cover less than its level,
+    in the words every other place quotes (:attr:`ccreport.results.Band.coverage_warning`), or
+    ""."""
+    c = d.classifiers.get(classifier) if classifier is not None else None
+    warning = None if c is None or c.band is None else c.band.coverage_warning
+    return f"Caution, {classifier}: {warning}" if warning else ""
 
 
-def prior_sentence(d: DatasetResult, name: str, row) -> str:
-    pos, neg = d.positive_label, d.negative_label
-    s = (
-        f"Under {name} (PC(+) = {row.pc:.3f}), deploy {row.classifier} and flag a case as {pos} "
-        f"when its score is at least {threshold_text(row.threshold)}"
-        if row.threshold is not None
-        else f"Under {name} (PC(+) = {row.pc:.3f}), flag no case as {pos}"
-    )
-    if row.threshold is not None:
-        s += f" (any cut-off {cutoffs_text(row.threshold_interval)} flags the same cases here)"
-    s += (
-        f". It catches {rate(row.tpr)} of the {pos} cases and flags {rate(row.fpr)} of the {neg} "
-        f"ones. This choice stays the cheapest while PC(+) lies in [{row.pc_interval[0]:.3f}, "
-        f"{row.pc_interval[1]:.3f}]. Expected normalized cost {row.expected_cost:.4f}"
-    )
-    if row.expected_cost_interval is not None:
-        s += f" ({tb.interval(*row.expected_cost_interval, tb.COST_DIGITS)} bootstrap interval"
-        why = zero_width_text(row)
-        s += f"; {why})" if why else ")"
+def runner_up_verdict(d: DatasetResult, name: str, row) -> str:
+    """The runner-up of a point prior's decision in words: ``tied, p_adj = 0.892`` or
+    ``significantly dearer, p_adj = 0.012`` (the step-down adjusted p-value of the paired
+    expected-cost difference, whose estimate, interval and unadjusted p the pairwise differences
+    table gives), ``not compared`` (the pair is not among the compared ones) or ``no adjusted
+    test``."""
+    r = row.runner_up or {}
+    if "significant" in r:
+        ref = p_holm_ref(d, row.classifier, r["classifier"], name)
+        word = "significantly dearer" if r["significant"] else "tied"
+        return word + (f", {ref.text}" if ref is not None else "")
+    if "difference" not in r:
+        return "not compared"
+    return "no adjusted test"
+
+
+def prior_line(d: DatasetResult, name: str, row) -> SummaryLine:
+    """A point prior's decision in one line: what to deploy, its expected cost with the
+    classifier's bootstrap interval (per case in units where the prior gives costs, else
+    normalized, D&H 2006 Eq. 6) and whether the runner-up is tied."""
+    head = f"Under {name} (PC(+) = {row.pc:.3f})"
+    who = trivial_choice(row)
+    if who is not None:
+        what = (
+            f"flag {'no case' if who == 'nobody' else 'every case'} "
+            f"as {d.positive_label} (a trivial classifier)"
+        )
+    else:
+        what = f"deploy {row.classifier} at threshold {threshold_text(row.threshold)}"
+    iv = row.expected_cost_interval
     if row.cost_per_case is not None:
         c = row.cost_per_case
-        s += (
-            f", that is {money(c['value'], c['unit'])} per case on average (a missed {pos} case "
-            f"costs {c['cost_fn']:g} and a flagged {neg} case {c['cost_fp']:g}, in {c['unit']})"
-        )
+        cost = f"{money(c['value'], c['unit'])} per case"
         if "interval" in c:
-            s += (
-                f", between {money(c['interval'][0], c['unit'])} and "
-                f"{money(c['interval'][1], c['unit'])}"
-            )
-    s += "."
+            cost += f" [{c['interval'][0]:,.3f}, {c['interval'][1]:,.3f}]"
+    else:
+        cost = f"expected normalized cost {row.expected_cost:.4f}"
+        if iv is not None:
+            cost += f" {tb.interval(iv[0], iv[1], tb.COST_DIGITS)}"
     r = row.runner_up
-    if r:
-        s += f" Next best: {r['classifier']} (expected cost {r['expected_cost']:.4f}"
-        if "difference_interval" in r:
-            lo, hi = r["difference_interval"]
-            significant = r.get("significant", hi < 0 or lo > 0)
-            verdict = (
-                "the difference is significant"
-                if significant
-                else "the data cannot tell the two apart"
-            )
-            s += (
-                f"; difference {r['difference']:+.4f}, unadjusted interval "
-                f"{tb.interval(lo, hi, tb.COST_DIGITS)}, {runner_up_p_text(d, row, r)}: {verdict}"
-            )
-        elif (
-            "difference" not in r
-        ):  # the pair is not among the compared ones ([project] comparisons)
-            s += "; no paired test: the two are not a compared pair"
-        s += ")."
-    c = d.classifiers.get(row.classifier) if row.classifier is not None else None
-    if (
-        row.expected_cost_interval is not None
-        and c is not None
-        and c.band is not None
-        and c.band.coverage_warning
-    ):
-        # macros.html coverage_warning
-        s += f" Caution, {row.classifier}: {c.band.coverage_warning} (the band table)."
+    if r:  # said before the cost: a p_adj after the cost interval would read as that interval's
+        verdict = runner_up_verdict(d, name, row)
+        if "significant" in r:
+            word, _, p_adj = verdict.partition(", ")
+            word = "tied with" if word == "tied" else "significantly cheaper than"
+            what += f" ({word} the runner-up {r['classifier']}" + (f", {p_adj})" if p_adj else ")")
+        else:
+            what += f" (runner-up {r['classifier']}: {verdict})"
     if row.ties:
-        s += f" Equally cheap: {', '.join(row.ties)}."
-    if row.note:
-        s += f" ({row.note}.)"
-    return s
+        what += f" (equally cheap: {', '.join(row.ties)})"
+    text = f"{what}: {cost}"
+    return SummaryLine(head, text, few_scores_warning(d, row.classifier), "decisions")
 
 
-KIND_WORDS = {
-    "neyman_pearson": "Neyman-Pearson",
-    "workforce": "workforce",
-    "performance_independent": "threshold from PC(+)",
-}
-
-
-BASIS_WORDS = {
-    "randomised": (
-        "at its randomised optimum (two thresholds mixed at random so the constraint is met "
-        "exactly)"
-    ),
-    "single_threshold": "at its best single threshold",
-}
-RATE_WORDS = {"false_alarm": "false-alarm rate", "flagged": "share of cases flagged"}
-
-
-def rule_text(t, pos: str = "positive") -> str:
-    """One threshold's rule: flag a case when its score is at least t (None: flag nobody)."""
-    return (
-        "flag nobody" if t is None else f"flag a case as {pos} when its score is at least {t:.6g}"
+def criterion_line(d: DatasetResult, name: str, row) -> SummaryLine:
+    """A criterion's decision in one line: what to deploy and the share of positives it catches
+    (Neyman-Pearson, workforce) or its expected normalized cost under the uniform prior (a
+    threshold set from PC(+)), with the ⚠ of a cap that may be passed on new data."""
+    head = f"{name} ({KIND_WORDS[row.kind]})"
+    if row.classifier is None:
+        return SummaryLine(head, row.note, table="decision_criteria")
+    if row.kind == "performance_independent":
+        text = (
+            f"{row.classifier}, threshold set from PC(+) alone: expected normalized cost "
+            f"{row.expected_cost:.4f} under the uniform prior"
+        )
+        return SummaryLine(head, text, table="decision_criteria")
+    rule = (
+        "two thresholds mixed at random"
+        if row.mix is not None
+        else f"threshold {threshold_text(row.threshold)}"
     )
+    text = f"{row.classifier}, {rule}: catches {rate(row.tpr)} of the {d.positive_label} cases"
+    if row.ties:
+        text += f"; exactly as good: {', '.join(row.ties)}"
+    c = row.constraint or {}
+    warning = ""
+    if c.get("exceeds"):
+        what = "false-alarm rate" if c["rate"] == "false_alarm" else "share flagged"
+        warning = f"the {what} may pass its cap of {rate(c['cap'])} on new data"
+    if criterion_interval(d, name, row.classifier):
+        warning = "; ".join(w for w in (warning, few_scores_warning(d, row.classifier)) if w)
+    return SummaryLine(head, text, warning, "decision_criteria")
 
 
-def deploy_text(row, pos: str = "positive") -> str:
-    """The deployed rule of a criterion row: one threshold, or the randomised mix of two."""
-    m = row.mix
-    if m is None:
-        return rule_text(row.threshold, pos)
-    a, b = m["thresholds"]
-    w = m["weight_first"]
-    return (
-        f"{rule_text(a, pos)} for {100 * w:.1f}% of cases "
-        f"(drawn at random), {rule_text(b, pos)} for the rest"
-    )
+def decision_lines(d: DatasetResult) -> list[SummaryLine]:
+    """The dataset's decisions read out, one line each: point priors first, then criteria."""
+    if d.decisions is None:
+        return []
+    return [prior_line(d, n, r) for n, r in d.decisions.priors.items()] + [
+        criterion_line(d, n, r) for n, r in d.decisions.criteria.items()
+    ]
 
 
-def threshold_cell(row) -> str:
-    """A criterion row's threshold column: one threshold, or ``a (w%) / b (1 - w%)``."""
-    m = row.mix
-    if m is None:
-        return threshold_text(row.threshold)
-    a, b = m["thresholds"]
-    w = m["weight_first"]
-    return f"{threshold_text(a)} ({100 * w:.1f}%) / {threshold_text(b)} ({100 * (1 - w):.1f}%)"
+def prior_rows(d: DatasetResult, t: tb.Table, unit_in_header: bool = False) -> None:
+    """One row per point prior (``datasets.<d>.decisions.priors``); the notes that apply to one
+    row (a zero-width interval, a band that under-covers) go to the table note. The cost per case
+    names its unit unless the header does (``unit_in_header``: every row has the same)."""
+    for name, row in d.decisions.priors.items():
+        iv = row.expected_cost_interval
+        per_case = row.cost_per_case
+        pc_cell = tb.text(tb.DASH)
+        if per_case is not None:
+            note = (
+                "" if "interval" not in per_case else nowrap(tb.interval(*per_case["interval"], 3))
+            )
+            unit = "" if unit_in_header else per_case["unit"]
+            pc_cell = tb.num(per_case["value"], 3, note=f"{unit} {note}".strip())
+        deploy_note = [f"equally cheap: {', '.join(row.ties)}"] if row.ties else []
+        warning = few_scores_warning(d, row.classifier)
+        if warning:
+            deploy_note.append(WARNING)
+            t.note += f" {WARNING} {warning} (the band table)."
+        why = zero_width_text(row)
+        if why:
+            t.note += f" {name}: the cost interval has {why}."
+        if row.note:
+            t.note += f" {name}: {row.note}."
+        low = None if row.threshold_interval is None else row.threshold_interval[0]
+        r = row.runner_up or {}
+        t.rows.append(
+            [
+                tb.text(name, note=f"PC(+) = {row.pc:.3f}"),
+                tb.text(row.classifier, note="; ".join(deploy_note)),
+                tb.text(
+                    r.get("classifier", tb.DASH),
+                    note=runner_up_verdict(d, name, row) if r else "",
+                ),
+                tb.text(threshold_text(row.threshold)),
+                tb.text(tb.DASH if row.threshold_interval is None else short_threshold(low)),
+                tb.interval_cell([row.pc_interval]),
+                tb.text(rate(row.tpr)),
+                tb.text(rate(row.fpr)),
+                tb.text(rate(row.flagged_share)),
+                tb.num(
+                    row.expected_cost,
+                    tb.COST_DIGITS,
+                    note="" if iv is None else nowrap(tb.interval(iv[0], iv[1], tb.COST_DIGITS)),
+                ),
+                pc_cell,
+            ]
+        )
+        t.sentences.append(prior_line(d, name, row))
+
+
+def nowrap(interval: str) -> str:
+    """An interval ``[a, b]`` that never wraps inside (a no-break space after its comma)."""
+    return interval.replace(", ", ",\u00a0")
+
+
+def count_text(s: dict) -> str:
+    """``70/700``, or ``4.85/97`` for a randomised rule's expected count."""
+    count = float(s["count"])
+    shown = f"{count:.0f}" if count.is_integer() else f"{count:.2f}"
+    return f"{shown}/{s['n']:.0f}"
 
 
 def pct_interval(iv) -> str:
-    return f"[{100 * iv[0]:.1f}%, {100 * iv[1]:.1f}%]"
+    return f"[{100 * iv[0]:.1f}%,\u00a0{100 * iv[1]:.1f}%]"
 
 
-def constraint_text(c: dict | None, with_level: bool = True) -> str:
-    """A constrained rate with its exact interval, held-out rate and the warning."""
+def constraint_cells(c: dict | None) -> list[tb.Cell]:
+    """The constrained rate's count, its exact interval and its held-out rate with interval; ⚠
+    beside the number that passes the cap (the held-out rate, else the interval's upper end)."""
     if not c or "in_sample" not in c:
-        return (c or {}).get("note", "")
-    s_in = c["in_sample"]
-    count = (
-        f"{s_in['count']:.0f}"
-        if float(s_in["count"]).is_integer()
-        else f"{s_in['count']:.2f} expected"
-    )
-    text = f"{rate(s_in['estimate'])} ({count} of {s_in['n']:.0f}) {pct_interval(s_in['interval'])}"
-    if "held_out" in c:
-        h = c["held_out"]
-        text += f"; held out {rate(h['estimate'])} {pct_interval(h['interval'])}"
-    if c.get("exceeds"):
-        text += f"; {WARNING} may pass the {rate(c['cap'])} cap"
-    return text
-
-
-WARNING = "\u26a0"
-
-
-def interval_words(c: dict) -> str:
-    """Which interval a constraint cell shows: two-sided Clopper-Pearson at the report's level."""
-    return (
-        f"{100 * c['level']:g}% two-sided exact (Clopper-Pearson) binomial interval; its upper "
-        f"end is a one-sided {100 * c['one_sided_level']:g}% upper bound"
-    )
-
-
-def price_text(price: dict | None) -> str:
-    """``condition: constrained vs unconstrained, flag nobody, flag everyone`` in units when
-    given."""
-    parts = []
-    for p, v in (price or {}).items():
-        if "cost_per_case" in v:
-            u, c = v["unit"], v["cost_per_case"]
-            f = lambda x, u=u: money(x, u)  # noqa: E731
-        else:
-            c = v
-            f = lambda x: f"{x:.4f}"  # noqa: E731
-        parts.append(
-            f"{p}: {f(c['constrained'])} against {f(c['unconstrained'])} unconstrained, "
-            f"{f(c['flag_nobody'])} flagging nobody, {f(c['flag_everyone'])} flagging everyone"
+        return [tb.text(tb.DASH, note=(c or {}).get("note", ""))] + [tb.text(tb.DASH)] * 2
+    s_in, h = c["in_sample"], c.get("held_out")
+    held_over = h is not None and h["estimate"] > c["cap"] + 1e-12
+    mark = f"\u00a0{WARNING}" if c.get("exceeds") else ""
+    interval = pct_interval(s_in["interval"]) + ("" if held_over else mark)
+    held = (
+        tb.text(tb.DASH)
+        if h is None
+        else tb.text(
+            rate(h["estimate"]) + (mark if held_over else ""), note=pct_interval(h["interval"])
         )
-    return "; ".join(parts)
+    )
+    return [tb.text(count_text(s_in)), tb.Cell(interval, interval.replace("\u00a0", " ")), held]
+
+
+def flagged_share(d: DatasetResult, tpr: float, fpr: float) -> float:
+    """The share of the evaluated cases a rule with these rates flags: (P TPR + N FPR) / (P + N)."""
+    return (d.n_pos * tpr + d.n_neg * fpr) / (d.n_pos + d.n_neg)
 
 
 def criterion_rows(d: DatasetResult, t: tb.Table) -> None:
+    """One row per criterion (``datasets.<d>.decisions.criteria``) and, under a randomised
+    choice, the best single threshold (``single_threshold``) in a row of its own."""
     for name, row in d.decisions.criteria.items():
+        t.sentences.append(criterion_line(d, name, row))
         if row.classifier is None:
-            t.rows.append([tb.text(name), tb.text(tb.DASH, note=row.note)] + [tb.text(tb.DASH)] * 6)
-            t.sentences.append(f"{name}: {row.note}.")
+            t.rows.append([tb.text(name), tb.text(tb.DASH, note=row.note)] + [tb.text(tb.DASH)] * 8)
             continue
-        ivs = criterion_interval(d, name, row.classifier)
         r = row.runner_up or {}
         if row.kind == "performance_independent":
+            at = row.at_priors or {}
             t.rows.append(
                 [
-                    tb.text(f"{name} ({KIND_WORDS[row.kind]})"),
-                    tb.text(row.classifier),
-                    tb.text("follows PC(+)"),
-                    tb.text(tb.DASH),
-                    tb.text(tb.DASH),
-                    tb.text(tb.DASH),
-                    tb.text(cost_text(row.at_priors, ivs) or f"area {row.expected_cost:.4f}"),
-                    tb.text(r.get("classifier", tb.DASH)),
-                ]
-            )
-        else:
-            t.rows.append(
-                [
-                    tb.text(f"{name} ({KIND_WORDS[row.kind]})"),
-                    tb.text(row.classifier),
-                    tb.text(threshold_cell(row), note="randomised" if row.mix is not None else ""),
-                    tb.text(rate(row.tpr)),
-                    tb.text(rate(row.fpr)),
-                    tb.text(constraint_text(row.constraint)),
-                    tb.text(cost_text(row.at_priors, ivs) or tb.DASH),
+                    tb.text(name),
+                    tb.text(row.classifier, note=f"area\u00a0{row.expected_cost:.4f}"),
                     tb.text(
-                        r.get("classifier", tb.DASH),
-                        note="" if not r else f"TPR {rate(r['tpr'])}, FPR {rate(r['fpr'])}",
+                        "from PC(+)",
+                        note="; ".join(
+                            f"{short_threshold(v['threshold'])} at {p}" for p, v in at.items()
+                        ),
                     ),
                 ]
+                + [tb.text(tb.DASH)] * 6
+                + [
+                    tb.text(
+                        r.get("classifier", tb.DASH),
+                        note=f"area\u00a0{r['expected_cost']:.4f}" if "expected_cost" in r else "",
+                    )
+                ]
             )
-        t.sentences.append(criterion_sentence(d, name, row))
-
-
-def cost_text(at_priors: dict | None, ivs: dict) -> str:
-    """``prior: cost [interval] = money/case; ...`` of a criterion row's ``at_priors``."""
-    return "; ".join(
-        f"{p}: {v['expected_cost']:.4f}"
-        + (f" {tb.interval(ivs[p]['lower'], ivs[p]['upper'], 4)}" if p in ivs else "")
-        + (f" = {money(v['cost_per_case'], v['unit'])}/case" if "cost_per_case" in v else "")
-        for p, v in (at_priors or {}).items()
-    )
+            continue
+        c = row.constraint or {}
+        cap = (
+            f"{CAPPED_RATE[c['rate']]} \u2264 {rate(c['cap'])}"
+            if "cap" in c and c.get("rate") in CAPPED_RATE
+            else ""
+        )
+        if row.mix is not None:
+            a, b = (short_threshold(x) for x in row.mix["thresholds"])
+            w = 100 * row.mix["weight_first"]
+            threshold = tb.Cell(
+                f"{a}\u00a0/\u00a0{b}",
+                f"{a} ({w:.1f}%) / {b} ({100 - w:.1f}%)",
+                note=f"{w:.1f}%\u00a0/\u00a0{100 - w:.1f}%",
+            )
+        else:
+            threshold = tb.text(short_threshold(row.threshold))
+        t.rows.append(
+            [
+                tb.text(name, note=cap),
+                tb.text(
+                    row.classifier,
+                    note=f"exactly as good: {', '.join(row.ties)}" if row.ties else "",
+                ),
+                threshold,
+                tb.text(rate(row.tpr)),
+                tb.text(rate(row.fpr)),
+                tb.text(rate(row.flagged_share)),
+            ]
+            + constraint_cells(c)
+            + [
+                tb.text(
+                    r.get("classifier", tb.DASH),
+                    note="" if not r else f"{rate(r['tpr'])}\u00a0/\u00a0{rate(r['fpr'])}",
+                )
+            ]
+        )
+        st = row.single_threshold
+        if st and row.mix is not None:
+            t.rows.append(
+                [
+                    tb.Cell(name, f"{name} (one threshold)", note="one threshold"),
+                    tb.text(st["classifier"]),
+                    tb.text(short_threshold(st["threshold"])),
+                    tb.text(rate(st["tpr"])),
+                    tb.text(rate(st["fpr"])),
+                    tb.text(rate(flagged_share(d, st["tpr"], st["fpr"]))),
+                ]
+                + constraint_cells(st.get("constraint"))
+                + [tb.text(tb.DASH)]
+            )
 
 
 def criterion_interval(d: DatasetResult, name: str, classifier: str | None) -> dict:
@@ -350,163 +382,71 @@ def criterion_interval(d: DatasetResult, name: str, classifier: str | None) -> d
     return d.hybrid_band.criterion_intervals(name, classifier) or {}
 
 
-def criterion_sentence(d: DatasetResult, name: str, row) -> str:
-    pos, neg = d.positive_label, d.negative_label
-    if row.kind == "performance_independent":
-        s = (
-            f"{name}: setting the threshold from the operating condition alone "
-            f"({row.note.split(':')[0]}), {row.classifier} does best, with expected normalized "
-            f"cost {row.expected_cost:.4f} over all conditions"
-        )
-        ivs = criterion_interval(d, name, row.classifier)
-        parts = [
-            f"at {p} use threshold {threshold_text(v['threshold'])} (cost {v['expected_cost']:.4f}"
-            + (f", interval {tb.interval(ivs[p]['lower'], ivs[p]['upper'], 4)}" if p in ivs else "")
-            + ")"
-            for p, v in (row.at_priors or {}).items()
-        ]
-        return s + (": " + "; ".join(parts) if parts else "") + "."
-    c = row.constraint or {}
-    s = (
-        f"{name}: every classifier compared {BASIS_WORDS[row.compared_on]}; the best is "
-        f"{row.classifier}: {deploy_text(row, pos)}"
-    )
-    s += (
-        f". It catches {rate(row.tpr)} of the {pos} cases "
-        f"and flags {rate(row.fpr)} of the {neg} ones"
-    )
-    if row.flagged is not None:
-        s += f" ({row.flagged:.1f} cases flagged in expectation)"
-    s += "."
-    if row.runner_up:
-        r = row.runner_up
-        s += (
-            f" Runner-up on the same basis: {r['classifier']} "
-            f"(TPR {rate(r['tpr'])}, FPR {rate(r['fpr'])})."
-        )
-    if row.ties:
-        s += f" Exactly as good: {', '.join(row.ties)}."
-    if "in_sample" in c:
-        s += (
-            f" Its {RATE_WORDS[c['rate']]} is {constraint_text(c).split(';')[0]} in-sample"
-            f" ({interval_words(c)}"
-            + (
-                "; the rule is randomised: the interval is made at its expected count"
-                if c["in_sample"].get("randomised")
-                else ""
-            )
-            + ")"
-        )
-        if "held_out" in c:
-            h = c["held_out"]
-            s += (
-                f" and {rate(h['estimate'])} {pct_interval(h['interval'])} held out (chosen on "
-                "the other folds, interval at the expected count)"
-            )
-        s += "."
-        if c.get("exceeds"):
-            s += (
-                f" {WARNING} The cap of {rate(c['cap'])} may be exceeded on new data: "
-                + (
-                    "the held-out rate is above it"
-                    if c.get("held_out", {}).get("estimate", 0) > c["cap"] + 1e-12
-                    else "the interval's upper end is above it"
-                )
-                + "."
-            )
-    elif c.get("note"):
-        s += f" ({c['note']}.)"
-    ivs = criterion_interval(d, name, row.classifier)
-    for p, v in (row.at_priors or {}).items():
-        s += f" Under {p} its expected normalized cost is {v['expected_cost']:.4f}"
-        if p in ivs:
-            s += (
-                f" ({100 * d.hybrid_band.level:.0f}% interval "
-                f"{tb.interval(ivs[p]['lower'], ivs[p]['upper'], 4)})"
-            )
-        s += f" ({money(v['cost_per_case'], v['unit'])} per case)." if "cost_per_case" in v else "."
-    if row.price:
-        units = any("cost_per_case" in v for v in row.price.values())
-        s += (
-            " Price of the constraint "
-            f"({'cost per case' if units else 'normalized expected cost'}): "
-            f"{price_text(row.price)}."
-        )
-    st = row.single_threshold
-    if st and row.mix is not None:
-        sc = st.get("constraint") or {}
-        s += (
-            " With one threshold only (no randomising; every classifier compared at its best "
-            f"single threshold), the best is {st['classifier']} at "
-            f"{threshold_text(st['threshold'])}: TPR {rate(st['tpr'])}, FPR {rate(st['fpr'])}"
-        )
-        if "in_sample" in sc:
-            s += f", {RATE_WORDS[sc['rate']]} {constraint_text(sc, False)}"
-        s += "."
-    if ivs and any(p in ivs for p in (row.at_priors or {})):
-        s += (
-            " Chosen on the same data it is evaluated on: the cost interval is "
-            "optimism-corrected by re-choosing on every bootstrap replicate."
-        )
-    else:
-        s += " Chosen on the same data it is evaluated on: optimistic (see the held-out rates)."
-    return s
-
-
 def decision_tables(d: DatasetResult, priors: list[str]) -> dict:
     if d.decisions is None:
         return {}
     slug = dataset_page_slug(d.name)
     out = {}
     if d.decisions.priors:
+        units = {r.cost_per_case["unit"] for r in d.decisions.priors.values() if r.cost_per_case}
+        one_unit = len(units) == 1 and all(r.cost_per_case for r in d.decisions.priors.values())
         t = tb.Table(
             f"{slug}-decisions",
             f"What to deploy on {d.name} at each point operating condition: the cheapest "
-            "classifier and threshold (the dataset hybrid), the cut-offs that flag the same "
-            "cases, the PC(+) range where the choice stays the cheapest, its rates, expected "
-            "normalized cost with bootstrap interval, cost per case in units, and the runner-up "
-            "with the paired difference (chosen minus runner-up).",
+            "classifier (the dataset hybrid) and the runner-up, the threshold, the PC(+) range "
+            "where the choice stays the cheapest, its rates and its expected cost.",
             [
                 "Situation",
                 "Deploy",
+                "Runner-up",
                 "Threshold",
-                "Same cases for cut-offs",
+                "Same cases above",
                 "Optimal for PC(+)",
                 "TPR",
                 "FPR",
+                "Flagged",
                 "E[cost]",
-                "Cost per case",
-                "Runner-up",
+                f"Per case ({next(iter(units))})" if one_unit else "Per case",
             ],
-            note="Positive iff score >= threshold. Intervals are bootstrap intervals at the "
-            "report's confidence; the thresholds were chosen on the same data (optimistic).",
+            note="Positive iff score \u2265 threshold; any cut-off from \u201csame cases "
+            "above\u201d up to it flags the same cases. Flagged: share of all cases. E[cost]: "
+            "normalized expected cost (D&H 2006 Eq. 6) with the classifier's bootstrap interval; "
+            "per case: the same in the prior's unit. Runner-up: tied or significantly dearer by "
+            "the adjusted p-value (p_adj) of the paired difference (the differences table). "
+            "Chosen on the same data (optimistic).",
             compact=True,
         )
-        prior_rows(d, t)
+        prior_rows(d, t, one_unit)
         out["decisions"] = t
     if d.decisions.criteria:
         t = tb.Table(
             f"{slug}-criterion-decisions",
             f"What to deploy on {d.name} under each selection criterion: every classifier "
-            "compared on one basis, its randomised optimum (the most TPR meeting the constraint "
-            "exactly, mixing two thresholds at random where needed); the best, its threshold(s), "
-            "its rates, the constrained rate with its exact interval and its held-out value, its "
-            "cost at each point prior, and the runner-up of the same ranking.",
+            "compared at its randomised optimum (the most TPR meeting the constraint exactly); "
+            "the best, its threshold(s) and rates, the constrained rate's count with its exact "
+            "interval and held-out value, and the runner-up of the same ranking.",
             [
                 "Criterion",
                 "Deploy",
                 "Threshold",
                 "TPR",
                 "FPR",
-                "Constrained rate",
-                "E[cost] at point priors",
+                "Flagged",
+                "Count",
+                "Exact interval",
+                "Held out",
                 "Runner-up",
             ],
-            note="Neyman-Pearson: most TPR with FPR <= max_fpr, constrained rate = false-alarm "
-            "rate; workforce: most TPR with at most the capacity flagged, constrained rate = "
-            "share of cases flagged. Rate intervals: two-sided exact (Clopper-Pearson) "
-            "binomial intervals at the report's confidence, each end a one-sided bound at "
-            f"(1 + confidence) / 2; {WARNING}: the upper end or the held-out rate passes the cap.",
+            note="Neyman-Pearson caps the FPR, workforce the share of cases flagged; count: "
+            "false alarms among the negatives, or cases flagged (a randomised rule's expected "
+            "count). Two thresholds: a randomised rule, the first for the share of cases under it "
+            "(drawn at random), the second for the rest; \u221e: flag nobody. One threshold: the "
+            "best single threshold over every classifier. Exact interval: two-sided "
+            "Clopper-Pearson at the report's confidence, each end a one-sided bound at "
+            f"(1 + confidence) / 2; held out: chosen on the other folds. {WARNING}: above the cap, "
+            "which new data may pass. Runner-up: its TPR / FPR. Area: expected normalized cost "
+            "under the uniform prior. "
+            "Costs: the prices table. Chosen on the same data (optimistic).",
             compact=True,
         )
         criterion_rows(d, t)
@@ -521,44 +461,88 @@ def decision_tables(d: DatasetResult, priors: list[str]) -> dict:
 
 
 def price_table(d: DatasetResult) -> tb.Table | None:
-    """What each constrained choice costs beside the unconstrained optimum and the trivial
-    classifiers (``datasets.<d>.decisions.criteria.<c>.price``), per case in units where the prior
-    gives them."""
-    rows = [(n, r) for n, r in d.decisions.criteria.items() if r.price]
+    """What each criterion's choice costs at each condition (``datasets.<d>.decisions.criteria.
+    <c>.price``, and ``at_priors`` of a threshold set from PC(+)) with its bootstrap interval,
+    beside the unconstrained optimum and the trivial classifiers; per case in units where the
+    prior gives them."""
+    rows = [(n, r) for n, r in d.decisions.criteria.items() if r.price or r.at_priors]
     if not rows:
         return None
     t = tb.Table(
         f"{dataset_page_slug(d.name)}-decision-prices",
-        f"The price of each constraint on {d.name}: the deployed rule's "
-        "expected cost beside the cheapest choice without constraint (the "
-        "dataset hybrid at the same PC(+)) and the two trivial classifiers.",
+        f"The price of each criterion on {d.name}: the expected cost of its choice, with its "
+        "bootstrap interval, beside the cheapest choice without constraint (the dataset hybrid "
+        "at the same PC(+)) and the two trivial classifiers.",
         [
             "Criterion",
             "Condition",
-            "Constrained",
+            "Criterion's choice",
+            "Interval",
             "Unconstrained optimum",
             "Flag nobody",
             "Flag everyone",
             "Unit",
         ],
-        note="Per case in the prior's unit where it gives costs, else normalized expected cost "
+        note="Per case in the prior's unit where it gives costs (normalized expected cost = "
+        "cost per case / (flag nobody + flag everyone)), else normalized expected cost "
         "(D&H 2006 Eq. 6); without a point prior, equal costs at the class mix (normalized "
-        "expected cost = error rate).",
+        "expected cost = error rate). Interval: the choice re-made on every bootstrap "
+        "replicate (optimism-corrected).",
         compact=True,
     )
     for name, row in rows:
-        for p, v in row.price.items():
-            src = v.get("cost_per_case", v)
-            digits = 3 if "cost_per_case" in v else tb.COST_DIGITS
+        ivs = criterion_interval(d, name, row.classifier)
+        if row.price:
+            for p, v in row.price.items():
+                units = "cost_per_case" in v
+                src = v["cost_per_case"] if units else v
+                digits = 3 if units else tb.COST_DIGITS
+                scale = src["flag_nobody"] + src["flag_everyone"]  # 1 when normalized
+                t.rows.append(
+                    [tb.text(name), tb.text(f"{p} (PC(+) = {v['pc']:.3f})")]
+                    + [
+                        tb.num(src["constrained"], digits),
+                        price_interval(ivs.get(p), scale, digits),
+                    ]
+                    + [
+                        tb.num(src[k], digits)
+                        for k in ("unconstrained", "flag_nobody", "flag_everyone")
+                    ]
+                    + [tb.text(v.get("unit", "normalized"))]
+                )
+            continue
+        for p, v in row.at_priors.items():
+            prior = d.decisions.priors.get(p)
+            units = "cost_per_case" in v
+            value = v["cost_per_case"] if units else v["expected_cost"]
+            scale = value / v["expected_cost"] if units and v["expected_cost"] else 1.0
+            digits = 3 if units else tb.COST_DIGITS
+            best = (
+                None
+                if prior is None
+                else (prior.cost_per_case["value"] if units else prior.expected_cost)
+            )
+            condition = p if prior is None else f"{p} (PC(+) = {prior.pc:.3f})"
             t.rows.append(
-                [tb.text(name), tb.text(f"{p} (PC(+) = {v['pc']:.3f})")]
-                + [
-                    tb.num(src[k], digits)
-                    for k in ("constrained", "unconstrained", "flag_nobody", "flag_everyone")
-                ]
+                [tb.text(name), tb.text(condition), tb.num(value, digits)]
+                + [price_interval(ivs.get(p), scale, digits), tb.num(best, digits)]
+                + [tb.text(tb.DASH)] * 2
                 + [tb.text(v.get("unit", "normalized"))]
             )
+    if all(r[3].text == tb.DASH for r in t.rows):  # no bootstrap of the choices: no column
+        t.columns.remove("Interval")
+        t.rows = [r[:3] + r[4:] for r in t.rows]
+        t.caption = t.caption.replace(", with its bootstrap interval,", "")
+        t.note = t.note.rsplit(" Interval:", 1)[0]
     return t
+
+
+def price_interval(iv: dict | None, scale: float, digits: int) -> tb.Cell:
+    """A criterion choice's bootstrap interval (normalized, ``{lower, upper}``) in the row's unit:
+    times ``scale``, the cost of flagging nobody plus that of flagging everyone (1 normalized)."""
+    if iv is None:
+        return tb.text(tb.DASH)
+    return _interval_cell(iv["lower"] * scale, iv["upper"] * scale, digits)
 
 
 def hybrid_segment_table(d: DatasetResult) -> tb.Table | None:
@@ -866,10 +850,10 @@ def hybrid_band_tables(d: DatasetResult, priors: list[str]) -> dict:
     return out
 
 
-def _interval_cell(lo: float, hi: float) -> tb.Cell:
-    """An interval at 4 decimals that never wraps inside on the page (a row one line high); the
-    CSV keeps the plain text."""
-    shown = tb.interval(lo, hi, 4)
+def _interval_cell(lo: float, hi: float, digits: int = 4) -> tb.Cell:
+    """An interval at ``digits`` decimals that never wraps inside on the page (a row one line
+    high); the CSV keeps the plain text."""
+    shown = tb.interval(lo, hi, digits)
     return tb.Cell(shown.replace(", ", ",\u00a0"), shown)
 
 

@@ -1,5 +1,7 @@
-"""The tables of the index page: datasets, priors, and every classifier's expected cost by
-dataset."""
+"""The tables of the index page: the priors, and every classifier's expected cost by dataset.
+
+A dataset's class counts, positive class and folds are said once, at the head of its own page
+(its chapter in report.pdf), not again here."""
 
 from __future__ import annotations
 
@@ -8,26 +10,6 @@ from .. import ranking
 from .. import tables as tb
 from ..page_names import dataset_link
 from .summary import STAR_RULE, cost_cell
-
-
-def datasets_table(results: Results) -> tb.Table:
-    t = tb.Table(
-        "index-datasets",
-        "Datasets: class counts, the positive class and the classifiers evaluated.",
-        ["Dataset", "Positives", "Negatives", "Positive class", "Folds", "Classifiers"],
-    )
-    for d in results.datasets.values():
-        t.rows.append(
-            [
-                tb.text(d.name, href=dataset_link(d.name)),
-                tb.num(d.n_pos, 0),
-                tb.num(d.n_neg, 0),
-                tb.text(d.positive_label),
-                tb.text(tb.DASH if d.n_folds is None else d.n_folds),
-                tb.text(", ".join(d.classifiers)),
-            ]
-        )
-    return t
 
 
 def priors_table(results: Results) -> tb.Table:
@@ -59,19 +41,15 @@ def cross_dataset_table(results: Results) -> tb.Table:
     t = tb.Table(
         "index-expected-cost",
         "Expected normalized cost of each classifier's lower envelope under each "
-        "prior, by dataset, beside the best trivial classifier's. The lowest "
-        f"cost in each row is in bold and starred ({tb.BEST_MARK}) when it is "
-        "below the trivial baseline and significantly cheaper than the runner-up.",
+        "prior, by dataset, beside the best trivial classifier's (the bar to beat).",
         ["Dataset", "Prior"] + names + [tb.TRIVIAL_NAME],
-        note=f"{tb.BEST_MARK} lowest expected cost in the row, given only when below the best "
-        "trivial classifier's and significantly cheaper than the runner-up on that dataset "
-        f"({STAR_RULE}); otherwise the cheapest says whom it is tied with. Last column: the "
-        "best trivial classifier (at each PC(+) the cheaper of always negative and always "
-        "positive), expected cost E[min(PC(+), 1 \u2212 PC(+))] under the prior: 0.25 under "
-        "the uniform prior, min(p, 1 \u2212 p) under a point mass at p. "
-        f"{tb.NOT_BETTER_MARK}: no cheaper than it. Costs at {tb.COST_DIGITS} decimals; the "
-        "CSV file has full precision, names the cheapest classifier (best) and says whether "
-        "it is starred (best_significant).",
+        note=f"{tb.BEST_MARK} and bold: the lowest cost in the row, given only when below the "
+        "best trivial classifier's and significantly cheaper than the runner-up on that dataset "
+        f"({STAR_RULE}); otherwise the cheapest says whom it is tied with. "
+        f"{tb.NOT_BETTER_MARK}: no cheaper than the best trivial classifier (at each PC(+) the "
+        "cheaper of always negative and always positive). Costs at "
+        f"{tb.COST_DIGITS} decimals; the CSV file has full precision, names the cheapest "
+        "classifier (best) and says whether it is starred (best_significant).",
         compact=len(names) > 4,
         lead_columns=2,
     )

@@ -180,21 +180,66 @@ def test_decision_box_agrees_with_results_json(built):
     )
     desk = box["criteria"]["desk"]
     assert desk["flagged"] <= 12 + 1e-9 and desk["single_threshold"]["flagged"] <= 12 + 1e-9
-    # the sentences and the table show the JSON's numbers
+    # the lines and the tables show the JSON's numbers, each number once: a line holds what to
+    # deploy and one number, its table row the rest
     tables = sections.decision_tables(d, list(d.priors))
-    text = " ".join(tables["decisions"].sentences)
-    assert (
-        f"{loan['expected_cost']:.4f}" in text
-        and f"{loan['cost_per_case']['value']:,.3f} EUR" in text
+    lines = {x.head: x for x in tables["decisions"].sentences}
+    loan_line = lines[f"Under loan (PC(+) = {loan['pc']:.3f})"]
+    assert f"{loan['cost_per_case']['value']:,.3f} EUR per case" in loan_line.text
+    assert sections.threshold_text(loan["threshold"]) in loan_line.text
+    assert f"{loan['expected_cost']:.4f}" not in loan_line.text  # the table's, in units here
+    assert f"{100 * loan['tpr']:.1f}%" not in loan_line.text and loan_line.table == "decisions"
+    columns = tables["decisions"].columns
+    first = dict(zip(columns, tables["decisions"].rows[list(box["priors"]).index("loan")]))
+    assert first["Deploy"].text == loan["classifier"]
+    assert first["E[cost]"].value == loan["expected_cost"]
+    assert first[columns[10]].value == loan["cost_per_case"]["value"]
+    assert first["TPR"].text == f"{100 * loan['tpr']:.1f}%"
+    assert first["Same cases above"].text == f"{loan['threshold_interval'][0]:.6g}"
+    assert first["Flagged"].text == f"{100 * loan['flagged_share']:.1f}%"
+    assert first["Runner-up"].text == loan["runner_up"]["classifier"]
+    assert first["Runner-up"].note.startswith(
+        "significantly dearer" if loan["runner_up"]["significant"] else "tied"
     )
-    assert f"{loan['pc']:.3f}" in text and sections.threshold_text(loan["threshold"]) in text
-    first = tables["decisions"].rows[list(box["priors"]).index("loan")]
-    assert first[1].text == loan["classifier"] and first[7].value == loan["expected_cost"]
-    crit = " ".join(tables["decision_criteria"].sentences)
-    assert (
-        f"{100 * np_row['tpr']:.1f}%" in crit
-        and f"Runner-up on the same basis: {np_row['runner_up']['classifier']}" in crit
-    )
+    crit = {x.head: x for x in tables["decision_criteria"].sentences}
+    np_line = crit["np (Neyman-Pearson)"]
+    assert np_line.text.startswith(f"{np_row['classifier']}, ")
+    assert f"catches {100 * np_row['tpr']:.1f}%" in np_line.text
+    assert np_row["runner_up"]["classifier"] not in np_line.text  # the table's
+    columns = tables["decision_criteria"].columns
+    rows = [dict(zip(columns, r)) for r in tables["decision_criteria"].rows]
+    by_name = {r["Criterion"].value: r for r in rows}
+    np_cells = by_name["np"]
+    runner = np_cells["Runner-up"]
+    assert runner.text == np_row["runner_up"]["classifier"]
+    tpr, fpr = (100 * np_row["runner_up"][k] for k in ("tpr", "fpr"))
+    assert runner.note == f"{tpr:.1f}%\u00a0/\u00a0{fpr:.1f}%"
+    c = np_row["constraint"]
+    lo, hi = c["in_sample"]["interval"]
+    assert np_cells["Exact interval"].text.startswith(f"[{100 * lo:.1f}%,\u00a0{100 * hi:.1f}%]")
+    assert np_cells["Held out"].text.startswith(f"{100 * c['held_out']['estimate']:.1f}%")
+    # a randomised choice's best single threshold is a row of its own, not lost with the sentences
+    for name, row in box["criteria"].items():
+        if "mix" not in row:
+            continue
+        st = row["single_threshold"]
+        alone = by_name[f"{name} (one threshold)"]
+        assert alone["Deploy"].text == st["classifier"]
+        assert alone["Threshold"].text == f"{st['threshold']:.6g}"
+        assert alone["TPR"].text == f"{100 * st['tpr']:.1f}%"
+        assert alone["FPR"].text == f"{100 * st['fpr']:.1f}%"
+        s_in = st["constraint"]["in_sample"]
+        assert alone["Count"].text == f"{s_in['count']:.0f}/{s_in['n']:.0f}"
+        # its share flagged: (P TPR + N FPR) / (P + N), the workforce's own count when it has one
+        if "flagged" in st:
+            assert alone["Flagged"].text == f"{100 * st['flagged'] / (d.n_pos + d.n_neg):.1f}%"
+        mixed_cells = by_name[name]["Threshold"]
+        a, b = row["mix"]["thresholds"]
+        shown = ["\u221e" if x is None else f"{x:.6g}" for x in (a, b)]
+        assert mixed_cells.text == "\u00a0/\u00a0".join(shown)
+        assert mixed_cells.note.startswith(f"{100 * row['mix']['weight_first']:.1f}%")
+    csv_text = tables["decision_criteria"].to_csv()
+    assert "np (one threshold)" in csv_text and tables["decision_criteria"].to_latex()
     # each cost belongs to the rates shown beside it (the deployed randomised optimum's)
     pcs = {n: r["pc"] for n, r in box["priors"].items()}
     mixed = 0
@@ -224,11 +269,32 @@ def test_decision_box_agrees_with_results_json(built):
     for name in ("np", "desk", "share"):
         assert box["criteria"][name]["classifier"] == j["hybrid"]["criteria"][name]["classifier"]
     prices = tables["decision_prices"]
-    assert [r[0].text for r in prices.rows] == ["np", "np", "desk", "desk", "share", "share"]
+    # the constraints' prices, then the cost of the threshold set from PC(+) at each point prior
+    assert [r[0].text for r in prices.rows] == [
+        "np",
+        "np",
+        "desk",
+        "desk",
+        "share",
+        "share",
+        "pi",
+        "pi",
+    ]
     assert (
         prices.rows[0][2].value
         == box["criteria"]["np"]["price"]["loan"]["cost_per_case"]["constrained"]
     )
+    # the choice's interval in the row's unit: the criterion's bootstrap interval times the scale
+    iv = d.hybrid_band.criterion_intervals("np", box["criteria"]["np"]["classifier"])["loan"]
+    unit = box["criteria"]["np"]["price"]["loan"]["cost_per_case"]
+    scale = unit["flag_nobody"] + unit["flag_everyone"]
+    assert prices.rows[0][3].csv_value == (
+        f"[{iv['lower'] * scale:.3f}, {iv['upper'] * scale:.3f}]"
+    )
+    pi = box["criteria"]["pi"]["at_priors"]["loan"]
+    pi_row = next(r for r in prices.rows if r[0].text == "pi" and r[1].text.startswith("loan"))
+    assert pi_row[2].value == pi["cost_per_case"]
+    assert pi_row[4].value == box["priors"]["loan"]["cost_per_case"]["value"]
     assert 0 < box["priors"]["loan"]["flagged_share"] <= 1
 
 
