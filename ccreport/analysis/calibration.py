@@ -112,8 +112,8 @@ INNER = 50  # inner replicates per outer replicate
 WINDOW = 0.05  # u is pooled over grid points within this distance in PC(+)
 RESAMPLE_BLOCK = 2**17  # picks counted at once by resample_cumulative (1 MB per working array)
 HULL_BLOCK = (
-    2**20
-)  # inner replicates' path points per block of _inner_world (8 MB per int64 working array)
+    2**18
+)  # inner replicates' path points per block of _inner_world (2 MB per int64 working array)
 AUTO_BUDGET = 100_000_000  # n x OUTER x INNER at most, for calibration="auto" (n <= 10,000)
 MODES = ("auto", "double", "off")
 # Gauss-Legendre nodes for induced priors inside the calibration: it only ranks expected costs, and
@@ -344,6 +344,7 @@ def _recounted(
         n_neg=h.n_neg,
         x0=cn_outer[outer_of, col_x].astype(float),
         y0=cp_outer[outer_of, col_y].astype(float),
+        row0=h.row0,
     )
 
 
@@ -412,9 +413,10 @@ def _inner_world(layout, outer: Outer, inner_cp, inner_cn, grid, priors) -> tupl
     (:func:`resample_cumulative`).
 
     Computed a few outer replicates at a time (at most ``HULL_BLOCK`` path points of inner
-    replicates per block): each replicate's hull and costs are its own, so the blocks give the very
-    numbers of one pass over the chunk (test), with working arrays of a few MB instead of a chunk's
-    hundreds (``CHUNK_ELEMENTS``): the example's ten calibrations 2.05-2.21 -> 1.90-2.00 CPU s."""
+    replicates per block, each block with its rows' place in the piece as ``row0``): each
+    replicate's hull and costs are its own, so the blocks give the very numbers of one pass over
+    the chunk (test), with working arrays of about a MB instead of a chunk's hundreds
+    (``CHUNK_ELEMENTS``), which stay in the processor's cache."""
     g = outer.cp.shape[0]
     k = inner_cp.shape[0] // g
     per = max(1, HULL_BLOCK // (k * layout.n_points))  # outer replicates per block
@@ -426,6 +428,7 @@ def _inner_world(layout, outer: Outer, inner_cp, inner_cn, grid, priors) -> tupl
             inner_cn[b * k : (b + per) * k],
             grid,
             priors,
+            b * k,
         )
         for b in range(0, g, per)
     ]
@@ -445,17 +448,20 @@ def _outer_rows(outer: Outer, rows: slice) -> Outer:
     )
 
 
-def _inner_block(layout, outer: Outer, inner_cp, inner_cn, grid, priors) -> tuple[np.ndarray, dict]:
-    """:func:`_inner_world` of one block of outer replicates."""
+def _inner_block(
+    layout, outer: Outer, inner_cp, inner_cn, grid, priors, row0: int = 0
+) -> tuple[np.ndarray, dict]:
+    """:func:`_inner_world` of one block of outer replicates; ``row0``: its first inner row in the
+    piece (:attr:`~ccreport.analysis.hulls.Hulls.row0`)."""
     g = outer.cp.shape[0]
     k = inner_cp.shape[0] // g
     if layout.grouped:  # counts cumulated over every merged score group
         recounted = _recounted(
-            replicate_hulls(layout, inner_cp, inner_cn), outer.cp, outer.cn, k, layout
+            replicate_hulls(layout, inner_cp, inner_cn, row0=row0), outer.cp, outer.cn, k, layout
         )
     else:
         columns, pos_ranks, neg_ranks = path_columns(layout)
-        hulls = replicate_hulls(columns, inner_cp, inner_cn)
+        hulls = replicate_hulls(columns, inner_cp, inner_cn, row0=row0)
         recounted = _recounted(hulls, outer.cp[:, pos_ranks], outer.cn[:, neg_ranks], k)
     raw, ins, raw_e, ins_e = hull_curves(recounted, grid, priors, nodes=INDUCED_NODES)[:4]
     values = outer.t[:, None, :] + (ins - raw).reshape(g, k, grid.size)

@@ -98,9 +98,10 @@ def optimal_vertices(h: Hulls, grid, switch_pc: np.ndarray | None = None) -> np.
 
     At pc the envelope is the cost line of the hull vertex after all edges with switch < pc
     (D&H 2006, Eq. 2 and 3), found by one binary search for all replicates (replicate r's switches
-    and grid offset by 2r). Counted from the edges' side when the offset switches are in order (as
-    they are unless rounding reorders collinear edges): the same integers, E searches instead of R
-    m.
+    and grid offset by 2 (row0 + r), ``row0`` = :attr:`~ccreport.analysis.hulls.Hulls.row0`, so a
+    slice of a chunk rounds as the whole chunk does). Counted from the edges' side when the offset
+    switches are in order (as they are unless rounding reorders collinear edges): the same
+    integers, E searches instead of R m.
     """
     sw = switches(h) if switch_pc is None else switch_pc
     reps = h.replicates
@@ -108,8 +109,8 @@ def optimal_vertices(h: Hulls, grid, switch_pc: np.ndarray | None = None) -> np.
     edges_per = np.diff(h.indptr) - 1
     edge_rep = np.repeat(np.arange(reps), edges_per)
     # switches are non-decreasing within a replicate and lie in [0, 1]: offset replicate r by 2r
-    keys = sw + 2.0 * edge_rep
-    queries = grid[None, :] + 2.0 * np.arange(reps)[:, None]
+    keys = sw + 2.0 * (edge_rep + h.row0)  # row0: a slice offsets as its whole chunk (Hulls)
+    queries = grid[None, :] + 2.0 * (np.arange(reps) + h.row0)[:, None]
     if (
         keys.size
         and grid.size

@@ -31,6 +31,20 @@ from .path_layout import PathLayout
 from .roc import block_starts
 
 BLOCK = 32  # points per block in the hull pruning (see the module docstring)
+ROW_BLOCK = 2**17  # path points of replicates per slice of row_blocks (1 MB per int64 array)
+
+
+def row_blocks(rows: int, points: int, budget: int | None = None) -> list[slice]:
+    """Slices of ``rows`` replicates of ``points`` path points each: at most ``budget`` points
+    (``ROW_BLOCK`` when None) per slice, at least one row, in order.
+
+    A replicate's hull and costs are its own (:func:`replicate_hulls`,
+    :func:`ccreport.analysis.hull_costs.hull_curves`), so a chunk's replicates computed slice by
+    slice and concatenated are the numbers of one pass over the chunk, bit for bit (tests: each
+    slice passes its first row as ``row0``), while the working arrays stay within the processor's
+    cache instead of spanning tens of MB."""
+    per = max(1, (ROW_BLOCK if budget is None else budget) // max(points, 1))
+    return [slice(b, min(b + per, rows)) for b in range(0, rows, per)]
 
 
 @dataclass(frozen=True, eq=False)
@@ -48,11 +62,22 @@ class Hulls:
     n_neg: int
     x0: np.ndarray | None = None  # the same ROC points (thresholds) counted in the original sample
     y0: np.ndarray | None = None
+    # replicate 0's row in the chunk it was drawn with: computations that offset replicate r by
+    # 2 r in floating point offset it by 2 (row0 + r), so a slice of a chunk (row_blocks) rounds,
+    # pools and selects exactly as the whole chunk does
+    row0: int = 0
 
     def original(self) -> Hulls:
         """The same vertices (thresholds) with their original-sample counts, for the optimism
         estimate."""
-        return Hulls(x=self.x0, y=self.y0, indptr=self.indptr, n_pos=self.n_pos, n_neg=self.n_neg)
+        return Hulls(
+            x=self.x0,
+            y=self.y0,
+            indptr=self.indptr,
+            n_pos=self.n_pos,
+            n_neg=self.n_neg,
+            row0=self.row0,
+        )
 
     @property
     def replicates(self) -> int:
@@ -62,7 +87,9 @@ class Hulls:
         return np.repeat(np.arange(self.replicates), np.diff(self.indptr))
 
 
-def flat_hull_mask(x: np.ndarray, y: np.ndarray, rep: np.ndarray, first: np.ndarray) -> np.ndarray:
+def flat_hull_mask(
+    x: np.ndarray, y: np.ndarray, rep: np.ndarray, first: np.ndarray, row0: int = 0
+) -> np.ndarray:
     """Which points of many monotone paths (flat, replicate ids non-decreasing) are hull vertices.
 
     ``first``: index of each replicate's first point. Every path runs from (0, 0) to its end, so the
@@ -72,7 +99,8 @@ def flat_hull_mask(x: np.ndarray, y: np.ndarray, rep: np.ndarray, first: np.ndar
     ``dx + dy`` (see :func:`ccreport.analysis.roc.hull_of_monotone_path`). We fit the increasing
     sequence ``2 r - slope`` so that replicate r's values all exceed replicate r-1's: PAV never
     pools across replicates, and one call fits the whole chunk. Every replicate's first and last
-    points are vertices.
+    points are vertices. ``row0``: the first replicate's row in its drawn chunk
+    (:attr:`Hulls.row0`): the values are ``2 (row0 + r) - slope``, as the whole chunk's.
     """
     dx = np.diff(x)
     dy = np.diff(y)
@@ -84,15 +112,15 @@ def flat_hull_mask(x: np.ndarray, y: np.ndarray, rep: np.ndarray, first: np.ndar
     keep[-1] = True
     if step.size:
         ws = w[step].astype(np.float64)  # int / int divides in float64: the same slopes
-        keep[step[block_starts(2.0 * rep[step] - dy[step] / ws, ws)]] = True
+        keep[step[block_starts(2.0 * (rep[step] + row0) - dy[step] / ws, ws)]] = True
     return keep
 
 
-def grid_hull_mask(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def grid_hull_mask(x: np.ndarray, y: np.ndarray, row0: int = 0) -> np.ndarray:
     """:func:`flat_hull_mask` for R paths of the same length, given as (R, m) arrays."""
     reps, m = x.shape
     rep = np.repeat(np.arange(reps), m)
-    return flat_hull_mask(x.ravel(), y.ravel(), rep, np.arange(reps) * m).reshape(reps, m)
+    return flat_hull_mask(x.ravel(), y.ravel(), rep, np.arange(reps) * m, row0).reshape(reps, m)
 
 
 def _above(hull, cx, cy, offset) -> np.ndarray:
@@ -109,7 +137,29 @@ def _above(hull, cx, cy, offset) -> np.ndarray:
 
 
 def replicate_hulls(
-    layout: PathLayout, cp: np.ndarray, cn: np.ndarray, block: int = BLOCK
+    layout: PathLayout, cp: np.ndarray, cn: np.ndarray, block: int = BLOCK, row0: int = 0
+) -> Hulls:
+    """:func:`slice_hulls` of the rows of ``cp, cn`` in :func:`row_blocks` (each slice with its
+    own ``row0``), joined: the hulls of one pass over all rows, bit for bit (test)."""
+    slices = row_blocks(cp.shape[0], layout.n_points)
+    if len(slices) <= 1:
+        return slice_hulls(layout, cp, cn, block, row0)
+    parts = [slice_hulls(layout, cp[s], cn[s], block, row0 + s.start) for s in slices]
+    counts = np.concatenate([np.diff(p.indptr) for p in parts])
+    return Hulls(
+        x=np.concatenate([p.x for p in parts]),
+        y=np.concatenate([p.y for p in parts]),
+        indptr=np.concatenate(([0], np.cumsum(counts))),
+        n_pos=layout.n_pos,
+        n_neg=layout.n_neg,
+        x0=np.concatenate([p.x0 for p in parts]),
+        y0=np.concatenate([p.y0 for p in parts]),
+        row0=row0,
+    )
+
+
+def slice_hulls(
+    layout: PathLayout, cp: np.ndarray, cn: np.ndarray, block: int = BLOCK, row0: int = 0
 ) -> Hulls:
     """Exact ROC convex hulls of a chunk of replicates from their cumulative class counts.
 
@@ -121,7 +171,8 @@ def replicate_hulls(
     points). Blocks that fail the test are split in two halves, tested the same way; the hull is the
     hull of the coarse-hull vertices and of the points of the halves that pass (every other point
     lies inside the coarse hull). ``x0, y0`` of the result: the selected points counted in the
-    original sample.
+    original sample. ``row0``: the first row's index in its drawn chunk when ``cp, cn`` are a slice
+    of it (:func:`row_blocks`, :attr:`Hulls.row0`).
     """
     reps = cp.shape[0]
     g = layout.n_points - 1  # last point index
@@ -129,7 +180,7 @@ def replicate_hulls(
     nb = ends.size - 1
     ex = np.take(cn, layout.neg_at[ends], axis=1)  # (R, nb + 1)
     ey = np.take(cp, layout.pos_at[ends], axis=1)
-    coarse = grid_hull_mask(ex, ey)
+    coarse = grid_hull_mask(ex, ey, row0)
     span = layout.n_pos + layout.n_neg + 1
     offset = np.arange(reps, dtype=np.int64) * span
     hull = (
@@ -177,7 +228,7 @@ def replicate_hulls(
     first = np.concatenate(([0], np.cumsum(per_rep)[:-1]))
     px = cn.ravel()[rep * cn.shape[1] + layout.neg_at[k]]
     py = cp.ravel()[rep * cp.shape[1] + layout.pos_at[k]]
-    kept = np.flatnonzero(flat_hull_mask(px, py, rep, first))  # one pass over the candidates
+    kept = np.flatnonzero(flat_hull_mask(px, py, rep, first, row0))  # one pass over the candidates
     counts = np.bincount(rep[kept], minlength=reps)
     kv = k[kept]
     return Hulls(
@@ -190,6 +241,7 @@ def replicate_hulls(
             float
         ),  # sample counts (a grouped layout's columns are groups)
         y0=layout.pos_sample[kv].astype(float),
+        row0=row0,
     )
 
 

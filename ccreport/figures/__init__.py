@@ -1,8 +1,8 @@
 """Figures of a cost-curve report: one module per idea, Results in, matplotlib Figure out.
 
 * :mod:`.style` - the package style, sizes, each classifier's colour, dash and marker;
-* :mod:`.cost_space` - :func:`cost_space`, :func:`classifier_focus`, :func:`small_multiples`
-  (D&H 2006 sections 3-4, Fig. 8, 9b, 13b, 16);
+* :mod:`.cost_space` - :func:`cost_space`, :func:`classifier_focus`, :func:`each_highlighted`,
+  :func:`small_multiples` (D&H 2006 sections 3-4, Fig. 8, 9b, 13b, 16);
 * :mod:`.priors` - :func:`prior_densities`, :func:`cost_priors` (section 3.2);
 * :mod:`.roc` - :func:`roc_space` (Fawcett 2006; D&H 2006 Fig. 4a, 13a);
 * :mod:`.difference` - :func:`difference` (sections 4.3-4.4, Fig. 11b, 12b, 19-20);
@@ -18,7 +18,7 @@ plus its import below.
 from ..results import classifier_names
 from . import family as family_figures  # noqa: F401 (registers the parameter-based family figure)
 from . import selection as selection_figures  # noqa: F401 (registers the issue-11 figures)
-from .cost_space import classifier_focus, cost_space, small_multiples
+from .cost_space import classifier_focus, cost_space, each_highlighted, small_multiples
 from .difference import difference, significance_color
 from .instance_costs import side_by_side
 from .priors import cost_priors, prior_densities
@@ -50,6 +50,7 @@ __all__ = [
     "Style",
     "Subject",
     "classifier_focus",
+    "each_highlighted",
     "classifier_names",
     "classifier_styles",
     "cost_priors",

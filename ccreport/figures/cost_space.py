@@ -6,6 +6,8 @@ multiples.
   operating range (Fig. 9b) in a strip under the plot, y from 0 to 0.5 or "(Rescaled Y)" 0 to 1
   (section 3.2); confidence bands shaded (Fig. 16) and fold averages (section 4.5) when present;
 * :func:`classifier_focus` - one classifier over the others, with its band (Fig. 16 style);
+* :func:`each_highlighted` - every classifier highlighted in turn, one panel each, shared axes
+  and one legend (the report's "each classifier highlighted" figure);
 * :func:`small_multiples` - one cost-space panel per dataset with a shared legend (for notebooks:
   the report does not place it, as each dataset's chapter draws its own curves).
 
@@ -29,7 +31,6 @@ from .style import (
     FULL_WIDTH,
     NEC_LABEL,
     PANEL_PLOT_HEIGHT,
-    PANEL_WIDTH,
     PC_LABEL,
     SMALL_FONT,
     TRIVIAL_COLOUR,
@@ -47,7 +48,6 @@ from .style import (
     style,
     styles_for,
     top_legend,
-    where_drawn,
     width_inches,
 )
 
@@ -400,6 +400,79 @@ def classifier_focus(
     )
 
 
+def each_highlighted(
+    dataset: DatasetResult,
+    styles: dict[str, Style] | None = None,
+    *,
+    names=None,
+    rescaled_y: bool | None = None,
+    ncols: int | None = None,
+    width: str | float = "full",
+) -> Figure:
+    """Each classifier highlighted (D&H 2006 Fig. 16 style) as small multiples: one panel per
+    classifier of ``names`` (default: every classifier of ``dataset``), each drawn as
+    :func:`classifier_focus` draws it (the classifier bold with its band and fold average, the
+    others faint), its title naming the highlighted classifier.
+
+    The panels share both axes (tick labels on the outer panels only) and one legend above them:
+    every classifier's colour, dash and marker (so up to eight are told apart in greyscale), the
+    trivial classifiers, and the band and fold-average keys when a panel draws them.
+    ``rescaled_y`` None: y runs to 1 in every panel when anything a panel draws passes 0.5
+    (:func:`focus_rescaled`), else to 0.5. ``ncols``: panels per row (default three at full
+    width, two narrower, never more than there are panels).
+    """
+    styles = styles_for(styles, dataset.classifiers)
+    names = list(dataset.classifiers) if names is None else list(names)
+    unknown = [n for n in names if n not in dataset.classifiers]
+    if unknown or not names:
+        raise ValueError(
+            f"each_highlighted: no classifier {unknown[0]!r} in dataset {dataset.name!r}"
+            if unknown
+            else "each_highlighted: no classifier to highlight"
+        )
+    if rescaled_y is None:
+        rescaled_y = any(above_half(dataset.classifiers[n]) for n in names)
+    with style():
+        w = width_inches(width)
+        ncols = min(len(names), ncols or (3 if w > COLUMN_WIDTH + 0.01 else 2))
+        nrows = math.ceil(len(names) / ncols)
+        fig = new_figure(w, 1.0)
+        axes = fig.subplots(nrows, ncols, sharex=True, sharey=True, squeeze=False).ravel()
+        have_band = have_simultaneous = have_folds = False
+        level = None
+        for ax, name in zip(axes, names):
+            for i, c in enumerate(dataset.classifiers.values()):
+                emphasis = "bold" if c.name == name else "dim"
+                _, band, drew_folds = draw_cost_classifier(
+                    ax, c, styles[c.name], i, len(dataset.classifiers), emphasis
+                )
+                if band is not None:
+                    have_band, level = True, band.level
+                    have_simultaneous |= band.simultaneous is not None
+                have_folds |= drew_folds
+            _cost_axes_setup(ax, rescaled_y)
+            _draw_trivial(ax, label=False)
+            ax.set_title(name, fontsize=7, pad=2)
+        for ax in axes[len(names) :]:
+            ax.set_visible(False)
+        for k, ax in enumerate(axes[: len(names)]):
+            bottom = k + ncols >= len(names)  # no panel drawn below this one
+            ax.tick_params(labelbottom=bottom, labelleft=k % ncols == 0)
+            ax.set_xlabel("")
+            ax.set_ylabel("")
+        fig.supxlabel(PC_LABEL, fontsize=8)
+        fig.supylabel(NEC_LABEL, fontsize=8)
+        handles = [setup_handle()]
+        handles += [styles[c.name].handle(label_of(c)) for c in dataset.classifiers.values()]
+        handles += band_handles(have_band, have_simultaneous, have_folds, level, "#808080")
+        key = top_legend(fig, handles, w)
+        fit_height(fig, key, nrows * FOCUS_ROW_HEIGHT + 0.25)
+    return fig
+
+
+FOCUS_ROW_HEIGHT = 1.3  # inches: a row of :func:`each_highlighted`'s panels with their title
+
+
 def small_multiples(
     results: Results,
     styles: dict[str, Style] | None = None,
@@ -566,75 +639,76 @@ def _bands_clause(d: DatasetResult) -> str:
     )
 
 
-def _band_methods(d: DatasetResult) -> set:
-    """The (method, replicates) of the bands a dataset's classifiers have."""
-    return {
-        (c.band.method, c.band.replicates) for c in d.classifiers.values() if c.band is not None
-    }
+def _names(classifiers) -> str:
+    return ", ".join(c.name for c in classifiers)
 
 
-def _focus_bands_alike(d: DatasetResult) -> bool:
-    """Whether the highlighted panels' bands share one method and all have, or all lack, a
-    simultaneous band: the grid's note then says so once, else each panel's caption does."""
-    banded = [c.band for c in d.classifiers.values() if c.band is not None]
-    return len(_band_methods(d)) == 1 and len({b.simultaneous is None for b in banded}) <= 1
-
-
-def _focus_panel_caption(d: DatasetResult, c: ClassifierResult) -> str:
-    """A panel of report.pdf's grid: the classifier and the dataset, its band's method when the
-    panels' bands differ in it, a simultaneous band, and how many folds the dotted average
-    has (the grid's note, :func:`_focus_panels_note`, says what the shading and dotted line
-    are)."""
-    drawn = []
-    if c.band is not None:
-        b = c.band
-        if b.method and len(_band_methods(d)) > 1:
-            drawn.append(f"band: {b.method}, {b.replicates} replicates")
-        if b.simultaneous is not None and not _focus_bands_alike(d):
-            drawn.append("dashed, the simultaneous band")
-    if c.fold_average is not None:
-        drawn.append(f"dotted: the average of {c.fold_average.n_folds} folds")
-    return (
-        f"{c.name} highlighted on {d.name}"
-        + ("; " + "; ".join(drawn) if drawn else "")
-        + "."
-        + (" (Rescaled Y)" if focus_rescaled(d, c) else "")
-    )
-
-
-def _focus_panels_note(d: DatasetResult) -> str:
-    """What every panel of a dataset's highlighted-classifier grid shows (the rest of
-    :func:`cost_caption`)."""
+def _focus_caption(d: DatasetResult) -> str:
+    """The caption of :func:`each_highlighted`'s figure of ``d``: what every panel draws, said
+    once, and where the panels differ (band method, simultaneous band, folds), which panels."""
+    classifiers = list(d.classifiers.values())
     parts = [
-        f"Each panel: the cost curves on {d.name}, normalized expected cost against PC(+) "
-        "(Drummond & Holte 2006), with the classifier its caption names highlighted and the "
-        "others drawn faint for reference. " + _drawn_as(d)
+        f"Each classifier highlighted on {d.name}: one panel per classifier, named above it, "
+        "drawn bold over the others (faint, for reference); cost curves as normalized expected "
+        "cost against PC(+) (Drummond & Holte 2006), on axes shared by every panel. "
+        + _drawn_as(d)
+        + " Every classifier keeps its colour, dash and marker; the legend names them."
     ]
-    parts.append(
-        "Every classifier keeps the colour, dash and marker of the cost curves figure, whose "
-        "legend names them."
-    )
-    panels = [c for c in d.classifiers.values() if c.band is not None or c.fold_average is not None]
-    banded = [c for c in panels if c.band is not None]
+    banded = [c for c in classifiers if c.band is not None]
     if banded:
-        b = banded[0].band
-        shared = _focus_bands_alike(d)
-        parts.append(
-            where_drawn(len(banded), len(panels))
-            + _band_clause(b, "the highlighted classifier", details=shared)
+        where = "" if len(banded) == len(classifiers) else f"In the panels of {_names(banded)}, "
+        levels = {level_text(c.band.level) for c in banded}
+        methods: dict[tuple, list] = {}
+        for c in banded:
+            if c.band.method:
+                methods.setdefault((c.band.method, c.band.replicates), []).append(c)
+        how = "; ".join(
+            f"{m}, {r} replicates" + (f" ({_names(cs)})" if len(methods) > 1 else "")
+            for (m, r), cs in methods.items()
         )
-    folded = [c for c in panels if c.fold_average is not None]
+        sim = [c for c in banded if c.band.simultaneous is not None]
+        parts.append(
+            (where + "t" if where else "T")
+            + f"he shaded region is the {levels.pop() if len(levels) == 1 else ''}pointwise "
+            "confidence band of the highlighted classifier"
+            + (f"; method: {how}" if how else "")
+            + (
+                "; dashed lines, the simultaneous band"
+                + ("" if len(sim) == len(banded) else f" (of {_names(sim)})")
+                if sim
+                else ""
+            )
+            + "."
+        )
+    folded: dict[int, list] = {}
+    for c in classifiers:
+        if c.fold_average is not None:
+            folded.setdefault(c.fold_average.n_folds, []).append(c)
     if folded:
+        every = sum(len(cs) for cs in folded.values()) == len(classifiers)
         parts.append(
-            where_drawn(len(folded), len(panels))
-            + "The dotted line is the vertical average of the per-fold cost curves."
+            "The dotted line is the vertical average of the per-fold cost curves: "
+            + "; ".join(
+                f"{n} folds" + ("" if every and len(folded) == 1 else f" ({_names(cs)})")
+                for n, cs in folded.items()
+            )
+            + "."
         )
-    if any(focus_rescaled(d, c) for c in d.classifiers.values()):
-        parts.append(
-            "(Rescaled Y): the y axis runs to 1, in every panel when a drawn band or cost line "
-            "passes 0.5."
-        )
+    if focus_rescaled(d):
+        parts.append("(Rescaled Y): the y axis runs to 1, as a drawn band or cost line passes 0.5.")
     return " ".join(parts)
+
+
+def _focus_alt(d: DatasetResult) -> str:
+    """Each panel's operating range and band width, one sentence per classifier."""
+    text = [f"Small multiples of cost curves on {d.name}, each classifier highlighted in turn."]
+    for c in d.classifiers.values():
+        line = f"{c.name}: operating range {fmt_range(c.operating_range)}"
+        if c.band is not None:
+            width = np.asarray(c.band.upper, float) - np.asarray(c.band.lower, float)
+            line += f", band width from {np.nanmin(width):.3f} to {np.nanmax(width):.3f}"
+        text.append(line + ".")
+    return " ".join(text)
 
 
 def cost_alt(d: DatasetResult, results: Results) -> str:
@@ -660,25 +734,11 @@ def above_half(c: ClassifierResult) -> bool:
     return any(t > 0.5 + 1e-9 for t in tops)
 
 
-def focus_rescaled(d: DatasetResult, c: ClassifierResult) -> bool:
-    """Whether ``c``'s highlighted figure is drawn on the rescaled y axis (0 to 1): when anything
-    drawn for it, or for any classifier of ``d`` with a band or fold average (the default panels
-    of the grid, :func:`_focus_wanted`), passes 0.5, so that the grid's panels share one y
-    scale."""
-    panels = [x for x in d.classifiers.values() if x.band is not None or x.fold_average is not None]
-    return above_half(c) or any(above_half(x) for x in panels)
-
-
-def _focus_alt(d: DatasetResult, c: ClassifierResult) -> str:
-    text = (
-        f"Cost curve of {c.name} on {d.name} over the others; operating range "
-        f"{fmt_range(c.operating_range)}."
-    )
-    band = c.band
-    if band is not None:
-        width = np.asarray(band.upper, float) - np.asarray(band.lower, float)
-        text += f" Confidence band width from {np.nanmin(width):.3f} to {np.nanmax(width):.3f}."
-    return text
+def focus_rescaled(d: DatasetResult) -> bool:
+    """Whether :func:`each_highlighted` draws ``d``'s panels on the rescaled y axis (0 to 1): when
+    anything drawn for any classifier (its cost line, band or simultaneous band) passes 0.5, so
+    that every panel shares one y scale."""
+    return any(above_half(c) for c in d.classifiers.values())
 
 
 def _rescaled_wanted(s: Subject, options: FigureOptions) -> bool:
@@ -688,11 +748,13 @@ def _rescaled_wanted(s: Subject, options: FigureOptions) -> bool:
 
 
 def _focus_wanted(s: Subject, options: FigureOptions) -> bool:
-    """Every classifier with ``focus=True``, none with False; by default those with a band or fold
-    average."""
+    """The figure with ``focus=True``, none with False; by default when a classifier has a band or
+    fold average (what a highlighted panel adds to the cost curves figure)."""
     if options.focus is not None:
         return options.focus
-    return s.classifier.band is not None or s.classifier.fold_average is not None
+    return any(
+        c.band is not None or c.fold_average is not None for c in s.dataset.classifiers.values()
+    )
 
 
 COST = register(
@@ -725,25 +787,15 @@ COST_RESCALED = register(
 FOCUS = register(
     FigureSpec(
         kind="focus",
-        scope="classifier",
-        key="{dataset}/focus/{name}",
-        stem="{dataset_slug}/focus/{name_slug}",
-        draw=lambda s: classifier_focus(
-            s.dataset,
-            s.name,
-            s.styles,
-            rescaled_y=focus_rescaled(s.dataset, s.classifier),
-            width=PANEL_WIDTH,
-            legend=False,
-        ),
-        caption=lambda s: cost_caption(
-            s.dataset, focus_rescaled(s.dataset, s.classifier), False, highlight=s.name
-        ),
-        alt=lambda s: _focus_alt(s.dataset, s.classifier),
+        scope="dataset",
+        key="{dataset}/focus",
+        stem="{dataset_slug}/focus",
+        draw=lambda s: each_highlighted(s.dataset, s.styles, rescaled_y=focus_rescaled(s.dataset)),
+        caption=lambda s: _focus_caption(s.dataset),
+        alt=lambda s: _focus_alt(s.dataset),
         section="focus",
-        order=10,
+        order=100,
+        width="full",
         wanted=_focus_wanted,
-        panel_caption=lambda s: _focus_panel_caption(s.dataset, s.classifier),
-        panels_note=lambda s: _focus_panels_note(s.dataset),
     )
 )

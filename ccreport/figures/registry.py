@@ -36,7 +36,7 @@ class FigureOptions:
     """What the caller of write_figures asked for (None: each kind's default)."""
 
     focus: bool | None = (
-        None  # one figure per classifier highlighted: all, none, or those with a band/fold average
+        None  # each classifier highlighted: always, never, or when one has a band/fold average
     )
     rescaled: bool | None = (
         None  # the "(Rescaled Y)" copy: always, never, or when something passes 0.5

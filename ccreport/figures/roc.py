@@ -18,12 +18,14 @@ from .registry import FigureSpec, register
 from .style import (
     DENSE_POINTS,
     MAX_MARKERS,
+    SMALL_FONT,
     Style,
     as_array,
     is_crisp,
     label_of,
     legend_columns,
     new_figure,
+    renderer_for,
     style,
     styles_for,
     width_inches,
@@ -49,7 +51,7 @@ def roc_space(
         w = width_inches(width)
         side = min(w - 0.55, 3.0)
         cols = legend_columns([Line2D([], [], label=label_of(c) + "   ") for c in classifiers], w)
-        fig = new_figure(w, side + 0.17 * math.ceil((len(classifiers) + 1) / cols) + 0.5)
+        fig = new_figure(w, side + 0.5)
         ax = fig.subplots()
         ax.plot([0, 1], [0, 1], color="#8c8c8c", linewidth=0.8, linestyle=(0, (4, 2)), zorder=1)
         handles = [
@@ -116,8 +118,42 @@ def roc_space(
         ax.set_ylabel("True positive rate")
         if title:
             ax.set_title(title)
-        fig.legend(handles=handles, loc="outside lower center", ncols=legend_columns(handles, w))
+        key = ax.legend(
+            handles=handles,
+            loc="lower right",
+            fontsize=SMALL_FONT,
+            handlelength=2.0,
+            handletextpad=0.4,
+            labelspacing=0.25,
+            borderaxespad=0.3,
+        )
+        if _covers(fig, ax, key):
+            key.remove()
+            fig.set_figheight(side + 0.17 * math.ceil((len(classifiers) + 1) / cols) + 0.5)
+            fig.legend(
+                handles=handles, loc="outside lower center", ncols=legend_columns(handles, w)
+            )
     return fig
+
+
+def _covers(fig, ax, key, samples: int = 24) -> bool:
+    """Whether anything drawn in ``ax`` (a curve, the chance diagonal, a crisp point) passes
+    through the box of its legend ``key``, at the figure's laid-out size: each line's segments
+    sampled ``samples`` times in data coordinates. The lower right of ROC space lies below the
+    chance diagonal, where a hull never goes, so the legend sits there unless a classifier is
+    worse than chance there."""
+    fig.draw_without_rendering()
+    box = key.get_window_extent(renderer_for(fig))
+    (x0, y0), (x1, y1) = ax.transData.inverted().transform([[box.x0, box.y0], [box.x1, box.y1]])
+    t = np.linspace(0.0, 1.0, samples)[:, None, None]
+    for line in ax.get_lines():
+        xy = np.asarray(line.get_xydata(), float)
+        if xy.shape[0] > 1:
+            xy = (xy[:-1] + t * (xy[1:] - xy[:-1])).reshape(-1, 2)
+        inside = (xy[:, 0] > x0) & (xy[:, 0] < x1) & (xy[:, 1] > y0) & (xy[:, 1] < y1)
+        if inside.any():
+            return True
+    return False
 
 
 # --- caption, alt text and registration -----------------------------------------------------------

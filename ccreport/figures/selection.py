@@ -5,12 +5,12 @@ Figs. 21-24).
   own style and named in the legend, the cost-minimizing selection among all of them bold, each
   segment labelled by classifier and threshold under the curve, point priors as dotted verticals
   (the decision box's situations);
-* :func:`criteria` - per Neyman-Pearson or workforce criterion, the chosen classifier in ROC space
-  (the vertical FPR = max_fpr, Fig. 23a; the line TPR P + FPR N = W, Eq. 12, Fig. 24a) and in
-  cost space (the criterion's cost line touching the envelope; for workforce the position of the
-  virtual point (P/(P-N), (P-W)/(P-N)), which is off the plot, is written on it);
-* :func:`independent` - Fig. 21: a threshold-from-PC(+) rule's hybrid, bold pieces over the grey
-  cost lines of the classifier's thresholds, and the selected ROC points.
+* :func:`criteria` - every selection criterion in one figure, a row each: the chosen classifier
+  in ROC space and cost space and the row's key. Neyman-Pearson (the vertical FPR = max_fpr,
+  Fig. 23) and workforce (the line TPR P + FPR N = W, Eq. 12, Fig. 24) show the criterion's
+  cost line touching the envelope, the workforce key the virtual point (P/(P-N), (P-W)/(P-N)),
+  off the plot; a threshold set from PC(+) alone (Fig. 21) its hybrid, bold pieces over the
+  grey cost lines of the classifier's thresholds, and the ROC points it selects.
 
 Greyscale: the hybrid is black and bold, the classifiers' envelopes thin with their dash and
 marker; criteria differ by dash and marker.
@@ -31,7 +31,6 @@ from .style import (
     SMALL_FONT,
     as_array,
     fit_height,
-    frame_small_roc_panel,
     new_figure,
     segments,
     style,
@@ -210,7 +209,7 @@ def dataset_hybrid(d: DatasetResult, styles=None, width="full") -> Figure:
     return fig
 
 
-def _empirical(d: DatasetResult):
+def empirical_criteria(d: DatasetResult):
     """(criterion name, decision row, chosen classifier's choice) per Neyman-Pearson / workforce
     criterion."""
     out = []
@@ -222,119 +221,9 @@ def _empirical(d: DatasetResult):
     return out
 
 
-def criteria(d: DatasetResult, width="full") -> Figure:
-    """Figs. 23-24: each criterion's choice in ROC space (left) and cost space (right)."""
-    rows = _empirical(d)
-    with style():
-        w = width_inches(width)
-        fig = new_figure(w, 2.3 * len(rows))
-        axes = np.atleast_2d(fig.subplots(len(rows), 2))
-        for (name, row, ch), (roc_ax, cost_ax) in zip(rows, axes):
-            c = d.classifiers[row.classifier]
-            hf, ht = as_array(c.hull_fpr), as_array(c.hull_tpr)
-            roc_ax.plot(
-                *drawn(as_array(c.roc_fpr), as_array(c.roc_tpr), hf, ht), color=GREY, linewidth=0.7
-            )
-            roc_ax.plot(hf, ht, color=BLACK, linewidth=1.6, label=f"{c.name}: ROC hull")
-            if row.kind == "neyman_pearson":
-                roc_ax.axvline(
-                    ch.max_fpr,
-                    color=BLACK,
-                    linewidth=0.9,
-                    linestyle=(0, (4, 2)),
-                    label=f"FPR = {ch.max_fpr:g}",
-                )
-                title = f"{name}: Neyman-Pearson, FPR \u2264 {ch.max_fpr:g}"
-            else:
-                p, n, cap = ch.n_pos, ch.n_neg, ch.capacity
-                f = np.linspace(0, 1, 50)
-                roc_ax.plot(
-                    f,
-                    (cap - n * f) / p,
-                    color=BLACK,
-                    linewidth=0.9,
-                    linestyle=(0, (4, 2)),
-                    label=f"TPR\u00b7P + FPR\u00b7N = {cap:g}",
-                )
-                title = f"{name}: workforce, at most {cap:g} cases"
-            roc_ax.plot(
-                [ch.fpr],
-                [ch.tpr],
-                marker="o",
-                color=BLACK,
-                markerfacecolor="white",
-                markersize=5,
-                linestyle="none",
-                label=f"choice: TPR {ch.tpr:.3f}, FPR {ch.fpr:.3f}",
-            )
-            roc_ax.set_xlim(0, 1)
-            roc_ax.set_ylim(0, 1)
-            roc_ax.set_aspect("equal")
-            roc_ax.set_xlabel("False positive rate")
-            roc_ax.set_ylabel("True positive rate")
-            roc_ax.set_title(title, fontsize=7)
-            roc_ax.legend(loc="lower right", frameon=False, fontsize=SMALL_FONT)
-            epc, enec = as_array(c.envelope_pc), as_array(c.envelope_nec)
-            cost_ax.plot(epc, enec, color=BLACK, linewidth=1.6, label="lower envelope")
-            a, b = ch.cost_line
-            cost_ax.plot(
-                [0, 1],
-                [a, b],
-                color=BLACK,
-                linewidth=1.0,
-                linestyle=(0, (4, 2)),
-                label=f"criterion's cost line [{a:.3f}, {b:.3f}]",
-            )
-            if row.kind == "neyman_pearson":
-                cost_ax.plot(
-                    [0],
-                    [ch.max_fpr],
-                    marker="s",
-                    color=BLACK,
-                    markersize=4,
-                    clip_on=False,
-                    label=f"(0, max_fpr = {ch.max_fpr:g})",
-                )
-            else:
-                vp = ch.virtual_point
-                text = (
-                    "P = N: Eq. 12 is a direction, no point"
-                    if vp is None
-                    else f"Eq. 12 point at PC(+) = {vp[0]:.2f}, NEC = {vp[1]:.2f}\n(off the plot, "
-                    f"{'left' if vp[0] < 0 else 'right'}): every cost line\nflagging "
-                    f"{ch.capacity:g} cases passes through it"
-                )
-                cost_ax.text(
-                    0.02 if (vp is None or vp[0] < 0) else 0.98,
-                    0.97,
-                    text,
-                    transform=cost_ax.transAxes,
-                    fontsize=SMALL_FONT,
-                    va="top",
-                    ha="left" if (vp is None or vp[0] < 0) else "right",
-                )
-            if getattr(ch, "touch", None) is not None:
-                cost_ax.plot(
-                    [ch.touch[0]],
-                    [ch.touch[1]],
-                    marker="o",
-                    color=BLACK,
-                    markerfacecolor="white",
-                    markersize=4,
-                )
-            cost_ax.set_xlim(0, 1)
-            cost_ax.set_ylim(0, max(0.6, a, b) * 1.05)
-            cost_ax.set_xlabel(PC_LABEL)
-            cost_ax.set_ylabel(NEC_LABEL)
-            cost_ax.legend(
-                loc="upper right" if row.kind == "neyman_pearson" else "center right",
-                frameon=False,
-                fontsize=SMALL_FONT,
-            )
-    return fig
-
-
-def _independent(d: DatasetResult):
+def independent_criterion(d: DatasetResult):
+    """(criterion name, chosen classifier, its choice) of the performance-independent criterion
+    (a threshold set from PC(+) alone), or None."""
     if d.decisions is None:
         return None
     for name, row in d.decisions.criteria.items():
@@ -347,95 +236,267 @@ def _independent(d: DatasetResult):
     return None
 
 
-def independent(d: DatasetResult, width="full", max_lines: int = 80) -> Figure:
-    """Fig. 21: the rule's hybrid (bold pieces) over the grey cost lines of (up to ``max_lines``
-    of) the classifier's thresholds, and in ROC space; the legends name the grey lines too."""
-    name, c, ch = _independent(d)
+CRITERION_ROW = 1.42  # inches: a row of :func:`criteria` (its title, axes and tick labels)
+CRITERION_X_LABELS = 0.22  # inches: the x tick labels and axis labels under the last row
+CRITERION_LINE = (0, (4, 2))  # the constraint and the criterion's cost line
+
+
+def criteria(d: DatasetResult, width="full", max_lines: int = 80) -> Figure:
+    """Every selection criterion of ``d`` in one figure, a row per criterion (D&H 2006 section 5):
+    the chosen classifier in ROC space (left), in cost space (middle) and the row's key (right).
+
+    * Neyman-Pearson (Fig. 23): the vertical FPR = max_fpr on the ROC hull and the chosen point;
+      in cost space the criterion's cost line [a, b] against the lower envelope, its end
+      (0, max_fpr) marked;
+    * workforce (Fig. 24): the line TPR P + FPR N = W (Eq. 12) and the chosen point; in cost space
+      the criterion's cost line, the key giving the virtual point (P/(P-N), (P-W)/(P-N)) every
+      cost line flagging W cases passes through (off the plot);
+    * a threshold set from PC(+) alone (Fig. 21): the ROC points the rule selects; in cost space
+      the rule's hybrid (bold pieces, may jump) over the grey cost lines of up to ``max_lines``
+      of the classifier's thresholds, the lower envelope dashed.
+
+    Every panel shares the unit square's axes (ROC and cost space both run from 0 to 1), so the
+    x tick labels and axis labels are printed under the last row only. Black and grey only: the
+    figure reads the same in greyscale.
+    """
+    rows = [("empirical", *row) for row in empirical_criteria(d)]
+    rule = independent_criterion(d)
+    if rule is not None:
+        rows.append(("independent", *rule))
+    if not rows:
+        raise ValueError(f"criteria: no selection criterion chose a classifier on {d.name!r}")
     with style():
         w = width_inches(width)
-        fig = new_figure(w, 2.85)
-        cost_ax, roc_ax = fig.subplots(1, 2)
-        fpr, tpr = as_array(c.roc_fpr), as_array(c.roc_tpr)
-        pick = np.unique(np.linspace(0, fpr.size - 1, min(fpr.size, max_lines)).round().astype(int))
-        segments(
-            cost_ax,
-            np.zeros(pick.size),
-            fpr[pick],
-            np.ones(pick.size),
-            1 - tpr[pick],
-            color=GREY,
-            linewidth=0.4,
-            zorder=1,
+        fig = new_figure(w, len(rows) * CRITERION_ROW + CRITERION_X_LABELS)
+        panels = fig.subfigures(
+            len(rows),
+            1,
+            height_ratios=[CRITERION_ROW] * (len(rows) - 1) + [CRITERION_ROW + CRITERION_X_LABELS],
         )
-        cv = ch.curve
-        lo, hi, a, b = (as_array(v) for v in (cv.low, cv.high, cv.start, cv.end))
-        wide = hi > lo
-        lo, hi, a, b = lo[wide], hi[wide], a[wide], b[wide]
-        segments(
-            cost_ax,
-            lo,
-            a + (b - a) * lo,
-            hi,
-            a + (b - a) * hi,
-            color=BLACK,
-            linewidth=2.0,
-            zorder=3,
-            capstyle="butt",
-        )
-        cost_ax.plot(
-            as_array(c.envelope_pc),
-            as_array(c.envelope_nec),
-            color=BLACK,
-            linewidth=0.9,
-            linestyle=(0, (4, 2)),
-            zorder=2,
-            label="lower envelope",
-        )
-        cost_ax.plot(
-            [], [], color=BLACK, linewidth=2.0, label=f"{ch.rule} hybrid (area {ch.area:.4f})"
-        )
-        shown = "" if pick.size == fpr.size else f", {pick.size} of {fpr.size}"
-        cost_ax.plot([], [], color=GREY, linewidth=0.6, label=f"each threshold's cost line{shown}")
-        cost_ax.set_xlim(0, 1)
-        cost_ax.set_ylim(0, 1)
-        cost_ax.set_xlabel(PC_LABEL)
-        cost_ax.set_ylabel(NEC_LABEL)
-        cost_ax.set_title(f"{name}: {c.name}, cost space", fontsize=7)
-        # under the axes: inside, the legend would sit on the fan of cost lines
-        cost_ax.legend(
-            loc="upper center",
-            bbox_to_anchor=(0.5, -0.17),
-            ncols=1,
-            frameon=False,
-            fontsize=SMALL_FONT,
-        )
-        roc_ax.plot(
-            *drawn(fpr, tpr, as_array(c.hull_fpr), as_array(c.hull_tpr)),
-            color=GREY,
-            linewidth=0.8,
-            label="ROC curve",
-        )
-        wide = cv.high > cv.low
-        sel_f, sel_t = cv.start[wide], 1 - cv.end[wide]
-        roc_ax.plot(
-            sel_f,
-            sel_t,
-            marker="o",
-            markersize=2.5,
-            color=BLACK,
-            linestyle="none",
-            label="selected points",
-        )
-        roc_ax.plot(
-            as_array(c.hull_fpr),
-            as_array(c.hull_tpr),
-            color=BLACK,
-            linewidth=0.9,
-            linestyle=(0, (4, 2)),
-            label="ROC hull",
-        )
-        frame_small_roc_panel(roc_ax)
+        for k, (what, name, first, second) in enumerate(rows):
+            sub = np.atleast_1d(panels)[k]
+            roc_ax, cost_ax, key_ax = sub.subplots(1, 3, width_ratios=[1.0, 1.55, 1.55])
+            if what == "empirical":
+                title, notes = _criterion_row(roc_ax, cost_ax, d, name, first, second)
+            else:
+                title, notes = _independent_row(roc_ax, cost_ax, name, first, second, max_lines)
+            sub.suptitle(title, x=0.01, ha="left", fontsize=7)
+            for ax in (roc_ax, cost_ax):
+                ax.set_xlim(0, 1)
+                ax.set_ylim(0, 1)
+                ax.set_xticks(np.linspace(0, 1, 6))
+                ax.set_yticks(np.linspace(0, 1, 6))
+            roc_ax.set_aspect("equal")
+            roc_ax.set_ylabel("True positive rate", fontsize=7)
+            cost_ax.set_ylabel(NEC_LABEL.replace(" expected", "\nexpected"), fontsize=7)
+            last = k == len(rows) - 1
+            roc_ax.set_xlabel("False positive rate" if last else "")
+            cost_ax.set_xlabel(PC_LABEL if last else "")
+            for ax in (roc_ax, cost_ax):
+                ax.tick_params(labelbottom=last)
+            key_ax.set_axis_off()
+            handles = roc_ax.get_legend_handles_labels()[0] + cost_ax.get_legend_handles_labels()[0]
+            key_ax.legend(
+                handles=handles,
+                loc="center left",
+                frameon=False,
+                fontsize=SMALL_FONT,
+                handlelength=2.2,
+                labelspacing=0.25,
+                borderaxespad=0.0,
+                title=notes or None,
+                title_fontsize=SMALL_FONT,
+                alignment="left",
+            )
     return fig
+
+
+def _criterion_row(roc_ax, cost_ax, d: DatasetResult, name: str, row, ch) -> tuple[str, str]:
+    """A Neyman-Pearson or workforce criterion's panels (Figs. 23-24); returns the row's title
+    and the key's note (the workforce criterion's virtual point)."""
+    c = d.classifiers[row.classifier]
+    hf, ht = as_array(c.hull_fpr), as_array(c.hull_tpr)
+    roc_ax.plot(
+        *drawn(as_array(c.roc_fpr), as_array(c.roc_tpr), hf, ht),
+        color=GREY,
+        linewidth=0.7,
+        label="ROC curve",
+    )
+    roc_ax.plot(hf, ht, color=BLACK, linewidth=1.5, label="ROC hull")
+    notes = ""
+    if row.kind == "neyman_pearson":
+        roc_ax.axvline(
+            ch.max_fpr, color=BLACK, linewidth=0.9, linestyle=CRITERION_LINE, label="constraint"
+        )
+        title = f"{name}: Neyman-Pearson, FPR \u2264 {ch.max_fpr:g}, on {c.name}"
+    else:
+        p, n, cap = ch.n_pos, ch.n_neg, ch.capacity
+        f = np.linspace(0, 1, 50)
+        roc_ax.plot(
+            f,
+            (cap - n * f) / p,
+            color=BLACK,
+            linewidth=0.9,
+            linestyle=CRITERION_LINE,
+            label=f"constraint TPR\u00b7P + FPR\u00b7N = {cap:g}",
+        )
+        title = f"{name}: workforce, at most {cap:g} cases flagged, on {c.name}"
+        vp = ch.virtual_point
+        notes = (
+            "P = N: Eq. 12 is a direction, no point"
+            if vp is None
+            else f"Eq. 12 point at PC(+) = {vp[0]:.2f}, NEC = {vp[1]:.2f}\n(off the plot, "
+            f"{'left' if vp[0] < 0 else 'right'}): every cost line\nflagging "
+            f"{cap:g} cases passes through it"
+        )
+    roc_ax.plot(
+        [ch.fpr],
+        [ch.tpr],
+        marker="o",
+        color=BLACK,
+        markerfacecolor="white",
+        markersize=4.5,
+        linestyle="none",
+        label=f"choice: TPR {ch.tpr:.3f}, FPR {ch.fpr:.3f}",
+    )
+    cost_ax.plot(
+        as_array(c.envelope_pc),
+        as_array(c.envelope_nec),
+        color=BLACK,
+        linewidth=1.5,
+        label="lower envelope",
+    )
+    a, b = ch.cost_line
+    cost_ax.plot(
+        [0, 1],
+        [a, b],
+        color=BLACK,
+        linewidth=0.9,
+        linestyle=CRITERION_LINE,
+        label=f"criterion's cost line [{a:.3f}, {b:.3f}]",
+    )
+    if row.kind == "neyman_pearson":
+        cost_ax.plot(
+            [0],
+            [ch.max_fpr],
+            marker="s",
+            color=BLACK,
+            markersize=3.5,
+            linestyle="none",
+            clip_on=False,
+            label=f"(0, max_fpr = {ch.max_fpr:g})",
+        )
+    if getattr(ch, "touch", None) is not None:
+        cost_ax.plot(
+            [ch.touch[0]],
+            [ch.touch[1]],
+            marker="o",
+            color=BLACK,
+            markerfacecolor="white",
+            markersize=3.5,
+            linestyle="none",
+        )
+    return title, notes
+
+
+def _independent_row(roc_ax, cost_ax, name: str, c, ch, max_lines: int) -> tuple[str, str]:
+    """A threshold set from PC(+) alone (Fig. 21): the rule's hybrid, bold pieces over the grey
+    cost lines of (up to ``max_lines`` of) the classifier's thresholds, and the ROC points it
+    selects; returns the row's title and no note."""
+    fpr, tpr = as_array(c.roc_fpr), as_array(c.roc_tpr)
+    roc_ax.plot(
+        *drawn(fpr, tpr, as_array(c.hull_fpr), as_array(c.hull_tpr)),
+        color=GREY,
+        linewidth=0.8,
+        label="ROC curve",
+    )
+    roc_ax.plot(
+        as_array(c.hull_fpr),
+        as_array(c.hull_tpr),
+        color=BLACK,
+        linewidth=0.9,
+        linestyle=CRITERION_LINE,
+        label="ROC hull",
+    )
+    cv = ch.curve
+    wide = cv.high > cv.low
+    roc_ax.plot(
+        cv.start[wide],
+        1 - cv.end[wide],
+        marker="o",
+        markersize=2.2,
+        color=BLACK,
+        linestyle="none",
+        label="selected points",
+    )
+    pick = np.unique(np.linspace(0, fpr.size - 1, min(fpr.size, max_lines)).round().astype(int))
+    segments(
+        cost_ax,
+        np.zeros(pick.size),
+        fpr[pick],
+        np.ones(pick.size),
+        1 - tpr[pick],
+        color=GREY,
+        linewidth=0.35,
+        zorder=1,
+    )
+    lo, hi, a, b = (as_array(v) for v in (cv.low, cv.high, cv.start, cv.end))
+    lo, hi, a, b = lo[wide], hi[wide], a[wide], b[wide]
+    segments(
+        cost_ax,
+        lo,
+        a + (b - a) * lo,
+        hi,
+        a + (b - a) * hi,
+        color=BLACK,
+        linewidth=1.8,
+        zorder=3,
+        capstyle="butt",
+    )
+    cost_ax.plot(
+        as_array(c.envelope_pc),
+        as_array(c.envelope_nec),
+        color=BLACK,
+        linewidth=0.9,
+        linestyle=CRITERION_LINE,
+        zorder=2,
+        label="lower envelope",
+    )
+    cost_ax.plot([], [], color=BLACK, linewidth=1.8, label=f"{ch.rule} hybrid (area {ch.area:.4f})")
+    shown = "" if pick.size == fpr.size else f", {pick.size} of {fpr.size}"
+    cost_ax.plot([], [], color=GREY, linewidth=0.6, label=f"each threshold's cost line{shown}")
+    return f"{name}: threshold set from PC(+) alone, on {c.name}", ""
+
+
+def _criteria_caption(d: DatasetResult) -> str:
+    """What :func:`criteria` draws, a sentence per kind of row it has."""
+    kinds = {row.kind for _, row, _ in empirical_criteria(d)}
+    parts = [
+        f"Selection criteria on {d.name} (Drummond & Holte 2006, section 5), a row per "
+        "criterion: the chosen classifier in ROC space (left) and in cost space (right), "
+        "normalized expected cost against PC(+)."
+    ]
+    if kinds:
+        parts.append(
+            "For "
+            + " and ".join(
+                k
+                for k, there in (
+                    ("Neyman-Pearson (Fig. 23)", "neyman_pearson" in kinds),
+                    ("workforce (Fig. 24)", "workforce" in kinds),
+                )
+                if there
+            )
+            + ": the constraint (dashed) on the ROC hull and the chosen point (circle); the "
+            "criterion's cost line (dashed) against the classifier's lower envelope."
+        )
+    if independent_criterion(d) is not None:
+        parts.append(
+            "For the threshold set from PC(+) alone (Fig. 21): the rule's hybrid cost curve "
+            "(bold pieces, may jump) over the cost lines of the classifier's thresholds (grey, "
+            "some of them), the lower envelope dashed; in ROC space, the points the rule selects."
+        )
+    return " ".join(parts)
 
 
 def _hybrid_caption(d: DatasetResult) -> str:
@@ -483,37 +544,16 @@ register(
         key="{dataset}/criteria",
         stem="{dataset_slug}/criteria",
         draw=lambda s: criteria(s.dataset),
-        caption=lambda s: (
-            f"Selection criteria on {s.dataset.name} (D&H 2006 Figs. 23-24): for each criterion "
-            "the chosen classifier's ROC hull with the constraint (left) and, in cost space, the "
-            "criterion's cost line against the lower envelope (right)."
+        caption=lambda s: _criteria_caption(s.dataset),
+        alt=lambda s: (
+            f"ROC and cost-space panels of each selection criterion on {s.dataset.name}, a row "
+            "per criterion."
         ),
-        alt=lambda s: f"ROC and cost-space panels of each selection criterion on {s.dataset.name}.",
         section="selection",
         order=60,
         width="full",
-        wanted=lambda s, o: bool(_empirical(s.dataset)),
-    )
-)
-register(
-    FigureSpec(
-        kind="independent",
-        scope="dataset",
-        key="{dataset}/independent",
-        stem="{dataset_slug}/independent",
-        draw=lambda s: independent(s.dataset),
-        caption=lambda s: (
-            f"Setting the threshold from PC(+) alone on {s.dataset.name} (D&H 2006 Fig. 21): the "
-            "rule's hybrid cost curve (bold pieces, may jump) over the cost lines of the "
-            "classifier's thresholds (grey, some of them), the lower envelope dashed; right, the "
-            "ROC points the rule selects."
+        wanted=lambda s, o: (
+            bool(empirical_criteria(s.dataset)) or independent_criterion(s.dataset) is not None
         ),
-        alt=lambda s: (
-            f"Performance-independent selection on {s.dataset.name} in cost and ROC space."
-        ),
-        section="selection",
-        order=70,
-        width="full",
-        wanted=lambda s, o: _independent(s.dataset) is not None,
     )
 )

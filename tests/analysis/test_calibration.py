@@ -449,3 +449,19 @@ def test_per_score_draws_calibrate_as_per_instance_draws(monkeypatch):
     for a, b in zip(per_score, per_instance):
         se = np.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
         assert abs(a.mean() - b.mean()) < 4 * se + 1e-12
+
+
+@pytest.mark.parametrize("block", [1, 3])
+def test_inner_world_in_blocks_is_the_whole_with_many_rows(block, monkeypatch):
+    """With hundreds of inner rows the offsets of the one-search selection (2 r per row) round at a
+    switch that falls on a grid point; each block passes its rows' place (``row0``), so blocks of
+    one or three outer replicates still give the whole world bit for bit."""
+    g, k = 20, 30
+    layout, cpos, cneg, ipos, ineg = _small_world(0, g, k)
+    monkeypatch.setattr(cb, "HULL_BLOCK", 10**12)
+    whole = cb.bootstrap_world(layout, cpos, cneg, ipos, ineg, GRID, PRIORS)
+    monkeypatch.setattr(cb, "HULL_BLOCK", block * k * layout.n_points)
+    blocked = cb.bootstrap_world(layout, cpos, cneg, ipos, ineg, GRID, PRIORS)
+    assert blocked.inner.tobytes() == whole.inner.tobytes()
+    for p in PRIORS:
+        assert blocked.inner_expected[p].tobytes() == whole.inner_expected[p].tobytes()

@@ -123,3 +123,19 @@ def test_vertex_end_points_are_those_of_the_intervals(seed):
     want, got = end_points(lo, hi), vertex_end_points(h, lo)
     for a, b in ((want.x, got.x), (want.lo, got.lo), (want.hi, got.hi)):
         assert a.tobytes() == b.tobytes()
+
+
+@pytest.mark.parametrize(
+    "rows, points, budget", [(0, 5, 10), (1, 5, 10), (7, 3, 10), (10, 5, 10), (5, 50, 10)]
+)
+def test_row_blocks_cover_the_rows_in_order_within_the_budget(rows, points, budget):
+    """Slices tile range(rows) in order; each holds at most ``budget`` points, or one row when a
+    row alone is larger; all but the last are full."""
+    from ccreport.analysis.hulls import row_blocks
+
+    blocks = row_blocks(rows, points, budget)
+    covered = np.concatenate([np.arange(rows)[b] for b in blocks]) if blocks else np.zeros(0)
+    np.testing.assert_array_equal(covered, np.arange(rows))
+    sizes = [b.stop - b.start for b in blocks]
+    per = max(1, budget // points)
+    assert all(s == per for s in sizes[:-1]) and all(1 <= s <= per for s in sizes)

@@ -142,3 +142,21 @@ def test_calibration_is_reproducible():
     a = hc.calibrate_hybrid(np.random.default_rng(4), y, scores, predictions, names, 0.9)
     b = hc.calibrate_hybrid(np.random.default_rng(4), y, scores, predictions, names, 0.9)
     np.testing.assert_array_equal(a.upper, b.upper)
+
+
+def test_world_in_row_slices_is_the_whole(monkeypatch):
+    """hybrid_world computes each drawn chunk a few replicates at a time (``hulls.ROW_BLOCK``):
+    slices of three replicates (the last one shorter) give the bytes of one pass."""
+    from ccreport.analysis import hulls
+
+    y, scores, predictions = _data()
+    names = list(scores) + list(predictions)
+
+    def run():
+        return hc.hybrid_world(np.random.default_rng(7), y, scores, predictions, names, GRID, 50)
+
+    monkeypatch.setattr(hulls, "ROW_BLOCK", 10**12)
+    whole = run()
+    monkeypatch.setattr(hulls, "ROW_BLOCK", 3 * (y.size + 1))
+    sliced = run()
+    assert all(a.tobytes() == b.tobytes() for a, b in zip(whole, sliced, strict=True))

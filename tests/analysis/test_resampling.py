@@ -462,3 +462,40 @@ def test_a_classifiers_replicates_of_the_datasets_resampling_are_its_own_bootstr
     assert own.values.tobytes() == shared.values.tobytes()
     assert all(own.expected[p].tobytes() == shared.expected[p].tobytes() for p in priors)
     np.testing.assert_array_equal(own.estimate, shared.estimate)
+
+
+def test_dataset_replicates_in_row_slices_are_the_whole(monkeypatch):
+    """bootstrap_dataset computes each drawn chunk's hulls a few replicates at a time
+    (``hulls.ROW_BLOCK``): slices of three replicates (the last one shorter) give the very bytes of
+    one pass over the chunk, for scoring and crisp classifiers, priors, sds and readers."""
+    from ccreport.analysis import hulls
+    from ccreport.analysis.selection.hybrid_bands import neyman_pearson_reader
+
+    rng = np.random.default_rng(4)
+    labels = rng.random(120) < 0.35
+    scores = {"a": rng.normal(size=120) + labels, "b": np.round(rng.normal(size=120) + 2 * labels)}
+    crisp = {"c": rng.normal(size=120) + labels > 0.5}
+    priors = {"uniform": UniformPrior(), "beta": BetaPrior(2.0, 5.0)}
+    readers = {"a": {"np": neyman_pearson_reader(0.2)}}
+
+    def run():
+        return bootstrap_dataset(
+            np.random.default_rng(9), labels, scores, crisp, 200, priors, readers=readers
+        )
+
+    monkeypatch.setattr(hulls, "ROW_BLOCK", 10**12)
+    whole = run()
+    monkeypatch.setattr(hulls, "ROW_BLOCK", 3 * 121)
+    sliced = run()
+    for name in ("a", "b", "c"):
+        w, s = whole.classifiers[name], sliced.classifiers[name]
+        for field in ("values", "raw", "in_sample", "sd", "trivial", "sample_cost"):
+            a, b = getattr(w, field), getattr(s, field)
+            assert (a is None and b is None) or a.tobytes() == b.tobytes(), (name, field)
+        for p in priors:
+            assert w.expected[p].tobytes() == s.expected[p].tobytes()
+            if w.expected_sd is not None:
+                assert w.expected_sd[p].tobytes() == s.expected_sd[p].tobytes()
+    read_w, read_s = whole.classifiers["a"].readings["np"], sliced.classifiers["a"].readings["np"]
+    assert read_w.keys() == read_s.keys()
+    assert all(read_w[k].tobytes() == read_s[k].tobytes() for k in read_w)

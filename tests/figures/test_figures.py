@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 
 from ccreport import figures as F
 from ccreport.figures import significance_color
@@ -325,7 +326,7 @@ def test_write_figures_index(written):
         "one/cost-rescaled",
         "one/roc",
     }
-    expected |= {f"one/focus/{c}" for c in d.classifiers} | {f"one/diff/{k}" for k in d.comparisons}
+    expected |= {"one/focus"} | {f"one/diff/{k}" for k in d.comparisons}
     assert set(index) == expected
     for key, entry in index.items():
         for fmt in ("svg", "pdf", "png"):
@@ -364,7 +365,7 @@ def test_write_figures_without_extras_skips_focus_and_escapes_names(tmp_path):
         datasets=("Sonar / rocks & mines",), classifiers=("logreg", "tree_crisp")
     )
     index = write_figures(results, tmp_path, workers=1, rescaled=False)
-    assert not any("/focus/" in k for k in index)
+    assert not any(k.endswith("/focus") for k in index)
     assert not any(k.endswith("/cost-rescaled") for k in index)
     key = "Sonar / rocks & mines/diff/logreg vs tree_crisp"
     stem = naming.stem("Sonar / rocks & mines")  # not a plain name: readable part + hash
@@ -435,7 +436,7 @@ def test_byte_identical_across_runs(tmp_path):
                 if p.is_file()
             }
         )
-    assert outs[0].keys() == outs[1].keys() and len(outs[0]) >= 18
+    assert outs[0].keys() == outs[1].keys() and len(outs[0]) >= 14
     differ = [k for k in outs[0] if outs[0][k] != outs[1][k]]
     assert not differ
 
@@ -517,9 +518,10 @@ def test_segments_are_one_collection_with_the_given_ends():
     assert lc.get_linewidth()[0] == 2.0 and lc.get_capstyle() == "butt"
 
 
-def test_grid_notes_say_where_drawn_when_only_some_panels_have_it(extras):
-    """A focus grid where one classifier has no band and another no fold average: the note says
-    "Where drawn" for each, and only the panels that have them mention them."""
+def test_focus_caption_says_which_panels_draw_a_band_or_folds(extras):
+    """The figure of each classifier highlighted when one classifier has no band and another no
+    fold average: the caption names the panels that draw each; with every panel drawing both,
+    it names none."""
     from dataclasses import replace
 
     from ccreport.figures.cost_space import FOCUS
@@ -529,21 +531,56 @@ def test_grid_notes_say_where_drawn_when_only_some_panels_have_it(extras):
     names = [
         n for n, c in d.classifiers.items() if c.band is not None and c.fold_average is not None
     ]
-    assert len(names) >= 3
+    assert len(names) >= 3 and len(names) == len(d.classifiers)
     changed = dict(d.classifiers)
     changed[names[0]] = replace(changed[names[0]], band=None)
     changed[names[1]] = replace(changed[names[1]], fold_average=None)
     mixed = replace(d, classifiers=changed)
+    caption = FOCUS.caption(Subject(extras, {}, mixed))
+    banded = caption.split("In the panels of ")[1].split(", the shaded region")[0]
+    assert banded.split(", ") == names[1:]
+    folds = caption.split("per-fold cost curves: ")[1].split(".")[0]
+    assert folds.endswith("(" + ", ".join([names[0], *names[2:]]) + ")")
+    full = FOCUS.caption(Subject(extras, {}, d))
+    assert "In the panels of" not in full and "The shaded region" in full
+    assert "dotted line" in full and "folds (" not in full
 
-    def panel(dataset, name=None):
-        return Subject(extras, {}, dataset, name)
 
-    note = FOCUS.panels_note(panel(mixed, names[2]))
-    assert "Where drawn: The shaded region" in note and "Where drawn: The dotted line" in note
-    assert "pointwise band" not in FOCUS.panel_caption(panel(mixed, names[0]))
-    assert "folds" not in FOCUS.panel_caption(panel(mixed, names[1]))
-    full = FOCUS.panels_note(panel(d, names[2]))
-    assert "Where drawn" not in full and "The shaded region" in full and "The dotted line" in full
+def _labelled(axis) -> bool:
+    return any(t.get_visible() and t.get_text() for t in axis.get_ticklabels())
+
+
+def test_each_highlighted_draws_one_panel_per_classifier_on_shared_axes(extras):
+    """One panel per classifier, titled with its name, the classifier drawn widest there; one
+    legend naming every classifier; tick labels on the outer panels only; every panel on one y
+    range (rescaled when a band passes 0.5)."""
+    d = extras.datasets["one"]
+    styles = F.classifier_styles(extras)
+    fig = _draw(F.each_highlighted(d, styles, ncols=2))
+    panels = [ax for ax in fig.axes if ax.get_visible()]
+    assert [ax.get_title() for ax in panels] == list(d.classifiers)
+    assert len(fig.legends) == 1
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert all(any(label.startswith(n) for label in labels) for n in d.classifiers)
+    assert len({ax.get_ylim() for ax in panels}) == 1
+    for k, ax in enumerate(panels):
+        widest = max(_lines_with_color(ax, styles[ax.get_title()].color), key=Line2D.get_linewidth)
+        others = [
+            ln.get_linewidth()
+            for n in d.classifiers
+            if n != ax.get_title()
+            for ln in _lines_with_color(ax, styles[n].color)
+        ]
+        assert widest.get_linewidth() > max(others)
+        left = k % 2 == 0
+        below = k + 2 < len(panels)
+        assert _labelled(ax.yaxis) == left and _labelled(ax.xaxis) == (not below)
+    rescaled = F.each_highlighted(d, styles, rescaled_y=True)
+    assert {ax.get_ylim() for ax in rescaled.axes if ax.get_visible()} == {(0.0, 1.0)}
+    two = F.each_highlighted(d, styles, names=list(d.classifiers)[:2])
+    assert [ax.get_title() for ax in two.axes if ax.get_visible()] == list(d.classifiers)[:2]
+    with pytest.raises(ValueError, match="no classifier"):
+        F.each_highlighted(d, styles, names=["no such classifier"])
 
 
 def test_body_cost_figure_shades_every_band(extras):
@@ -578,3 +615,38 @@ def test_body_cost_figure_shades_every_band(extras):
 
 def replace_band(c):
     return dataclasses.replace(c, band=None)
+
+
+def test_selection_criteria_are_one_figure_with_a_row_per_criterion():
+    """Every selection criterion of a dataset (Neyman-Pearson, workforce and the threshold set
+    from PC(+) alone) is a row of one figure: its ROC and cost panels on the unit square and a
+    key naming what they draw; x tick labels under the last row only; the workforce key gives the
+    virtual point of Eq. 12."""
+    from site_fixtures import example_results
+
+    from ccreport.figures.registry import REGISTRY, FigureOptions, Subject
+    from ccreport.figures.selection import empirical_criteria, independent_criterion
+
+    assert "independent" not in REGISTRY
+    results = example_results()
+    spec = REGISTRY["criteria"]
+    for d in results.datasets.values():
+        subject = Subject(results, {}, d)
+        assert spec.wanted(subject, FigureOptions())
+        names = [name for name, _, _ in empirical_criteria(d)] + [independent_criterion(d)[0]]
+        fig = _draw(spec.draw(subject))
+        rows = fig.subfigs
+        assert len(rows) == len(names) == 3
+        for k, (row, name) in enumerate(zip(rows, names, strict=True)):
+            roc_ax, cost_ax, key_ax = row.axes
+            assert row.get_suptitle().startswith(f"{name}: ")
+            assert roc_ax.get_ylim() == cost_ax.get_ylim() == (0.0, 1.0)
+            last = k == len(rows) - 1
+            assert _labelled(roc_ax.xaxis) == _labelled(cost_ax.xaxis) == last
+            assert bool(cost_ax.get_xlabel()) == last
+            labels = [t.get_text() for t in key_ax.get_legend().get_texts()]
+            assert "ROC curve" in labels and "lower envelope" in labels
+        workforce = rows[1].axes[2].get_legend().get_title().get_text()
+        assert workforce.startswith("Eq. 12 point at PC(+) = ")
+        caption = spec.caption(subject)
+        assert all(f"Fig. {n}" in caption for n in (21, 23, 24))

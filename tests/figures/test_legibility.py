@@ -2,8 +2,9 @@
 
 * report.pdf: every text a figure draws is at least :data:`MIN_PT` points tall at the size the
   figure is placed on the page (the placement transformation times the text's own);
-* the panels of a grid (the difference curves of a dataset's pairs, its classifiers' focus and
-  threshold-method figures) share one y range, so a row of them reads on one scale;
+* the panels of a grid (the difference curves of a dataset's pairs, its threshold-method
+  figures, the panels of its each-classifier-highlighted figure) share one y range, so a row of
+  them reads on one scale;
 * the first eight classifiers differ pairwise in dash pattern and in marker (not colour alone);
 * texts a figure places inside its axes do not cover the curves it draws.
 """
@@ -168,7 +169,7 @@ def _grid_figures(kind: str):
             yield dataset.name, [spec.draw(s) for s in subjects]
 
 
-@pytest.mark.parametrize("kind", ["diff", "focus", "threshold-methods"])
+@pytest.mark.parametrize("kind", ["diff", "threshold-methods"])
 def test_panels_of_a_grid_share_their_y_range(kind):
     """All panels of one grid (one dataset's pairs or classifiers) have the same y limits, so any
     row of them can be read on one scale."""
@@ -185,7 +186,7 @@ def test_panels_of_a_grid_share_their_y_range(kind):
     assert seen
 
 
-@pytest.mark.parametrize("kind, legends", [("diff", 0), ("focus", 0), ("threshold-methods", 1)])
+@pytest.mark.parametrize("kind, legends", [("diff", 0), ("threshold-methods", 1)])
 def test_a_grid_draws_its_shared_legend_once_at_most(kind, legends):
     """What a legend would say the same in every panel of a grid is said once: the threshold
     choice methods' legend on one panel (the one its note names), the difference and highlighted
@@ -319,8 +320,9 @@ def test_difference_labels_cover_no_curve_and_no_crossover_line():
 
 
 def test_focus_panels_share_the_rescaled_axis_when_one_band_passes_half():
-    """One classifier's band passing 0.5 rescales every highlighted panel of its dataset (0 to 1),
-    not that panel alone, and every panel's caption says "(Rescaled Y)"."""
+    """One classifier's band passing 0.5 rescales every panel of its dataset's
+    each-classifier-highlighted figure (0 to 1), not that panel alone, and the caption says
+    "(Rescaled Y)"; without it every panel runs to 0.5 and the caption does not say so."""
     import dataclasses
 
     from synthetic import synthetic_results
@@ -328,18 +330,43 @@ def test_focus_panels_share_the_rescaled_axis_when_one_band_passes_half():
     results = synthetic_results(
         datasets=("a",), classifiers=("logreg", "stump", "tree"), bands=True
     )
+    spec = next(s for s in specs() if s.kind == "focus")
+    styles = classifier_styles(results)
     d = results.datasets["a"]
+
+    def limits(dataset):
+        (subject,) = spec.subjects(results, dataset, styles)
+        fig = spec.draw(subject)
+        panels = [ax for ax in fig.axes if ax.get_visible()]
+        assert len(panels) == len(dataset.classifiers)
+        return {ax.get_ylim() for ax in panels}, spec.caption(subject)
+
+    plain, caption = limits(d)
+    assert plain == {(0.0, 0.5)} and "(Rescaled Y)" not in caption
     c = d.classifiers["stump"]
     band = dataclasses.replace(c.band, upper=np.maximum(np.asarray(c.band.upper, float), 0.6))
-    d = dataclasses.replace(
+    high = dataclasses.replace(
         d, classifiers={**d.classifiers, "stump": dataclasses.replace(c, band=band)}
     )
-    results = dataclasses.replace(results, datasets={"a": d})
+    rescaled, caption = limits(high)
+    assert rescaled == {(0.0, 1.0)} and "(Rescaled Y)" in caption
+
+
+def test_each_classifier_highlighted_is_one_figure_with_one_legend():
+    """A dataset's classifiers highlighted are one figure of small multiples with one legend
+    (every panel's keys said once), not one figure per classifier."""
+    results = example_results()
     spec = next(s for s in specs() if s.kind == "focus")
-    subjects = spec.subjects(results, d, classifier_styles(results))
-    limits = {spec.draw(s).axes[0].get_ylim() for s in subjects}
-    assert limits == {(0.0, 1.0)}
-    assert all("(Rescaled Y)" in spec.caption(s) for s in subjects)
+    styles = classifier_styles(results)
+    for dataset in results.datasets.values():
+        subjects = [
+            s for s in spec.subjects(results, dataset, styles) if spec.wanted(s, FigureOptions())
+        ]
+        assert len(subjects) == 1, dataset.name
+        fig = spec.draw(subjects[0])
+        assert len(fig.legends) == 1 and not any(ax.get_legend() for ax in fig.axes)
+        titles = [ax.get_title() for ax in fig.axes if ax.get_visible()]
+        assert titles == list(dataset.classifiers)
 
 
 def test_clear_of_picks_a_gap_between_crossover_lines():
@@ -374,3 +401,29 @@ def test_segment_labels_hang_under_the_curve_and_off_the_priors():
     # no room under a flat curve on the axis: left to the table
     flat = place_segment_labels(pc, np.zeros(3), segs, [], per_char, height, gap)
     assert flat == []
+
+
+def test_roc_legend_sits_in_the_lower_right_clear_of_every_curve():
+    """The ROC figure's legend sits inside the axes, under the chance diagonal, where no hull
+    goes: none of its labels covers a curve. A classifier worse than chance, whose curve runs
+    there, sends it under the axes again."""
+    import dataclasses
+
+    from synthetic import synthetic_dataset
+
+    from ccreport.figures import roc_space
+
+    results = example_results()
+    styles = classifier_styles(results)
+    for dataset in results.datasets.values():
+        fig = roc_space(dataset, styles)
+        (ax,) = fig.axes
+        key = ax.get_legend()
+        assert key is not None and not fig.legends, dataset.name
+        assert not _covered(fig, ax, key.get_texts(), _curves(ax)), dataset.name
+    d = synthetic_dataset("bad", classifiers=("logreg", "tree"))
+    low = dataclasses.replace(
+        d.classifiers["tree"], roc_fpr=np.array([0.0, 0.8, 1.0]), roc_tpr=np.array([0.0, 0.1, 1.0])
+    )  # worse than chance across the lower right
+    fig = roc_space(dataclasses.replace(d, classifiers={**d.classifiers, "tree": low}))
+    assert fig.axes[0].get_legend() is None and len(fig.legends) == 1

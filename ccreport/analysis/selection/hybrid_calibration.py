@@ -42,11 +42,13 @@ classifier's hull (a tenth of a member's 200 x 50 inner hulls at the defaults).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from ..calibration import WINDOW, Calibration, resample_counts, studentized_ratios
 from ..hull_costs import GRID, curves_expected, hull_curves
-from ..hulls import Hulls, crisp_hulls, replicate_hulls
+from ..hulls import Hulls, crisp_hulls, replicate_hulls, row_blocks
 from ..path_layout import chunk_sizes, cumulative, multinomial_counts, path_layout
 
 DRAWS = 1000  # outer resamples, one inner resample each
@@ -69,22 +71,25 @@ def _recount(h: Hulls, cp_outer, cn_outer) -> Hulls:
         n_neg=h.n_neg,
         x0=cn_outer[rep, h.x0.astype(np.int64)].astype(float),
         y0=cp_outer[rep, h.y0.astype(np.int64)].astype(float),
+        row0=h.row0,
     )
 
 
-def _crisp_pair(labels_pos, labels_neg, outer, inner, n_pos, n_neg):
+def _crisp_pair(labels_pos, labels_neg, outer, inner, n_pos, n_neg, row0: int = 0):
     """A crisp classifier's outer hulls (``x0, y0`` its sample counts) and inner hulls (``x0, y0``
     its outer replicate's counts): (FP, TP) = the resampled counts of the instances it labels
-    positive."""
+    positive. ``row0``: the first row's index in its drawn chunk (:attr:`Hulls.row0`)."""
     (op, on), (ip, inn) = outer, inner
     tp0, fp0 = int(labels_pos.sum()), int(labels_neg.sum())
     tp_o, fp_o = op @ labels_pos, on @ labels_neg
-    h_outer = crisp_hulls(tp_o, fp_o, n_pos, n_neg, tp0, fp0)
+    h_outer = replace(crisp_hulls(tp_o, fp_o, n_pos, n_neg, tp0, fp0), row0=row0)
     h = crisp_hulls(ip @ labels_pos, inn @ labels_neg, n_pos, n_neg, tp0, fp0)
     zeros = np.zeros(tp_o.size)
     x0 = np.column_stack((zeros, fp_o.astype(float), np.full(tp_o.size, float(n_neg)))).ravel()
     y0 = np.column_stack((zeros, tp_o.astype(float), np.full(tp_o.size, float(n_pos)))).ravel()
-    inner_h = Hulls(x=h.x, y=h.y, indptr=h.indptr, n_pos=n_pos, n_neg=n_neg, x0=x0, y0=y0)
+    inner_h = Hulls(
+        x=h.x, y=h.y, indptr=h.indptr, n_pos=n_pos, n_neg=n_neg, x0=x0, y0=y0, row0=row0
+    )
     return h_outer, inner_h
 
 
@@ -117,30 +122,38 @@ def hybrid_world(
     }
     outer_parts, inner_parts = [], []
     for g in chunk_sizes(draws, 2 * y.size):
-        op, on = multinomial_counts(rng, n_pos, g), multinomial_counts(rng, n_neg, g)
-        ip, inn = resample_counts(rng, op, 1), resample_counts(rng, on, 1)
-        raw_o, raw_i = [], []
-        for name in names:
-            if name in layouts:
-                lay = layouts[name]
-                cp_o = cumulative(op[:, lay.pos_order])
-                cn_o = cumulative(on[:, lay.neg_order])
-                h_outer = replicate_hulls(lay, cp_o, cn_o)
-                h_inner = _recount(
-                    replicate_hulls(
-                        lay, cumulative(ip[:, lay.pos_order]), cumulative(inn[:, lay.neg_order])
-                    ),
-                    cp_o,
-                    cn_o,
-                )
-            else:
-                h_outer, h_inner = _crisp_pair(*crisp[name], (op, on), (ip, inn), n_pos, n_neg)
-            o = hull_curves(h_outer, grid, {}, sd=True)
-            i = hull_curves(h_inner, grid, {}, sd=True)
-            raw_o.append((o.raw, o.in_sample, o.raw_sd))
-            raw_i.append((i.raw, i.in_sample, i.raw_sd))
-        outer_parts.append(_hybrid_optimism(raw_o))
-        inner_parts.append(_hybrid_optimism(raw_i))
+        op_g, on_g = multinomial_counts(rng, n_pos, g), multinomial_counts(rng, n_neg, g)
+        ip_g, inn_g = resample_counts(rng, op_g, 1), resample_counts(rng, on_g, 1)
+        # the drawn chunk in cache-sized slices of rows: each replicate's numbers are its own
+        for rows in row_blocks(g, y.size + 1):
+            op, on, ip, inn = op_g[rows], on_g[rows], ip_g[rows], inn_g[rows]
+            raw_o, raw_i = [], []
+            for name in names:
+                if name in layouts:
+                    lay = layouts[name]
+                    cp_o = cumulative(op[:, lay.pos_order])
+                    cn_o = cumulative(on[:, lay.neg_order])
+                    h_outer = replicate_hulls(lay, cp_o, cn_o, row0=rows.start)
+                    h_inner = _recount(
+                        replicate_hulls(
+                            lay,
+                            cumulative(ip[:, lay.pos_order]),
+                            cumulative(inn[:, lay.neg_order]),
+                            row0=rows.start,
+                        ),
+                        cp_o,
+                        cn_o,
+                    )
+                else:
+                    h_outer, h_inner = _crisp_pair(
+                        *crisp[name], (op, on), (ip, inn), n_pos, n_neg, rows.start
+                    )
+                o = hull_curves(h_outer, grid, {}, sd=True)
+                i = hull_curves(h_inner, grid, {}, sd=True)
+                raw_o.append((o.raw, o.in_sample, o.raw_sd))
+                raw_i.append((i.raw, i.in_sample, i.raw_sd))
+            outer_parts.append(_hybrid_optimism(raw_o))
+            inner_parts.append(_hybrid_optimism(raw_i))
     return tuple(np.concatenate([p[j] for p in outer_parts]) for j in (0, 1)) + tuple(
         np.concatenate([p[j] for p in inner_parts]) for j in (0, 1)
     )
