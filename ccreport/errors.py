@@ -39,3 +39,8 @@ class UserInputError(CCReportError):
     def __init__(self, problems: list[Problem] | Problem):
         self.problems = [problems] if isinstance(problems, Problem) else list(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
+
+    def __reduce__(self):
+        """Pickled as its problems, so one raised in a worker process (the build's figure and page
+        writers) reaches the command line as it was raised."""
+        return type(self), (self.problems,)

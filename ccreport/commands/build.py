@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import hashlib
+import importlib
 import json
 import os
 import platform
@@ -230,7 +232,8 @@ def write_output(
             json.dumps(invocation, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
         )
 
-    from ..render.site import render_site
+    from ..render.figure_files import figure_index
+    from ..render.site import copy_theme, site_model, write_pages
 
     # ccreport.runtime.collector: what the process holds is frozen, and the output stages' garbage
     # is collected once, after them (or, at the end of the ccreport command, left to the exit)
@@ -238,14 +241,25 @@ def write_output(
         progress.phase("drawing figures")
         figure_style = theme_figure_style(project)
         drawn = figures_key(results) if figures_digest is None else figures_digest
-        figures = draw_figures(results, staging, workers, figure_style, drawn)
-        progress.phase("writing pages")
-        site = render_site(results, project, staging, figures, pdf=pdf)
-        if pdf:
-            from ..render.pdf import render_pdf
+        # the pages and report.pdf from the figures' planned index: report.pdf is laid out here
+        # while worker processes draw (waiting only for the figures it has reached), and the pages
+        # are written once the figures are (their sizes read from the SVG files), by a worker
+        planned = figure_index(results, theme_style=figure_style)
+        site = site_model(results, project, staging, planned, pdf=pdf)
+        copy_theme(site.theme, staging)
+        pages = functools.partial(write_pages, site, staging)
+        with start_drawing(
+            results, staging, workers, figure_style, drawn, planned, then=pages
+        ) as drawing:
+            if pdf:
+                from ..render.pdf import render_pdf
 
-            progress.phase("typesetting report.pdf")
-            render_pdf(site, staging, project, date)
+                progress.phase("typesetting report.pdf")
+                render_pdf(site, staging, project, date, ready=drawing.wait)
+            progress.phase("writing pages")
+            figures = drawing.result()
+        if figures != planned:  # pragma: no cover - an entry that depends on the drawing
+            raise RuntimeError("the figures drawn are not the figures planned")
 
 
 def swap_into_place(staging: Path, target: Path) -> None:
@@ -349,7 +363,7 @@ def build(
         ):
             files = read_project_files(project, datasets)
             with run_on(
-                project, scheduler, clamped
+                project, scheduler, clamped, functools.partial(prepare_output, pdf)
             ) as executor:  # a Dask cluster is reached or refused here
                 results = compute_results(project, datasets, files, executor)
             raise_if_interrupted()
@@ -397,27 +411,74 @@ def build(
     return results
 
 
-def run_on(project: Project, scheduler: str | None, workers: int):
+def run_on(project: Project, scheduler: str | None, workers: int, meanwhile=None):
     """The executor of a build, as a context: the Dask cluster at ``scheduler`` (the command line's,
-    else the manifest's), else this machine's ``workers`` processes."""
+    else the manifest's), else this machine's ``workers`` processes (``meanwhile``: what this
+    process does while they run, :class:`ccreport.tasks.executors.ProcessPoolExecutor`)."""
     if scheduler is not None:
         return cluster(scheduler, "command line", "--scheduler")
     if project.scheduler is not None:
         return cluster(project.scheduler, display_path(project.manifest_path), "project.scheduler")
-    return contextlib.nullcontext(executor_for(workers))
+    return contextlib.nullcontext(executor_for(workers, meanwhile))
 
 
-def draw_figures(
-    results: Results, staging: Path, workers: int | None, figure_style: Path | None, drawn: str
-) -> dict:
-    """Write the figures into ``staging/figures`` and return their index (report order), from the
-    active cache where it holds them: the overview's figures keyed by ``drawn``
-    (:func:`figures_key`), each dataset's by :func:`figures_key` of the results with that dataset
-    alone and the classifiers' order (their styles); both with the theme's figure style. So a
-    changed dataset redraws its own figures and the overview's, and the others come from the
-    cache."""
+OUTPUT_MODULES = ("ccreport.render.site", "ccreport.render.figure_files")
+PDF_MODULES = ("ccreport.render.pdf", "weasyprint", "pypdf")
+
+
+def prepare_output(pdf: bool) -> None:
+    """Import the modules the output stages use (:data:`OUTPUT_MODULES`, and with ``pdf``
+    :data:`PDF_MODULES`), while the analyses run in worker processes: their imports then leave the
+    build's serial part. One that cannot be imported is left to its first use, which reports it."""
+    for name in OUTPUT_MODULES + (PDF_MODULES if pdf else ()):
+        try:
+            importlib.import_module(name)
+        except (ImportError, OSError):
+            continue
+
+
+class FigureDrawing:
+    """The figures of a build being written (:func:`start_drawing`): :meth:`wait` for one file,
+    :meth:`result` for the index of all of them once written (and stored in the active cache)."""
+
+    def __init__(self, runs: list, finish, then=None):
+        self._runs = runs
+        self._finish = finish
+        self._then = then  # when no figure is drawn (all from the cache): called by result()
+
+    def wait(self, path) -> None:
+        """Return once the figure file at ``path`` is in the staging folder."""
+        for run in self._runs:
+            run.wait(path)
+
+    def result(self) -> dict:
+        index = {key: entry for found in self._finish().values() for key, entry in found.items()}
+        if not self._runs and self._then is not None:
+            self._then()
+        return index
+
+
+@contextlib.contextmanager
+def start_drawing(
+    results: Results,
+    staging: Path,
+    workers: int | None,
+    figure_style: Path | None,
+    drawn: str,
+    planned: dict,
+    then=None,
+):
+    """A :class:`FigureDrawing` of the figures of ``planned`` (their index,
+    :func:`ccreport.render.figure_files.figure_index`) into ``staging/figures``, from the active
+    cache where it holds them: the overview's figures keyed by ``drawn`` (:func:`figures_key`),
+    each dataset's by :func:`figures_key` of the results with that dataset alone and the
+    classifiers' order (their styles); both with the theme's figure style. So a changed dataset
+    redraws its own figures and the overview's, and the others come from the cache. The others
+    are drawn by ``workers`` processes (:func:`ccreport.render.figure_files.start_figures`) while
+    the context runs; leaving it stops them. ``then``: called once every figure is written (in a
+    worker when there are workers; :meth:`FigureDrawing.result` raises what it raised)."""
     from ..figures import classifier_names
-    from ..render.figure_files import group_folder, group_of, write_figures
+    from ..render.figure_files import group_folder, group_of, start_figures
 
     theme = "" if figure_style is None else "\n" + figure_style.read_text(encoding="utf-8")
 
@@ -430,19 +491,28 @@ def draw_figures(
             )
         return keys
 
-    def produce(groups) -> dict:
-        by_group: dict = {}
-        for key, entry in write_figures(
-            results, staging, workers=workers, theme_style=figure_style, groups=groups
-        ).items():
-            by_group.setdefault(group_of(entry), {})[key] = entry
-        return by_group
+    runs: list = []
 
-    return {
-        key: entry
-        for index in cache.cached_folders(key_texts, staging, produce).values()
-        for key, entry in index.items()
-    }
+    def start(groups):
+        run = start_figures(
+            results, staging, workers=workers, theme_style=figure_style, groups=groups, then=then
+        )
+        runs.append(run)
+
+        def finish() -> dict:
+            by_group: dict = {}
+            for key, entry in run.result().items():
+                by_group.setdefault(group_of(entry), {})[key] = entry
+            return by_group
+
+        return finish
+
+    try:
+        finish = cache.cached_folders_later(key_texts, staging, start)
+        yield FigureDrawing(runs, finish, then)
+    finally:
+        for run in runs:
+            run.close()
 
 
 def figures_key(results: Results) -> str:

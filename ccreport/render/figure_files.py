@@ -24,16 +24,21 @@ public API. Where ``ccreport.speedups`` allows (on by default, off with ``CCREPO
 another matplotlib), the SVG and PDF are drawn in one walk (:mod:`ccreport.speedups.figure_replay`),
 and work repeated from figure to figure is shared (:mod:`ccreport.speedups.figure_caches`);
 SVG files are byte-identical either way. Figures are split between forked worker processes
-(``workers``); the files are the same bytes for any number of them.
+(``workers``); the files are the same bytes for any number of them. A figure's index entry
+(caption, alt text, files) is a function of its subject, known before it is drawn
+(:func:`figure_index`), so a build lays out report.pdf while the workers draw
+(:func:`start_figures`, :class:`FigureRun`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import multiprocessing as mp
 import os
 import re
 import string
+import threading
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -144,41 +149,58 @@ def lay_out_once(fig) -> None:
         fig.set_layout_engine(None)  # None here means no engine at all (not a placeholder)
 
 
-def _render(results: Results, styles, folder: Path, formats, chunks) -> list[tuple[str, dict]]:
+def drawing_contexts() -> contextlib.ExitStack:
+    """What every figure is drawn inside: the package and theme style, and the speedups' shared
+    work (nothing when they are off). Entered once per :func:`_render` call, or once per worker
+    process for its whole life (:func:`_start_worker`)."""
+    stack = contextlib.ExitStack()
+    stack.enter_context(F.style())
+    stack.enter_context(figure_caches.shared_work())
+    return stack
+
+
+def _render(folder: Path, formats, chunks) -> list[tuple[str, dict]]:
     """Draw the figures of each chunk (:func:`font_chunks`) and write their files; the PDF files
     of a chunk are the pages of one ``PdfPages`` document, so they share its font subsets."""
-    out = []
-    with (
-        F.style(),
-        figure_caches.shared_work(),
-    ):  # speedups: nothing when off
-        for chunk in chunks:
-            buffer = io.BytesIO()
-            pages = PdfPages(buffer, metadata=SAVE_METADATA["pdf"]) if "pdf" in formats else None
-            entries = [_render_one(t, folder, formats, pages) for t in chunk]
-            if pages is not None:
-                pages.close()
-                split_pages(buffer.getvalue(), [folder / e["pdf"] for e in entries])
-            out.extend((t.key, e) for t, e in zip(chunk, entries, strict=True))
-    return out
+    with drawing_contexts():
+        return [pair for chunk in chunks for pair in _render_chunk(folder, formats, chunk)]
 
 
-def _render_one(t: _Task, folder: Path, formats, pages) -> dict:
-    """Draw one figure and write its files (its PDF as the next page of ``pages``, a
-    ``PdfPages``; None: no PDF); return its index entry."""
-    fig, caption, alt = t.spec.draw(t.subject), t.spec.caption(t.subject), t.spec.alt(t.subject)
+def _render_chunk(folder: Path, formats, chunk: list[_Task]) -> list[tuple[str, dict]]:
+    """Draw one chunk's figures (inside :func:`drawing_contexts`) and write their files."""
+    buffer = io.BytesIO()
+    pages = PdfPages(buffer, metadata=SAVE_METADATA["pdf"]) if "pdf" in formats else None
+    entries = [_render_one(t, folder, formats, pages) for t in chunk]
+    if pages is not None:
+        pages.close()
+        split_pages(buffer.getvalue(), [folder / e["pdf"] for e in entries])
+    return [(t.key, e) for t, e in zip(chunk, entries, strict=True)]
+
+
+def _entry(t: _Task, formats) -> dict:
+    """A figure's index entry (:func:`write_figures`): its files, caption, alt text and width, and
+    for a grid's panel its panel caption and the grid's note; functions of the subject alone, so
+    known before the figure is drawn (:func:`figure_index`)."""
     entry = {fmt: f"{t.stem}.{fmt}" for fmt in formats}
-    (folder / t.stem).parent.mkdir(parents=True, exist_ok=True)
-    with figure_caches.tick_updates():  # from layout to the last file, not while drawing code runs
-        lay_out_once(fig)  # measures text without font features: ligatures do not matter yet
-        without_ligatures(fig)  # every text, the tick labels the layout made among them
-        _save(fig, folder, entry, list(formats), pages)
-    entry.update(caption=caption, alt=alt, width=t.spec.width)
+    entry.update(caption=t.spec.caption(t.subject), alt=t.spec.alt(t.subject), width=t.spec.width)
     if t.spec.panel_caption is not None:  # report.pdf's grid: the panel's facts, the rest said once
         entry.update(
             panel_caption=t.spec.panel_caption(t.subject),
             panels_note=t.spec.panels_note(t.subject),
         )
+    return entry
+
+
+def _render_one(t: _Task, folder: Path, formats, pages) -> dict:
+    """Draw one figure and write its files (its PDF as the next page of ``pages``, a
+    ``PdfPages``; None: no PDF); return its index entry."""
+    fig = t.spec.draw(t.subject)
+    entry = _entry(t, formats)
+    (folder / t.stem).parent.mkdir(parents=True, exist_ok=True)
+    with figure_caches.tick_updates():  # from layout to the last file, not while drawing code runs
+        lay_out_once(fig)  # measures text without font features: ligatures do not matter yet
+        without_ligatures(fig)  # every text, the tick labels the layout made among them
+        _save(fig, folder, entry, list(formats), pages)
     return entry
 
 
@@ -399,26 +421,28 @@ def font_chunks(tasks: list[_Task]) -> list[list[_Task]]:
     return chunks
 
 
-def worker_shares(chunks: list[list[_Task]], n: int) -> list[list[list[_Task]]]:
-    """The chunks dealt to ``n`` workers, largest first, each to the least-loaded worker (ties:
-    the lowest number): which worker draws a chunk does not change its bytes, only the balance."""
-    shares: list[list[list[_Task]]] = [[] for _ in range(n)]
-    loads = [0] * n
-    for chunk in sorted(chunks, key=len, reverse=True):
-        k = loads.index(min(loads))
-        shares[k].append(chunk)
-        loads[k] += len(chunk)
-    return shares
+_FORKED: tuple | None = None  # (folder, formats, chunks, then, gate, stop) inherited by workers
+_WORKER_CONTEXTS: list = []  # a worker's drawing_contexts, open for the process's life
 
 
-_FORKED: tuple | None = (
-    None  # (results, styles, folder, formats, shares) inherited by forked workers
-)
+def _start_worker() -> None:
+    """Initializer of a figure worker: SIGINT left to the main process, and the drawing contexts
+    entered once, so the speedups' shared work serves every chunk the worker draws."""
+    ignore_interrupts()
+    _WORKER_CONTEXTS.append(drawing_contexts().__enter__())
 
 
-def _render_share(k: int):
-    results, styles, folder, formats, shares = _FORKED
-    return _render(results, styles, folder, formats, shares[k])
+def _draw_chunk(k: int) -> list[tuple[str, dict]]:
+    folder, formats, chunks, *_ = _FORKED
+    return _render_chunk(folder, formats, chunks[k])
+
+
+def _then():
+    """A worker's last task: ``then()`` once the main process opens the gate (every run written),
+    unless the run was stopped."""
+    *_, then, gate, stop = _FORKED
+    gate.wait()
+    return None if stop.is_set() else then()
 
 
 DEFAULT_MAX_WORKERS = 8  # the default's cap: each worker shares less of the caches' work (speedups)
@@ -431,6 +455,63 @@ def _default_workers() -> int:
     except AttributeError:
         available = os.cpu_count() or 1
     return max(1, min(DEFAULT_MAX_WORKERS, available))
+
+
+class FigureRun:
+    """Figures being drawn (:func:`start_figures`): their index, known before they are drawn
+    (:attr:`index`), each file's readiness (:meth:`wait`) and, when all are written, the index the
+    drawing returned (:meth:`result`). A context manager: leaving it stops the workers (figures
+    not yet started are not drawn)."""
+
+    def __init__(
+        self, index: dict, tasks, folder: Path, formats, futures=(), done=None, pool=None, then=None
+    ):
+        self.index = index
+        self._tasks = tasks
+        self._futures = list(futures)
+        self._done = done  # {key: entry} once every figure is written
+        self._pool = pool
+        self._then = then  # (the future of the then task, the gate, the stop event)
+        self._pending: dict[Path, object] = {}  # a file -> the future of the chunk writing it
+        for chunk, future in self._futures:
+            for t in chunk:
+                for fmt in formats:
+                    self._pending[(folder / f"{t.stem}.{fmt}").resolve()] = future
+
+    def wait(self, path) -> None:
+        """Return once the file at ``path`` is written, if this run writes it (else at once);
+        raise what drawing its chunk raised."""
+        future = self._pending.get(Path(path).resolve())
+        if future is not None:
+            future.result()
+
+    def result(self) -> dict:
+        """The index of the figures drawn (the figures' own entries, equal to :attr:`index`),
+        once all are written, in report order."""
+        if self._done is None:
+            done = dict(pair for _, future in self._futures for pair in future.result())
+            if self._then is not None:
+                self._then[0].result()
+            self._done = {t.key: done[t.key] for t in self._tasks}
+            self.close()
+        return self._done
+
+    def close(self) -> None:
+        global _FORKED
+        if self._pool is not None:
+            if self._then is not None:  # a then task not yet past its gate does nothing
+                _, gate, stop = self._then
+                stop.set()
+                gate.set()
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+            _FORKED = None
+
+    def __enter__(self) -> FigureRun:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 def write_figures(
@@ -475,44 +556,120 @@ def write_figures(
     ``figures/<dataset-stem>/diff/<pair-stem>``. Formats: any of "svg", "pdf", "png"
     (PNG at ``PNG_DPI``). ``workers`` (default: the CPUs available, at most ``DEFAULT_MAX_WORKERS``;
     never more than one per four figures or per run of :func:`font_chunks`; forked processes,
-    where ``fork`` exists) splits the runs between processes (:func:`worker_shares`); the files are
-    the same bytes either way. ``theme_style``: the theme's
+    where ``fork`` exists) draws the runs in worker processes (:func:`start_figures`); the files
+    are the same bytes either way. ``theme_style``: the theme's
     ``figures.mplstyle``, layered over the package style for every figure
     (:func:`ccreport.figures.theme_style`). ``groups``: only the figures whose files are in these
     folders (:func:`group_folder`; None: all), so a build redraws only the datasets whose figures
     its cache does not hold; each figure is drawn as it is drawn among all of them.
     """
-    with F.theme_style(theme_style):
-        return _write_figures(
-            results, Path(folder), formats, focus, rescaled, styles, workers, groups
-        )
+    with start_figures(
+        results,
+        folder,
+        formats,
+        focus=focus,
+        rescaled=rescaled,
+        styles=styles,
+        workers=workers,
+        theme_style=theme_style,
+        groups=groups,
+    ) as run:
+        return run.result()
 
 
-def _write_figures(
-    results, folder: Path, formats, focus, rescaled, styles, workers, groups=None
-) -> dict:
+def _planned_tasks(results, formats, focus, rescaled, styles, groups) -> list[_Task]:
     styles = styles or F.classifier_styles(results)
     tasks = _tasks(results, styles, FigureOptions(focus=focus, rescaled=rescaled))
     if groups is not None:
         wanted = set(groups)
         tasks = [t for t in tasks if "/".join(t.stem.split("/")[:2]) in wanted]
-    chunks = font_chunks(tasks)
-    workers = _default_workers() if workers is None else max(1, int(workers))
-    workers = min(workers, len(chunks), max(1, len(tasks) // 4))
-    if workers > 1 and "fork" in mp.get_all_start_methods():
-        global _FORKED
-        _FORKED = (results, styles, folder, tuple(formats), worker_shares(chunks, workers))
-        try:
-            with ProcessPoolExecutor(
-                workers, mp_context=mp.get_context("fork"), initializer=ignore_interrupts
-            ) as pool:
-                shares = list(pool.map(_render_share, range(workers)))
-        finally:
-            _FORKED = None
-        done = dict(pair for share in shares for pair in share)
-    else:
-        done = dict(_render(results, styles, folder, tuple(formats), chunks))
-    return {t.key: done[t.key] for t in tasks}
+    return tasks
+
+
+def figure_index(
+    results: Results,
+    formats=("svg", "pdf"),
+    *,
+    focus: bool | None = None,
+    rescaled: bool | None = None,
+    styles: dict | None = None,
+    theme_style: Path | None = None,
+    groups=None,
+) -> dict:
+    """The index :func:`write_figures` returns for these arguments (the same entries, in the same
+    order: captions, alt text, widths and files), without drawing anything."""
+    with F.theme_style(theme_style):
+        tasks = _planned_tasks(results, formats, focus, rescaled, styles, groups)
+        return {t.key: _entry(t, formats) for t in tasks}
+
+
+def start_figures(
+    results: Results,
+    folder: Path,
+    formats=("svg", "pdf"),
+    *,
+    focus: bool | None = None,
+    rescaled: bool | None = None,
+    styles: dict | None = None,
+    workers: int | None = None,
+    theme_style: Path | None = None,
+    groups=None,
+    then=None,
+) -> FigureRun:
+    """Begin :func:`write_figures` (same arguments) and return its :class:`FigureRun` at once: with
+    more than one worker the runs of :func:`font_chunks` are drawn by forked worker processes, in
+    report order, each run by the first worker free, while this process goes on (report.pdf's
+    layout waits only for the figures it has reached, :meth:`FigureRun.wait`); with one, they are
+    drawn here before it returns. The files are the same bytes either way. ``then``: a function
+    (no arguments, return value unused) called once every figure is written, in a worker (forked
+    with it) when there are workers, else here; :meth:`FigureRun.result` raises what it raised
+    (a build writes its HTML pages so, which read the SVG files' sizes)."""
+    folder = Path(folder)
+    formats = tuple(formats)
+    with F.theme_style(theme_style):
+        tasks = _planned_tasks(results, formats, focus, rescaled, styles, groups)
+        index = {t.key: _entry(t, formats) for t in tasks}
+        chunks = font_chunks(tasks)
+        workers = _default_workers() if workers is None else max(1, int(workers))
+        workers = min(workers, len(chunks), max(1, len(tasks) // 4))
+        if workers > 1 and "fork" in mp.get_all_start_methods():
+            global _FORKED
+            context = mp.get_context("fork")
+            gate, stop = context.Event(), context.Event()
+            _FORKED = (folder, formats, chunks, then, gate, stop)
+            pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker)
+            try:  # the workers are forked at the first submission, inside the theme's style
+                futures = [(chunk, pool.submit(_draw_chunk, k)) for k, chunk in enumerate(chunks)]
+                later = None if then is None else (pool.submit(_then), gate, stop)
+            except BaseException:
+                stop.set()
+                gate.set()
+                pool.shutdown(wait=True, cancel_futures=True)
+                _FORKED = None
+                raise
+            _open_when_done([future for _, future in futures], gate)
+            return FigureRun(index, tasks, folder, formats, futures, pool=pool, then=later)
+        done = dict(_render(folder, formats, chunks))
+        if then is not None:
+            then()
+        return FigureRun(index, tasks, folder, formats, done={t.key: done[t.key] for t in tasks})
+
+
+def _open_when_done(futures: list, gate) -> None:
+    """Set ``gate`` once every one of ``futures`` is done (written, failed or cancelled)."""
+    left = [len(futures)]
+    lock = threading.Lock()
+
+    def one_done(_future) -> None:
+        with lock:
+            left[0] -= 1
+            if left[0] == 0:
+                gate.set()
+
+    if not futures:
+        gate.set()
+    for future in futures:
+        future.add_done_callback(one_done)
 
 
 def planned_figures(results: Results, formats=("svg", "pdf")) -> dict:

@@ -56,30 +56,44 @@ _NO_COPY = ("/Length",)  # pydyf writes the length of the bytes it writes
 class FigurePdf:
     """One figure's vector PDF as a WeasyPrint image (``get_intrinsic_size`` and ``draw``)."""
 
-    def __init__(self, path: Path, owner: FigureImages):
-        import pypdf
-
+    def __init__(self, path: Path, owner: FigureImages, ready=None):
         self.path = Path(path)
         self._owner = owner
+        self._page = None
+        self.id: str | None = None  # set when first drawn (XOBJECT_PREFIX)
+        self.name: str | None = None
+        self.xobject = None
+        self._ready = ready
+        if ready is None:
+            self._load()
+
+    def _load(self) -> None:
+        """Read the PDF file (once ``ready(path)`` returns, when given): its MediaBox, and whether
+        report.pdf can draw it (raises ValueError when not)."""
+        if self._page is not None:
+            return
+        import pypdf
+
+        if self._ready is not None:
+            self._ready(self.path)
         self._reader = pypdf.PdfReader(self.path)
-        self._page = self._reader.pages[0]
-        box = self._page.mediabox
+        page = self._reader.pages[0]
+        box = page.mediabox
         self.box = (float(box.left), float(box.bottom), float(box.right), float(box.top))
         self.width, self.height = self.box[2] - self.box[0], self.box[3] - self.box[1]
         if self.width <= 0 or self.height <= 0:
             raise ValueError(f"{self.path}: empty MediaBox")
-        cid_zero = [name for name, font in page_fonts(self._page) if draws_cid_zero(font)]
+        cid_zero = [name for name, font in page_fonts(page) if draws_cid_zero(font)]
         if cid_zero:
             raise ValueError(
                 f"{self.path}: font {cid_zero[0]} maps CID 0 to a glyph (PDF/A: .notdef)"
             )
-        self.id: str | None = None  # set when first drawn (XOBJECT_PREFIX)
-        self.name: str | None = None
-        self.xobject = None
+        self._page = page
 
     def get_intrinsic_size(self, image_resolution, font_size):
         """``(width, height, ratio)`` in CSS px: the MediaBox's points times 4/3, as the SVG's
         ``Wpt x Hpt``."""
+        self._load()
         return self.width * PX_PER_PT, self.height * PX_PER_PT, self.width / self.height
 
     def draw(self, stream, concrete_width, concrete_height, _style):
@@ -89,6 +103,7 @@ class FigurePdf:
         Registered as WeasyPrint registers its own images (``stream.add_image``, which names the
         XObject ``i<id>0``, e.g. ``iccfig0_0`` and asks :meth:`get_x_object` for it when the page is
         written)."""
+        self._load()
         if self.xobject is None:
             self.xobject = self._form_xobject()
             self.id = f"{XOBJECT_PREFIX}{len(self._owner.drawn)}_"
@@ -281,16 +296,29 @@ def _fill(copied, value, pdf, done, shared=None) -> None:
         target[_key(key)] = _copy(item, pdf, done, shared)
 
 
+def _no_wait(path) -> None:
+    return None
+
+
 class FigureImages(dict):
     """WeasyPrint's image cache (``HTML.render(cache=...)``) answering the URL of each
     ``figures/**/X.svg`` under ``out`` that has a sibling ``X.pdf`` with a :class:`FigurePdf`
     (other URLs: WeasyPrint's own loading and caching). :meth:`embed` is the ``write_pdf``
-    finisher's part."""
+    finisher's part.
 
-    def __init__(self, out: Path):
+    ``planned``: figure PDF files a build is writing while WeasyPrint lays out (possibly not yet
+    there); each is answered with a :class:`FigurePdf` that reads its file when first laid out,
+    after ``ready(path)`` returns (None: at once). Such a figure has no SVG route: a planned PDF
+    report.pdf cannot draw (an unreadable file, a font subset drawing CID 0, which the build's
+    figure files never hold, :func:`ccreport.render.figure_files.split_pages`) stops the build
+    with the file named, where an unplanned one is drawn from its SVG."""
+
+    def __init__(self, out: Path, planned=(), ready=None):
         super().__init__()
         self.figures = (Path(out) / "figures").resolve()
         self.drawn: list[FigurePdf] = []
+        self.planned = {Path(p).resolve() for p in planned}
+        self.ready = ready
 
     def figure_pdf(self, url: str) -> Path | None:
         """The vector PDF of the figure SVG at ``url`` (None: not a figure SVG, or no PDF)."""
@@ -303,7 +331,7 @@ class FigureImages(dict):
         if self.figures not in path.parents:
             return None
         pdf = path.with_suffix(".pdf")
-        return pdf if pdf.is_file() else None
+        return pdf if pdf in self.planned or pdf.is_file() else None
 
     def __contains__(self, url) -> bool:
         if dict.__contains__(self, url):
@@ -311,6 +339,9 @@ class FigureImages(dict):
         pdf = self.figure_pdf(url)
         if pdf is None:
             return False
+        if pdf in self.planned:  # read when first laid out, once written
+            self[url] = FigurePdf(pdf, self, ready=self.ready or _no_wait)
+            return True
         try:
             self[url] = FigurePdf(pdf, self)
         except Exception:  # an unreadable PDF: the SVG route

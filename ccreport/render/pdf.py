@@ -196,7 +196,12 @@ def figure_fonts(out: Path, project=None) -> tuple[dict, dict]:
 
 
 def render_pdf(
-    site: Site, out: Path, project=None, date: BuildDate | None = None, figure_pdfs: bool = True
+    site: Site,
+    out: Path,
+    project=None,
+    date: BuildDate | None = None,
+    figure_pdfs: bool = True,
+    ready=None,
 ) -> Path:
     """Write ``out/report.pdf`` from a rendered site (``out`` holds its figures, assets and
     results.json).
@@ -205,7 +210,11 @@ def render_pdf(
     ``site.results.provenance`` lists them; None: only results.json); ``date``: the build date
     (None: the one the results record, else ``SOURCE_DATE_EPOCH`` or the present moment);
     ``figure_pdfs``: draw each figure from its vector PDF file (:mod:`ccreport.render.figure_pdfs`;
-    False: every figure through its SVG, the route of figures without a PDF file).
+    False: every figure through its SVG, the route of figures without a PDF file); ``ready``:
+    the figures' files are still being written (:func:`ccreport.render.figure_files.start_figures`)
+    and ``ready(path)`` returns once the one at ``path`` is: every figure of ``site`` is then
+    drawn from its PDF file, read when WeasyPrint first lays it out, so the layout of the pages
+    before a figure overlaps its drawing (None: the files are all there).
     """
     import weasyprint
 
@@ -231,7 +240,11 @@ def render_pdf(
             out, project
         )  # the figures' SVG text in their own font files
         html = report_html(site, date.epoch, attachments=bool(attached))
-        images = FigureImages(out) if figure_pdfs else {}  # figures drawn from their own PDF files
+        planned = [out / f.pdf for page in site.pages for f in page.figures.values() if f.pdf]
+        # figures drawn from their own PDF files
+        images = (
+            FigureImages(out, planned if ready is not None else (), ready) if figure_pdfs else {}
+        )
         source = weasyprint.HTML(string=html, base_url=str(out) + os.sep, **html_options)
         document = source.render(cache=images, **render_options)
         attachments = [

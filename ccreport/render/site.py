@@ -550,16 +550,25 @@ def render_site(
     results: Results, project, out: Path, figures: dict | None = None, pdf: bool = True
 ) -> Site:
     """Write the HTML pages, the tables (CSV, LaTeX) and the theme assets into ``out``."""
-    out = Path(out)
+    site = site_model(results, project, out, figures, pdf)
+    copy_theme(site.theme, Path(out))
+    write_pages(site, out)
+    return site
+
+
+def site_model(
+    results: Results, project, out: Path, figures: dict | None = None, pdf: bool = True
+) -> Site:
+    """The site's pages, numbering and template context, writing nothing: what report.pdf is laid
+    out from (:func:`ccreport.render.pdf.render_pdf`) before the figure files exist, and what
+    :func:`write_pages` writes once they do. ``figures``: the figure index
+    (:func:`ccreport.render.figure_files.write_figures` or ``figure_index``)."""
     root = getattr(project, "root", None)
     theme = paths.theme_dir(
         getattr(project, "theme", paths.DEFAULT_THEME) or paths.DEFAULT_THEME, root
     )
     env = make_environment(root, theme)
-    figure_list = figures_from_index(figures)
-    for figure in figure_list.values():
-        figure.size = page_nav.svg_size(out / figure.svg)
-    pages = build_pages(results, figure_list)
+    pages = build_pages(results, figures_from_index(figures))
     catalogue = number_items(pages)
     site_context = {
         "results": results,
@@ -576,15 +585,22 @@ def render_site(
         ],
         "decision_summary": decision_summary(results, catalogue),
     }
-    copy_theme(theme, out)
+    return Site(results, pages, env, theme, site_context, catalogue)
+
+
+def write_pages(site: Site, out: Path) -> None:
+    """Write ``site``'s HTML pages and tables (CSV, LaTeX) into ``out``, each figure's ``<img>``
+    sized from its SVG file there (:func:`ccreport.render.page_nav.svg_size`)."""
+    out = Path(out)
+    for figure in {id(f): f for page in site.pages for f in page.figures.values()}.values():
+        figure.size = page_nav.svg_size(out / figure.svg)
     (out / "tables").mkdir(exist_ok=True)
-    for page in pages:
-        html = render_template(env, page.template, page_context(site_context, page, False))
+    for page in site.pages:
+        html = render_template(site.env, page.template, page_context(site.context, page, False))
         (out / page.filename).write_text(html, encoding="utf-8")
         for table in page.tables.values():
             (out / table.csv_href).write_text(table.to_csv(), encoding="utf-8")
             (out / table.tex_href).write_text(table.to_latex(), encoding="utf-8")
-    return Site(results, pages, env, theme, site_context, catalogue)
 
 
 def as_markup(html: str) -> Markup:

@@ -463,22 +463,38 @@ def cached_folders(key_texts, staging: Path, produce) -> dict:
     index}``: with the cache active, in ``key_texts()``'s order, the folders found (verified,
     :meth:`Cache.get_folder`) copied in and only the others produced, in one ``produce`` call, and
     stored; without it, ``produce(None)``. A subfolder ``produce`` leaves out is an empty index."""
+    return cached_folders_later(
+        key_texts, staging, lambda subfolders: lambda: produce(subfolders)
+    )()
+
+
+def cached_folders_later(key_texts, staging: Path, start):
+    """:func:`cached_folders` with the producing begun now and finished later: the folders found
+    in the cache are copied in at once, then ``start(subfolders)`` begins writing the others and
+    returns a function that waits for them and returns their ``{subfolder: index}`` (not called
+    when every folder was found). Returns a function that waits, stores the folders produced and
+    returns ``{subfolder: index}`` as :func:`cached_folders` does."""
     cache = _active
     if cache is None:
-        return produce(None)
+        return start(None)
     keys = {
         sub: hashlib.sha256(f"{source_hash()}\0{sub}\0{text}".encode()).hexdigest()
         for sub, text in key_texts().items()
     }
     found = {sub: cache.get_folder(key, staging, sub) for sub, key in keys.items()}
     missing = [sub for sub, index in found.items() if index is MISSING]
-    if missing:
-        made = produce(missing)
-        for sub in missing:
-            found[sub] = made.get(sub, {})
-            if (staging / sub).is_dir():
-                cache.put_folder(keys[sub], staging, sub, found[sub])
-    return found
+    finish = start(missing) if missing else None
+
+    def finished() -> dict:
+        if finish is not None:
+            made = finish()
+            for sub in missing:
+                found[sub] = made.get(sub, {})
+                if (staging / sub).is_dir():
+                    cache.put_folder(keys[sub], staging, sub, found[sub])
+        return found
+
+    return finished
 
 
 def done(result):

@@ -67,12 +67,16 @@ class SerialExecutor:
 
 
 class ProcessPoolExecutor:
-    """Every task in a pool of ``workers`` processes (a pool of one is still a second process)."""
+    """Every task in a pool of ``workers`` processes (a pool of one is still a second process).
+    ``meanwhile``: work for this process while the workers run, once every task is handed out
+    (a build imports what its output stages use, :func:`ccreport.commands.build.prepare_output`);
+    it changes no output."""
 
-    def __init__(self, workers: int):
+    def __init__(self, workers: int, meanwhile=None):
         if workers < 1:
             raise ValueError(f"workers must be >= 1, got {workers}")
         self.workers = workers
+        self.meanwhile = meanwhile
 
     def map(self, tasks: Sequence[Task]) -> list:
         return cached_map(run_task, [(task,) for task in tasks], self._run)
@@ -84,7 +88,10 @@ class ProcessPoolExecutor:
             max_workers=min(self.workers, len(todo)), initializer=worker_init
         )
         try:
-            return [done(output) for output in pool.map(run_task, [task for (task,) in todo])]
+            outputs = pool.map(run_task, [task for (task,) in todo])  # every task handed out
+            if self.meanwhile is not None:
+                self.meanwhile()
+            return [done(output) for output in outputs]
         finally:
             pool.shutdown(wait=True, cancel_futures=True)  # Ctrl-C: tasks not started are dropped
 
@@ -108,11 +115,12 @@ def default_workers() -> int:
     return min(machine_cores(), DEFAULT_WORKERS_CAP)
 
 
-def executor_for(workers: int | None) -> Executor:
-    """Serial for one worker (or None), a process pool for more."""
-    return (
-        SerialExecutor() if workers is None or workers <= 1 else ProcessPoolExecutor(int(workers))
-    )
+def executor_for(workers: int | None, meanwhile=None) -> Executor:
+    """Serial for one worker (or None), a process pool for more (``meanwhile``: see
+    :class:`ProcessPoolExecutor`)."""
+    if workers is None or workers <= 1:
+        return SerialExecutor()
+    return ProcessPoolExecutor(int(workers), meanwhile)
 
 
 def identity() -> tuple[str, str]:

@@ -51,14 +51,14 @@ def test_a_changed_dataset_redraws_only_its_own_and_the_overviews_figures(tmp_pa
     assert main(["build", ".", "--no-pdf", "-q", "-j", "1"]) == 0
     figure_files = importlib.import_module("ccreport.render.figure_files")
     calls = []
-    original = figure_files.write_figures
+    original = figure_files.start_figures
 
     def recording(*args, **kwargs):
-        index = original(*args, **kwargs)
-        calls.append((kwargs.get("groups"), {group_of(entry) for entry in index.values()}))
-        return index
+        run = original(*args, **kwargs)
+        calls.append((kwargs.get("groups"), {group_of(entry) for entry in run.result().values()}))
+        return run
 
-    monkeypatch.setattr(figure_files, "write_figures", recording)
+    monkeypatch.setattr(figure_files, "start_figures", recording)
     assert main(["build", ".", "--no-pdf", "-q", "-j", "1"]) == 0
     assert calls == []  # nothing changed: every figure from the cache
     _flip_one_label(root / "other.csv")

@@ -324,3 +324,29 @@ def test_usable_folds_counts_each_selection_set_as_the_loop_did():
         if trial % 3 == 0:
             folds = np.array([f"f{f}" for f in folds])
         assert (usable_folds(labels, folds) is None) == (by_masks(labels, folds) is None)
+
+
+def test_a_pool_does_its_meanwhile_once_while_the_workers_run(tmp_path):
+    """``meanwhile`` runs in this process once every task is handed out (the workers exist), and
+    changes no output."""
+    import multiprocessing
+
+    from site_fixtures import write_tiny_project
+
+    from ccreport.commands.build import compute_results
+    from ccreport.project.loaders import load_project_data
+    from ccreport.project.manifest import load_project
+    from ccreport.project.project_files import read_project_files
+    from ccreport.results import write_results_json
+
+    project = load_project(write_tiny_project(tmp_path / "project"))
+    datasets = load_project_data(project)
+    files = read_project_files(project, datasets)
+    workers_seen = []
+    pool = ProcessPoolExecutor(
+        2, meanwhile=lambda: workers_seen.append(len(multiprocessing.active_children()))
+    )
+    pooled = compute_results(project, datasets, files, pool)
+    assert len(workers_seen) == 1 and workers_seen[0] >= 1
+    serial = compute_results(project, datasets, files, SerialExecutor())
+    assert write_results_json(pooled) == write_results_json(serial)

@@ -214,9 +214,9 @@ def test_a_changed_narrative_reuses_the_figures(two_datasets, monkeypatch, tmp_p
     assert main(["build", ".", "--no-pdf", "-q"]) == 0
     figure_files = importlib.import_module("ccreport.render.figure_files")
     drawn = []
-    original = figure_files.write_figures
+    original = figure_files.start_figures
     monkeypatch.setattr(
-        figure_files, "write_figures", lambda *a, **k: drawn.append(1) or original(*a, **k)
+        figure_files, "start_figures", lambda *a, **k: drawn.append(1) or original(*a, **k)
     )
     (two_datasets / "narrative.md").write_text("# Changed\n\nOther words.\n")
     assert main(["build", ".", "--no-pdf", "-q"]) == 0
