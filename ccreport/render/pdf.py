@@ -43,6 +43,8 @@ from ..paths import theme_figure_style
 from ..runtime.build_date import FROM_ENVIRONMENT, BuildDate, build_date
 from ..runtime.collector import collector_paused
 from .figure_pdfs import FigureImages
+from .item_lists import balanced_columns
+from .pdf_streams import deflate_streams
 from .pdfa import pdfa_repairs
 from .site import PDF_NAME, Site, page_context, render_template
 
@@ -152,6 +154,7 @@ def report_html(site: Site, epoch: int, attachments: bool) -> str:
         print=True,
         attachments=attachments,
         page=None,
+        item_columns=balanced_columns,  # the lists of figures and tables, in columns
     )
     return render_template(site.env, "report.html", context)
 
@@ -260,6 +263,7 @@ def render_pdf(
             if figure_pdfs:
                 images.embed(pdf)  # before the repairs, which then cover the copied objects too
             pdfa_repairs(document, pdf)
+            deflate_streams(pdf)  # each stream deflated once, not at each of pydyf's two passes
 
         options = dict(pdf_identifier=b"ccreport-report", pdf_tags=True, finisher=finisher)
         try:
