@@ -21,6 +21,7 @@ from .style import (
     PC_LABEL,
     SMALL_FONT,
     frame_small_roc_panel,
+    hybrid_pieces,
     new_figure,
     segments,
     style,
@@ -70,20 +71,7 @@ def families(d: DatasetResult, width="full") -> Figure:
                 step=None,
                 label=f"excess {sel.excess:.4f}",
             )
-            lo, hi = np.asarray(cv.low, dtype=float), np.asarray(cv.high, dtype=float)
-            wide = hi > lo
-            lo, hi, a, b = lo[wide], hi[wide], a[wide], b[wide]
-            segments(
-                cost_ax,
-                lo,
-                a + (b - a) * lo,
-                hi,
-                a + (b - a) * hi,
-                color=BLACK,
-                linewidth=2.0,
-                zorder=3,
-                capstyle="butt",
-            )
+            hybrid_pieces(cost_ax, cv, color=BLACK, linewidth=2.0)
             for m in cv.low[1:]:
                 cost_ax.axvline(m, color=BLACK, linewidth=0.5, linestyle=(0, (1, 2)), zorder=2)
             cost_ax.plot(

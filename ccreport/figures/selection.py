@@ -31,6 +31,7 @@ from .style import (
     SMALL_FONT,
     as_array,
     fit_height,
+    hybrid_pieces,
     new_figure,
     segments,
     style,
@@ -440,19 +441,7 @@ def _independent_row(roc_ax, cost_ax, name: str, c, ch, max_lines: int) -> tuple
         linewidth=0.35,
         zorder=1,
     )
-    lo, hi, a, b = (as_array(v) for v in (cv.low, cv.high, cv.start, cv.end))
-    lo, hi, a, b = lo[wide], hi[wide], a[wide], b[wide]
-    segments(
-        cost_ax,
-        lo,
-        a + (b - a) * lo,
-        hi,
-        a + (b - a) * hi,
-        color=BLACK,
-        linewidth=1.8,
-        zorder=3,
-        capstyle="butt",
-    )
+    hybrid_pieces(cost_ax, cv, color=BLACK, linewidth=1.8)
     cost_ax.plot(
         as_array(c.envelope_pc),
         as_array(c.envelope_nec),

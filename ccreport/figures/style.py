@@ -256,6 +256,26 @@ def segments(ax, x0, y0, x1, y1, **kw):
     return ax.add_collection(LineCollection(ends, **kw))
 
 
+def hybrid_pieces(ax, curve, *, color, linewidth: float) -> None:
+    """A threshold-choice hybrid's pieces in bold (D&H 2006 Figs. 22-24): on each interval
+    [low, high] of PC(+) where it uses one cost line (start at PC(+) = 0, end at 1), that line's
+    stretch, as one :func:`segments` collection; intervals of zero width are left out."""
+    lo, hi, a, b = (as_array(v) for v in (curve.low, curve.high, curve.start, curve.end))
+    wide = hi > lo
+    lo, hi, a, b = lo[wide], hi[wide], a[wide], b[wide]
+    segments(
+        ax,
+        lo,
+        a + (b - a) * lo,
+        hi,
+        a + (b - a) * hi,
+        color=color,
+        linewidth=linewidth,
+        zorder=3,
+        capstyle="butt",
+    )
+
+
 def is_crisp(c: ClassifierResult) -> bool:
     return c.kind == "crisp" and c.cost_line is not None
 
