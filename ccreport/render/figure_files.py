@@ -540,24 +540,24 @@ def write_figures(
     * ``f"{dataset}/cost-rescaled"`` - the same as cost with y from 0 to 1, captioned
       "(Rescaled Y)"; by default (``rescaled=None``) only when something drawn would be clipped
       at 0.5 (a crisp cost line or a band above it); ``True`` always, ``False`` never;
-    * ``f"{dataset}/focus/{classifier}"`` - one classifier highlighted over the others, with its
-      confidence band and fold average; by default (``focus=None``) only for classifiers whose
-      results carry a ``band`` or a ``fold_average``; ``True`` for all, ``False`` none;
-      rescaled (0 to 1, "(Rescaled Y)" in the caption) when its band or cost line passes 0.5;
+    * ``f"{dataset}/focus"`` - each classifier highlighted over the others in a panel of its own
+      (shared axes, one legend), with its confidence band and fold average; by default
+      (``focus=None``) only when some classifier's results carry a ``band`` or a
+      ``fold_average``; ``True`` always, ``False`` never; rescaled (0 to 1, "(Rescaled Y)" in
+      the caption) when a band or cost line passes 0.5;
     * ``f"{dataset}/diff/{a} vs {b}"`` - the difference of each pair (the keys of
       ``DatasetResult.comparisons``), with its band and significant regions when present.
 
     Each value is ``{fmt: path relative to folder (posix), ..., "caption": str, "alt": str,
     "width": "column" | "full"}`` with one path per requested format, e.g.
     ``{"svg": "figures/sonar/cost.svg", "pdf": "figures/sonar/cost.pdf", "caption": ..., ...}``.
-    The dict is in report order (overview, then per dataset: its figures, one per classifier, one
-    per pair, each group in the kinds' ``order``). Files: ``figures/overview/*``,
-    ``figures/<dataset-stem>/{cost,roc,...}``, ``figures/<dataset-stem>/focus/<classifier-stem>``,
-    ``figures/<dataset-stem>/diff/<pair-stem>``. Formats: any of "svg", "pdf", "png"
-    (PNG at ``PNG_DPI``). ``workers`` (default: the CPUs available, at most ``DEFAULT_MAX_WORKERS``;
-    never more than one per four figures or per run of :func:`font_chunks`; forked processes,
-    where ``fork`` exists) draws the runs in worker processes (:func:`start_figures`); the files
-    are the same bytes either way. ``theme_style``: the theme's
+    The dict is in report order (overview, then per dataset: its figures, one per pair, each group
+    in the kinds' ``order``). Files: ``figures/overview/*``,
+    ``figures/<dataset-stem>/{cost,roc,focus,...}``, ``figures/<dataset-stem>/diff/<pair-stem>``.
+    Formats: any of "svg", "pdf", "png" (PNG at ``PNG_DPI``). ``workers`` (default: the CPUs
+    available, at most ``DEFAULT_MAX_WORKERS``; never more than one per four figures or per run of
+    :func:`font_chunks`; forked processes, where ``fork`` exists) draws the runs in worker processes
+    (:func:`start_figures`); the files are the same bytes either way. ``theme_style``: the theme's
     ``figures.mplstyle``, layered over the package style for every figure
     (:func:`ccreport.figures.theme_style`). ``groups``: only the figures whose files are in these
     folders (:func:`group_folder`; None: all), so a build redraws only the datasets whose figures
