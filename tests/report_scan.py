@@ -10,6 +10,8 @@ sentence (the last run of classifier names read before it: ``logreg``, ``logreg 
 the number as printed. Two occurrences with one key and two intervals are one quantity shown with
 two intervals, unless the HTML shows both in one table row (two columns of one row are two
 quantities by construction: knn's rate-driven and skull areas may print alike).
+
+Also :func:`outline_entries`: report.pdf's outline, each entry with its page and its top.
 """
 
 from __future__ import annotations
@@ -499,3 +501,17 @@ def unjustified_marks(site: Path, results: dict) -> list[str]:
                     f"{None if iv is None else iv.get('p_holm')}"
                 )
     return problems
+
+
+def outline_entries(reader, entries=None, level=0):
+    """(level, title, page index, top in points from the page's top) of every outline entry;
+    level 0 is the title page's heading or a chapter, 1 a section (the decision summary, the
+    contents and the lists are sections of the title page)."""
+    for entry in reader.outline if entries is None else entries:
+        if isinstance(entry, list):
+            yield from outline_entries(reader, entry, level + 1)
+            continue
+        page = reader.get_destination_page_number(entry)
+        height = float(reader.pages[page].mediabox.height)
+        top = height - float(entry.top) if entry.top is not None else 0.0
+        yield level, str(entry.title), page, top

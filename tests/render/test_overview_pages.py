@@ -19,6 +19,7 @@ import pytest
 pypdf = pytest.importorskip("pypdf")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from report_scan import outline_entries  # noqa: E402
 from site_fixtures import EXAMPLE, example_build  # noqa: E402
 
 from ccreport.project.manifest import load_project  # noqa: E402
@@ -28,17 +29,6 @@ TOP, BOTTOM = 16 * MM, 15 * MM  # @page margins of a portrait page
 CHAPTER_GAP = 10 * MM  # .chapter + .chapter: margin-top, above a chapter that runs on
 OVERVIEW_PAGES = 2
 NARRATIVE_SHARE = 0.5
-
-
-def outline(reader, entries=None, level=0):
-    """(level, title, page index, top in points from the page's top) of every outline entry."""
-    for entry in reader.outline if entries is None else entries:
-        if isinstance(entry, list):
-            yield from outline(reader, entry, level + 1)
-            continue
-        page = reader.get_destination_page_number(entry)
-        height = float(reader.pages[page].mediabox.height)
-        yield level, str(entry.title), page, height - float(entry.top)
 
 
 def share(reader, start, end) -> float:
@@ -66,7 +56,7 @@ def narrative_share(reader, entries, k: int, own: list[str]) -> float:
 @pytest.fixture(scope="module")
 def pdf():
     reader = pypdf.PdfReader(example_build() / "report.pdf")
-    return reader, list(outline(reader))
+    return reader, list(outline_entries(reader))
 
 
 def test_the_overview_is_at_most_two_pages(pdf):

@@ -28,6 +28,7 @@ pypdf = pytest.importorskip("pypdf")
 from pypdf.generic import ArrayObject, DictionaryObject  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from report_scan import outline_entries  # noqa: E402
 from site_fixtures import example_build  # noqa: E402
 
 BODY_PAGES = 20
@@ -100,20 +101,6 @@ def words_by_page(pdf: Path) -> list[list[tuple[float, float, str]]]:
             ]
         )
     return pages
-
-
-def outline_entries(reader, entries=None, level=0):
-    """(level, title, page index, top in points from the page's top) of every outline entry;
-    level 0 is the title page's heading or a chapter, 1 a section (the decision summary, the
-    contents and the lists are sections of the title page)."""
-    for entry in reader.outline if entries is None else entries:
-        if isinstance(entry, list):
-            yield from outline_entries(reader, entry, level + 1)
-            continue
-        page = reader.get_destination_page_number(entry)
-        height = float(reader.pages[page].mediabox.height)
-        top = height - float(entry.top) if entry.top is not None else 0.0
-        yield level, str(entry.title), page, top
 
 
 def table_rows_by_page(reader) -> Counter:
