@@ -248,9 +248,7 @@ def write_output(
         site = site_model(results, project, staging, planned, pdf=pdf)
         copy_theme(site.theme, staging)
         pages = functools.partial(write_pages, site, staging)
-        with start_drawing(
-            results, staging, workers, figure_style, drawn, planned, then=pages
-        ) as drawing:
+        with start_drawing(results, staging, workers, figure_style, drawn, then=pages) as drawing:
             if pdf:
                 from ..render.pdf import render_pdf
 
@@ -465,11 +463,9 @@ def start_drawing(
     workers: int | None,
     figure_style: Path | None,
     drawn: str,
-    planned: dict,
     then=None,
 ):
-    """A :class:`FigureDrawing` of the figures of ``planned`` (their index,
-    :func:`ccreport.render.figure_files.figure_index`) into ``staging/figures``, from the active
+    """A :class:`FigureDrawing` of the report's figures into ``staging/figures``, from the active
     cache where it holds them: the overview's figures keyed by ``drawn`` (:func:`figures_key`),
     each dataset's by :func:`figures_key` of the results with that dataset alone and the
     classifiers' order (their styles); both with the theme's figure style. So a changed dataset

@@ -458,15 +458,12 @@ def _default_workers() -> int:
 
 
 class FigureRun:
-    """Figures being drawn (:func:`start_figures`): their index, known before they are drawn
-    (:attr:`index`), each file's readiness (:meth:`wait`) and, when all are written, the index the
-    drawing returned (:meth:`result`). A context manager: leaving it stops the workers (figures
-    not yet started are not drawn)."""
+    """Figures being drawn (:func:`start_figures`): each file's readiness (:meth:`wait`) and, when
+    all are written, the index the drawing returned (:meth:`result`; known before, without
+    drawing: :func:`figure_index`). A context manager: leaving it stops the workers (figures not
+    yet started are not drawn)."""
 
-    def __init__(
-        self, index: dict, tasks, folder: Path, formats, futures=(), done=None, pool=None, then=None
-    ):
-        self.index = index
+    def __init__(self, tasks, folder: Path, formats, futures=(), done=None, pool=None, then=None):
         self._tasks = tasks
         self._futures = list(futures)
         self._done = done  # {key: entry} once every figure is written
@@ -486,8 +483,8 @@ class FigureRun:
             future.result()
 
     def result(self) -> dict:
-        """The index of the figures drawn (the figures' own entries, equal to :attr:`index`),
-        once all are written, in report order."""
+        """The index of the figures drawn (the figures' own entries, equal to
+        :func:`figure_index`'s), once all are written, in report order."""
         if self._done is None:
             done = dict(pair for _, future in self._futures for pair in future.result())
             if self._then is not None:
@@ -577,7 +574,7 @@ def write_figures(
         return run.result()
 
 
-def _planned_tasks(results, formats, focus, rescaled, styles, groups) -> list[_Task]:
+def _planned_tasks(results, focus, rescaled, styles, groups) -> list[_Task]:
     styles = styles or F.classifier_styles(results)
     tasks = _tasks(results, styles, FigureOptions(focus=focus, rescaled=rescaled))
     if groups is not None:
@@ -599,7 +596,7 @@ def figure_index(
     """The index :func:`write_figures` returns for these arguments (the same entries, in the same
     order: captions, alt text, widths and files), without drawing anything."""
     with F.theme_style(theme_style):
-        tasks = _planned_tasks(results, formats, focus, rescaled, styles, groups)
+        tasks = _planned_tasks(results, focus, rescaled, styles, groups)
         return {t.key: _entry(t, formats) for t in tasks}
 
 
@@ -627,8 +624,7 @@ def start_figures(
     folder = Path(folder)
     formats = tuple(formats)
     with F.theme_style(theme_style):
-        tasks = _planned_tasks(results, formats, focus, rescaled, styles, groups)
-        index = {t.key: _entry(t, formats) for t in tasks}
+        tasks = _planned_tasks(results, focus, rescaled, styles, groups)
         chunks = font_chunks(tasks)
         workers = _default_workers() if workers is None else max(1, int(workers))
         workers = min(workers, len(chunks), max(1, len(tasks) // 4))
@@ -648,11 +644,11 @@ def start_figures(
                 _FORKED = None
                 raise
             _open_when_done([future for _, future in futures], gate)
-            return FigureRun(index, tasks, folder, formats, futures, pool=pool, then=later)
+            return FigureRun(tasks, folder, formats, futures, pool=pool, then=later)
         done = dict(_render(folder, formats, chunks))
         if then is not None:
             then()
-        return FigureRun(index, tasks, folder, formats, done={t.key: done[t.key] for t in tasks})
+        return FigureRun(tasks, folder, formats, done={t.key: done[t.key] for t in tasks})
 
 
 def _open_when_done(futures: list, gate) -> None:

@@ -13,10 +13,10 @@ a function of its arrays, settings and seed; ``battery.task_rng``). Its key is t
 So a changed dataset changes the keys of its own tasks only, and the other datasets' tasks are
 found. Results are stored as ``<folder>/<key[:2]>/<key>.pickle``, written to a temporary file and
 renamed, so a killed build never leaves half an entry. Whole folders of output whose content is a
-function of a key can be stored too (:func:`cached_folder`, :func:`cached_folders`: the overview's
-figures and each dataset's, keyed by the results they draw). The folder is ``.ccreport-cache/``
-beside the manifest by default (with a ``.gitignore`` holding ``*``, so version control ignores it),
-or ``--cache-dir``; ``--no-cache`` bypasses it. Delete it to reclaim space.
+function of a key can be stored too (:func:`cached_folder`, :func:`cached_folders_later`: the
+overview's figures and each dataset's, keyed by the results they draw). The folder is
+``.ccreport-cache/`` beside the manifest by default (with a ``.gitignore`` holding ``*``, so version
+control ignores it), or ``--cache-dir``; ``--no-cache`` bypasses it. Delete it to reclaim space.
 
 Trust: a cache folder is read back as untrusted input (it may arrive with a project, in a zip or a
 repository), and unpickling runs code, so nothing is unpickled unless this user's ccreport wrote
@@ -453,27 +453,20 @@ def cached_folder(key_text: str, staging: Path, subfolder: str, produce):
     return index
 
 
-def cached_folders(key_texts, staging: Path, produce) -> dict:
+def cached_folders_later(key_texts, staging: Path, start):
     """Folders of output cached one by one (:func:`cached_folder` for several subfolders whose
-    contents are functions of their own keys: a dataset's figures, keyed by that dataset's results).
+    contents are functions of their own keys: a dataset's figures, keyed by that dataset's results),
+    the producing begun now and finished later.
 
     ``key_texts()``: ``{subfolder: key text}``, asked for only when the cache is active;
-    ``produce(subfolders)`` writes ``staging/<subfolder>`` for each subfolder of the list (None:
-    every subfolder there is) and returns ``{subfolder: JSON-able index}``. Returns ``{subfolder:
-    index}``: with the cache active, in ``key_texts()``'s order, the folders found (verified,
-    :meth:`Cache.get_folder`) copied in and only the others produced, in one ``produce`` call, and
-    stored; without it, ``produce(None)``. A subfolder ``produce`` leaves out is an empty index."""
-    return cached_folders_later(
-        key_texts, staging, lambda subfolders: lambda: produce(subfolders)
-    )()
-
-
-def cached_folders_later(key_texts, staging: Path, start):
-    """:func:`cached_folders` with the producing begun now and finished later: the folders found
-    in the cache are copied in at once, then ``start(subfolders)`` begins writing the others and
-    returns a function that waits for them and returns their ``{subfolder: index}`` (not called
-    when every folder was found). Returns a function that waits, stores the folders produced and
-    returns ``{subfolder: index}`` as :func:`cached_folders` does."""
+    ``start(subfolders)`` begins writing ``staging/<subfolder>`` for each subfolder of the list
+    (None: every subfolder there is) and returns a function that waits for them and returns
+    ``{subfolder: JSON-able index}`` (``start`` is not called when every folder was found). The
+    folders found in the cache (verified, :meth:`Cache.get_folder`) are copied in at once. Returns
+    a function that waits, stores the folders produced and returns ``{subfolder: index}``: with
+    the cache active, in ``key_texts()``'s order, the folders found and the others produced, in one
+    ``start`` call; without it, what ``start(None)``'s function returns. A subfolder the producing
+    leaves out is an empty index."""
     cache = _active
     if cache is None:
         return start(None)
