@@ -744,7 +744,7 @@ def focus_rescaled(d: DatasetResult) -> bool:
 def _rescaled_wanted(s: Subject, options: FigureOptions) -> bool:
     if options.rescaled is not None:
         return options.rescaled
-    return any(above_half(c) for c in s.dataset.classifiers.values())
+    return focus_rescaled(s.dataset)
 
 
 def _focus_wanted(s: Subject, options: FigureOptions) -> bool:
