@@ -96,7 +96,7 @@ variance (``sd_floor``, :func:`~ccreport.analysis.hull_costs.unseen_sd_at`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from scipy.special import ndtri
@@ -336,15 +336,8 @@ def _recounted(
         # any group end with that sample count reads the same outer count (groups between add none)
         col_x = layout.neg_at[np.searchsorted(layout.neg_count, col_x)]
         col_y = layout.pos_at[np.searchsorted(layout.pos_count, col_y)]
-    return Hulls(
-        x=h.x,
-        y=h.y,
-        indptr=h.indptr,
-        n_pos=h.n_pos,
-        n_neg=h.n_neg,
-        x0=cn_outer[outer_of, col_x].astype(float),
-        y0=cp_outer[outer_of, col_y].astype(float),
-        row0=h.row0,
+    return replace(
+        h, x0=cn_outer[outer_of, col_x].astype(float), y0=cp_outer[outer_of, col_y].astype(float)
     )
 
 
