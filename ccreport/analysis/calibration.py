@@ -96,14 +96,14 @@ variance (``sd_floor``, :func:`~ccreport.analysis.hull_costs.unseen_sd_at`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from scipy.special import ndtri
 
 from .bands import studentizing_sd
 from .hull_costs import GRID, hull_curves
-from .hulls import Hulls, replicate_hulls
+from .hulls import Hulls, replicate_hulls, row_blocks
 from .path_layout import PathLayout, chunk_sizes, count_positions, cumulative, multinomial_counts
 from .replicate_groups import group_counts, group_layout, group_sizes
 
@@ -336,15 +336,8 @@ def _recounted(
         # any group end with that sample count reads the same outer count (groups between add none)
         col_x = layout.neg_at[np.searchsorted(layout.neg_count, col_x)]
         col_y = layout.pos_at[np.searchsorted(layout.pos_count, col_y)]
-    return Hulls(
-        x=h.x,
-        y=h.y,
-        indptr=h.indptr,
-        n_pos=h.n_pos,
-        n_neg=h.n_neg,
-        x0=cn_outer[outer_of, col_x].astype(float),
-        y0=cp_outer[outer_of, col_y].astype(float),
-        row0=h.row0,
+    return replace(
+        h, x0=cn_outer[outer_of, col_x].astype(float), y0=cp_outer[outer_of, col_y].astype(float)
     )
 
 
@@ -419,18 +412,17 @@ def _inner_world(layout, outer: Outer, inner_cp, inner_cn, grid, priors) -> tupl
     (``CHUNK_ELEMENTS``), which stay in the processor's cache."""
     g = outer.cp.shape[0]
     k = inner_cp.shape[0] // g
-    per = max(1, HULL_BLOCK // (k * layout.n_points))  # outer replicates per block
     blocks = [
         _inner_block(
             layout,
-            _outer_rows(outer, slice(b, b + per)),
-            inner_cp[b * k : (b + per) * k],
-            inner_cn[b * k : (b + per) * k],
+            _outer_rows(outer, rows),
+            inner_cp[rows.start * k : rows.stop * k],
+            inner_cn[rows.start * k : rows.stop * k],
             grid,
             priors,
-            b * k,
+            rows.start * k,
         )
-        for b in range(0, g, per)
+        for rows in row_blocks(g, k * layout.n_points, HULL_BLOCK)  # outer replicates per block
     ]
     values = np.concatenate([v for v, _ in blocks])
     return values, {p: np.concatenate([e[p] for _, e in blocks]) for p in priors}

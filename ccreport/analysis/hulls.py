@@ -23,7 +23,7 @@ Reading costs off these hulls is :mod:`ccreport.analysis.hull_costs`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -70,14 +70,7 @@ class Hulls:
     def original(self) -> Hulls:
         """The same vertices (thresholds) with their original-sample counts, for the optimism
         estimate."""
-        return Hulls(
-            x=self.x0,
-            y=self.y0,
-            indptr=self.indptr,
-            n_pos=self.n_pos,
-            n_neg=self.n_neg,
-            row0=self.row0,
-        )
+        return replace(self, x=self.x0, y=self.y0, x0=None, y0=None)
 
     @property
     def replicates(self) -> int:

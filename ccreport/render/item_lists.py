@@ -72,8 +72,10 @@ def balanced_columns(entries, count: int = COLUMNS) -> list[list[tuple[str | Non
     # the least height whose filling needs at most ``count`` columns: at least the tallest unit
     # and total / count lines, at most the whole list in one column
     height = max(max(sizes), -(-total // count))
-    while len(_fill(sizes, height)) > count:
+    starts = _fill(sizes, height)
+    while len(starts) > count:
         height += 1
-    starts = _fill(sizes, height) + [len(units)]
+        starts = _fill(sizes, height)
+    starts.append(len(units))
     bounds = list(zip(starts, starts[1:], strict=False))
     return [[row for unit in units[a:b] for row in unit] for a, b in bounds]

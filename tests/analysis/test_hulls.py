@@ -139,3 +139,25 @@ def test_row_blocks_cover_the_rows_in_order_within_the_budget(rows, points, budg
     sizes = [b.stop - b.start for b in blocks]
     per = max(1, budget // points)
     assert all(s == per for s in sizes[:-1]) and all(1 <= s <= per for s in sizes)
+
+
+@pytest.mark.parametrize("seed, n, reps, rows", [(1, 60, 5000, 1), (2, 200, 3000, 5)])
+def test_replicate_hulls_in_row_slices_are_one_pass(seed, n, reps, rows, monkeypatch):
+    """replicate_hulls works ``ROW_BLOCK`` points of rows at a time; each slice passes its place
+    (``row0``) to the PAV's offsets 2 (row0 + r), so slices of one or five rows among thousands
+    select the very vertices of one pass (with every row0 at 0 both cases select others)."""
+    from ccreport.analysis import hulls
+    from ccreport.analysis.path_layout import cumulative, multinomial_counts, path_layout
+
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.4
+    layout = path_layout(y, np.round(rng.normal(size=n) + y, 1))
+    cp = cumulative(multinomial_counts(rng, layout.n_pos, reps)[:, layout.pos_order])
+    cn = cumulative(multinomial_counts(rng, layout.n_neg, reps)[:, layout.neg_order])
+    monkeypatch.setattr(hulls, "ROW_BLOCK", 10**12)
+    whole = hulls.replicate_hulls(layout, cp, cn)
+    monkeypatch.setattr(hulls, "ROW_BLOCK", rows * layout.n_points)
+    sliced = hulls.replicate_hulls(layout, cp, cn)
+    for field in ("x", "y", "indptr", "x0", "y0"):
+        assert getattr(sliced, field).tobytes() == getattr(whole, field).tobytes(), field
+    assert sliced.row0 == whole.row0 == 0

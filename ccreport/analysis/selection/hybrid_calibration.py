@@ -63,15 +63,10 @@ def _recount(h: Hulls, cp_outer, cn_outer) -> Hulls:
     counts in their outer replicate: ``x0, y0`` of ``h`` are sample class ranks, columns of the
     outer cumulative counts."""
     rep = h.replicate_ids()
-    return Hulls(
-        x=h.x,
-        y=h.y,
-        indptr=h.indptr,
-        n_pos=h.n_pos,
-        n_neg=h.n_neg,
+    return replace(
+        h,
         x0=cn_outer[rep, h.x0.astype(np.int64)].astype(float),
         y0=cp_outer[rep, h.y0.astype(np.int64)].astype(float),
-        row0=h.row0,
     )
 
 
@@ -87,9 +82,7 @@ def _crisp_pair(labels_pos, labels_neg, outer, inner, n_pos, n_neg, row0: int = 
     zeros = np.zeros(tp_o.size)
     x0 = np.column_stack((zeros, fp_o.astype(float), np.full(tp_o.size, float(n_neg)))).ravel()
     y0 = np.column_stack((zeros, tp_o.astype(float), np.full(tp_o.size, float(n_pos)))).ravel()
-    inner_h = Hulls(
-        x=h.x, y=h.y, indptr=h.indptr, n_pos=n_pos, n_neg=n_neg, x0=x0, y0=y0, row0=row0
-    )
+    inner_h = replace(h, x0=x0, y0=y0, row0=row0)
     return h_outer, inner_h
 
 
