@@ -854,7 +854,7 @@ def _interval_cell(lo: float, hi: float, digits: int = 4) -> tb.Cell:
     """An interval at ``digits`` decimals that never wraps inside on the page (a row one line
     high); the CSV keeps the plain text."""
     shown = tb.interval(lo, hi, digits)
-    return tb.Cell(shown.replace(", ", ",\u00a0"), shown)
+    return tb.Cell(nowrap(shown), shown)
 
 
 P_NOTE = (
