@@ -146,14 +146,14 @@ def prior_line(d: DatasetResult, name: str, row) -> SummaryLine:
         if iv is not None:
             cost += f" {tb.interval(iv[0], iv[1], tb.COST_DIGITS)}"
     r = row.runner_up
-    if r:  # said before the cost: a p_adj after the cost interval would read as that interval's
-        verdict = runner_up_verdict(d, name, row)
-        if "significant" in r:
-            word, _, p_adj = verdict.partition(", ")
-            word = "tied with" if word == "tied" else "significantly cheaper than"
-            what += f" ({word} the runner-up {r['classifier']}" + (f", {p_adj})" if p_adj else ")")
-        else:
-            what += f" (runner-up {r['classifier']}: {verdict})"
+    # said before the cost: a p_adj after the cost interval would read as that interval's
+    if r and "significant" in r:
+        ref = p_holm_ref(d, row.classifier, r["classifier"], name)
+        word = "significantly cheaper than" if r["significant"] else "tied with"
+        p_adj = f", {ref.text}" if ref is not None else ""
+        what += f" ({word} the runner-up {r['classifier']}{p_adj})"
+    elif r:
+        what += f" (runner-up {r['classifier']}: {runner_up_verdict(d, name, row)})"
     if row.ties:
         what += f" (equally cheap: {', '.join(row.ties)})"
     text = f"{what}: {cost}"
@@ -854,7 +854,7 @@ def _interval_cell(lo: float, hi: float, digits: int = 4) -> tb.Cell:
     """An interval at ``digits`` decimals that never wraps inside on the page (a row one line
     high); the CSV keeps the plain text."""
     shown = tb.interval(lo, hi, digits)
-    return tb.Cell(shown.replace(", ", ",\u00a0"), shown)
+    return tb.Cell(nowrap(shown), shown)
 
 
 P_NOTE = (

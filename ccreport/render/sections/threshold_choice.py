@@ -72,12 +72,9 @@ def area_table(d: DatasetResult, axis: str) -> tb.Table | None:
     }
     if not found:
         return None
-    ranges = []
-    for tc in found.values():
-        by_method = tc.methods[axis]
-        first = by_method.get("kendall") or by_method.get("score_fixed")
-        ranges = [(p.low, p.high) for p in first.partial]
-        break
+    # whether the manifest gives partial ranges: the first classifier's curve has them
+    first = next(iter(found.values())).methods[axis]
+    has_ranges = bool((first.get("kendall") or first.get("score_fixed")).partial)
     # the Kendall partial areas are the partial-areas table's Kendall column: not repeated here
     columns = ["Classifier"] + [label for _, label in METHOD_COLUMNS]
     notes = []
@@ -145,7 +142,7 @@ def area_table(d: DatasetResult, axis: str) -> tb.Table | None:
         [first]
         + (
             ["Partial areas over the manifest's ranges, Kendall's among them: the next table."]
-            if ranges
+            if has_ranges
             else []
         )
         + notes
