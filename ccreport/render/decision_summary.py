@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from ..results import DatasetResult, Results
 from .catalogue import Catalogue
 from .page_names import dataset_page_slug
-from .sections.decisions import SummaryLine, decision_lines, few_scores_warning
+from .sections.decisions import TABLE_KEYS, SummaryLine, decision_lines, few_scores_warning
 
 __all__ = ["DatasetSummary", "SummaryLine", "decision_summary", "few_scores_warning"]
 
@@ -100,7 +100,3 @@ def decision_summary(results: Results, catalogue: Catalogue | None = None) -> li
         s.instance_note = instance_note(d)
         out.append(s)
     return out
-
-
-# the decision tables' keys after the dataset's slug (:func:`.sections.decisions.decision_tables`)
-TABLE_KEYS = {"decisions": "decisions", "decision_criteria": "criterion-decisions"}

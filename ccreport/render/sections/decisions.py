@@ -382,6 +382,10 @@ def criterion_interval(d: DatasetResult, name: str, classifier: str | None) -> d
     return d.hybrid_band.criterion_intervals(name, classifier) or {}
 
 
+# each decision table's key after the dataset's slug, by its name in :func:`decision_tables`' dict
+TABLE_KEYS = {"decisions": "decisions", "decision_criteria": "criterion-decisions"}
+
+
 def decision_tables(d: DatasetResult, priors: list[str]) -> dict:
     if d.decisions is None:
         return {}
@@ -391,7 +395,7 @@ def decision_tables(d: DatasetResult, priors: list[str]) -> dict:
         units = {r.cost_per_case["unit"] for r in d.decisions.priors.values() if r.cost_per_case}
         one_unit = len(units) == 1 and all(r.cost_per_case for r in d.decisions.priors.values())
         t = tb.Table(
-            f"{slug}-decisions",
+            f"{slug}-{TABLE_KEYS['decisions']}",
             f"What to deploy on {d.name} at each point operating condition: the cheapest "
             "classifier (the dataset hybrid) and the runner-up, the threshold, the PC(+) range "
             "where the choice stays the cheapest, its rates and its expected cost.",
@@ -420,7 +424,7 @@ def decision_tables(d: DatasetResult, priors: list[str]) -> dict:
         out["decisions"] = t
     if d.decisions.criteria:
         t = tb.Table(
-            f"{slug}-criterion-decisions",
+            f"{slug}-{TABLE_KEYS['decision_criteria']}",
             f"What to deploy on {d.name} under each selection criterion: every classifier "
             "compared at its randomised optimum (the most TPR meeting the constraint exactly); "
             "the best, its threshold(s) and rates, the constrained rate's count with its exact "
