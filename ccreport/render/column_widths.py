@@ -17,17 +17,25 @@ added; monospace at 0.88 em in ``<code>``), a space, the best mark (0.15 em marg
 note at 0.86 em (italic with 0.01 em letter spacing for a ``range`` note); with notes on a line
 of their own (``long-notes``) the wider of the value's line (with the space before the note, which
 WeasyPrint counts) and the note's. Each run's width is
-the sum of its characters' advance widths (fontTools, ``hmtx``) over the font's units per em.
+the sum of its characters' advance widths (fontTools, ``hmtx``) and kerning pairs (``kern``) over
+the font's units per em.
 The column's width is the largest of its cells', times ``1 + MARGIN_REL`` plus ``MARGIN_EM``:
 shaping (kerning) moves a line by well under that (tests/render/test_column_widths.py compares
 every cell of the example with WeasyPrint's own layout), so no cell wraps that the automatic
 layout kept on one line.
 
-Returned None (the table keeps the automatic layout, which wraps cells between their minimum and
-maximum widths) when the table's maximum widths do not fit the page at the largest type and
-padding report.css gives that kind of table (:func:`print_box`), when a character is not in the
-font (Pango would take another font), or when the theme's fonts are not found as named
-(:func:`theme_fonts`).
+A table whose maximum widths do not fit gets what the automatic layout gives it then (CSS Tables
+3, width distribution, without percentages or specified widths): the page's text width shared
+out, each column its minimum content width m_j plus the same share of M_j - m_j, with
+w_j = m_j + (M_j - m_j) (A - sum m) / (sum M - sum m) (widths with paddings, A the page's text
+width), from the best estimates of m_j and M_j (no margin: a margin would move width from one
+column to another). A cell's minimum content width is its widest piece that cannot be broken
+(:func:`pieces`; a number, a row header and the appendix's one-line notes are one piece each).
+
+Returned None (the table keeps the automatic layout) when even the minimum widths do not fit the
+page at the type and padding report.css gives that kind of table (:func:`print_box`), when a
+character is not in the font (Pango would take another font), or when the theme's fonts are not
+found as named (:func:`theme_fonts`).
 """
 
 from __future__ import annotations
@@ -61,6 +69,17 @@ class PrintBox:
     padding_mm: float
     page_mm: float
 
+    def share(self, lows: list[float], highs: list[float]) -> list[float]:
+        """The page's width shared between columns of minimum and maximum widths ``lows`` and
+        ``highs`` (em, no padding), each given its minimum plus the same share of what its
+        maximum adds (CSS Tables 3's width distribution, without percentages or specified
+        widths); the widths in em."""
+        em = self.font_pt * MM_PER_PT
+        low = sum(w * em + 2 * self.padding_mm for w in lows)
+        high = sum(w * em + 2 * self.padding_mm for w in highs)
+        ratio = (self.page_mm - low) / (high - low)
+        return [a + (b - a) * ratio for a, b in zip(lows, highs)]
+
     def fits(self, widths_em: list[float]) -> bool:
         """Whether columns of these widths (em) and their paddings fit the page's text width."""
         used = sum(w * self.font_pt * MM_PER_PT + 2 * self.padding_mm for w in widths_em)
@@ -86,7 +105,7 @@ def print_box(kind: str = "", appendix: bool = False, compact: bool = False) -> 
 
 
 class Face:
-    """One font file's advance widths, in em."""
+    """One font file's advance widths and kerning pairs (its ``kern`` table, format 0), in em."""
 
     def __init__(self, path: str):
         from fontTools.ttLib import TTFont
@@ -94,20 +113,29 @@ class Face:
         font = TTFont(path, lazy=True)
         units = font["head"].unitsPerEm
         metrics = font["hmtx"].metrics
-        self.advances = {
-            code: metrics[glyph][0] / units for code, glyph in font.getBestCmap().items()
-        }
+        self.glyphs = font.getBestCmap()
+        self.advances = {code: metrics[glyph][0] / units for code, glyph in self.glyphs.items()}
+        self.kerning = {}
+        if "kern" in font:
+            for table in font["kern"].kernTables:
+                pairs = getattr(table, "kernTable", None) or {}
+                for pair, value in pairs.items():
+                    self.kerning[pair] = self.kerning.get(pair, 0.0) + value / units
         font.close()
 
     def width(self, text: str) -> float | None:
-        """The advance widths of ``text``'s characters summed (em); None when one is missing."""
-        advances = self.advances
+        """``text``'s advance widths summed with its kerning pairs (em); None when a character is
+        not in the font."""
+        advances, glyphs, kerning = self.advances, self.glyphs, self.kerning
         total = 0.0
+        previous = None
         for ch in text:
             advance = advances.get(ord(ch))
             if advance is None:
                 return None
-            total += advance
+            glyph = glyphs[ord(ch)]
+            total += advance + (kerning.get((previous, glyph), 0.0) if kerning else 0.0)
+            previous = glyph
         return total
 
 
@@ -224,12 +252,81 @@ def cell_width(cell: Cell, fonts: Fonts, bold: bool, notes_below: bool) -> float
     return max(value + space, note) if notes_below else value + space + note
 
 
+_BREAK = re.compile(r"(?<= )(?=[^ ])|(?<=[-\u2013\u2014])(?=[^\d\s])")
+
+
+def pieces(text: str) -> list[str]:
+    """``text`` cut where a line may break (UAX #14 as it falls in the tables' text: after
+    spaces, after a hyphen or a dash not before a digit; never at a no-break space), each piece
+    without its trailing spaces."""
+    return [p.rstrip(" ") for p in _BREAK.split(text) if p.strip(" ")]
+
+
+def widest_piece(text: str, fonts: Fonts, bold=False, italic=False, mono=False) -> float | None:
+    widest = 0.0
+    for piece in pieces(text):
+        w = fonts.width(piece, bold, italic, mono)
+        if w is None:
+            return None
+        widest = max(widest, w)
+    return widest
+
+
+def cell_min_width(
+    cell: Cell, fonts: Fonts, value_nowrap: bool, notes_below: bool, note_nowrap: bool
+) -> float | None:
+    """A cell's minimum content width (em): its widest piece that cannot be broken. A ``nowrap``
+    value (a number, a row header) is one piece, with its mark and an inline note; a note below
+    its value wraps unless ``note_nowrap``."""
+    if value_nowrap and not (cell.note and notes_below):
+        return cell_width(cell, fonts, False, notes_below)
+    if value_nowrap:
+        plain = Cell(cell.text, parts=cell.parts, mono=cell.mono, best=cell.best, mark=cell.mark)
+        value = cell_width(plain, fonts, False, False)
+    elif cell.parts:
+        last = len(cell.parts) - 1  # each part a nowrap span, the comma after it but the last's
+        value = max(
+            (
+                fonts.width(p + ("," if i < last else "")) or math.inf
+                for i, p in enumerate(cell.parts)
+            ),
+            default=0.0,
+        )
+    elif cell.mono:
+        value = widest_piece(cell.text, fonts, mono=True)
+        value = None if value is None else CODE_EM * value
+    elif cell.best:
+        value = widest_piece(cell.text, fonts, bold=True)
+        value = None if value is None else value + STRONG_PADDING_EM
+    else:
+        value = widest_piece(cell.text, fonts)
+    if value is None or not math.isfinite(value):
+        return None
+    if cell.best and not value_nowrap:
+        mark = fonts.width(cell.mark)
+        if mark is None:
+            return None
+        value = max(value, MARK_MARGIN_EM + mark)
+    if not cell.note:
+        return value
+    spread = "range" in cell.note_class.split()
+    if note_nowrap:
+        note = fonts.width(cell.note, False, italic=spread)
+    else:
+        note = widest_piece(cell.note, fonts, italic=spread)
+    if note is None:
+        return None
+    note = NOTE_EM * (note + (RANGE_SPACING_EM * len(cell.note) if spread else 0.0))
+    return max(value, note)
+
+
 def column_widths(
     table: Table,
     fonts: Fonts | None,
     kind: str = "",
     notes_inline: bool = False,
     appendix: bool = False,
+    one_line_notes: bool = False,
 ) -> list[float] | None:
     """Each column's width (em of the table's type) for the fixed layout, or None for the
     automatic one (module docstring). ``kind``: ``""``, ``"wide"`` (a landscape page) or
@@ -238,20 +335,41 @@ def column_widths(
     in an appendix chapter (set smaller)."""
     if fonts is None or not table.columns:
         return None
-    widths = []
+    highs, lows = [], []
     for j, name in enumerate(table.columns):
-        widest = fonts.width(name, True)
-        if widest is None:
+        high = fonts.width(name, True)
+        low = widest_piece(name, fonts, bold=True)
+        if high is None or low is None:
             return None
         # report.css sets inline notes in the data cells (td) only: a row header's stays below
         notes_below = table.long_notes and (j == 0 or not notes_inline)
         for row in table.rows:
-            w = cell_width(row[j], fonts, bold=j == 0, notes_below=notes_below)
-            if w is None:
+            cell = row[j]
+            w = cell_width(cell, fonts, bold=j == 0, notes_below=notes_below)
+            if j == 0:
+                m = w
+            else:
+                m = cell_min_width(
+                    cell,
+                    fonts,
+                    value_nowrap=cell.numeric,
+                    notes_below=notes_below,
+                    note_nowrap=notes_inline
+                    or not (cell.numeric and table.long_notes)
+                    or (one_line_notes and cell.numeric),
+                )
+            if w is None or m is None:
                 return None
-            widest = max(widest, w)
-        widths.append(widest * (1 + MARGIN_REL) + MARGIN_EM)
-    return widths if print_box(kind, appendix, table.compact).fits(widths) else None
+            high, low = max(high, w), max(low, m)
+        highs.append(high)
+        lows.append(low)
+    box = print_box(kind, appendix, table.compact)
+    margined = [w * (1 + MARGIN_REL) + MARGIN_EM for w in highs]
+    if box.fits(margined):
+        return margined
+    if not box.fits(lows):
+        return None
+    return box.share(lows, highs)
 
 
 def css_widths(widths: list[float] | None) -> list[str] | None:
@@ -275,6 +393,10 @@ def table_widths_for(theme: Path, default_theme: Path):
     def widths(table: Table, kind: str = "", part: str = "body") -> list[str] | None:
         appendix = part == "appendix"
         notes_inline = appendix and table.inline_notes
-        return css_widths(column_widths(table, fonts, kind, notes_inline, appendix))
+        # macros.html's one-line-notes class, which report.css reads in the appendix only
+        one_line = (
+            appendix and not table.inline_notes and table.one_line_notes and (kind != "wide-short")
+        )
+        return css_widths(column_widths(table, fonts, kind, notes_inline, appendix, one_line))
 
     return widths
