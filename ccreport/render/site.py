@@ -322,9 +322,8 @@ class TemplateSandbox(ImmutableSandboxedEnvironment):
         return verdict
 
     def call(__self, __context, __obj, *args, **kwargs):  # Jinja2's own signature
-        if not _callable_allowed(__obj) and not any(
-            __obj is value for value in __context.parent.values()
-        ):
+        given = any(__obj is value for value in __context.parent.values())
+        if not given and not _callable_allowed(__obj):
             raise SecurityError(f"{__obj!r} is not safely callable")
         return super().call(__context, __obj, *args, **kwargs)
 
