@@ -19,7 +19,7 @@ import traceback
 from pathlib import Path
 from typing import NoReturn
 
-from .commands.serve import PORT_MAX, PORT_MIN
+from .commands import PORT_MAX, PORT_MIN  # not .serve: http.server only when serving
 from .errors import CCReportError, Problem, UserInputError
 from .runtime.collector import leave_garbage_to_exit
 from .runtime.interrupts import EXIT_INTERRUPTED, caused_by_interrupt

@@ -21,6 +21,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from ..errors import Problem, UserInputError
+from . import PORT_MAX, PORT_MIN  # noqa: F401  (re-exported: the ports serve accepts)
 
 BUILD_ID_PATH = "/__ccreport__/build-id"
 RELOAD_SCRIPT = (
@@ -31,7 +32,6 @@ RELOAD_SCRIPT = (
     ".then(function(t){if(id!==null&&t!==id){location.reload()}id=t}).catch(function(){})"
     ".finally(function(){setTimeout(poll,1000)})}poll()})();</script>"
 )
-PORT_MIN, PORT_MAX = 1, 65535
 MAX_NAME_BYTES = 255  # one file or folder name (NAME_MAX of Linux and macOS)
 MAX_PATH_BYTES = 4096  # a whole path (PATH_MAX of Linux)
 

@@ -62,7 +62,8 @@ def rehearse_templates(project: Project, datasets) -> None:
     try:
         figures = planned_figures(results)
         site = render_site(results, project, folder, figures, pdf=True)
-        report_html(site, 0, attachments=True)
+        for part in ("front", "chapters"):  # report.pdf's two documents
+            report_html(site, 0, attachments=True, part=part)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

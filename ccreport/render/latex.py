@@ -36,6 +36,7 @@ What a journal's LaTeX needs, and how each .tex file provides it:
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -141,6 +142,7 @@ _ACCENTS = {
 _MINUS = re.compile(r"(?<![\w.])-(?=\.?\d)")  # a hyphen before a number: a minus sign
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a pure function of its text: cells recur across layouts
 def escape(value: str) -> str:
     """``value`` safe inside LaTeX text: specials escaped, a hyphen before a number as a minus sign.
 
@@ -163,6 +165,7 @@ def escape(value: str) -> str:
     return "".join(out)
 
 
+@functools.lru_cache(maxsize=1 << 16)  # the layouts of fitted_layout measure the same cells
 def text_width(value: str, mono: bool = False) -> float:
     """An upper estimate in points of ``value`` typeset at :data:`FONT_PT` (see the module
     docstring)."""
@@ -292,6 +295,15 @@ def breakable(body: str, mono: bool) -> str:
     return body.replace("/", "/\\allowbreak{}").replace("\\_", "\\_\\allowbreak{}")
 
 
+@functools.lru_cache(maxsize=1 << 16)  # the layouts of fitted_layout split the same cells
+def piece_widths(text: str, note: str, mono: bool) -> tuple[float, ...]:
+    """:func:`text_width` of each piece a wrapping cell cannot break (``text`` and its ``note``):
+    8 characters of a digest (``mono``), else the words between spaces, ``/`` and ``_``."""
+    if mono:
+        return tuple(text_width(text[i : i + 8], True) for i in range(0, len(text), 8))
+    return tuple(text_width(piece) for piece in re.split(r"[ /_]", text + " " + note))
+
+
 def text_column(header: str, cells, marks=None, max_width: float = MAX_TEXT_COLUMN_PT) -> Column:
     """A left-aligned text column; wider than ``max_width`` it wraps (ragged right)."""
     marks = marks or {}
@@ -304,15 +316,7 @@ def text_column(header: str, cells, marks=None, max_width: float = MAX_TEXT_COLU
     head_width = max(text_width(line) for line in heads)
     natural = max(widths + [head_width])
     # never narrower than its header or than a word it cannot break (a p column would overflow)
-    unbreakable = [
-        text_width(piece, c.mono)
-        for c, (n, _) in zip(cells, notes)
-        for piece in (
-            [c.text[i : i + 8] for i in range(0, len(c.text), 8)]
-            if c.mono
-            else re.split(r"[ /_]", c.text + " " + n)
-        )
-    ]
+    unbreakable = [w for c, (n, _) in zip(cells, notes) for w in piece_widths(c.text, n, c.mono)]
     max_width = max([max_width, math.ceil(head_width)] + [math.ceil(w) for w in unbreakable])
     bodies = []
     wraps = natural > max_width
@@ -335,11 +339,7 @@ def text_column(header: str, cells, marks=None, max_width: float = MAX_TEXT_COLU
         lines = [
             math.ceil(w / max_width)
             if c.mono
-            else wrapped_lines(
-                [text_width(p) for p in re.split(r"[ /_]", c.text + " " + n)],
-                max_width,
-                text_width(" "),
-            )
+            else wrapped_lines(list(piece_widths(c.text, n, False)), max_width, text_width(" "))
             for c, w, (n, _) in zip(cells, widths, notes)
         ]
     else:

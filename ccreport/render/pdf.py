@@ -1,9 +1,11 @@
 """``report.pdf`` with WeasyPrint, from the same templates as the site.
 
 Each page of the site is rendered again with ``print=True`` (base.html then emits only the
-content block, without navigation or download links) and becomes a chapter of ``report.html``: a
-title page, a table of contents whose page numbers come from CSS ``target-counter``, then the
-chapters. Every figure and table of the site is in it, with the site's number: both show the one
+content block, without navigation or download links) and becomes a chapter of the report: a
+title page, a table of contents and the lists of figures and of tables with the page of each
+entry, then the chapters. The chapters and the front are two documents, the front laid out once
+with the pages the chapters were laid out on (:func:`laid_out_report`), their pages joined into
+one PDF. Every figure and table of the site is in it, with the site's number: both show the one
 numbering of :mod:`ccreport.render.catalogue`, computed once when the site's pages are built. The
 theme's ``report.css`` holds the paged-media rules (running header, page numbers, tables that do not
 break mid-row, wide tables on landscape pages, grids of per-classifier and per-pair figures three to
@@ -145,8 +147,27 @@ def _markup(html: str):
     return Markup(html)
 
 
-def report_html(site: Site, epoch: int, attachments: bool) -> str:
-    """The whole report as one HTML document; WeasyPrint lays out its tables automatically."""
+FRONT_PAGES = 2  # the title page, then the contents and the lists: the front's usual length
+
+
+def report_html(
+    site: Site,
+    epoch: int,
+    attachments: bool,
+    part: str = "front",
+    front_pages: int = FRONT_PAGES,
+    page_numbers: dict[str, int] | None = None,
+    total_pages: int = 0,
+) -> str:
+    """One of report.pdf's two HTML documents (:func:`render_pdf` lays out both).
+
+    ``part="chapters"``: ``front_pages`` empty pages (the first sets the running title), then
+    every chapter. ``part="front"``: the title page, the contents and the lists of figures and of
+    tables, each entry's page number written in (``page_numbers``: anchor -> page, as the chapters
+    were laid out; an anchor not in it gets none), "Page n of ``total_pages``" at the foot.
+    WeasyPrint lays out tables automatically."""
+    if part not in ("front", "chapters"):
+        raise ValueError(f"part must be 'front' or 'chapters', not {part!r}")
     date = BuildDate(epoch, FROM_ENVIRONMENT)
     context = dict(site.context)
     context.update(
@@ -158,8 +179,47 @@ def report_html(site: Site, epoch: int, attachments: bool) -> str:
         attachments=attachments,
         page=None,
         item_columns=balanced_columns,  # the lists of figures and tables, in columns
+        part=part,
+        front_pages=front_pages,
+        page_numbers=page_numbers or {},
+        total_pages=total_pages,
     )
     return render_template(site.env, "report.html", context)
+
+
+def anchor_pages(pages, first: int = 1) -> dict[str, int]:
+    """Anchor -> number of the page it is on (``pages``: WeasyPrint's laid-out pages, public
+    ``Page.anchors``; the first page numbered ``first``); an anchor on two pages: the first,
+    where its box starts, as CSS ``target-counter(..., page)`` counts it."""
+    numbers: dict[str, int] = {}
+    for number, page in enumerate(pages, start=first):
+        for anchor in page.anchors:
+            numbers.setdefault(anchor, number)
+    return numbers
+
+
+def laid_out_report(layout, html_of, front_pages: int = FRONT_PAGES, attempts: int = 4):
+    """report.pdf's pages, its front with the page numbers of the chapters: a list of laid-out
+    pages (``layout(html)`` lays out an HTML document and returns its WeasyPrint ``Document``;
+    ``html_of(part, front_pages, page_numbers, total_pages)`` is :func:`report_html` for the site)
+    and the document whose metadata the PDF takes (the chapters').
+
+    Page numbers in the contents as CSS ``target-counter`` make WeasyPrint lay out the page that
+    holds them again once the targets are known, and again once the page count is (CSS Generated
+    Content for Paged Media: the layout repeats until the counters settle). Instead the chapters are
+    laid out once, after ``front_pages`` empty pages; each anchor's page is read from the layout
+    and written into the front, laid out once. The front's own length decides: should it not
+    take ``front_pages`` pages, the chapters are laid out again after as many as it takes (at most
+    ``attempts`` layouts of each; the front's length does not depend on the numbers' values but
+    through their widths, so one is the rule)."""
+    for _ in range(attempts):
+        body = layout(html_of("chapters", front_pages, None, 0))
+        numbers = anchor_pages(body.pages)
+        front = layout(html_of("front", front_pages, numbers, len(body.pages)))
+        if len(front.pages) == front_pages:
+            return front.pages + body.pages[front_pages:], body
+        front_pages = len(front.pages)
+    raise RuntimeError(f"report.pdf's front pages did not settle in {attempts} layouts")
 
 
 def archive_attachments(out: Path, project, files) -> list[tuple[Path, str, str]]:
@@ -242,14 +302,23 @@ def render_pdf(
         html_options, render_options = figure_fonts(
             out, project
         )  # the figures' SVG text in their own font files
-        html = report_html(site, date.epoch, attachments=bool(attached))
         planned = [out / f.pdf for page in site.pages for f in page.figures.values() if f.pdf]
         # figures drawn from their own PDF files
         images = (
             FigureImages(out, planned if ready is not None else (), ready) if figure_pdfs else {}
         )
-        source = weasyprint.HTML(string=html, base_url=str(out) + os.sep, **html_options)
-        document = source.render(cache=images, **render_options)
+
+        def layout(html: str):
+            source = weasyprint.HTML(string=html, base_url=str(out) + os.sep, **html_options)
+            return source.render(cache=images, **render_options)
+
+        def html_of(part, front_pages, page_numbers, total_pages):
+            return report_html(
+                site, date.epoch, bool(attached), part, front_pages, page_numbers, total_pages
+            )
+
+        pages, body = laid_out_report(layout, html_of)
+        document = body.copy(pages)  # WeasyPrint's public way to join documents' pages
         attachments = [
             weasyprint.Attachment(
                 filename=str(path),

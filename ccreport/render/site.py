@@ -305,10 +305,21 @@ class TemplateSandbox(ImmutableSandboxedEnvironment):
     renders) are data: they format the report's values, and can neither reach Python's internals
     nor call a library function that writes a file or starts a process."""
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._attribute_verdicts: dict[tuple[type, type, str], bool] = {}
+
     def is_safe_attribute(self, obj, attr, value) -> bool:
-        return not isinstance(value, types.ModuleType) and super().is_safe_attribute(
-            obj, attr, value
-        )
+        """Jinja2's verdict (:func:`jinja2.sandbox.is_internal_attribute`,
+        :func:`jinja2.sandbox.modifies_known_mutable`: tests of ``obj``'s class and of ``attr``
+        only), remembered per class and attribute name, and never a module."""
+        if isinstance(value, types.ModuleType):
+            return False
+        key = (type(obj), obj.__class__, attr)  # isinstance reads __class__ as well as the type
+        verdict = self._attribute_verdicts.get(key)
+        if verdict is None:
+            verdict = self._attribute_verdicts[key] = super().is_safe_attribute(obj, attr, value)
+        return verdict
 
     def call(__self, __context, __obj, *args, **kwargs):  # Jinja2's own signature
         given = any(__obj is value for value in __context.parent.values())

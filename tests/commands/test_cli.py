@@ -156,3 +156,20 @@ def test_build_and_serve_take_the_manifest_path_too(starter, tmp_path, capsys, m
     for given in (manifest, proj):
         assert main(["serve", str(given), "--no-watch"]) == 0
         assert Path(served.pop("directory")).resolve() == site
+
+
+def test_the_command_line_imports_the_web_server_only_to_serve():
+    """``ccreport build`` does not pay for http.server's import (and mimetypes', ssl's)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "import ccreport.cli\n"
+        "print(sorted(m for m in ('http.server', 'ccreport.commands.serve') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+    from ccreport.commands import serve
+
+    assert (serve.PORT_MIN, serve.PORT_MAX) == (1, 65535)

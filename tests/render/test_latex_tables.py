@@ -164,6 +164,22 @@ def test_wrapped_lines():
     assert latex.wrapped_lines([50], 20, 2) == 1
 
 
+def test_piece_widths_are_the_widths_of_the_unbreakable_pieces():
+    digest = "0123456789abcdef0123"
+    assert latex.piece_widths(digest, "", True) == tuple(
+        latex.text_width(p, True) for p in ("01234567", "89abcdef", "0123")
+    )
+    assert latex.piece_widths("a/b_c d", "(n 1)", False) == tuple(
+        latex.text_width(p) for p in ("a", "b", "c", "d", "(n", "1)")
+    )
+    assert latex.piece_widths("", "", False) == (0.0, 0.0)  # two empty pieces, as re.split gives
+    # remembered, and the same numbers as a fresh computation
+    assert latex.piece_widths("a/b_c d", "(n 1)", False) == latex.piece_widths.__wrapped__(
+        "a/b_c d", "(n 1)", False
+    )
+    assert latex.text_width("x-1 y") == latex.text_width.__wrapped__("x-1 y")
+
+
 def test_long_notes_wrap_only_at_ordinary_spaces():
     t = wide_table(n_columns=1)
     column = latex.layout(t)[1]

@@ -144,6 +144,20 @@ def test_table_of_contents_with_page_numbers(example_pdf):
     assert numbers == sorted(numbers)
 
 
+def test_lists_of_figures_and_tables_give_each_items_page(example_pdf):
+    """Each entry of the lists on the contents' pages ends in the page its caption is on."""
+    _, _, pages = example_pdf
+    listing = "\n".join(p for p in pages[:3] if "List of figures" in p or "List of tables" in p)
+    entries = re.findall(r"^(Figure|Table) (\d+) .*?(\d+)$", listing, re.MULTILINE)
+    kinds = {kind for kind, _, _ in entries}
+    assert kinds == {"Figure", "Table"}
+    for kind in kinds:  # every item listed once
+        numbers = sorted(int(n) for k, n, _ in entries if k == kind)
+        assert numbers == list(range(1, len(numbers) + 1))
+    for kind, number, page in entries:
+        assert re.search(rf"\b{kind} {number}\.", pages[int(page) - 1]), (kind, number, page)
+
+
 def test_numbered_figures_and_tables_with_captions(example_pdf):
     _, _, pages = example_pdf
     text = "\n".join(pages)
