@@ -141,8 +141,12 @@ def _covers(fig, ax, key, samples: int = 24) -> bool:
     through the box of its legend ``key``, at the figure's laid-out size: each line's segments
     sampled ``samples`` times in data coordinates. The lower right of ROC space lies below the
     chance diagonal, where a hull never goes, so the legend sits there unless a classifier is
-    worse than chance there."""
-    fig.draw_without_rendering()
+    worse than chance there. The figure is laid out as drawing would first lay it out (its
+    layout engine, then the axes' equal aspect), without drawing it."""
+    engine = fig.get_layout_engine()
+    if engine is not None:
+        engine.execute(fig)
+    ax.apply_aspect()
     box = key.get_window_extent(renderer_for(fig))
     (x0, y0), (x1, y1) = ax.transData.inverted().transform([[box.x0, box.y0], [box.x1, box.y1]])
     t = np.linspace(0.0, 1.0, samples)[:, None, None]

@@ -19,11 +19,13 @@ run rather than once per figure, and split into one file per figure (:func:`spli
 also renumbers a font subset that starts at code 0, read as ``.notdef`` by PDF/A). Text is drawn
 without ligatures (:func:`without_ligatures`).
 
-Each figure is laid out once (:func:`lay_out_once`) and drawn once per file with matplotlib's
-public API. Where ``ccreport.speedups`` allows (on by default, off with ``CCREPORT_SPEEDUPS=0`` or
-another matplotlib), the SVG and PDF are drawn in one walk (:mod:`ccreport.speedups.figure_replay`),
-and work repeated from figure to figure is shared (:mod:`ccreport.speedups.figure_caches`);
-SVG files are byte-identical either way. Figures are split between forked worker processes
+Each figure is laid out once (:func:`lay_out_once`) and its SVG and PDF drawn in one walk of its
+artists (:mod:`ccreport.render.figure_saving`, matplotlib's public renderer API; ``savefig`` once
+per file under rcParams it does not reproduce, :func:`one_walk`). Where ``ccreport.speedups``
+allows (on by default, off with ``CCREPORT_SPEEDUPS=0`` or another matplotlib), the SVG is saved by
+``savefig`` and the PDF replays its drawing (:mod:`ccreport.speedups.figure_replay`), and work
+repeated from figure to figure is shared (:mod:`ccreport.speedups.figure_caches`); SVG files are
+byte-identical either way. Figures are split between forked worker processes
 (``workers``); the files are the same bytes for any number of them. A figure's index entry
 (caption, alt text, files) is a function of its subject, known before it is drawn
 (:func:`figure_index`), so a build lays out report.pdf while the workers draw
@@ -44,7 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib
-from matplotlib.backends.backend_pdf import PdfPages
+from matplotlib.backends.backend_pdf import PdfFile, PdfPages
 from matplotlib.text import Text
 
 from .. import figures as F
@@ -53,6 +55,7 @@ from ..project import naming
 from ..results import Results
 from ..runtime.interrupts import ignore_interrupts
 from ..speedups import figure_caches, figure_replay
+from . import figure_saving
 
 SAVE_METADATA = {"svg": {"Date": None}, "pdf": {"CreationDate": None}, "png": {"Software": None}}
 PNG_DPI = 150
@@ -143,8 +146,10 @@ def lay_out_once(fig) -> None:
     engine = fig.get_layout_engine()
     if engine is None:
         return
+    dpi = fig.dpi
     with matplotlib.rc_context({"savefig.format": "svg"}):
         engine.execute(fig)
+    fig.dpi = dpi  # the SVG renderer the engine measured with left the figure at 72 dpi
     with matplotlib.rc_context(NO_LAYOUT_ENGINE):
         fig.set_layout_engine(None)  # None here means no engine at all (not a placeholder)
 
@@ -167,14 +172,29 @@ def _render(folder: Path, formats, chunks) -> list[tuple[str, dict]]:
 
 
 def _render_chunk(folder: Path, formats, chunk: list[_Task]) -> list[tuple[str, dict]]:
-    """Draw one chunk's figures (inside :func:`drawing_contexts`) and write their files."""
+    """Draw one chunk's figures (inside :func:`drawing_contexts`) and write their files: the PDF
+    pages into one matplotlib ``PdfFile`` (:func:`one_walk`), else one ``PdfPages``."""
     buffer = io.BytesIO()
-    pages = PdfPages(buffer, metadata=SAVE_METADATA["pdf"]) if "pdf" in formats else None
+    pages = None
+    if "pdf" in formats:
+        pages = (PdfFile if one_walk() else PdfPages)(buffer, metadata=SAVE_METADATA["pdf"])
     entries = [_render_one(t, folder, formats, pages) for t in chunk]
-    if pages is not None:
+    if isinstance(pages, PdfFile):
+        pages.finalize()
         pages.close()
+    elif pages is not None:
+        pages.close()
+    if pages is not None:
         split_pages(buffer.getvalue(), [folder / e["pdf"] for e in entries])
     return [(t.key, e) for t, e in zip(chunk, entries, strict=True)]
+
+
+def one_walk() -> bool:
+    """Whether figures are drawn once for their SVG and PDF files by
+    :func:`ccreport.render.figure_saving.save_svg_and_pdf` (public renderer API; under the rcParams
+    it reproduces, :func:`~ccreport.render.figure_saving.can_save_both`), rather than saved by
+    ``savefig`` once per file (with ``ccreport.speedups``' replay, when it may run)."""
+    return not figure_replay.on() and figure_saving.can_save_both()
 
 
 def _entry(t: _Task, formats) -> dict:
@@ -219,7 +239,15 @@ def without_ligatures(fig) -> None:
 
 def _save(fig, folder: Path, entry: dict, pending: list, pages=None) -> None:
     """Write the laid-out figure in each format of ``pending`` (SVG and PDF drawn once together);
-    the PDF as the next page of ``pages`` (a ``PdfPages``), or its own file when None."""
+    the PDF as the next page of ``pages`` (a ``PdfFile`` where :func:`one_walk`, else a
+    ``PdfPages``), or its own file when None."""
+    if isinstance(pages, PdfFile):
+        svg = folder / entry["svg"] if "svg" in pending else None
+        figure_saving.save_svg_and_pdf(fig, svg, pages, svg_metadata=SAVE_METADATA["svg"])
+        pending = [fmt for fmt in pending if fmt not in ("svg", "pdf")]
+        pages = None
+        if not pending:
+            return
     pdf_target = pages if pages is not None else folder / entry.get("pdf", "")
     pdf_kw = {} if pages is not None else {"metadata": SAVE_METADATA["pdf"]}
     with matplotlib.rc_context(NO_LAYOUT_ENGINE):
