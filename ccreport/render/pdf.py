@@ -41,9 +41,10 @@ from datetime import UTC, datetime
 from html import unescape
 from pathlib import Path
 
-from ..paths import theme_figure_style
+from ..paths import DEFAULT_THEME, theme_figure_style, themes_dir
 from ..runtime.build_date import FROM_ENVIRONMENT, BuildDate, build_date
 from ..runtime.collector import collector_paused
+from .column_widths import table_widths_for
 from .figure_pdfs import FigureImages
 from .item_lists import balanced_columns
 from .pdf_streams import deflate_streams
@@ -94,6 +95,7 @@ def chapters(site: Site, attachments: bool) -> list[dict]:
     sections), then the appendix (each dataset's appendix sections, the methods, the provenance),
     each appendix chapter titled "Appendix A", "Appendix B", ... (:attr:`Page.parts`)."""
     out = []
+    widths = table_widths_for(site.theme, themes_dir() / DEFAULT_THEME)  # tables' fixed layout
     for part in ("body", "appendix"):
         for page in site.pages:
             if part not in page.parts:
@@ -101,6 +103,7 @@ def chapters(site: Site, attachments: bool) -> list[dict]:
             context = page_context(site.context, page, True)
             context["attachments"] = attachments
             context["part"] = part
+            context["table_widths"] = widths
             body = _internal_links(render_template(site.env, page.template, context))
             title = "Overview" if page.slug == "index" else page.title
             if part == "body":
