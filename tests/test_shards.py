@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -142,3 +143,15 @@ def test_record_durations_merges_this_runs_files(suite):
     assert list(times) == sorted(times)  # sorted, so a re-recording diffs well
     assert times["test_b.py"] == 1 and times["test_d.py"] == 3  # not run: kept
     assert times["test_a.py"] < 10 and times["test_c.py"] < 4  # run: this run's (tiny) times
+
+
+def test_every_test_file_imports_site_fixtures_by_one_name():
+    """``tests.site_fixtures`` would be a second module with its own example build, twice the
+    time, and outside the shard unit of the files sharing it."""
+    pattern = re.compile(r"^\s*(?:from|import)\s+tests\.site_fixtures\b", re.MULTILINE)
+    offenders = [
+        path.relative_to(TESTS).as_posix()
+        for path in sorted(TESTS.rglob("*.py"))
+        if pattern.search(path.read_text(encoding="utf-8"))
+    ]
+    assert offenders == []
