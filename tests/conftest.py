@@ -1,8 +1,11 @@
-"""Shared fixtures: a temporary project folder to write manifests and data files into."""
+"""Shared fixtures: a temporary project folder to write manifests and data files into; the
+shards plugin (tests/shards.py: ``--shard=I/N``, ``--record-durations``)."""
 
 from pathlib import Path
 
 import pytest
+
+pytest_plugins = ["shards"]
 
 
 @pytest.fixture

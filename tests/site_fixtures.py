@@ -281,6 +281,9 @@ _BUILT: dict[str, Path] = {}
 def example_build() -> Path:
     """The example project built with the PDF into a temporary folder (once per session).
 
+    Import it as ``from site_fixtures import ...``, as every test does: imported as
+    ``tests.site_fixtures`` this file is a second module, with its own build (twice the time).
+    The shards plugin (tests/shards.py) keeps the files that import it in one process.
     Build time is measured in benchmarks/build_speed.py, never in a test.
     """
     if "example" not in _BUILT:

@@ -16,10 +16,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 from pypdf import PdfReader
+from site_fixtures import example_build, example_results, write_tiny_project
 
 from ccreport.render.explorer import ROC_DRAWN, drawn_roc, explorer_data, script_json
 from tests.browser import browser  # noqa: F401  (the Chromium fixture)
-from tests.site_fixtures import example_build, example_results, write_tiny_project
 
 SHOTS = Path("/tmp/explorer-shots")
 PAGE_BUDGET = 150 * 1024  # bytes the explorer may add to a dataset page (issue 35)

@@ -10,12 +10,12 @@ from types import SimpleNamespace
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from site_fixtures import fake_figure_index, synthetic_results
 
 from ccreport.render.item_lists import balanced_columns, item_rows
 from ccreport.render.pdf import report_html
 from ccreport.render.site import render_site
 from ccreport.results import results_to_json
-from tests.site_fixtures import fake_figure_index, synthetic_results
 
 
 def entries_of(parts: list[str]) -> list[SimpleNamespace]:
