@@ -165,7 +165,8 @@ def report_html(
     every chapter. ``part="front"``: the title page, the contents and the lists of figures and of
     tables, each entry's page number written in (``page_numbers``: anchor -> page, as the chapters
     were laid out; an anchor not in it gets none), "Page n of ``total_pages``" at the foot.
-    WeasyPrint lays out tables automatically."""
+    Tables carry the column widths of :mod:`ccreport.render.column_widths` where it measured them
+    (fixed layout), else WeasyPrint lays them out automatically."""
     if part not in ("front", "chapters"):
         raise ValueError(f"part must be 'front' or 'chapters', not {part!r}")
     date = BuildDate(epoch, FROM_ENVIRONMENT)
