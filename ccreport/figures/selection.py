@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.transforms import blended_transform_factory
 
 from ..results import DatasetResult
 from ..results.curves import drawn
@@ -240,6 +241,7 @@ def independent_criterion(d: DatasetResult):
 CRITERION_ROW = 1.42  # inches: a row of :func:`criteria` (its title, axes and tick labels)
 CRITERION_X_LABELS = 0.22  # inches: the x tick labels and axis labels under the last row
 CRITERION_LINE = (0, (4, 2))  # the constraint and the criterion's cost line
+CRITERION_TITLE = 0.12  # a row's title line: its grid row's height ratio, of CRITERION_ROW
 
 
 def criteria(d: DatasetResult, width="full", max_lines: int = 80) -> Figure:
@@ -259,6 +261,12 @@ def criteria(d: DatasetResult, width="full", max_lines: int = 80) -> Figure:
     Every panel shares the unit square's axes (ROC and cost space both run from 0 to 1), so the
     x tick labels and axis labels are printed under the last row only. Black and grey only: the
     figure reads the same in greyscale.
+
+    Layout: one grid of axes, two grid rows per criterion (a title row, its text set from the
+    figure's left edge, then the three panels), not nested subfigures: every position the layout
+    engine computes is then an axes position, which
+    :func:`ccreport.render.figure_files.snap_positions` rounds, so the files are the same bytes in
+    every process. The columns line up from row to row.
     """
     rows = [("empirical", *row) for row in empirical_criteria(d)]
     rule = independent_criterion(d)
@@ -269,19 +277,30 @@ def criteria(d: DatasetResult, width="full", max_lines: int = 80) -> Figure:
     with style():
         w = width_inches(width)
         fig = new_figure(w, len(rows) * CRITERION_ROW + CRITERION_X_LABELS)
-        panels = fig.subfigures(
-            len(rows),
-            1,
-            height_ratios=[CRITERION_ROW] * (len(rows) - 1) + [CRITERION_ROW + CRITERION_X_LABELS],
+        fig.set_layout_engine("constrained", hspace=0.0)
+        grid = fig.add_gridspec(
+            2 * len(rows),
+            3,
+            width_ratios=[1.0, 1.55, 1.55],
+            height_ratios=[CRITERION_TITLE, CRITERION_ROW - CRITERION_TITLE] * len(rows),
         )
         for k, (what, name, first, second) in enumerate(rows):
-            sub = np.atleast_1d(panels)[k]
-            roc_ax, cost_ax, key_ax = sub.subplots(1, 3, width_ratios=[1.0, 1.55, 1.55])
+            title_ax = fig.add_subplot(grid[2 * k, 0])
+            roc_ax, cost_ax, key_ax = (fig.add_subplot(grid[2 * k + 1, j]) for j in range(3))
             if what == "empirical":
                 title, notes = _criterion_row(roc_ax, cost_ax, d, name, first, second)
             else:
                 title, notes = _independent_row(roc_ax, cost_ax, name, first, second, max_lines)
-            sub.suptitle(title, x=0.01, ha="left", fontsize=7)
+            title_ax.set_axis_off()
+            title_ax.text(
+                0.01,
+                0.0,
+                title,
+                transform=blended_transform_factory(fig.transFigure, title_ax.transAxes),
+                ha="left",
+                va="baseline",
+                fontsize=7,
+            ).set_in_layout(False)
             for ax in (roc_ax, cost_ax):
                 ax.set_xlim(0, 1)
                 ax.set_ylim(0, 1)

@@ -635,18 +635,21 @@ def test_selection_criteria_are_one_figure_with_a_row_per_criterion():
         assert spec.wanted(subject, FigureOptions())
         names = [name for name, _, _ in empirical_criteria(d)] + [independent_criterion(d)[0]]
         fig = _draw(spec.draw(subject))
-        rows = fig.subfigs
+        assert not fig.subfigs  # one grid of axes: a title row, then the row's three panels
+        rows = [fig.axes[at : at + 4] for at in range(0, len(fig.axes), 4)]
         assert len(rows) == len(names) == 3
         for k, (row, name) in enumerate(zip(rows, names, strict=True)):
-            roc_ax, cost_ax, key_ax = row.axes
-            assert row.get_suptitle().startswith(f"{name}: ")
+            title_ax, roc_ax, cost_ax, key_ax = row
+            assert [t.get_text()[: len(name) + 2] for t in title_ax.texts] == [f"{name}: "]
+            if k:  # the columns line up from row to row
+                assert cost_ax.get_position().x0 == rows[0][2].get_position().x0
             assert roc_ax.get_ylim() == cost_ax.get_ylim() == (0.0, 1.0)
             last = k == len(rows) - 1
             assert _labelled(roc_ax.xaxis) == _labelled(cost_ax.xaxis) == last
             assert bool(cost_ax.get_xlabel()) == last
             labels = [t.get_text() for t in key_ax.get_legend().get_texts()]
             assert "ROC curve" in labels and "lower envelope" in labels
-        workforce = rows[1].axes[2].get_legend().get_title().get_text()
+        workforce = rows[1][3].get_legend().get_title().get_text()
         assert workforce.startswith("Eq. 12 point at PC(+) = ")
         caption = spec.caption(subject)
         assert all(f"Fig. {n}" in caption for n in (21, 23, 24))
