@@ -22,9 +22,8 @@ without ligatures (:func:`without_ligatures`).
 Each figure is laid out once (:func:`lay_out_once`) and its SVG and PDF drawn in one walk of its
 artists (:mod:`ccreport.render.figure_saving`, matplotlib's public renderer API; ``savefig`` once
 per file under rcParams it does not reproduce, :func:`one_walk`). Where ``ccreport.speedups``
-allows (on by default, off with ``CCREPORT_SPEEDUPS=0`` or another matplotlib), the SVG is saved by
-``savefig`` and the PDF replays its drawing (:mod:`ccreport.speedups.figure_replay`), and work
-repeated from figure to figure is shared (:mod:`ccreport.speedups.figure_caches`); SVG files are
+allows (on by default, off with ``CCREPORT_SPEEDUPS=0`` or another matplotlib), work repeated from
+figure to figure is shared (:mod:`ccreport.speedups.figure_caches`); the SVG files are
 byte-identical either way. Figures are split between forked worker processes
 (``workers``); the files are the same bytes for any number of them. A figure's index entry
 (caption, alt text, files) is a function of its subject, known before it is drawn
@@ -56,7 +55,7 @@ from ..figures import FigureOptions, FigureSpec, Subject
 from ..project import naming
 from ..results import Results
 from ..runtime.interrupts import ignore_interrupts
-from ..speedups import figure_caches, figure_replay
+from ..speedups import figure_caches
 from . import figure_saving
 
 SAVE_METADATA = {"svg": {"Date": None}, "pdf": {"CreationDate": None}, "png": {"Software": None}}
@@ -221,8 +220,8 @@ def one_walk() -> bool:
     """Whether figures are drawn once for their SVG and PDF files by
     :func:`ccreport.render.figure_saving.save_svg_and_pdf` (public renderer API; under the rcParams
     it reproduces, :func:`~ccreport.render.figure_saving.can_save_both`), rather than saved by
-    ``savefig`` once per file (with ``ccreport.speedups``' replay, when it may run)."""
-    return not figure_replay.on() and figure_saving.can_save_both()
+    ``savefig`` once per file."""
+    return figure_saving.can_save_both()
 
 
 def _entry(t: _Task, formats) -> dict:
@@ -266,9 +265,9 @@ def without_ligatures(fig) -> None:
 
 
 def _save(fig, folder: Path, entry: dict, pending: list, pages=None) -> None:
-    """Write the laid-out figure in each format of ``pending`` (SVG and PDF drawn once together);
-    the PDF as the next page of ``pages`` (a ``PdfFile`` where :func:`one_walk`, else a
-    ``PdfPages``), or its own file when None."""
+    """Write the laid-out figure in each format of ``pending`` (SVG and PDF drawn in one walk where
+    :func:`one_walk`); the PDF as the next page of ``pages`` (a ``PdfFile`` where :func:`one_walk`,
+    else a ``PdfPages``), or its own file when None."""
     if isinstance(pages, PdfFile):
         svg = folder / entry["svg"] if "svg" in pending else None
         figure_saving.save_svg_and_pdf(fig, svg, pages, svg_metadata=SAVE_METADATA["svg"])
@@ -279,15 +278,6 @@ def _save(fig, folder: Path, entry: dict, pending: list, pages=None) -> None:
     pdf_target = pages if pages is not None else folder / entry.get("pdf", "")
     pdf_kw = {} if pages is not None else {"metadata": SAVE_METADATA["pdf"]}
     with matplotlib.rc_context(NO_LAYOUT_ENGINE):
-        if "svg" in pending and "pdf" in pending and figure_replay.on():  # drawn once
-            figure_replay.save_svg_and_pdf(
-                fig,
-                folder / entry["svg"],
-                pdf_target,
-                svg_kw={"metadata": SAVE_METADATA["svg"]},
-                pdf_kw=pdf_kw,
-            )
-            pending = [fmt for fmt in pending if fmt not in ("svg", "pdf")]
         for fmt in pending:
             if fmt == "pdf":
                 fig.savefig(pdf_target, format="pdf", **pdf_kw)

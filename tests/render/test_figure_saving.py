@@ -25,7 +25,6 @@ from ccreport.render.figure_files import (
     one_walk,
     write_figures,
 )
-from ccreport.speedups import figure_replay
 
 matplotlib.use("Agg")
 
@@ -139,8 +138,7 @@ def test_the_pdf_page_alone(tmp_path):
         ]
 
 
-def test_one_walk_only_under_the_rcparams_it_reproduces(monkeypatch):
-    monkeypatch.setattr(figure_replay, "on", lambda: False)
+def test_one_walk_only_under_the_rcparams_it_reproduces():
     with F.style():
         assert one_walk()
         with matplotlib.rc_context({"savefig.bbox": "tight"}):
@@ -149,12 +147,13 @@ def test_one_walk_only_under_the_rcparams_it_reproduces(monkeypatch):
             assert not one_walk()
 
 
-def test_the_build_walks_each_figure_once_for_its_svg_and_pdf(tmp_path, monkeypatch):
-    """Speedups off, each Axes is drawn once for both files of its figure (not once per file;
+@pytest.mark.parametrize("speedups", ["0", "1"])
+def test_the_build_walks_each_figure_once_for_its_svg_and_pdf(tmp_path, monkeypatch, speedups):
+    """Speedups off or on, each Axes is drawn once for both files of its figure (not once per file;
     drawing code measuring with ``draw_without_rendering`` aside)."""
     from matplotlib.figure import Figure
 
-    monkeypatch.setenv("CCREPORT_SPEEDUPS", "0")
+    monkeypatch.setenv("CCREPORT_SPEEDUPS", speedups)
     draws, measuring = [], []
     original_draw, original_measure = Axes.draw, Figure.draw_without_rendering
 
