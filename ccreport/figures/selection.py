@@ -264,9 +264,9 @@ def criteria(d: DatasetResult, width="full", max_lines: int = 80) -> Figure:
 
     Layout: one grid of axes, two grid rows per criterion (a title row, its text set from the
     figure's left edge, then the three panels), not nested subfigures: every position the layout
-    engine computes is then an axes position, which
-    :func:`ccreport.render.figure_files.snap_positions` rounds, so the files are the same bytes in
-    every process. The columns line up from row to row.
+    engine computes is then an axes position, which the package's layout engine rounds
+    (:func:`~ccreport.figures.style.snap_positions`), so the files are the same bytes in every
+    process. The columns line up from row to row.
     """
     rows = [("empirical", *row) for row in empirical_criteria(d)]
     rule = independent_criterion(d)
@@ -276,8 +276,7 @@ def criteria(d: DatasetResult, width="full", max_lines: int = 80) -> Figure:
         raise ValueError(f"criteria: no selection criterion chose a classifier on {d.name!r}")
     with style():
         w = width_inches(width)
-        fig = new_figure(w, len(rows) * CRITERION_ROW + CRITERION_X_LABELS)
-        fig.set_layout_engine("constrained", hspace=0.0)
+        fig = new_figure(w, len(rows) * CRITERION_ROW + CRITERION_X_LABELS, hspace=0.0)
         grid = fig.add_gridspec(
             2 * len(rows),
             3,

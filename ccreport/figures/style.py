@@ -20,7 +20,9 @@ import matplotlib.colors
 import matplotlib.style as mplstyle
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.layout_engine import ConstrainedLayoutEngine
 from matplotlib.lines import Line2D
+from matplotlib.transforms import Bbox
 
 from ..results import ClassifierResult, Results, classifier_names
 
@@ -219,8 +221,49 @@ def width_inches(width: str | float) -> float:
     return {"column": COLUMN_WIDTH, "full": FULL_WIDTH}[width]
 
 
-def new_figure(width, height) -> Figure:
+LAYOUT_GRID = 2.0**-20  # figure fraction: 5e-4 pt on a 7 in figure; a power of two, so exact
+
+
+def snap_positions(fig) -> None:
+    """Round every edge of every axes' position (as a layout engine left it, in figure fraction)
+    to the nearest multiple of :data:`LAYOUT_GRID`, original and active position alike.
+
+    The constrained layout engine solves its constraints with kiwisolver, whose ``Constraint``
+    orders an expression's terms by the heap address of each variable (a ``std::map`` keyed by
+    pointer): the solver's symbols, pivots and so the order of its floating-point sums follow
+    where the interpreter happened to allocate them. Two processes (or two draws in one) can give
+    an edge that differs in its last bit, and an SVG's clip-path ids (hashes of the clip boxes)
+    differ with it. Rounding removes that noise unless an edge lies within it of a half-grid
+    point: about 1e-16 / 2**-20, one edge in 10**10. Axes only: a subfigure's box has no public
+    setter, so figures use one grid of axes instead. The axes' aspect (``apply_aspect`` at draw)
+    is computed from the rounded position."""
+    for ax in fig.get_axes():
+        extents = np.round(np.asarray(ax.get_position(original=True).extents) / LAYOUT_GRID)
+        in_layout = ax.get_in_layout()
+        ax.set_position(Bbox.from_extents(*(extents * LAYOUT_GRID)), which="both")
+        ax.set_in_layout(in_layout)  # set_position takes an axes out of layout; keep it as it was
+
+
+class ReproducibleLayout(ConstrainedLayoutEngine):
+    """Matplotlib's constrained layout (same parameters), then :func:`snap_positions`: the same
+    positions, to 2**-20 of the figure, in every process, whether the figure is laid out by
+    ``savefig``, a notebook's display or the build (``lay_out_once``)."""
+
+    def execute(self, fig):
+        info = super().execute(fig)
+        snap_positions(fig)
+        return info
+
+
+def new_figure(width, height, **layout) -> Figure:
+    """A figure of ``width`` (inches, or "column"/"full") by ``height`` inches. Under a style that
+    asks for constrained layout (the package's), its engine is :class:`ReproducibleLayout` with the
+    style's parameters, ``layout`` (``h_pad``, ``w_pad``, ``hspace``, ``wspace``, ``rect``)
+    replacing some of them."""
     fig = Figure(figsize=(width_inches(width), height))
+    engine = fig.get_layout_engine()
+    if isinstance(engine, ConstrainedLayoutEngine):
+        fig.set_layout_engine(ReproducibleLayout(**{**engine.get(), **layout}))
     return fig
 
 

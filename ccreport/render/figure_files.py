@@ -45,10 +45,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib
-import numpy as np
 from matplotlib.backends.backend_pdf import PdfFile, PdfPages
 from matplotlib.text import Text
-from matplotlib.transforms import Bbox
 
 from .. import figures as F
 from ..figures import FigureOptions, FigureSpec, Subject
@@ -140,9 +138,9 @@ def lay_out_once(fig) -> None:
     leaves) first draws the whole figure without output to run the engine, then draws it again for
     real: four draws for SVG + PDF where two do. The engine measures text with the renderer of the
     canvas's default format, here SVG's (72 dpi), as ``savefig(format="svg")`` would, so the files
-    are those of laying out inside ``savefig``, with every axes' position then rounded
-    (:func:`snap_positions`: the engine's last bit depends on memory addresses). ``savefig`` sets
-    the engine to None and back around its draw, and "back to None" means the rc's default engine
+    are byte-identical to laying out inside ``savefig`` (the package's engine rounds the positions
+    it leaves: :class:`~ccreport.figures.style.ReproducibleLayout`). ``savefig`` sets the engine
+    to None and back around its draw, and "back to None" means the rc's default engine
     (constrained, in the package style) unless ``NO_LAYOUT_ENGINE`` is in force.
     """
     engine = fig.get_layout_engine()
@@ -152,33 +150,8 @@ def lay_out_once(fig) -> None:
     with matplotlib.rc_context({"savefig.format": "svg"}):
         engine.execute(fig)
     fig.dpi = dpi  # the SVG renderer the engine measured with left the figure at 72 dpi
-    snap_positions(fig)
     with matplotlib.rc_context(NO_LAYOUT_ENGINE):
         fig.set_layout_engine(None)  # None here means no engine at all (not a placeholder)
-
-
-LAYOUT_GRID = 2.0**-20  # figure fraction: 5e-4 pt on a 7 in figure; a power of two, so exact
-
-
-def snap_positions(fig) -> None:
-    """Round every edge of every axes' position (as a layout engine left it, in figure fraction)
-    to the nearest multiple of :data:`LAYOUT_GRID`, so a figure's files are the same bytes in every
-    process.
-
-    The constrained layout engine solves its constraints with kiwisolver, whose ``Constraint``
-    orders an expression's terms by the heap address of each variable (a ``std::map`` keyed by
-    pointer): the solver's symbols, pivots and so the order of its floating-point sums follow
-    where the interpreter happened to allocate them. Two processes (or two draws in one) then
-    give an edge that differs in the last bit (the cost-space column of ``criteria``, by 1.1e-16)
-    and the SVG's clip-path ids, hashes of the clip boxes, differ. Rounding removes that noise
-    unless an edge lies within it of a half-grid point: about 1e-16 / 2**-20, one edge in 10**10.
-    Axes only: a subfigure's box has no public setter, so figures use one grid of axes instead.
-    The axes' aspect (``apply_aspect`` at draw) is computed from the rounded position."""
-    for ax in fig.get_axes():
-        extents = np.round(np.asarray(ax.get_position(original=True).extents) / LAYOUT_GRID)
-        in_layout = ax.get_in_layout()
-        ax.set_position(Bbox.from_extents(*(extents * LAYOUT_GRID)), which="both")
-        ax.set_in_layout(in_layout)  # set_position takes an axes out of layout; keep it as it was
 
 
 def drawing_contexts() -> contextlib.ExitStack:

@@ -1,6 +1,7 @@
-"""A figure's files are the same bytes whatever the process: the layout engine's positions, whose
-last bit follows memory addresses (kiwisolver orders terms by pointer), are rounded to
-ccreport.render.figure_files.LAYOUT_GRID before anything is drawn (snap_positions)."""
+"""A figure's files are the same bytes whatever the process: the package's layout engine
+(ccreport.figures.style.ReproducibleLayout) rounds the constrained layout's positions, whose last
+bit follows memory addresses (kiwisolver orders terms by pointer), to LAYOUT_GRID
+(snap_positions)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ import pytest
 from matplotlib.transforms import Bbox
 
 from ccreport import figures as F
-from ccreport.figures.style import new_figure
-from ccreport.render.figure_files import LAYOUT_GRID, lay_out_once, snap_positions
+from ccreport.figures.style import LAYOUT_GRID, ReproducibleLayout, new_figure, snap_positions
+from ccreport.render.figure_files import lay_out_once
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -79,28 +80,49 @@ def test_criteria_svg_is_the_same_bytes_in_processes_with_other_hash_seeds(tmp_p
         assert len(digests) == 12 and len(set(digests)) == 1, (name, digests)
 
 
-def _laid_out():
-    """A figure laid out as the build lays figures out, ratios not binary fractions."""
+def _figure():
+    """A figure of the package style, with width ratios that are not binary fractions."""
     with F.style():
-        fig = new_figure(7.0, 3.0)
+        fig = new_figure(7.0, 3.0, hspace=0.0)
         axes = fig.add_gridspec(2, 3, width_ratios=[1.0, 1.55, 1.55]).subplots()
         for ax in axes.flat:
             ax.plot([0, 1], [0, 1], label="a line")
             ax.set_ylabel("Normalized\nexpected cost")
         axes[0, 2].legend(loc="center left")
+    return fig
+
+
+def _laid_out():
+    fig = _figure()
+    with F.style():
         lay_out_once(fig)
     return fig
 
 
-def test_every_laid_out_edge_is_on_the_layout_grid():
-    """After ``lay_out_once`` each edge of each axes (original and active position) is a multiple
-    of LAYOUT_GRID, and the axes stay in the layout as they were."""
+def _on_grid(fig) -> bool:
+    edges = np.array(
+        [ax.get_position(original=o).extents for ax in fig.axes for o in (True, False)]
+    )
+    return np.array_equal(edges, np.round(edges / LAYOUT_GRID) * LAYOUT_GRID)
+
+
+def test_the_package_engine_is_constrained_layout_with_the_given_parameters():
+    with F.style():
+        expected = {**new_figure(7.0, 3.0).get_layout_engine().get(), "hspace": 0.0}
+    engine = _figure().get_layout_engine()
+    assert isinstance(engine, ReproducibleLayout) and engine.get() == expected
+
+
+def test_every_laid_out_edge_is_on_the_layout_grid(tmp_path):
+    """Laid out by the build (``lay_out_once``) or inside ``savefig`` (a notebook's display),
+    each edge of each axes (original and active position) is a multiple of LAYOUT_GRID, and the
+    axes stay in the layout as they were."""
     fig = _laid_out()
-    for ax in fig.get_axes():
-        for which in (True, False):
-            extents = np.asarray(ax.get_position(original=which).extents)
-            assert np.array_equal(extents, np.round(extents / LAYOUT_GRID) * LAYOUT_GRID)
-        assert ax.get_in_layout()
+    assert _on_grid(fig) and all(ax.get_in_layout() for ax in fig.axes)
+    saved = _figure()
+    with F.style():
+        saved.savefig(tmp_path / "f.svg")
+    assert _on_grid(saved) and all(ax.get_in_layout() for ax in saved.axes)
 
 
 def test_a_last_bit_difference_is_rounded_away():
