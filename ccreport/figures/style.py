@@ -259,7 +259,8 @@ def new_figure(width, height, **layout) -> Figure:
     """A figure of ``width`` (inches, or "column"/"full") by ``height`` inches. Under a style that
     asks for constrained layout (the package's), its engine is :class:`ReproducibleLayout` with the
     style's parameters, ``layout`` (``h_pad``, ``w_pad``, ``hspace``, ``wspace``, ``rect``)
-    replacing some of them."""
+    replacing some of them; under a style with another engine or none (a theme's), the style's
+    engine is kept and ``layout``, which only constrained layout reads, is not used."""
     fig = Figure(figsize=(width_inches(width), height))
     engine = fig.get_layout_engine()
     if isinstance(engine, ConstrainedLayoutEngine):
