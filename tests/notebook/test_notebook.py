@@ -269,7 +269,9 @@ def test_from_estimator_uses_predict_proba_or_decision_function(data):
         display.classifier.expected_cost
         == expected.datasets["data"].classifiers["LogisticRegression"].expected_cost
     )
-    svm = LinearSVC().fit(X, y)
+    # dual="auto": scikit-learn 1.5's default, named so that 1.4 (the dev lower bound) does not
+    # warn that its default will change
+    svm = LinearSVC(dual="auto").fit(X, y)
     diff = DifferenceDisplay.from_estimator(lr, svm, X, y, **FAST)
     assert diff.comparison.a == "LogisticRegression" and diff.comparison.b == "LinearSVC"
 
