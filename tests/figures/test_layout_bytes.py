@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from matplotlib.transforms import Bbox
+from site_fixtures import example_build, example_results  # noqa: F401 - the shards' example unit
 
 from ccreport import figures as F
 from ccreport.figures.style import LAYOUT_GRID, ReproducibleLayout, new_figure, snap_positions
@@ -55,19 +56,18 @@ print(json.dumps(digests))
 
 @pytest.mark.slow
 def test_criteria_svg_is_the_same_bytes_in_processes_with_other_hash_seeds(tmp_path):
-    """The example's ``criteria`` figures, drawn six times in each of two fresh processes (other
+    """The example's ``criteria`` figures, drawn four times in each of two fresh processes (other
     ``PYTHONHASHSEED``, other heaps), are one SVG per dataset. Unrounded, the commonest SVG of a
-    dataset came out in about 15 of 20 such draws: twelve agree with probability near
-    0.75**12 = 0.03, both datasets' near 0.001."""
-    from site_fixtures import example_results
-
+    dataset came out in about 15 of 20 such draws: eight agree with probability near
+    0.75**8 = 0.1, both datasets' near 0.01. (Imported at the top, the example build is the one
+    the shards plugin shares among the files that use it.)"""
     results = tmp_path / "results.pickle"
     results.write_bytes(pickle.dumps(example_results()))
     runs = []
     for seed in (1, 2):
         env = {**os.environ, "PYTHONHASHSEED": str(seed), "PYTHONPATH": str(ROOT)}
         done = subprocess.run(
-            [sys.executable, "-c", _DRAW, str(results), "6", str(seed)],
+            [sys.executable, "-c", _DRAW, str(results), "4", str(seed)],
             env=env,
             capture_output=True,
             text=True,
@@ -77,7 +77,7 @@ def test_criteria_svg_is_the_same_bytes_in_processes_with_other_hash_seeds(tmp_p
     assert runs[0].keys() == runs[1].keys() and len(runs[0]) == 2
     for name in runs[0]:
         digests = runs[0][name] + runs[1][name]
-        assert len(digests) == 12 and len(set(digests)) == 1, (name, digests)
+        assert len(digests) == 8 and len(set(digests)) == 1, (name, digests)
 
 
 def _figure():
