@@ -21,10 +21,10 @@ without ligatures (:func:`without_ligatures`).
 
 Each figure is laid out once (:func:`lay_out_once`) and its SVG and PDF drawn in one walk of its
 artists (:mod:`ccreport.render.figure_saving`, matplotlib's public renderer API; ``savefig`` once
-per file under rcParams it does not reproduce, :func:`one_walk`). Where ``ccreport.speedups``
-allows (on by default, off with ``CCREPORT_SPEEDUPS=0`` or another matplotlib), work repeated from
-figure to figure is shared (:mod:`ccreport.speedups.figure_caches`); the SVG files are
-byte-identical either way. Figures are split between forked worker processes
+per file under rcParams it does not reproduce: ``figure_saving.can_save_both``). Where
+``ccreport.speedups`` allows (on by default, off with ``CCREPORT_SPEEDUPS=0`` or another
+matplotlib), work repeated from figure to figure is shared (:mod:`ccreport.speedups.figure_caches`);
+the SVG files are byte-identical either way. Figures are split between forked worker processes
 (``workers``); the files are the same bytes for any number of them. A figure's index entry
 (caption, alt text, files) is a function of its subject, known before it is drawn
 (:func:`figure_index`), so a build lays out report.pdf while the workers draw
@@ -173,11 +173,13 @@ def _render(folder: Path, formats, chunks) -> list[tuple[str, dict]]:
 
 def _render_chunk(folder: Path, formats, chunk: list[_Task]) -> list[tuple[str, dict]]:
     """Draw one chunk's figures (inside :func:`drawing_contexts`) and write their files: the PDF
-    pages into one matplotlib ``PdfFile`` (:func:`one_walk`), else one ``PdfPages``."""
+    pages into one matplotlib ``PdfFile`` where the SVG and PDF are drawn in one walk
+    (:func:`~ccreport.render.figure_saving.can_save_both`), else one ``PdfPages``."""
     buffer = io.BytesIO()
     pages = None
     if "pdf" in formats:
-        pages = (PdfFile if one_walk() else PdfPages)(buffer, metadata=SAVE_METADATA["pdf"])
+        document = PdfFile if figure_saving.can_save_both() else PdfPages
+        pages = document(buffer, metadata=SAVE_METADATA["pdf"])
     entries = [_render_one(t, folder, formats, pages) for t in chunk]
     if isinstance(pages, PdfFile):
         pages.finalize()
@@ -187,14 +189,6 @@ def _render_chunk(folder: Path, formats, chunk: list[_Task]) -> list[tuple[str, 
     if pages is not None:
         split_pages(buffer.getvalue(), [folder / e["pdf"] for e in entries])
     return [(t.key, e) for t, e in zip(chunk, entries, strict=True)]
-
-
-def one_walk() -> bool:
-    """Whether figures are drawn once for their SVG and PDF files by
-    :func:`ccreport.render.figure_saving.save_svg_and_pdf` (public renderer API; under the rcParams
-    it reproduces, :func:`~ccreport.render.figure_saving.can_save_both`), rather than saved by
-    ``savefig`` once per file."""
-    return figure_saving.can_save_both()
 
 
 def _entry(t: _Task, formats) -> dict:
@@ -238,9 +232,10 @@ def without_ligatures(fig) -> None:
 
 
 def _save(fig, folder: Path, entry: dict, pending: list, pages=None) -> None:
-    """Write the laid-out figure in each format of ``pending`` (SVG and PDF drawn in one walk where
-    :func:`one_walk`); the PDF as the next page of ``pages`` (a ``PdfFile`` where :func:`one_walk`,
-    else a ``PdfPages``), or its own file when None."""
+    """Write the laid-out figure in each format of ``pending``; the PDF as the next page of
+    ``pages``, or its own file when None. ``pages`` a ``PdfFile`` (:func:`_render_chunk` makes one
+    where :func:`~ccreport.render.figure_saving.can_save_both`): the SVG and PDF drawn in one walk;
+    a ``PdfPages``: each by ``savefig``."""
     if isinstance(pages, PdfFile):
         svg = folder / entry["svg"] if "svg" in pending else None
         figure_saving.save_svg_and_pdf(fig, svg, pages, svg_metadata=SAVE_METADATA["svg"])

@@ -84,25 +84,27 @@ class BothFiles(RendererBase):
         return GraphicsContextBase()
 
     # --- what both renderers do
+    @staticmethod
+    def _call(renderer, name, gc, *args, **kwargs):
+        """``renderer.name(gc', *args)`` with ``gc'`` a graphics context of ``renderer``'s own kind
+        carrying ``gc``'s properties."""
+        own = renderer.new_gc()
+        own.copy_properties(gc)
+        getattr(renderer, name)(own, *args, **kwargs)
+        own.restore()
+
     def _each(self, name, gc, args, kwargs):
         for renderer in (self.first, self.second):
-            own = renderer.new_gc()
-            own.copy_properties(gc)
-            getattr(renderer, name)(own, *args, **kwargs)
-            own.restore()
-
-    def _up(self, y):
-        """A text's ``y`` from the first renderer's convention to one counted from the bottom."""
-        return self.first.get_canvas_width_height()[1] - y if self.first.flipy() else y
+            self._call(renderer, name, gc, *args, **kwargs)
 
     def _text(self, name, gc, x, y, args, kwargs):
-        up = self._up(y)
+        """A text call, its ``y`` converted from the first renderer's ``flipy`` convention to each
+        renderer's own (through ``up``, counted from the bottom)."""
+        first_height = self.first.get_canvas_width_height()[1]
+        up = first_height - y if self.first.flipy() else y
         for renderer in (self.first, self.second):
             y_own = renderer.get_canvas_width_height()[1] - up if renderer.flipy() else up
-            own = renderer.new_gc()
-            own.copy_properties(gc)
-            getattr(renderer, name)(own, x, y_own, *args, **kwargs)
-            own.restore()
+            self._call(renderer, name, gc, x, y_own, *args, **kwargs)
 
     def open_group(self, s, gid=None):
         self.first.open_group(s, gid=gid)

@@ -11,7 +11,8 @@ import pytest
 from matplotlib.text import Text
 from site_fixtures import synthetic_results
 
-from ccreport.render.figure_files import one_walk, write_figures
+from ccreport.render.figure_files import write_figures
+from ccreport.render.figure_saving import can_save_both
 from ccreport.speedups import figure_caches
 
 
@@ -28,10 +29,10 @@ def test_speedups_off_write_the_same_files_and_index(tmp_path, monkeypatch):
     results = synthetic_results(("a1", "b1"))
     on, off = tmp_path / "on", tmp_path / "off"
     monkeypatch.delenv("CCREPORT_SPEEDUPS", raising=False)
-    walks = [one_walk()]
+    walks = [can_save_both()]
     index_on = write_figures(results, on, workers=1, focus=False)
     monkeypatch.setenv("CCREPORT_SPEEDUPS", "0")
-    walks.append(one_walk())
+    walks.append(can_save_both())
     layout = Text.__dict__["_get_layout"]
     index_off = write_figures(results, off, workers=1, focus=False)
     assert Text.__dict__["_get_layout"] is layout  # nothing left patched
