@@ -33,9 +33,10 @@ column to another). A cell's minimum content width is its widest piece that cann
 (:func:`pieces`; a number, a row header and the appendix's one-line notes are one piece each).
 
 Returned None (the table keeps the automatic layout) when even the minimum widths do not fit the
-page at the type and padding report.css gives that kind of table (:func:`print_box`), when a
-character is not in the font (Pango would take another font), or when the theme's fonts are not
-found as named (:func:`theme_fonts`).
+page at the type and padding report.css gives that kind of table (:func:`print_box`), when the
+maximum widths with the margin do not fit but every column is one unbreakable piece (nothing to
+share out: :meth:`PrintBox.share`), when a character is not in the font (Pango would take
+another font), or when the theme's fonts are not found as named (:func:`theme_fonts`).
 """
 
 from __future__ import annotations
@@ -69,21 +70,25 @@ class PrintBox:
     padding_mm: float
     page_mm: float
 
-    def share(self, lows: list[float], highs: list[float]) -> list[float]:
+    def used_mm(self, widths_em: list[float]) -> float:
+        """The width (mm) columns of these widths (em) take with their paddings."""
+        return sum(w * self.font_pt * MM_PER_PT + 2 * self.padding_mm for w in widths_em)
+
+    def share(self, lows: list[float], highs: list[float]) -> list[float] | None:
         """The page's width shared between columns of minimum and maximum widths ``lows`` and
         ``highs`` (em, no padding), each given its minimum plus the same share of what its
         maximum adds (CSS Tables 3's width distribution, without percentages or specified
-        widths); the widths in em."""
-        em = self.font_pt * MM_PER_PT
-        low = sum(w * em + 2 * self.padding_mm for w in lows)
-        high = sum(w * em + 2 * self.padding_mm for w in highs)
+        widths); the widths in em. None when the maxima add nothing to the minima (every column
+        one unbreakable piece): there is nothing to share, and no margin to give."""
+        low, high = self.used_mm(lows), self.used_mm(highs)
+        if high <= low:
+            return None
         ratio = (self.page_mm - low) / (high - low)
         return [a + (b - a) * ratio for a, b in zip(lows, highs)]
 
     def fits(self, widths_em: list[float]) -> bool:
         """Whether columns of these widths (em) and their paddings fit the page's text width."""
-        used = sum(w * self.font_pt * MM_PER_PT + 2 * self.padding_mm for w in widths_em)
-        return used <= self.page_mm
+        return self.used_mm(widths_em) <= self.page_mm
 
 
 PORTRAIT_MM = 174.0  # themes/default/report.css: A4 less two 18 mm margins
@@ -263,6 +268,8 @@ def pieces(text: str) -> list[str]:
 
 
 def widest_piece(text: str, fonts: Fonts, bold=False, italic=False, mono=False) -> float | None:
+    """The width (em) of ``text``'s widest :func:`pieces`; None when a character is not in the
+    font."""
     widest = 0.0
     for piece in pieces(text):
         w = fonts.width(piece, bold, italic, mono)

@@ -301,3 +301,36 @@ def test_pieces_break_where_a_line_may_break():
     assert cw.pieces("-0.0591") == ["-0.0591"]
     assert cw.pieces("E[A] \u2212 E[B]") == ["E[A]", "\u2212", "E[B]"]
     assert cw.pieces("") == []
+
+
+def test_sharing_out_fills_the_page_between_minimum_and_maximum_widths():
+    """CSS Tables 3's distribution: each column its minimum plus the same fraction of what its
+    maximum adds, the columns and paddings filling the page's text width exactly."""
+    box = cw.PrintBox(font_pt=8.0, padding_mm=2.0, page_mm=100.0)
+    em = 8.0 * 25.4 / 72  # mm
+    lows, highs = [4.0, 10.0, 2.0], [30.0, 10.0, 12.0]
+    widths = box.share(lows, highs)
+    # the fraction worked by hand: (100 - 12 - 16 em) / (36 em) of each column's range
+    fraction = (100.0 - 12.0 - 16.0 * em) / (36.0 * em)
+    assert widths == pytest.approx([4 + 26 * fraction, 10.0, 2 + 10 * fraction])
+    assert sum(w * em + 4.0 for w in widths) == pytest.approx(100.0)
+
+
+@needs_fonts
+def test_a_table_of_unbreakable_columns_past_its_margin_keeps_the_automatic_layout():
+    """Numbers under one-word headers: every column one piece, its minimum its maximum. When
+    those fit the page but not with the margin, there is nothing to share out: None."""
+    assert cw.PrintBox(8.0, 2.0, 100.0).share([5.0, 3.0], [5.0, 3.0]) is None
+    box = cw.print_box()
+    for n in range(1, 60):
+        t = tb.Table("t", "T.", ["a"] + ["Cost"] * n)
+        t.rows.append([tb.text("a")] + [tb.num(0.5, 4) for _ in range(n)])
+        highs = [FONTS.width("a", True)] + [
+            max(FONTS.width("Cost", True), FONTS.width("0.5000"))
+        ] * n
+        margined = [w * (1 + cw.MARGIN_REL) + cw.MARGIN_EM for w in highs]
+        if box.fits(highs) and not box.fits(margined):
+            assert cw.column_widths(t, FONTS) is None
+            break
+    else:
+        pytest.fail("no column count falls between the widths with and without the margin")
